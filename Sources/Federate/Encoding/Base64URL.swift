@@ -1,0 +1,76 @@
+/// Strict base64url (RFC 4648 §5) without padding, as JOSE requires (RFC 7515 §2).
+///
+/// Decoding rejects padding, whitespace, characters outside the URL-safe alphabet, an
+/// impossible length (4n+1) and non-canonical encodings (unused trailing bits set), so
+/// every byte string has exactly one accepted encoding.
+public enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    private static let decodeTable: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (i, c) in alphabet.enumerated() { table[Int(c)] = UInt8(i) }
+        return table
+    }()
+
+    /// Encodes bytes without padding.
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var iterator = bytes.makeIterator()
+        while let b0 = iterator.next() {
+            let b1 = iterator.next()
+            let b2 = iterator.next()
+            out.append(alphabet[Int(b0 >> 2)])
+            out.append(alphabet[Int((b0 & 0x03) << 4 | (b1 ?? 0) >> 4)])
+            if let b1 {
+                out.append(alphabet[Int((b1 & 0x0F) << 2 | (b2 ?? 0) >> 6)])
+                if let b2 { out.append(alphabet[Int(b2 & 0x3F)]) }
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Encodes the UTF-8 bytes of a string without padding.
+    public static func encode(_ string: String) -> String {
+        encode(Array(string.utf8))
+    }
+
+    /// Decodes strictly; `nil` for anything that is not canonical unpadded base64url.
+    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        var text = String(text)
+        return text.withUTF8 { decode(bytes: $0) }
+    }
+
+    /// Decodes a buffer of ASCII bytes strictly; `nil` for anything non-canonical.
+    public static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let count = input.count
+        let remainder = count % 4
+        guard remainder != 1 else { return nil }
+        var out = [UInt8]()
+        out.reserveCapacity(count / 4 * 3 + 2)
+        return decodeTable.withUnsafeBufferPointer { table -> [UInt8]? in
+            var i = 0
+            let fullEnd = count - remainder
+            while i < fullEnd {
+                let a = table[Int(input[i])], b = table[Int(input[i + 1])]
+                let c = table[Int(input[i + 2])], d = table[Int(input[i + 3])]
+                guard (a | b | c | d) & 0xC0 == 0 else { return nil }
+                out.append(a << 2 | b >> 4)
+                out.append(b << 4 | c >> 2)
+                out.append(c << 6 | d)
+                i += 4
+            }
+            if remainder == 2 {
+                let a = table[Int(input[i])], b = table[Int(input[i + 1])]
+                guard (a | b) & 0xC0 == 0, b & 0x0F == 0 else { return nil }
+                out.append(a << 2 | b >> 4)
+            } else if remainder == 3 {
+                let a = table[Int(input[i])], b = table[Int(input[i + 1])], c = table[Int(input[i + 2])]
+                guard (a | b | c) & 0xC0 == 0, c & 0x03 == 0 else { return nil }
+                out.append(a << 2 | b >> 4)
+                out.append(b << 4 | c >> 2)
+            }
+            return out
+        }
+    }
+}

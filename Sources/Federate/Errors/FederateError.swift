@@ -1,0 +1,119 @@
+/// The one error type Federate's core throws.
+///
+/// Every error carries a stable, machine-readable ``code`` (a snake_case string that
+/// scripts, logs and HTTP APIs can rely on) and a human-readable ``message``. Messages
+/// never contain secrets: no token, key material, client secret or authorization code.
+///
+/// Codes are documented in `Docs/ErrorCodes.md`. New codes may be added in minor releases;
+/// existing codes never change meaning.
+public struct FederateError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The stable code of the error.
+    public let code: Code
+    /// A human-readable explanation. Free of secrets; not stable across releases.
+    public let message: String
+
+    /// Creates an error with a code and a message.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}
+
+extension FederateError {
+    /// A stable error code. Provider modules may declare their own codes as static members.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+        /// The snake_case string form, e.g. `invalid_signature`.
+        public let rawValue: String
+
+        /// Creates a code from its string form.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// Creates a code from a string literal.
+        public init(stringLiteral value: String) { self.rawValue = value }
+
+        public var description: String { rawValue }
+    }
+}
+
+// MARK: - Token structure
+
+extension FederateError.Code {
+    /// The token is not a well-formed compact JWS / JWT.
+    public static let malformedToken: Self = "malformed_token"
+    /// The token exceeds the configured size limit.
+    public static let tokenTooLarge: Self = "token_too_large"
+    /// The header's `alg` is unknown, `none`, or not implemented.
+    public static let unsupportedAlgorithm: Self = "unsupported_algorithm"
+    /// The header's `alg` is a known algorithm that the verification policy does not allow.
+    public static let disallowedAlgorithm: Self = "disallowed_algorithm"
+    /// The header lists a `crit` extension Federate does not understand.
+    public static let unsupportedCriticalHeader: Self = "unsupported_critical_header"
+    /// No key in the key set has the token's `kid` (or, without a `kid`, no key fits the algorithm).
+    public static let unknownKey: Self = "unknown_key"
+    /// A key with the token's `kid` exists but cannot be used with the token's `alg`.
+    public static let keyAlgorithmMismatch: Self = "key_algorithm_mismatch"
+    /// The signature does not verify.
+    public static let invalidSignature: Self = "invalid_signature"
+}
+
+// MARK: - Claims
+
+extension FederateError.Code {
+    /// `iss` is not an accepted issuer.
+    public static let issuerMismatch: Self = "issuer_mismatch"
+    /// `aud` does not contain an accepted client ID.
+    public static let audienceMismatch: Self = "audience_mismatch"
+    /// `azp` is missing where required, or is not an accepted authorized party.
+    public static let azpMismatch: Self = "azp_mismatch"
+    /// `exp` is in the past (beyond the clock tolerance).
+    public static let tokenExpired: Self = "token_expired"
+    /// `iat` is in the future (beyond the clock tolerance).
+    public static let issuedInFuture: Self = "issued_in_future"
+    /// `nbf` is in the future (beyond the clock tolerance).
+    public static let notYetValid: Self = "not_yet_valid"
+    /// A required claim is absent.
+    public static let missingClaim: Self = "missing_claim"
+    /// A claim is present but has the wrong type or an invalid value.
+    public static let invalidClaim: Self = "invalid_claim"
+    /// The `nonce` claim is missing or differs from the expected nonce.
+    public static let nonceMismatch: Self = "nonce_mismatch"
+    /// `at_hash` does not match the access token.
+    public static let atHashMismatch: Self = "at_hash_mismatch"
+    /// `c_hash` does not match the authorization code.
+    public static let cHashMismatch: Self = "c_hash_mismatch"
+    /// `auth_time` is older than the requested `max_age`.
+    public static let authTooOld: Self = "auth_too_old"
+}
+
+// MARK: - Keys, discovery and transport
+
+extension FederateError.Code {
+    /// A key set (JWKS or x509 map) could not be parsed at all.
+    public static let invalidKeySet: Self = "invalid_key_set"
+    /// A single key is unusable (bad parameters, too small, weak).
+    public static let invalidKey: Self = "invalid_key"
+    /// The key set could not be fetched and no usable cached copy exists.
+    public static let keyFetchFailed: Self = "key_fetch_failed"
+    /// The discovery document's `issuer` differs from the issuer it was fetched for.
+    public static let discoveryIssuerMismatch: Self = "discovery_issuer_mismatch"
+    /// The discovery document is malformed or lacks a required field.
+    public static let invalidDiscoveryDocument: Self = "invalid_discovery_document"
+    /// The discovery document could not be fetched.
+    public static let discoveryFailed: Self = "discovery_failed"
+    /// An endpoint or issuer URL is not HTTPS (and not a loopback host).
+    public static let insecureEndpoint: Self = "insecure_endpoint"
+    /// A URL could not be parsed or is not acceptable.
+    public static let invalidURL: Self = "invalid_url"
+    /// The HTTP request failed at the transport level (connection refused, TLS, reset).
+    public static let httpFailed: Self = "http_failed"
+    /// The HTTP request did not complete within its timeout.
+    public static let httpTimeout: Self = "http_timeout"
+    /// The HTTP response body exceeded the configured limit.
+    public static let responseTooLarge: Self = "response_too_large"
+    /// The server answered with an unexpected HTTP status (including redirects, which are not followed).
+    public static let unexpectedStatus: Self = "unexpected_status"
+    /// A configuration value passed by the caller is invalid.
+    public static let invalidConfiguration: Self = "invalid_configuration"
+}

@@ -1,0 +1,80 @@
+/// A parsed, not yet verified, compact JWS (RFC 7515 §7.1): `header.payload.signature`.
+///
+/// Parsing is strict and bounded: exactly three segments of canonical unpadded base64url,
+/// a header that is a JSON object with a string `alg`, `crit` refused unless understood,
+/// and the size limit checked before anything is decoded.
+///
+/// The payload is kept as bytes: a JWS may sign anything. ``JWTClaimsSet`` requires it to
+/// be a JSON object.
+public struct CompactJWS: Sendable {
+    /// The decoded protected header.
+    public let header: JOSEHeader
+    /// The decoded payload bytes.
+    public let payload: [UInt8]
+    /// The decoded signature bytes.
+    public let signature: [UInt8]
+    /// The ASCII bytes that were signed: `BASE64URL(header) || '.' || BASE64URL(payload)`.
+    public let signingInput: [UInt8]
+
+    /// Parses a compact serialization. Throws ``FederateError`` with code
+    /// ``FederateError/Code/tokenTooLarge``, ``FederateError/Code/malformedToken`` or
+    /// ``FederateError/Code/unsupportedCriticalHeader``.
+    public init(parsing token: String, limits: JWSLimits = .default) throws(FederateError) {
+        var token = token
+        let utf8Count = token.utf8.count
+        guard utf8Count <= limits.maxTokenBytes else {
+            throw FederateError(.tokenTooLarge, "token is \(utf8Count) bytes; the limit is \(limits.maxTokenBytes)")
+        }
+        let parsed: Result<CompactJWS, FederateError> = token.withUTF8 { bytes in
+            do throws(FederateError) {
+                return .success(try CompactJWS(bytes: bytes, limits: limits))
+            } catch {
+                return .failure(error)
+            }
+        }
+        self = try parsed.get()
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, limits: JWSLimits) throws(FederateError) {
+        var firstDot = -1, secondDot = -1
+        for i in 0..<bytes.count where bytes[i] == UInt8(ascii: ".") {
+            if firstDot < 0 {
+                firstDot = i
+            } else if secondDot < 0 {
+                secondDot = i
+            } else {
+                throw FederateError(.malformedToken, "a compact JWS has exactly three segments")
+            }
+        }
+        guard firstDot > 0, secondDot > firstDot else {
+            throw FederateError(.malformedToken, "a compact JWS has exactly three segments")
+        }
+        guard secondDot + 1 < bytes.count else {
+            throw FederateError(.malformedToken, "the signature segment is empty")
+        }
+        let headerPart = UnsafeBufferPointer(rebasing: bytes[0..<firstDot])
+        let payloadPart = UnsafeBufferPointer(rebasing: bytes[(firstDot + 1)..<secondDot])
+        let signaturePart = UnsafeBufferPointer(rebasing: bytes[(secondDot + 1)...])
+
+        guard let headerBytes = Base64URL.decode(bytes: headerPart) else {
+            throw FederateError(.malformedToken, "the header is not canonical base64url")
+        }
+        guard let payload = Base64URL.decode(bytes: payloadPart) else {
+            throw FederateError(.malformedToken, "the payload is not canonical base64url")
+        }
+        guard let signature = Base64URL.decode(bytes: signaturePart) else {
+            throw FederateError(.malformedToken, "the signature is not canonical base64url")
+        }
+        let parser = JSONParser(limits: .init(maxBytes: limits.maxTokenBytes, maxDepth: limits.maxJSONDepth))
+        let headerMembers: [String: JSONValue]
+        do {
+            headerMembers = try parser.parseObject(headerBytes)
+        } catch {
+            throw FederateError(.malformedToken, "the header is not a JSON object (\(error))")
+        }
+        self.header = try JOSEHeader(members: headerMembers)
+        self.payload = payload
+        self.signature = signature
+        self.signingInput = Array(UnsafeBufferPointer(rebasing: bytes[0..<secondDot]))
+    }
+}

@@ -1,0 +1,48 @@
+/// A JWS signature algorithm Federate implements (RFC 7518 §3, RFC 8037).
+///
+/// `none` is deliberately not a case: there is no way to ask Federate to accept an
+/// unsigned token.
+public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable, Comparable {
+    case rs256 = "RS256", rs384 = "RS384", rs512 = "RS512"
+    case ps256 = "PS256", ps384 = "PS384", ps512 = "PS512"
+    case es256 = "ES256", es384 = "ES384", es512 = "ES512"
+    case edDSA = "EdDSA"
+    case hs256 = "HS256", hs384 = "HS384", hs512 = "HS512"
+
+    /// Every asymmetric algorithm: what a key set may be used with.
+    public static let asymmetric: Set<JWSAlgorithm> = Set(allCases.filter { !$0.isSymmetric })
+
+    /// Whether this is an HMAC algorithm (usable only with an explicitly configured secret).
+    public var isSymmetric: Bool {
+        switch self {
+        case .hs256, .hs384, .hs512: return true
+        default: return false
+        }
+    }
+
+    /// The hash used by the signature, which is also the hash of `at_hash`/`c_hash`
+    /// (OpenID Connect Core §3.1.3.6). EdDSA with Ed25519 uses SHA-512.
+    public var hash: HashAlgorithm {
+        switch self {
+        case .rs256, .ps256, .es256, .hs256: return .sha256
+        case .rs384, .ps384, .es384, .hs384: return .sha384
+        case .rs512, .ps512, .es512, .hs512, .edDSA: return .sha512
+        }
+    }
+
+    public static func < (lhs: JWSAlgorithm, rhs: JWSAlgorithm) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// The SHA-2 hash functions JOSE uses.
+public enum HashAlgorithm: Sendable, Hashable {
+    case sha256, sha384, sha512
+
+    /// Output length in bytes.
+    public var byteCount: Int {
+        switch self {
+        case .sha256: return 32
+        case .sha384: return 48
+        case .sha512: return 64
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// Checks a ``CompactJWS`` signature against a key set, binding the header `alg` to the key.
+///
+/// Rules, in order:
+/// 1. `alg` must be an algorithm Federate implements (`none` never is) →
+///    ``FederateError/Code/unsupportedAlgorithm``;
+/// 2. and on ``allowedAlgorithms`` → ``FederateError/Code/disallowedAlgorithm``;
+/// 3. HMAC algorithms verify only with the explicitly configured ``hmacSecret``, never with
+///    a key from a key set (no RSA-public-key-as-HMAC-secret confusion);
+/// 4. with a `kid`, only the key with that `kid` is considered
+///    (``FederateError/Code/unknownKey`` when absent; ``FederateError/Code/keyAlgorithmMismatch``
+///    when its type, curve, `alg`, `use` or `key_ops` does not fit); without a `kid`, every
+///    key that fits is tried until one verifies;
+/// 5. keys named in the token (`jwk`, `jku`, `x5u`, `x5c`) are never used.
+public struct JWSSignatureVerifier: Sendable {
+    /// The algorithms a token may use.
+    public var allowedAlgorithms: Set<JWSAlgorithm>
+    /// The secret for HS256/384/512, if the caller configured one.
+    public var hmacSecret: HMACSecret?
+
+    /// Creates a verifier.
+    public init(allowedAlgorithms: Set<JWSAlgorithm>, hmacSecret: HMACSecret? = nil) {
+        self.allowedAlgorithms = allowedAlgorithms
+        self.hmacSecret = hmacSecret
+    }
+
+    /// What verified the signature.
+    public struct Result: Sendable, Hashable {
+        /// The algorithm used.
+        public let algorithm: JWSAlgorithm
+        /// The `kid` of the key that verified it (`nil` for HMAC or a key without `kid`).
+        public let keyID: String?
+    }
+
+    /// Verifies the signature of `jws` with `keySet`. Throws ``FederateError``.
+    public func verify(_ jws: CompactJWS, keySet: JSONWebKeySet) throws(FederateError) -> Result {
+        let header = jws.header
+        guard let algorithm = header.algorithm else {
+            if header.algorithmName.lowercased() == "none" {
+                throw FederateError(.unsupportedAlgorithm, "unsigned tokens (alg 'none') are never accepted")
+            }
+            throw FederateError(.unsupportedAlgorithm, "algorithm '\(header.algorithmName.prefix(32))' is not supported")
+        }
+        guard allowedAlgorithms.contains(algorithm) else {
+            throw FederateError(.disallowedAlgorithm, "algorithm \(algorithm.rawValue) is not allowed by the policy")
+        }
+        if algorithm.isSymmetric {
+            guard let hmacSecret else {
+                throw FederateError(.disallowedAlgorithm, "\(algorithm.rawValue) needs an explicitly configured secret; key sets never supply one")
+            }
+            guard try hmacSecret.verify(signature: jws.signature, signingInput: jws.signingInput, algorithm: algorithm) else {
+                throw FederateError(.invalidSignature, "the signature does not verify")
+            }
+            return Result(algorithm: algorithm, keyID: nil)
+        }
+        if let kid = header.keyID {
+            guard let key = keySet.key(withID: kid) else {
+                throw FederateError(.unknownKey, "no key with kid '\(kid.prefix(64))' in the key set")
+            }
+            guard key.permits(algorithm) else {
+                throw FederateError(.keyAlgorithmMismatch, "key '\(kid.prefix(64))' (\(key.keyType)\(key.curve.map { " " + $0 } ?? "")) cannot verify \(algorithm.rawValue)")
+            }
+            guard key.verify(signature: jws.signature, signingInput: jws.signingInput, algorithm: algorithm) else {
+                throw FederateError(.invalidSignature, "the signature does not verify")
+            }
+            return Result(algorithm: algorithm, keyID: kid)
+        }
+        var triedAny = false
+        for key in keySet.keys where key.permits(algorithm) {
+            triedAny = true
+            if key.verify(signature: jws.signature, signingInput: jws.signingInput, algorithm: algorithm) {
+                return Result(algorithm: algorithm, keyID: key.keyID)
+            }
+        }
+        guard triedAny else {
+            throw FederateError(.unknownKey, "the token has no kid and no key in the set fits \(algorithm.rawValue)")
+        }
+        throw FederateError(.invalidSignature, "the signature does not verify with any fitting key")
+    }
+}

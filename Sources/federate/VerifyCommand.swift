@@ -1,0 +1,175 @@
+import ArgumentParser
+import Federate
+import Foundation
+
+/// `federate verify`: verifies ID tokens given as an argument or one per line on standard input.
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Verify ID tokens against an issuer (discovery) or a key set.",
+        discussion: """
+            With TOKEN: prints {"valid": true, "claims": {...}} and exits 0, or {"valid": false, "error": CODE, \
+            "message": ...} and exits 1. Without TOKEN: reads tokens from standard input, one per line, and writes \
+            one JSON line per token in the same order, flushed after each line; exits 0 at end of input. \
+            --output summary prints only "N valid, M invalid".
+            """
+    )
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case json, summary
+    }
+
+    @Option(help: "Discover this issuer and use its jwks_uri; 'iss' must equal it.")
+    var issuer: String?
+
+    @Option(help: "A JWKS file path or URL to verify with (instead of --issuer).")
+    var jwks: String?
+
+    @Option(name: .customLong("expected-issuer"), help: "With --jwks: the accepted 'iss' (repeatable). Without it, 'iss' is not checked.")
+    var expectedIssuers: [String] = []
+
+    @Option(name: .customLong("audience"), help: "An accepted client ID (repeatable; at least one).")
+    var audiences: [String] = []
+
+    @Option(help: "The expected 'nonce'.")
+    var nonce: String?
+
+    @Option(name: .customLong("max-age"), help: "Require 'auth_time' no older than this many seconds.")
+    var maxAge: Double?
+
+    @Option(name: .customLong("alg"), help: "An allowed algorithm (repeatable). Default: the issuer's advertised algorithms, or every asymmetric algorithm with --jwks.")
+    var algorithms: [String] = []
+
+    @Option(name: .customLong("at"), help: "Evaluate time claims at this UNIX time instead of now.")
+    var at: Double?
+
+    @Option(help: "json (default) or summary.")
+    var output: OutputFormat = .json
+
+    @Argument(help: "The ID token. Without it, tokens are read from standard input, one per line.")
+    var token: String?
+
+    func validate() throws {
+        guard (issuer == nil) != (jwks == nil) else {
+            throw ValidationError("Give exactly one of --issuer or --jwks.")
+        }
+        guard !audiences.isEmpty else { throw ValidationError("Give at least one --audience.") }
+        if issuer != nil, !expectedIssuers.isEmpty {
+            throw ValidationError("--expected-issuer goes with --jwks; with --issuer, 'iss' must equal the issuer.")
+        }
+        for name in algorithms where JWSAlgorithm(rawValue: name) == nil {
+            throw ValidationError("Unknown algorithm '\(name)'. Known: \(JWSAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+    }
+
+    func run() async throws {
+        let session: VerificationSession
+        do {
+            session = try await makeSession()
+        } catch {
+            CLIOutput.line(CLIOutput.errorObject(error))
+            throw ExitCode(1)
+        }
+        let expectations = IDTokenExpectations(nonce: nonce, maxAge: maxAge, now: at)
+
+        if let token {
+            let verdict = await session.verify(token, expectations: expectations)
+            if output == .summary {
+                CLIOutput.write(verdict.isValid ? "1 valid, 0 invalid\n" : "0 valid, 1 invalid\n")
+            } else {
+                CLIOutput.line(verdict.json)
+            }
+            if !verdict.isValid { throw ExitCode(1) }
+            return
+        }
+
+        var valid = 0, invalid = 0
+        while let line = readLine(strippingNewline: true) {
+            let verdict = await session.verify(line.trimmingCharacters(in: .whitespaces), expectations: expectations)
+            if verdict.isValid { valid += 1 } else { invalid += 1 }
+            if output == .json { CLIOutput.line(verdict.json) }
+        }
+        if output == .summary { CLIOutput.write("\(valid) valid, \(invalid) invalid\n") }
+    }
+
+    private func makeSession() async throws -> VerificationSession {
+        let explicitAlgorithms = Set(algorithms.compactMap(JWSAlgorithm.init(rawValue:)))
+        if let issuer {
+            let metadata = try await DiscoveryClient().metadata(for: issuer)
+            var policy = IDTokenPolicy(metadata: metadata, clientID: audiences[0])
+            policy.audiences = Set(audiences)
+            if !explicitAlgorithms.isEmpty { policy.allowedAlgorithms = explicitAlgorithms }
+            return VerificationSession(policy: policy, keys: .remote(try RemoteKeySet(url: metadata.jwksURI)), checkIssuer: true)
+        }
+        let source = jwks ?? ""
+        let keys: VerificationSession.Keys
+        if source.hasPrefix("https://") || source.hasPrefix("http://") {
+            keys = .remote(try RemoteKeySet(url: source))
+        } else {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: source))
+            } catch {
+                throw FederateError(.invalidKeySet, "cannot read key set file '\(source)'")
+            }
+            keys = .fixed(try JSONWebKeySet(jwks: Array(data)))
+        }
+        let policy = IDTokenPolicy(
+            issuers: Set(expectedIssuers), audiences: Set(audiences),
+            allowedAlgorithms: explicitAlgorithms.isEmpty ? JWSAlgorithm.asymmetric : explicitAlgorithms
+        )
+        return VerificationSession(policy: policy, keys: keys, checkIssuer: !expectedIssuers.isEmpty)
+    }
+}
+
+/// The verifier the command built, and how it verifies one token.
+struct VerificationSession {
+    enum Keys {
+        case fixed(JSONWebKeySet)
+        case remote(RemoteKeySet)
+    }
+
+    let policy: IDTokenPolicy
+    let keys: Keys
+    /// `false` only for `--jwks` without `--expected-issuer`: then any string `iss` passes.
+    let checkIssuer: Bool
+
+    struct Verdict {
+        let json: JSONValue
+        let isValid: Bool
+    }
+
+    func verify(_ token: String, expectations: IDTokenExpectations) async -> Verdict {
+        do {
+            var policy = policy
+            if !checkIssuer { policy.issuers = [try Self.unverifiedIssuer(of: token, limits: policy.limits)] }
+            let idToken: IDToken
+            switch keys {
+            case .fixed(let keySet):
+                idToken = try IDTokenVerifier(policy: policy, keys: keySet).verify(token, keySet: keySet, expecting: expectations)
+            case .remote(let remote):
+                idToken = try await IDTokenVerifier(policy: policy, keys: remote).verify(token, expecting: expectations)
+            }
+            return Verdict(json: ["valid": true, "claims": .object(idToken.claims)], isValid: true)
+        } catch {
+            let failure = CLIOutput.asFederateError(error)
+            return Verdict(json: ["valid": false, "error": .string(failure.code.rawValue), "message": .string(failure.message)], isValid: false)
+        }
+    }
+
+    /// The token's `iss`, read before verification only to accept it when no issuer was
+    /// given; the signature and every other claim are still verified.
+    private static func unverifiedIssuer(of token: String, limits: JWSLimits) throws -> String {
+        let jws = try CompactJWS(parsing: token, limits: limits)
+        let claims: [String: JSONValue]
+        do {
+            claims = try JSONParser(limits: .init(maxBytes: limits.maxTokenBytes, maxDepth: limits.maxJSONDepth)).parseObject(jws.payload)
+        } catch {
+            throw FederateError(.malformedToken, "the payload is not a JSON object")
+        }
+        guard case .string(let issuer)? = claims["iss"] else {
+            throw FederateError(.missingClaim, "required claim 'iss' is missing")
+        }
+        return issuer
+    }
+}
