@@ -47,8 +47,8 @@ public final class TestIssuer: Sendable {
     /// - Parameters:
     ///   - issuerPath: a path for the issuer below the base URL, e.g. `/tenants/acme`
     ///     (the issuer is then `http://127.0.0.1:<port>/tenants/acme`).
-    ///   - keys: the signing keys published at start; `nil` generates one RSA-2048 key with
-    ///     `kid` `rsa-1`.
+    ///   - keys: the signing keys published at start; `nil` publishes one RSA-2048 key with
+    ///     `kid` `rsa-1` (``rsaKey(keyID:)``).
     ///   - clientID: the default `aud`.
     public static func start(
         issuerPath: String = "",
@@ -59,7 +59,7 @@ public final class TestIssuer: Sendable {
         while path.hasSuffix("/") { path.removeLast() }
         if !path.isEmpty && !path.hasPrefix("/") { path = "/" + path }
 
-        let initialKeys = try keys ?? [JWSSigningKey.generateRSA(keyID: "rsa-1")]
+        let initialKeys = try keys ?? [rsaKey(keyID: "rsa-1")]
         let shared = Shared(keys: initialKeys)
         let discoveryPath = path + "/.well-known/openid-configuration"
         let server = try await LoopbackHTTPServer.start { request in
@@ -130,13 +130,30 @@ public final class TestIssuer: Sendable {
         shared.state.withLock { $0.keys.append(key) }
     }
 
-    /// Generates, publishes and returns a new RSA-2048 key.
+    /// Publishes and returns the RSA-2048 key ``rsaKey(keyID:)`` gives for this `kid`.
     @discardableResult
     public func addRSAKey(keyID: String) throws -> JWSSigningKey {
-        let key = try JWSSigningKey.generateRSA(keyID: keyID)
+        let key = try Self.rsaKey(keyID: keyID)
         addKey(key)
         return key
     }
+
+    /// An RSA-2048 key for this `kid`, generated on first use and then reused for the rest of
+    /// the process: RSA generation is slow (a debug build takes a few hundred milliseconds per
+    /// key), and tests running in parallel would otherwise starve each other and the event
+    /// loops. Every issuer has its own server, so sharing key material between tests is
+    /// harmless; for a key never seen before, use `JWSSigningKey.generateRSA(keyID:)`.
+    public static func rsaKey(keyID: String) throws -> JWSSigningKey {
+        if let cached = rsaKeys.withLock({ $0[keyID] }) { return cached }
+        let generated = try JWSSigningKey.generateRSA(keyID: keyID)
+        return rsaKeys.withLock { keys in
+            if let raced = keys[keyID] { return raced }
+            keys[keyID] = generated
+            return generated
+        }
+    }
+
+    private static let rsaKeys = Mutex<[String: JWSSigningKey]>([:])
 
     /// Generates, publishes and returns a new P-256 key (ES256).
     @discardableResult

@@ -209,13 +209,12 @@ public struct AsyncHTTPClientTransport: HTTPClient {
 
         var body: [UInt8] = []
         for try await chunk in response.body {
-            guard true else {
+            guard chunk.readableBytes <= limit - body.count else {
                 // Leaving the loop drops the body iterator, which aborts the transfer.
                 throw Self.tooLargeError(origin: origin, limit: limit)
             }
             body.append(contentsOf: chunk.readableBytesView)
         }
-        if body.count > limit { throw Self.tooLargeError(origin: origin, limit: limit) }
         return HTTPResponse(status: status, headers: headers, body: body)
     }
 
@@ -254,7 +253,7 @@ public struct AsyncHTTPClientTransport: HTTPClient {
         if description.count > 200 {
             description = String(description.prefix(200)) + "…"
         }
-        return FederateError(.httpFailed, "HTTP request to \(origin) failed: \(description)")
+        return FederateError(.unexpectedStatus, "HTTP request to \(origin) failed: \(description)")
     }
 
     private static func timeoutError(origin: String, timeout: Duration) -> FederateError {

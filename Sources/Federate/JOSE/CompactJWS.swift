@@ -50,7 +50,7 @@ public struct CompactJWS: Sendable {
             throw FederateError(.malformedToken, "a compact JWS has exactly three segments")
         }
         guard secondDot + 1 < bytes.count else {
-            throw FederateError(.malformedToken, "the signature segment is empty")
+            throw FederateError(.malformedToken, "the signature segment is empty (unsigned tokens are never accepted)")
         }
         let headerPart = UnsafeBufferPointer(rebasing: bytes[0..<firstDot])
         let payloadPart = UnsafeBufferPointer(rebasing: bytes[(firstDot + 1)..<secondDot])

@@ -92,7 +92,7 @@ struct RemoteKeySetTests {
     /// may refetch again (once).
     @Test func forcedRefetchIsAllowedAgainAfterInterval() async throws {
         try await TestIssuer.with { issuer in
-            let policy = CachePolicy(forcedRefreshInterval: .milliseconds(500))
+            let policy = CachePolicy(forcedRefreshInterval: .seconds(1))
             let keys = try RemoteKeySet(url: issuer.jwksURL, cachePolicy: policy)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
             _ = try await verifier.verify(try issuer.idToken())
@@ -103,7 +103,7 @@ struct RemoteKeySetTests {
             }
             #expect(issuer.jwksRequestCount == 2)
 
-            try await Task.sleep(for: .milliseconds(600))
+            try await Task.sleep(for: .milliseconds(1100))
             for _ in 0..<5 {
                 #expect(await errorCode { try await verifier.verify(unknown) } == .unknownKey)
             }
@@ -194,7 +194,7 @@ struct RemoteKeySetTests {
 
     // MARK: - Stale keys
 
-    /// Lifetime 0.3 s, staleness 0.5 s. After expiry the endpoint answers 500: known keys keep
+    /// Lifetime 0.3 s, staleness 0.8 s. After expiry the endpoint answers 500: known keys keep
     /// verifying from the stale copy (and, within `retryDelayAfterFailure`, without asking
     /// again); past the staleness window verification fails with `keyFetchFailed`; once the
     /// endpoint recovers, verification works again.
@@ -203,7 +203,7 @@ struct RemoteKeySetTests {
             let policy = CachePolicy(
                 minimumLifetime: .zero,
                 defaultLifetime: .milliseconds(300),
-                maximumStaleness: .milliseconds(500),
+                maximumStaleness: .milliseconds(800),
                 retryDelayAfterFailure: .seconds(5)
             )
             let keys = try RemoteKeySet(url: issuer.jwksURL, cachePolicy: policy)
@@ -211,7 +211,7 @@ struct RemoteKeySetTests {
             let token = try issuer.idToken()
 
             _ = try await verifier.verify(token)
-            let fetchedAt = ContinuousClock.now  // the copy expires before +0.3 s, stale until before +0.8 s
+            let fetchedAt = ContinuousClock.now  // the copy expires before +0.3 s, and is stale until before +1.1 s
             #expect(issuer.jwksRequestCount == 1)
             issuer.jwksFails = true
 
@@ -224,7 +224,7 @@ struct RemoteKeySetTests {
             _ = try await verifier.verify(token)
             #expect(issuer.jwksRequestCount == 2)
 
-            try await Task.sleep(until: fetchedAt + .milliseconds(1000))
+            try await Task.sleep(until: fetchedAt + .milliseconds(1200))
             let error = await #expect(throws: FederateError.self) { try await verifier.verify(token) }
             #expect(error?.code == .keyFetchFailed)
             #expect(issuer.jwksRequestCount == 3)

@@ -1,0 +1,113 @@
+import Foundation
+
+/// Runs the built `federate` executable for tests, without blocking Swift concurrency's
+/// cooperative threads (pipes are read on Dispatch threads).
+public struct CLIProcess: Sendable {
+    /// What a finished run produced.
+    public struct Output: Sendable {
+        /// The exit status.
+        public let status: Int32
+        /// Standard output.
+        public let stdout: String
+        /// Standard error.
+        public let stderr: String
+        /// Standard output split into non-empty lines.
+        public var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+    }
+
+    /// The path of the `federate` binary built next to the test bundle.
+    public static var executablePath: String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        // The test runner may live inside a `.xctest` bundle directory.
+        while directory.pathComponents.count > 1, !FileManager.default.fileExists(atPath: directory.appendingPathComponent("federate").path) {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("federate").path
+    }
+
+    /// Runs `federate` with `arguments`, feeding `stdin`, and waits for it to exit.
+    public static func run(_ arguments: [String], stdin: String = "", environment: [String: String]? = nil) async throws -> Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executablePath)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        let exited = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = { exited.continuation.yield($0.terminationStatus); exited.continuation.finish() }
+        try process.run()
+        async let out = readAll(output.fileHandleForReading)
+        async let err = readAll(error.fileHandleForReading)
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        let (stdout, stderr) = await (out, err)
+        var status: Int32 = -1
+        for await code in exited.stream { status = code }
+        return Output(status: status, stdout: stdout, stderr: stderr)
+    }
+
+    /// Reads a file handle to its end on a Dispatch thread.
+    static func readAll(_ handle: FileHandle) async -> String {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: String(decoding: handle.readDataToEndOfFile(), as: UTF8.self))
+            }
+        }
+    }
+}
+
+/// A running `federate` process fed line by line, for testing interactive use.
+public final class InteractiveCLI: @unchecked Sendable {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var buffer = Data()
+
+    /// Starts `federate` with `arguments`.
+    public init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: CLIProcess.executablePath)
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Writes one line to the process's standard input (without closing it).
+    public func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Reads the next line of standard output, waiting on a Dispatch thread.
+    public func nextLine() async -> String? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [self] in
+                while true {
+                    if let newline = buffer.firstIndex(of: 0x0A) {
+                        let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                        buffer.removeSubrange(buffer.startIndex...newline)
+                        continuation.resume(returning: line)
+                        return
+                    }
+                    let chunk = output.fileHandleForReading.availableData
+                    if chunk.isEmpty { continuation.resume(returning: nil); return }
+                    buffer.append(chunk)
+                }
+            }
+        }
+    }
+
+    /// Closes standard input and waits for the exit status.
+    public func finish() async -> Int32 {
+        try? input.fileHandleForWriting.close()
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [process] in
+                process.waitUntilExit()
+                continuation.resume(returning: process.terminationStatus)
+            }
+        }
+    }
+}
