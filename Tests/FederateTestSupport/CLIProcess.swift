@@ -1,7 +1,7 @@
 import Foundation
 
 /// Runs the built `federate` executable for tests, without blocking Swift concurrency's
-/// cooperative threads (pipes are read on Dispatch threads).
+/// cooperative threads (pipes are read on threads of their own, see ``BlockingThread``).
 public struct CLIProcess: Sendable {
     /// What a finished run produced.
     public struct Output: Sendable {
@@ -49,13 +49,9 @@ public struct CLIProcess: Sendable {
         return Output(status: status, stdout: stdout, stderr: stderr)
     }
 
-    /// Reads a file handle to its end on a Dispatch thread.
+    /// Reads a file handle to its end on a thread of its own.
     static func readAll(_ handle: FileHandle) async -> String {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: String(decoding: handle.readDataToEndOfFile(), as: UTF8.self))
-            }
-        }
+        await BlockingThread.run { String(decoding: handle.readDataToEndOfFile(), as: UTF8.self) }
     }
 }
 
@@ -81,21 +77,18 @@ public final class InteractiveCLI: @unchecked Sendable {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
-    /// Reads the next line of standard output, waiting on a Dispatch thread.
+    /// Reads the next line of standard output, waiting on a thread of its own.
     public func nextLine() async -> String? {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { [self] in
-                while true {
-                    if let newline = buffer.firstIndex(of: 0x0A) {
-                        let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                        buffer.removeSubrange(buffer.startIndex...newline)
-                        continuation.resume(returning: line)
-                        return
-                    }
-                    let chunk = output.fileHandleForReading.availableData
-                    if chunk.isEmpty { continuation.resume(returning: nil); return }
-                    buffer.append(chunk)
+        await BlockingThread.run { [self] in
+            while true {
+                if let newline = buffer.firstIndex(of: 0x0A) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                    return line
                 }
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { return nil }
+                buffer.append(chunk)
             }
         }
     }
@@ -103,11 +96,9 @@ public final class InteractiveCLI: @unchecked Sendable {
     /// Closes standard input and waits for the exit status.
     public func finish() async -> Int32 {
         try? input.fileHandleForWriting.close()
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { [process] in
-                process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus)
-            }
+        return await BlockingThread.run { [process] in
+            process.waitUntilExit()
+            return process.terminationStatus
         }
     }
 }

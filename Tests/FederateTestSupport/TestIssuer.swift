@@ -11,12 +11,15 @@ import Synchronization
 /// while the server runs; the next request sees the change.
 ///
 /// ```swift
-/// let issuer = try await TestIssuer.start()
-/// defer { Task { try await issuer.stop() } }
-/// let keys = try RemoteKeySet(url: issuer.jwksURL)
-/// let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
-/// let token = try await verifier.verify(try issuer.idToken())
+/// try await TestIssuer.with { issuer in
+///     let keys = try RemoteKeySet(url: issuer.jwksURL)
+///     let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
+///     let token = try await verifier.verify(try issuer.idToken(claims: ["nonce": "n-1"]))
+///     #expect(issuer.jwksRequestCount == 1)
+/// }
 /// ```
+///
+/// Each test should start its own issuer (tests run in parallel).
 public final class TestIssuer: Sendable {
     /// The client ID used as the default `aud`: `client-123`.
     public static let defaultClientID = "client-123"
@@ -191,7 +194,8 @@ public final class TestIssuer: Sendable {
         set { shared.state.withLock { $0.jwksCacheControl = newValue } }
     }
 
-    /// When `true`, `/jwks` answers `500 Internal Server Error`.
+    /// When `true`, `/jwks` answers `500 Internal Server Error` (with the key set as the body,
+    /// so only the status makes it a failure).
     public var jwksFails: Bool {
         get { shared.state.withLock { $0.jwksFails } }
         set { shared.state.withLock { $0.jwksFails = newValue } }
@@ -358,7 +362,8 @@ extension TestIssuer {
             switch request.path {
             case TestIssuer.jwksPath:
                 if snapshot.jwksFails {
-                    var response = TestHTTPResponse.json(#"{"error":"server_error"}"#, status: 500)
+                    // The body is the real key set: a client must refuse it for the status alone.
+                    var response = TestHTTPResponse.json(TestIssuer.jwks(for: snapshot.keys), status: 500)
                     response.delay = snapshot.jwksDelay
                     return response
                 }

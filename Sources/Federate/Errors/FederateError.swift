@@ -11,11 +11,23 @@ public struct FederateError: Error, Sendable, Hashable, CustomStringConvertible 
     public let code: Code
     /// A human-readable explanation. Free of secrets; not stable across releases.
     public let message: String
+    /// The OAuth error the provider returned, when the error came from the provider
+    /// (authorization or token endpoint). Then ``code`` is the provider's `error` value.
+    public let providerError: ProviderError?
 
     /// Creates an error with a code and a message.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
+        self.providerError = nil
+    }
+
+    /// Creates an error for an OAuth error response from the provider.
+    public init(providerError: ProviderError) {
+        self.code = Code(rawValue: providerError.code)
+        self.message = providerError.description.map { "the provider answered \(providerError.code): \($0)" }
+            ?? "the provider answered \(providerError.code)"
+        self.providerError = providerError
     }
 
     public var description: String { "\(code.rawValue): \(message)" }
@@ -116,4 +128,78 @@ extension FederateError.Code {
     public static let unexpectedStatus: Self = "unexpected_status"
     /// A configuration value passed by the caller is invalid.
     public static let invalidConfiguration: Self = "invalid_configuration"
+}
+
+// MARK: - Authorization flow
+
+extension FederateError.Code {
+    /// The callback's `state` differs from the one sent (or is missing): possible CSRF.
+    public static let stateMismatch: Self = "state_mismatch"
+    /// The callback's RFC 9207 `iss` is missing (when required) or differs from the issuer: possible mix-up.
+    public static let callbackIssuerMismatch: Self = "callback_issuer_mismatch"
+    /// The callback is malformed: duplicated or missing parameters.
+    public static let invalidCallback: Self = "invalid_callback"
+    /// The pending authorization expired, or its sealed form could not be opened.
+    public static let invalidPendingAuthorization: Self = "invalid_pending_authorization"
+    /// The request asked for something Federate refuses (e.g. the implicit flow).
+    public static let unsupportedResponseType: Self = "unsupported_response_type"
+    /// The token endpoint's answer is malformed or incomplete.
+    public static let invalidTokenResponse: Self = "invalid_token_response"
+    /// A refreshed ID token changed `iss` or `sub`, or lacks the client in `aud`.
+    public static let refreshedIDTokenMismatch: Self = "refreshed_id_token_mismatch"
+    /// UserInfo's `sub` differs from the ID token's `sub`.
+    public static let userinfoSubjectMismatch: Self = "userinfo_subject_mismatch"
+    /// The provider does not offer the endpoint this call needs.
+    public static let endpointNotAvailable: Self = "endpoint_not_available"
+    /// The loopback listener timed out waiting for the browser's redirect.
+    public static let callbackTimeout: Self = "callback_timeout"
+
+    // Provider error codes (RFC 6749 §4.1.2.1 and §5.2, OpenID Connect Core §3.1.2.6, Google).
+    /// The user or the provider refused the request.
+    public static let accessDenied: Self = "access_denied"
+    /// The request is malformed.
+    public static let invalidRequest: Self = "invalid_request"
+    /// The code or refresh token is invalid, expired or revoked (on refresh: sign the user in again).
+    public static let invalidGrant: Self = "invalid_grant"
+    /// Client authentication failed.
+    public static let invalidClient: Self = "invalid_client"
+    /// The client may not use this grant.
+    public static let unauthorizedClient: Self = "unauthorized_client"
+    /// A requested scope is invalid.
+    public static let invalidScope: Self = "invalid_scope"
+    /// The provider requires an interactive login (`prompt=none` failed).
+    public static let loginRequired: Self = "login_required"
+    /// The provider requires consent (`prompt=none` failed).
+    public static let consentRequired: Self = "consent_required"
+    /// Google: an administrator policy blocks the request.
+    public static let adminPolicyEnforced: Self = "admin_policy_enforced"
+    /// Google: the app is internal to another organisation.
+    public static let orgInternal: Self = "org_internal"
+    /// Google: the request came from an embedded web view.
+    public static let disallowedUserAgent: Self = "disallowed_useragent"
+    /// The redirect URI is not registered.
+    public static let redirectURIMismatch: Self = "redirect_uri_mismatch"
+}
+
+/// An OAuth 2.0 error response from a provider (RFC 6749 §4.1.2.1, §5.2).
+public struct ProviderError: Sendable, Hashable {
+    /// The `error` value, preserved as sent (restricted to printable ASCII, at most 128 characters).
+    public let code: String
+    /// `error_description`, if sent.
+    public let description: String?
+    /// `error_uri`, if sent.
+    public let uri: String?
+
+    /// Creates a provider error, sanitising what will appear in logs and messages.
+    public init(code: String, description: String?, uri: String?) {
+        self.code = ProviderError.sanitize(code) ?? "invalid_error_code"
+        self.description = description.flatMap(ProviderError.sanitize)
+        self.uri = uri.flatMap(ProviderError.sanitize)
+    }
+
+    /// Keeps printable ASCII only (RFC 6749 restricts these fields to %x20-7E), up to 128 characters.
+    static func sanitize(_ text: String) -> String? {
+        let printable = String(String.UnicodeScalarView(text.unicodeScalars.filter { (0x20...0x7E).contains($0.value) }).prefix(128))
+        return printable.isEmpty ? nil : printable
+    }
 }

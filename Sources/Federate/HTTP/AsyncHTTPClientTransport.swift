@@ -108,37 +108,43 @@ public struct AsyncHTTPClientTransport: HTTPClient {
         let client = request.followRedirects ? self.redirectingClient : self.client
         let timeout = min(max(request.timeout, .zero), Self.maximumTimeout)
         let limit = max(0, request.maxResponseBytes)
-        let expectsBody = !request.method.caseInsensitiveEquals("HEAD")
-        let followRedirects = request.followRedirects
 
-        // AsyncHTTPClient's own deadline only covers the exchange up to the response head, so
-        // a watchdog task enforces the same deadline on the body as well.
+        // One deadline for the whole exchange, expressed on both clocks: AsyncHTTPClient
+        // enforces it up to the response head, `readBody` enforces it on the body.
         let deadline = ContinuousClock.now.advanced(by: timeout)
         let nioDeadline = NIODeadline.now() + TimeAmount(timeout)
 
         do {
-            return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
-                group.addTask {
-                    try await Self.exchange(
-                        outgoing,
-                        on: client,
-                        deadline: nioDeadline,
-                        limit: limit,
-                        expectsBody: expectsBody,
-                        followRedirects: followRedirects,
-                        origin: origin
-                    )
-                }
-                group.addTask {
-                    try await Task.sleep(until: deadline, clock: .continuous)
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let response = first else {
-                    throw Self.timeoutError(origin: origin, timeout: timeout)
-                }
-                return response
+            let response = try await client.execute(outgoing, deadline: nioDeadline)
+
+            if !request.followRedirects && response.history.count > 1 {
+                throw FederateError(
+                    .invalidConfiguration,
+                    "the HTTP client followed a redirect from \(origin) although redirects are not allowed; "
+                        + "create it with redirectConfiguration: .disallow"
+                )
             }
+
+            let status = Int(response.status.code)
+            let headers = response.headers.map { (name: $0.name, value: $0.value) }
+
+            let mayHaveBody = !request.method.caseInsensitiveEquals("HEAD") && status >= 200
+                && status != 204 && status != 304
+            if mayHaveBody, let declared = response.headers.first(name: "Content-Length"),
+                Self.exceedsLimit(contentLength: declared, limit: limit)
+            {
+                // Dropping `response` unread makes AsyncHTTPClient abort the body and close the connection.
+                throw Self.tooLargeError(origin: origin, limit: limit)
+            }
+
+            let body = try await Self.readBody(
+                response.body,
+                limit: limit,
+                deadline: deadline,
+                origin: origin,
+                timeout: timeout
+            )
+            return HTTPResponse(status: status, headers: headers, body: body)
         } catch {
             if Task.isCancelled { throw CancellationError() }
             throw Self.map(error, origin: origin, timeout: timeout)
@@ -176,46 +182,39 @@ public struct AsyncHTTPClientTransport: HTTPClient {
         return outgoing
     }
 
-    /// Performs one exchange and reads the body, enforcing the size limit.
-    private static func exchange(
-        _ request: HTTPClientRequest,
-        on client: AsyncHTTPClient.HTTPClient,
-        deadline: NIODeadline,
+    /// Reads a body, enforcing the size limit and the deadline.
+    ///
+    /// The body is read in a child task raced against a timer: whichever finishes first
+    /// cancels the other, and cancelling the read makes AsyncHTTPClient abort the transfer.
+    private static func readBody(
+        _ body: HTTPClientResponse.Body,
         limit: Int,
-        expectsBody: Bool,
-        followRedirects: Bool,
-        origin: String
-    ) async throws -> HTTPResponse {
-        let response = try await client.execute(request, deadline: deadline)
-
-        if !followRedirects && response.history.count > 1 {
-            throw FederateError(
-                .invalidConfiguration,
-                "the HTTP client followed a redirect from \(origin) although redirects are not allowed; "
-                    + "create it with redirectConfiguration: .disallow"
-            )
-        }
-
-        let status = Int(response.status.code)
-        let headers = response.headers.map { (name: $0.name, value: $0.value) }
-
-        let mayHaveBody = expectsBody && status >= 200 && status != 204 && status != 304
-        if mayHaveBody, let declared = response.headers.first(name: "Content-Length"),
-            Self.exceedsLimit(contentLength: declared, limit: limit)
-        {
-            // Dropping `response` unread makes AsyncHTTPClient abort the body and close the connection.
-            throw Self.tooLargeError(origin: origin, limit: limit)
-        }
-
-        var body: [UInt8] = []
-        for try await chunk in response.body {
-            guard chunk.readableBytes <= limit - body.count else {
-                // Leaving the loop drops the body iterator, which aborts the transfer.
-                throw Self.tooLargeError(origin: origin, limit: limit)
+        deadline: ContinuousClock.Instant,
+        origin: String,
+        timeout: Duration
+    ) async throws -> [UInt8] {
+        try await withThrowingTaskGroup(of: [UInt8]?.self) { group in
+            group.addTask {
+                var bytes: [UInt8] = []
+                for try await chunk in body {
+                    guard chunk.readableBytes <= limit - bytes.count else {
+                        // Leaving the loop drops the body iterator, which aborts the transfer.
+                        throw Self.tooLargeError(origin: origin, limit: limit)
+                    }
+                    bytes.append(contentsOf: chunk.readableBytesView)
+                }
+                return bytes
             }
-            body.append(contentsOf: chunk.readableBytesView)
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let bytes = first else {
+                throw Self.timeoutError(origin: origin, timeout: timeout)
+            }
+            return bytes
         }
-        return HTTPResponse(status: status, headers: headers, body: body)
     }
 
     /// Whether a `Content-Length` value announces more than `limit` bytes.
@@ -253,7 +252,7 @@ public struct AsyncHTTPClientTransport: HTTPClient {
         if description.count > 200 {
             description = String(description.prefix(200)) + "…"
         }
-        return FederateError(.unexpectedStatus, "HTTP request to \(origin) failed: \(description)")
+        return FederateError(.httpFailed, "HTTP request to \(origin) failed: \(description)")
     }
 
     private static func timeoutError(origin: String, timeout: Duration) -> FederateError {

@@ -29,10 +29,11 @@ public struct IDTokenVerifier: Sendable {
         let keySet = try await keys.keySet()
         let signatureVerifier = JWSSignatureVerifier(allowedAlgorithms: policy.allowedAlgorithms, hmacSecret: policy.hmacSecret)
         let result: JWSSignatureVerifier.Result
-        do {
-            result = try signatureVerifier.verify(jws, keySet: keySet)
-        } catch let error as FederateError where error.code == .unknownKey {
-            guard let refreshed = try await keys.refreshedKeySet(after: keySet) else { throw error }
+        switch Result(catching: { () throws(FederateError) in try signatureVerifier.verify(jws, keySet: keySet) }) {
+        case .success(let verified):
+            result = verified
+        case .failure(let error):
+            guard error.code == .unknownKey, let refreshed = try await keys.refreshedKeySet(after: keySet) else { throw error }
             result = try signatureVerifier.verify(jws, keySet: refreshed)
         }
         return try validateClaims(of: jws, signature: result, expectations: expectations)

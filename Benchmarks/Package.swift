@@ -1,0 +1,40 @@
+// swift-tools-version:6.1
+// Performance benchmarks for Federate, kept in their own package so the main build
+// (and CI's `swift build`/`swift test`) never pulls in package-benchmark.
+//
+//   cd Benchmarks && swift package benchmark --target FederateBenchmarks
+//
+// See Docs/Performance.md and scripts/perf.sh.
+import PackageDescription
+
+/// SwiftPM names a path dependency after its folder: the checkout that holds this package
+/// (`main` here, but a CI clone may live elsewhere).
+let federatePackage = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "main").lowercased()
+
+let package = Package(
+    name: "FederateBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        // Enabling only "MallocInterposer" turns off the default "RuntimeInterposer" trait, whose
+        // Linux-only dependency is not needed for these metrics.
+        .package(url: "https://github.com/ordo-one/benchmark.git", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "FederateBenchmarks",
+            dependencies: [
+                .product(name: "Federate", package: federatePackage),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/FederateBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,248 @@
+import Foundation
+public import Logging
+
+/// A relying party for one client at one OpenID provider: builds authorization requests,
+/// validates callbacks, exchanges codes, refreshes, revokes and calls UserInfo.
+///
+/// ```swift
+/// let metadata = try await DiscoveryClient().metadata(for: issuer)
+/// let client = try OpenIDClient(metadata: metadata, clientID: "app", authentication: .clientSecretBasic(secret: secret))
+/// let built = try client.authorizationRequest(providerID: "oidc.example", redirectURI: redirect)
+/// // … redirect the browser to built.url; at the callback:
+/// let tokens = try await client.finish(AuthorizationResponse(query: query), pending: built.pending)
+/// ```
+public struct OpenIDClient: Sendable {
+    /// The provider's validated configuration.
+    public let metadata: ProviderMetadata
+    /// The client ID.
+    public let clientID: String
+    /// How the client authenticates to the provider.
+    public let authentication: ClientAuthentication
+    /// How ID tokens are verified (issuer, audience, algorithms from discovery by default).
+    public var policy: IDTokenPolicy
+    /// Where verification keys come from.
+    public let keys: any KeySetProvider
+    /// The transport.
+    public let httpClient: any HTTPClient
+    /// Overrides the discovered revocation endpoint (some providers do not advertise theirs).
+    public var revocationEndpoint: String?
+    private let logger: Logger
+
+    /// Creates a client. Keys default to a ``RemoteKeySet`` on the provider's `jwks_uri`.
+    public init(
+        metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication,
+        keys: (any KeySetProvider)? = nil, httpClient: any HTTPClient = AsyncHTTPClientTransport.shared,
+        logger: Logger = Logger(label: "federate.client")
+    ) throws(FederateError) {
+        self.metadata = metadata
+        self.clientID = clientID
+        self.authentication = authentication
+        self.httpClient = httpClient
+        if let keys {
+            self.keys = keys
+        } else {
+            self.keys = try RemoteKeySet(url: metadata.jwksURI, httpClient: httpClient, logger: logger)
+        }
+        var policy = IDTokenPolicy(metadata: metadata, clientID: clientID)
+        if let secret = authentication.clientSecret,
+            metadata.idTokenSigningAlgValuesSupported.contains(where: { $0.hasPrefix("HS") })
+        {
+            policy.hmacSecret = HMACSecret(utf8: secret)
+        }
+        self.policy = policy
+        self.logger = logger
+    }
+
+    // MARK: Authorization
+
+    /// Builds an authorization request for this client.
+    public func authorizationRequest(
+        providerID: String, redirectURI: String, scopes: [String] = ["openid", "email", "profile"],
+        responseMode: ResponseMode? = nil, prompt: String? = nil, loginHint: String? = nil, maxAge: Int? = nil,
+        customParameters: [String: String] = [:], intent: AuthorizationIntent = .signIn
+    ) throws(FederateError) -> BuiltAuthorizationRequest {
+        try AuthorizationRequest(
+            providerID: providerID, clientID: clientID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode,
+            prompt: prompt, loginHint: loginHint, maxAge: maxAge, customParameters: customParameters, intent: intent
+        ).build(for: metadata, logger: logger)
+    }
+
+    /// Validates the callback, then exchanges the code. Nothing is sent to the token
+    /// endpoint when the callback fails its checks.
+    public func finish(_ response: AuthorizationResponse, pending: PendingAuthorization) async throws -> TokenSet {
+        let code = try response.validate(against: pending, metadata: metadata)
+        return try await exchange(code: code, pending: pending)
+    }
+
+    /// Exchanges an authorization code (with the PKCE verifier and the same redirect URI)
+    /// and verifies the ID token (nonce, `at_hash`, `max_age`).
+    public func exchange(code: String, pending: PendingAuthorization) async throws -> TokenSet {
+        guard pending.clientID == clientID, pending.issuer == metadata.issuer else {
+            throw FederateError(.invalidPendingAuthorization, "the pending authorization belongs to another client or issuer")
+        }
+        let response = try await postToTokenEndpoint([
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", pending.redirectURI),
+            ("code_verifier", pending.codeVerifier),
+        ])
+        return try await tokenSet(
+            from: response, requestedScopes: pending.scopes, previousRefreshToken: nil, idTokenRequired: true,
+            expectations: IDTokenExpectations(nonce: pending.nonce, maxAge: pending.maxAge.map(Double.init)))
+    }
+
+    /// Refreshes with `refreshToken`. A new ID token must keep the original `iss` and `sub`
+    /// and name this client in `aud` (OpenID Connect Core §12.2). `invalid_grant` means the
+    /// refresh token is dead: sign the user in again.
+    public func refresh(_ refreshToken: String, previousIDToken: IDToken? = nil, scopes: [String]? = nil) async throws -> TokenSet {
+        var form: [(String, String)] = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
+        if let scopes { form.append(("scope", scopes.joined(separator: " "))) }
+        let response: [String: JSONValue]
+        do {
+            response = try await postToTokenEndpoint(form)
+        } catch let error as FederateError where error.code == .invalidGrant {
+            throw FederateError(.invalidGrant, "the refresh token is no longer valid: sign the user in again (\(error.providerError?.description ?? "invalid_grant"))")
+        }
+        let tokens = try await tokenSet(
+            from: response, requestedScopes: scopes ?? [], previousRefreshToken: refreshToken, idTokenRequired: false,
+            expectations: IDTokenExpectations())
+        if let previousIDToken, let fresh = tokens.idTokenClaims {
+            guard fresh.issuer == previousIDToken.issuer, fresh.subject == previousIDToken.subject, fresh.audiences.contains(clientID) else {
+                throw FederateError(.refreshedIDTokenMismatch, "the refreshed ID token changed iss or sub, or lacks this client in aud")
+            }
+        }
+        return tokens
+    }
+
+    /// Revokes a token (RFC 7009). `hint` is `access_token` or `refresh_token`.
+    public func revoke(_ token: String, hint: String? = nil) async throws {
+        guard let endpoint = revocationEndpoint ?? metadata.revocationEndpoint else {
+            throw FederateError(.endpointNotAvailable, "the provider advertises no revocation_endpoint")
+        }
+        try EndpointSecurity.validate(endpoint, field: "revocation_endpoint")
+        var form: [(String, String)] = [("token", token)]
+        if let hint { form.append(("token_type_hint", hint)) }
+        let response = try await postForm(form, to: endpoint)
+        if response.isSuccess { return }
+        throw Self.errorFromResponse(response, endpoint: "revocation endpoint")
+    }
+
+    /// Calls UserInfo with `Authorization: Bearer`; its `sub` must equal `expectedSubject`.
+    /// Accepts JSON, or a signed JWT (`application/jwt`) verified with the provider's keys.
+    public func userInfo(accessToken: String, expectedSubject: String) async throws -> [String: JSONValue] {
+        guard let endpoint = metadata.userinfoEndpoint else {
+            throw FederateError(.endpointNotAvailable, "the provider advertises no userinfo_endpoint")
+        }
+        let response = try await httpClient.send(HTTPRequest(
+            url: endpoint, headers: [("Authorization", "Bearer " + accessToken), ("Accept", "application/json, application/jwt")]))
+        guard response.isSuccess else { throw Self.errorFromResponse(response, endpoint: "userinfo endpoint") }
+        let claims: [String: JSONValue]
+        if response.header("Content-Type")?.lowercased().hasPrefix("application/jwt") == true {
+            claims = try await signedUserInfo(String(decoding: response.body, as: UTF8.self))
+        } else {
+            do {
+                claims = try JSONParser().parseObject(response.body)
+            } catch {
+                throw FederateError(.invalidTokenResponse, "the userinfo response is not a JSON object")
+            }
+        }
+        guard case .string(let subject)? = claims["sub"], ConstantTime.equals(subject, expectedSubject) else {
+            throw FederateError(.userinfoSubjectMismatch, "the userinfo 'sub' differs from the ID token's")
+        }
+        return claims
+    }
+
+    private func signedUserInfo(_ token: String) async throws -> [String: JSONValue] {
+        let jws = try CompactJWS(parsing: token, limits: policy.limits)
+        let verifier = JWSSignatureVerifier(allowedAlgorithms: policy.allowedAlgorithms, hmacSecret: policy.hmacSecret)
+        let keySet = try await keys.keySet()
+        if case .failure(let error) = Result(catching: { () throws(FederateError) in try verifier.verify(jws, keySet: keySet) }) {
+            guard error.code == .unknownKey, let refreshed = try await keys.refreshedKeySet(after: keySet) else { throw error }
+            _ = try verifier.verify(jws, keySet: refreshed)
+        }
+        let claims: [String: JSONValue]
+        do {
+            claims = try JSONParser().parseObject(jws.payload)
+        } catch {
+            throw FederateError(.malformedToken, "the signed userinfo payload is not a JSON object")
+        }
+        if let iss = claims["iss"], iss != .string(metadata.issuer) {
+            throw FederateError(.issuerMismatch, "the signed userinfo has another issuer")
+        }
+        if let aud = claims["aud"], aud != .string(clientID), !(aud.arrayValue ?? []).contains(.string(clientID)) {
+            throw FederateError(.audienceMismatch, "the signed userinfo is for another client")
+        }
+        return claims
+    }
+
+    // MARK: Token endpoint
+
+    private func postToTokenEndpoint(_ form: [(String, String)]) async throws -> [String: JSONValue] {
+        let response = try await postForm(form, to: metadata.tokenEndpoint)
+        guard response.status == 200 else { throw Self.errorFromResponse(response, endpoint: "token endpoint") }
+        do {
+            return try JSONParser().parseObject(response.body)
+        } catch {
+            throw FederateError(.invalidTokenResponse, "the token response is not a JSON object")
+        }
+    }
+
+    private func postForm(_ form: [(String, String)], to endpoint: String) async throws -> HTTPResponse {
+        var form = form
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"),
+        ]
+        try authentication.apply(clientID: clientID, endpoint: endpoint, form: &form, headers: &headers, now: Date())
+        return try await httpClient.send(HTTPRequest(method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8)))
+    }
+
+    /// An OAuth error response as a FederateError with its provider error, else an unexpected status.
+    static func errorFromResponse(_ response: HTTPResponse, endpoint: String) -> FederateError {
+        if let object = try? JSONParser().parseObject(response.body), case .string(let code)? = object["error"] {
+            return FederateError(providerError: ProviderError(code: code, description: object["error_description"]?.stringValue, uri: object["error_uri"]?.stringValue))
+        }
+        return FederateError(.unexpectedStatus, "the \(endpoint) answered HTTP \(response.status)")
+    }
+
+    private func tokenSet(
+        from response: [String: JSONValue], requestedScopes: [String], previousRefreshToken: String?, idTokenRequired: Bool,
+        expectations: IDTokenExpectations
+    ) async throws -> TokenSet {
+        guard case .string(let accessToken)? = response["access_token"], !accessToken.isEmpty else {
+            throw FederateError(.invalidTokenResponse, "the token response has no access_token")
+        }
+        guard case .string(let tokenType)? = response["token_type"], tokenType.caseInsensitiveEquals("bearer") else {
+            throw FederateError(.invalidTokenResponse, "token_type must be Bearer")
+        }
+        var expiresAt: Date?
+        if let expiresIn = response["expires_in"] {
+            guard let seconds = expiresIn.doubleValue ?? expiresIn.stringValue.flatMap(Double.init), seconds >= 0, seconds.isFinite else {
+                throw FederateError(.invalidTokenResponse, "expires_in is not a non-negative number")
+            }
+            expiresAt = Date().addingTimeInterval(seconds)
+        }
+        var refreshToken = previousRefreshToken
+        if let value = response["refresh_token"] {
+            guard case .string(let token) = value else { throw FederateError(.invalidTokenResponse, "refresh_token is not a string") }
+            refreshToken = token
+        }
+        var idToken: String?
+        var idTokenClaims: IDToken?
+        if let value = response["id_token"] {
+            guard case .string(let token) = value else { throw FederateError(.invalidTokenResponse, "id_token is not a string") }
+            var expectations = expectations
+            expectations.accessToken = accessToken
+            idTokenClaims = try await IDTokenVerifier(policy: policy, keys: keys).verify(token, expecting: expectations)
+            idToken = token
+        } else if idTokenRequired {
+            throw FederateError(.invalidTokenResponse, "the token response has no id_token although openid was requested")
+        }
+        var granted = requestedScopes
+        if let scope = response["scope"] {
+            guard case .string(let list) = scope else { throw FederateError(.invalidTokenResponse, "scope is not a string") }
+            granted = list.split(separator: " ").map(String.init)
+        }
+        let refused = requestedScopes.filter { !granted.contains($0) }
+        return TokenSet(
+            accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, refreshToken: refreshToken, idToken: idToken,
+            idTokenClaims: idTokenClaims, grantedScopes: granted, refusedScopes: refused, response: response)
+    }
+}

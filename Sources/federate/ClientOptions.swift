@@ -1,0 +1,89 @@
+import ArgumentParser
+import Federate
+import Foundation
+import Logging
+
+/// The options that name an OpenID provider and this client, shared by `login` and `token`.
+struct ClientOptions: ParsableArguments {
+    /// How the client authenticates at the token and revocation endpoints.
+    enum AuthMethod: String, ExpressibleByArgument, CaseIterable {
+        case clientSecretBasic = "client_secret_basic"
+        case clientSecretPost = "client_secret_post"
+        case none
+    }
+
+    @Option(help: "The issuer URL, exactly as in its tokens' 'iss' claim.")
+    var issuer: String
+
+    @Option(name: .customLong("client-id"), help: "The client ID registered with the provider.")
+    var clientID: String
+
+    @Option(
+        name: .customLong("client-secret"),
+        help: "The client secret (or set FEDERATE_CLIENT_SECRET). Without one, the client is public ('none')."
+    )
+    var clientSecret: String?
+
+    @Option(
+        name: .customLong("auth-method"),
+        help: "client_secret_basic, client_secret_post or none. Default: chosen from the provider's token_endpoint_auth_methods_supported."
+    )
+    var authMethod: AuthMethod?
+
+    /// The secret from the option or the environment; an empty value counts as none.
+    var resolvedSecret: String? {
+        let secret = clientSecret ?? ProcessInfo.processInfo.environment["FEDERATE_CLIENT_SECRET"]
+        return secret?.isEmpty == false ? secret : nil
+    }
+
+    func validate() throws {
+        switch authMethod {
+        case .clientSecretBasic?, .clientSecretPost?:
+            if resolvedSecret == nil { throw ValidationError("--auth-method \(authMethod?.rawValue ?? "") needs --client-secret or FEDERATE_CLIENT_SECRET.") }
+        case .none?:
+            if resolvedSecret != nil { throw ValidationError("--auth-method none takes no client secret.") }
+        case nil:
+            break
+        }
+    }
+
+    /// Discovers the issuer (nothing else is sent before that succeeds) and creates the client.
+    func makeClient() async throws -> OpenIDClient {
+        let metadata = try await DiscoveryClient().metadata(for: issuer)
+        let authentication: ClientAuthentication
+        switch authMethod {
+        case .clientSecretBasic?: authentication = .clientSecretBasic(secret: resolvedSecret ?? "")
+        case .clientSecretPost?: authentication = .clientSecretPost(secret: resolvedSecret ?? "")
+        case .none?: authentication = .none
+        case nil: authentication = try ClientAuthentication.negotiate(metadata: metadata, secret: resolvedSecret)
+        }
+        var logger = Logger(label: "federate.cli")
+        logger.logLevel = .error  // The tool reports problems itself, as JSON on standard output.
+        return try OpenIDClient(metadata: metadata, clientID: clientID, authentication: authentication, logger: logger)
+    }
+}
+
+extension CLIOutput {
+    /// A token set as JSON: claims, scopes and expiry always; the raw tokens only when asked.
+    static func tokenSetObject(_ tokens: TokenSet, includeTokens: Bool) -> [String: JSONValue] {
+        var object: [String: JSONValue] = [
+            "granted_scopes": .array(tokens.grantedScopes.map(JSONValue.string)),
+            "refused_scopes": .array(tokens.refusedScopes.map(JSONValue.string)),
+            "expires_at": tokens.expiresAt.map { .integer(Int64($0.timeIntervalSince1970.rounded())) } ?? .null,
+        ]
+        if let claims = tokens.idTokenClaims { object["claims"] = .object(claims.claims) }
+        if includeTokens {
+            var raw: [String: JSONValue] = ["access_token": .string(tokens.accessToken), "token_type": .string(tokens.tokenType)]
+            if let refreshToken = tokens.refreshToken { raw["refresh_token"] = .string(refreshToken) }
+            if let idToken = tokens.idToken { raw["id_token"] = .string(idToken) }
+            object["tokens"] = .object(raw)
+        }
+        return object
+    }
+
+    /// Prints the error object and exits 1.
+    static func fail(_ error: any Error) -> ExitCode {
+        line(errorObject(error))
+        return ExitCode(1)
+    }
+}

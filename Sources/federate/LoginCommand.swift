@@ -1,0 +1,111 @@
+import ArgumentParser
+import Federate
+import Foundation
+
+/// `federate login`: the authorization-code flow for a person at this machine, with a
+/// loopback redirect (RFC 8252 §7.3).
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Sign in at an OpenID provider through the browser and print the verified result.",
+        discussion: """
+            Discovers the issuer, listens on http://127.0.0.1:PORT/callback, prints the authorization URL on a line \
+            of its own on standard error and opens the browser (unless --no-browser). On success prints one JSON \
+            object {"claims", "userinfo", "granted_scopes", "refused_scopes", "expires_at"} (plus "tokens" with \
+            --show-tokens) and exits 0; on any failure prints {"error": CODE, "message": ...} and exits 1.
+            """
+    )
+
+    @OptionGroup var client: ClientOptions
+
+    @Option(help: "The scopes to request, space-separated ('openid' is always included).")
+    var scope: String = "openid email profile"
+
+    @Option(help: "The loopback port to listen on (default: a free port).")
+    var port: Int = 0
+
+    @Flag(name: .customLong("no-browser"), help: "Do not open the browser; only print the URL.")
+    var noBrowser = false
+
+    @Option(name: .customLong("param"), help: "A custom authorization parameter KEY=VALUE (repeatable).")
+    var parameters: [String] = []
+
+    @Flag(name: .customLong("show-tokens"), help: "Also print the raw access, refresh and ID tokens.")
+    var showTokens = false
+
+    @Option(help: "Seconds to wait for the browser to come back.")
+    var timeout: Int = 300
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive.") }
+        _ = try customParameters()
+    }
+
+    /// `--param` values as a dictionary; a repeated key or a missing `=` is a usage error.
+    func customParameters() throws -> [String: String] {
+        var result: [String: String] = [:]
+        for parameter in parameters {
+            guard let equals = parameter.firstIndex(of: "="), equals != parameter.startIndex else {
+                throw ValidationError("--param takes KEY=VALUE, got '\(parameter)'.")
+            }
+            let key = String(parameter[..<equals])
+            guard result[key] == nil else { throw ValidationError("--param \(key) is given twice.") }
+            result[key] = String(parameter[parameter.index(after: equals)...])
+        }
+        return result
+    }
+
+    func run() async throws {
+        do {
+            try await login()
+        } catch {
+            throw CLIOutput.fail(error)
+        }
+    }
+
+    private func login() async throws {
+        let openID = try await client.makeClient()
+        let listener = try await LoopbackRedirectListener.start(host: "127.0.0.1", port: port)
+        defer { listener.close() }
+
+        let built = try openID.authorizationRequest(
+            providerID: "oidc", redirectURI: listener.redirectURI,
+            scopes: scope.split(separator: " ").map(String.init), customParameters: try customParameters())
+        for name in built.droppedParameters {
+            CLIOutput.warn("warning: --param \(name) dropped: Federate sets '\(name)' itself")
+        }
+        CLIOutput.warn("Open this URL in a browser to sign in:")
+        CLIOutput.warn(built.url)
+        if !noBrowser { Self.openBrowser(built.url) }
+
+        let response = try await listener.waitForCallback(timeout: .seconds(timeout))
+        let tokens = try await openID.finish(response, pending: built.pending)
+
+        var output = CLIOutput.tokenSetObject(tokens, includeTokens: showTokens)
+        if openID.metadata.userinfoEndpoint != nil, let subject = tokens.idTokenClaims?.subject {
+            output["userinfo"] = .object(try await openID.userInfo(accessToken: tokens.accessToken, expectedSubject: subject))
+        }
+        CLIOutput.line(.object(output))
+    }
+
+    /// Opens `url` with the desktop's opener; a failure only leaves the printed URL to use.
+    static func openBrowser(_ url: String) {
+        let process = Process()
+        #if os(macOS)
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/open")
+            process.arguments = [url]
+        #else
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["xdg-open", url]
+        #endif
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            CLIOutput.warn("could not open a browser; open the URL above by hand")
+        }
+    }
+}
