@@ -44,10 +44,12 @@ public struct OpenIDClient: Sendable {
             self.keys = try RemoteKeySet(url: metadata.jwksURI, httpClient: httpClient, logger: logger)
         }
         var policy = IDTokenPolicy(metadata: metadata, clientID: clientID)
-        if let secret = authentication.clientSecret,
-            metadata.idTokenSigningAlgValuesSupported.contains(where: { $0.hasPrefix("HS") })
-        {
+        // HS256/384/512 ID tokens are keyed with the client secret (OpenID Connect Core §10.1):
+        // allowed only when the provider advertises them and this client has a secret.
+        let advertisedHMAC = metadata.idTokenSigningAlgValuesSupported.compactMap(JWSAlgorithm.init(rawValue:)).filter(\.isSymmetric)
+        if let secret = authentication.clientSecret, !advertisedHMAC.isEmpty {
             policy.hmacSecret = HMACSecret(utf8: secret)
+            policy.allowedAlgorithms.formUnion(advertisedHMAC)
         }
         self.policy = policy
         self.logger = logger

@@ -1,0 +1,168 @@
+import Crypto
+import Foundation
+import Logging
+import Synchronization
+import Testing
+@testable import Federate
+
+@Suite("Authorization request")
+struct AuthorizationRequestTests {
+    @Test func carriesCodeFlowWithPKCEAndFreshSecrets() throws {
+        let built = try FlowFixtures.built()
+        let query = try FlowFixtures.query(of: built.url)
+        #expect(built.url.hasPrefix(FlowFixtures.issuer + "/authorize?"))
+        #expect(query["response_type"] == "code")
+        #expect(query["client_id"] == FlowFixtures.clientID)
+        #expect(query["redirect_uri"] == FlowFixtures.redirectURI)
+        #expect(query["code_challenge_method"] == "S256")
+        #expect(query["state"] == built.pending.state)
+        #expect(query["nonce"] == built.pending.nonce)
+        #expect(query["response_mode"] == nil)  // query is the default for code
+        // The challenge is BASE64URL(SHA256(verifier)) of the verifier kept for the exchange.
+        let expected = Base64URL.encode(Array(SHA256.hash(data: Array(built.pending.codeVerifier.utf8))))
+        #expect(query["code_challenge"] == expected)
+    }
+
+    @Test func stateNonceAndVerifierAreLongRandomAndUnreserved() throws {
+        let first = try FlowFixtures.built().pending
+        let second = try FlowFixtures.built().pending
+        for value in [first.state, first.nonce] {
+            let bytes = try #require(Base64URL.decode(value))
+            #expect(bytes.count * 8 >= 128)
+        }
+        #expect(first.state != second.state)
+        #expect(first.nonce != second.nonce)
+        #expect(first.codeVerifier != second.codeVerifier)
+        #expect(first.state != first.nonce)
+        #expect((43...128).contains(first.codeVerifier.utf8.count))
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        #expect(first.codeVerifier.utf8.allSatisfy(unreserved.contains))
+    }
+
+    @Test(arguments: ["token", "id_token", "code id_token", "code token", "none"])
+    func otherResponseTypesAreRefused(responseType: String) throws {
+        let request = AuthorizationRequest(
+            providerID: "oidc.example", clientID: "c", redirectURI: FlowFixtures.redirectURI, responseType: responseType)
+        let error = #expect(throws: FederateError.self) { try request.build(for: FlowFixtures.metadata()) }
+        #expect(error?.code == .unsupportedResponseType)
+    }
+
+    @Test func openidIsAlwaysRequestedOnceFirst() throws {
+        let request = AuthorizationRequest(
+            providerID: "p", clientID: "c", redirectURI: FlowFixtures.redirectURI, scopes: ["email", "email", "", "profile"])
+        let built = try request.build(for: FlowFixtures.metadata())
+        #expect(try FlowFixtures.query(of: built.url)["scope"] == "openid email profile")
+        #expect(built.pending.scopes == ["openid", "email", "profile"])
+    }
+
+    @Test func optionalParametersAreSent() throws {
+        let request = AuthorizationRequest(
+            providerID: "p", clientID: "c", redirectURI: FlowFixtures.redirectURI, responseMode: .formPost,
+            prompt: "login", loginHint: "ada@example.com", maxAge: 300)
+        let built = try request.build(for: FlowFixtures.metadata())
+        let query = try FlowFixtures.query(of: built.url)
+        #expect(query["response_mode"] == "form_post")
+        #expect(query["prompt"] == "login")
+        #expect(query["login_hint"] == "ada@example.com")
+        #expect(query["max_age"] == "300")
+        #expect(built.pending.maxAge == 300)
+        #expect(built.pending.responseMode == .formPost)
+    }
+
+    @Test func reservedCustomParametersAreDroppedReportedAndLogged() throws {
+        var custom: [String: String] = [:]
+        for name in AuthorizationRequest.reservedParameters { custom[name] = "attacker" }
+        custom["hd"] = "example.com"
+        custom["access_type"] = "offline"
+        let messages = LogCapture()
+        let request = AuthorizationRequest(
+            providerID: "p", clientID: "c", redirectURI: FlowFixtures.redirectURI, customParameters: custom)
+        let built = try request.build(for: FlowFixtures.metadata(), logger: messages.logger)
+        let query = try FlowFixtures.query(of: built.url)
+
+        #expect(Set(built.droppedParameters) == AuthorizationRequest.reservedParameters)
+        #expect(AuthorizationRequest.reservedParameters.count == 9)
+        for name in AuthorizationRequest.reservedParameters { #expect(query[name] != "attacker", "\(name)") }
+        #expect(query["client_id"] == "c")
+        #expect(query["hd"] == "example.com")
+        #expect(query["access_type"] == "offline")
+        #expect(messages.warnings.count == 9)
+    }
+
+    @Test func customParameterCannotOverrideABuiltInOne() throws {
+        let request = AuthorizationRequest(
+            providerID: "p", clientID: "c", redirectURI: FlowFixtures.redirectURI, prompt: "login",
+            customParameters: ["prompt": "none"])
+        let built = try request.build(for: FlowFixtures.metadata())
+        #expect(built.droppedParameters == ["prompt"])
+        #expect(try FlowFixtures.query(of: built.url)["prompt"] == "login")
+    }
+
+    @Test func providerWithoutS256IsRefused() throws {
+        let metadata = try FlowFixtures.metadata(["code_challenge_methods_supported": ["plain"]])
+        let error = #expect(throws: FederateError.self) { try FlowFixtures.built(metadata: metadata) }
+        #expect(error?.code == .invalidConfiguration)
+    }
+
+    @Test func unsupportedResponseModeIsRefused() throws {
+        let metadata = try FlowFixtures.metadata(["response_modes_supported": ["query"]])
+        let error = #expect(throws: FederateError.self) { try FlowFixtures.built(metadata: metadata, responseMode: .formPost) }
+        #expect(error?.code == .invalidConfiguration)
+    }
+
+    @Test func negativeMaxAgeAndFragmentRedirectAreRefused() throws {
+        #expect(throws: FederateError.self) { try FlowFixtures.built(maxAge: -1) }
+        let request = AuthorizationRequest(providerID: "p", clientID: "c", redirectURI: "https://rp.example/cb#x")
+        #expect(throws: FederateError.self) { try request.build(for: FlowFixtures.metadata()) }
+    }
+
+    @Test func pendingExpiresAfterTenMinutesByDefault() throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let pending = try FlowFixtures.built(now: now).pending
+        #expect(pending.createdAt == now)
+        #expect(pending.expiresAt == now.addingTimeInterval(600))
+        #expect(pending.issuer == FlowFixtures.issuer)
+        #expect(pending.providerID == "oidc.example")
+        #expect(!"\(pending)".contains(pending.state))
+        #expect(!"\(pending)".contains(pending.codeVerifier))
+    }
+
+    @Test func pkceVerifierLengthAndAlphabetAreEnforced() throws {
+        #expect(throws: FederateError.self) { try PKCE(verifier: String(repeating: "a", count: 42)) }
+        #expect(throws: FederateError.self) { try PKCE(verifier: String(repeating: "a", count: 129)) }
+        #expect(throws: FederateError.self) { try PKCE(verifier: String(repeating: "a", count: 42) + "+") }
+        // RFC 7636 appendix B.
+        let pkce = try PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+        #expect(pkce.challenge == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+    }
+}
+
+/// Collects warnings logged through a swift-log `Logger`.
+final class LogCapture: Sendable {
+    private let messages = Mutex<[String]>([])
+
+    var warnings: [String] { messages.withLock { $0 } }
+
+    var logger: Logger {
+        Logger(label: "test") { _ in Handler(capture: self) }
+    }
+
+    private struct Handler: LogHandler {
+        let capture: LogCapture
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(
+            level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
+            function: String, line: UInt
+        ) {
+            guard level == .warning else { return }
+            capture.messages.withLock { $0.append("\(message) \(metadata ?? [:])") }
+        }
+    }
+}
