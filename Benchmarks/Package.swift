@@ -22,9 +22,28 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
+        .target(
+            name: "PerfFixtures",
+            dependencies: [
+                .product(name: "Federate", package: federatePackage),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Perf/PerfFixtures"
+        ),
+        .executableTarget(
+            name: "FederatePerf",
+            dependencies: [
+                "PerfFixtures",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Perf/FederatePerf"
+        ),
         .executableTarget(
             name: "FederateBenchmarks",
             dependencies: [
+                "PerfFixtures",
                 .product(name: "Federate", package: federatePackage),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -85,11 +85,23 @@ struct VerifyCommand: AsyncParsableCommand {
 
         var valid = 0, invalid = 0
         while let line = readLine(strippingNewline: true) {
-            let verdict = await session.verify(line.trimmingCharacters(in: .whitespaces), expectations: expectations)
+            let verdict = await session.verify(Self.trimmed(line), expectations: expectations)
             if verdict.isValid { valid += 1 } else { invalid += 1 }
             if output == .json { CLIOutput.line(verdict.json) }
         }
         if output == .summary { CLIOutput.write("\(valid) valid, \(invalid) invalid\n") }
+    }
+
+    /// `line` without leading and trailing spaces, tabs and carriage returns. Byte-level:
+    /// Foundation's `trimmingCharacters(in:)` cost a third of the time per token.
+    static func trimmed(_ line: String) -> String {
+        let utf8 = line.utf8
+        func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        guard let first = utf8.firstIndex(where: { !isBlank($0) }), let last = utf8.lastIndex(where: { !isBlank($0) }) else {
+            return ""
+        }
+        if first == utf8.startIndex && utf8.index(after: last) == utf8.endIndex { return line }
+        return String(line[first...last])
     }
 
     private func makeSession() async throws -> VerificationSession {

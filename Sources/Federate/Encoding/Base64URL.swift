@@ -46,31 +46,40 @@ public enum Base64URL {
         let count = input.count
         let remainder = count % 4
         guard remainder != 1 else { return nil }
-        var out = [UInt8]()
-        out.reserveCapacity(count / 4 * 3 + 2)
+        let capacity = count / 4 * 3 + max(0, remainder - 1)
         return decodeTable.withUnsafeBufferPointer { table -> [UInt8]? in
-            var i = 0
-            let fullEnd = count - remainder
-            while i < fullEnd {
-                let a = table[Int(input[i])], b = table[Int(input[i + 1])]
-                let c = table[Int(input[i + 2])], d = table[Int(input[i + 3])]
-                guard (a | b | c | d) & 0xC0 == 0 else { return nil }
-                out.append(a << 2 | b >> 4)
-                out.append(b << 4 | c >> 2)
-                out.append(c << 6 | d)
-                i += 4
+            var valid = true
+            let out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                var i = 0, o = 0
+                let fullEnd = count - remainder
+                var bad: UInt8 = 0
+                while i < fullEnd {
+                    let a = table[Int(input[i])], b = table[Int(input[i + 1])]
+                    let c = table[Int(input[i + 2])], d = table[Int(input[i + 3])]
+                    bad |= a | b | c | d
+                    buffer[o] = a << 2 | b >> 4
+                    buffer[o + 1] = b << 4 | c >> 2
+                    buffer[o + 2] = c << 6 | d
+                    i += 4
+                    o += 3
+                }
+                if remainder == 2 {
+                    let a = table[Int(input[i])], b = table[Int(input[i + 1])]
+                    // The unused low bits of the last character must be zero (one spelling per value).
+                    bad |= a | b | (b & 0x0F == 0 ? 0 : 0xFF)
+                    buffer[o] = a << 2 | b >> 4
+                    o += 1
+                } else if remainder == 3 {
+                    let a = table[Int(input[i])], b = table[Int(input[i + 1])], c = table[Int(input[i + 2])]
+                    bad |= a | b | c | (c & 0x03 == 0 ? 0 : 0xFF)
+                    buffer[o] = a << 2 | b >> 4
+                    buffer[o + 1] = b << 4 | c >> 2
+                    o += 2
+                }
+                valid = bad & 0xC0 == 0
+                initialized = o
             }
-            if remainder == 2 {
-                let a = table[Int(input[i])], b = table[Int(input[i + 1])]
-                guard (a | b) & 0xC0 == 0, b & 0x0F == 0 else { return nil }
-                out.append(a << 2 | b >> 4)
-            } else if remainder == 3 {
-                let a = table[Int(input[i])], b = table[Int(input[i + 1])], c = table[Int(input[i + 2])]
-                guard (a | b | c) & 0xC0 == 0, c & 0x03 == 0 else { return nil }
-                out.append(a << 2 | b >> 4)
-                out.append(b << 4 | c >> 2)
-            }
-            return out
+            return valid ? out : nil
         }
     }
 }

@@ -1,0 +1,73 @@
+// A plain timing harness for the same measurements as the package-benchmark suite.
+//
+//   cd Benchmarks && swift run -c release FederatePerf [seconds-per-measure]
+//
+// package-benchmark 1.38 cannot run on Swift 6.3 for Linux without its runtime interposer
+// (ordo-one/benchmark#349), whose package is not among the mirrors this project builds
+// from; this harness needs nothing but a clock. Each measure runs for the given time
+// (default 3 s) after a warm-up and prints operations per second. Pin it to one core with
+// `taskset -c 0` for the single-core figures; the 1-vs-2-task pair needs two free cores.
+
+import Crypto
+import Foundation
+import PerfFixtures
+import _CryptoExtras
+
+/// Runs `body` (which performs `batch` operations) repeatedly for `seconds`; returns ops/s.
+func rate(seconds: Double, batch: Int = 1, _ body: () -> Void) -> Double {
+    for _ in 0..<max(1, 200 / batch) { body() }  // warm-up
+    let clock = ContinuousClock()
+    let start = clock.now
+    var operations = 0
+    while true {
+        for _ in 0..<max(1, 64 / batch) {
+            body()
+            operations += batch
+        }
+        let elapsed = start.duration(to: clock.now)
+        let secondsElapsed = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        if secondsElapsed >= seconds { return Double(operations) / secondsElapsed }
+    }
+}
+
+/// Async variant of ``rate(seconds:batch:_:)``.
+func rate(seconds: Double, batch: Int, _ body: () async -> Void) async -> Double {
+    await body()  // warm-up
+    let clock = ContinuousClock()
+    let start = clock.now
+    var operations = 0
+    while true {
+        await body()
+        operations += batch
+        let elapsed = start.duration(to: clock.now)
+        let secondsElapsed = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        if secondsElapsed >= seconds { return Double(operations) / secondsElapsed }
+    }
+}
+
+func report(_ name: String, _ value: Double) {
+    let line = name.padding(toLength: 46, withPad: " ", startingAt: 0) + String(format: "%12.0f /s", value) + "\n"
+    FileHandle.standardOutput.write(Data(line.utf8))
+}
+
+/// Every measure, run off the main actor, as a server's request handlers would call it
+/// (a call from top-level code would hop between executors on every `await`).
+@Sendable func measureAll(seconds: Double) async {
+    let fixture = Fixture.shared
+    report("raw RSA-2048 verify (swift-crypto)", rate(seconds: seconds) {
+        let ok = fixture.rsaPublicKey.isValidSignature(fixture.rsaSignature, for: fixture.rsaDigest, padding: .insecurePKCS1v1_5)
+        precondition(ok)
+    })
+    report("raw P-256 verify (swift-crypto)", rate(seconds: seconds) {
+        let ok = fixture.p256PublicKey.isValidSignature(fixture.p256Signature, for: fixture.p256Digest)
+        precondition(ok)
+    })
+    report("IDToken RS256 verify (warm)", rate(seconds: seconds) { verifySync(fixture.rsaToken, fixture) })
+    report("IDToken ES256 verify (warm)", rate(seconds: seconds) { verifySync(fixture.ecToken, fixture) })
+    report("IDToken RS256 verify (warm, async provider)", await rate(seconds: seconds, batch: 1) { await verifyAsync(fixture.rsaToken, fixture) })
+    report("RS256 x256, 1 task", await rate(seconds: seconds, batch: 256) { await verifyBatch(count: 256, tasks: 1, fixture) })
+    report("RS256 x256, 2 concurrent tasks", await rate(seconds: seconds, batch: 256) { await verifyBatch(count: 256, tasks: 2, fixture) })
+}
+
+let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 3
+await Task.detached { await measureAll(seconds: seconds) }.value

@@ -1,0 +1,101 @@
+// The tokens, keys and verifier that both benchmark executables measure.
+
+public import Crypto
+public import Federate
+import Foundation
+public import _CryptoExtras
+
+/// Everything the benchmarks verify, built once per benchmark process.
+public struct Fixture: @unchecked Sendable {
+    public static let issuer = "https://bench.federate.dev"
+    public static let audience = "bench-client"
+
+    public let rsaToken: String
+    public let ecToken: String
+    public let keySet: JSONWebKeySet
+    public let verifier: IDTokenVerifier
+
+    public let rsaPublicKey: _RSA.Signing.PublicKey
+    public let rsaSignature: _RSA.Signing.RSASignature
+    public let rsaDigest: SHA256Digest
+    public let p256PublicKey: P256.Signing.PublicKey
+    public let p256Signature: P256.Signing.ECDSASignature
+    public let p256Digest: SHA256Digest
+
+    public init() {
+        do {
+            let rsa = try JWSSigningKey.generateRSA(keyID: "bench-rsa")
+            let ec = JWSSigningKey(p256: P256.Signing.PrivateKey(), keyID: "bench-ec")
+            let now = Int64(Date().timeIntervalSince1970)
+            // Valid for a day, so a long run never crosses `exp`.
+            let claims: [String: JSONValue] = [
+                "iss": .string(Self.issuer), "aud": .string(Self.audience), "sub": "248289761001",
+                "email": "alice@example.com", "email_verified": true, "name": "Alice Example",
+                "iat": .integer(now - 60), "exp": .integer(now + 86_400),
+            ]
+            rsaToken = try rsa.sign(claims: claims, algorithm: .rs256)
+            ecToken = try ec.sign(claims: claims, algorithm: .es256)
+            guard let rsaJWK = rsa.publicJWK(algorithm: .rs256), let ecJWK = ec.publicJWK(algorithm: .es256) else {
+                fatalError("benchmark fixture: no public JWK")
+            }
+            let jwks: JSONValue = ["keys": [.object(rsaJWK), .object(ecJWK)]]
+            keySet = try JSONWebKeySet(jwks: JSONSerializer.bytes(jwks))
+            verifier = IDTokenVerifier(
+                policy: IDTokenPolicy(issuers: [Self.issuer], audiences: [Self.audience], allowedAlgorithms: [.rs256, .es256]),
+                keys: keySet
+            )
+
+            // The raw baselines: the same RSA-2048 and P-256 primitives, nothing else.
+            let message = Array("header.payload".utf8)
+            let rsaPrivate = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+            rsaPublicKey = rsaPrivate.publicKey
+            rsaDigest = SHA256.hash(data: message)
+            rsaSignature = try rsaPrivate.signature(for: rsaDigest, padding: .insecurePKCS1v1_5)
+            let p256Private = P256.Signing.PrivateKey()
+            p256PublicKey = p256Private.publicKey
+            p256Digest = SHA256.hash(data: message)
+            p256Signature = try p256Private.signature(for: p256Digest)
+        } catch {
+            fatalError("benchmark fixture: \(error)")
+        }
+    }
+
+    public static let shared = Fixture()
+}
+
+/// One sign-in's worth of checks that must pass, or the benchmark measures a failure path.
+@inline(never)
+public func verifySync(_ token: String, _ fixture: Fixture) {
+    do {
+        sink(try fixture.verifier.verify(token, keySet: fixture.keySet))
+    } catch {
+        fatalError("verification failed: \(error)")
+    }
+}
+
+@inline(never)
+public func verifyAsync(_ token: String, _ fixture: Fixture) async {
+    do {
+        sink(try await fixture.verifier.verify(token))
+    } catch {
+        fatalError("verification failed: \(error)")
+    }
+}
+
+/// Verifies `count` RS256 tokens, split across `tasks` concurrent child tasks.
+public func verifyBatch(count: Int, tasks: Int, _ fixture: Fixture) async {
+    await withTaskGroup(of: Void.self) { group in
+        for _ in 0..<tasks {
+            group.addTask {
+                for _ in 0..<(count / tasks) { verifySync(fixture.rsaToken, fixture) }
+            }
+        }
+    }
+}
+
+
+/// Keeps a value alive so the optimizer cannot drop the work that produced it.
+@inline(never)
+public func sink<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
