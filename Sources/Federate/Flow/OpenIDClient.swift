@@ -97,7 +97,7 @@ public struct OpenIDClient: Sendable {
     public func refresh(_ refreshToken: String, previousIDToken: IDToken? = nil, scopes: [String]? = nil) async throws -> TokenSet {
         var form: [(String, String)] = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scopes { form.append(("scope", scopes.joined(separator: " "))) }
-        let response: [String: JSONValue]
+        let response: TokenResponse
         do {
             response = try await postToTokenEndpoint(form)
         } catch let error as FederateError where error.code == .invalidGrant {
@@ -177,14 +177,10 @@ public struct OpenIDClient: Sendable {
 
     // MARK: Token endpoint
 
-    private func postToTokenEndpoint(_ form: [(String, String)]) async throws -> [String: JSONValue] {
+    private func postToTokenEndpoint(_ form: [(String, String)]) async throws -> TokenResponse {
         let response = try await postForm(form, to: metadata.tokenEndpoint)
         guard response.status == 200 else { throw Self.errorFromResponse(response, endpoint: "token endpoint") }
-        do {
-            return try JSONParser().parseObject(response.body)
-        } catch {
-            throw FederateError(.invalidTokenResponse, "the token response is not a JSON object")
-        }
+        return try TokenResponse(parsing: response.body)
     }
 
     private func postForm(_ form: [(String, String)], to endpoint: String) async throws -> HTTPResponse {
@@ -205,46 +201,24 @@ public struct OpenIDClient: Sendable {
     }
 
     private func tokenSet(
-        from response: [String: JSONValue], requestedScopes: [String], previousRefreshToken: String?, idTokenRequired: Bool,
+        from response: TokenResponse, requestedScopes: [String], previousRefreshToken: String?, idTokenRequired: Bool,
         expectations: IDTokenExpectations
     ) async throws -> TokenSet {
-        guard case .string(let accessToken)? = response["access_token"], !accessToken.isEmpty else {
-            throw FederateError(.invalidTokenResponse, "the token response has no access_token")
-        }
-        guard case .string(let tokenType)? = response["token_type"], tokenType.caseInsensitiveEquals("bearer") else {
-            throw FederateError(.invalidTokenResponse, "token_type must be Bearer")
-        }
-        var expiresAt: Date?
-        if let expiresIn = response["expires_in"] {
-            guard let seconds = expiresIn.doubleValue ?? expiresIn.stringValue.flatMap(Double.init), seconds >= 0, seconds.isFinite else {
-                throw FederateError(.invalidTokenResponse, "expires_in is not a non-negative number")
-            }
-            expiresAt = Date().addingTimeInterval(seconds)
-        }
-        var refreshToken = previousRefreshToken
-        if let value = response["refresh_token"] {
-            guard case .string(let token) = value else { throw FederateError(.invalidTokenResponse, "refresh_token is not a string") }
-            refreshToken = token
-        }
-        var idToken: String?
         var idTokenClaims: IDToken?
-        if let value = response["id_token"] {
-            guard case .string(let token) = value else { throw FederateError(.invalidTokenResponse, "id_token is not a string") }
+        if let token = response.idToken {
             var expectations = expectations
-            expectations.accessToken = accessToken
+            expectations.accessToken = response.accessToken
             idTokenClaims = try await IDTokenVerifier(policy: policy, keys: keys).verify(token, expecting: expectations)
-            idToken = token
         } else if idTokenRequired {
             throw FederateError(.invalidTokenResponse, "the token response has no id_token although openid was requested")
         }
-        var granted = requestedScopes
-        if let scope = response["scope"] {
-            guard case .string(let list) = scope else { throw FederateError(.invalidTokenResponse, "scope is not a string") }
-            granted = list.split(separator: " ").map(String.init)
-        }
-        let refused = requestedScopes.filter { !granted.contains($0) }
+        // No `scope` means the requested scopes were granted (RFC 6749 §5.1).
+        let granted = response.scopes ?? requestedScopes
         return TokenSet(
-            accessToken: accessToken, tokenType: tokenType, expiresAt: expiresAt, refreshToken: refreshToken, idToken: idToken,
-            idTokenClaims: idTokenClaims, grantedScopes: granted, refusedScopes: refused, response: response)
+            accessToken: response.accessToken, tokenType: response.tokenType,
+            expiresAt: response.expiresIn.map { Date().addingTimeInterval($0) },
+            refreshToken: response.refreshToken ?? previousRefreshToken, idToken: response.idToken,
+            idTokenClaims: idTokenClaims, grantedScopes: granted, refusedScopes: requestedScopes.filter { !granted.contains($0) },
+            response: response.members)
     }
 }

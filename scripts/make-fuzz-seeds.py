@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Writes the fuzz seed corpora under Fuzz/Corpus/ (committed; rerun only to change them).
+
+Needs the Python `cryptography` package (scripts/perf.sh creates .venv with it) and openssl.
+The sealed pending authorizations are sealed with the fuzz fixture key (32 bytes of 0x01,
+key id `fuzz`) in Federate's format: v1.<kid>.base64url(nonce || ciphertext || tag), with
+"v1.<kid>" as associated data.
+"""
+import base64, json, os, subprocess, sys, tempfile
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(ROOT, "Fuzz", "Corpus")
+ISS = "https://op.example"
+NOW = 1767225600
+
+
+def b64(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def write(target, name, content):
+    os.makedirs(os.path.join(CORPUS, target), exist_ok=True)
+    with open(os.path.join(CORPUS, target, name), "wb") as f:
+        f.write(content if isinstance(content, bytes) else content.encode())
+
+
+def main():
+    # jws: the demo tokens (valid and deliberately invalid ones).
+    with open(os.path.join(ROOT, "Examples", "demo-tokens.txt")) as f:
+        for i, line in enumerate(l.strip() for l in f if l.strip()):
+            write("jws", f"demo-{i}", line)
+    write("jws", "alg-none", b64(b'{"alg":"none"}') + "." + b64(b'{"iss":"x"}') + ".")
+    write("jws", "crit", b64(b'{"alg":"RS256","crit":["exp"],"exp":1}') + "." + b64(b"{}") + ".AAAA")
+
+    # jwks: the demo set, and sets with skipped and ambiguous keys.
+    with open(os.path.join(ROOT, "Examples", "demo-jwks.json")) as f:
+        demo = f.read()
+    write("jwks", "demo", demo)
+    keys = json.loads(demo)["keys"]
+    write("jwks", "mixed", json.dumps({"keys": keys + [
+        {"kty": "oct", "k": "c2VjcmV0", "kid": "hmac"},
+        {"kty": "RSA", "use": "enc", "kid": "enc", "n": keys[0].get("n", "AQAB"), "e": "AQAB"},
+        {"kty": "OKP", "crv": "X25519", "kid": "x", "x": "AAAA"},
+        dict(keys[0]),
+    ]}))
+
+    # x509: a Google-style {kid: PEM} map with a fresh self-signed certificate.
+    with tempfile.TemporaryDirectory() as tmp:
+        key, cert = os.path.join(tmp, "k.pem"), os.path.join(tmp, "c.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                        "-days", "3650", "-subj", "/CN=securetoken.system.gserviceaccount.com"],
+                       check=True, capture_output=True)
+        with open(cert) as f:
+            pem = f.read()
+    write("x509", "map", json.dumps({"a1b2c3": pem}))
+    write("x509", "two", json.dumps({"a1b2c3": pem, "d4e5f6": pem.replace("MII", "MIJ", 1)}))
+
+    # discovery: a valid document for ISS (the fixtures load it), and one for another issuer.
+    doc = {
+        "issuer": ISS, "authorization_endpoint": ISS + "/authorize", "token_endpoint": ISS + "/token",
+        "userinfo_endpoint": ISS + "/userinfo", "jwks_uri": ISS + "/jwks", "revocation_endpoint": ISS + "/revoke",
+        "response_types_supported": ["code"], "subject_types_supported": ["public"],
+        "id_token_signing_alg_values_supported": ["RS256", "ES256"], "code_challenge_methods_supported": ["S256"],
+        "authorization_response_iss_parameter_supported": True,
+        "token_endpoint_auth_methods_supported": ["client_secret_basic", "private_key_jwt"],
+    }
+    write("discovery", "valid.json", json.dumps(doc, indent=1))
+    write("discovery", "other-issuer.json", json.dumps(dict(doc, issuer="https://evil.example")))
+
+    # token-response
+    write("token-response", "full", json.dumps({"access_token": "at", "token_type": "Bearer", "expires_in": 3600,
+                                                "refresh_token": "rt", "id_token": "a.b.c", "scope": "openid email"}))
+    write("token-response", "string-expiry", json.dumps({"access_token": "at", "token_type": "bearer", "expires_in": "60"}))
+    write("token-response", "mac", json.dumps({"access_token": "at", "token_type": "mac"}))
+
+    # callback (the fixture pending authorization's state is below)
+    state = "fuzz-state-0123456789abcdefghijklmnopqrstuvw"
+    write("callback", "ok", f"code=abc&state={state}&iss=https%3A%2F%2Fop.example")
+    write("callback", "error", f"error=access_denied&error_description=no+thanks&state={state}&iss=https%3A%2F%2Fop.example")
+    write("callback", "url", f"https://rp.example/cb#code=abc&state={state}&iss=https%3A%2F%2Fop.example")
+    write("callback", "duplicate", f"code=a&code=b&state={state}")
+
+    # sealed-pending
+    pending = {"iss": ISS, "pid": "oidc.fuzz", "cid": "fuzz-client", "ru": "https://rp.example/cb", "st": state,
+               "no": "fuzz-nonce", "cv": "fuzz-verifier-0123456789abcdefghijklmnopqrstuvwxyz", "sc": ["openid"],
+               "in": "signIn", "ca": NOW - 60, "ea": NOW + 540, "cx": {"returnTo": "/"}}
+    aead, header = AESGCM(bytes([1] * 32)), b"v1.fuzz"
+    sealed = []
+    for i in range(3):
+        nonce = os.urandom(12)
+        body = json.dumps(dict(pending, no=f"fuzz-nonce-{i}"), separators=(",", ":")).encode()
+        sealed.append("v1.fuzz." + b64(nonce + aead.encrypt(nonce, body, header)))
+    write("sealed-pending", "sealed.txt", "\n".join(sealed) + "\n")
+    for i, value in enumerate(sealed):
+        write("sealed-pending", f"seed-{i}", value)
+    write("sealed-pending", "unknown-key", sealed[0].replace("v1.fuzz.", "v1.other."))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
