@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Writes Docs/ErrorCodes.md from the code constants in Sources/Federate/Errors/FederateError.swift."""
+import re
+src=open('Sources/Federate/Errors/FederateError.swift').read()
+sections=re.split(r'// MARK: - ', src)[1:]
+out=["# Error codes","","Every failure in Federate is a `FederateError`: a stable `code` (a snake_case string;",
+"compare it with the constants below), a `message` for people (never containing tokens,",
+"secrets or codes), and, for an OAuth error answered by a provider, `providerError` with the",
+"provider's own `error`, `error_description` and `error_uri`. The command-line tool prints the",
+"same code as `{\"error\": CODE, \"message\": ...}`.","",
+"Provider error codes are kept as the provider sent them (restricted to printable ASCII, at",
+"most 128 characters): a code not listed here, such as a provider's new one, still arrives",
+"as `code.rawValue`. What to do, by group:","",
+"- **Token structure, claims**: the token is not acceptable; answer 401 and never retry",
+"  with the same token. `unknown_key` after the automatic refetch means the token was not",
+"  signed by the issuer's current keys.",
+"- **Keys, discovery, transport**: the provider or the network failed; retry later, alert if it",
+"  lasts. `insecure_endpoint`, `invalid_url` and `invalid_configuration` are set-up mistakes.",
+"- **Authorization flow**: `state_mismatch`, `callback_issuer_mismatch`, `invalid_callback` and",
+"  `invalid_pending_authorization` mean the callback must not be trusted: start a new sign-in",
+"  (no token request was sent). `invalid_grant` on refresh means the user must sign in again.",
+""]
+for sec in sections:
+    title=sec.split('\n',1)[0].strip()
+    out.append("## " + title)
+    out.append("")
+    out.append("| code | constant | meaning |")
+    out.append("| --- | --- | --- |")
+    for m in re.finditer(r'((?:[ \t]*///[^\n]*\n)+)[ \t]*public static let (\w+): Self = "([^"]+)"', sec):
+        doc=' '.join(l.strip()[3:].strip() for l in m.group(1).strip().split('\n'))
+        doc=doc.replace('|', '\\|')
+        out.append("| `%s` | `.%s` | %s |" % (m.group(3), m.group(2), doc))
+    out.append("")
+out += ["## Where they come from", "",
+"- `CompactJWS`, `JWSSignatureVerifier`, `IDTokenVerifier`: token structure, keys, claims.",
+"- `JSONWebKeySet`, `RemoteKeySet`, `DiscoveryClient`, `AsyncHTTPClientTransport`: keys, discovery, transport.",
+"- `AuthorizationRequest`, `AuthorizationResponse`, `PendingAuthorizationSealer`, `OpenIDClient`,",
+"  `TokenResponse`, `AccessTokenHolder`, `LoopbackRedirectListener`: the authorization flow.", "",
+"This page is generated from `Sources/Federate/Errors/FederateError.swift` by",
+"`python3 scripts/gen-error-codes.py`; a test keeps the two in step.", ""]
+open('Docs/ErrorCodes.md','w').write('\n'.join(out))
