@@ -139,9 +139,12 @@ struct AuthorizationRequestTests {
 
 /// Collects warnings logged through a swift-log `Logger`.
 final class LogCapture: Sendable {
-    private let messages = Mutex<[String]>([])
+    private let messages = Mutex<[(level: Logger.Level, text: String)]>([])
 
-    var warnings: [String] { messages.withLock { $0 } }
+    /// The warnings logged so far.
+    var warnings: [String] { messages.withLock { $0.filter { $0.level == .warning }.map(\.text) } }
+    /// Everything logged so far, at any level, with its metadata.
+    var everything: [String] { messages.withLock { $0.map(\.text) } }
 
     var logger: Logger {
         Logger(label: "test") { _ in Handler(capture: self) }
@@ -161,8 +164,8 @@ final class LogCapture: Sendable {
             level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
             function: String, line: UInt
         ) {
-            guard level == .warning else { return }
-            capture.messages.withLock { $0.append("\(message) \(metadata ?? [:])") }
+            let merged = self.metadata.merging(metadata ?? [:]) { _, new in new }
+            capture.messages.withLock { $0.append((level, "\(message) \(merged) \(source) \(function)")) }
         }
     }
 }
