@@ -116,7 +116,7 @@ struct RemoteKeySetTests {
 
     // MARK: - Single flight
 
-    /// 100 concurrent verifications on a cold cache, with a JWKS response delayed by 200 ms so
+    /// 1,000 concurrent verifications on a cold cache, with a JWKS response delayed by 200 ms so
     /// they overlap: one fetch, and all succeed.
     @Test func concurrentVerificationsOnColdCacheShareOneFetch() async throws {
         try await TestIssuer.with { issuer in
@@ -128,13 +128,13 @@ struct RemoteKeySetTests {
             let ecToken = try issuer.idToken(key: ecKey)
 
             let subjects = try await withThrowingTaskGroup(of: String.self) { group in
-                for index in 0..<100 {
+                for index in 0..<1000 {
                     let token = index.isMultiple(of: 2) ? rsaToken : ecToken
                     group.addTask { try await verifier.verify(token).subject }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(subjects.count == 100)
+            #expect(subjects.count == 1000)
             #expect(subjects.allSatisfy { $0 == "user-42" })
             #expect(issuer.jwksRequestCount == 1)
             #expect(keys.fetchCount == 1)
