@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Federate", targets: ["Federate"]),
+        .library(name: "FederateOIDC", targets: ["FederateOIDC"]),
         .executable(name: "federate", targets: ["FederateCLI"]),
     ],
     dependencies: [
@@ -41,6 +42,7 @@ let package = Package(
             name: "FederateCLI",
             dependencies: [
                 "Federate",
+                "FederateOIDC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -58,6 +60,17 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/FederateTestSupport",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "FederateOIDC",
+            dependencies: ["Federate", .product(name: "Logging", package: "swift-log")],
+            path: "Providers/OIDC",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FederateOIDCTests",
+            dependencies: ["FederateOIDC", "Federate", "FederateTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

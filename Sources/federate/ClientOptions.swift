@@ -1,5 +1,6 @@
 import ArgumentParser
 import Federate
+import FederateOIDC
 import Foundation
 import Logging
 
@@ -47,19 +48,23 @@ struct ClientOptions: ParsableArguments {
         }
     }
 
+    /// The provider these options describe, as a FederateOIDC provider.
+    func provider(id: String = "oidc.cli") throws -> OIDCProvider {
+        var provider = try OIDCProvider(id: id, issuer: issuer, clientID: clientID, clientSecret: resolvedSecret)
+        switch authMethod {
+        case .clientSecretBasic?: provider.authentication = .clientSecretBasic(secret: resolvedSecret ?? "")
+        case .clientSecretPost?: provider.authentication = .clientSecretPost(secret: resolvedSecret ?? "")
+        case .none?: provider.authentication = ClientAuthentication.none
+        case nil: break
+        }
+        return provider
+    }
+
     /// Discovers the issuer (nothing else is sent before that succeeds) and creates the client.
     func makeClient() async throws -> OpenIDClient {
-        let metadata = try await DiscoveryClient().metadata(for: issuer)
-        let authentication: ClientAuthentication
-        switch authMethod {
-        case .clientSecretBasic?: authentication = .clientSecretBasic(secret: resolvedSecret ?? "")
-        case .clientSecretPost?: authentication = .clientSecretPost(secret: resolvedSecret ?? "")
-        case .none?: authentication = .none
-        case nil: authentication = try ClientAuthentication.negotiate(metadata: metadata, secret: resolvedSecret)
-        }
         var logger = Logger(label: "federate.cli")
         logger.logLevel = .error  // The tool reports problems itself, as JSON on standard output.
-        return try OpenIDClient(metadata: metadata, clientID: clientID, authentication: authentication, logger: logger)
+        return try await provider().client(logger: logger)
     }
 }
 

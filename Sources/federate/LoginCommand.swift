@@ -1,5 +1,6 @@
 import ArgumentParser
 import Federate
+import FederateOIDC
 import Foundation
 
 /// `federate login`: the authorization-code flow for a person at this machine, with a
@@ -65,13 +66,14 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     private func login() async throws {
+        var provider = try client.provider()
+        provider.scopes = scope.split(separator: " ").map(String.init)
+        provider.customParameters = try customParameters()
         let openID = try await client.makeClient()
         let listener = try await LoopbackRedirectListener.start(host: "127.0.0.1", port: port)
         defer { listener.close() }
 
-        let built = try openID.authorizationRequest(
-            providerID: "oidc", redirectURI: listener.redirectURI,
-            scopes: scope.split(separator: " ").map(String.init), customParameters: try customParameters())
+        let built = try provider.authorizationRequest(with: openID, redirectURI: listener.redirectURI)
         for name in built.droppedParameters {
             CLIOutput.warn("warning: --param \(name) dropped: Federate sets '\(name)' itself")
         }

@@ -1,0 +1,24 @@
+public import Federate
+public import Foundation
+
+/// A verified back-channel logout token (OpenID Connect Back-Channel Logout 1.0 §2.4).
+public struct LogoutToken: Sendable {
+    /// The issuer.
+    public let issuer: String
+    /// The subject whose sessions end, if given (at least one of `subject` and `sessionID` is).
+    public let subject: String?
+    /// The provider session that ends (`sid`), if given.
+    public let sessionID: String?
+    /// The token's unique ID, for replay detection by the caller.
+    public let tokenID: String
+    /// When it was issued.
+    public let issuedAt: Date
+    /// Every claim.
+    public let claims: [String: JSONValue]
+}
+
+extension FederateError.Code {
+    /// A back-channel logout token failed a check of the Back-Channel Logout spec (missing or
+    /// wrong `events`, a `nonce`, neither `sub` nor `sid`, missing `jti` or `iat`).
+    public static let invalidLogoutToken: Self = "invalid_logout_token"
+}

@@ -1,0 +1,93 @@
+public import Federate
+public import Foundation
+public import Logging
+
+/// Any OpenID provider, configured by its issuer: everything else comes from discovery.
+///
+/// ```swift
+/// let provider = try OIDCProvider(id: "oidc.example", issuer: "https://login.example.com",
+///                                 clientID: "app", clientSecret: secret)
+/// let client = try await provider.client()
+/// let built = try provider.authorizationRequest(with: client, redirectURI: callbackURL)
+/// ```
+///
+/// The code flow with PKCE is the only flow; custom parameters pass the core's
+/// reserved-parameter filter.
+public struct OIDCProvider: Sendable {
+    /// The provider ID credentials carry: `oidc.` followed by a name.
+    public let id: String
+    /// The issuer identifier.
+    public let issuer: String
+    /// The client ID registered with the provider.
+    public let clientID: String
+    /// The client secret, if the client has one (else a public client, or `private_key_jwt`).
+    public let clientSecret: String?
+    /// A private key for `private_key_jwt` client authentication, preferred when set.
+    public let privateKey: (key: JWSSigningKey, algorithm: JWSAlgorithm)?
+    /// The scopes requested; `openid` is always added.
+    public var scopes: [String]
+    /// Provider-specific authorization parameters (reserved names are dropped by the core).
+    public var customParameters: [String: String]
+    /// A configured client authentication; `nil` negotiates it from discovery's
+    /// `token_endpoint_auth_methods_supported` and what this configuration has.
+    public var authentication: ClientAuthentication?
+
+    /// Creates a provider. `id` must be `oidc.` followed by 1–64 letters, digits, `-`, `_` or `.`.
+    public init(
+        id: String, issuer: String, clientID: String, clientSecret: String? = nil,
+        privateKey: (key: JWSSigningKey, algorithm: JWSAlgorithm)? = nil,
+        scopes: [String] = ["openid", "email", "profile"], customParameters: [String: String] = [:]
+    ) throws(FederateError) {
+        guard Self.isValidID(id) else {
+            throw FederateError(.invalidConfiguration, "an OIDC provider ID is 'oidc.' followed by 1-64 of [A-Za-z0-9._-]")
+        }
+        if let privateKey, ![.rs256, .es256].contains(privateKey.algorithm) {
+            throw FederateError(.invalidConfiguration, "private_key_jwt uses RS256 or ES256")
+        }
+        self.id = id
+        self.issuer = issuer
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.privateKey = privateKey
+        self.scopes = scopes
+        self.customParameters = customParameters
+    }
+
+    /// Whether `id` is a valid `oidc.<name>` provider ID.
+    public static func isValidID(_ id: String) -> Bool {
+        guard id.hasPrefix("oidc.") else { return false }
+        let name = id.utf8.dropFirst(5)
+        return (1...64).contains(name.count) && name.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
+    /// Discovers the issuer and returns a client whose authentication follows what the
+    /// provider advertises and what this configuration has.
+    public func client(
+        discovery: DiscoveryClient = DiscoveryClient(), httpClient: any HTTPClient = AsyncHTTPClientTransport.shared,
+        logger: Logger = Logger(label: "federate.oidc")
+    ) async throws -> OpenIDClient {
+        let metadata = try await discovery.metadata(for: issuer)
+        let authentication = try self.authentication
+            ?? ClientAuthentication.negotiate(metadata: metadata, secret: clientSecret, privateKey: privateKey)
+        return try OpenIDClient(
+            metadata: metadata, clientID: clientID, authentication: authentication, httpClient: httpClient, logger: logger)
+    }
+
+    /// Builds an authorization request with this provider's scopes and custom parameters.
+    public func authorizationRequest(
+        with client: OpenIDClient, redirectURI: String, responseMode: ResponseMode? = nil, prompt: String? = nil,
+        loginHint: String? = nil, maxAge: Int? = nil, intent: AuthorizationIntent = .signIn
+    ) throws(FederateError) -> BuiltAuthorizationRequest {
+        try client.authorizationRequest(
+            providerID: id, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode, prompt: prompt,
+            loginHint: loginHint, maxAge: maxAge, customParameters: customParameters, intent: intent)
+    }
+}
