@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "Federate", targets: ["Federate"]),
         .library(name: "FederateOIDC", targets: ["FederateOIDC"]),
+        .library(name: "FederateApple", targets: ["FederateApple"]),
         .executable(name: "federate", targets: ["FederateCLI"]),
     ],
     dependencies: [
@@ -43,6 +44,7 @@ let package = Package(
             dependencies: [
                 "Federate",
                 "FederateOIDC",
+                "FederateApple",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -66,6 +68,17 @@ let package = Package(
             name: "FederateOIDC",
             dependencies: ["Federate", .product(name: "Logging", package: "swift-log")],
             path: "Providers/OIDC",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "FederateApple",
+            dependencies: ["Federate", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Providers/Apple",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FederateAppleTests",
+            dependencies: ["FederateApple", "Federate", "FederateTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .testTarget(

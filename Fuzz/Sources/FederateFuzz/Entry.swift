@@ -30,6 +30,8 @@ enum FuzzTarget: String, CaseIterable {
     case tokenResponse = "token-response"
     case callback
     case sealedPending = "sealed-pending"
+    case appleUser = "apple-user"
+    case appleNotification = "apple-notification"
 
     /// The target named in the environment; an unknown name stops the run with the list.
     static let selected: FuzzTarget = {
@@ -54,6 +56,8 @@ enum FuzzTarget: String, CaseIterable {
         case .tokenResponse: Targets.tokenResponse(bytes)
         case .callback: Targets.callback(bytes)
         case .sealedPending: Targets.sealedPending(bytes)
+        case .appleUser: Targets.appleUser(bytes)
+        case .appleNotification: Targets.appleNotification(bytes)
         }
     }
 }

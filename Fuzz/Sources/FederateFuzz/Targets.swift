@@ -1,5 +1,6 @@
 import Crypto
 import Federate
+import FederateApple
 import Foundation
 
 /// What each fuzz target feeds its input to, and the invariants it checks on the way.
@@ -66,6 +67,23 @@ enum Targets {
         let text = String(decoding: bytes, as: UTF8.self)
         if let opened = try? Fixtures.sealer.open(text, now: Fixtures.now) {
             precondition(Fixtures.sealedValues.contains(text), "opened a value the fixtures never sealed: \(opened)")
+        }
+    }
+
+    /// Apple's one-time `user` JSON, alone and inside a `form_post` callback body.
+    static func appleUser(_ bytes: [UInt8]) {
+        if let user = try? AppleUser(json: String(decoding: bytes, as: UTF8.self)) {
+            _ = user.displayName
+        }
+        _ = try? AppleCallback(formBody: bytes)
+    }
+
+    /// Apple notification claims (after signature verification, which the `jws` target covers):
+    /// the `events` member is a JSON string decoded into a typed event.
+    static func appleNotification(_ bytes: [UInt8]) {
+        guard let claims = try? JSONParser().parseObject(bytes) else { return }
+        if let note = try? AppleNotificationVerifier.decode(claims: claims) {
+            precondition(!note.subject.isEmpty, "a notification without a subject was accepted")
         }
     }
 }

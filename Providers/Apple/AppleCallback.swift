@@ -1,0 +1,18 @@
+public import Federate
+
+/// Apple's `form_post` callback: the standard authorization response plus the one-time
+/// `user` JSON.
+public struct AppleCallback: Sendable {
+    /// `state`, `code`, `id_token` and any error, as an authorization response to validate.
+    public let response: AuthorizationResponse
+    /// The name and email from `user`, present on the first authorization only.
+    public let user: AppleUser?
+
+    /// Parses the POSTed form body. Duplicated parameters, a malformed body or a malformed
+    /// `user` throw ``FederateError/Code/invalidCallback``.
+    public init(formBody: [UInt8]) throws(FederateError) {
+        let response = try AuthorizationResponse(formBody: formBody)
+        self.response = response
+        self.user = try response.parameters["user"].map { (json) throws(FederateError) in try AppleUser(json: json) }
+    }
+}

@@ -1,0 +1,60 @@
+public import Crypto
+public import Federate
+public import Foundation
+
+/// The `client_secret` Apple's token and revocation endpoints require: an ES256 JWT signed
+/// with the team's Sign in with Apple key (the downloaded `.p8` file).
+///
+/// Claims: `iss` the team ID, `iat`, `exp` at most 15,777,000 s (about six months) later,
+/// `aud` `https://appleid.apple.com`, `sub` the client ID (Services ID or bundle ID); header
+/// `kid` the key ID.
+public struct AppleClientSecret: Sendable {
+    /// The longest lifetime Apple accepts, in seconds.
+    public static let maximumLifetime: TimeInterval = 15_777_000
+    /// The audience Apple expects.
+    public static let audience = "https://appleid.apple.com"
+
+    /// The Apple developer team ID.
+    public let teamID: String
+    /// The key ID of the `.p8` key.
+    public let keyID: String
+    /// The client ID the secret is for.
+    public let clientID: String
+    /// How long each secret is valid.
+    public let lifetime: TimeInterval
+    private let key: JWSSigningKey
+
+    /// Creates a generator from the `.p8` file's PEM text. Throws
+    /// ``FederateError/Code/invalidKey`` for a key that is not a P-256 private key, and
+    /// ``FederateError/Code/invalidConfiguration`` for a lifetime outside 1…15,777,000 s.
+    public init(teamID: String, keyID: String, clientID: String, privateKeyPEM: String, lifetime: TimeInterval = 15_777_000) throws(FederateError) {
+        guard !teamID.isEmpty, !keyID.isEmpty, !clientID.isEmpty else {
+            throw FederateError(.invalidConfiguration, "team ID, key ID and client ID must not be empty")
+        }
+        guard lifetime >= 1, lifetime <= Self.maximumLifetime else {
+            throw FederateError(.invalidConfiguration, "an Apple client secret lives 1 to 15,777,000 seconds")
+        }
+        let privateKey: P256.Signing.PrivateKey
+        do {
+            privateKey = try P256.Signing.PrivateKey(pemRepresentation: privateKeyPEM)
+        } catch {
+            throw FederateError(.invalidKey, "the Sign in with Apple key must be a P-256 private key in PEM (the .p8 file)")
+        }
+        self.teamID = teamID
+        self.keyID = keyID
+        self.clientID = clientID
+        self.lifetime = lifetime
+        self.key = JWSSigningKey(p256: privateKey, keyID: keyID)
+    }
+
+    /// A fresh client secret issued at `now`.
+    public func make(now: Date = Date()) throws -> String {
+        let issuedAt = Int64(now.timeIntervalSince1970)
+        return try key.sign(
+            claims: [
+                "iss": .string(teamID), "iat": .integer(issuedAt), "exp": .integer(issuedAt + Int64(lifetime)),
+                "aud": .string(Self.audience), "sub": .string(clientID),
+            ],
+            algorithm: .es256, header: ["kid": .string(keyID)])
+    }
+}

@@ -1,0 +1,30 @@
+public import Foundation
+import Synchronization
+
+/// Hands out one cached ``AppleClientSecret`` and makes a new one before the old expires
+/// (when less than a tenth of its lifetime, at most a day, remains).
+public final class AppleClientSecretCache: Sendable {
+    private struct Cached {
+        var secret: String
+        var expiresAt: Date
+    }
+
+    private let generator: AppleClientSecret
+    private let cached = Mutex<Cached?>(nil)
+
+    /// Caches secrets from `generator`.
+    public init(generator: AppleClientSecret) {
+        self.generator = generator
+    }
+
+    /// A secret valid at `now` for a while yet.
+    public func secret(now: Date = Date()) throws -> String {
+        let margin = min(generator.lifetime / 10, 86_400)
+        return try cached.withLock { cached in
+            if let current = cached, current.expiresAt.timeIntervalSince(now) > margin { return current.secret }
+            let secret = try generator.make(now: now)
+            cached = Cached(secret: secret, expiresAt: now.addingTimeInterval(generator.lifetime))
+            return secret
+        }
+    }
+}
