@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Federate", targets: ["Federate"]),
         .library(name: "FederateOIDC", targets: ["FederateOIDC"]),
         .library(name: "FederateApple", targets: ["FederateApple"]),
+        .library(name: "FederateGoogle", targets: ["FederateGoogle"]),
         .executable(name: "federate", targets: ["FederateCLI"]),
     ],
     dependencies: [
@@ -79,6 +80,17 @@ let package = Package(
         .testTarget(
             name: "FederateAppleTests",
             dependencies: ["FederateApple", "Federate", "FederateTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "FederateGoogle",
+            dependencies: ["Federate"],
+            path: "Providers/Google",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FederateGoogleTests",
+            dependencies: ["FederateGoogle", "Federate", "FederateTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(

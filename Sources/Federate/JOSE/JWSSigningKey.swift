@@ -88,6 +88,16 @@ public struct JWSSigningKey: Sendable, CustomStringConvertible {
         return signingInput + "." + Base64URL.encode(signature)
     }
 
+    /// The same key material under another `kid` (or none).
+    public func withKeyID(_ keyID: String?) -> JWSSigningKey {
+        JWSSigningKey(material: material, keyID: keyID, relabelled: ())
+    }
+
+    private init(material: Material, keyID: String?, relabelled: Void) {
+        self.material = material
+        self.keyID = keyID
+    }
+
     /// Signs a JSON claims set as a JWT.
     public func sign(claims: [String: JSONValue], algorithm: JWSAlgorithm, header: [String: JSONValue] = ["typ": "JWT"]) throws -> String {
         try sign(payload: JSONSerializer.bytes(.object(claims)), algorithm: algorithm, header: header)

@@ -1,0 +1,56 @@
+public import Federate
+
+/// Verifies Google ID tokens (Sign in with Google on the web, Android and iOS).
+///
+/// RS256 by Google's keys (`https://www.googleapis.com/oauth2/v3/certs`, refetched on an
+/// unknown `kid`); `iss` `https://accounts.google.com` or the legacy `accounts.google.com`;
+/// `aud` one of your client IDs; `azp`, when the audience is another of your clients (an
+/// Android app sending its token to your server), one of the authorized parties; and, when
+/// configured, `hd` one of your Workspace domains — taken from the token, never from the
+/// request.
+public struct GoogleIDTokenVerifier: Sendable {
+    /// The issuers Google uses.
+    public static let issuers: Set<String> = ["https://accounts.google.com", "accounts.google.com"]
+    /// Google's key set.
+    public static let keysURL = "https://www.googleapis.com/oauth2/v3/certs"
+
+    /// The underlying verifier.
+    public let verifier: IDTokenVerifier
+    /// Workspace domains accepted in `hd`; empty accepts any account, with or without `hd`.
+    public let hostedDomains: Set<String>
+
+    /// Creates a verifier.
+    ///
+    /// - Parameters:
+    ///   - clientIDs: the accepted `aud` values.
+    ///   - authorizedParties: the accepted `azp` values (default: `clientIDs`).
+    ///   - hostedDomains: when not empty, `hd` must be one of them.
+    ///   - keys: the key provider (default: a ``RemoteKeySet`` on Google's keys).
+    public init(
+        clientIDs: Set<String>, authorizedParties: Set<String>? = nil, hostedDomains: Set<String> = [],
+        keys: (any KeySetProvider)? = nil
+    ) throws(FederateError) {
+        let provider: any KeySetProvider
+        if let keys { provider = keys } else { provider = try RemoteKeySet(url: Self.keysURL) }
+        verifier = IDTokenVerifier(
+            policy: IDTokenPolicy(issuers: Self.issuers, audiences: clientIDs, allowedAlgorithms: [.rs256], authorizedParties: authorizedParties),
+            keys: provider)
+        self.hostedDomains = hostedDomains
+    }
+
+    /// Verifies `token` (with `nonce`, when the flow sent one).
+    public func verify(_ token: String, nonce: String? = nil, now: Double? = nil) async throws -> IDToken {
+        let idToken = try await verifier.verify(token, expecting: IDTokenExpectations(nonce: nonce, now: now))
+        if !hostedDomains.isEmpty {
+            guard case .string(let domain)? = idToken.claims["hd"], hostedDomains.contains(domain) else {
+                throw FederateError(.hostedDomainMismatch, "the account is not in an accepted Google Workspace domain")
+            }
+        }
+        return idToken
+    }
+}
+
+extension FederateError.Code {
+    /// Google: the ID token's `hd` is missing or not an accepted Workspace domain.
+    public static let hostedDomainMismatch: Self = "hosted_domain_mismatch"
+}
