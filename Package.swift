@@ -46,6 +46,7 @@ let package = Package(
                 "Federate",
                 "FederateOIDC",
                 "FederateApple",
+                "FederateGoogle",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

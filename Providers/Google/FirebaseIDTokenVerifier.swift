@@ -11,22 +11,35 @@ public struct FirebaseIDTokenVerifier: Sendable {
     /// Google's certificate map for Firebase ID tokens.
     public static let certificatesURL = "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
 
+    /// The largest clock tolerance accepted, in seconds.
+    public static let maximumClockTolerance: Double = 300
+
     /// The Firebase project ID.
     public let projectID: String
     /// The underlying verifier.
     public let verifier: IDTokenVerifier
+    /// Looks a uid up for the optional revocation check (see ``verify(_:checkRevoked:now:)``).
+    public let userLookup: (@Sendable (String) async throws -> FirebaseUserState?)?
 
     /// Creates a verifier for `projectID`.
     ///
     /// - Parameters:
-    ///   - clockTolerance: seconds of clock skew allowed (Firebase's SDKs use 0 to 300; default 5).
+    ///   - clockTolerance: seconds of clock skew allowed, 0…300 (Firebase's SDKs use 0 to 300; default 5).
     ///   - keys: the key provider (default: a ``RemoteKeySet`` on the x509 map).
     ///   - issuerBase: `https://securetoken.google.com/` unless testing against a stand-in.
+    ///   - userLookup: the user's revocation state by uid, for `checkRevoked`.
     public init(
-        projectID: String, clockTolerance: Double = 5, keys: (any KeySetProvider)? = nil,
-        issuerBase: String = "https://securetoken.google.com/"
+        projectID: String?, clockTolerance: Double = 5, keys: (any KeySetProvider)? = nil,
+        issuerBase: String = "https://securetoken.google.com/",
+        userLookup: (@Sendable (String) async throws -> FirebaseUserState?)? = nil
     ) throws(FederateError) {
-        guard !projectID.isEmpty else { throw FederateError(.invalidConfiguration, "the Firebase project ID is empty") }
+        guard let projectID, !projectID.isEmpty else {
+            throw FederateError(.projectIDMissing, "no Firebase project ID: pass one, or set it in the service-account JSON or GOOGLE_CLOUD_PROJECT")
+        }
+        guard (0...Self.maximumClockTolerance).contains(clockTolerance) else {
+            throw FederateError(.invalidConfiguration, "the clock tolerance is 0 to 300 seconds")
+        }
+        self.userLookup = userLookup
         let provider: any KeySetProvider
         if let keys { provider = keys } else { provider = try RemoteKeySet(url: Self.certificatesURL, format: .x509Map) }
         self.projectID = projectID
@@ -38,15 +51,64 @@ public struct FirebaseIDTokenVerifier: Sendable {
     }
 
     /// Verifies `token` and returns the Firebase reading of it.
-    public func verify(_ token: String, now: Double? = nil) async throws -> FirebaseToken {
+    ///
+    /// With `checkRevoked`, the uid is looked up: a disabled user fails with `user_disabled`,
+    /// and a token whose `auth_time` is before the user's `tokensValidAfter` with
+    /// `id_token_revoked`. An expired token fails with `id_token_expired`.
+    public func verify(_ token: String, checkRevoked: Bool = false, now: Double? = nil) async throws -> FirebaseToken {
         let jws = try CompactJWS(parsing: token, limits: verifier.policy.limits)
         guard jws.header.keyID?.isEmpty == false else {
             throw FederateError(.unknownKey, "a Firebase ID token must name its key ('kid')")
         }
-        let idToken = try await verifier.verify(token, expecting: IDTokenExpectations(now: now))
+        let idToken: IDToken
+        do {
+            idToken = try await verifier.verify(token, expecting: IDTokenExpectations(now: now))
+        } catch let error as FederateError where error.code == .tokenExpired {
+            throw FederateError(.idTokenExpired, "the Firebase ID token has expired: get a fresh one from the client SDK")
+        }
         guard idToken.subject.utf8.count <= 128 else { throw FederateError(.invalidClaim, "'sub' exceeds 128 characters") }
-        return FirebaseToken(idToken: idToken)
+        let token = FirebaseToken(idToken: idToken)
+        if checkRevoked {
+            guard let userLookup else {
+                throw FederateError(.invalidConfiguration, "checkRevoked needs a userLookup")
+            }
+            guard let state = try await userLookup(token.uid) else {
+                throw FederateError(.userNotFound, "no user with this uid")
+            }
+            guard !state.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
+            if let validAfter = state.tokensValidAfter, let authTime = token.authTime, authTime < validAfter {
+                throw FederateError(.idTokenRevoked, "the user's tokens were revoked after this sign-in")
+            }
+        }
+        return token
     }
+}
+
+/// What the revocation check needs to know about a user.
+public struct FirebaseUserState: Sendable, Hashable {
+    /// Whether the user is disabled.
+    public var disabled: Bool
+    /// Tokens from sign-ins before this instant are revoked.
+    public var tokensValidAfter: Date?
+
+    /// Creates a state.
+    public init(disabled: Bool = false, tokensValidAfter: Date? = nil) {
+        self.disabled = disabled
+        self.tokensValidAfter = tokensValidAfter
+    }
+}
+
+extension FederateError.Code {
+    /// Firebase: no project ID was given or found.
+    public static let projectIDMissing: Self = "project_id_missing"
+    /// Firebase: the ID token has expired.
+    public static let idTokenExpired: Self = "id_token_expired"
+    /// Firebase: the user's tokens were revoked after this sign-in.
+    public static let idTokenRevoked: Self = "id_token_revoked"
+    /// Firebase: the user is disabled.
+    public static let userDisabled: Self = "user_disabled"
+    /// Firebase: the revocation check found no such user.
+    public static let userNotFound: Self = "user_not_found"
 }
 
 /// A verified Firebase ID token.

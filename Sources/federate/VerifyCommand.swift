@@ -22,6 +22,15 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(help: "Discover this issuer and use its jwks_uri; 'iss' must equal it.")
     var issuer: String?
 
+    @Option(help: "Verify as a built-in provider does: google, firebase or apple.")
+    var provider: ProviderVerification.Name?
+
+    @Option(name: .customLong("project-id"), help: "With --provider firebase: the Firebase project (else GOOGLE_CLOUD_PROJECT, GCLOUD_PROJECT).")
+    var projectID: String?
+
+    @Option(name: .customLong("keys-url"), help: "With --provider: a JWKS or x509-map file or URL instead of the provider's real keys.")
+    var keysURL: String?
+
     @Option(help: "A JWKS file path or URL to verify with (instead of --issuer).")
     var jwks: String?
 
@@ -50,10 +59,17 @@ struct VerifyCommand: AsyncParsableCommand {
     var token: String?
 
     func validate() throws {
-        guard (issuer == nil) != (jwks == nil) else {
-            throw ValidationError("Give exactly one of --issuer or --jwks.")
+        guard [issuer != nil, jwks != nil, provider != nil].filter({ $0 }).count == 1 else {
+            throw ValidationError("Give exactly one of --issuer, --jwks or --provider.")
         }
-        guard !audiences.isEmpty else { throw ValidationError("Give at least one --audience.") }
+        if provider == nil, projectID != nil || keysURL != nil {
+            throw ValidationError("--project-id and --keys-url go with --provider.")
+        }
+        if provider == .firebase {
+            guard audiences.isEmpty else { throw ValidationError("With --provider firebase the audience is the project: use --project-id.") }
+        } else {
+            guard !audiences.isEmpty else { throw ValidationError("Give at least one --audience.") }
+        }
         if issuer != nil, !expectedIssuers.isEmpty {
             throw ValidationError("--expected-issuer goes with --jwks; with --issuer, 'iss' must equal the issuer.")
         }
@@ -106,6 +122,10 @@ struct VerifyCommand: AsyncParsableCommand {
 
     private func makeSession() async throws -> VerificationSession {
         let explicitAlgorithms = Set(algorithms.compactMap(JWSAlgorithm.init(rawValue:)))
+        if let provider {
+            let verify = try ProviderVerification.make(provider, audiences: audiences, projectID: projectID, keysSource: keysURL)
+            return VerificationSession(policy: IDTokenPolicy(issuers: [], audiences: []), keys: .provider(verify), checkIssuer: true)
+        }
         if let issuer {
             let metadata = try await DiscoveryClient().metadata(for: issuer)
             var policy = IDTokenPolicy(metadata: metadata, clientID: audiences[0])
@@ -139,6 +159,8 @@ struct VerificationSession {
     enum Keys {
         case fixed(JSONWebKeySet)
         case remote(RemoteKeySet)
+        /// A built-in provider's verifier, which carries its own policy and keys.
+        case provider(ProviderVerification.Verify)
     }
 
     let policy: IDTokenPolicy
@@ -155,14 +177,16 @@ struct VerificationSession {
         do {
             var policy = policy
             if !checkIssuer { policy.issuers = [try Self.unverifiedIssuer(of: token, limits: policy.limits)] }
-            let idToken: IDToken
+            let claims: [String: JSONValue]
             switch keys {
             case .fixed(let keySet):
-                idToken = try IDTokenVerifier(policy: policy, keys: keySet).verify(token, keySet: keySet, expecting: expectations)
+                claims = try IDTokenVerifier(policy: policy, keys: keySet).verify(token, keySet: keySet, expecting: expectations).claims
             case .remote(let remote):
-                idToken = try await IDTokenVerifier(policy: policy, keys: remote).verify(token, expecting: expectations)
+                claims = try await IDTokenVerifier(policy: policy, keys: remote).verify(token, expecting: expectations).claims
+            case .provider(let verify):
+                claims = try await verify(token, expectations)
             }
-            return Verdict(json: ["valid": true, "claims": .object(idToken.claims)], isValid: true)
+            return Verdict(json: ["valid": true, "claims": .object(claims)], isValid: true)
         } catch {
             let failure = CLIOutput.asFederateError(error)
             return Verdict(json: ["valid": false, "error": .string(failure.code.rawValue), "message": .string(failure.message)], isValid: false)

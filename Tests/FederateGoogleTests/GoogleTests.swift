@@ -106,7 +106,7 @@ struct FirebaseIDTokenTests {
         (["aud": "other"], .audienceMismatch),
         (["auth_time": nil], .missingClaim),
         (["auth_time": .integer(Int64(GoogleFixtures.now) + 3600)], .invalidClaim),
-        (["exp": .integer(Int64(GoogleFixtures.now) - 60)], .tokenExpired),
+        (["exp": .integer(Int64(GoogleFixtures.now) - 60)], .idTokenExpired),
         (["iat": .integer(Int64(GoogleFixtures.now) + 60)], .issuedInFuture),
         (["sub": ""], .invalidClaim),
         (["sub": .string(String(repeating: "u", count: 129))], .invalidClaim),
@@ -122,6 +122,36 @@ struct FirebaseIDTokenTests {
         let withoutKid = try GoogleFixtures.key.withKeyID(nil).sign(claims: claims, algorithm: .rs256)
         let error = await #expect(throws: FederateError.self) { try await Self.verifier.verify(withoutKid, now: GoogleFixtures.now) }
         #expect(error?.code == .unknownKey)
+    }
+
+    @Test func revocationCheckUsesTheLookup() async throws {
+        let states: [String: FirebaseUserState] = [
+            "uid-1": FirebaseUserState(),
+            "revoked": FirebaseUserState(tokensValidAfter: Date(timeIntervalSince1970: GoogleFixtures.now - 50)),
+            "disabled": FirebaseUserState(disabled: true),
+        ]
+        let verifier = try FirebaseIDTokenVerifier(projectID: Self.project, keys: GoogleFixtures.keys, userLookup: { states[$0] })
+        _ = try await verifier.verify(Self.token(), checkRevoked: true, now: GoogleFixtures.now)
+        let revoked = await #expect(throws: FederateError.self) {
+            try await verifier.verify(Self.token(["sub": "revoked"]), checkRevoked: true, now: GoogleFixtures.now)
+        }
+        #expect(revoked?.code == .idTokenRevoked)
+        let disabled = await #expect(throws: FederateError.self) {
+            try await verifier.verify(Self.token(["sub": "disabled"]), checkRevoked: true, now: GoogleFixtures.now)
+        }
+        #expect(disabled?.code == .userDisabled)
+        let unknown = await #expect(throws: FederateError.self) {
+            try await verifier.verify(Self.token(["sub": "nobody"]), checkRevoked: true, now: GoogleFixtures.now)
+        }
+        #expect(unknown?.code == .userNotFound)
+        // Without the check, the revoked user's token still verifies (as in the Admin SDKs).
+        _ = try await verifier.verify(Self.token(["sub": "revoked"]), now: GoogleFixtures.now)
+    }
+
+    @Test func configurationIsChecked() {
+        let missing = #expect(throws: FederateError.self) { try FirebaseIDTokenVerifier(projectID: nil, keys: GoogleFixtures.keys) }
+        #expect(missing?.code == .projectIDMissing)
+        #expect(throws: FederateError.self) { try FirebaseIDTokenVerifier(projectID: "p", clockTolerance: 301, keys: GoogleFixtures.keys) }
     }
 
     @Test func projectIDResolutionOrder() {

@@ -72,7 +72,7 @@ import X509
     }
 
     @Test func parsesGoogleX509Map() throws {
-        let pem = try selfSignedCertificatePEM()
+        let pem = try Fixtures.selfSignedCertificatePEM()
         let document = JSONSerializer.bytes(["cert-1": .string(pem), "broken": "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----", "num": 5])
         let set = try JSONWebKeySet(x509Map: document)
         #expect(set.keyIDs == ["cert-1"])
@@ -81,17 +81,6 @@ import X509
         #expect(Fixtures.errorCode(token, keySet: set) == nil)
     }
 
-    /// A self-signed certificate for `Fixtures.rsa`'s public key.
-    private func selfSignedCertificatePEM() throws -> String {
-        let privateKey = try #require(Fixtures.rsaPrivateKey)
-        let name = try DistinguishedName { CommonName("securetoken") }
-        let certificate = try Certificate(
-            version: .v3, serialNumber: .init(), publicKey: .init(privateKey.publicKey),
-            notValidBefore: Date().addingTimeInterval(-3600), notValidAfter: Date().addingTimeInterval(86400),
-            issuer: name, subject: name, signatureAlgorithm: .sha256WithRSAEncryption,
-            extensions: Certificate.Extensions {}, issuerPrivateKey: .init(privateKey))
-        return try certificate.serializeAsPEM().pemString
-    }
 }
 
 import _CryptoExtras
@@ -105,6 +94,18 @@ enum _RSAKeyMaker {
 }
 
 extension Fixtures {
+    /// A self-signed certificate for `Fixtures.rsa`'s public key, as PEM.
+    static func selfSignedCertificatePEM() throws -> String {
+        let privateKey = try #require(rsaPrivateKey)
+        let name = try DistinguishedName { CommonName("securetoken") }
+        let certificate = try Certificate(
+            version: .v3, serialNumber: .init(), publicKey: .init(privateKey.publicKey),
+            notValidBefore: Date().addingTimeInterval(-3600), notValidAfter: Date().addingTimeInterval(86400),
+            issuer: name, subject: name, signatureAlgorithm: .sha256WithRSAEncryption,
+            extensions: Certificate.Extensions {}, issuerPrivateKey: .init(privateKey))
+        return try certificate.serializeAsPEM().pemString
+    }
+
     /// The RSA private key behind `Fixtures.rsa`.
     static var rsaPrivateKey: _RSA.Signing.PrivateKey? {
         if case .rsa(let key) = rsa.material { return key }
