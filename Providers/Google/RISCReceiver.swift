@@ -1,0 +1,105 @@
+public import Federate
+public import Foundation
+import Synchronization
+
+/// Receives Google's Cross-Account Protection Security Event Tokens (RFC 8417).
+///
+/// A token is accepted when: `alg` is RS256 and a `kid` names one of the RISC configuration's
+/// keys, the signature verifies, `iss` equals the configuration's issuer exactly (mind its
+/// trailing slash), `aud` contains one of your client IDs, `jti` is present and `events` is
+/// an object. `exp` is not checked: security events do not expire. A `jti` seen within the
+/// de-duplication window is acknowledged again without its events.
+public final class RISCReceiver: Sendable {
+    /// Google's RISC issuer (from `https://accounts.google.com/.well-known/risc-configuration`).
+    public static let googleIssuer = "https://accounts.google.com/"
+
+    private let issuer: String
+    private let clientIDs: Set<String>
+    private let keys: any KeySetProvider
+    private let window: TimeInterval
+    private let seen = Mutex<[String: Date]>([:])
+
+    /// Creates a receiver.
+    ///
+    /// - Parameters:
+    ///   - clientIDs: your OAuth client IDs (the accepted `aud` values).
+    ///   - issuer: the configuration's `issuer`.
+    ///   - keys: the configuration's `jwks_uri` keys (e.g. a ``RemoteKeySet``).
+    ///   - deduplicationWindow: how long a `jti` is remembered (default one day).
+    public init(clientIDs: Set<String>, issuer: String = RISCReceiver.googleIssuer, keys: any KeySetProvider, deduplicationWindow: TimeInterval = 86_400) {
+        self.issuer = issuer
+        self.clientIDs = clientIDs
+        self.keys = keys
+        self.window = deduplicationWindow
+    }
+
+    /// Handles a POSTed token (the request body) and says what to answer.
+    public func receive(_ body: [UInt8], now: Date = Date()) async -> RISCReceipt {
+        do {
+            let token = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let (tokenID, events) = try await verify(token)
+            let duplicate = seen.withLock { seen in
+                seen = seen.filter { now.timeIntervalSince($0.value) < window }
+                if seen[tokenID] != nil { return true }
+                seen[tokenID] = now
+                return false
+            }
+            return RISCReceipt(status: 202, tokenID: tokenID, events: duplicate ? [] : events, isDuplicate: duplicate, error: nil)
+        } catch {
+            let failure = error as? FederateError ?? FederateError(.invalidSecurityEvent, "the security event token was refused")
+            return RISCReceipt(status: 400, tokenID: nil, events: [], isDuplicate: false, error: failure)
+        }
+    }
+
+    private func verify(_ token: String) async throws -> (String, [RISCEvent]) {
+        let jws = try CompactJWS(parsing: token)
+        guard jws.header.keyID?.isEmpty == false else { throw FederateError(.unknownKey, "a security event token must name its key ('kid')") }
+        let verifier = JWSSignatureVerifier(allowedAlgorithms: [.rs256])
+        let keySet = try await keys.keySet()
+        if case .failure(let error) = Result(catching: { () throws(FederateError) in try verifier.verify(jws, keySet: keySet) }) {
+            guard error.code == .unknownKey, let refreshed = try await keys.refreshedKeySet(after: keySet) else { throw error }
+            _ = try verifier.verify(jws, keySet: refreshed)
+        }
+        let claims: [String: JSONValue]
+        do {
+            claims = try JSONParser().parseObject(jws.payload)
+        } catch {
+            throw FederateError(.malformedToken, "the security event token's payload is not a JSON object")
+        }
+        guard claims["iss"]?.stringValue == issuer else { throw FederateError(.issuerMismatch, "the security event token's 'iss' is not the RISC issuer") }
+        let audiences: [String]
+        switch claims["aud"] {
+        case .string(let single)?: audiences = [single]
+        case .array(let list)?: audiences = list.compactMap(\.stringValue)
+        default: audiences = []
+        }
+        guard audiences.contains(where: clientIDs.contains) else { throw FederateError(.audienceMismatch, "the security event token is for another client") }
+        guard case .string(let tokenID)? = claims["jti"], !tokenID.isEmpty else {
+            throw FederateError(.invalidSecurityEvent, "the security event token has no 'jti'")
+        }
+        guard case .object(let events)? = claims["events"], !events.isEmpty else {
+            throw FederateError(.invalidSecurityEvent, "the security event token has no 'events'")
+        }
+        let decoded = events.keys.sorted().map { type in RISCEvent(type: type, payload: events[type]?.objectValue ?? [:]) }
+        return (tokenID, decoded)
+    }
+}
+
+/// What a ``RISCReceiver`` made of a request.
+public struct RISCReceipt: Sendable {
+    /// 202 when accepted (also for a repeat), 400 when refused.
+    public let status: Int
+    /// The token's `jti`, when accepted.
+    public let tokenID: String?
+    /// The events to act on (empty for a repeat or a refusal).
+    public let events: [RISCEvent]
+    /// Whether this `jti` was already received within the window.
+    public let isDuplicate: Bool
+    /// Why it was refused.
+    public let error: FederateError?
+}
+
+extension FederateError.Code {
+    /// Google RISC: a security event token lacks `jti` or `events`.
+    public static let invalidSecurityEvent: Self = "invalid_security_event"
+}

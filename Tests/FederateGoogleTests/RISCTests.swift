@@ -1,0 +1,97 @@
+import Federate
+import FederateGoogle
+import FederateTestSupport
+import Foundation
+import Testing
+
+@Suite("RISC receiver")
+struct RISCTests {
+    static let prefix = "https://schemas.openid.net/secevent/"
+
+    static func token(_ change: [String: JSONValue?] = [:], key: JWSSigningKey = GoogleFixtures.key, algorithm: JWSAlgorithm = .rs256) throws -> [UInt8] {
+        var claims: [String: JSONValue] = [
+            "iss": "https://accounts.google.com/", "aud": "web-client", "iat": .integer(Int64(GoogleFixtures.now)),
+            "exp": .integer(Int64(GoogleFixtures.now) - 3600),  // in the past: events do not expire
+            "jti": "evt-1",
+            "events": [.init(stringLiteral: prefix + "risc/event-type/account-disabled"): [
+                "subject": ["subject_type": "iss-sub", "iss": "https://accounts.google.com/", "sub": "1100"], "reason": "hijacking",
+            ]],
+        ]
+        for (name, value) in change {
+            if let value { claims[name] = value } else { claims.removeValue(forKey: name) }
+        }
+        return Array(try key.sign(claims: claims, algorithm: algorithm, header: ["typ": "secevent+jwt"]).utf8)
+    }
+
+    static func receiver() -> RISCReceiver { RISCReceiver(clientIDs: ["web-client"], keys: GoogleFixtures.keys) }
+
+    @Test func acceptedEventIsDecodedAndRepeatIsDeduplicated() async throws {
+        let receiver = Self.receiver()
+        let first = await receiver.receive(try Self.token())
+        #expect(first.status == 202)
+        #expect(first.tokenID == "evt-1")
+        #expect(first.events.count == 1)
+        guard case .accountDisabled(let subject, let reason)? = first.events.first else {
+            Issue.record("decoded as \(first.events)")
+            return
+        }
+        #expect(subject.subject == "1100" && subject.type == "iss-sub" && reason == "hijacking")
+        let again = await receiver.receive(try Self.token())
+        #expect(again.status == 202)
+        #expect(again.isDuplicate)
+        #expect(again.events.isEmpty)
+    }
+
+    @Test(arguments: [
+        "risc/event-type/sessions-revoked", "oauth/event-type/tokens-revoked", "oauth/event-type/token-revoked",
+        "risc/event-type/account-enabled", "risc/event-type/account-credential-change-required", "risc/event-type/verification",
+        "risc/event-type/brand-new",
+    ])
+    func everyEventTypeDecodes(type: String) async throws {
+        let uri = Self.prefix + type
+        let receipt = await Self.receiver().receive(try Self.token([
+            "jti": .string(type), "events": .object([uri: ["subject": ["subject_type": "iss-sub", "sub": "1100"], "state": "st"]]),
+        ]))
+        #expect(receipt.status == 202)
+        let event = try #require(receipt.events.first)
+        switch (type, event) {
+        case ("risc/event-type/sessions-revoked", .sessionsRevoked(let s)), ("oauth/event-type/tokens-revoked", .tokensRevoked(let s)),
+            ("oauth/event-type/token-revoked", .tokenRevoked(let s)), ("risc/event-type/account-enabled", .accountEnabled(let s)),
+            ("risc/event-type/account-credential-change-required", .accountCredentialChangeRequired(let s)):
+            #expect(s.subject == "1100")
+        case ("risc/event-type/verification", .verification(let state)):
+            #expect(state == "st")
+        case ("risc/event-type/brand-new", .other(let uriSeen, _)):
+            #expect(uriSeen == uri)
+        default:
+            Issue.record("\(type) decoded as \(event)")
+        }
+    }
+
+    @Test func refusals() async throws {
+        let receiver = Self.receiver()
+        let cases: [(body: [UInt8], code: FederateError.Code)] = [
+            (try Self.token(["aud": "other-client"]), .audienceMismatch),
+            (try Self.token(["iss": "https://accounts.google.com"]), .issuerMismatch),
+            (try Self.token(["jti": nil]), .invalidSecurityEvent),
+            (try Self.token(["events": nil]), .invalidSecurityEvent),
+            (try Self.token(key: GoogleFixtures.key.withKeyID(nil)), .unknownKey),
+            (try Self.token(key: JWSSigningKey.generateRSA(keyID: "g-1")), .invalidSignature),
+            (Array("not a token".utf8), .malformedToken),
+        ]
+        for (body, code) in cases {
+            let receipt = await receiver.receive(body)
+            #expect(receipt.status == 400)
+            #expect(receipt.error?.code == code, "\(String(describing: receipt.error))")
+            #expect(receipt.events.isEmpty)
+        }
+    }
+
+    @Test func deduplicationWindowExpires() async throws {
+        let receiver = RISCReceiver(clientIDs: ["web-client"], keys: GoogleFixtures.keys, deduplicationWindow: 60)
+        let start = Date(timeIntervalSince1970: GoogleFixtures.now)
+        #expect(await receiver.receive(try Self.token(), now: start).isDuplicate == false)
+        #expect(await receiver.receive(try Self.token(), now: start.addingTimeInterval(30)).isDuplicate)
+        #expect(await receiver.receive(try Self.token(), now: start.addingTimeInterval(120)).isDuplicate == false)
+    }
+}
