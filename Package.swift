@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "FederateOIDC", targets: ["FederateOIDC"]),
         .library(name: "FederateApple", targets: ["FederateApple"]),
         .library(name: "FederateGoogle", targets: ["FederateGoogle"]),
+        .library(name: "FederateDevProvider", targets: ["FederateDevProvider"]),
         .executable(name: "federate", targets: ["FederateCLI"]),
     ],
     dependencies: [
@@ -24,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
     ],
     targets: [
         .target(
@@ -47,6 +49,7 @@ let package = Package(
                 "FederateOIDC",
                 "FederateApple",
                 "FederateGoogle",
+                "FederateDevProvider",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -81,6 +84,21 @@ let package = Package(
         .testTarget(
             name: "FederateAppleTests",
             dependencies: ["FederateApple", "Federate", "FederateTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "FederateDevProvider",
+            dependencies: [
+                "Federate",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FederateDevProviderTests",
+            dependencies: ["FederateDevProvider", "Federate", "FederateTestSupport", "FederateCLI"],
             swiftSettings: strict
         ),
         .target(

@@ -1,0 +1,85 @@
+public import Federate
+public import Foundation
+import Hummingbird
+public import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// A local OpenID provider for development and tests, on Hummingbird.
+///
+/// ```swift
+/// let provider = try await DevProvider.start()          // 127.0.0.1, a free port
+/// let issuer = provider.issuer                         // http://127.0.0.1:PORT
+/// // … sign in with `dev-client` / `dev-secret` (see DevProviderConfiguration.standard)
+/// try await provider.stop()
+/// ```
+///
+/// Standard endpoints under one issuer: discovery, JWKS (an RS256 and an ES256 key, rotated
+/// on demand with an overlap), authorize (auto-approve, `login_hint`, or a page to pick a test
+/// user), token (authorization code with PKCE S256 required, refresh), userinfo, revocation
+/// and end-session. Codes are single use and live 60 s; redirect URIs match exactly (loopback
+/// URIs on any port); `query`, `fragment` and `form_post` response modes; RFC 9207 `iss`.
+public final class DevProvider: Sendable {
+    /// The issuer URL, `http://127.0.0.1:PORT`.
+    public let issuer: String
+    /// The port bound.
+    public let port: Int
+    let state: DevProviderState
+    private let group: ServiceGroup
+    private let task: Task<Void, any Error>
+
+    private init(issuer: String, port: Int, state: DevProviderState, group: ServiceGroup, task: Task<Void, any Error>) {
+        self.issuer = issuer
+        self.port = port
+        self.state = state
+        self.group = group
+        self.task = task
+    }
+
+    /// Starts the provider on `127.0.0.1:port` (0 picks a free port).
+    public static func start(
+        configuration: DevProviderConfiguration = .standard, port: Int = 0, logger: Logger = Logger(label: "federate.dev-provider")
+    ) async throws -> DevProvider {
+        let state = try DevProviderState()
+        let router = Router()
+        DevRoutes(configuration: configuration, state: state).register(on: router)
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "federate-dev-provider"),
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            },
+            logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let task = Task { try await group.run() }
+        var bound = 0
+        for await value in ports {
+            bound = value
+            break
+        }
+        guard bound > 0 else {
+            task.cancel()
+            throw FederateError(.invalidConfiguration, "the dev provider could not listen on 127.0.0.1:\(port)")
+        }
+        let issuer = "http://127.0.0.1:\(bound)"
+        state.issuer.withLock { $0 = issuer }
+        return DevProvider(issuer: issuer, port: bound, state: state, group: group, task: task)
+    }
+
+    /// Publishes new signing keys now; the previous ones stay in the JWKS for `overlap` seconds.
+    public func rotateKeys(overlap: TimeInterval = 300) throws {
+        try state.rotateKeys(overlap: overlap)
+    }
+
+    /// Stops the server and waits until it has.
+    public func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await task.value
+    }
+
+    /// Runs until the process is interrupted (for `federate dev-provider`).
+    public func waitUntilStopped() async throws {
+        try await task.value
+    }
+}

@@ -1,0 +1,101 @@
+import Federate
+import Foundation
+import Hummingbird
+
+extension DevRoutes {
+    /// `GET/POST /authorize`: validates the request, picks the user (the `user` field of the
+    /// picker page, `login_hint`, or the auto-approve user) and answers with a code.
+    func authorize(query: String) -> Response {
+        guard let parameters = try? FormURLEncoding.decode(query) else {
+            return page(status: .badRequest, title: "Bad request", body: "<p>The request has malformed or repeated parameters.</p>")
+        }
+        guard let client = client(parameters["client_id"]) else {
+            return page(status: .badRequest, title: "Unknown client", body: "<p>No client with this client_id is registered.</p>")
+        }
+        guard let redirectURI = parameters["redirect_uri"], client.accepts(redirectURI: redirectURI) else {
+            // Never redirect to an unregistered URI.
+            return page(status: .badRequest, title: "Redirect URI mismatch", body: "<p>redirect_uri is not registered for this client.</p>")
+        }
+        let mode = parameters["response_mode"] ?? "query"
+        guard ["query", "fragment", "form_post"].contains(mode) else {
+            return redirect(redirectURI, mode: "query", [("error", "invalid_request"), ("error_description", "unsupported response_mode")], state: parameters["state"])
+        }
+        func fail(_ error: String, _ description: String) -> Response {
+            redirect(redirectURI, mode: mode, [("error", error), ("error_description", description)], state: parameters["state"])
+        }
+        guard parameters["response_type"] == "code" else { return fail("unsupported_response_type", "only response_type=code") }
+        let scopes = (parameters["scope"] ?? "").split(separator: " ").map(String.init)
+        guard scopes.contains("openid") else { return fail("invalid_scope", "scope must contain openid") }
+        guard let challenge = parameters["code_challenge"], parameters["code_challenge_method"] == "S256", challenge.utf8.count == 43 else {
+            return fail("invalid_request", "PKCE with code_challenge_method=S256 is required")
+        }
+        let chosen = parameters["user"] ?? parameters["login_hint"] ?? configuration.autoApproveSubject
+        guard let user = user(chosen) else {
+            if parameters["prompt"] == "none" { return fail("login_required", "no signed-in user") }
+            return picker(parameters)
+        }
+        let code = DevRandom.token()
+        state.codes.withLock {
+            $0[code] = DevCodeGrant(
+                clientID: client.id, redirectURI: redirectURI, user: user, nonce: parameters["nonce"], codeChallenge: challenge,
+                scopes: scopes, authTime: Date(), expiresAt: Date().addingTimeInterval(60))
+        }
+        return redirect(redirectURI, mode: mode, [("code", code)], state: parameters["state"])
+    }
+
+    /// Sends the browser back with `parameters`, `state` and the RFC 9207 `iss`.
+    func redirect(_ redirectURI: String, mode: String, _ parameters: [(String, String)], state: String?) -> Response {
+        var all = parameters
+        if let state { all.append(("state", state)) }
+        all.append(("iss", issuer))
+        switch mode {
+        case "form_post":
+            let fields = all.map { "<input type=\"hidden\" name=\"\(html($0.0))\" value=\"\(html($0.1))\">" }.joined()
+            return page(status: .ok, title: "Signing in", body: """
+                <form method="post" action="\(html(redirectURI))">\(fields)<noscript><button>Continue</button></noscript></form>
+                <script>document.forms[0].submit()</script>
+                """)
+        case "fragment":
+            return Response(status: .found, headers: [.location: redirectURI + "#" + FormURLEncoding.encode(all)])
+        default:
+            let separator = redirectURI.contains("?") ? "&" : "?"
+            return Response(status: .found, headers: [.location: redirectURI + separator + FormURLEncoding.encode(all)])
+        }
+    }
+
+    /// The page listing test users; choosing one POSTs the request back with `user`.
+    func picker(_ parameters: [String: String]) -> Response {
+        let hidden = parameters.sorted { $0.key < $1.key }.filter { $0.key != "user" }
+            .map { "<input type=\"hidden\" name=\"\(html($0.key))\" value=\"\(html($0.value))\">" }.joined()
+        let buttons = configuration.users.map { user in
+            "<li><button name=\"user\" value=\"\(html(user.subject))\">\(html(user.name)) &lt;\(html(user.email))&gt;</button></li>"
+        }.joined()
+        return page(status: .ok, title: "Federate dev provider: sign in", body: """
+            <h1>Sign in as</h1><form method="post" action="/authorize">\(hidden)<ul>\(buttons)</ul></form>
+            <p>This is Federate's development provider: no passwords, test users only.</p>
+            """)
+    }
+
+    func page(status: HTTPResponse.Status, title: String, body: String) -> Response {
+        let document = """
+            <!doctype html><html><head><meta charset="utf-8"><title>\(html(title))</title></head>
+            <body style="font-family: system-ui, sans-serif; margin: 3em">\(body)</body></html>
+            """
+        return Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(string: document)))
+    }
+
+    func html(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "'", with: "&#39;")
+    }
+}
+
+/// Random tokens for codes and tokens.
+enum DevRandom {
+    static func token() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+}

@@ -1,0 +1,75 @@
+import Federate
+import FederateDevProvider
+import FederateTestSupport
+import Foundation
+import Testing
+
+/// `federate login --no-browser` against the in-process dev provider: the test plays the
+/// browser (auto-approve), following the printed URL to the loopback callback.
+@Suite("federate login against the dev provider")
+struct LoginAgainstDevProviderTests {
+    @Test(arguments: [["--client-id", "dev-client", "--client-secret", "dev-secret"], ["--client-id", "dev-public"]])
+    func signsIn(credentials: [String]) async throws {
+        let provider = try await DevProvider.start()
+        defer { Task { try? await provider.stop() } }
+        let process = try RunningCLI(["login", "--no-browser", "--issuer", provider.issuer] + credentials + ["--show-tokens"])
+
+        var url: String?
+        while let line = await process.nextStderrLine() {
+            if line.hasPrefix("http://") { url = line; break }
+        }
+        let authorizationURL = try #require(url, "no authorization URL on standard error")
+        let approved = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: authorizationURL))
+        let callback = try #require(approved.header("Location"))
+        #expect(callback.hasPrefix("http://127.0.0.1:"))
+        let page = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: callback))
+        #expect(page.status == 200)
+
+        let output = await process.finish()
+        #expect(output.status == 0, "\(output.stdout)")
+        let result = try JSONParser().parseObject(Array(output.stdout.utf8))
+        #expect(result["claims"]?["sub"] == "alice")
+        #expect(result["userinfo"]?["email"] == "alice@example.com")
+        #expect(result["granted_scopes"] == ["openid", "email", "profile"])
+        #expect(result["tokens"]?["refresh_token"]?.stringValue?.isEmpty == false)
+    }
+}
+
+/// A running `federate` whose standard error is read line by line.
+final class RunningCLI: @unchecked Sendable {
+    private let process = Process()
+    private let stdout = Pipe(), stderr = Pipe()
+    private var buffer = Data()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: CLIProcess.executablePath)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+    }
+
+    func nextStderrLine() async -> String? {
+        await BlockingThread.run { [self] in
+            while true {
+                if let newline = buffer.firstIndex(of: 0x0A) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                    return line
+                }
+                let chunk = stderr.fileHandleForReading.availableData
+                if chunk.isEmpty { return nil }
+                buffer.append(chunk)
+            }
+        }
+    }
+
+    func finish() async -> (status: Int32, stdout: String) {
+        await BlockingThread.run { [self] in
+            let data = stdout.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+    }
+}
