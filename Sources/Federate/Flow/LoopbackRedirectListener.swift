@@ -66,7 +66,7 @@ public final class LoopbackRedirectListener: Sendable {
                 try await serverChannel.executeThenClose { connections in
                     for try await connection in connections {
                         group.addTask {
-                            await serve(connection, path: path, page: page, deliver: delivery.deliver)
+                            await serve(connection, path: path, page: page, delivery: delivery)
                         }
                     }
                 }
@@ -106,7 +106,7 @@ public final class LoopbackRedirectListener: Sendable {
 
     private static func serve(
         _ connection: Connection, path: String, page: String,
-        deliver: @escaping @Sendable (Result<AuthorizationResponse, FederateError>) -> Bool
+        delivery: CallbackDelivery
     ) async {
         try? await connection.executeThenClose { inbound, outbound in
             var head: HTTPRequestHead?
@@ -136,8 +136,12 @@ public final class LoopbackRedirectListener: Sendable {
                     } catch {
                         result = .failure(error)
                     }
-                    let accepted = deliver(result)
-                    try await respond(outbound, status: accepted ? .ok : .gone, html: accepted ? page : "<!doctype html><p>This sign-in already finished.</p>")
+                    // Claim first, answer the browser, then hand the result over: the waiting
+                    // caller stops the listener (and a CLI may exit) as soon as it has it, which
+                    // must not cut the page off mid-write.
+                    let accepted = delivery.claim()
+                    try? await respond(outbound, status: accepted ? .ok : .gone, html: accepted ? page : "<!doctype html><p>This sign-in already finished.</p>")
+                    if accepted { delivery.deliver(result) }
                     return
                 }
             }
@@ -162,23 +166,24 @@ public final class LoopbackRedirectListener: Sendable {
 
 /// Hands the first callback result to the waiting caller; later ones are refused.
 private final class CallbackDelivery: Sendable {
-    private let delivered = Mutex(false)
+    private let claimed = Mutex(false)
     private let continuation: AsyncStream<Result<AuthorizationResponse, FederateError>>.Continuation
 
     init(continuation: AsyncStream<Result<AuthorizationResponse, FederateError>>.Continuation) {
         self.continuation = continuation
     }
 
-    /// Delivers `result` if it is the first; returns whether it was.
-    @Sendable func deliver(_ result: Result<AuthorizationResponse, FederateError>) -> Bool {
-        let first = delivered.withLock { done in
+    /// Claims the one delivery; returns whether this caller is the first.
+    func claim() -> Bool {
+        claimed.withLock { done in
             defer { done = true }
             return !done
         }
-        if first {
-            continuation.yield(result)
-            continuation.finish()
-        }
-        return first
+    }
+
+    /// Delivers the result of the request that won ``claim()``.
+    func deliver(_ result: Result<AuthorizationResponse, FederateError>) {
+        continuation.yield(result)
+        continuation.finish()
     }
 }
