@@ -227,7 +227,7 @@ def main():
     cmd = [a.federate, "login", "--no-browser", "--issuer", a.issuer, "--client-id", a.client_id,
            "--scope", a.scope, "--port", str(a.port)]
     if a.client_secret:
-        cmd += ["--client-secret", a.client_secret]
+        cmd += ["--client-secret=" + a.client_secret]  # "=" form: a secret may start with "-"
     if a.auth_method:
         cmd += ["--auth-method", a.auth_method]
     for kv in a.param:
@@ -238,7 +238,7 @@ def main():
 
     deadline = time.monotonic() + a.timeout
     result = {"exit": None, "output": None, "stdout": "", "stderr": "", "authorization_url": None,
-              "browser": None, "command": [c if c != a.client_secret else "***" for c in cmd]}
+              "browser": None, "command": [c if not a.client_secret or a.client_secret not in c else "***" for c in cmd]}
     harness_ok = True
     try:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

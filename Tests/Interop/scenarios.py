@@ -57,7 +57,7 @@ class Run:
         args = ["--issuer", self.info["issuer"], "--client-id", c["client_id"], "--auth-method", c["auth_method"]]
         secret = c["client_secret"] if secret is None else secret
         if secret:
-            args += ["--client-secret", secret]
+            args += ["--client-secret=" + secret]  # "=" form: a secret may start with "-"
         return args
 
     def federate(self, args, timeout=60):
@@ -80,7 +80,7 @@ class Run:
                "--provider-json", self.a.provider_json, "--client", client,
                "--port", str(self.ports[scenario]), "--scope", " ".join(SCOPES), "--timeout", "90"]
         if secret is not None:
-            cmd += ["--client-secret", secret]
+            cmd += ["--client-secret=" + secret]  # "=" form: a secret may start with "-"
         if show_tokens:
             cmd.append("--show-tokens")
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=150)
