@@ -91,6 +91,8 @@ let package = Package(
             dependencies: [
                 "Federate",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -98,7 +100,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FederateDevProviderTests",
-            dependencies: ["FederateDevProvider", "Federate", "FederateTestSupport", "FederateCLI"],
+            dependencies: ["FederateDevProvider", "Federate", "FederateTestSupport", "FederateCLI", "FederateGoogle", "FederateApple", "FederateOIDC"],
             swiftSettings: strict
         ),
         .target(

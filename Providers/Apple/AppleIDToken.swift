@@ -1,6 +1,6 @@
-public import Crypto
+import Crypto
 public import Federate
-public import Foundation
+import Foundation
 
 /// Apple's issuer, key and endpoint defaults (all configurable for tests and the dev provider).
 public struct AppleEndpoints: Sendable, Hashable {

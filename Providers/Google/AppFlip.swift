@@ -1,5 +1,5 @@
 public import Federate
-public import Foundation
+import Foundation
 
 /// Google App Flip: account linking started from a Google app (Google Home, Assistant) that
 /// opens your app's universal link, and the return link your app opens afterwards.

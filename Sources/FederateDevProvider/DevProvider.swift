@@ -1,4 +1,4 @@
-public import Federate
+import Federate
 public import Foundation
 import Hummingbird
 public import Logging
@@ -14,26 +14,49 @@ import Synchronization
 /// try await provider.stop()
 /// ```
 ///
-/// Standard endpoints under one issuer: discovery, JWKS (an RS256 and an ES256 key, rotated
+/// Standard endpoints under one issuer: discovery, JWKS (RS256 and ES256 keys, rotated
 /// on demand with an overlap), authorize (auto-approve, `login_hint`, or a page to pick a test
-/// user), token (authorization code with PKCE S256 required, refresh), userinfo, revocation
-/// and end-session. Codes are single use and live 60 s; redirect URIs match exactly (loopback
-/// URIs on any port); `query`, `fragment` and `form_post` response modes; RFC 9207 `iss`.
+/// user), token (authorization code with PKCE S256 required, refresh; client authentication
+/// Basic, post, `private_key_jwt` or none, per client), userinfo, revocation and end-session.
+/// Codes are single use and live 60 s; redirect URIs match exactly (loopback URIs on any
+/// port); `query`, `fragment` and `form_post` response modes; RFC 9207 `iss`.
+///
+/// A ``DevFlavor`` imitates Google, Apple or Firebase with their quirks
+/// (``DevProviderConfiguration/standard(for:)``); ``DevFault``s make it misbehave on purpose.
 public final class DevProvider: Sendable {
-    /// The issuer URL, `http://127.0.0.1:PORT`.
+    /// The issuer: `http://127.0.0.1:PORT`, or for the Firebase flavour
+    /// `http://127.0.0.1:PORT/PROJECT_ID` (as `https://securetoken.google.com/PROJECT_ID`).
     public let issuer: String
+    /// The server's root URL, `http://127.0.0.1:PORT`: the base of the flavour's endpoint
+    /// paths (Apple's `/auth/keys`, Google's `/oauth2/v3/certs`, Firebase's certificate map).
+    public let baseURL: String
     /// The port bound.
     public let port: Int
+    /// What the provider serves.
+    public let configuration: DevProviderConfiguration
     let state: DevProviderState
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(issuer: String, port: Int, state: DevProviderState, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(
+        issuer: String, baseURL: String, port: Int, configuration: DevProviderConfiguration, state: DevProviderState,
+        group: ServiceGroup, task: Task<Void, any Error>
+    ) {
         self.issuer = issuer
+        self.baseURL = baseURL
         self.port = port
+        self.configuration = configuration
         self.state = state
         self.group = group
         self.task = task
+    }
+
+    /// The JWKS URL (the flavour's path).
+    public var jwksURL: String { baseURL + DevEndpoints(flavor: configuration.flavor, projectID: configuration.projectID).jwks }
+
+    /// Firebase flavour: the x509 certificate map URL (`{kid: PEM}`), else `nil`.
+    public var certificatesURL: String? {
+        DevEndpoints(flavor: configuration.flavor, projectID: configuration.projectID).certificates.map { baseURL + $0 }
     }
 
     /// Starts the provider on `127.0.0.1:port` (0 picks a free port).
@@ -41,9 +64,9 @@ public final class DevProvider: Sendable {
         configuration: DevProviderConfiguration = .standard, port: Int = 0, logger: Logger = Logger(label: "federate.dev-provider")
     ) async throws -> DevProvider {
         let state = try DevProviderState()
+        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let router = Router()
         DevRoutes(configuration: configuration, state: state).register(on: router)
-        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "federate-dev-provider"),
             onServerRunning: { channel in
@@ -62,9 +85,11 @@ public final class DevProvider: Sendable {
             task.cancel()
             throw FederateError(.invalidConfiguration, "the dev provider could not listen on 127.0.0.1:\(port)")
         }
-        let issuer = "http://127.0.0.1:\(bound)"
+        let baseURL = "http://127.0.0.1:\(bound)"
+        let issuer = configuration.flavor == .firebase ? baseURL + "/" + configuration.projectID : baseURL
         state.issuer.withLock { $0 = issuer }
-        return DevProvider(issuer: issuer, port: bound, state: state, group: group, task: task)
+        state.baseURL.withLock { $0 = baseURL }
+        return DevProvider(issuer: issuer, baseURL: baseURL, port: bound, configuration: configuration, state: state, group: group, task: task)
     }
 
     /// Publishes new signing keys now; the previous ones stay in the JWKS for `overlap` seconds.

@@ -1,149 +1,107 @@
-public import Federate
+import Federate
 public import Foundation
-
-/// A test user the dev provider can sign in.
-public struct DevUser: Sendable, Hashable {
-    /// The stable subject (`sub`).
-    public var subject: String
-    /// The email address.
-    public var email: String
-    /// Whether the email is verified.
-    public var emailVerified: Bool
-    /// The display name.
-    public var name: String
-
-    /// Creates a user.
-    public init(subject: String, email: String, emailVerified: Bool = true, name: String) {
-        self.subject = subject
-        self.email = email
-        self.emailVerified = emailVerified
-        self.name = name
-    }
-}
-
-/// Something the dev provider does wrong on purpose, so tests can prove the relying party notices.
-public enum DevFault: String, Sendable, Hashable, CaseIterable {
-    /// ID tokens name another issuer.
-    case wrongIssuer = "wrong_issuer"
-    /// ID tokens are for another client.
-    case wrongAudience = "wrong_audience"
-    /// ID tokens carry another nonce.
-    case wrongNonce = "wrong_nonce"
-    /// ID tokens expired an hour ago.
-    case expiredToken = "expired_token"
-    /// ID tokens are issued an hour in the future.
-    case futureToken = "future_token"
-    /// ID token signatures are corrupted.
-    case badSignature = "bad_signature"
-    /// ID tokens name a key that is not published.
-    case unknownKeyID = "unknown_kid"
-    /// ID tokens lack `sub`.
-    case missingSubject = "missing_sub"
-    /// The token endpoint answers 500.
-    case serverError = "server_error"
-    /// The token endpoint answers after 3 seconds.
-    case slowResponse = "slow_response"
-    /// The token endpoint answers malformed JSON.
-    case malformedJSON = "malformed_json"
-}
-
-/// A client registered with the dev provider.
-public struct DevClient: Sendable, Hashable {
-    /// The client ID.
-    public var id: String
-    /// The secret; `nil` for a public client (`none`).
-    public var secret: String?
-    /// The registered redirect URIs, matched exactly (a loopback URI matches any port, RFC 8252 §7.3).
-    public var redirectURIs: [String]
-    /// Faults applied to this client's tokens and token requests.
-    public var faults: Set<DevFault>
-
-    /// Creates a client.
-    public init(id: String, secret: String? = nil, redirectURIs: [String], faults: Set<DevFault> = []) {
-        self.id = id
-        self.secret = secret
-        self.redirectURIs = redirectURIs
-        self.faults = faults
-    }
-
-    /// Whether `uri` is one of the registered redirect URIs.
-    public func accepts(redirectURI uri: String) -> Bool {
-        redirectURIs.contains { registered in
-            registered == uri || Self.sameLoopbackIgnoringPort(registered, uri)
-        }
-    }
-
-    private static func sameLoopbackIgnoringPort(_ registered: String, _ candidate: String) -> Bool {
-        guard let r = URLComponents(string: registered), let c = URLComponents(string: candidate),
-            r.scheme == "http", c.scheme == "http", let host = r.host, ["127.0.0.1", "::1", "[::1]"].contains(host),
-            r.port == nil, c.host == r.host, c.path == r.path, c.query == r.query
-        else { return false }
-        return true
-    }
-}
 
 /// What the dev provider serves.
 public struct DevProviderConfiguration: Sendable {
+    /// The provider imitated.
+    public var flavor: DevFlavor
     /// The registered clients.
     public var clients: [DevClient]
     /// The test users, in display order.
     public var users: [DevUser]
-    /// When set, `/authorize` signs this user in at once (scripted use); `login_hint` still wins.
+    /// When set, the authorization endpoint signs this user in at once (scripted use);
+    /// `login_hint` still wins.
     public var autoApproveSubject: String?
     /// Lifetime of access and ID tokens.
     public var tokenLifetime: TimeInterval
+    /// `Cache-Control: max-age` of the key set and certificate map, in seconds.
+    public var keysMaxAge: Int
+    /// Firebase flavour: the project ID (the issuer is the server's URL plus `/` and this).
+    public var projectID: String
+    /// Firebase flavour: `firebase.sign_in_provider` of the tokens.
+    public var firebaseSignInProvider: String
+    /// Apple flavour: the key the standard Apple client signs its client secrets with.
+    public var appleClientKey: DevAppleClientKey?
 
     /// Creates a configuration.
-    public init(clients: [DevClient], users: [DevUser], autoApproveSubject: String? = nil, tokenLifetime: TimeInterval = 3600) {
+    public init(
+        flavor: DevFlavor = .generic, clients: [DevClient], users: [DevUser], autoApproveSubject: String? = nil,
+        tokenLifetime: TimeInterval = 3600, keysMaxAge: Int = 300, projectID: String = "dev-project",
+        firebaseSignInProvider: String = "google.com", appleClientKey: DevAppleClientKey? = nil
+    ) {
+        self.flavor = flavor
         self.clients = clients
         self.users = users
         self.autoApproveSubject = autoApproveSubject
         self.tokenLifetime = tokenLifetime
+        self.keysMaxAge = keysMaxAge
+        self.projectID = projectID
+        self.firebaseSignInProvider = firebaseSignInProvider
+        self.appleClientKey = appleClientKey
     }
 
-    /// A ready-to-use configuration: client `dev-client` (secret `dev-secret`, loopback
-    /// redirects on any port), public client `dev-public`, and two users.
+    /// Loopback redirect URIs on any port.
+    public static let loopbackRedirects = ["http://127.0.0.1/callback", "http://[::1]/callback"]
+
+    /// Two test users: alice (verified email) and bob (unverified), alice auto-approved.
+    public static let standardUsers = [
+        DevUser(subject: "alice", email: "alice@example.com", name: "Alice Example"),
+        DevUser(subject: "bob", email: "bob@example.com", emailVerified: false, name: "Bob Example"),
+    ]
+
+    /// The generic flavour, ready to use: client `dev-client` (secret `dev-secret`), public
+    /// client `dev-public`, both with loopback redirects on any port, and ``standardUsers``.
     public static let standard = DevProviderConfiguration(
         clients: [
-            DevClient(id: "dev-client", secret: "dev-secret", redirectURIs: ["http://127.0.0.1/callback", "http://[::1]/callback"]),
-            DevClient(id: "dev-public", redirectURIs: ["http://127.0.0.1/callback", "http://[::1]/callback"]),
+            DevClient(id: "dev-client", secret: "dev-secret", redirectURIs: loopbackRedirects),
+            DevClient(id: "dev-public", redirectURIs: loopbackRedirects),
         ],
-        users: [
-            DevUser(subject: "alice", email: "alice@example.com", name: "Alice Example"),
-            DevUser(subject: "bob", email: "bob@example.com", emailVerified: false, name: "Bob Example"),
-        ],
-        autoApproveSubject: "alice")
+        users: standardUsers, autoApproveSubject: "alice")
 
-    /// Reads a JSON configuration:
-    /// `{"clients":[{"id","secret","redirect_uris":[...],"faults":[...]}], "users":[{"sub","email","email_verified","name"}], "auto_approve": "sub"}`.
-    public init(json bytes: [UInt8]) throws(FederateError) {
-        let object: [String: JSONValue]
-        do {
-            object = try JSONParser().parseObject(bytes)
-        } catch {
-            throw FederateError(.invalidConfiguration, "the dev provider configuration is not a JSON object")
+    /// A ready-to-use configuration for `flavor`:
+    /// - generic: ``standard``;
+    /// - google: client `dev-google.apps.googleusercontent.com` (secret `dev-google-secret`)
+    ///   and a public one, users alice (hosted domain `example.com`), bob, and carol who
+    ///   refuses the `profile` scope;
+    /// - apple: Services ID `com.example.dev.web` of team `DEVTEAM001` with a fresh P-256
+    ///   client key (``appleClientKey``), users alice and a private-relay user;
+    /// - firebase: client `dev-project` (the project ID), public.
+    public static func standard(for flavor: DevFlavor) -> DevProviderConfiguration {
+        switch flavor {
+        case .generic:
+            return standard
+        case .google:
+            return DevProviderConfiguration(
+                flavor: .google,
+                clients: [
+                    DevClient(id: "dev-google.apps.googleusercontent.com", secret: "dev-google-secret", redirectURIs: loopbackRedirects),
+                    DevClient(id: "dev-google-public.apps.googleusercontent.com", redirectURIs: loopbackRedirects),
+                ],
+                users: [
+                    DevUser(subject: "110248495921238986420", email: "alice@example.com", name: "Alice Example", hostedDomain: "example.com"),
+                    DevUser(subject: "110248495921238986421", email: "bob@gmail.com", emailVerified: false, name: "Bob Example"),
+                    DevUser(subject: "110248495921238986422", email: "carol@gmail.com", name: "Carol Example", refusedScopes: ["profile"]),
+                ],
+                autoApproveSubject: "110248495921238986420")
+        case .apple:
+            let key = DevAppleClientKey(teamID: "DEVTEAM001", keyID: "DEVKEY0001")
+            return DevProviderConfiguration(
+                flavor: .apple,
+                clients: [
+                    DevClient(
+                        id: "com.example.dev.web", redirectURIs: loopbackRedirects, publicKeys: key.publicKeySet, teamID: key.teamID)
+                ],
+                users: [
+                    DevUser(subject: "001234.abcdef0123456789abcdef0123456789.1234", email: "alice@example.com", name: "Alice Example"),
+                    DevUser(
+                        subject: "001234.fedcba9876543210fedcba9876543210.4321", email: "x7k2p9q4m1@privaterelay.appleid.com",
+                        name: "Pat Private", isPrivateEmail: true),
+                ],
+                autoApproveSubject: "001234.abcdef0123456789abcdef0123456789.1234", appleClientKey: key)
+        case .firebase:
+            return DevProviderConfiguration(
+                flavor: .firebase, clients: [DevClient(id: "dev-project", redirectURIs: loopbackRedirects)],
+                users: standardUsers, autoApproveSubject: "alice", projectID: "dev-project")
         }
-        func strings(_ value: JSONValue?) -> [String] { value?.arrayValue?.compactMap(\.stringValue) ?? [] }
-        var clients: [DevClient] = []
-        for entry in object["clients"]?.arrayValue ?? [] {
-            guard let id = entry["id"]?.stringValue else { throw FederateError(.invalidConfiguration, "a client needs an id") }
-            var faults: Set<DevFault> = []
-            for name in strings(entry["faults"]) {
-                guard let fault = DevFault(rawValue: name) else { throw FederateError(.invalidConfiguration, "unknown fault '\(name)'") }
-                faults.insert(fault)
-            }
-            clients.append(DevClient(id: id, secret: entry["secret"]?.stringValue, redirectURIs: strings(entry["redirect_uris"]), faults: faults))
-        }
-        var users: [DevUser] = []
-        for entry in object["users"]?.arrayValue ?? [] {
-            guard let subject = entry["sub"]?.stringValue, let email = entry["email"]?.stringValue else {
-                throw FederateError(.invalidConfiguration, "a user needs sub and email")
-            }
-            users.append(DevUser(
-                subject: subject, email: email, emailVerified: entry["email_verified"]?.boolValue ?? true,
-                name: entry["name"]?.stringValue ?? subject))
-        }
-        guard !clients.isEmpty, !users.isEmpty else { throw FederateError(.invalidConfiguration, "declare at least one client and one user") }
-        self.init(clients: clients, users: users, autoApproveSubject: object["auto_approve"]?.stringValue)
     }
 }

@@ -25,60 +25,89 @@ struct DevTokenGrant: Sendable {
     let sibling: String?
 }
 
-/// The dev provider's mutable state: signing keys, codes and tokens. One lock; nothing here is slow.
+/// The dev provider's mutable state: signing keys, codes, tokens and what users consented
+/// to. One lock per concern; nothing done under a lock is slow.
 final class DevProviderState: Sendable {
     struct Keys {
-        var rsa: JWSSigningKey
-        var ec: JWSSigningKey
+        var current: DevSigningKeys
         /// Retired keys still published during the overlap window, with their retirement time.
-        var retired: [(key: JWSSigningKey, until: Date)]
-        var generation: Int
+        var retired: [(keys: DevSigningKeys, until: Date)]
     }
 
     let keys: Mutex<Keys>
     let codes = Mutex<[String: DevCodeGrant]>([:])
     let tokens = Mutex<[String: DevTokenGrant]>([:])
     let issuer = Mutex<String>("")
+    /// The server's root URL, known once the port is bound.
+    let baseURL = Mutex<String>("")
+    /// `client_id` + `jti` of every `private_key_jwt` assertion seen (each is single use).
+    let usedAssertionIDs = Mutex<Set<String>>([])
+    /// Scopes each user granted each client (`client_id` + `sub`), for `include_granted_scopes`
+    /// and for Apple's "first authorization" (`user` JSON).
+    let grants = Mutex<[String: Set<String>]>([:])
 
     init() throws {
-        keys = Mutex(Keys(
-            rsa: try JWSSigningKey.generateRSA(keyID: "dev-rsa-1"), ec: Self.newEC(generation: 1), retired: [], generation: 1))
+        keys = Mutex(Keys(current: try DevSigningKeys(generation: 1), retired: []))
     }
 
-    static func newEC(generation: Int) -> JWSSigningKey {
-        DevECKey.make(keyID: "dev-ec-\(generation)")
-    }
-
-    /// Publishes new keys now; the old ones stay in the JWKS for `overlap`.
+    /// Publishes new keys now; the old ones stay published for `overlap`.
     func rotateKeys(overlap: TimeInterval, now: Date = Date()) throws {
-        let rsa = try JWSSigningKey.generateRSA(keyID: "dev-rsa-\(keys.withLock { $0.generation } + 1)")
+        let generation = keys.withLock { $0.current.generation } + 1
+        let fresh = try DevSigningKeys(generation: generation, now: now)
         keys.withLock { keys in
-            keys.generation += 1
-            keys.retired.append((keys.rsa, now.addingTimeInterval(overlap)))
-            keys.retired.append((keys.ec, now.addingTimeInterval(overlap)))
-            keys.rsa = rsa
-            keys.ec = Self.newEC(generation: keys.generation)
+            guard fresh.generation > keys.current.generation else { return }
+            keys.retired.append((keys.current, now.addingTimeInterval(overlap)))
+            keys.current = fresh
         }
     }
 
-    /// The JWKS: current keys and retired ones still inside their overlap.
-    func jwks(now: Date = Date()) -> [UInt8] {
-        let published = keys.withLock { keys -> [JWSSigningKey] in
+    /// Every published key generation: the current one and retired ones inside their overlap.
+    func publishedKeys(now: Date = Date()) -> [DevSigningKeys] {
+        keys.withLock { keys in
             keys.retired.removeAll { $0.until <= now }
-            return [keys.rsa, keys.ec] + keys.retired.map(\.key)
+            return [keys.current] + keys.retired.map(\.keys)
         }
-        let entries = published.compactMap { key in key.publicJWK().map { jwk -> JSONValue in
-            var jwk = jwk
-            jwk["use"] = "sig"
-            return .object(jwk)
-        } }
+    }
+
+    /// The JWKS: RSA and EC keys of every published generation (RSA only for Google-like flavours).
+    func jwks(includeEC: Bool = true, now: Date = Date()) -> [UInt8] {
+        let entries = publishedKeys(now: now).flatMap { generation in
+            let keys: [(JWSSigningKey, String)] = [(generation.rsa, "RS256")] + (includeEC ? [(generation.ec, "ES256")] : [])
+            return keys.compactMap { key, algorithm in
+                key.publicJWK().map { jwk -> JSONValue in
+                    var jwk = jwk
+                    jwk["use"] = "sig"
+                    jwk["alg"] = .string(algorithm)
+                    return .object(jwk)
+                }
+            }
+        }
         return JSONSerializer.bytes(["keys": .array(entries)])
+    }
+
+    /// The x509 certificate map `{kid: PEM}` of the published RSA keys.
+    func certificateMap(now: Date = Date()) -> [UInt8] {
+        var map: [String: JSONValue] = [:]
+        for generation in publishedKeys(now: now) {
+            if let kid = generation.rsa.keyID { map[kid] = .string(generation.rsaCertificatePEM) }
+        }
+        return JSONSerializer.bytes(.object(map))
     }
 
     func takeCode(_ code: String, now: Date = Date()) -> DevCodeGrant? {
         codes.withLock { codes in
             guard let grant = codes.removeValue(forKey: code), grant.expiresAt > now else { return nil }
             return grant
+        }
+    }
+
+    /// Records `scopes` as granted by `user` to `clientID`; returns what was granted before.
+    func recordGrant(clientID: String, subject: String, scopes: [String]) -> Set<String>? {
+        grants.withLock { grants in
+            let key = clientID + " " + subject
+            let before = grants[key]
+            grants[key, default: []].formUnion(scopes)
+            return before
         }
     }
 }

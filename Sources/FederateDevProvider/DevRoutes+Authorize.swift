@@ -24,8 +24,12 @@ extension DevRoutes {
             redirect(redirectURI, mode: mode, [("error", error), ("error_description", description)], state: parameters["state"])
         }
         guard parameters["response_type"] == "code" else { return fail("unsupported_response_type", "only response_type=code") }
+        if let error = client.authorizationError { return fail(error, "injected by the dev provider's client configuration") }
         let scopes = (parameters["scope"] ?? "").split(separator: " ").map(String.init)
         guard scopes.contains("openid") else { return fail("invalid_scope", "scope must contain openid") }
+        if flavor == .apple, scopes.contains("name") || scopes.contains("email"), mode != "form_post" {
+            return fail("invalid_request", "response_mode must be form_post when name or email scope is requested")
+        }
         guard let challenge = parameters["code_challenge"], parameters["code_challenge_method"] == "S256", challenge.utf8.count == 43 else {
             return fail("invalid_request", "PKCE with code_challenge_method=S256 is required")
         }
@@ -34,20 +38,39 @@ extension DevRoutes {
             if parameters["prompt"] == "none" { return fail("login_required", "no signed-in user") }
             return picker(parameters)
         }
+        // Granular consent: the user may leave scopes unticked (never `openid`).
+        var granted = scopes.filter { $0 == "openid" || !user.refusedScopes.contains($0) }
+        let before = state.recordGrant(clientID: client.id, subject: user.subject, scopes: granted)
+        if flavor == .google, parameters["include_granted_scopes"] == "true", let before {
+            granted += before.subtracting(granted).sorted()
+        }
         let code = DevRandom.token()
         state.codes.withLock {
             $0[code] = DevCodeGrant(
                 clientID: client.id, redirectURI: redirectURI, user: user, nonce: parameters["nonce"], codeChallenge: challenge,
-                scopes: scopes, authTime: Date(), expiresAt: Date().addingTimeInterval(60))
+                scopes: granted, authTime: Date(), expiresAt: Date().addingTimeInterval(60))
         }
-        return redirect(redirectURI, mode: mode, [("code", code)], state: parameters["state"])
+        var response = [("code", code)]
+        // Apple posts the user's name and email once: on the first authorization of this client.
+        if flavor == .apple, before == nil, scopes.contains("name") || scopes.contains("email") {
+            response.append(("user", appleUserJSON(user, scopes: scopes)))
+        }
+        return redirect(redirectURI, mode: mode, response, state: parameters["state"])
+    }
+
+    /// Apple's one-time `user` form field.
+    func appleUserJSON(_ user: DevUser, scopes: [String]) -> String {
+        var object: [String: JSONValue] = [:]
+        if scopes.contains("name") { object["name"] = ["firstName": .string(user.givenName), "lastName": .string(user.familyName)] }
+        if scopes.contains("email") { object["email"] = .string(user.email) }
+        return String(decoding: JSONSerializer.bytes(.object(object)), as: UTF8.self)
     }
 
     /// Sends the browser back with `parameters`, `state` and the RFC 9207 `iss`.
     func redirect(_ redirectURI: String, mode: String, _ parameters: [(String, String)], state: String?) -> Response {
         var all = parameters
         if let state { all.append(("state", state)) }
-        all.append(("iss", issuer))
+        if flavor != .apple { all.append(("iss", issuer)) }  // Apple does not send RFC 9207 `iss`
         switch mode {
         case "form_post":
             let fields = all.map { "<input type=\"hidden\" name=\"\(html($0.0))\" value=\"\(html($0.1))\">" }.joined()
@@ -71,7 +94,7 @@ extension DevRoutes {
             "<li><button name=\"user\" value=\"\(html(user.subject))\">\(html(user.name)) &lt;\(html(user.email))&gt;</button></li>"
         }.joined()
         return page(status: .ok, title: "Federate dev provider: sign in", body: """
-            <h1>Sign in as</h1><form method="post" action="/authorize">\(hidden)<ul>\(buttons)</ul></form>
+            <h1>Sign in as</h1><form method="post" action="\(html(endpoints.authorize))">\(hidden)<ul>\(buttons)</ul></form>
             <p>This is Federate's development provider: no passwords, test users only.</p>
             """)
     }

@@ -7,14 +7,15 @@ extension DevRoutes {
     /// `POST /token`: `authorization_code` (PKCE S256 required, same `redirect_uri`) and `refresh_token`.
     func token(form: String, authorization: String?) async throws -> Response {
         guard let parameters = try? FormURLEncoding.decode(form) else { return oauthError("invalid_request", "malformed form") }
-        guard let client = authenticate(parameters, authorization: authorization) else {
-            return oauthError("invalid_client", "client authentication failed", status: .unauthorized)
+        guard let client = authenticate(parameters, authorization: authorization, endpoint: baseURL + endpoints.token) else {
+            return oauthError("invalid_client", invalidClientDescription, status: flavor == .apple ? .badRequest : .unauthorized)
         }
         if client.faults.contains(.serverError) { return oauthError("server_error", "injected fault", status: .internalServerError) }
         if client.faults.contains(.slowResponse) { try await Task.sleep(for: .seconds(3)) }
         if client.faults.contains(.malformedJSON) {
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: "{\"access_token\": ")))
         }
+        if client.faults.contains(.truncatedBody) { return truncatedResponse() }
         switch parameters["grant_type"] {
         case "authorization_code":
             guard let code = parameters["code"], let grant = state.takeCode(code), grant.clientID == client.id else {
@@ -32,43 +33,52 @@ extension DevRoutes {
                 tokens.removeValue(forKey: refresh)  // refresh tokens rotate
                 return grant
             }
-            guard let grant else { return oauthError("invalid_grant", "the refresh token is unknown or revoked") }
-            return try issueTokens(client: client, user: grant.user, scopes: grant.scopes, nonce: nil, authTime: grant.authTime)
+            guard let grant else {
+                return oauthError("invalid_grant", flavor == .google ? "Token has been expired or revoked." : "the refresh token is unknown or revoked")
+            }
+            // Google and Apple keep the refresh token; the generic flavour rotates it.
+            let keep = flavor == .google || flavor == .apple ? refresh : nil
+            return try issueTokens(client: client, user: grant.user, scopes: grant.scopes, nonce: nil, authTime: grant.authTime, keepRefreshToken: keep)
         default:
             return oauthError("unsupported_grant_type", "authorization_code or refresh_token")
         }
     }
 
-    private func issueTokens(client: DevClient, user: DevUser, scopes: [String], nonce: String?, authTime: Date) throws -> Response {
-        let access = DevRandom.token(), refresh = DevRandom.token()
+    private var invalidClientDescription: String {
+        flavor == .apple
+            ? "client authentication failed: the client_secret JWT must be ES256 by the registered key, with iss the team ID, sub the client_id and aud the issuer"
+            : "client authentication failed"
+    }
+
+    private func issueTokens(
+        client: DevClient, user: DevUser, scopes: [String], nonce: String?, authTime: Date, keepRefreshToken: String? = nil
+    ) throws -> Response {
+        let access = DevRandom.token(), refresh = keepRefreshToken ?? DevRandom.token()
         let expiresAt = Date().addingTimeInterval(configuration.tokenLifetime)
         state.tokens.withLock { tokens in
+            if let old = tokens[refresh]?.sibling { tokens.removeValue(forKey: old) }
             tokens[access] = DevTokenGrant(clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: expiresAt, sibling: refresh)
             tokens[refresh] = DevTokenGrant(clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: nil, sibling: access)
         }
         let idToken = try minter.idToken(for: user, client: client, nonce: nonce, accessToken: access, authTime: authTime, scopes: scopes)
-        return json([
+        var body: [String: JSONValue] = [
             "access_token": .string(access), "token_type": "Bearer", "expires_in": .integer(Int64(configuration.tokenLifetime)),
-            "refresh_token": .string(refresh), "id_token": .string(idToken), "scope": .string(scopes.joined(separator: " ")),
-        ])
+            "id_token": .string(idToken),
+        ]
+        if keepRefreshToken == nil { body["refresh_token"] = .string(refresh) }
+        if flavor != .apple { body["scope"] = .string(scopes.joined(separator: " ")) }
+        return json(.object(body))
     }
 
-    /// Client authentication: Basic (form-encoded credentials), `client_secret_post`, or `none` for public clients.
-    func authenticate(_ parameters: [String: String], authorization: String?) -> DevClient? {
-        if let authorization, authorization.hasPrefix("Basic "),
-            let decoded = Data(base64Encoded: String(authorization.dropFirst(6))).map({ String(decoding: $0, as: UTF8.self) }),
-            let colon = decoded.firstIndex(of: ":")
-        {
-            let id = (try? FormURLEncoding.decode("v=" + decoded[..<colon]))?["v"]
-            let secret = (try? FormURLEncoding.decode("v=" + decoded[decoded.index(after: colon)...]))?["v"]
-            guard let client = client(id), let expected = client.secret, let secret, ConstantTime.equals(secret, expected) else { return nil }
-            return client
-        }
-        guard let client = client(parameters["client_id"]) else { return nil }
-        if let expected = client.secret {
-            guard let secret = parameters["client_secret"], ConstantTime.equals(secret, expected) else { return nil }
-        }
-        return client
+    /// Announces a full token response and closes the connection halfway through it.
+    private func truncatedResponse() -> Response {
+        let full = Array(#"{"access_token": "truncated", "token_type": "Bearer", "expires_in": 3600}"#.utf8)
+        return Response(
+            status: .ok, headers: [.contentType: "application/json", .contentLength: String(full.count)],
+            body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(bytes: full.prefix(full.count / 2)))
+                throw DevTruncation()
+            })
     }
 
     /// `GET/POST /userinfo` with `Authorization: Bearer`.
@@ -89,11 +99,24 @@ extension DevRoutes {
         return json(.object(claims))
     }
 
-    /// `POST /revoke` (RFC 7009): revoking either token of a pair revokes both.
-    func revoke(form: String, authorization: String?) -> Response {
-        guard let parameters = try? FormURLEncoding.decode(form) else { return oauthError("invalid_request", "malformed form") }
-        guard let client = authenticate(parameters, authorization: authorization) else {
-            return oauthError("invalid_client", "client authentication failed", status: .unauthorized)
+    /// `POST /revoke` (RFC 7009): revoking either token of a pair revokes both. Google takes
+    /// the token without client authentication (form or query) and answers 400
+    /// `invalid_token` for an unknown one; the others authenticate the client and answer 200.
+    func revoke(form: String, query: String, authorization: String?) -> Response {
+        guard let parameters = try? FormURLEncoding.decode(form), let queryParameters = try? FormURLEncoding.decode(query) else {
+            return oauthError("invalid_request", "malformed form")
+        }
+        if flavor == .google {
+            guard let token = parameters["token"] ?? queryParameters["token"] else { return oauthError("invalid_request", "token missing") }
+            let revoked = state.tokens.withLock { tokens -> Bool in
+                guard let grant = tokens.removeValue(forKey: token) else { return false }
+                if let sibling = grant.sibling { tokens.removeValue(forKey: sibling) }
+                return true
+            }
+            return revoked ? Response(status: .ok) : oauthError("invalid_token", "Token expired or revoked")
+        }
+        guard let client = authenticate(parameters, authorization: authorization, endpoint: baseURL + endpoints.revoke) else {
+            return oauthError("invalid_client", invalidClientDescription, status: flavor == .apple ? .badRequest : .unauthorized)
         }
         if let token = parameters["token"] {
             state.tokens.withLock { tokens in
@@ -117,3 +140,6 @@ extension DevRoutes {
         return page(status: .ok, title: "Signed out", body: "<p>You are signed out of the dev provider.</p>")
     }
 }
+
+/// Thrown mid-body to cut a response short (the `truncated_body` fault).
+struct DevTruncation: Error {}

@@ -2,54 +2,96 @@ import Federate
 import Foundation
 import Hummingbird
 
-/// The dev provider's endpoints.
+/// The dev provider's endpoints, laid out as its flavour's real provider lays them out.
 struct DevRoutes: Sendable {
     let configuration: DevProviderConfiguration
     let state: DevProviderState
 
+    var flavor: DevFlavor { configuration.flavor }
     var issuer: String { state.issuer.withLock { $0 } }
-    var minter: DevTokenMinter { DevTokenMinter(issuer: issuer, state: state, lifetime: configuration.tokenLifetime) }
+    /// The server's root URL (`http://127.0.0.1:PORT`).
+    var baseURL: String { state.baseURL.withLock { $0 } }
+    var endpoints: DevEndpoints { DevEndpoints(flavor: flavor, projectID: configuration.projectID) }
+    var minter: DevTokenMinter { DevTokenMinter(issuer: issuer, flavor: flavor, configuration: configuration, state: state) }
 
     func register(on router: Router<BasicRequestContext>) {
-        router.get(".well-known/openid-configuration") { _, _ in self.json(self.discovery()) }
-        router.get("jwks") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "max-age=300"],
-                     body: .init(byteBuffer: ByteBuffer(bytes: self.state.jwks())))
+        let endpoints = self.endpoints
+        router.get(RouterPath(endpoints.discovery)) { _, _ in self.json(self.discovery()) }
+        router.get(RouterPath(endpoints.jwks)) { _, _ in
+            self.keys(self.state.jwks(includeEC: self.flavor == .generic))
         }
-        router.get("authorize") { request, _ in self.authorize(query: request.uri.query ?? "") }
-        router.post("authorize") { request, _ in
+        if let certificates = endpoints.certificates {
+            router.get(RouterPath(certificates)) { _, _ in self.keys(self.state.certificateMap()) }
+        }
+        if let risc = endpoints.riscConfiguration {
+            router.get(RouterPath(risc)) { _, _ in
+                self.json(["issuer": .string(self.issuer + "/"), "jwks_uri": .string(self.baseURL + endpoints.jwks),
+                           "delivery_methods_supported": ["https://schemas.openid.net/secevent/risc/delivery-method/push"]])
+            }
+        }
+        router.get(RouterPath(endpoints.authorize)) { request, _ in self.authorize(query: request.uri.query ?? "") }
+        router.post(RouterPath(endpoints.authorize)) { request, _ in
             var request = request
             let body = try await request.collectBody(upTo: 64 * 1024)
             return self.authorize(query: String(buffer: body))
         }
-        router.post("token") { request, _ in
+        router.post(RouterPath(endpoints.token)) { request, _ in
             var request = request
             let body = try await request.collectBody(upTo: 64 * 1024)
             return try await self.token(form: String(buffer: body), authorization: request.headers[.authorization])
         }
-        router.get("userinfo") { request, _ in self.userinfo(authorization: request.headers[.authorization]) }
-        router.post("userinfo") { request, _ in self.userinfo(authorization: request.headers[.authorization]) }
-        router.post("revoke") { request, _ in
+        if let userinfo = endpoints.userinfo {
+            router.get(RouterPath(userinfo)) { request, _ in self.userinfo(authorization: request.headers[.authorization]) }
+            router.post(RouterPath(userinfo)) { request, _ in self.userinfo(authorization: request.headers[.authorization]) }
+        }
+        router.post(RouterPath(endpoints.revoke)) { request, _ in
             var request = request
             let body = try await request.collectBody(upTo: 64 * 1024)
-            return self.revoke(form: String(buffer: body), authorization: request.headers[.authorization])
+            return self.revoke(form: String(buffer: body), query: request.uri.query ?? "", authorization: request.headers[.authorization])
         }
-        router.get("logout") { request, _ in self.logout(query: request.uri.query ?? "") }
+        if let endSession = endpoints.endSession {
+            router.get(RouterPath(endSession)) { request, _ in self.logout(query: request.uri.query ?? "") }
+        }
     }
 
     func discovery() -> JSONValue {
-        [
-            "issuer": .string(issuer), "authorization_endpoint": .string(issuer + "/authorize"),
-            "token_endpoint": .string(issuer + "/token"), "userinfo_endpoint": .string(issuer + "/userinfo"),
-            "jwks_uri": .string(issuer + "/jwks"), "revocation_endpoint": .string(issuer + "/revoke"),
-            "end_session_endpoint": .string(issuer + "/logout"),
+        let endpoints = self.endpoints
+        var document: [String: JSONValue] = [
+            "issuer": .string(issuer), "authorization_endpoint": .string(baseURL + endpoints.authorize),
+            "token_endpoint": .string(baseURL + endpoints.token), "jwks_uri": .string(baseURL + endpoints.jwks),
+            "revocation_endpoint": .string(baseURL + endpoints.revoke),
             "response_types_supported": ["code"], "response_modes_supported": ["query", "fragment", "form_post"],
-            "subject_types_supported": ["public"], "id_token_signing_alg_values_supported": ["RS256", "ES256"],
-            "scopes_supported": ["openid", "email", "profile"], "grant_types_supported": ["authorization_code", "refresh_token"],
-            "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
-            "code_challenge_methods_supported": ["S256"], "claims_supported": ["sub", "email", "email_verified", "name"],
-            "authorization_response_iss_parameter_supported": true,
+            "subject_types_supported": flavor == .apple ? ["pairwise"] : ["public"],
+            "id_token_signing_alg_values_supported": flavor == .generic ? ["RS256", "ES256"] : ["RS256"],
+            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "code_challenge_methods_supported": ["S256"],
         ]
+        if let userinfo = endpoints.userinfo { document["userinfo_endpoint"] = .string(baseURL + userinfo) }
+        if let endSession = endpoints.endSession { document["end_session_endpoint"] = .string(baseURL + endSession) }
+        switch flavor {
+        case .apple:
+            document["scopes_supported"] = ["openid", "email", "name"]
+            document["token_endpoint_auth_methods_supported"] = ["client_secret_post"]
+            document["claims_supported"] = ["aud", "email", "email_verified", "exp", "iat", "is_private_email", "iss", "nonce", "nonce_supported", "sub"]
+        case .google:
+            document["scopes_supported"] = ["openid", "email", "profile"]
+            document["token_endpoint_auth_methods_supported"] = ["client_secret_post", "client_secret_basic"]
+            document["claims_supported"] = ["aud", "email", "email_verified", "exp", "family_name", "given_name", "hd", "iat", "iss", "name", "picture", "sub"]
+            document["authorization_response_iss_parameter_supported"] = true
+        case .generic, .firebase:
+            document["scopes_supported"] = ["openid", "email", "profile"]
+            document["token_endpoint_auth_methods_supported"] = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
+            document["token_endpoint_auth_signing_alg_values_supported"] = ["RS256", "ES256", "PS256", "EdDSA"]
+            document["claims_supported"] = ["sub", "email", "email_verified", "name"]
+            document["authorization_response_iss_parameter_supported"] = true
+        }
+        return .object(document)
+    }
+
+    /// A key set or certificate map, cached as configured.
+    func keys(_ body: [UInt8]) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=\(configuration.keysMaxAge)"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {

@@ -1,39 +1,89 @@
 import Federate
 import Foundation
 
-/// Signs the dev provider's ID tokens, applying a client's faults.
+/// Signs the dev provider's ID tokens in its flavour's shape, applying a client's faults.
 struct DevTokenMinter {
     let issuer: String
+    let flavor: DevFlavor
+    let configuration: DevProviderConfiguration
     let state: DevProviderState
-    let lifetime: TimeInterval
 
     func idToken(
         for user: DevUser, client: DevClient, nonce: String?, accessToken: String?, authTime: Date, scopes: [String], now: Date = Date()
     ) throws -> String {
         let faults = client.faults
+        if faults.contains(.rotateKeys) { try state.rotateKeys(overlap: 3600, now: now) }
         let issuedAt = Int64(now.timeIntervalSince1970) + (faults.contains(.futureToken) ? 3600 : 0)
-        let expiresAt = faults.contains(.expiredToken) ? Int64(now.timeIntervalSince1970) - 3600 : issuedAt + Int64(lifetime)
+        let expiresAt = faults.contains(.expiredToken) ? Int64(now.timeIntervalSince1970) - 3600 : issuedAt + Int64(configuration.tokenLifetime)
         var claims: [String: JSONValue] = [
-            "iss": .string(faults.contains(.wrongIssuer) ? issuer + "/other" : issuer),
+            "iss": .string(faults.contains(.wrongIssuer) ? issuer + "/other" : tokenIssuer(for: client)),
             "sub": .string(user.subject),
             "aud": .string(faults.contains(.wrongAudience) ? client.id + "-other" : client.id),
             "iat": .integer(issuedAt), "exp": .integer(expiresAt), "auth_time": .integer(Int64(authTime.timeIntervalSince1970)),
         ]
-        if faults.contains(.missingSubject) { claims.removeValue(forKey: "sub") }
         if let nonce { claims["nonce"] = .string(faults.contains(.wrongNonce) ? nonce + "-other" : nonce) }
         if let accessToken { claims["at_hash"] = .string(TokenHash.compute(accessToken, algorithm: .rs256)) }
-        if scopes.contains("email") {
-            claims["email"] = .string(user.email)
-            claims["email_verified"] = .bool(user.emailVerified)
-        }
-        if scopes.contains("profile") { claims["name"] = .string(user.name) }
+        addFlavorClaims(to: &claims, user: user, client: client, scopes: scopes)
+        if faults.contains(.missingSubject) { claims.removeValue(forKey: "sub") }
+        if faults.contains(.missingExpiry) { claims.removeValue(forKey: "exp") }
 
-        let key = state.keys.withLock { $0.rsa }
+        let key = state.keys.withLock { $0.current.rsa }
         var header: [String: JSONValue] = ["typ": "JWT"]
         if faults.contains(.unknownKeyID) { header["kid"] = "dev-unpublished" }
         var token = try key.sign(claims: claims, algorithm: .rs256, header: header)
         if faults.contains(.badSignature) { token = Self.corruptSignature(token) }
         return token
+    }
+
+    /// The `iss` a client's tokens carry: Google's legacy spelling drops the scheme.
+    func tokenIssuer(for client: DevClient) -> String {
+        guard flavor == .google, client.legacyIssuer, let scheme = issuer.range(of: "://") else { return issuer }
+        return String(issuer[scheme.upperBound...])
+    }
+
+    private func addFlavorClaims(to claims: inout [String: JSONValue], user: DevUser, client: DevClient, scopes: [String]) {
+        let email = scopes.contains("email")
+        switch flavor {
+        case .generic:
+            if email {
+                claims["email"] = .string(user.email)
+                claims["email_verified"] = .bool(user.emailVerified)
+            }
+            if scopes.contains("profile") { claims["name"] = .string(user.name) }
+        case .google:
+            claims["azp"] = .string(client.id)
+            if let domain = user.hostedDomain { claims["hd"] = .string(domain) }
+            if email {
+                claims["email"] = .string(user.email)
+                claims["email_verified"] = .bool(user.emailVerified)
+            }
+            if scopes.contains("profile") {
+                claims["name"] = .string(user.name)
+                claims["given_name"] = .string(user.givenName)
+                claims["family_name"] = .string(user.familyName)
+                claims["picture"] = .string(issuer + "/photos/" + user.subject)
+            }
+        case .apple:
+            // Apple writes booleans as strings and says it supports nonces.
+            claims["nonce_supported"] = .bool(true)
+            if email {
+                claims["email"] = .string(user.email)
+                claims["email_verified"] = .string(user.emailVerified ? "true" : "false")
+                claims["is_private_email"] = .string(user.isPrivateEmail ? "true" : "false")
+            }
+        case .firebase:
+            claims["user_id"] = .string(user.subject)
+            claims["email"] = .string(user.email)
+            claims["email_verified"] = .bool(user.emailVerified)
+            claims["name"] = .string(user.name)
+            claims["firebase"] = [
+                "sign_in_provider": .string(configuration.firebaseSignInProvider),
+                "identities": .object([
+                    "email": [.string(user.email)],
+                    configuration.firebaseSignInProvider: [.string(user.subject)],
+                ]),
+            ]
+        }
     }
 
     /// Flips bits in the middle of the signature, keeping it canonical base64url.

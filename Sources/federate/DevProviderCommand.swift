@@ -9,38 +9,41 @@ struct DevProviderCommand: AsyncParsableCommand {
         commandName: "dev-provider",
         abstract: "Run Federate's local OpenID provider for development and tests.",
         discussion: """
-            Listens on 127.0.0.1, prints {"issuer": URL, "login": COMMAND} on standard output (the COMMAND signs in \
-            with the first client), and serves until interrupted. Without --config: client dev-client / dev-secret \
-            and public client dev-public (loopback redirects on any port), users alice and bob, alice auto-approved.
+            Listens on 127.0.0.1, prints {"issuer": URL, "flavor": F, "login": COMMAND} on standard output (the COMMAND \
+            signs in with the first client; for the Apple flavour it carries a client secret valid for an hour), and serves \
+            until interrupted. Without --config, each flavour has ready-made clients and users (see Docs/DevProvider.md); \
+            the generic one: client dev-client / dev-secret and public client dev-public (loopback redirects on any port), \
+            users alice and bob, alice auto-approved.
             """
     )
 
     @Option(help: "The port (default: a free port).")
     var port: Int = 0
 
-    @Option(help: "The flavour: generic (google, apple and firebase are not built yet).")
+    @Option(help: "The flavour: generic, google, apple or firebase.")
     var flavor: String = "generic"
 
-    @Option(help: "A JSON file declaring clients and users (see Docs/DevProvider.md).")
+    @Option(help: "A JSON file declaring clients and users (see Docs/DevProvider.md); its \"flavor\" wins over --flavor.")
     var config: String?
 
     func run() async throws {
         do {
-            guard flavor == "generic" else {
-                throw FederateError(.invalidConfiguration, "only the generic flavour exists yet")
+            guard let flavor = DevFlavor(rawValue: flavor) else {
+                throw FederateError(.invalidConfiguration, "unknown flavour '\(self.flavor)' (generic, google, apple or firebase)")
             }
-            var configuration = DevProviderConfiguration.standard
+            var configuration = DevProviderConfiguration.standard(for: flavor)
             if let config {
                 guard let data = FileManager.default.contents(atPath: config) else {
                     throw FederateError(.invalidConfiguration, "cannot read '\(config)'")
                 }
-                configuration = try DevProviderConfiguration(json: Array(data))
+                configuration = try DevProviderConfiguration(json: Array(data), defaultFlavor: flavor)
             }
             let provider = try await DevProvider.start(configuration: configuration, port: port)
             let client = configuration.clients[0]
             var login = "federate login --no-browser --issuer \(provider.issuer) --client-id \(client.id)"
-            if let secret = client.secret { login += " --client-secret \(secret)" }
-            CLIOutput.line(["issuer": .string(provider.issuer), "login": .string(login)])
+            if let secret = try provider.clientSecret(for: client) { login += " --client-secret=\(secret)" }
+            if configuration.flavor == .apple { login += " --scope openid" }
+            CLIOutput.line(["issuer": .string(provider.issuer), "flavor": .string(configuration.flavor.rawValue), "login": .string(login)])
             try await provider.waitUntilStopped()
         } catch {
             throw CLIOutput.fail(error)

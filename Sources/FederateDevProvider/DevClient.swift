@@ -1,0 +1,79 @@
+public import Federate
+public import Foundation
+
+/// How a client proves who it is at the token and revocation endpoints.
+public enum DevClientAuthMethod: String, Sendable, Hashable, CaseIterable {
+    /// HTTP Basic with the form-encoded client ID and secret (RFC 6749 §2.3.1).
+    case clientSecretBasic = "client_secret_basic"
+    /// `client_id` and `client_secret` in the form body.
+    case clientSecretPost = "client_secret_post"
+    /// A JWT assertion signed with one of the client's registered keys (RFC 7523).
+    case privateKeyJWT = "private_key_jwt"
+    /// A public client: only `client_id` (PKCE protects the code).
+    case none
+}
+
+/// A client registered with the dev provider.
+public struct DevClient: Sendable {
+    /// The client ID (for the Firebase flavour: the project ID, the `aud` of its tokens).
+    public var id: String
+    /// The secret; `nil` for a public client or one that authenticates with keys. In the
+    /// Apple flavour the secret sent must instead be an ES256 JWT (see ``teamID``).
+    public var secret: String?
+    /// The registered redirect URIs, matched exactly (a loopback URI matches any port, RFC 8252 §7.3).
+    public var redirectURIs: [String]
+    /// Faults applied to this client's tokens and token requests.
+    public var faults: Set<DevFault>
+    /// Public keys for `private_key_jwt` assertions and Apple client-secret JWTs.
+    public var publicKeys: JSONWebKeySet?
+    /// Apple flavour: the team ID that must be the `iss` of the client-secret JWT.
+    public var teamID: String?
+    /// The accepted authentication methods; `nil` derives them: `private_key_jwt` with
+    /// ``publicKeys`` (and no team), Basic and post with a secret or a team, else `none`.
+    public var authMethods: Set<DevClientAuthMethod>?
+    /// An OAuth error code `/authorize` answers with instead of a code (Google's
+    /// `admin_policy_enforced`, `org_internal`, `disallowed_useragent`, ...).
+    public var authorizationError: String?
+    /// Google flavour: ID tokens spell the issuer without its scheme, as Google's legacy tokens do.
+    public var legacyIssuer: Bool
+
+    /// Creates a client.
+    public init(
+        id: String, secret: String? = nil, redirectURIs: [String], faults: Set<DevFault> = [], publicKeys: JSONWebKeySet? = nil,
+        teamID: String? = nil, authMethods: Set<DevClientAuthMethod>? = nil, authorizationError: String? = nil,
+        legacyIssuer: Bool = false
+    ) {
+        self.id = id
+        self.secret = secret
+        self.redirectURIs = redirectURIs
+        self.faults = faults
+        self.publicKeys = publicKeys
+        self.teamID = teamID
+        self.authMethods = authMethods
+        self.authorizationError = authorizationError
+        self.legacyIssuer = legacyIssuer
+    }
+
+    /// The methods this client may use (see ``authMethods``).
+    public var acceptedAuthMethods: Set<DevClientAuthMethod> {
+        if let authMethods { return authMethods }
+        if secret != nil || teamID != nil { return [.clientSecretBasic, .clientSecretPost] }
+        if publicKeys != nil { return [.privateKeyJWT] }
+        return [.none]
+    }
+
+    /// Whether `uri` is one of the registered redirect URIs.
+    public func accepts(redirectURI uri: String) -> Bool {
+        redirectURIs.contains { registered in
+            registered == uri || Self.sameLoopbackIgnoringPort(registered, uri)
+        }
+    }
+
+    private static func sameLoopbackIgnoringPort(_ registered: String, _ candidate: String) -> Bool {
+        guard let r = URLComponents(string: registered), let c = URLComponents(string: candidate),
+            r.scheme == "http", c.scheme == "http", let host = r.host, ["127.0.0.1", "::1", "[::1]"].contains(host),
+            r.port == nil, c.host == r.host, c.path == r.path, c.query == r.query
+        else { return false }
+        return true
+    }
+}

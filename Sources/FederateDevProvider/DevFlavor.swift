@@ -1,0 +1,17 @@
+/// Which real provider the dev provider imitates, quirks included (see `Docs/DevProvider.md`).
+public enum DevFlavor: String, Sendable, Hashable, CaseIterable {
+    /// A plain, standards-compliant OpenID provider.
+    case generic
+    /// Google: Google's endpoint paths, `azp` and `hd` claims, tokens with the legacy
+    /// issuer spelling for clients that ask for it, granular consent, Google's error codes,
+    /// revocation that cascades to the refresh token, and RISC security events.
+    case google
+    /// Sign in with Apple: Apple's endpoint paths, `form_post` required for the `name` and
+    /// `email` scopes, the one-time `user` JSON, ES256 client-secret JWTs, string booleans
+    /// in ID tokens, and server-to-server notifications.
+    case apple
+    /// Firebase Authentication: securetoken-style ID tokens (`iss` is the issuer base plus the
+    /// project ID, `aud` the project ID, `firebase.sign_in_provider`) and the x509
+    /// certificate map `{kid: PEM}` served with `Cache-Control: max-age`.
+    case firebase
+}

@@ -1,0 +1,88 @@
+public import Federate
+public import Foundation
+
+extension DevProvider {
+    /// The issuer of the Google flavour's RISC security event tokens: the issuer with a
+    /// trailing slash, as Google's `https://accounts.google.com/`.
+    public var riscIssuer: String { issuer + "/" }
+
+    /// Google flavour: signs a RISC security event token (RS256, with `kid`) about `subject`
+    /// and POSTs it to `receiverURL` as `application/secevent+jwt`, as Google's Cross-Account
+    /// Protection does. Returns the receiver's HTTP status and the token's `jti`.
+    ///
+    /// - Parameters:
+    ///   - eventType: the full event-type URI, e.g.
+    ///     `https://schemas.openid.net/secevent/risc/event-type/sessions-revoked`.
+    ///   - reason: the `reason` member (for `account-disabled`: `hijacking` or `bulk-account`).
+    ///   - tokenID: the `jti`; a fresh random one by default (pass the same twice to replay).
+    public func sendSecurityEvent(
+        _ eventType: String, subject: String, audience: String, reason: String? = nil, tokenID: String? = nil,
+        to receiverURL: String, http: any HTTPClient = AsyncHTTPClientTransport.shared
+    ) async throws -> (status: Int, tokenID: String) {
+        var event: [String: JSONValue] = ["subject": ["subject_type": "iss-sub", "iss": .string(riscIssuer), "sub": .string(subject)]]
+        if let reason { event["reason"] = .string(reason) }
+        let jti = tokenID ?? DevRandom.token()
+        let claims: [String: JSONValue] = [
+            "iss": .string(riscIssuer), "aud": .string(audience), "iat": .integer(Int64(Date().timeIntervalSince1970)),
+            "jti": .string(jti), "events": .object([eventType: .object(event)]),
+        ]
+        let token = try state.keys.withLock { $0.current.rsa }.sign(claims: claims, algorithm: .rs256, header: ["typ": "secevent+jwt"])
+        let response = try await http.send(HTTPRequest(
+            method: "POST", url: receiverURL, headers: [("Content-Type", "application/secevent+jwt"), ("Accept", "application/json")],
+            body: Array(token.utf8)))
+        return (response.status, jti)
+    }
+
+    /// Apple flavour: signs a server-to-server notification for `clientID` and POSTs
+    /// `{"payload": JWT}` to `receiverURL`, the `events` claim being a JSON string as Apple
+    /// sends it. Returns the receiver's HTTP status and the notification's `jti`.
+    ///
+    /// - Parameters:
+    ///   - type: `email-disabled`, `email-enabled`, `consent-revoked` or `account-delete`.
+    ///   - tokenID: the `jti`; a fresh random one by default (pass the same twice to repeat).
+    public func sendAppleNotification(
+        _ type: String, subject: String, clientID: String, email: String? = nil, isPrivateEmail: Bool? = nil, tokenID: String? = nil,
+        to receiverURL: String, http: any HTTPClient = AsyncHTTPClientTransport.shared
+    ) async throws -> (status: Int, tokenID: String) {
+        let now = Date()
+        var events: [String: JSONValue] = [
+            "type": .string(type), "sub": .string(subject), "event_time": .integer(Int64(now.timeIntervalSince1970 * 1000)),
+        ]
+        if let email { events["email"] = .string(email) }
+        if let isPrivateEmail { events["is_private_email"] = .string(isPrivateEmail ? "true" : "false") }
+        let jti = tokenID ?? DevRandom.token()
+        let claims: [String: JSONValue] = [
+            "iss": .string(issuer), "aud": .string(clientID), "iat": .integer(Int64(now.timeIntervalSince1970)),
+            "exp": .integer(Int64(now.timeIntervalSince1970) + 300), "jti": .string(jti),
+            "events": .string(String(decoding: JSONSerializer.bytes(.object(events)), as: UTF8.self)),
+        ]
+        let token = try state.keys.withLock { $0.current.rsa }.sign(claims: claims, algorithm: .rs256)
+        let response = try await http.send(HTTPRequest(
+            method: "POST", url: receiverURL, headers: [("Content-Type", "application/json")],
+            body: JSONSerializer.bytes(["payload": .string(token)])))
+        return (response.status, jti)
+    }
+
+    /// Firebase flavour: a securetoken-style ID token for `user`, as the Firebase client SDK
+    /// would obtain after a sign-in (`iss` the issuer, `aud` the project ID, `auth_time`,
+    /// `firebase.sign_in_provider`), signed by a key in the certificate map.
+    public func firebaseIDToken(for user: DevUser, authTime: Date = Date(), now: Date = Date()) throws -> String {
+        let client = DevClient(id: configuration.projectID, redirectURIs: [])
+        var firebase = configuration
+        firebase.flavor = .firebase
+        return try DevTokenMinter(issuer: issuer, flavor: .firebase, configuration: firebase, state: state).idToken(
+            for: user, client: client, nonce: nil, accessToken: nil, authTime: authTime, scopes: ["openid"], now: now)
+    }
+}
+
+extension DevProvider {
+    /// The `client_secret` a relying party sends for `client`: its shared secret, or in the
+    /// Apple flavour a client-secret JWT signed with ``DevProviderConfiguration/appleClientKey``
+    /// (valid for an hour); `nil` for a client without either.
+    public func clientSecret(for client: DevClient) throws -> String? {
+        if let team = client.teamID, let key = configuration.appleClientKey, key.teamID == team {
+            return try key.clientSecret(clientID: client.id, audience: issuer)
+        }
+        return client.secret
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// A test user the dev provider can sign in.
+public struct DevUser: Sendable, Hashable {
+    /// The stable subject (`sub`).
+    public var subject: String
+    /// The email address.
+    public var email: String
+    /// Whether the email is verified.
+    public var emailVerified: Bool
+    /// The display name.
+    public var name: String
+    /// Google flavour: the Workspace domain, sent as the `hd` claim.
+    public var hostedDomain: String?
+    /// Google flavour: scopes this user leaves unticked on the consent screen (granular consent).
+    public var refusedScopes: Set<String>
+    /// Apple flavour: whether the email is a private relay address (`is_private_email`).
+    public var isPrivateEmail: Bool
+
+    /// Creates a user.
+    public init(
+        subject: String, email: String, emailVerified: Bool = true, name: String, hostedDomain: String? = nil,
+        refusedScopes: Set<String> = [], isPrivateEmail: Bool = false
+    ) {
+        self.subject = subject
+        self.email = email
+        self.emailVerified = emailVerified
+        self.name = name
+        self.hostedDomain = hostedDomain
+        self.refusedScopes = refusedScopes
+        self.isPrivateEmail = isPrivateEmail
+    }
+
+    /// The first word of ``name`` (Apple's `firstName`, Google's `given_name`).
+    public var givenName: String { String(name.split(separator: " ").first ?? Substring(name)) }
+    /// The rest of ``name`` (Apple's `lastName`, Google's `family_name`).
+    public var familyName: String { name.split(separator: " ").dropFirst().joined(separator: " ") }
+}
