@@ -22,12 +22,18 @@ public struct AppleClientSecret: Sendable {
     public let clientID: String
     /// How long each secret is valid.
     public let lifetime: TimeInterval
+    /// The `aud` of the secrets: Apple's ``audience``, or a stand-in's issuer in tests.
+    public let tokenAudience: String
     private let key: JWSSigningKey
 
     /// Creates a generator from the `.p8` file's PEM text. Throws
     /// ``FederateError/Code/invalidKey`` for a key that is not a P-256 private key, and
     /// ``FederateError/Code/invalidConfiguration`` for a lifetime outside 1…15,777,000 s.
-    public init(teamID: String, keyID: String, clientID: String, privateKeyPEM: String, lifetime: TimeInterval = 15_777_000) throws(FederateError) {
+    /// `audience` is Apple's unless a stand-in (the dev provider's Apple flavour) is used.
+    public init(
+        teamID: String, keyID: String, clientID: String, privateKeyPEM: String, lifetime: TimeInterval = 15_777_000,
+        audience: String = AppleClientSecret.audience
+    ) throws(FederateError) {
         guard !teamID.isEmpty, !keyID.isEmpty, !clientID.isEmpty else {
             throw FederateError(.invalidConfiguration, "team ID, key ID and client ID must not be empty")
         }
@@ -44,6 +50,7 @@ public struct AppleClientSecret: Sendable {
         self.keyID = keyID
         self.clientID = clientID
         self.lifetime = lifetime
+        self.tokenAudience = audience
         self.key = JWSSigningKey(p256: privateKey, keyID: keyID)
     }
 
@@ -53,7 +60,7 @@ public struct AppleClientSecret: Sendable {
         return try key.sign(
             claims: [
                 "iss": .string(teamID), "iat": .integer(issuedAt), "exp": .integer(issuedAt + Int64(lifetime)),
-                "aud": .string(Self.audience), "sub": .string(clientID),
+                "aud": .string(tokenAudience), "sub": .string(clientID),
             ],
             algorithm: .es256, header: ["kid": .string(keyID)])
     }

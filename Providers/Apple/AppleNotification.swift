@@ -41,17 +41,21 @@ public struct AppleNotification: Sendable, Hashable {
     public let notificationID: String?
 }
 
-/// Verifies the `{"payload": JWT}` bodies Apple POSTs: the JWT is checked like an ID token
-/// (Apple's keys, RS256, `iss`, `aud` the app's ID, `iat`/`exp`), then its `events` claim —
+/// Verifies the `{"payload": JWT}` bodies Apple POSTs: the JWT is checked with Apple's keys
+/// (RS256, `iss`, `aud` the app's ID, `iat`, `exp` when present), then its `events` claim —
 /// a JSON *string* — is decoded. Deliveries can repeat: use ``AppleNotification/notificationID``
 /// or the event's content to make handling idempotent.
 public struct AppleNotificationVerifier: Sendable {
-    /// Verifies the payload JWT.
-    public let verifier: IDTokenVerifier
+    /// Verifies the payload JWT: RS256 by Apple's keys, `iss` Apple, `aud` one of the
+    /// client IDs, `iat` present and not in the future, `exp` when present. Notifications
+    /// carry the user in `events`, not in a top-level `sub`.
+    public let verifier: JWTVerifier
 
     /// Creates a verifier for notifications addressed to `clientIDs`.
     public init(clientIDs: Set<String>, endpoints: AppleEndpoints = .apple, keys: (any KeySetProvider)? = nil) throws(FederateError) {
-        verifier = try AppleIDTokenVerifier(clientIDs: clientIDs, endpoints: endpoints, keys: keys).verifier
+        let provider: any KeySetProvider
+        if let keys { provider = keys } else { provider = try RemoteKeySet(url: endpoints.keysURL) }
+        verifier = JWTVerifier(issuers: [endpoints.issuer], audiences: clientIDs, allowedAlgorithms: [.rs256], keys: provider)
     }
 
     /// Verifies and decodes a request body.
@@ -64,7 +68,7 @@ public struct AppleNotificationVerifier: Sendable {
         } catch {
             throw FederateError(.malformedToken, "an Apple notification body is {\"payload\": JWT}")
         }
-        let token = try await verifier.verify(payload, expecting: IDTokenExpectations(now: now))
+        let token = try await verifier.verify(payload, now: now)
         return try Self.decode(claims: token.claims)
     }
 

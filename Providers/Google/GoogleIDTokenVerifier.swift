@@ -25,15 +25,16 @@ public struct GoogleIDTokenVerifier: Sendable {
     ///   - clientIDs: the accepted `aud` values.
     ///   - authorizedParties: the accepted `azp` values (default: `clientIDs`).
     ///   - hostedDomains: when not empty, `hd` must be one of them.
-    ///   - keys: the key provider (default: a ``RemoteKeySet`` on Google's keys).
+    ///   - keys: the key provider (default: a ``RemoteKeySet`` on `endpoints.keysURL`).
+    ///   - endpoints: Google's issuers and key URL (default: Google's own).
     public init(
         clientIDs: Set<String>, authorizedParties: Set<String>? = nil, hostedDomains: Set<String> = [],
-        keys: (any KeySetProvider)? = nil
+        keys: (any KeySetProvider)? = nil, endpoints: GoogleEndpoints = .google
     ) throws(FederateError) {
         let provider: any KeySetProvider
-        if let keys { provider = keys } else { provider = try RemoteKeySet(url: Self.keysURL) }
+        if let keys { provider = keys } else { provider = try RemoteKeySet(url: endpoints.keysURL) }
         verifier = IDTokenVerifier(
-            policy: IDTokenPolicy(issuers: Self.issuers, audiences: clientIDs, allowedAlgorithms: [.rs256], authorizedParties: authorizedParties),
+            policy: IDTokenPolicy(issuers: endpoints.issuers, audiences: clientIDs, allowedAlgorithms: [.rs256], authorizedParties: authorizedParties),
             keys: provider)
         self.hostedDomains = hostedDomains
     }

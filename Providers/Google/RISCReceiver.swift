@@ -37,7 +37,7 @@ public final class RISCReceiver: Sendable {
     public func receive(_ body: [UInt8], now: Date = Date()) async -> RISCReceipt {
         do {
             let token = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            let (tokenID, events) = try await verify(token)
+            let (tokenID, events) = try await verify(token, now: now)
             let duplicate = seen.withLock { seen in
                 seen = seen.filter { now.timeIntervalSince($0.value) < window }
                 if seen[tokenID] != nil { return true }
@@ -51,29 +51,11 @@ public final class RISCReceiver: Sendable {
         }
     }
 
-    private func verify(_ token: String) async throws -> (String, [RISCEvent]) {
-        let jws = try CompactJWS(parsing: token)
-        guard jws.header.keyID?.isEmpty == false else { throw FederateError(.unknownKey, "a security event token must name its key ('kid')") }
-        let verifier = JWSSignatureVerifier(allowedAlgorithms: [.rs256])
-        let keySet = try await keys.keySet()
-        if case .failure(let error) = Result(catching: { () throws(FederateError) in try verifier.verify(jws, keySet: keySet) }) {
-            guard error.code == .unknownKey, let refreshed = try await keys.refreshedKeySet(after: keySet) else { throw error }
-            _ = try verifier.verify(jws, keySet: refreshed)
-        }
-        let claims: [String: JSONValue]
-        do {
-            claims = try JSONParser().parseObject(jws.payload)
-        } catch {
-            throw FederateError(.malformedToken, "the security event token's payload is not a JSON object")
-        }
-        guard claims["iss"]?.stringValue == issuer else { throw FederateError(.issuerMismatch, "the security event token's 'iss' is not the RISC issuer") }
-        let audiences: [String]
-        switch claims["aud"] {
-        case .string(let single)?: audiences = [single]
-        case .array(let list)?: audiences = list.compactMap(\.stringValue)
-        default: audiences = []
-        }
-        guard audiences.contains(where: clientIDs.contains) else { throw FederateError(.audienceMismatch, "the security event token is for another client") }
+    private func verify(_ token: String, now: Date) async throws -> (String, [RISCEvent]) {
+        let verifier = JWTVerifier(
+            issuers: [issuer], audiences: clientIDs, allowedAlgorithms: [.rs256], keys: keys, requiresKeyID: true,
+            requiresIssuedAt: false, checksExpiry: false)
+        let claims = try await verifier.verify(token, now: now.timeIntervalSince1970).claims
         guard case .string(let tokenID)? = claims["jti"], !tokenID.isEmpty else {
             throw FederateError(.invalidSecurityEvent, "the security event token has no 'jti'")
         }

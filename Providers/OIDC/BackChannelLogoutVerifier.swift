@@ -31,45 +31,14 @@ public struct BackChannelLogoutVerifier: Sendable {
 
     /// Verifies a logout token; `now` is seconds since 1970 (default: the clock).
     public func verify(_ token: String, now: Double? = nil) async throws -> LogoutToken {
-        let jws = try CompactJWS(parsing: token, limits: policy.limits)
-        let verifier = JWSSignatureVerifier(allowedAlgorithms: policy.allowedAlgorithms, hmacSecret: policy.hmacSecret)
-        let keySet = try await keys.keySet()
-        if case .failure(let error) = Result(catching: { () throws(FederateError) in try verifier.verify(jws, keySet: keySet) }) {
-            guard error.code == .unknownKey, let refreshed = try await keys.refreshedKeySet(after: keySet) else { throw error }
-            _ = try verifier.verify(jws, keySet: refreshed)
-        }
-        let claims: [String: JSONValue]
-        do {
-            claims = try JSONParser(limits: .init(maxBytes: policy.limits.maxTokenBytes, maxDepth: policy.limits.maxJSONDepth))
-                .parseObject(jws.payload)
-        } catch {
-            throw FederateError(.malformedToken, "the logout token's payload is not a JSON object")
-        }
-        return try validate(claims, now: now ?? Date().timeIntervalSince1970)
+        let verified = try await JWTVerifier(policy: policy, keys: keys).verify(token, now: now)
+        return try validate(verified.claims)
     }
 
-    func validate(_ claims: [String: JSONValue], now: Double) throws(FederateError) -> LogoutToken {
-        guard case .string(let issuer)? = claims["iss"], policy.issuers.contains(issuer) else {
-            throw FederateError(.issuerMismatch, "the logout token's 'iss' is missing or not accepted")
-        }
-        let audiences: [String]
-        switch claims["aud"] {
-        case .string(let single)?: audiences = [single]
-        case .array(let list)?: audiences = list.compactMap(\.stringValue)
-        default: throw FederateError(.audienceMismatch, "the logout token has no 'aud'")
-        }
-        guard audiences.contains(where: policy.audiences.contains) else {
-            throw FederateError(.audienceMismatch, "the logout token is for another client")
-        }
-        guard let issuedAt = claims["iat"]?.doubleValue else {
-            throw FederateError(.missingClaim, "the logout token has no 'iat'")
-        }
-        guard issuedAt <= now + policy.clockTolerance else {
-            throw FederateError(.issuedInFuture, "the logout token's 'iat' is in the future")
-        }
-        if let expiry = claims["exp"] {
-            guard let seconds = expiry.doubleValue else { throw FederateError(.invalidClaim, "'exp' is not a number") }
-            guard now < seconds + policy.clockTolerance else { throw FederateError(.tokenExpired, "the logout token expired") }
+    /// The logout-token rules on top of ``JWTVerifier``'s (which checked `iss`, `aud`, `iat`, `exp`).
+    func validate(_ claims: [String: JSONValue]) throws(FederateError) -> LogoutToken {
+        guard case .string(let issuer)? = claims["iss"], let issuedAt = claims["iat"]?.doubleValue else {
+            throw FederateError(.invalidLogoutToken, "the logout token lacks 'iss' or 'iat'")
         }
         guard case .string(let tokenID)? = claims["jti"], !tokenID.isEmpty else {
             throw FederateError(.invalidLogoutToken, "the logout token has no 'jti'")

@@ -34,8 +34,8 @@ extension DevProvider {
     }
 
     /// Apple flavour: signs a server-to-server notification for `clientID` and POSTs
-    /// `{"payload": JWT}` to `receiverURL`, the `events` claim being a JSON string as Apple
-    /// sends it. Returns the receiver's HTTP status and the notification's `jti`.
+    /// `{"payload": JWT}` to `receiverURL`, shaped as Apple's: `iss`, `aud`, `iat`, `jti` and
+    /// the `events` claim as a JSON string (no top-level `sub` or `exp`). Returns the receiver's HTTP status and the notification's `jti`.
     ///
     /// - Parameters:
     ///   - type: `email-disabled`, `email-enabled`, `consent-revoked` or `account-delete`.
@@ -52,8 +52,7 @@ extension DevProvider {
         if let isPrivateEmail { events["is_private_email"] = .string(isPrivateEmail ? "true" : "false") }
         let jti = tokenID ?? DevRandom.token()
         let claims: [String: JSONValue] = [
-            "iss": .string(issuer), "aud": .string(clientID), "iat": .integer(Int64(now.timeIntervalSince1970)),
-            "exp": .integer(Int64(now.timeIntervalSince1970) + 300), "jti": .string(jti),
+            "iss": .string(issuer), "aud": .string(clientID), "iat": .integer(Int64(now.timeIntervalSince1970)), "jti": .string(jti),
             "events": .string(String(decoding: JSONSerializer.bytes(.object(events)), as: UTF8.self)),
         ]
         let token = try state.keys.withLock { $0.current.rsa }.sign(claims: claims, algorithm: .rs256)

@@ -7,6 +7,8 @@ import Testing
 @Suite("RISC receiver")
 struct RISCTests {
     static let prefix = "https://schemas.openid.net/secevent/"
+    /// The receiver's clock: the fixtures' instant (the tokens' `iat`).
+    static let now = Date(timeIntervalSince1970: GoogleFixtures.now)
 
     static func token(_ change: [String: JSONValue?] = [:], key: JWSSigningKey = GoogleFixtures.key, algorithm: JWSAlgorithm = .rs256) throws -> [UInt8] {
         var claims: [String: JSONValue] = [
@@ -27,7 +29,7 @@ struct RISCTests {
 
     @Test func acceptedEventIsDecodedAndRepeatIsDeduplicated() async throws {
         let receiver = Self.receiver()
-        let first = await receiver.receive(try Self.token())
+        let first = await receiver.receive(try Self.token(), now: Self.now)
         #expect(first.status == 202)
         #expect(first.tokenID == "evt-1")
         #expect(first.events.count == 1)
@@ -36,7 +38,7 @@ struct RISCTests {
             return
         }
         #expect(subject.subject == "1100" && subject.type == "iss-sub" && reason == "hijacking")
-        let again = await receiver.receive(try Self.token())
+        let again = await receiver.receive(try Self.token(), now: Self.now)
         #expect(again.status == 202)
         #expect(again.isDuplicate)
         #expect(again.events.isEmpty)
@@ -51,7 +53,7 @@ struct RISCTests {
         let uri = Self.prefix + type
         let receipt = await Self.receiver().receive(try Self.token([
             "jti": .string(type), "events": .object([uri: ["subject": ["subject_type": "iss-sub", "sub": "1100"], "state": "st"]]),
-        ]))
+        ]), now: Self.now)
         #expect(receipt.status == 202)
         let event = try #require(receipt.events.first)
         switch (type, event) {
@@ -75,12 +77,13 @@ struct RISCTests {
             (try Self.token(["iss": "https://accounts.google.com"]), .issuerMismatch),
             (try Self.token(["jti": nil]), .invalidSecurityEvent),
             (try Self.token(["events": nil]), .invalidSecurityEvent),
+            (try Self.token(["iat": .integer(Int64(GoogleFixtures.now) + 3600)]), .issuedInFuture),
             (try Self.token(key: GoogleFixtures.key.withKeyID(nil)), .unknownKey),
             (try Self.token(key: JWSSigningKey.generateRSA(keyID: "g-1")), .invalidSignature),
             (Array("not a token".utf8), .malformedToken),
         ]
         for (body, code) in cases {
-            let receipt = await receiver.receive(body)
+            let receipt = await receiver.receive(body, now: Self.now)
             #expect(receipt.status == 400)
             #expect(receipt.error?.code == code, "\(String(describing: receipt.error))")
             #expect(receipt.events.isEmpty)

@@ -26,16 +26,8 @@ public struct IDTokenVerifier: Sendable {
     /// (rate-limited there) and retries. Throws ``FederateError``.
     public func verify(_ token: String, expecting expectations: IDTokenExpectations = IDTokenExpectations()) async throws -> IDToken {
         let jws = try CompactJWS(parsing: token, limits: policy.limits)
-        let keySet = try await keys.keySet()
         let signatureVerifier = JWSSignatureVerifier(allowedAlgorithms: policy.allowedAlgorithms, hmacSecret: policy.hmacSecret)
-        let result: JWSSignatureVerifier.Result
-        switch Result(catching: { () throws(FederateError) in try signatureVerifier.verify(jws, keySet: keySet) }) {
-        case .success(let verified):
-            result = verified
-        case .failure(let error):
-            guard error.code == .unknownKey, let refreshed = try await keys.refreshedKeySet(after: keySet) else { throw error }
-            result = try signatureVerifier.verify(jws, keySet: refreshed)
-        }
+        let result = try await keys.verifySignature(of: jws, with: signatureVerifier)
         return try validateClaims(of: jws, signature: result, expectations: expectations)
     }
 
