@@ -12,26 +12,51 @@ struct LoginAgainstDevProviderTests {
     func signsIn(credentials: [String]) async throws {
         let provider = try await DevProvider.start()
         defer { Task { try? await provider.stop() } }
-        let process = try RunningCLI(["login", "--no-browser", "--issuer", provider.issuer] + credentials + ["--show-tokens"])
+        let result = try await Self.login(provider, credentials)
+        #expect(result["claims"]?["sub"] == "alice")
+        #expect(result["userinfo"]?["email"] == "alice@example.com")
+        #expect(result["granted_scopes"] == ["openid", "email", "profile"])
+        #expect(result["tokens"]?["refresh_token"]?.stringValue?.isEmpty == false)
+    }
 
+    /// Every flavour, with the credentials `federate dev-provider` would print.
+    @Test(arguments: [DevFlavor.google, .apple, .firebase])
+    func signsInAgainstEveryFlavour(flavor: DevFlavor) async throws {
+        let provider = try await DevProvider.start(configuration: .standard(for: flavor))
+        defer { Task { try? await provider.stop() } }
+        let client = provider.configuration.clients[0]
+        var arguments = ["--client-id", client.id]
+        if let secret = try provider.clientSecret(for: client) { arguments.append("--client-secret=" + secret) }
+        if flavor == .apple { arguments += ["--scope", "openid"] }  // name/email need form_post, which `login` does not choose
+        let result = try await Self.login(provider, arguments)
+        let user = try #require(provider.configuration.users.first)
+        #expect(result["claims"]?["sub"]?.stringValue == user.subject)
+        #expect(result["claims"]?["iss"]?.stringValue == provider.issuer)
+        switch flavor {
+        case .google: #expect(result["claims"]?["azp"]?.stringValue == client.id)
+        case .apple: #expect(result["claims"]?["nonce_supported"] == true)
+        case .firebase: #expect(result["claims"]?["firebase"]?["sign_in_provider"] == "google.com")
+        case .generic: break
+        }
+    }
+
+    /// Runs `federate login --no-browser`, plays the browser, and returns the JSON printed.
+    static func login(_ provider: DevProvider, _ credentials: [String]) async throws -> [String: JSONValue] {
+        let process = try RunningCLI(["login", "--no-browser", "--issuer", provider.issuer] + credentials + ["--show-tokens"])
         var url: String?
         while let line = await process.nextStderrLine() {
             if line.hasPrefix("http://") { url = line; break }
         }
         let authorizationURL = try #require(url, "no authorization URL on standard error")
         let approved = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: authorizationURL))
-        let callback = try #require(approved.header("Location"))
+        let callback = try #require(approved.header("Location"), "\(String(decoding: approved.body, as: UTF8.self))")
         #expect(callback.hasPrefix("http://127.0.0.1:"))
         let page = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: callback))
         #expect(page.status == 200)
 
         let output = await process.finish()
         #expect(output.status == 0, "\(output.stdout)")
-        let result = try JSONParser().parseObject(Array(output.stdout.utf8))
-        #expect(result["claims"]?["sub"] == "alice")
-        #expect(result["userinfo"]?["email"] == "alice@example.com")
-        #expect(result["granted_scopes"] == ["openid", "email", "profile"])
-        #expect(result["tokens"]?["refresh_token"]?.stringValue?.isEmpty == false)
+        return try JSONParser().parseObject(Array(output.stdout.utf8))
     }
 }
 
