@@ -83,7 +83,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FederateAppleTests",
-            dependencies: ["FederateApple", "Federate", "FederateTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["FederateApple", "Federate", "FederateTestSupport", "FederateDevProvider", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .target(
@@ -111,7 +111,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FederateGoogleTests",
-            dependencies: ["FederateGoogle", "Federate", "FederateTestSupport"],
+            dependencies: ["FederateGoogle", "Federate", "FederateTestSupport", "FederateDevProvider"],
             swiftSettings: strict
         ),
         .testTarget(

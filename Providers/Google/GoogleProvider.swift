@@ -1,0 +1,167 @@
+public import Federate
+public import Foundation
+public import Logging
+
+/// Sign in with Google through the authorization-code flow (web servers and installed apps),
+/// provider ID `google.com`.
+///
+/// ```swift
+/// let google = GoogleProvider(clientID: "123.apps.googleusercontent.com", clientSecret: secret)
+/// let client = try await google.client()
+/// let built = try google.authorizationRequest(with: client, redirectURI: "https://app.example/auth/google/callback")
+/// // … redirect the browser to built.url; at the callback:
+/// let signIn = try await google.finish(AuthorizationResponse(query: query), pending: built.pending, client: client)
+/// ```
+///
+/// On top of the core's flow (PKCE S256, state, nonce, ID-token verification): both issuer
+/// spellings, the optional `hd` and `azp` allow-lists, `include_granted_scopes` with a typed
+/// split of granted and refused scopes, and Google's error codes explained
+/// (``GoogleErrorGuidance``) — `invalid_grant` on refresh means: sign the user in again.
+public struct GoogleProvider: Sendable {
+    /// The provider ID credentials carry.
+    public static let providerID = "google.com"
+
+    /// The OAuth client ID.
+    public let clientID: String
+    /// The client secret; `nil` for iOS, Android and Chrome clients, which have none.
+    public let clientSecret: String?
+    /// Google's issuers and endpoints (a stand-in's in tests).
+    public var endpoints: GoogleEndpoints
+    /// The scopes requested; `openid` is always added.
+    public var scopes: [String]
+    /// When not empty, the account's `hd` claim must be one of these Workspace domains. (The
+    /// `hd` request parameter is only a hint to Google's account chooser; the claim decides.)
+    public var hostedDomains: Set<String>
+    /// Accepted `azp` values; `nil` accepts only this client.
+    public var authorizedParties: Set<String>?
+    /// Sends `include_granted_scopes=true` (incremental authorization).
+    public var includeGrantedScopes: Bool
+    /// Sends `access_type=offline` so a web server also gets a refresh token.
+    public var offlineAccess: Bool
+    /// Further authorization parameters (reserved names are dropped by the core).
+    public var customParameters: [String: String]
+
+    /// Creates a provider.
+    public init(
+        clientID: String, clientSecret: String? = nil, endpoints: GoogleEndpoints = .google,
+        scopes: [String] = ["openid", "email", "profile"], hostedDomains: Set<String> = [], authorizedParties: Set<String>? = nil,
+        includeGrantedScopes: Bool = true, offlineAccess: Bool = false, customParameters: [String: String] = [:]
+    ) {
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.endpoints = endpoints
+        self.scopes = scopes
+        self.hostedDomains = hostedDomains
+        self.authorizedParties = authorizedParties
+        self.includeGrantedScopes = includeGrantedScopes
+        self.offlineAccess = offlineAccess
+        self.customParameters = customParameters
+    }
+
+    /// Discovers Google's configuration and returns a client that accepts both issuer
+    /// spellings, applies the `azp` allow-list and revokes at Google's revocation endpoint.
+    public func client(
+        discovery: DiscoveryClient = DiscoveryClient(), httpClient: any HTTPClient = AsyncHTTPClientTransport.shared,
+        logger: Logger = Logger(label: "federate.google")
+    ) async throws -> OpenIDClient {
+        let metadata = try await discovery.metadata(for: endpoints.issuer)
+        let authentication = try ClientAuthentication.negotiate(metadata: metadata, secret: clientSecret)
+        var client = try OpenIDClient(
+            metadata: metadata, clientID: clientID, authentication: authentication, httpClient: httpClient, logger: logger)
+        client.policy.issuers = endpoints.issuers
+        client.policy.authorizedParties = authorizedParties
+        client.revocationEndpoint = metadata.revocationEndpoint ?? endpoints.revocationURL
+        return client
+    }
+
+    /// Builds an authorization request with this provider's scopes and Google's parameters.
+    /// An installed app's `redirectURI` should come from ``GoogleRedirectURI``.
+    public func authorizationRequest(
+        with client: OpenIDClient, redirectURI: String, loginHint: String? = nil, prompt: String? = nil, maxAge: Int? = nil,
+        intent: AuthorizationIntent = .signIn
+    ) throws(FederateError) -> BuiltAuthorizationRequest {
+        var parameters = customParameters
+        if includeGrantedScopes { parameters["include_granted_scopes"] = "true" }
+        if offlineAccess { parameters["access_type"] = "offline" }
+        if hostedDomains.count == 1, let domain = hostedDomains.first { parameters["hd"] = domain }
+        return try client.authorizationRequest(
+            providerID: Self.providerID, redirectURI: redirectURI, scopes: scopes, prompt: prompt, loginHint: loginHint,
+            maxAge: maxAge, customParameters: parameters, intent: intent)
+    }
+
+    /// Checks the callback, exchanges the code and checks the hosted domain. Google's error
+    /// codes keep their code and gain guidance.
+    public func finish(_ response: AuthorizationResponse, pending: PendingAuthorization, client: OpenIDClient) async throws -> GoogleSignIn {
+        let tokens: TokenSet
+        do {
+            tokens = try await client.finish(response, pending: pending)
+        } catch let error as FederateError {
+            throw GoogleErrorGuidance.explain(error)
+        }
+        guard let idToken = tokens.idTokenClaims else {
+            throw FederateError(.missingClaim, "Google's token response has no ID token (is 'openid' among the scopes?)")
+        }
+        let hostedDomain = idToken.claims["hd"]?.stringValue
+        if !hostedDomains.isEmpty {
+            guard let hostedDomain, hostedDomains.contains(hostedDomain) else {
+                throw FederateError(.hostedDomainMismatch, "the account is not in an accepted Google Workspace domain")
+            }
+        }
+        return GoogleSignIn(tokens: tokens, idToken: idToken, hostedDomain: hostedDomain)
+    }
+
+    /// Refreshes the access token. `invalid_grant` (expired, revoked or capped refresh token)
+    /// keeps its code and says: sign the user in again.
+    public func refresh(_ refreshToken: String, client: OpenIDClient, previousIDToken: IDToken? = nil) async throws -> TokenSet {
+        do {
+            return try await client.refresh(refreshToken, previousIDToken: previousIDToken)
+        } catch let error as FederateError {
+            throw GoogleErrorGuidance.explain(error)
+        }
+    }
+
+    /// Revokes an access or refresh token (revoking an access token revokes its refresh token too).
+    public func revoke(_ token: String, client: OpenIDClient) async throws {
+        do {
+            try await client.revoke(token)
+        } catch let error as FederateError {
+            throw GoogleErrorGuidance.explain(error)
+        }
+    }
+
+    /// The installed-app flow on a desktop: listens on a loopback port, hands the
+    /// authorization URL to `openBrowser`, waits for the redirect and finishes the sign-in.
+    public func signInWithLoopback(
+        client: OpenIDClient, host: String = "127.0.0.1", loginHint: String? = nil, timeout: Duration = .seconds(300),
+        openBrowser: @Sendable (String) async throws -> Void
+    ) async throws -> GoogleSignIn {
+        let listener = try await LoopbackRedirectListener.start(host: host)
+        defer { listener.close() }
+        let redirect = try GoogleRedirectURI(listener.redirectURI)
+        let built = try authorizationRequest(with: client, redirectURI: redirect.uri, loginHint: loginHint)
+        try await openBrowser(built.url)
+        let response = try await listener.waitForCallback(timeout: timeout)
+        return try await finish(response, pending: built.pending, client: client)
+    }
+}
+
+/// A finished Google sign-in.
+public struct GoogleSignIn: Sendable, CustomStringConvertible {
+    /// The tokens (redacted in descriptions).
+    public let tokens: TokenSet
+    /// The verified ID token.
+    public let idToken: IDToken
+    /// The Workspace domain (`hd` claim), if the account has one.
+    public let hostedDomain: String?
+
+    /// The scopes the user granted (Google's `scope` in the token response).
+    public var grantedScopes: [String] { tokens.grantedScopes }
+    /// Requested scopes the user left unticked: turn off the features that need them.
+    public var refusedScopes: [String] { tokens.refusedScopes }
+    /// Whether `scope` was granted.
+    public func granted(_ scope: String) -> Bool { tokens.grantedScopes.contains(scope) }
+
+    public var description: String {
+        "GoogleSignIn(sub: \(idToken.subject), hd: \(hostedDomain ?? "-"), granted: \(grantedScopes), refused: \(refusedScopes), tokens: redacted)"
+    }
+}
