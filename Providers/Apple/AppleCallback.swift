@@ -11,7 +11,12 @@ public struct AppleCallback: Sendable {
     /// Parses the POSTed form body. Duplicated parameters, a malformed body or a malformed
     /// `user` throw ``FederateError/Code/invalidCallback``.
     public init(formBody: [UInt8]) throws(FederateError) {
-        let response = try AuthorizationResponse(formBody: formBody)
+        try self.init(response: try AuthorizationResponse(formBody: formBody))
+    }
+
+    /// Wraps an already parsed response (a query redirect, when neither `name` nor `email` was
+    /// requested). A malformed `user` throws ``FederateError/Code/invalidCallback``.
+    public init(response: AuthorizationResponse) throws(FederateError) {
         self.response = response
         self.user = try response.parameters["user"].map { (json) throws(FederateError) in try AppleUser(json: json) }
     }

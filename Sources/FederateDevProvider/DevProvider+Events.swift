@@ -85,3 +85,24 @@ extension DevProvider {
         return client.secret
     }
 }
+
+extension DevProvider {
+    /// An authorization code as a native SDK receives it (Sign in with Apple on iOS): for
+    /// `clientID` (the app's bundle ID), without redirect URI or PKCE, single use, 60 seconds.
+    /// `nonce` is what the app put in its request (Apple's SDK sends its SHA-256).
+    public func nativeAuthorizationCode(clientID: String, subject: String, nonce: String? = nil, scopes: [String] = ["openid"]) throws -> String {
+        guard configuration.clients.contains(where: { $0.id == clientID }) else {
+            throw FederateError(.invalidConfiguration, "no client '\(clientID)' is registered")
+        }
+        guard let user = configuration.users.first(where: { $0.subject == subject }) else {
+            throw FederateError(.invalidConfiguration, "no test user '\(subject)'")
+        }
+        let code = DevRandom.token()
+        state.codes.withLock {
+            $0[code] = DevCodeGrant(
+                clientID: clientID, redirectURI: nil, user: user, nonce: nonce, codeChallenge: nil, scopes: scopes, authTime: Date(),
+                expiresAt: Date().addingTimeInterval(60))
+        }
+        return code
+    }
+}

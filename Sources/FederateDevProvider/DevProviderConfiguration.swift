@@ -63,8 +63,9 @@ public struct DevProviderConfiguration: Sendable {
     /// - google: client `dev-google.apps.googleusercontent.com` (secret `dev-google-secret`)
     ///   and a public one, users alice (hosted domain `example.com`), bob, and carol who
     ///   refuses the `profile` scope;
-    /// - apple: Services ID `com.example.dev.web` of team `DEVTEAM001` with a fresh P-256
-    ///   client key (``appleClientKey``), users alice and a private-relay user;
+    /// - apple: Services ID `com.example.dev.web` and app `com.example.dev.app` (for native
+    ///   codes) of team `DEVTEAM001` with a fresh P-256 client key (``appleClientKey``), users
+    ///   alice and a private-relay user;
     /// - firebase: client `dev-project` (the project ID), public.
     public static func standard(for flavor: DevFlavor) -> DevProviderConfiguration {
         switch flavor {
@@ -89,7 +90,8 @@ public struct DevProviderConfiguration: Sendable {
                 flavor: .apple,
                 clients: [
                     DevClient(
-                        id: "com.example.dev.web", redirectURIs: loopbackRedirects, publicKeys: key.publicKeySet, teamID: key.teamID)
+                        id: "com.example.dev.web", redirectURIs: loopbackRedirects, publicKeys: key.publicKeySet, teamID: key.teamID),
+                    DevClient(id: "com.example.dev.app", redirectURIs: [], publicKeys: key.publicKeySet, teamID: key.teamID),
                 ],
                 users: [
                     DevUser(subject: "001234.abcdef0123456789abcdef0123456789.1234", email: "alice@example.com", name: "Alice Example"),

@@ -5,10 +5,12 @@ import Synchronization
 /// An authorization waiting to be exchanged (codes are single use and live 60 seconds).
 struct DevCodeGrant: Sendable {
     let clientID: String
-    let redirectURI: String
+    /// `nil` for a code handed to a native app (Apple's SDK): then no `redirect_uri` may be sent.
+    let redirectURI: String?
     let user: DevUser
     let nonce: String?
-    let codeChallenge: String
+    /// `nil` for a native app's code, which comes without PKCE.
+    let codeChallenge: String?
     let scopes: [String]
     let authTime: Date
     let expiresAt: Date

@@ -22,9 +22,11 @@ extension DevRoutes {
                 return oauthError("invalid_grant", "the code is unknown, used or expired")
             }
             guard parameters["redirect_uri"] == grant.redirectURI else { return oauthError("invalid_grant", "redirect_uri differs") }
-            guard let verifier = parameters["code_verifier"],
-                Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8)))) == grant.codeChallenge
-            else { return oauthError("invalid_grant", "PKCE verification failed") }
+            if let challenge = grant.codeChallenge {
+                guard let verifier = parameters["code_verifier"],
+                    Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8)))) == challenge
+                else { return oauthError("invalid_grant", "PKCE verification failed") }
+            }
             return try issueTokens(client: client, user: grant.user, scopes: grant.scopes, nonce: grant.nonce, authTime: grant.authTime)
         case "refresh_token":
             guard let refresh = parameters["refresh_token"] else { return oauthError("invalid_request", "refresh_token missing") }

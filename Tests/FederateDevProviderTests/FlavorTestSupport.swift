@@ -1,5 +1,6 @@
 import Federate
 import FederateDevProvider
+import FederateTestSupport
 import Foundation
 import Testing
 
@@ -31,32 +32,10 @@ enum Flavor {
     static func authorize(_ url: String) async throws -> AuthorizationResponse {
         let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: url))
         if response.status == 200 {
-            return AuthorizationResponse(parameters: formFields(String(decoding: response.body, as: UTF8.self)))
+            return AuthorizationResponse(parameters: HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self)))
         }
         #expect(response.status == 302, "\(String(decoding: response.body, as: UTF8.self))")
         return try AuthorizationResponse(redirectURL: try #require(response.header("Location")))
-    }
-
-    /// The hidden fields of an auto-submitting `form_post` page.
-    static func formFields(_ html: String) -> [String: String] {
-        var fields: [String: String] = [:]
-        var rest = Substring(html)
-        while let input = rest.range(of: "<input type=\"hidden\" name=\"") {
-            rest = rest[input.upperBound...]
-            guard let nameEnd = rest.firstIndex(of: "\""), let valueStart = rest.range(of: "value=\"") else { break }
-            let name = String(rest[..<nameEnd])
-            rest = rest[valueStart.upperBound...]
-            guard let valueEnd = rest.firstIndex(of: "\"") else { break }
-            fields[name] = unescape(String(rest[..<valueEnd]))
-            rest = rest[valueEnd...]
-        }
-        return fields
-    }
-
-    private static func unescape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&amp;", with: "&")
     }
 
     /// A full sign-in: request, browser, callback checks, code exchange, ID-token verification.

@@ -91,6 +91,22 @@ public struct OpenIDClient: Sendable {
             expectations: IDTokenExpectations(nonce: pending.nonce, maxAge: pending.maxAge.map(Double.init)))
     }
 
+    /// Exchanges a code this client did not request itself — one a native SDK obtained (Sign
+    /// in with Apple on iOS, Google Sign-In on Android) and sent to the server — with what its
+    /// request used: the redirect URI (omitted when the request had none) and PKCE verifier,
+    /// if any. The ID token is verified, with `nonce` when the app sent one.
+    public func exchange(
+        code: String, redirectURI: String?, codeVerifier: String? = nil, nonce: String? = nil, scopes: [String] = ["openid"]
+    ) async throws -> TokenSet {
+        var form: [(String, String)] = [("grant_type", "authorization_code"), ("code", code)]
+        if let redirectURI { form.append(("redirect_uri", redirectURI)) }
+        if let codeVerifier { form.append(("code_verifier", codeVerifier)) }
+        let response = try await postToTokenEndpoint(form)
+        return try await tokenSet(
+            from: response, requestedScopes: scopes, previousRefreshToken: nil, idTokenRequired: true,
+            expectations: IDTokenExpectations(nonce: nonce))
+    }
+
     /// Refreshes with `refreshToken`. A new ID token must keep the original `iss` and `sub`
     /// and name this client in `aud` (OpenID Connect Core §12.2). `invalid_grant` means the
     /// refresh token is dead: sign the user in again.
@@ -154,12 +170,8 @@ public struct OpenIDClient: Sendable {
 
     private func signedUserInfo(_ token: String) async throws -> [String: JSONValue] {
         let jws = try CompactJWS(parsing: token, limits: policy.limits)
-        let verifier = JWSSignatureVerifier(allowedAlgorithms: policy.allowedAlgorithms, hmacSecret: policy.hmacSecret)
-        let keySet = try await keys.keySet()
-        if case .failure(let error) = Result(catching: { () throws(FederateError) in try verifier.verify(jws, keySet: keySet) }) {
-            guard error.code == .unknownKey, let refreshed = try await keys.refreshedKeySet(after: keySet) else { throw error }
-            _ = try verifier.verify(jws, keySet: refreshed)
-        }
+        _ = try await keys.verifySignature(
+            of: jws, with: JWSSignatureVerifier(allowedAlgorithms: policy.allowedAlgorithms, hmacSecret: policy.hmacSecret))
         let claims: [String: JSONValue]
         do {
             claims = try JSONParser().parseObject(jws.payload)

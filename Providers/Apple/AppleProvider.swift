@@ -1,0 +1,170 @@
+public import Federate
+public import Foundation
+public import Logging
+
+/// Sign in with Apple on a server, provider ID `apple.com`: the web flow with a Services ID,
+/// and codes that Apple's native SDK obtained for an app (bundle ID).
+///
+/// ```swift
+/// let apple = try AppleProvider(servicesID: "com.example.web", teamID: "TEAM123456", keyID: "KEY1234567",
+///                               privateKeyPEM: p8Contents)
+/// let client = try await apple.client()
+/// let built = try apple.authorizationRequest(with: client, redirectURI: "https://app.example/auth/apple/callback")
+/// // … redirect the browser; Apple POSTs the callback (form_post):
+/// let signIn = try await apple.finish(AppleCallback(formBody: body), pending: built.pending, client: client)
+/// // signIn.user holds the name and email on the first sign-in only: store them now.
+/// ```
+///
+/// Client secrets are ES256 JWTs made from the `.p8` key, cached and renewed before they
+/// expire (``AppleClientSecretCache``), one per client ID (`sub` must equal `client_id`).
+public struct AppleProvider: Sendable {
+    /// The provider ID credentials carry.
+    public static let providerID = "apple.com"
+
+    /// The Services ID: the client of the web flow.
+    public let servicesID: String
+    /// The team ID (the `iss` of client secrets).
+    public let teamID: String
+    /// The key ID of the `.p8` key.
+    public let keyID: String
+    /// Apple's issuer and endpoints (a stand-in's in tests).
+    public var endpoints: AppleEndpoints
+    /// The scopes requested (`name`, `email`); `openid` is always added.
+    public var scopes: [String]
+    /// How an ID token's `nonce` relates to the raw nonce an app holds (native flows).
+    public var nonceMode: AppleNonceMode
+    private let secrets: [String: AppleClientSecretCache]
+
+    /// Creates a provider. `bundleIDs` are the apps whose native codes the server exchanges.
+    /// Throws ``FederateError/Code/invalidKey`` for a key that is not P-256.
+    public init(
+        servicesID: String, bundleIDs: Set<String> = [], teamID: String, keyID: String, privateKeyPEM: String,
+        endpoints: AppleEndpoints = .apple, scopes: [String] = ["name", "email"], nonceMode: AppleNonceMode = .raw,
+        clientSecretLifetime: TimeInterval = 86_400 * 30
+    ) throws(FederateError) {
+        var secrets: [String: AppleClientSecretCache] = [:]
+        for clientID in bundleIDs.union([servicesID]) {
+            secrets[clientID] = AppleClientSecretCache(generator: try AppleClientSecret(
+                teamID: teamID, keyID: keyID, clientID: clientID, privateKeyPEM: privateKeyPEM, lifetime: clientSecretLifetime,
+                audience: endpoints.issuer))
+        }
+        self.servicesID = servicesID
+        self.teamID = teamID
+        self.keyID = keyID
+        self.endpoints = endpoints
+        self.scopes = scopes
+        self.nonceMode = nonceMode
+        self.secrets = secrets
+    }
+
+    /// A client for `clientID` (default: the Services ID) with a current client secret sent
+    /// in the form, as Apple requires. Ask for a client per flow: the secret inside renews.
+    public func client(
+        for clientID: String? = nil, discovery: DiscoveryClient = DiscoveryClient(),
+        httpClient: any HTTPClient = AsyncHTTPClientTransport.shared, logger: Logger = Logger(label: "federate.apple")
+    ) async throws -> OpenIDClient {
+        let id = clientID ?? servicesID
+        guard let cache = secrets[id] else {
+            throw FederateError(.invalidConfiguration, "'\(id)' is neither the Services ID nor one of the configured bundle IDs")
+        }
+        let metadata = try await discovery.metadata(for: endpoints.issuer)
+        var client = try OpenIDClient(
+            metadata: metadata, clientID: id, authentication: .clientSecretPost(secret: try cache.secret()), httpClient: httpClient,
+            logger: logger)
+        client.policy.issuers = [endpoints.issuer]
+        client.policy.allowedAlgorithms = [.rs256]
+        client.revocationEndpoint = metadata.revocationEndpoint ?? endpoints.revocationURL
+        return client
+    }
+
+    /// The web authorization request: `response_mode=form_post` whenever `name` or `email`
+    /// is requested (Apple refuses anything else then), state, nonce and PKCE.
+    public func authorizationRequest(
+        with client: OpenIDClient, redirectURI: String, intent: AuthorizationIntent = .signIn
+    ) throws(FederateError) -> BuiltAuthorizationRequest {
+        let needsFormPost = scopes.contains("name") || scopes.contains("email")
+        return try client.authorizationRequest(
+            providerID: Self.providerID, redirectURI: redirectURI, scopes: ["openid"] + scopes.filter { $0 != "openid" },
+            responseMode: needsFormPost ? .formPost : nil, intent: intent)
+    }
+
+    /// Finishes the web flow from Apple's `form_post` callback: checks it, exchanges the code
+    /// and reads Apple's claims. The one-time `user` (name, email) is in the result.
+    public func finish(_ callback: AppleCallback, pending: PendingAuthorization, client: OpenIDClient) async throws -> AppleSignIn {
+        let tokens = try await Self.explained { try await client.finish(callback.response, pending: pending) }
+        return try AppleSignIn(tokens: tokens, user: callback.user)
+    }
+
+    /// Exchanges a code from Apple's native SDK: the client is the app's bundle ID and no
+    /// `redirect_uri` is sent. `rawNonce` is the nonce the app generated, checked with ``nonceMode``.
+    public func exchangeNativeCode(_ code: String, bundleID: String, rawNonce: String? = nil) async throws -> AppleSignIn {
+        let client = try await self.client(for: bundleID)
+        let tokens = try await Self.explained {
+            try await client.exchange(code: code, redirectURI: nil, nonce: rawNonce.map(nonceMode.expectedClaim(for:)))
+        }
+        return try AppleSignIn(tokens: tokens, user: nil)
+    }
+
+    /// Refreshes (Apple keeps the refresh token; a dead one gives `invalid_grant`: sign in again).
+    public func refresh(_ refreshToken: String, client: OpenIDClient, previousIDToken: IDToken? = nil) async throws -> TokenSet {
+        try await Self.explained { try await client.refresh(refreshToken, previousIDToken: previousIDToken) }
+    }
+
+    /// Revokes a token (`hint`: `refresh_token` or `access_token`). Deleting an account
+    /// should revoke its refresh token (App Store Review Guideline 5.1.1(v)).
+    public func revoke(_ token: String, hint: String = "refresh_token", client: OpenIDClient) async throws {
+        try await Self.explained { try await client.revoke(token, hint: hint) }
+    }
+
+    /// Runs `body`, explaining Apple's token errors.
+    static func explained<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as FederateError {
+            guard let advice = AppleErrorGuidance.guidance(for: error.code.rawValue) else { throw error }
+            throw error.withGuidance(advice)
+        }
+    }
+}
+
+/// What Apple's token-endpoint error codes usually mean.
+public enum AppleErrorGuidance {
+    /// The advice for `code`, or `nil`.
+    public static func guidance(for code: String) -> String? {
+        switch code {
+        case "invalid_client":
+            return "usually the client secret's 'sub' is not the client_id sent (the Services ID for web codes, the bundle ID for native codes), or its team ID, key ID or key is wrong, or it expired"
+        case "invalid_grant":
+            return "the code expired (5 minutes), was used, or was issued to another client or redirect_uri; or the refresh token was revoked: sign the user in again"
+        case "unauthorized_client":
+            return "the client is not allowed to use this grant: check the Services ID's Sign in with Apple configuration"
+        case "invalid_request":
+            return "a parameter is missing or repeated (redirect_uri must be sent only for web codes)"
+        default:
+            return nil
+        }
+    }
+}
+
+/// A finished Sign in with Apple.
+public struct AppleSignIn: Sendable, CustomStringConvertible {
+    /// The tokens (redacted in descriptions).
+    public let tokens: TokenSet
+    /// Apple's claims of the verified ID token.
+    public let identity: AppleIdentity
+    /// The name and email Apple posts on the first authorization only: store them now.
+    public let user: AppleUser?
+
+    init(tokens: TokenSet, user: AppleUser?) throws {
+        guard let idToken = tokens.idTokenClaims else {
+            throw FederateError(.invalidTokenResponse, "Apple's token response has no ID token")
+        }
+        self.tokens = tokens
+        self.identity = try AppleIdentity(idToken)
+        self.user = user
+    }
+
+    public var description: String {
+        "AppleSignIn(sub: \(identity.userID), firstAuthorization: \(user != nil), tokens: redacted)"
+    }
+}

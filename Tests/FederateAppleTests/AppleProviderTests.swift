@@ -1,0 +1,117 @@
+import Crypto
+import Federate
+import FederateApple
+import FederateDevProvider
+import FederateTestSupport
+import Foundation
+import Testing
+
+/// `AppleProvider` end to end against the dev provider's Apple flavour.
+@Suite("AppleProvider against the dev provider")
+struct AppleProviderTests {
+    static let alice = "001234.abcdef0123456789abcdef0123456789.1234"
+
+    static func with(_ body: (DevProvider, AppleProvider) async throws -> Void) async throws {
+        let provider = try await DevProvider.start(configuration: .standard(for: .apple))
+        do {
+            let key = try #require(provider.configuration.appleClientKey)
+            let apple = try AppleProvider(
+                servicesID: "com.example.dev.web", bundleIDs: ["com.example.dev.app"], teamID: key.teamID, keyID: key.keyID,
+                privateKeyPEM: key.privateKeyPEM, endpoints: .at(provider.baseURL))
+            try await body(provider, apple)
+            try await provider.stop()
+        } catch {
+            try? await provider.stop()
+            throw error
+        }
+    }
+
+    /// Plays the browser up to Apple's auto-submitting form and returns the POST body.
+    static func formPost(_ url: String) async throws -> [UInt8] {
+        let page = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: url))
+        #expect(page.status == 200)
+        let fields = HTMLForm.hiddenFields(String(decoding: page.body, as: UTF8.self))
+        return Array(FormURLEncoding.encode(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }).utf8)
+    }
+
+    @Test func webFlowGivesTheUserOnceThenOnlyTheIdentity() async throws {
+        try await Self.with { _, apple in
+            let client = try await apple.client()
+            let first = try apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
+            #expect(first.url.contains("response_mode=form_post"))
+            let signIn = try await apple.finish(try AppleCallback(formBody: try await Self.formPost(first.url)), pending: first.pending, client: client)
+            #expect(signIn.identity.userID == Self.alice)
+            #expect(signIn.identity.emailVerified == true)
+            #expect(signIn.user?.firstName == "Alice")
+            #expect(signIn.user?.email == "alice@example.com")
+            #expect("\(signIn)".contains(signIn.tokens.accessToken) == false)
+
+            let second = try apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
+            let again = try await apple.finish(try AppleCallback(formBody: try await Self.formPost(second.url)), pending: second.pending, client: client)
+            #expect(again.user == nil)
+            #expect(again.identity.userID == Self.alice)
+        }
+    }
+
+    @Test func nativeCodeIsExchangedWithTheBundleIDAndTheHashedNonce() async throws {
+        try await Self.with { provider, apple in
+            var apple = apple
+            apple.nonceMode = .sha256Hex
+            let raw = "raw-nonce-from-the-app"
+            let code = try provider.nativeAuthorizationCode(
+                clientID: "com.example.dev.app", subject: Self.alice, nonce: AppleNonceMode.sha256Hex.expectedClaim(for: raw))
+            let signIn = try await apple.exchangeNativeCode(code, bundleID: "com.example.dev.app", rawNonce: raw)
+            #expect(signIn.identity.idToken.audiences == ["com.example.dev.app"])
+
+            let other = try provider.nativeAuthorizationCode(clientID: "com.example.dev.app", subject: Self.alice, nonce: "something-else")
+            let mismatch = await #expect(throws: FederateError.self) {
+                try await apple.exchangeNativeCode(other, bundleID: "com.example.dev.app", rawNonce: raw)
+            }
+            #expect(mismatch?.code == .nonceMismatch)
+            // A web code cannot be redeemed as the app, nor a bundle ID that is not configured be used.
+            let unknown = await #expect(throws: FederateError.self) {
+                try await apple.exchangeNativeCode(other, bundleID: "com.example.unknown")
+            }
+            #expect(unknown?.code == .invalidConfiguration)
+        }
+    }
+
+    @Test func wrongKeyIsInvalidClientWithTheUsualExplanation() async throws {
+        try await Self.with { provider, _ in
+            let key = try #require(provider.configuration.appleClientKey)
+            let stranger = DevAppleClientKey(teamID: key.teamID, keyID: key.keyID)
+            let apple = try AppleProvider(
+                servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: stranger.privateKeyPEM,
+                endpoints: .at(provider.baseURL), scopes: [])
+            let client = try await apple.client()
+            let built = try apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
+            let redirect = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: built.url))
+            let callback = try AuthorizationResponse(redirectURL: try #require(redirect.header("Location")))
+            let error = await #expect(throws: FederateError.self) {
+                try await apple.finish(AppleCallback(response: callback), pending: built.pending, client: client)
+            }
+            #expect(error?.code == "invalid_client")
+            #expect(error?.message.contains("'sub' is not the client_id") == true)
+        }
+    }
+
+    @Test func refreshThenRevoke() async throws {
+        try await Self.with { _, apple in
+            let client = try await apple.client()
+            let built = try apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
+            let signIn = try await apple.finish(try AppleCallback(formBody: try await Self.formPost(built.url)), pending: built.pending, client: client)
+            let refreshToken = try #require(signIn.tokens.refreshToken)
+            _ = try await apple.refresh(refreshToken, client: client, previousIDToken: signIn.identity.idToken)
+            try await apple.revoke(refreshToken, client: client)
+            let dead = await #expect(throws: FederateError.self) { try await apple.refresh(refreshToken, client: client) }
+            #expect(dead?.code == .invalidGrant)
+        }
+    }
+
+    @Test func nonP256KeyIsRefusedClearly() {
+        let error = #expect(throws: FederateError.self) {
+            try AppleProvider(servicesID: "s", teamID: "t", keyID: "k", privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----")
+        }
+        #expect(error?.code == .invalidKey)
+    }
+}
