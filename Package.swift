@@ -116,7 +116,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FederateOIDCTests",
-            dependencies: ["FederateOIDC", "Federate", "FederateTestSupport"],
+            dependencies: ["FederateOIDC", "Federate", "FederateTestSupport", "FederateDevProvider", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .testTarget(
