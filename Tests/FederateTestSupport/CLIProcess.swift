@@ -101,4 +101,10 @@ public final class InteractiveCLI: @unchecked Sendable {
             return process.terminationStatus
         }
     }
+
+    /// Stops the process (SIGTERM) and waits for it to exit.
+    public func terminate() async {
+        process.terminate()
+        await BlockingThread.run { [process] in process.waitUntilExit() }
+    }
 }
