@@ -53,6 +53,7 @@ public final class DiscoveryClient: Sendable {
             }
             let metadata = try ProviderMetadata(document: response.body, expectedIssuer: issuer)
             let lifetime = cachePolicy.lifetime(cacheControl: response.header("Cache-Control"), age: response.header("Age"))
+            logger.debug("discovery document fetched", metadata: ["url": "\(url)", "cache_seconds": "\(lifetime.components.seconds)"])
             return (metadata, lifetime)
         }
     }

@@ -72,7 +72,14 @@ public struct OpenIDClient: Sendable {
     /// Validates the callback, then exchanges the code. Nothing is sent to the token
     /// endpoint when the callback fails its checks.
     public func finish(_ response: AuthorizationResponse, pending: PendingAuthorization) async throws -> TokenSet {
-        let code = try response.validate(against: pending, metadata: metadata)
+        let code: String
+        do {
+            code = try response.validate(against: pending, metadata: metadata)
+        } catch {
+            logger.notice("callback refused", metadata: ["issuer": "\(metadata.issuer)", "error": "\(error.code)"])
+            throw error
+        }
+        logger.debug("callback accepted", metadata: ["issuer": "\(metadata.issuer)", "provider": "\(pending.providerID)"])
         return try await exchange(code: code, pending: pending)
     }
 
@@ -139,8 +146,11 @@ public struct OpenIDClient: Sendable {
         var form: [(String, String)] = [("token", token)]
         if let hint { form.append(("token_type_hint", hint)) }
         let response = try await postForm(form, to: endpoint)
-        if response.isSuccess { return }
-        throw Self.errorFromResponse(response, endpoint: "revocation endpoint")
+        if response.isSuccess {
+            logger.debug("token revoked", metadata: ["endpoint": "\(endpoint)", "hint": "\(hint ?? "-")"])
+            return
+        }
+        throw logged(Self.errorFromResponse(response, endpoint: "revocation endpoint"), endpoint: endpoint)
     }
 
     /// Calls UserInfo with `Authorization: Bearer`; its `sub` must equal `expectedSubject`.
@@ -151,7 +161,7 @@ public struct OpenIDClient: Sendable {
         }
         let response = try await httpClient.send(HTTPRequest(
             url: endpoint, headers: [("Authorization", "Bearer " + accessToken), ("Accept", "application/json, application/jwt")]))
-        guard response.isSuccess else { throw Self.errorFromResponse(response, endpoint: "userinfo endpoint") }
+        guard response.isSuccess else { throw logged(Self.errorFromResponse(response, endpoint: "userinfo endpoint"), endpoint: endpoint) }
         let claims: [String: JSONValue]
         if response.header("Content-Type")?.lowercased().hasPrefix("application/jwt") == true {
             claims = try await signedUserInfo(String(decoding: response.body, as: UTF8.self))
@@ -165,6 +175,7 @@ public struct OpenIDClient: Sendable {
         guard case .string(let subject)? = claims["sub"], ConstantTime.equals(subject, expectedSubject) else {
             throw FederateError(.userinfoSubjectMismatch, "the userinfo 'sub' differs from the ID token's")
         }
+        logger.debug("userinfo fetched", metadata: ["endpoint": "\(endpoint)", "claims": "\(claims.keys.sorted().joined(separator: ","))"])
         return claims
     }
 
@@ -191,7 +202,9 @@ public struct OpenIDClient: Sendable {
 
     private func postToTokenEndpoint(_ form: [(String, String)]) async throws -> TokenResponse {
         let response = try await postForm(form, to: metadata.tokenEndpoint)
-        guard response.status == 200 else { throw Self.errorFromResponse(response, endpoint: "token endpoint") }
+        guard response.status == 200 else {
+            throw logged(Self.errorFromResponse(response, endpoint: "token endpoint"), endpoint: metadata.tokenEndpoint)
+        }
         return try TokenResponse(parsing: response.body)
     }
 
@@ -201,7 +214,18 @@ public struct OpenIDClient: Sendable {
             ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"),
         ]
         try authentication.apply(clientID: clientID, endpoint: endpoint, form: &form, headers: &headers, now: Date())
+        // Only the endpoint, the grant type and the method: never a form value that is a secret.
+        logger.debug("request to the provider", metadata: [
+            "endpoint": "\(endpoint)", "grant_type": "\(form.first { $0.0 == "grant_type" }?.1 ?? "-")",
+            "client_authentication": "\(authentication.methodName)",
+        ])
         return try await httpClient.send(HTTPRequest(method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8)))
+    }
+
+    /// Logs a provider's refusal (its code only: descriptions are the provider's free text) and returns it.
+    private func logged(_ error: FederateError, endpoint: String) -> FederateError {
+        logger.notice("the provider refused", metadata: ["endpoint": "\(endpoint)", "error": "\(error.code)"])
+        return error
     }
 
     /// An OAuth error response as a FederateError with its provider error, else an unexpected status.
@@ -226,6 +250,11 @@ public struct OpenIDClient: Sendable {
         }
         // No `scope` means the requested scopes were granted (RFC 6749 §5.1).
         let granted = response.scopes ?? requestedScopes
+        logger.debug("tokens accepted", metadata: [
+            "issuer": "\(metadata.issuer)", "expires_in": "\(response.expiresIn.map { "\(Int($0))" } ?? "-")",
+            "granted_scopes": "\(granted.joined(separator: " "))", "refresh_token": "\(response.refreshToken != nil)",
+            "id_token_kid": "\(idTokenClaims?.keyID ?? "-")", "id_token_alg": "\(idTokenClaims?.algorithm.rawValue ?? "-")",
+        ])
         return TokenSet(
             accessToken: response.accessToken, tokenType: response.tokenType,
             expiresAt: response.expiresIn.map { Date().addingTimeInterval($0) },

@@ -62,6 +62,9 @@ public final class RemoteKeySet: KeySetProvider {
                 logger.debug("key skipped", metadata: ["kid": "\(skipped.keyID ?? "-")", "reason": "\(skipped.reason)"])
             }
             let lifetime = cachePolicy.lifetime(cacheControl: response.header("Cache-Control"), age: response.header("Age"))
+            logger.debug("key set fetched", metadata: [
+                "url": "\(url)", "kids": "\(keySet.keyIDs.joined(separator: ","))", "cache_seconds": "\(lifetime.components.seconds)",
+            ])
             return (keySet, lifetime)
         }
     }

@@ -1,4 +1,5 @@
 import Crypto
+import FederateTestSupport
 import Foundation
 import Logging
 import Synchronization
@@ -134,38 +135,5 @@ struct AuthorizationRequestTests {
         // RFC 7636 appendix B.
         let pkce = try PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
         #expect(pkce.challenge == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
-    }
-}
-
-/// Collects warnings logged through a swift-log `Logger`.
-final class LogCapture: Sendable {
-    private let messages = Mutex<[(level: Logger.Level, text: String)]>([])
-
-    /// The warnings logged so far.
-    var warnings: [String] { messages.withLock { $0.filter { $0.level == .warning }.map(\.text) } }
-    /// Everything logged so far, at any level, with its metadata.
-    var everything: [String] { messages.withLock { $0.map(\.text) } }
-
-    var logger: Logger {
-        Logger(label: "test") { _ in Handler(capture: self) }
-    }
-
-    private struct Handler: LogHandler {
-        let capture: LogCapture
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(
-            level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-            function: String, line: UInt
-        ) {
-            let merged = self.metadata.merging(metadata ?? [:]) { _, new in new }
-            capture.messages.withLock { $0.append((level, "\(message) \(merged) \(source) \(function)")) }
-        }
     }
 }
