@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "FederateApple", targets: ["FederateApple"]),
         .library(name: "FederateGoogle", targets: ["FederateGoogle"]),
         .library(name: "FederateDevProvider", targets: ["FederateDevProvider"]),
+        .library(name: "FederateHummingbird", targets: ["FederateHummingbird"]),
         .executable(name: "federate", targets: ["FederateCLI"]),
     ],
     dependencies: [
@@ -96,6 +97,24 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "FederateHummingbird",
+            dependencies: [
+                "Federate",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FederateHummingbirdTests",
+            dependencies: [
+                "FederateHummingbird", "Federate", "FederateTestSupport", "FederateDevProvider",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),

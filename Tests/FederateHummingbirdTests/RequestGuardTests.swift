@@ -1,0 +1,88 @@
+import Federate
+import FederateDevProvider
+import FederateHummingbird
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// The building blocks that guard requests: `returnTo`, cookies, CSRF, bearer ID tokens.
+@Suite("Request guards")
+struct RequestGuardTests {
+    @Test(arguments: [
+        ("/account", "/account"), ("/a/b?x=1#top", "/a/b?x=1#top"), (nil, "/"), ("", "/"), ("//evil.example", "/"),
+        ("/\\evil.example", "/"), ("https://evil.example/", "/"), ("javascript:alert(1)", "/"), ("account", "/"),
+        ("/\tevil", "/"), ("/ok path", "/"), ("/%2F%2Fevil.example", "/%2F%2Fevil.example"),
+    ] as [(String?, String)])
+    func returnToStaysOnThisSite(value: String?, expected: String) {
+        #expect(ReturnTo.sanitize(value) == expected)
+    }
+
+    @Test func cookiesAreWrittenWithTheirAttributesAndRead() {
+        let session = SetCookie(name: "federate_session", value: "abc", maxAge: 3600)
+        #expect("\(session)" == "federate_session=abc; Path=/; Max-Age=3600; HttpOnly; Secure; SameSite=Lax")
+        let gone = SetCookie.deleting("federate_session", secure: false)
+        #expect("\(gone)" == "federate_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax")
+        let cookies = RequestCookies(headers: ["a=1; b=two", "a=ignored; c=3"])
+        #expect(cookies["a"] == "1")
+        #expect(cookies["b"] == "two")
+        #expect(cookies["c"] == "3")
+        #expect(cookies["d"] == nil)
+    }
+
+    @Test func csrfNeedsTheOriginAndTheDoubleSubmittedToken() throws {
+        let check = CSRFCheck(origin: "https://app.example")
+        let token = String(repeating: "t", count: 32)
+        try check.verify(origin: "https://app.example", referer: nil, headerToken: token, cookieToken: token)
+        try check.verify(origin: nil, referer: "https://app.example/me?x", headerToken: token, cookieToken: token)
+        let refusals: [(String?, String?, String?, String?)] = [
+            ("https://evil.example", nil, token, token), (nil, nil, token, token), (nil, "https://app.example.evil/", token, token),
+            ("https://app.example", nil, nil, token), ("https://app.example", nil, token, nil),
+            ("https://app.example", nil, token, String(repeating: "u", count: 32)), ("https://app.example", nil, "short", "short"),
+        ]
+        for (origin, referer, header, cookie) in refusals {
+            let error = #expect(throws: FederateError.self) { try check.verify(origin: origin, referer: referer, headerToken: header, cookieToken: cookie) }
+            #expect(error?.code == .csrfFailed)
+        }
+        #expect(CSRFCheck.isUnsafe("DELETE") && CSRFCheck.isUnsafe("post") && !CSRFCheck.isUnsafe("GET"))
+    }
+
+    @Test func bearerMiddlewareAcceptsOnlyVerifiedIDTokens() async throws {
+        let provider = try await DevProvider.start()
+        defer { Task { try? await provider.stop() } }
+        let metadata = try await DiscoveryClient().metadata(for: provider.issuer)
+        let verifier = IDTokenVerifier(policy: IDTokenPolicy(metadata: metadata, clientID: "dev-client"), keys: try RemoteKeySet(url: metadata.jwksURI))
+        let router = Router(context: FederateContext.self)
+        router.group("api").add(middleware: BearerAuthenticationMiddleware(verifier: IDTokenBearerVerifier(providerID: "oidc.dev", verifier: verifier)))
+            .get("whoami") { _, context in context.federate.bearer?.subject ?? "nobody" }
+        let good = try await Self.idToken(provider, clientID: "dev-client", secret: "dev-secret")
+        let foreign = try await Self.idToken(provider, clientID: "dev-public", secret: nil)  // another audience
+
+        try await Application(router: router).test(.live) { client in
+            try await client.execute(uri: "/api/whoami", method: .get, headers: [.authorization: "Bearer \(good)"]) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == "alice")
+            }
+            try await client.execute(uri: "/api/whoami", method: .get, headers: [.authorization: "Bearer \(foreign)"]) { response in
+                #expect(response.status == .unauthorized)
+                #expect(response.headers[.wwwAuthenticate] == "Bearer error=\"invalid_token\"")
+                #expect(String(buffer: response.body).contains("\"audience_mismatch\""))
+            }
+            try await client.execute(uri: "/api/whoami", method: .get) { response in
+                #expect(response.status == .unauthorized)
+                #expect(String(buffer: response.body).contains("\"missing_bearer_token\""))
+            }
+        }
+    }
+
+    /// An ID token from the dev provider for `clientID`, through the core's code flow.
+    static func idToken(_ provider: DevProvider, clientID: String, secret: String?) async throws -> String {
+        let metadata = try await DiscoveryClient().metadata(for: provider.issuer)
+        let client = try OpenIDClient(
+            metadata: metadata, clientID: clientID, authentication: secret.map { .clientSecretBasic(secret: $0) } ?? .none)
+        let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
+        let redirect = try await AsyncHTTPClientTransport.shared.send(Federate.HTTPRequest(url: built.url))
+        let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+        return try #require(tokens.idToken)
+    }
+}
