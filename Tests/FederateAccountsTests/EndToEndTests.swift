@@ -55,6 +55,12 @@ struct EndToEndTests {
         let second = try await Provider.start(id: "oidc.second")
         do {
             try await kind.withService { accounts, clock in
+                // A credential whose raw nonce is not the ID token's nonce is refused.
+                let (tokens, _) = try await dev.signIn()
+                await expectError(.nonceMismatch) {
+                    try await accounts.signIn(with: try Credential(providerID: dev.id, tokens: tokens, rawNonce: "another nonce"))
+                }
+
                 // Sign in with the first provider: a new user.
                 let alice = try await accounts.signIn(with: try await dev.credential())
                 #expect(alice.additionalUserInfo.isNewUser)
