@@ -23,6 +23,33 @@ extension PostgresAccountStore {
     }
 
     public func createUser(_ user: User) async throws {
+        guard user.identities.count == 1, let identity = user.identities.first else {
+            return try await createUserInTransaction(user)
+        }
+        // The common case in one statement (one round trip, atomic on its own).
+        try await connection { connection in
+            try await self.run(
+                """
+                WITH new_user AS (
+                    INSERT INTO \(unescaped: self.schema.users) (uid, email, email_normalized, email_verified, display_name, photo_url, disabled,
+                        created_at, last_sign_in_at, tokens_valid_after)
+                    VALUES (\(user.uid), \(user.email), \(user.email.map(User.normalizedEmail)), \(user.emailVerified), \(user.displayName),
+                        \(user.photoURL), \(user.disabled), \(user.createdAt.timeIntervalSince1970), \(user.lastSignInAt?.timeIntervalSince1970),
+                        \(user.tokensValidAfter?.timeIntervalSince1970))
+                    RETURNING uid
+                )
+                INSERT INTO \(unescaped: self.schema.identities) (user_uid, provider_id, subject, email, email_verified, display_name, photo_url,
+                    username, linked_at, access_token, refresh_token)
+                SELECT uid, \(identity.providerID), \(identity.subject), \(identity.email), \(identity.emailVerified),
+                    \(identity.profile.displayName), \(identity.profile.photoURL), \(identity.profile.username),
+                    \(identity.linkedAt.timeIntervalSince1970), \(identity.tokens.accessToken), \(identity.tokens.refreshToken)
+                FROM new_user
+                """,
+                on: connection)
+        }
+    }
+
+    private func createUserInTransaction(_ user: User) async throws {
         try await transaction { connection in
             try await self.run(
                 """
@@ -61,18 +88,23 @@ extension PostgresAccountStore {
     }
 
     public func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws {
-        try await transaction { connection in
-            let updated = try await self.rows(
+        // One statement: the identity's latest data and the user's last sign-in, atomically.
+        let updated = try await connection { connection in
+            try await self.rows(
                 """
-                UPDATE \(unescaped: self.schema.identities) SET email = \(identity.email), email_verified = \(identity.emailVerified),
-                    display_name = \(identity.profile.displayName), photo_url = \(identity.profile.photoURL), username = \(identity.profile.username),
-                    access_token = \(identity.tokens.accessToken), refresh_token = \(identity.tokens.refreshToken)
-                WHERE user_uid = \(uid) AND provider_id = \(identity.providerID) AND subject = \(identity.subject) RETURNING user_uid
+                WITH identity AS (
+                    UPDATE \(unescaped: self.schema.identities) SET email = \(identity.email), email_verified = \(identity.emailVerified),
+                        display_name = \(identity.profile.displayName), photo_url = \(identity.profile.photoURL), username = \(identity.profile.username),
+                        access_token = \(identity.tokens.accessToken), refresh_token = \(identity.tokens.refreshToken)
+                    WHERE user_uid = \(uid) AND provider_id = \(identity.providerID) AND subject = \(identity.subject) RETURNING user_uid
+                )
+                UPDATE \(unescaped: self.schema.users) SET last_sign_in_at = \(date.timeIntervalSince1970)
+                WHERE uid IN (SELECT user_uid FROM identity) RETURNING uid
                 """,
-                on: connection)
-            guard !updated.isEmpty else { throw FederateError(.noSuchProvider, "the user has no such \(identity.providerID) identity") }
-            try await self.run("UPDATE \(unescaped: self.schema.users) SET last_sign_in_at = \(date.timeIntervalSince1970) WHERE uid = \(uid)", on: connection)
+                on: connection
+            ).count
         }
+        guard updated > 0 else { throw FederateError(.noSuchProvider, "the user has no such \(identity.providerID) identity") }
     }
 
     public func removeIdentity(providerID: String, fromUser uid: String) async throws {
