@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "FederateGoogle", targets: ["FederateGoogle"]),
         .library(name: "FederateDevProvider", targets: ["FederateDevProvider"]),
         .library(name: "FederateHummingbird", targets: ["FederateHummingbird"]),
+        .library(name: "FederateSQLite", targets: ["FederateSQLite"]),
+        .library(name: "FederatePostgres", targets: ["FederatePostgres"]),
         .executable(name: "federate", targets: ["FederateCLI"]),
     ],
     dependencies: [
@@ -27,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .target(
@@ -137,6 +141,40 @@ let package = Package(
         .testTarget(
             name: "FederateOIDCTests",
             dependencies: ["FederateOIDC", "Federate", "FederateTestSupport", "FederateDevProvider", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "FederateSQLite",
+            dependencies: [
+                "Federate",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "FederatePostgres",
+            dependencies: [
+                "Federate",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FederateAccountsTests",
+            dependencies: [
+                "Federate",
+                "FederateSQLite",
+                "FederatePostgres",
+                "FederateDevProvider",
+                "FederateTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -19,6 +19,10 @@ out=["# Error codes","","Every failure in Federate is a `FederateError`: a stabl
 "- **Authorization flow**: `state_mismatch`, `callback_issuer_mismatch`, `invalid_callback` and",
 "  `invalid_pending_authorization` mean the callback must not be trusted: start a new sign-in",
 "  (no token request was sent). `invalid_grant` on refresh means the user must sign in again.",
+"- **Accounts**: `account_exists_with_different_credential`, `credential_already_in_use` and",
+"  `email_already_in_use` carry `accountContext` (the email, the pending credential): sign in with",
+"  an existing provider, then link. `requires_recent_login`: reauthenticate, then retry.",
+"  `session_revoked`, `user_disabled`, `user_not_found`: the session is over; sign in again.",
 ""]
 for sec in sections:
     title=sec.split('\n',1)[0].strip()
@@ -35,7 +39,9 @@ out += ["## Where they come from", "",
 "- `CompactJWS`, `JWSSignatureVerifier`, `IDTokenVerifier`: token structure, keys, claims.",
 "- `JSONWebKeySet`, `RemoteKeySet`, `DiscoveryClient`, `AsyncHTTPClientTransport`: keys, discovery, transport.",
 "- `AuthorizationRequest`, `AuthorizationResponse`, `PendingAuthorizationSealer`, `OpenIDClient`,",
-"  `TokenResponse`, `AccessTokenHolder`, `LoopbackRedirectListener`: the authorization flow.", "",
+"  `TokenResponse`, `AccessTokenHolder`, `LoopbackRedirectListener`: the authorization flow.",
+"- `AccountService` and the `AccountStore`s (in-memory, `FederateSQLite`, `FederatePostgres`): accounts",
+"  and sessions (see Docs/Accounts.md).", "",
 "This page is generated from `Sources/Federate/Errors/FederateError.swift` by",
 "`python3 scripts/gen-error-codes.py`; a test keeps the two in step.", ""]
 open('Docs/ErrorCodes.md','w').write('\n'.join(out))

@@ -105,10 +105,7 @@ extension FederateError.Code {
     public static let idTokenExpired: Self = "id_token_expired"
     /// Firebase: the user's tokens were revoked after this sign-in.
     public static let idTokenRevoked: Self = "id_token_revoked"
-    /// Firebase: the user is disabled.
-    public static let userDisabled: Self = "user_disabled"
-    /// Firebase: the revocation check found no such user.
-    public static let userNotFound: Self = "user_not_found"
+    // `user_disabled` and `user_not_found` are the core's account codes (FederateError.swift).
 }
 
 /// A verified Firebase ID token.

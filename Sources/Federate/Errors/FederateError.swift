@@ -14,6 +14,8 @@ public struct FederateError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The OAuth error the provider returned, when the error came from the provider
     /// (authorization or token endpoint). Then ``code`` is the provider's `error` value.
     public let providerError: ProviderError?
+    /// For account errors: the email and the pending credential involved (see ``AccountErrorContext``).
+    public internal(set) var accountContext: AccountErrorContext?
 
     /// Creates an error with a code and a message.
     public init(_ code: Code, _ message: String) {
@@ -179,6 +181,37 @@ extension FederateError.Code {
     public static let disallowedUserAgent: Self = "disallowed_useragent"
     /// The redirect URI is not registered.
     public static let redirectURIMismatch: Self = "redirect_uri_mismatch"
+}
+
+// MARK: - Accounts
+
+extension FederateError.Code {
+    /// Sign-in with a new identity whose email belongs to an existing user (one account per email): sign in with one of that user's providers, then link; carries the email and the pending credential.
+    public static let accountExistsWithDifferentCredential: Self = "account_exists_with_different_credential"
+    /// The identity (provider ID and subject) already belongs to another user; carries the credential.
+    public static let credentialAlreadyInUse: Self = "credential_already_in_use"
+    /// The user already has an identity of this provider.
+    public static let providerAlreadyLinked: Self = "provider_already_linked"
+    /// The email belongs to another user (one account per email); carries the email.
+    public static let emailAlreadyInUse: Self = "email_already_in_use"
+    /// Reauthentication with a credential that belongs to another user (or to nobody).
+    public static let userMismatch: Self = "user_mismatch"
+    /// The user has no identity of this provider.
+    public static let noSuchProvider: Self = "no_such_provider"
+    /// Unlinking would remove the user's last way to sign in.
+    public static let lastProvider: Self = "last_provider"
+    /// The operation is sensitive and the session's `auth_time` is too old: reauthenticate.
+    public static let requiresRecentLogin: Self = "requires_recent_login"
+    /// The user is disabled.
+    public static let userDisabled: Self = "user_disabled"
+    /// No user with this uid (deleted, or never existed).
+    public static let userNotFound: Self = "user_not_found"
+    /// The credential lacks a provider ID or subject, or is otherwise unusable.
+    public static let invalidCredential: Self = "invalid_credential"
+    /// The session was signed out, or issued before the user's `tokensValidAfter` (Firebase: user-token-expired).
+    public static let sessionRevoked: Self = "session_revoked"
+    /// The account store failed (database unreachable, I/O, unexpected schema).
+    public static let accountStoreFailed: Self = "account_store_failed"
 }
 
 /// An OAuth 2.0 error response from a provider (RFC 6749 §4.1.2.1, §5.2).

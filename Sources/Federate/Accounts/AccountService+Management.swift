@@ -1,0 +1,75 @@
+public import Foundation
+
+extension AccountService {
+    /// Unlinks the identity of `providerID` from the session's user. Sensitive: requires a
+    /// recent sign-in (`requires_recent_login`); `no_such_provider` when not linked;
+    /// `last_provider` when it is the user's only way to sign in. Returns the user after.
+    @discardableResult
+    public func unlink(_ session: AccountSession, providerID: String) async throws -> User {
+        try requireRecentLogin(session)
+        try await store.removeIdentity(providerID: providerID, fromUser: session.uid)
+        return try await user(uid: session.uid)
+    }
+
+    /// Changes the session's user's email (unverified until a provider vouches for it).
+    /// Sensitive: requires a recent sign-in; `email_already_in_use` under one account per email.
+    @discardableResult
+    public func updateEmail(_ session: AccountSession, to email: String) async throws -> User {
+        try requireRecentLogin(session)
+        var user = try await activeUser(session.uid)
+        user.email = email
+        user.emailVerified = false
+        do {
+            try await store.updateUser(user)
+        } catch let error as FederateError where error.code == .emailAlreadyInUse {
+            throw FederateError(.emailAlreadyInUse, "the email belongs to another user", context: AccountErrorContext(email: email, pendingCredential: nil))
+        }
+        return user
+    }
+
+    /// Deletes the session's user. Sensitive: requires a recent sign-in. Returns the
+    /// provider tokens to revoke at each provider (Apple requires revocation on deletion).
+    public func delete(_ session: AccountSession) async throws -> [RevocableTokens] {
+        try requireRecentLogin(session)
+        return try await deleteUser(uid: session.uid)
+    }
+
+    /// Deletes user `uid` without a session (administrators). Returns the provider tokens to revoke.
+    public func deleteUser(uid: String) async throws -> [RevocableTokens] {
+        guard let deleted = try await store.deleteUser(uid: uid) else {
+            throw FederateError(.userNotFound, "no user with this uid")
+        }
+        return deleted.identities.filter { !$0.tokens.isEmpty }.map {
+            RevocableTokens(providerID: $0.providerID, subject: $0.subject, tokens: $0.tokens)
+        }
+    }
+
+    /// Signs the session out: its token stops verifying (with `checkRevoked`).
+    public func signOut(_ session: AccountSession) async throws {
+        try await store.revokeSession(id: session.sessionID, uid: session.uid, expiresAt: session.expiresAt)
+    }
+
+    /// Revokes every session of user `uid` issued up to now (`tokensValidAfter`, in whole
+    /// seconds like `iat`: sessions issued during the current second are revoked too).
+    public func revokeSessions(uid: String) async throws {
+        var user = try await user(uid: uid)
+        user.tokensValidAfter = Date(timeIntervalSince1970: clock().timeIntervalSince1970.rounded(.down) + 1)
+        try await store.updateUser(user)
+    }
+
+    /// Disables user `uid`: sign-in fails with `user_disabled` and sessions stop verifying.
+    public func disable(uid: String) async throws {
+        try await setDisabled(uid: uid, true)
+    }
+
+    /// Enables user `uid` again.
+    public func enable(uid: String) async throws {
+        try await setDisabled(uid: uid, false)
+    }
+
+    private func setDisabled(uid: String, _ disabled: Bool) async throws {
+        var user = try await user(uid: uid)
+        user.disabled = disabled
+        try await store.updateUser(user)
+    }
+}

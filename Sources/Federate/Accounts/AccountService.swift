@@ -1,0 +1,193 @@
+import Crypto
+public import Foundation
+
+/// Turns provider credentials into accounts and sessions, on any ``AccountStore``.
+///
+/// ```swift
+/// let accounts = AccountService(store: try await SQLiteAccountStore.open(path: "accounts.sqlite"))
+/// let result = try await accounts.signIn(with: Credential(providerID: "oidc.example", tokens: tokens))
+/// // result.sessionToken → the client; later:
+/// let session = try await accounts.verifySession(token)
+/// try await accounts.unlink(session, providerID: "google.com")   // demands a recent sign-in
+/// ```
+///
+/// One provider identity belongs to one user (the store enforces it, also across server
+/// instances); with ``AccountStore/oneAccountPerEmail`` one email belongs to one user, and a
+/// new identity with a known email fails with `account_exists_with_different_credential`
+/// instead of creating a second account. Time comes from the injected `clock`.
+public struct AccountService: Sendable {
+    /// The store.
+    public let store: any AccountStore
+    /// Session settings.
+    public let configuration: AccountServiceConfiguration
+    let clock: @Sendable () -> Date
+    let keyRing: SessionKeyRing
+
+    /// Creates a service over `store`; `clock` tells the time (tests inject their own).
+    public init(store: any AccountStore, configuration: AccountServiceConfiguration = .standard, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.configuration = configuration
+        self.clock = clock
+        self.keyRing = SessionKeyRing(store: store, configuration: configuration)
+    }
+
+    /// Signs in with a provider credential: the identity's user, or a new user when the
+    /// identity is new. Issues a session whose `auth_time` is now.
+    ///
+    /// Throws `account_exists_with_different_credential` (with the email, the pending
+    /// credential and the existing user's providers) when the identity is new but its email
+    /// belongs to a user, under one account per email; `user_disabled`; `invalid_credential`.
+    public func signIn(with credential: Credential) async throws -> AuthResult {
+        try Self.validate(credential)
+        for attempt in 0..<2 {
+            let now = clock()
+            if let user = try await store.user(providerID: credential.providerID, subject: credential.subject) {
+                return try await signInExisting(user, with: credential, now: now)
+            }
+            if store.oneAccountPerEmail, let email = credential.email, let owner = try await store.users(email: email).first {
+                throw Self.accountExists(email: email, credential: credential, owner: owner)
+            }
+            let identity = ProviderIdentity(credential: credential, linkedAt: now)
+            let user = User(
+                uid: SecureRandom.token(byteCount: 21), email: credential.email, emailVerified: credential.emailVerified,
+                displayName: credential.profile.displayName, photoURL: credential.profile.photoURL,
+                createdAt: now, lastSignInAt: now, identities: [identity])
+            do {
+                try await store.createUser(user)
+            } catch let error as FederateError where [.credentialAlreadyInUse, .emailAlreadyInUse].contains(error.code) && attempt == 0 {
+                // Another request created a user with this identity or email first: look again.
+                continue
+            } catch let error as FederateError where error.code == .emailAlreadyInUse {
+                var owner: User?
+                if let email = credential.email { owner = try await store.users(email: email).first }
+                throw Self.accountExists(email: credential.email ?? "", credential: credential, owner: owner)
+            }
+            return try await authResult(user, credential: credential, isNewUser: true, authTime: now)
+        }
+        throw FederateError(.accountStoreFailed, "the identity was created and removed concurrently; try again")
+    }
+
+    /// Links the credential's identity to user `uid`, who can then sign in with it too.
+    ///
+    /// Throws `credential_already_in_use` (identity owned by another user; carries the
+    /// credential), `provider_already_linked`, `email_already_in_use` (the credential's email
+    /// belongs to another user, under one account per email), `user_not_found`, `user_disabled`.
+    public func link(_ uid: String, with credential: Credential) async throws -> AuthResult {
+        try Self.validate(credential)
+        let now = clock()
+        var user = try await activeUser(uid)
+        if let owner = try await store.user(providerID: credential.providerID, subject: credential.subject) {
+            if owner.uid == uid {
+                throw FederateError(.providerAlreadyLinked, "this \(credential.providerID) identity is already linked to the user")
+            }
+            throw Self.credentialInUse(credential)
+        }
+        if user.identity(providerID: credential.providerID) != nil {
+            throw FederateError(.providerAlreadyLinked, "the user already has a \(credential.providerID) identity")
+        }
+        if store.oneAccountPerEmail, let email = credential.email,
+            try await store.users(email: email).contains(where: { $0.uid != uid })
+        {
+            throw FederateError(.emailAlreadyInUse, "the credential's email belongs to another user",
+                context: AccountErrorContext(email: email, pendingCredential: credential))
+        }
+        let identity = ProviderIdentity(credential: credential, linkedAt: now)
+        do {
+            try await store.addIdentity(identity, toUser: uid)
+        } catch let error as FederateError where error.code == .credentialAlreadyInUse {
+            throw Self.credentialInUse(credential)
+        }
+        user.identities.append(identity)
+        if user.email == nil, let email = credential.email {
+            var updated = user
+            updated.email = email
+            updated.emailVerified = credential.emailVerified
+            updated.displayName = user.displayName ?? credential.profile.displayName
+            updated.photoURL = user.photoURL ?? credential.profile.photoURL
+            // The email is adopted only if still free; the link stands either way.
+            if (try? await store.updateUser(updated)) != nil { user = updated }
+        }
+        return AuthResult(
+            user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.providerID, profile: credential.profile, isNewUser: false),
+            credential: credential, session: nil, sessionToken: nil)
+    }
+
+    /// Proves again that the person is user `uid`: the credential must resolve to this user
+    /// (else `user_mismatch`). Issues a session with a fresh `auth_time`, which
+    /// sensitive operations (``requireRecentLogin(_:within:)``) accept.
+    public func reauthenticate(_ uid: String, with credential: Credential) async throws -> AuthResult {
+        try Self.validate(credential)
+        let now = clock()
+        _ = try await activeUser(uid)
+        guard let owner = try await store.user(providerID: credential.providerID, subject: credential.subject), owner.uid == uid else {
+            throw FederateError(.userMismatch, "the credential does not belong to this user",
+                context: AccountErrorContext(email: credential.email, pendingCredential: credential))
+        }
+        return try await signInExisting(owner, with: credential, now: now)
+    }
+
+    /// The user `uid`; `user_not_found` when absent.
+    public func user(uid: String) async throws -> User {
+        guard let user = try await store.user(uid: uid) else { throw FederateError(.userNotFound, "no user with this uid") }
+        return user
+    }
+
+    // MARK: Internals
+
+    func activeUser(_ uid: String) async throws -> User {
+        let user = try await user(uid: uid)
+        guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
+        return user
+    }
+
+    private func signInExisting(_ user: User, with credential: Credential, now: Date) async throws -> AuthResult {
+        guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
+        guard let index = user.identities.firstIndex(where: { $0.providerID == credential.providerID && $0.subject == credential.subject }) else {
+            throw FederateError(.accountStoreFailed, "the store returned a user without the identity looked up")
+        }
+        let previous = user.identities[index]
+        var identity = ProviderIdentity(credential: credential, linkedAt: previous.linkedAt)
+        identity.tokens.refreshToken = credential.tokens.refreshToken ?? previous.tokens.refreshToken
+        try await store.recordSignIn(identity, uid: user.uid, at: now)
+        var user = user
+        user.identities[index] = identity
+        user.lastSignInAt = now
+        return try await authResult(user, credential: credential, isNewUser: false, authTime: now)
+    }
+
+    private func authResult(_ user: User, credential: Credential, isNewUser: Bool, authTime: Date) async throws -> AuthResult {
+        let (session, token) = try await issueSession(uid: user.uid, authTime: authTime)
+        return AuthResult(
+            user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.providerID, profile: credential.profile, isNewUser: isNewUser),
+            credential: credential, session: session, sessionToken: token)
+    }
+
+    static func validate(_ credential: Credential) throws(FederateError) {
+        guard !credential.providerID.isEmpty, !credential.subject.isEmpty else {
+            throw FederateError(.invalidCredential, "a credential needs a provider ID and a subject")
+        }
+        guard credential.providerID.utf8.count <= 128, credential.subject.utf8.count <= 255 else {
+            throw FederateError(.invalidCredential, "the provider ID or subject is too long")
+        }
+        // With a raw nonce, the ID token's `nonce` must be it or its SHA-256 in lower-case hex
+        // (what Apple's and Firebase's samples send), as Firebase checks.
+        if let rawNonce = credential.rawNonce, let idToken = credential.idToken {
+            let hashed = SHA256.hash(data: Array(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
+            guard let nonce = idToken.nonce, ConstantTime.equals(nonce, rawNonce) || ConstantTime.equals(nonce, hashed) else {
+                throw FederateError(.nonceMismatch, "the ID token's nonce does not match the credential's raw nonce")
+            }
+        }
+    }
+
+    static func accountExists(email: String, credential: Credential, owner: User?) -> FederateError {
+        FederateError(
+            .accountExistsWithDifferentCredential,
+            "an account with this email exists; sign in with \(owner?.providerIDs.joined(separator: " or ") ?? "its provider"), then link",
+            context: AccountErrorContext(email: email, pendingCredential: credential, existingProviderIDs: owner?.providerIDs ?? []))
+    }
+
+    static func credentialInUse(_ credential: Credential) -> FederateError {
+        FederateError(.credentialAlreadyInUse, "this \(credential.providerID) identity belongs to another user",
+            context: AccountErrorContext(email: credential.email, pendingCredential: credential))
+    }
+}

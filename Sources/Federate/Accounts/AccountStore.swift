@@ -1,0 +1,53 @@
+public import Foundation
+
+/// Where accounts live. Every method is one atomic step (a transaction in SQL stores), and
+/// uniqueness is enforced by the store itself, so that several server instances racing on
+/// one database cannot link one identity to two users.
+///
+/// Errors are ``FederateError``s:
+/// - a (provider ID, subject) pair already owned → ``FederateError/Code/credentialAlreadyInUse``;
+/// - a second identity of one provider on a user → ``FederateError/Code/providerAlreadyLinked``;
+/// - a normalized email already used, when ``oneAccountPerEmail`` → ``FederateError/Code/emailAlreadyInUse``;
+/// - a missing user → ``FederateError/Code/userNotFound``;
+/// - anything else the database says → ``FederateError/Code/accountStoreFailed``.
+///
+/// Implementations: ``InMemoryAccountStore`` (tests), `SQLiteAccountStore` (FederateSQLite),
+/// `PostgresAccountStore` (FederatePostgres).
+public protocol AccountStore: Sendable {
+    /// Whether one email may belong to one user only (a unique index on the normalized email).
+    var oneAccountPerEmail: Bool { get }
+
+    /// The user with `uid`, with identities.
+    func user(uid: String) async throws -> User?
+    /// The user who owns the identity (`providerID`, `subject`).
+    func user(providerID: String, subject: String) async throws -> User?
+    /// The users whose normalized email is `User.normalizedEmail(email)`.
+    func users(email: String) async throws -> [User]
+
+    /// Inserts a user with its identities.
+    func createUser(_ user: User) async throws
+    /// Replaces the user's own fields (email, names, flags, times); identities are untouched.
+    func updateUser(_ user: User) async throws
+    /// Links `identity` to the user `uid`.
+    func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws
+    /// Records a sign-in: stores the identity's latest email, profile and tokens, and sets
+    /// the user's `lastSignInAt` to `date`.
+    func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws
+    /// Unlinks the identity of `providerID` from `uid`: ``FederateError/Code/noSuchProvider``
+    /// when absent, ``FederateError/Code/lastProvider`` when it is the only one.
+    func removeIdentity(providerID: String, fromUser uid: String) async throws
+    /// Deletes the user and their identities; returns what was deleted (`nil` if absent).
+    func deleteUser(uid: String) async throws -> User?
+
+    /// Remembers that session `sessionID` was signed out (until `expiresAt`).
+    func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws
+    /// Whether session `sessionID` was signed out.
+    func isSessionRevoked(id sessionID: String) async throws -> Bool
+
+    /// Every session-signing key.
+    func sessionKeys() async throws -> [SessionKeyRecord]
+    /// Adds a session-signing key.
+    func addSessionKey(_ key: SessionKeyRecord) async throws
+    /// Removes a session-signing key.
+    func removeSessionKey(keyID: String) async throws
+}

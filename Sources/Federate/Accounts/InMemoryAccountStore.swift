@@ -1,0 +1,154 @@
+public import Foundation
+import Synchronization
+
+/// An ``AccountStore`` in memory, for tests and prototypes. Every method is atomic (one lock).
+public final class InMemoryAccountStore: AccountStore {
+    private struct State {
+        var users: [String: User] = [:]
+        var owners: [IdentityKey: String] = [:]
+        var revokedSessions: [String: Date] = [:]
+        var keys: [String: SessionKeyRecord] = [:]
+    }
+
+    private struct IdentityKey: Hashable {
+        let providerID: String
+        let subject: String
+    }
+
+    private let state = Mutex(State())
+    public let oneAccountPerEmail: Bool
+
+    /// Creates an empty store.
+    public init(oneAccountPerEmail: Bool = true) {
+        self.oneAccountPerEmail = oneAccountPerEmail
+    }
+
+    public func user(uid: String) async throws -> User? {
+        state.withLock { $0.users[uid] }
+    }
+
+    public func user(providerID: String, subject: String) async throws -> User? {
+        state.withLock { state in
+            state.owners[IdentityKey(providerID: providerID, subject: subject)].flatMap { state.users[$0] }
+        }
+    }
+
+    public func users(email: String) async throws -> [User] {
+        let normalized = User.normalizedEmail(email)
+        return state.withLock { state in
+            state.users.values.filter { $0.email.map(User.normalizedEmail) == normalized }.sorted { $0.createdAt < $1.createdAt }
+        }
+    }
+
+    public func createUser(_ user: User) async throws {
+        try state.withLock { (state: inout State) throws(FederateError) in
+            guard state.users[user.uid] == nil else { throw FederateError(.accountStoreFailed, "a user with this uid exists") }
+            try checkEmail(user.email, of: user.uid, in: state)
+            var seen: Set<String> = []
+            for identity in user.identities {
+                guard state.owners[IdentityKey(providerID: identity.providerID, subject: identity.subject)] == nil else {
+                    throw FederateError(.credentialAlreadyInUse, "this \(identity.providerID) identity belongs to another user")
+                }
+                guard seen.insert(identity.providerID).inserted else {
+                    throw FederateError(.providerAlreadyLinked, "two \(identity.providerID) identities on one user")
+                }
+            }
+            state.users[user.uid] = user
+            for identity in user.identities {
+                state.owners[IdentityKey(providerID: identity.providerID, subject: identity.subject)] = user.uid
+            }
+        }
+    }
+
+    public func updateUser(_ user: User) async throws {
+        try state.withLock { (state: inout State) throws(FederateError) in
+            guard var stored = state.users[user.uid] else { throw FederateError(.userNotFound, "no user with this uid") }
+            try checkEmail(user.email, of: user.uid, in: state)
+            let identities = stored.identities
+            stored = user
+            stored.identities = identities
+            state.users[user.uid] = stored
+        }
+    }
+
+    public func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws {
+        try state.withLock { (state: inout State) throws(FederateError) in
+            guard var user = state.users[uid] else { throw FederateError(.userNotFound, "no user with this uid") }
+            let key = IdentityKey(providerID: identity.providerID, subject: identity.subject)
+            guard state.owners[key] == nil else {
+                throw FederateError(.credentialAlreadyInUse, "this \(identity.providerID) identity belongs to a user")
+            }
+            guard user.identity(providerID: identity.providerID) == nil else {
+                throw FederateError(.providerAlreadyLinked, "the user already has a \(identity.providerID) identity")
+            }
+            user.identities.append(identity)
+            state.users[uid] = user
+            state.owners[key] = uid
+        }
+    }
+
+    public func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws {
+        try state.withLock { (state: inout State) throws(FederateError) in
+            guard var user = state.users[uid] else { throw FederateError(.userNotFound, "no user with this uid") }
+            guard let index = user.identities.firstIndex(where: { $0.providerID == identity.providerID && $0.subject == identity.subject }) else {
+                throw FederateError(.noSuchProvider, "the user has no such \(identity.providerID) identity")
+            }
+            user.identities[index] = identity
+            user.lastSignInAt = date
+            state.users[uid] = user
+        }
+    }
+
+    public func removeIdentity(providerID: String, fromUser uid: String) async throws {
+        try state.withLock { (state: inout State) throws(FederateError) in
+            guard var user = state.users[uid] else { throw FederateError(.userNotFound, "no user with this uid") }
+            guard let index = user.identities.firstIndex(where: { $0.providerID == providerID }) else {
+                throw FederateError(.noSuchProvider, "the user has no \(providerID) identity")
+            }
+            guard user.identities.count > 1 else {
+                throw FederateError(.lastProvider, "\(providerID) is the user's only way to sign in")
+            }
+            let removed = user.identities.remove(at: index)
+            state.owners[IdentityKey(providerID: removed.providerID, subject: removed.subject)] = nil
+            state.users[uid] = user
+        }
+    }
+
+    public func deleteUser(uid: String) async throws -> User? {
+        state.withLock { state in
+            guard let user = state.users.removeValue(forKey: uid) else { return nil }
+            for identity in user.identities {
+                state.owners[IdentityKey(providerID: identity.providerID, subject: identity.subject)] = nil
+            }
+            return user
+        }
+    }
+
+    public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws {
+        state.withLock { $0.revokedSessions[sessionID] = expiresAt }
+    }
+
+    public func isSessionRevoked(id sessionID: String) async throws -> Bool {
+        state.withLock { $0.revokedSessions[sessionID] != nil }
+    }
+
+    public func sessionKeys() async throws -> [SessionKeyRecord] {
+        state.withLock { Array($0.keys.values).sorted { $0.createdAt < $1.createdAt } }
+    }
+
+    public func addSessionKey(_ key: SessionKeyRecord) async throws {
+        state.withLock { $0.keys[key.keyID] = key }
+    }
+
+    public func removeSessionKey(keyID: String) async throws {
+        state.withLock { _ = $0.keys.removeValue(forKey: keyID) }
+    }
+
+    private func checkEmail(_ email: String?, of uid: String, in state: State) throws(FederateError) {
+        guard oneAccountPerEmail, let email else { return }
+        let normalized = User.normalizedEmail(email)
+        if state.users.values.contains(where: { $0.uid != uid && $0.email.map(User.normalizedEmail) == normalized }) {
+            throw FederateError(.emailAlreadyInUse, "the email belongs to another user")
+        }
+    }
+}

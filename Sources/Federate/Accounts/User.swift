@@ -1,0 +1,60 @@
+public import Foundation
+
+/// A user account: one person, with one or more linked provider identities.
+public struct User: Sendable, Hashable, CustomStringConvertible {
+    /// The stable user ID (random, URL-safe).
+    public var uid: String
+    /// The account's email, if known.
+    public var email: String?
+    /// Whether the email was verified by a provider.
+    public var emailVerified: Bool
+    /// The display name.
+    public var displayName: String?
+    /// A picture URL.
+    public var photoURL: String?
+    /// Whether the user is disabled (cannot sign in; sessions stop verifying).
+    public var disabled: Bool
+    /// When the account was created.
+    public var createdAt: Date
+    /// When the user last signed in or reauthenticated.
+    public var lastSignInAt: Date?
+    /// Sessions issued before this instant are revoked (``AccountService/revokeSessions(uid:)``).
+    public var tokensValidAfter: Date?
+    /// The linked provider identities, in linking order.
+    public var identities: [ProviderIdentity]
+
+    /// Creates a user.
+    public init(
+        uid: String, email: String?, emailVerified: Bool, displayName: String?, photoURL: String?, disabled: Bool = false,
+        createdAt: Date, lastSignInAt: Date?, tokensValidAfter: Date? = nil, identities: [ProviderIdentity]
+    ) {
+        self.uid = uid
+        self.email = email
+        self.emailVerified = emailVerified
+        self.displayName = displayName
+        self.photoURL = photoURL
+        self.disabled = disabled
+        self.createdAt = createdAt
+        self.lastSignInAt = lastSignInAt
+        self.tokensValidAfter = tokensValidAfter
+        self.identities = identities
+    }
+
+    /// The provider IDs of the linked identities.
+    public var providerIDs: [String] { identities.map(\.providerID) }
+
+    /// The linked identity of `providerID`, if any.
+    public func identity(providerID: String) -> ProviderIdentity? {
+        identities.first { $0.providerID == providerID }
+    }
+
+    /// No tokens; the email is left out of logs too.
+    public var description: String {
+        "User(uid: \(uid), providers: \(providerIDs), disabled: \(disabled))"
+    }
+
+    /// The form of an email used for uniqueness: trimmed and lower-cased.
+    public static func normalizedEmail(_ email: String) -> String {
+        email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
+}

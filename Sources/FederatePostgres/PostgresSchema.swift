@@ -1,0 +1,74 @@
+/// The schema, as numbered migrations, with table names qualified by the store's schema.
+struct PostgresSchema: Sendable {
+    let name: String
+
+    var users: String { "\"\(name)\".users" }
+    var identities: String { "\"\(name)\".identities" }
+    var revokedSessions: String { "\"\(name)\".revoked_sessions" }
+    var sessionKeys: String { "\"\(name)\".session_keys" }
+    var versions: String { "\"\(name)\".federate_schema" }
+
+    /// Whether `name` is a plain lower-case identifier (it is spliced into SQL).
+    static func isValid(_ name: String) -> Bool {
+        guard let first = name.utf8.first, name.utf8.count <= 63, first == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else {
+            return false
+        }
+        return name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
+    var migrations: [[String]] {
+        [
+            [
+                """
+                CREATE TABLE \(users) (
+                    uid text PRIMARY KEY,
+                    email text,
+                    email_normalized text,
+                    email_verified boolean NOT NULL DEFAULT false,
+                    display_name text,
+                    photo_url text,
+                    disabled boolean NOT NULL DEFAULT false,
+                    created_at double precision NOT NULL,
+                    last_sign_in_at double precision,
+                    tokens_valid_after double precision
+                )
+                """,
+                "CREATE INDEX users_email ON \(users) (email_normalized)",
+                """
+                CREATE TABLE \(identities) (
+                    id bigserial PRIMARY KEY,
+                    user_uid text NOT NULL REFERENCES \(users) (uid) ON DELETE CASCADE,
+                    provider_id text NOT NULL,
+                    subject text NOT NULL,
+                    email text,
+                    email_verified boolean NOT NULL DEFAULT false,
+                    display_name text,
+                    photo_url text,
+                    username text,
+                    linked_at double precision NOT NULL,
+                    access_token text,
+                    refresh_token text,
+                    CONSTRAINT identities_provider_subject UNIQUE (provider_id, subject),
+                    CONSTRAINT identities_user_provider UNIQUE (user_uid, provider_id)
+                )
+                """,
+                "CREATE TABLE \(revokedSessions) (sid text PRIMARY KEY, uid text NOT NULL, expires_at double precision NOT NULL)",
+                "CREATE TABLE \(sessionKeys) (kid text PRIMARY KEY, private_key bytea NOT NULL, created_at double precision NOT NULL)",
+            ]
+        ]
+    }
+
+    var createUniqueEmail: String { "CREATE UNIQUE INDEX IF NOT EXISTS users_email_unique ON \(users) (email_normalized)" }
+    var dropUniqueEmail: String { "DROP INDEX IF EXISTS \"\(name)\".users_email_unique" }
+
+    var userSelect: String {
+        """
+        SELECT u.uid, u.email, u.email_verified, u.display_name, u.photo_url, u.disabled, u.created_at, u.last_sign_in_at,
+            u.tokens_valid_after, i.provider_id AS i_provider_id, i.subject AS i_subject, i.email AS i_email,
+            i.email_verified AS i_email_verified, i.display_name AS i_display_name, i.photo_url AS i_photo_url,
+            i.username AS i_username, i.linked_at AS i_linked_at, i.access_token AS i_access_token, i.refresh_token AS i_refresh_token
+        FROM \(users) u LEFT JOIN \(identities) i ON i.user_uid = u.uid
+        """
+    }
+    let userOrder = "ORDER BY u.created_at, u.uid, i.linked_at, i.id"
+}

@@ -1,0 +1,44 @@
+import Synchronization
+
+/// A first-come, first-served lock for async code: one SQLite connection runs one
+/// transaction at a time.
+final class AsyncLock: Sendable {
+    private struct State {
+        var locked = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// Runs `body` while holding the lock.
+    func withLock<T>(_ body: () async throws -> T) async rethrows -> T {
+        await lock()
+        defer { unlock() }
+        return try await body()
+    }
+
+    private func lock() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let acquired = state.withLock { state -> Bool in
+                if !state.locked {
+                    state.locked = true
+                    return true
+                }
+                state.waiters.append(continuation)
+                return false
+            }
+            if acquired { continuation.resume() }
+        }
+    }
+
+    private func unlock() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.waiters.isEmpty {
+                state.locked = false
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        next?.resume()
+    }
+}

@@ -1,0 +1,196 @@
+public import Federate
+public import Foundation
+import NIOCore
+import SQLiteNIO
+
+extension SQLiteAccountStore {
+    public func user(uid: String) async throws -> User? {
+        try await locked { try await users(where: "u.uid = ?", [.text(uid)]).first }
+    }
+
+    public func user(providerID: String, subject: String) async throws -> User? {
+        try await locked {
+            try await users(where: "u.uid = (SELECT user_uid FROM identities WHERE provider_id = ? AND subject = ?)", [.text(providerID), .text(subject)]).first
+        }
+    }
+
+    public func users(email: String) async throws -> [User] {
+        try await locked { try await users(where: "u.email_normalized = ?", [.text(User.normalizedEmail(email))]) }
+    }
+
+    public func createUser(_ user: User) async throws {
+        try await transaction {
+            try await run(
+                """
+                INSERT INTO users (uid, email, email_normalized, email_verified, display_name, photo_url, disabled, created_at, last_sign_in_at, tokens_valid_after)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [.text(user.uid)] + Self.userFields(user))
+            for identity in user.identities { try await insert(identity, uid: user.uid) }
+        }
+    }
+
+    public func updateUser(_ user: User) async throws {
+        let updated = try await locked {
+            try await query(
+                """
+                UPDATE users SET email = ?, email_normalized = ?, email_verified = ?, display_name = ?, photo_url = ?, disabled = ?,
+                    created_at = ?, last_sign_in_at = ?, tokens_valid_after = ? WHERE uid = ? RETURNING uid
+                """,
+                Self.userFields(user) + [.text(user.uid)])
+        }
+        guard !updated.isEmpty else { throw FederateError(.userNotFound, "no user with this uid") }
+    }
+
+    public func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws {
+        try await transaction {
+            guard try await !query("SELECT uid FROM users WHERE uid = ?", [.text(uid)]).isEmpty else {
+                throw FederateError(.userNotFound, "no user with this uid")
+            }
+            try await insert(identity, uid: uid)
+        }
+    }
+
+    public func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws {
+        try await transaction {
+            let updated = try await query(
+                """
+                UPDATE identities SET email = ?, email_verified = ?, display_name = ?, photo_url = ?, username = ?, access_token = ?, refresh_token = ?
+                WHERE user_uid = ? AND provider_id = ? AND subject = ? RETURNING user_uid
+                """,
+                [
+                    .optional(identity.email), .bool(identity.emailVerified), .optional(identity.profile.displayName),
+                    .optional(identity.profile.photoURL), .optional(identity.profile.username), .optional(identity.tokens.accessToken),
+                    .optional(identity.tokens.refreshToken), .text(uid), .text(identity.providerID), .text(identity.subject),
+                ])
+            guard !updated.isEmpty else { throw FederateError(.noSuchProvider, "the user has no such \(identity.providerID) identity") }
+            try await run("UPDATE users SET last_sign_in_at = ? WHERE uid = ?", [.date(date), .text(uid)])
+        }
+    }
+
+    public func removeIdentity(providerID: String, fromUser uid: String) async throws {
+        try await transaction {
+            guard try await !query("SELECT uid FROM users WHERE uid = ?", [.text(uid)]).isEmpty else {
+                throw FederateError(.userNotFound, "no user with this uid")
+            }
+            let providers = try await query("SELECT provider_id FROM identities WHERE user_uid = ?", [.text(uid)]).compactMap { $0.column("provider_id")?.string }
+            guard providers.contains(providerID) else { throw FederateError(.noSuchProvider, "the user has no \(providerID) identity") }
+            guard providers.count > 1 else { throw FederateError(.lastProvider, "\(providerID) is the user's only way to sign in") }
+            try await run("DELETE FROM identities WHERE user_uid = ? AND provider_id = ?", [.text(uid), .text(providerID)])
+        }
+    }
+
+    public func deleteUser(uid: String) async throws -> User? {
+        try await transaction {
+            guard let user = try await users(where: "u.uid = ?", [.text(uid)]).first else { return nil }
+            try await run("DELETE FROM identities WHERE user_uid = ?", [.text(uid)])
+            try await run("DELETE FROM users WHERE uid = ?", [.text(uid)])
+            return user
+        }
+    }
+
+    public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws {
+        try await locked {
+            try await run(
+                "INSERT INTO revoked_sessions (sid, uid, expires_at) VALUES (?, ?, ?) ON CONFLICT (sid) DO NOTHING",
+                [.text(sessionID), .text(uid), .date(expiresAt)])
+        }
+    }
+
+    public func isSessionRevoked(id sessionID: String) async throws -> Bool {
+        try await locked { try await !query("SELECT sid FROM revoked_sessions WHERE sid = ?", [.text(sessionID)]).isEmpty }
+    }
+
+    public func sessionKeys() async throws -> [SessionKeyRecord] {
+        try await locked {
+            try await query("SELECT kid, private_key, created_at FROM session_keys ORDER BY created_at").compactMap { row in
+                guard let kid = row.column("kid")?.string, let blob = row.column("private_key")?.blob,
+                    let created = row.column("created_at")?.double
+                else { return nil }
+                return SessionKeyRecord(keyID: kid, privateKey: Array(buffer: blob), createdAt: Date(timeIntervalSince1970: created))
+            }
+        }
+    }
+
+    public func addSessionKey(_ key: SessionKeyRecord) async throws {
+        try await locked {
+            try await run(
+                "INSERT INTO session_keys (kid, private_key, created_at) VALUES (?, ?, ?)",
+                [.text(key.keyID), .blob(ByteBuffer(bytes: key.privateKey)), .date(key.createdAt)])
+        }
+    }
+
+    public func removeSessionKey(keyID: String) async throws {
+        try await locked { try await run("DELETE FROM session_keys WHERE kid = ?", [.text(keyID)]) }
+    }
+
+    // MARK: Rows
+
+    private func insert(_ identity: ProviderIdentity, uid: String) async throws {
+        try await run(
+            """
+            INSERT INTO identities (user_uid, provider_id, subject, email, email_verified, display_name, photo_url, username, linked_at, access_token, refresh_token)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(uid), .text(identity.providerID), .text(identity.subject), .optional(identity.email), .bool(identity.emailVerified),
+                .optional(identity.profile.displayName), .optional(identity.profile.photoURL), .optional(identity.profile.username),
+                .date(identity.linkedAt), .optional(identity.tokens.accessToken), .optional(identity.tokens.refreshToken),
+            ])
+    }
+
+    private static func userFields(_ user: User) -> [SQLiteData] {
+        [
+            .optional(user.email), .optional(user.email.map(User.normalizedEmail)), .bool(user.emailVerified), .optional(user.displayName),
+            .optional(user.photoURL), .bool(user.disabled), .date(user.createdAt), .optionalDate(user.lastSignInAt),
+            .optionalDate(user.tokensValidAfter),
+        ]
+    }
+
+    private func users(where condition: String, _ binds: [SQLiteData]) async throws -> [User] {
+        let rows = try await query("\(SQLiteSchema.userSelect) WHERE \(condition) \(SQLiteSchema.userOrder)", binds)
+        var users: [User] = []
+        for row in rows {
+            guard let uid = row.column("uid")?.string, let created = row.column("created_at")?.double else {
+                throw FederateError(.accountStoreFailed, "a user row lacks uid or created_at")
+            }
+            if users.last?.uid != uid {
+                users.append(User(
+                    uid: uid, email: row.string("email"), emailVerified: row.bool("email_verified"), displayName: row.string("display_name"),
+                    photoURL: row.string("photo_url"), disabled: row.bool("disabled"), createdAt: Date(timeIntervalSince1970: created),
+                    lastSignInAt: row.date("last_sign_in_at"), tokensValidAfter: row.date("tokens_valid_after"), identities: []))
+            }
+            if let providerID = row.string("i_provider_id"), let subject = row.string("i_subject"), let linkedAt = row.date("i_linked_at") {
+                users[users.count - 1].identities.append(ProviderIdentity(
+                    providerID: providerID, subject: subject, email: row.string("i_email"), emailVerified: row.bool("i_email_verified"),
+                    profile: ProviderProfile(
+                        displayName: row.string("i_display_name"), email: row.string("i_email"), photoURL: row.string("i_photo_url"),
+                        username: row.string("i_username")),
+                    linkedAt: linkedAt,
+                    tokens: ProviderTokens(accessToken: row.string("i_access_token"), refreshToken: row.string("i_refresh_token"))))
+            }
+        }
+        return users
+    }
+}
+
+extension SQLiteData {
+    fileprivate static func optional(_ text: String?) -> SQLiteData { text.map(SQLiteData.text) ?? .null }
+    fileprivate static func bool(_ value: Bool) -> SQLiteData { .integer(value ? 1 : 0) }
+    fileprivate static func date(_ date: Date) -> SQLiteData { .float(date.timeIntervalSince1970) }
+    fileprivate static func optionalDate(_ date: Date?) -> SQLiteData { date.map(SQLiteData.date) ?? .null }
+}
+
+extension SQLiteRow {
+    fileprivate func string(_ name: String) -> String? {
+        guard let data = column(name), !data.isNull else { return nil }
+        return data.string
+    }
+
+    fileprivate func bool(_ name: String) -> Bool { (column(name)?.integer ?? 0) != 0 }
+
+    fileprivate func date(_ name: String) -> Date? {
+        guard let data = column(name), !data.isNull, let seconds = data.double else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+}

@@ -1,0 +1,55 @@
+/// The schema, as numbered migrations. A migration never changes once released.
+enum SQLiteSchema {
+    static let migrations: [[String]] = [
+        [
+            """
+            CREATE TABLE users (
+                uid TEXT PRIMARY KEY NOT NULL,
+                email TEXT,
+                email_normalized TEXT,
+                email_verified INTEGER NOT NULL DEFAULT 0,
+                display_name TEXT,
+                photo_url TEXT,
+                disabled INTEGER NOT NULL DEFAULT 0,
+                created_at REAL NOT NULL,
+                last_sign_in_at REAL,
+                tokens_valid_after REAL
+            )
+            """,
+            "CREATE INDEX users_email ON users (email_normalized)",
+            """
+            CREATE TABLE identities (
+                user_uid TEXT NOT NULL REFERENCES users (uid) ON DELETE CASCADE,
+                provider_id TEXT NOT NULL,
+                subject TEXT NOT NULL,
+                email TEXT,
+                email_verified INTEGER NOT NULL DEFAULT 0,
+                display_name TEXT,
+                photo_url TEXT,
+                username TEXT,
+                linked_at REAL NOT NULL,
+                access_token TEXT,
+                refresh_token TEXT,
+                CONSTRAINT identities_provider_subject UNIQUE (provider_id, subject),
+                CONSTRAINT identities_user_provider UNIQUE (user_uid, provider_id)
+            )
+            """,
+            "CREATE TABLE revoked_sessions (sid TEXT PRIMARY KEY NOT NULL, uid TEXT NOT NULL, expires_at REAL NOT NULL)",
+            "CREATE TABLE session_keys (kid TEXT PRIMARY KEY NOT NULL, private_key BLOB NOT NULL, created_at REAL NOT NULL)",
+        ]
+    ]
+
+    /// The unique index that makes one email one account.
+    static let createUniqueEmail = "CREATE UNIQUE INDEX IF NOT EXISTS users_email_unique ON users (email_normalized)"
+    static let dropUniqueEmail = "DROP INDEX IF EXISTS users_email_unique"
+
+    /// The user columns and identity columns (aliased) read by every user query.
+    static let userSelect = """
+        SELECT u.uid, u.email, u.email_verified, u.display_name, u.photo_url, u.disabled, u.created_at, u.last_sign_in_at,
+            u.tokens_valid_after, i.provider_id AS i_provider_id, i.subject AS i_subject, i.email AS i_email,
+            i.email_verified AS i_email_verified, i.display_name AS i_display_name, i.photo_url AS i_photo_url,
+            i.username AS i_username, i.linked_at AS i_linked_at, i.access_token AS i_access_token, i.refresh_token AS i_refresh_token
+        FROM users u LEFT JOIN identities i ON i.user_uid = u.uid
+        """
+    static let userOrder = "ORDER BY u.created_at, u.uid, i.linked_at, i.rowid"
+}

@@ -1,0 +1,86 @@
+import Federate
+import FederatePostgres
+import FederateSQLite
+import Foundation
+import Testing
+
+/// The three stores every conformance test runs against.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case memory, sqlite, postgres
+
+    var testDescription: String { rawValue }
+
+    /// Runs `body` with a fresh store of this kind, cleaning up afterwards.
+    func withStore<T>(oneAccountPerEmail: Bool = true, _ body: (any AccountStore) async throws -> T) async throws -> T {
+        switch self {
+        case .memory:
+            return try await body(InMemoryAccountStore(oneAccountPerEmail: oneAccountPerEmail))
+        case .sqlite:
+            return try await TestSQLite.withFile { path in
+                let store = try await SQLiteAccountStore.open(path: path, oneAccountPerEmail: oneAccountPerEmail)
+                do {
+                    let result = try await body(store)
+                    try await store.close()
+                    return result
+                } catch {
+                    try? await store.close()
+                    throw error
+                }
+            }
+        case .postgres:
+            return try await body(try await TestPostgres.store(oneAccountPerEmail: oneAccountPerEmail))
+        }
+    }
+
+    /// Runs `body` with a service on a fresh store and a test clock.
+    func withService<T>(
+        oneAccountPerEmail: Bool = true, configuration: AccountServiceConfiguration = .standard,
+        _ body: (AccountService, TestClock) async throws -> T
+    ) async throws -> T {
+        try await withStore(oneAccountPerEmail: oneAccountPerEmail) { store in
+            let clock = TestClock()
+            return try await body(AccountService(store: store, configuration: configuration, clock: clock.function), clock)
+        }
+    }
+}
+
+enum TestSQLite {
+    /// A path in a new temporary directory, removed afterwards (with its WAL files).
+    static func withFile<T>(_ body: (String) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("federate-sqlite-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try await body(directory.appendingPathComponent("accounts.sqlite").path)
+    }
+}
+
+/// Credentials for tests (the account layer trusts provider ID and subject).
+enum TestCredential {
+    static func make(
+        _ providerID: String, _ subject: String, email: String? = nil, verified: Bool = true, name: String? = nil,
+        username: String? = nil, accessToken: String? = "at-\(UUID().uuidString)", refreshToken: String? = nil
+    ) -> Credential {
+        Credential(
+            providerID: providerID, subject: subject, email: email, emailVerified: verified,
+            tokens: ProviderTokens(accessToken: accessToken, refreshToken: refreshToken),
+            profile: ProviderProfile(displayName: name, email: email, photoURL: name.map { "https://example.com/\($0).png" }, username: username))
+    }
+}
+
+/// Runs `body`, expecting a ``FederateError`` with `code`; returns it.
+@discardableResult
+func expectError<T>(
+    _ code: FederateError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> T
+) async -> FederateError? {
+    do {
+        _ = try await body()
+        Issue.record("expected \(code), but it succeeded", sourceLocation: sourceLocation)
+        return nil
+    } catch let error as FederateError {
+        #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+        return error
+    } catch {
+        Issue.record("expected \(code), got \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}
