@@ -95,7 +95,8 @@ struct RemoteKeySetTests {
     /// may refetch again (once).
     @Test func forcedRefetchIsAllowedAgainAfterInterval() async throws {
         try await TestIssuer.with { issuer in
-            let policy = CachePolicy(forcedRefreshInterval: .milliseconds(1500))
+            // Wide margins: five verifications must fit in one interval even on a loaded machine.
+            let policy = CachePolicy(forcedRefreshInterval: .seconds(5))
             let keys = try RemoteKeySet(url: issuer.jwksURL, cachePolicy: policy)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
             _ = try await verifier.verify(try issuer.idToken())
@@ -106,7 +107,7 @@ struct RemoteKeySetTests {
             }
             #expect(issuer.jwksRequestCount == 2)
 
-            try await Task.sleep(for: .milliseconds(1600))
+            try await Task.sleep(for: .milliseconds(5200))
             for _ in 0..<5 {
                 #expect(await errorCode { try await verifier.verify(unknown) } == .unknownKey)
             }
@@ -194,7 +195,7 @@ struct RemoteKeySetTests {
 
     // MARK: - Stale keys
 
-    /// Lifetime 0.3 s, staleness 1.5 s (generous, so a busy machine cannot push the stale
+    /// Lifetime 1 s, staleness 4 s (generous, so a busy machine cannot push the stale
     /// check past the window). After expiry the endpoint answers 500: known keys keep
     /// verifying from the stale copy (and, within `retryDelayAfterFailure`, without asking
     /// again); past the staleness window verification fails with `keyFetchFailed`; once the
@@ -203,20 +204,20 @@ struct RemoteKeySetTests {
         try await TestIssuer.with { issuer in
             let policy = CachePolicy(
                 minimumLifetime: .zero,
-                defaultLifetime: .milliseconds(300),
-                maximumStaleness: .milliseconds(1500),
-                retryDelayAfterFailure: .seconds(5)
+                defaultLifetime: .seconds(1),
+                maximumStaleness: .seconds(4),
+                retryDelayAfterFailure: .seconds(30)
             )
             let keys = try RemoteKeySet(url: issuer.jwksURL, cachePolicy: policy)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
             let token = try issuer.idToken()
 
             _ = try await verifier.verify(token)
-            let fetchedAt = ContinuousClock.now  // the copy expires before +0.3 s, and is stale until before +1.8 s
+            let fetchedAt = ContinuousClock.now  // the copy expires before +1 s, and is stale until before +5 s
             #expect(issuer.jwksRequestCount == 1)
             issuer.jwksFails = true
 
-            try await Task.sleep(until: fetchedAt + .milliseconds(400))
+            try await Task.sleep(until: fetchedAt + .milliseconds(1500))
             let stale = try await verifier.verify(token)
             #expect(stale.keyID == "rsa-1")
             #expect(issuer.jwksRequestCount == 2)  // it did try to refresh, and got a 500
@@ -225,7 +226,7 @@ struct RemoteKeySetTests {
             _ = try await verifier.verify(token)
             #expect(issuer.jwksRequestCount == 2)
 
-            try await Task.sleep(until: fetchedAt + .milliseconds(1900))
+            try await Task.sleep(until: fetchedAt + .milliseconds(5500))
             let error = await #expect(throws: FederateError.self) { try await verifier.verify(token) }
             #expect(error?.code == .keyFetchFailed)
             #expect(issuer.jwksRequestCount == 3)
