@@ -8,6 +8,20 @@ public final class InMemoryAccountStore: AccountStore {
         var owners: [IdentityKey: String] = [:]
         var revokedSessions: [String: Date] = [:]
         var keys: [String: SessionKeyRecord] = [:]
+        /// Normalized email → uids, in creation order.
+        var emailOwners: [String: [String]] = [:]
+
+        mutating func index(_ email: String?, uid: String) {
+            guard let email else { return }
+            emailOwners[User.normalizedEmail(email), default: []].append(uid)
+        }
+
+        mutating func unindex(_ email: String?, uid: String) {
+            guard let email else { return }
+            let key = User.normalizedEmail(email)
+            emailOwners[key]?.removeAll { $0 == uid }
+            if emailOwners[key]?.isEmpty == true { emailOwners[key] = nil }
+        }
     }
 
     private struct IdentityKey: Hashable {
@@ -36,7 +50,7 @@ public final class InMemoryAccountStore: AccountStore {
     public func users(email: String) async throws -> [User] {
         let normalized = User.normalizedEmail(email)
         return state.withLock { state in
-            state.users.values.filter { $0.email.map(User.normalizedEmail) == normalized }.sorted { $0.createdAt < $1.createdAt }
+            (state.emailOwners[normalized] ?? []).compactMap { state.users[$0] }
         }
     }
 
@@ -54,6 +68,7 @@ public final class InMemoryAccountStore: AccountStore {
                 }
             }
             state.users[user.uid] = user
+            state.index(user.email, uid: user.uid)
             for identity in user.identities {
                 state.owners[IdentityKey(providerID: identity.providerID, subject: identity.subject)] = user.uid
             }
@@ -65,6 +80,8 @@ public final class InMemoryAccountStore: AccountStore {
             guard var stored = state.users[user.uid] else { throw FederateError(.userNotFound, "no user with this uid") }
             try checkEmail(user.email, of: user.uid, in: state)
             let identities = stored.identities
+            state.unindex(stored.email, uid: user.uid)
+            state.index(user.email, uid: user.uid)
             stored = user
             stored.identities = identities
             state.users[user.uid] = stored
@@ -117,6 +134,7 @@ public final class InMemoryAccountStore: AccountStore {
     public func deleteUser(uid: String) async throws -> User? {
         state.withLock { state in
             guard let user = state.users.removeValue(forKey: uid) else { return nil }
+            state.unindex(user.email, uid: uid)
             for identity in user.identities {
                 state.owners[IdentityKey(providerID: identity.providerID, subject: identity.subject)] = nil
             }
@@ -146,8 +164,7 @@ public final class InMemoryAccountStore: AccountStore {
 
     private func checkEmail(_ email: String?, of uid: String, in state: State) throws(FederateError) {
         guard oneAccountPerEmail, let email else { return }
-        let normalized = User.normalizedEmail(email)
-        if state.users.values.contains(where: { $0.uid != uid && $0.email.map(User.normalizedEmail) == normalized }) {
+        if state.emailOwners[User.normalizedEmail(email)]?.contains(where: { $0 != uid }) == true {
             throw FederateError(.emailAlreadyInUse, "the email belongs to another user")
         }
     }
