@@ -30,6 +30,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     private let state = Mutex(State())
+    /// Whether one email may belong to one user only (a unique index on the normalized email).
     public let oneAccountPerEmail: Bool
 
     /// Creates an empty store.
@@ -37,16 +38,19 @@ public final class InMemoryAccountStore: AccountStore {
         self.oneAccountPerEmail = oneAccountPerEmail
     }
 
+    /// The user with `uid`, with identities.
     public func user(uid: String) async throws -> User? {
         state.withLock { $0.users[uid] }
     }
 
+    /// The user who owns the identity (`providerID`, `subject`).
     public func user(providerID: String, subject: String) async throws -> User? {
         state.withLock { state in
             state.owners[IdentityKey(providerID: providerID, subject: subject)].flatMap { state.users[$0] }
         }
     }
 
+    /// The users whose normalized email matches, oldest first.
     public func users(email: String) async throws -> [User] {
         let normalized = User.normalizedEmail(email)
         return state.withLock { state in
@@ -54,6 +58,7 @@ public final class InMemoryAccountStore: AccountStore {
         }
     }
 
+    /// Inserts a user with its identities; unique violations become account errors.
     public func createUser(_ user: User) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard state.users[user.uid] == nil else { throw FederateError(.accountStoreFailed, "a user with this uid exists") }
@@ -75,6 +80,7 @@ public final class InMemoryAccountStore: AccountStore {
         }
     }
 
+    /// Replaces the user's own fields; identities are untouched.
     public func updateUser(_ user: User) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard var stored = state.users[user.uid] else { throw FederateError(.userNotFound, "no user with this uid") }
@@ -88,6 +94,7 @@ public final class InMemoryAccountStore: AccountStore {
         }
     }
 
+    /// Links an identity to a user; the database decides races (`credential_already_in_use`).
     public func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard var user = state.users[uid] else { throw FederateError(.userNotFound, "no user with this uid") }
@@ -104,6 +111,7 @@ public final class InMemoryAccountStore: AccountStore {
         }
     }
 
+    /// Stores the identity's latest data and the user's last sign-in.
     public func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard var user = state.users[uid] else { throw FederateError(.userNotFound, "no user with this uid") }
@@ -116,6 +124,7 @@ public final class InMemoryAccountStore: AccountStore {
         }
     }
 
+    /// Unlinks a provider, refusing the last one (`last_provider`).
     public func removeIdentity(providerID: String, fromUser uid: String) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard var user = state.users[uid] else { throw FederateError(.userNotFound, "no user with this uid") }
@@ -131,6 +140,7 @@ public final class InMemoryAccountStore: AccountStore {
         }
     }
 
+    /// Deletes the user and their identities; returns what was deleted.
     public func deleteUser(uid: String) async throws -> User? {
         state.withLock { state in
             guard let user = state.users.removeValue(forKey: uid) else { return nil }
@@ -142,22 +152,27 @@ public final class InMemoryAccountStore: AccountStore {
         }
     }
 
+    /// Remembers a signed-out session.
     public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws {
         state.withLock { $0.revokedSessions[sessionID] = expiresAt }
     }
 
+    /// Whether a session was signed out.
     public func isSessionRevoked(id sessionID: String) async throws -> Bool {
         state.withLock { $0.revokedSessions[sessionID] != nil }
     }
 
+    /// Every session-signing key, oldest first.
     public func sessionKeys() async throws -> [SessionKeyRecord] {
         state.withLock { Array($0.keys.values).sorted { $0.createdAt < $1.createdAt } }
     }
 
+    /// Adds a session-signing key.
     public func addSessionKey(_ key: SessionKeyRecord) async throws {
         state.withLock { $0.keys[key.keyID] = key }
     }
 
+    /// Removes a session-signing key.
     public func removeSessionKey(keyID: String) async throws {
         state.withLock { _ = $0.keys.removeValue(forKey: keyID) }
     }
