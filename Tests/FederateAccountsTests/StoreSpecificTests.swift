@@ -11,7 +11,10 @@ struct StoreSpecificTests {
         try await TestSQLite.withFile { path in
             let store = try await SQLiteAccountStore.open(path: path)
             #expect(try await store.journalMode() == "wal")
-            let created = try await AccountService(store: store).signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com", refreshToken: "rt"))
+            // Whole seconds: Date's own representation does not round-trip every fraction through seconds since 1970.
+            let clock = TestClock()
+            let created = try await AccountService(store: store, clock: clock.function).signIn(
+                with: TestCredential.make("google.com", "g-1", email: "ann@example.com", refreshToken: "rt"))
             try await store.close()
 
             let reopened = try await SQLiteAccountStore.open(path: path)
@@ -19,7 +22,7 @@ struct StoreSpecificTests {
             #expect(user == created.user)
             #expect(user.identities.first?.tokens.refreshToken == "rt")
             // Sessions issued before the restart still verify: the keys are in the file.
-            _ = try await AccountService(store: reopened).verifySession(try #require(created.sessionToken))
+            _ = try await AccountService(store: reopened, clock: clock.function).verifySession(try #require(created.sessionToken))
             try await reopened.close()
         }
     }
@@ -50,10 +53,11 @@ struct StoreSpecificTests {
             try await group.waitForAll()
         }
         let first = try PostgresAccountStore(client: client, schema: schema)
-        let created = try await AccountService(store: first).signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com"))
+        let clock = TestClock()
+        let created = try await AccountService(store: first, clock: clock.function).signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com"))
         let second = try await TestPostgres.store(schema: schema)
         #expect(try await second.user(uid: created.user.uid) == created.user)
-        _ = try await AccountService(store: second).verifySession(try #require(created.sessionToken))
+        _ = try await AccountService(store: second, clock: clock.function).verifySession(try #require(created.sessionToken))
     }
 
     @Test func postgresEmailIndexFollowsThePolicy() async throws {
