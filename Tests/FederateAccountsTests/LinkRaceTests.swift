@@ -41,11 +41,46 @@ extension AccountsTests {
             }
         }
 
+        /// The same race one level down, without the service's look-before-link: only the
+        /// database's unique index can decide it.
+        static func storeRace(first: any AccountStore, second: any AccountStore, round: Int) async throws {
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            func user(_ uid: String) -> User {
+                User(uid: uid, email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: now, lastSignInAt: now,
+                    identities: [ProviderIdentity(credential: TestCredential.make("google.com", uid), linkedAt: now)])
+            }
+            let a = "store-a-\(round)", b = "store-b-\(round)"
+            try await first.createUser(user(a))
+            try await second.createUser(user(b))
+            let identity = ProviderIdentity(credential: TestCredential.make("oidc.contested", "store-x-\(round)"), linkedAt: now)
+            async let linkA = code { try await first.addIdentity(identity, toUser: a) }
+            async let linkB = code { try await second.addIdentity(identity, toUser: b) }
+            let outcomes = await [linkA, linkB]
+            #expect(outcomes.filter { $0 == nil }.count == 1, "exactly one insert wins: \(outcomes)")
+            #expect(outcomes.compactMap { $0 } == [.credentialAlreadyInUse], "\(outcomes)")
+            let owner = try await first.user(providerID: "oidc.contested", subject: "store-x-\(round)")
+            #expect(owner?.uid == (outcomes[0] == nil ? a : b))
+        }
+
+        static func code(_ body: () async throws -> Void) async -> FederateError.Code? {
+            do {
+                try await body()
+                return nil
+            } catch let error as FederateError {
+                return error.code
+            } catch {
+                return FederateError.Code(rawValue: "unexpected: \(error)")
+            }
+        }
+
         @Test(arguments: StoreKind.allCases)
         func twoTasksOnOneStore(kind: StoreKind) async throws {
             try await kind.withStore { store in
                 let accounts = AccountService(store: store)
-                for round in 0..<Self.rounds { try await Self.race(first: accounts, second: accounts, round: round) }
+                for round in 0..<Self.rounds {
+                    try await Self.race(first: accounts, second: accounts, round: round)
+                    try await Self.storeRace(first: store, second: store, round: round)
+                }
             }
         }
 
@@ -56,6 +91,7 @@ extension AccountsTests {
                 #expect(try await one.journalMode() == "wal")
                 for round in 0..<Self.rounds {
                     try await Self.race(first: AccountService(store: one), second: AccountService(store: two), round: round)
+                    try await Self.storeRace(first: one, second: two, round: round)
                 }
                 try await one.close()
                 try await two.close()
@@ -69,6 +105,7 @@ extension AccountsTests {
                 let two = try await TestPostgres.store(schema: schema, client: client)
                 for round in 0..<Self.rounds {
                     try await Self.race(first: AccountService(store: one), second: AccountService(store: two), round: round)
+                    try await Self.storeRace(first: one, second: two, round: round)
                 }
             }
         }
