@@ -157,6 +157,13 @@ extension PostgresAccountStore {
         }
     }
 
+    /// Forgets signed-out sessions that expired before `date`.
+    public func removeRevokedSessions(expiredBefore date: Date) async throws {
+        try await connection { connection in
+            try await self.run("DELETE FROM \(unescaped: self.schema.revokedSessions) WHERE expires_at < \(date.timeIntervalSince1970)", on: connection)
+        }
+    }
+
     /// Every session-signing key, oldest first.
     public func sessionKeys() async throws -> [SessionKeyRecord] {
         try await connection { connection in

@@ -112,6 +112,11 @@ extension SQLiteAccountStore {
         try await locked { try await !query("SELECT sid FROM revoked_sessions WHERE sid = ?", [.text(sessionID)]).isEmpty }
     }
 
+    /// Forgets signed-out sessions that expired before `date`.
+    public func removeRevokedSessions(expiredBefore date: Date) async throws {
+        try await locked { try await run("DELETE FROM revoked_sessions WHERE expires_at < ?", [.date(date)]) }
+    }
+
     /// Every session-signing key, oldest first.
     public func sessionKeys() async throws -> [SessionKeyRecord] {
         try await locked {

@@ -80,6 +80,15 @@ extension AccountsTests {
                 let third = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
                 _ = try await accounts.verifySession(third)
                 await expectError(.userNotFound) { try await accounts.revokeSessions(uid: "nobody") }
+
+                // Sign-outs are forgotten once their sessions have expired.
+                let firstSession = try await accounts.verifySession(first, checkRevoked: false)
+                #expect(try await accounts.store.isSessionRevoked(id: firstSession.sessionID))
+                clock.advance(by: AccountServiceConfiguration.standard.sessionLifetime + 60)
+                let fourth = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).session)
+                try await accounts.signOut(fourth)
+                #expect(try await !accounts.store.isSessionRevoked(id: firstSession.sessionID))
+                #expect(try await accounts.store.isSessionRevoked(id: fourth.sessionID))
             }
         }
 

@@ -162,6 +162,11 @@ public final class InMemoryAccountStore: AccountStore {
         state.withLock { $0.revokedSessions[sessionID] != nil }
     }
 
+    /// Forgets signed-out sessions that expired before `date`.
+    public func removeRevokedSessions(expiredBefore date: Date) async throws {
+        state.withLock { $0.revokedSessions = $0.revokedSessions.filter { $0.value >= date } }
+    }
+
     /// Every session-signing key, oldest first.
     public func sessionKeys() async throws -> [SessionKeyRecord] {
         state.withLock { Array($0.keys.values).sorted { $0.createdAt < $1.createdAt } }
