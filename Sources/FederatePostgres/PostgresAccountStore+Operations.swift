@@ -4,10 +4,12 @@ import NIOCore
 import PostgresNIO
 
 extension PostgresAccountStore {
+    /// The user with `uid`, with identities.
     public func user(uid: String) async throws -> User? {
         try await connection { try await self.users(where: "u.uid = \(uid)", on: $0).first }
     }
 
+    /// The user who owns the identity (`providerID`, `subject`).
     public func user(providerID: String, subject: String) async throws -> User? {
         try await connection { connection in
             try await self.users(
@@ -17,11 +19,13 @@ extension PostgresAccountStore {
         }
     }
 
+    /// The users whose normalized email matches, oldest first.
     public func users(email: String) async throws -> [User] {
         let normalized = User.normalizedEmail(email)
         return try await connection { try await self.users(where: "u.email_normalized = \(normalized)", on: $0) }
     }
 
+    /// Inserts a user with its identities; unique violations become account errors.
     public func createUser(_ user: User) async throws {
         guard user.identities.count == 1, let identity = user.identities.first else {
             return try await createUserInTransaction(user)
@@ -64,6 +68,7 @@ extension PostgresAccountStore {
         }
     }
 
+    /// Replaces the user's own fields; identities are untouched.
     public func updateUser(_ user: User) async throws {
         let updated = try await connection { connection in
             try await self.rows(
@@ -80,6 +85,7 @@ extension PostgresAccountStore {
         guard updated > 0 else { throw FederateError(.userNotFound, "no user with this uid") }
     }
 
+    /// Links an identity to a user; the database decides races (`credential_already_in_use`).
     public func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws {
         try await transaction { connection in
             try await self.lockUser(uid, on: connection)
@@ -87,6 +93,7 @@ extension PostgresAccountStore {
         }
     }
 
+    /// Stores the identity's latest data and the user's last sign-in.
     public func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws {
         // One statement: the identity's latest data and the user's last sign-in, atomically.
         let updated = try await connection { connection in
@@ -107,6 +114,7 @@ extension PostgresAccountStore {
         guard updated > 0 else { throw FederateError(.noSuchProvider, "the user has no such \(identity.providerID) identity") }
     }
 
+    /// Unlinks a provider, refusing the last one (`last_provider`).
     public func removeIdentity(providerID: String, fromUser uid: String) async throws {
         try await transaction { connection in
             try await self.lockUser(uid, on: connection)
@@ -119,6 +127,7 @@ extension PostgresAccountStore {
         }
     }
 
+    /// Deletes the user and their identities; returns what was deleted.
     public func deleteUser(uid: String) async throws -> User? {
         try await transaction { connection in
             guard try await self.lockUser(uid, on: connection, required: false) else { return nil }
@@ -129,6 +138,7 @@ extension PostgresAccountStore {
         }
     }
 
+    /// Remembers a signed-out session.
     public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws {
         try await connection { connection in
             try await self.run(
@@ -140,12 +150,21 @@ extension PostgresAccountStore {
         }
     }
 
+    /// Whether a session was signed out.
     public func isSessionRevoked(id sessionID: String) async throws -> Bool {
         try await connection { connection in
             try await !self.rows("SELECT sid FROM \(unescaped: self.schema.revokedSessions) WHERE sid = \(sessionID)", on: connection).isEmpty
         }
     }
 
+    /// Forgets signed-out sessions that expired before `date`.
+    public func removeRevokedSessions(expiredBefore date: Date) async throws {
+        try await connection { connection in
+            try await self.run("DELETE FROM \(unescaped: self.schema.revokedSessions) WHERE expires_at < \(date.timeIntervalSince1970)", on: connection)
+        }
+    }
+
+    /// Every session-signing key, oldest first.
     public func sessionKeys() async throws -> [SessionKeyRecord] {
         try await connection { connection in
             try await self.rows("SELECT kid, private_key, created_at FROM \(unescaped: self.schema.sessionKeys) ORDER BY created_at", on: connection)
@@ -156,6 +175,7 @@ extension PostgresAccountStore {
         }
     }
 
+    /// Adds a session-signing key.
     public func addSessionKey(_ key: SessionKeyRecord) async throws {
         try await connection { connection in
             try await self.run(
@@ -167,6 +187,7 @@ extension PostgresAccountStore {
         }
     }
 
+    /// Removes a session-signing key.
     public func removeSessionKey(keyID: String) async throws {
         try await connection { connection in
             try await self.run("DELETE FROM \(unescaped: self.schema.sessionKeys) WHERE kid = \(keyID)", on: connection)

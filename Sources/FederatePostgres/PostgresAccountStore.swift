@@ -19,6 +19,7 @@ public import PostgresNIO
 /// transactions that lock the user's row, so instances racing to link one identity to two
 /// users end with one winner; the loser gets `credential_already_in_use`.
 public final class PostgresAccountStore: AccountStore {
+    /// Whether one email may belong to one user only (a unique index on the normalized email).
     public let oneAccountPerEmail: Bool
     /// The pool.
     public let client: PostgresClient

@@ -4,20 +4,24 @@ import NIOCore
 import SQLiteNIO
 
 extension SQLiteAccountStore {
+    /// The user with `uid`, with identities.
     public func user(uid: String) async throws -> User? {
         try await locked { try await users(where: "u.uid = ?", [.text(uid)]).first }
     }
 
+    /// The user who owns the identity (`providerID`, `subject`).
     public func user(providerID: String, subject: String) async throws -> User? {
         try await locked {
             try await users(where: "u.uid = (SELECT user_uid FROM identities WHERE provider_id = ? AND subject = ?)", [.text(providerID), .text(subject)]).first
         }
     }
 
+    /// The users whose normalized email matches, oldest first.
     public func users(email: String) async throws -> [User] {
         try await locked { try await users(where: "u.email_normalized = ?", [.text(User.normalizedEmail(email))]) }
     }
 
+    /// Inserts a user with its identities; unique violations become account errors.
     public func createUser(_ user: User) async throws {
         try await transaction {
             try await run(
@@ -30,6 +34,7 @@ extension SQLiteAccountStore {
         }
     }
 
+    /// Replaces the user's own fields; identities are untouched.
     public func updateUser(_ user: User) async throws {
         let updated = try await locked {
             try await query(
@@ -42,6 +47,7 @@ extension SQLiteAccountStore {
         guard !updated.isEmpty else { throw FederateError(.userNotFound, "no user with this uid") }
     }
 
+    /// Links an identity to a user; the database decides races (`credential_already_in_use`).
     public func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws {
         try await transaction {
             guard try await !query("SELECT uid FROM users WHERE uid = ?", [.text(uid)]).isEmpty else {
@@ -51,6 +57,7 @@ extension SQLiteAccountStore {
         }
     }
 
+    /// Stores the identity's latest data and the user's last sign-in.
     public func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws {
         try await transaction {
             let updated = try await query(
@@ -68,6 +75,7 @@ extension SQLiteAccountStore {
         }
     }
 
+    /// Unlinks a provider, refusing the last one (`last_provider`).
     public func removeIdentity(providerID: String, fromUser uid: String) async throws {
         try await transaction {
             guard try await !query("SELECT uid FROM users WHERE uid = ?", [.text(uid)]).isEmpty else {
@@ -80,6 +88,7 @@ extension SQLiteAccountStore {
         }
     }
 
+    /// Deletes the user and their identities; returns what was deleted.
     public func deleteUser(uid: String) async throws -> User? {
         try await transaction {
             guard let user = try await users(where: "u.uid = ?", [.text(uid)]).first else { return nil }
@@ -89,6 +98,7 @@ extension SQLiteAccountStore {
         }
     }
 
+    /// Remembers a signed-out session.
     public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws {
         try await locked {
             try await run(
@@ -97,10 +107,17 @@ extension SQLiteAccountStore {
         }
     }
 
+    /// Whether a session was signed out.
     public func isSessionRevoked(id sessionID: String) async throws -> Bool {
         try await locked { try await !query("SELECT sid FROM revoked_sessions WHERE sid = ?", [.text(sessionID)]).isEmpty }
     }
 
+    /// Forgets signed-out sessions that expired before `date`.
+    public func removeRevokedSessions(expiredBefore date: Date) async throws {
+        try await locked { try await run("DELETE FROM revoked_sessions WHERE expires_at < ?", [.date(date)]) }
+    }
+
+    /// Every session-signing key, oldest first.
     public func sessionKeys() async throws -> [SessionKeyRecord] {
         try await locked {
             try await query("SELECT kid, private_key, created_at FROM session_keys ORDER BY created_at").compactMap { row in
@@ -112,6 +129,7 @@ extension SQLiteAccountStore {
         }
     }
 
+    /// Adds a session-signing key.
     public func addSessionKey(_ key: SessionKeyRecord) async throws {
         try await locked {
             try await run(
@@ -120,6 +138,7 @@ extension SQLiteAccountStore {
         }
     }
 
+    /// Removes a session-signing key.
     public func removeSessionKey(keyID: String) async throws {
         try await locked { try await run("DELETE FROM session_keys WHERE kid = ?", [.text(keyID)]) }
     }

@@ -19,6 +19,7 @@ import SQLiteNIO
 /// several stores) on one file cannot link one identity to two users: the loser gets
 /// `credential_already_in_use`.
 public final class SQLiteAccountStore: AccountStore {
+    /// Whether one email may belong to one user only (a unique index on the normalized email).
     public let oneAccountPerEmail: Bool
     /// The database file.
     public let path: String

@@ -2,267 +2,269 @@ import Federate
 import Foundation
 import Testing
 
-/// Sign-in, linking, reauthentication and unlinking: the same expectations on every store.
-@Suite("Accounts: flows (every store)")
-struct AccountFlowConformanceTests {
-    @Test(arguments: StoreKind.allCases)
-    func signInCreatesThenReturns(kind: StoreKind) async throws {
-        try await kind.withService { accounts, clock in
-            let first = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "Ann@Example.com", name: "Ann", username: "ann"))
-            #expect(first.additionalUserInfo.isNewUser)
-            #expect(first.additionalUserInfo.providerID == "google.com")
-            #expect(first.additionalUserInfo.username == "ann")
-            #expect(first.additionalUserInfo.profile.displayName == "Ann")
-            #expect(first.user.email == "Ann@Example.com")
-            #expect(first.user.displayName == "Ann")
-            #expect(first.user.providerIDs == ["google.com"])
-            #expect(first.user.createdAt == clock.now)
-            let session = try #require(first.session)
-            #expect(session.uid == first.user.uid)
-            #expect(session.authTime == clock.now)
+extension AccountsTests {
+    /// Sign-in, linking, reauthentication and unlinking: the same expectations on every store.
+    @Suite("Accounts: flows (every store)")
+    struct AccountFlowConformanceTests {
+        @Test(arguments: StoreKind.allCases)
+        func signInCreatesThenReturns(kind: StoreKind) async throws {
+            try await kind.withService { accounts, clock in
+                let first = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "Ann@Example.com", name: "Ann", username: "ann"))
+                #expect(first.additionalUserInfo.isNewUser)
+                #expect(first.additionalUserInfo.providerID == "google.com")
+                #expect(first.additionalUserInfo.username == "ann")
+                #expect(first.additionalUserInfo.profile.displayName == "Ann")
+                #expect(first.user.email == "Ann@Example.com")
+                #expect(first.user.displayName == "Ann")
+                #expect(first.user.providerIDs == ["google.com"])
+                #expect(first.user.createdAt == clock.now)
+                let session = try #require(first.session)
+                #expect(session.uid == first.user.uid)
+                #expect(session.authTime == clock.now)
 
-            clock.advance(by: 60)
-            let second = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com", accessToken: "at-2", refreshToken: "rt-2"))
-            #expect(!second.additionalUserInfo.isNewUser)
-            #expect(second.user.uid == first.user.uid)
-            #expect(second.user.lastSignInAt == clock.now)
+                clock.advance(by: 60)
+                let second = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com", accessToken: "at-2", refreshToken: "rt-2"))
+                #expect(!second.additionalUserInfo.isNewUser)
+                #expect(second.user.uid == first.user.uid)
+                #expect(second.user.lastSignInAt == clock.now)
 
-            let stored = try await accounts.user(uid: first.user.uid)
-            #expect(stored.lastSignInAt == clock.now)
-            #expect(stored.createdAt == first.user.createdAt)
-            #expect(stored.identities.count == 1)
-            #expect(stored.identities.first?.tokens == ProviderTokens(accessToken: "at-2", refreshToken: "rt-2"))
-            #expect(stored.identities.first?.linkedAt == first.user.createdAt)
+                let stored = try await accounts.user(uid: first.user.uid)
+                #expect(stored.lastSignInAt == clock.now)
+                #expect(stored.createdAt == first.user.createdAt)
+                #expect(stored.identities.count == 1)
+                #expect(stored.identities.first?.tokens == ProviderTokens(accessToken: "at-2", refreshToken: "rt-2"))
+                #expect(stored.identities.first?.linkedAt == first.user.createdAt)
 
-            // A later sign-in without a refresh token keeps the one stored.
-            _ = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com", accessToken: "at-3"))
-            #expect(try await accounts.user(uid: first.user.uid).identities.first?.tokens == ProviderTokens(accessToken: "at-3", refreshToken: "rt-2"))
-        }
-    }
-
-    @Test(arguments: StoreKind.allCases)
-    func oneAccountPerEmailAndItsResolution(kind: StoreKind) async throws {
-        try await kind.withService { accounts, _ in
-            let ann = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com"))
-            let pending = TestCredential.make("oidc.corp", "c-1", email: "ANN@example.com ")
-            let error = await expectError(.accountExistsWithDifferentCredential) { try await accounts.signIn(with: pending) }
-            #expect(error?.accountContext?.email == "ANN@example.com ")
-            #expect(error?.accountContext?.pendingCredential?.providerID == "oidc.corp")
-            #expect(error?.accountContext?.pendingCredential?.subject == "c-1")
-            #expect(error?.accountContext?.existingProviderIDs == ["google.com"])
-            #expect(error?.description.contains("ann@") == false, "messages leave the email out")
-
-            // Resolution: sign in with the existing provider, then link the pending credential.
-            let again = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com"))
-            let credential = try #require(error?.accountContext?.pendingCredential)
-            let linked = try await accounts.link(again.user.uid, with: credential)
-            #expect(linked.user.providerIDs == ["google.com", "oidc.corp"])
-            #expect(linked.session == nil)
-            let viaCorp = try await accounts.signIn(with: pending)
-            #expect(viaCorp.user.uid == ann.user.uid)
-            #expect(!viaCorp.additionalUserInfo.isNewUser)
-        }
-    }
-
-    @Test(arguments: StoreKind.allCases)
-    func withoutTheEmailPolicyOneEmailCanHaveTwoAccounts(kind: StoreKind) async throws {
-        try await kind.withService(oneAccountPerEmail: false) { accounts, _ in
-            let first = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com"))
-            let second = try await accounts.signIn(with: TestCredential.make("oidc.corp", "c-1", email: "ann@example.com"))
-            #expect(first.user.uid != second.user.uid)
-            #expect(second.additionalUserInfo.isNewUser)
-            #expect(try await accounts.store.users(email: "ANN@example.com").count == 2)
-        }
-    }
-
-    @Test(arguments: StoreKind.allCases)
-    func linkErrors(kind: StoreKind) async throws {
-        try await kind.withService { accounts, _ in
-            let ann = try await accounts.signIn(with: TestCredential.make("google.com", "g-ann", email: "ann@example.com")).user
-            _ = try await accounts.signIn(with: TestCredential.make("google.com", "g-bob", email: "bob@example.com"))
-
-            // Bob's identity is Bob's.
-            let inUse = await expectError(.credentialAlreadyInUse) {
-                try await accounts.link(ann.uid, with: TestCredential.make("google.com", "g-bob", email: "bob@example.com"))
+                // A later sign-in without a refresh token keeps the one stored.
+                _ = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com", accessToken: "at-3"))
+                #expect(try await accounts.user(uid: first.user.uid).identities.first?.tokens == ProviderTokens(accessToken: "at-3", refreshToken: "rt-2"))
             }
-            #expect(inUse?.accountContext?.pendingCredential?.subject == "g-bob")
-            // Ann's own identity again, and a second Google identity.
-            await expectError(.providerAlreadyLinked) { try await accounts.link(ann.uid, with: TestCredential.make("google.com", "g-ann")) }
-            await expectError(.providerAlreadyLinked) { try await accounts.link(ann.uid, with: TestCredential.make("google.com", "g-other")) }
-            // A new identity whose email is Bob's.
-            let emailInUse = await expectError(.emailAlreadyInUse) {
-                try await accounts.link(ann.uid, with: TestCredential.make("apple.com", "a-1", email: "BOB@example.com"))
+        }
+
+        @Test(arguments: StoreKind.allCases)
+        func oneAccountPerEmailAndItsResolution(kind: StoreKind) async throws {
+            try await kind.withService { accounts, _ in
+                let ann = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com"))
+                let pending = TestCredential.make("oidc.corp", "c-1", email: "ANN@example.com ")
+                let error = await expectError(.accountExistsWithDifferentCredential) { try await accounts.signIn(with: pending) }
+                #expect(error?.accountContext?.email == "ANN@example.com ")
+                #expect(error?.accountContext?.pendingCredential?.providerID == "oidc.corp")
+                #expect(error?.accountContext?.pendingCredential?.subject == "c-1")
+                #expect(error?.accountContext?.existingProviderIDs == ["google.com"])
+                #expect(error?.description.contains("ann@") == false, "messages leave the email out")
+
+                // Resolution: sign in with the existing provider, then link the pending credential.
+                let again = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com"))
+                let credential = try #require(error?.accountContext?.pendingCredential)
+                let linked = try await accounts.link(again.user.uid, with: credential)
+                #expect(linked.user.providerIDs == ["google.com", "oidc.corp"])
+                #expect(linked.session == nil)
+                let viaCorp = try await accounts.signIn(with: pending)
+                #expect(viaCorp.user.uid == ann.user.uid)
+                #expect(!viaCorp.additionalUserInfo.isNewUser)
             }
-            #expect(emailInUse?.accountContext?.email == "BOB@example.com")
-            #expect(emailInUse?.accountContext?.pendingCredential?.providerID == "apple.com")
-            // Unknown user, empty subject.
-            await expectError(.userNotFound) { try await accounts.link("nobody", with: TestCredential.make("apple.com", "a-2")) }
-            await expectError(.invalidCredential) { try await accounts.link(ann.uid, with: TestCredential.make("apple.com", "")) }
-            await expectError(.invalidCredential) { try await accounts.signIn(with: TestCredential.make("", "x")) }
-
-            // Nothing above changed Ann.
-            #expect(try await accounts.user(uid: ann.uid).providerIDs == ["google.com"])
-            // A link with Ann's own email, or none, works.
-            let linked = try await accounts.link(ann.uid, with: TestCredential.make("apple.com", "a-1", email: "ann@example.com", refreshToken: "apple-rt"))
-            #expect(linked.user.providerIDs == ["google.com", "apple.com"])
-            #expect(linked.additionalUserInfo.providerID == "apple.com")
-            #expect(!linked.additionalUserInfo.isNewUser)
-            #expect(try await accounts.user(uid: ann.uid).identity(providerID: "apple.com")?.tokens.refreshToken == "apple-rt")
         }
-    }
 
-    @Test(arguments: StoreKind.allCases)
-    func linkAdoptsAnEmailWhenTheUserHasNone(kind: StoreKind) async throws {
-        try await kind.withService { accounts, _ in
-            let user = try await accounts.signIn(with: TestCredential.make("oidc.anon", "x-1")).user
-            #expect(user.email == nil)
-            let linked = try await accounts.link(user.uid, with: TestCredential.make("google.com", "g-1", email: "cat@example.com", name: "Cat"))
-            #expect(linked.user.email == "cat@example.com")
-            let stored = try await accounts.user(uid: user.uid)
-            #expect(stored.email == "cat@example.com")
-            #expect(stored.emailVerified)
-            #expect(stored.displayName == "Cat")
-        }
-    }
-
-    @Test(arguments: StoreKind.allCases)
-    func reauthenticate(kind: StoreKind) async throws {
-        try await kind.withService { accounts, clock in
-            let ann = try await accounts.signIn(with: TestCredential.make("google.com", "g-ann", email: "ann@example.com"))
-            _ = try await accounts.signIn(with: TestCredential.make("google.com", "g-bob", email: "bob@example.com"))
-            clock.advance(by: 3600)
-
-            let mismatch = await expectError(.userMismatch) {
-                try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("google.com", "g-bob"))
+        @Test(arguments: StoreKind.allCases)
+        func withoutTheEmailPolicyOneEmailCanHaveTwoAccounts(kind: StoreKind) async throws {
+            try await kind.withService(oneAccountPerEmail: false) { accounts, _ in
+                let first = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com"))
+                let second = try await accounts.signIn(with: TestCredential.make("oidc.corp", "c-1", email: "ann@example.com"))
+                #expect(first.user.uid != second.user.uid)
+                #expect(second.additionalUserInfo.isNewUser)
+                #expect(try await accounts.store.users(email: "ANN@example.com").count == 2)
             }
-            #expect(mismatch?.accountContext?.pendingCredential?.subject == "g-bob")
-            await expectError(.userMismatch) { try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("apple.com", "unknown")) }
-            await expectError(.userNotFound) { try await accounts.reauthenticate("nobody", with: TestCredential.make("google.com", "g-ann")) }
-
-            let fresh = try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("google.com", "g-ann"))
-            let session = try #require(fresh.session)
-            #expect(session.authTime == clock.now)
-            #expect(fresh.user.lastSignInAt == clock.now)
-            #expect(try await accounts.user(uid: ann.user.uid).lastSignInAt == clock.now)
-            let verified = try await accounts.verifySession(try #require(fresh.sessionToken))
-            #expect(verified == session)
-            try accounts.requireRecentLogin(verified)
         }
-    }
 
-    @Test(arguments: StoreKind.allCases)
-    func unlink(kind: StoreKind) async throws {
-        try await kind.withService { accounts, clock in
-            let ann = try await accounts.signIn(with: TestCredential.make("google.com", "g-ann", email: "ann@example.com"))
-            let session = try #require(ann.session)
-            await expectError(.lastProvider) { try await accounts.unlink(session, providerID: "google.com") }
-            await expectError(.noSuchProvider) { try await accounts.unlink(session, providerID: "apple.com") }
-            _ = try await accounts.link(ann.user.uid, with: TestCredential.make("apple.com", "a-ann"))
+        @Test(arguments: StoreKind.allCases)
+        func linkErrors(kind: StoreKind) async throws {
+            try await kind.withService { accounts, _ in
+                let ann = try await accounts.signIn(with: TestCredential.make("google.com", "g-ann", email: "ann@example.com")).user
+                _ = try await accounts.signIn(with: TestCredential.make("google.com", "g-bob", email: "bob@example.com"))
 
-            clock.advance(by: 301)
-            await expectError(.requiresRecentLogin) { try await accounts.unlink(session, providerID: "apple.com") }
-            #expect(try await accounts.user(uid: ann.user.uid).providerIDs == ["google.com", "apple.com"])
-
-            let fresh = try #require(try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("google.com", "g-ann")).session)
-            let after = try await accounts.unlink(fresh, providerID: "apple.com")
-            #expect(after.providerIDs == ["google.com"])
-            await expectError(.lastProvider) { try await accounts.unlink(fresh, providerID: "google.com") }
-
-            // The unlinked identity is free again: it signs in to a new user.
-            let other = try await accounts.signIn(with: TestCredential.make("apple.com", "a-ann"))
-            #expect(other.additionalUserInfo.isNewUser)
-            #expect(other.user.uid != ann.user.uid)
-        }
-    }
-
-    @Test(arguments: StoreKind.allCases)
-    func updateEmail(kind: StoreKind) async throws {
-        try await kind.withService { accounts, clock in
-            let ann = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-ann", email: "ann@example.com")).session)
-            _ = try await accounts.signIn(with: TestCredential.make("google.com", "g-bob", email: "bob@example.com"))
-            let taken = await expectError(.emailAlreadyInUse) { try await accounts.updateEmail(ann, to: "Bob@Example.com") }
-            #expect(taken?.accountContext?.email == "Bob@Example.com")
-            let updated = try await accounts.updateEmail(ann, to: "ann@new.example")
-            #expect(updated.email == "ann@new.example")
-            #expect(!updated.emailVerified)
-            #expect(try await accounts.user(uid: ann.uid).email == "ann@new.example")
-            #expect(try await accounts.store.users(email: "ANN@new.example").map(\.uid) == [ann.uid])
-            clock.advance(by: 600)
-            await expectError(.requiresRecentLogin) { try await accounts.updateEmail(ann, to: "ann@later.example") }
-        }
-    }
-
-    @Test(arguments: StoreKind.allCases)
-    func deleteReturnsTheTokensToRevoke(kind: StoreKind) async throws {
-        try await kind.withService { accounts, clock in
-            let ann = try await accounts.signIn(with: TestCredential.make("apple.com", "a-ann", email: "ann@example.com", accessToken: "apple-at", refreshToken: "apple-rt"))
-            _ = try await accounts.link(ann.user.uid, with: TestCredential.make("oidc.plain", "p-ann", accessToken: nil))
-            let token = try #require(ann.sessionToken)
-            let session = try await accounts.verifySession(token)
-
-            clock.advance(by: 400)
-            await expectError(.requiresRecentLogin) { try await accounts.delete(session) }
-            let fresh = try #require(try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("apple.com", "a-ann", accessToken: "apple-at-2")).session)
-            let revocable = try await accounts.delete(fresh)
-            #expect(revocable == [RevocableTokens(providerID: "apple.com", subject: "a-ann", tokens: ProviderTokens(accessToken: "apple-at-2", refreshToken: "apple-rt"))])
-            #expect(!revocable.description.contains("apple-rt"))
-
-            await expectError(.userNotFound) { try await accounts.user(uid: ann.user.uid) }
-            await expectError(.userNotFound) { try await accounts.verifySession(token) }
-            await expectError(.userNotFound) { try await accounts.deleteUser(uid: ann.user.uid) }
-            #expect(try await accounts.store.user(providerID: "apple.com", subject: "a-ann") == nil)
-            // Identity and email are free again.
-            #expect(try await accounts.signIn(with: TestCredential.make("oidc.plain", "p-ann", email: "ann@example.com")).additionalUserInfo.isNewUser)
-        }
-    }
-
-    @Test(arguments: StoreKind.allCases)
-    func disableAndEnable(kind: StoreKind) async throws {
-        try await kind.withService { accounts, _ in
-            let ann = try await accounts.signIn(with: TestCredential.make("google.com", "g-ann"))
-            let token = try #require(ann.sessionToken)
-            try await accounts.disable(uid: ann.user.uid)
-            #expect(try await accounts.user(uid: ann.user.uid).disabled)
-            await expectError(.userDisabled) { try await accounts.signIn(with: TestCredential.make("google.com", "g-ann")) }
-            await expectError(.userDisabled) { try await accounts.verifySession(token) }
-            await expectError(.userDisabled) { try await accounts.link(ann.user.uid, with: TestCredential.make("apple.com", "a")) }
-            await expectError(.userDisabled) { try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("google.com", "g-ann")) }
-            _ = try await accounts.verifySession(token, checkRevoked: false)
-            try await accounts.enable(uid: ann.user.uid)
-            _ = try await accounts.verifySession(token)
-            _ = try await accounts.signIn(with: TestCredential.make("google.com", "g-ann"))
-            await expectError(.userNotFound) { try await accounts.disable(uid: "nobody") }
-        }
-    }
-
-    @Test(arguments: StoreKind.allCases)
-    func concurrentFirstSignInsOfOneIdentityMakeOneUser(kind: StoreKind) async throws {
-        try await kind.withService { accounts, _ in
-            let results = try await withThrowingTaskGroup(of: AuthResult.self) { group in
-                for _ in 0..<6 {
-                    group.addTask { try await accounts.signIn(with: TestCredential.make("oidc.race", "same", email: "race@example.com")) }
+                // Bob's identity is Bob's.
+                let inUse = await expectError(.credentialAlreadyInUse) {
+                    try await accounts.link(ann.uid, with: TestCredential.make("google.com", "g-bob", email: "bob@example.com"))
                 }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
-            #expect(Set(results.map(\.user.uid)).count == 1)
-            #expect(results.filter(\.additionalUserInfo.isNewUser).count == 1)
-        }
-    }
+                #expect(inUse?.accountContext?.pendingCredential?.subject == "g-bob")
+                // Ann's own identity again, and a second Google identity.
+                await expectError(.providerAlreadyLinked) { try await accounts.link(ann.uid, with: TestCredential.make("google.com", "g-ann")) }
+                await expectError(.providerAlreadyLinked) { try await accounts.link(ann.uid, with: TestCredential.make("google.com", "g-other")) }
+                // A new identity whose email is Bob's.
+                let emailInUse = await expectError(.emailAlreadyInUse) {
+                    try await accounts.link(ann.uid, with: TestCredential.make("apple.com", "a-1", email: "BOB@example.com"))
+                }
+                #expect(emailInUse?.accountContext?.email == "BOB@example.com")
+                #expect(emailInUse?.accountContext?.pendingCredential?.providerID == "apple.com")
+                // Unknown user, empty subject.
+                await expectError(.userNotFound) { try await accounts.link("nobody", with: TestCredential.make("apple.com", "a-2")) }
+                await expectError(.invalidCredential) { try await accounts.link(ann.uid, with: TestCredential.make("apple.com", "")) }
+                await expectError(.invalidCredential) { try await accounts.signIn(with: TestCredential.make("", "x")) }
 
-    @Test(arguments: StoreKind.allCases)
-    func descriptionsAreRedacted(kind: StoreKind) async throws {
-        try await kind.withService { accounts, _ in
-            let credential = TestCredential.make("google.com", "g-1", email: "ann@example.com", accessToken: "SECRET-AT", refreshToken: "SECRET-RT")
-            let result = try await accounts.signIn(with: credential)
-            let user = try await accounts.user(uid: result.user.uid)
-            let token = try #require(result.sessionToken)
-            for text in [credential.description, result.description, user.description, String(describing: user.identities), "\(credential.tokens)"] {
-                #expect(!text.contains("SECRET"), "\(text)")
-                #expect(!text.contains(token))
+                // Nothing above changed Ann.
+                #expect(try await accounts.user(uid: ann.uid).providerIDs == ["google.com"])
+                // A link with Ann's own email, or none, works.
+                let linked = try await accounts.link(ann.uid, with: TestCredential.make("apple.com", "a-1", email: "ann@example.com", refreshToken: "apple-rt"))
+                #expect(linked.user.providerIDs == ["google.com", "apple.com"])
+                #expect(linked.additionalUserInfo.providerID == "apple.com")
+                #expect(!linked.additionalUserInfo.isNewUser)
+                #expect(try await accounts.user(uid: ann.uid).identity(providerID: "apple.com")?.tokens.refreshToken == "apple-rt")
             }
-            let keys = try await accounts.store.sessionKeys()
-            #expect(keys.count == 1)
-            #expect(!keys.description.contains(keys[0].privateKey.map { String($0) }.joined(separator: ", ")))
+        }
+
+        @Test(arguments: StoreKind.allCases)
+        func linkAdoptsAnEmailWhenTheUserHasNone(kind: StoreKind) async throws {
+            try await kind.withService { accounts, _ in
+                let user = try await accounts.signIn(with: TestCredential.make("oidc.anon", "x-1")).user
+                #expect(user.email == nil)
+                let linked = try await accounts.link(user.uid, with: TestCredential.make("google.com", "g-1", email: "cat@example.com", name: "Cat"))
+                #expect(linked.user.email == "cat@example.com")
+                let stored = try await accounts.user(uid: user.uid)
+                #expect(stored.email == "cat@example.com")
+                #expect(stored.emailVerified)
+                #expect(stored.displayName == "Cat")
+            }
+        }
+
+        @Test(arguments: StoreKind.allCases)
+        func reauthenticate(kind: StoreKind) async throws {
+            try await kind.withService { accounts, clock in
+                let ann = try await accounts.signIn(with: TestCredential.make("google.com", "g-ann", email: "ann@example.com"))
+                _ = try await accounts.signIn(with: TestCredential.make("google.com", "g-bob", email: "bob@example.com"))
+                clock.advance(by: 3600)
+
+                let mismatch = await expectError(.userMismatch) {
+                    try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("google.com", "g-bob"))
+                }
+                #expect(mismatch?.accountContext?.pendingCredential?.subject == "g-bob")
+                await expectError(.userMismatch) { try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("apple.com", "unknown")) }
+                await expectError(.userNotFound) { try await accounts.reauthenticate("nobody", with: TestCredential.make("google.com", "g-ann")) }
+
+                let fresh = try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("google.com", "g-ann"))
+                let session = try #require(fresh.session)
+                #expect(session.authTime == clock.now)
+                #expect(fresh.user.lastSignInAt == clock.now)
+                #expect(try await accounts.user(uid: ann.user.uid).lastSignInAt == clock.now)
+                let verified = try await accounts.verifySession(try #require(fresh.sessionToken))
+                #expect(verified == session)
+                try accounts.requireRecentLogin(verified)
+            }
+        }
+
+        @Test(arguments: StoreKind.allCases)
+        func unlink(kind: StoreKind) async throws {
+            try await kind.withService { accounts, clock in
+                let ann = try await accounts.signIn(with: TestCredential.make("google.com", "g-ann", email: "ann@example.com"))
+                let session = try #require(ann.session)
+                await expectError(.lastProvider) { try await accounts.unlink(session, providerID: "google.com") }
+                await expectError(.noSuchProvider) { try await accounts.unlink(session, providerID: "apple.com") }
+                _ = try await accounts.link(ann.user.uid, with: TestCredential.make("apple.com", "a-ann"))
+
+                clock.advance(by: 301)
+                await expectError(.requiresRecentLogin) { try await accounts.unlink(session, providerID: "apple.com") }
+                #expect(try await accounts.user(uid: ann.user.uid).providerIDs == ["google.com", "apple.com"])
+
+                let fresh = try #require(try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("google.com", "g-ann")).session)
+                let after = try await accounts.unlink(fresh, providerID: "apple.com")
+                #expect(after.providerIDs == ["google.com"])
+                await expectError(.lastProvider) { try await accounts.unlink(fresh, providerID: "google.com") }
+
+                // The unlinked identity is free again: it signs in to a new user.
+                let other = try await accounts.signIn(with: TestCredential.make("apple.com", "a-ann"))
+                #expect(other.additionalUserInfo.isNewUser)
+                #expect(other.user.uid != ann.user.uid)
+            }
+        }
+
+        @Test(arguments: StoreKind.allCases)
+        func updateEmail(kind: StoreKind) async throws {
+            try await kind.withService { accounts, clock in
+                let ann = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-ann", email: "ann@example.com")).session)
+                _ = try await accounts.signIn(with: TestCredential.make("google.com", "g-bob", email: "bob@example.com"))
+                let taken = await expectError(.emailAlreadyInUse) { try await accounts.updateEmail(ann, to: "Bob@Example.com") }
+                #expect(taken?.accountContext?.email == "Bob@Example.com")
+                let updated = try await accounts.updateEmail(ann, to: "ann@new.example")
+                #expect(updated.email == "ann@new.example")
+                #expect(!updated.emailVerified)
+                #expect(try await accounts.user(uid: ann.uid).email == "ann@new.example")
+                #expect(try await accounts.store.users(email: "ANN@new.example").map(\.uid) == [ann.uid])
+                clock.advance(by: 600)
+                await expectError(.requiresRecentLogin) { try await accounts.updateEmail(ann, to: "ann@later.example") }
+            }
+        }
+
+        @Test(arguments: StoreKind.allCases)
+        func deleteReturnsTheTokensToRevoke(kind: StoreKind) async throws {
+            try await kind.withService { accounts, clock in
+                let ann = try await accounts.signIn(with: TestCredential.make("apple.com", "a-ann", email: "ann@example.com", accessToken: "apple-at", refreshToken: "apple-rt"))
+                _ = try await accounts.link(ann.user.uid, with: TestCredential.make("oidc.plain", "p-ann", accessToken: nil))
+                let token = try #require(ann.sessionToken)
+                let session = try await accounts.verifySession(token)
+
+                clock.advance(by: 400)
+                await expectError(.requiresRecentLogin) { try await accounts.delete(session) }
+                let fresh = try #require(try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("apple.com", "a-ann", accessToken: "apple-at-2")).session)
+                let revocable = try await accounts.delete(fresh)
+                #expect(revocable == [RevocableTokens(providerID: "apple.com", subject: "a-ann", tokens: ProviderTokens(accessToken: "apple-at-2", refreshToken: "apple-rt"))])
+                #expect(!revocable.description.contains("apple-rt"))
+
+                await expectError(.userNotFound) { try await accounts.user(uid: ann.user.uid) }
+                await expectError(.userNotFound) { try await accounts.verifySession(token) }
+                await expectError(.userNotFound) { try await accounts.deleteUser(uid: ann.user.uid) }
+                #expect(try await accounts.store.user(providerID: "apple.com", subject: "a-ann") == nil)
+                // Identity and email are free again.
+                #expect(try await accounts.signIn(with: TestCredential.make("oidc.plain", "p-ann", email: "ann@example.com")).additionalUserInfo.isNewUser)
+            }
+        }
+
+        @Test(arguments: StoreKind.allCases)
+        func disableAndEnable(kind: StoreKind) async throws {
+            try await kind.withService { accounts, _ in
+                let ann = try await accounts.signIn(with: TestCredential.make("google.com", "g-ann"))
+                let token = try #require(ann.sessionToken)
+                try await accounts.disable(uid: ann.user.uid)
+                #expect(try await accounts.user(uid: ann.user.uid).disabled)
+                await expectError(.userDisabled) { try await accounts.signIn(with: TestCredential.make("google.com", "g-ann")) }
+                await expectError(.userDisabled) { try await accounts.verifySession(token) }
+                await expectError(.userDisabled) { try await accounts.link(ann.user.uid, with: TestCredential.make("apple.com", "a")) }
+                await expectError(.userDisabled) { try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("google.com", "g-ann")) }
+                _ = try await accounts.verifySession(token, checkRevoked: false)
+                try await accounts.enable(uid: ann.user.uid)
+                _ = try await accounts.verifySession(token)
+                _ = try await accounts.signIn(with: TestCredential.make("google.com", "g-ann"))
+                await expectError(.userNotFound) { try await accounts.disable(uid: "nobody") }
+            }
+        }
+
+        @Test(arguments: StoreKind.allCases)
+        func concurrentFirstSignInsOfOneIdentityMakeOneUser(kind: StoreKind) async throws {
+            try await kind.withService { accounts, _ in
+                let results = try await withThrowingTaskGroup(of: AuthResult.self) { group in
+                    for _ in 0..<6 {
+                        group.addTask { try await accounts.signIn(with: TestCredential.make("oidc.race", "same", email: "race@example.com")) }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(Set(results.map(\.user.uid)).count == 1)
+                #expect(results.filter(\.additionalUserInfo.isNewUser).count == 1)
+            }
+        }
+
+        @Test(arguments: StoreKind.allCases)
+        func descriptionsAreRedacted(kind: StoreKind) async throws {
+            try await kind.withService { accounts, _ in
+                let credential = TestCredential.make("google.com", "g-1", email: "ann@example.com", accessToken: "SECRET-AT", refreshToken: "SECRET-RT")
+                let result = try await accounts.signIn(with: credential)
+                let user = try await accounts.user(uid: result.user.uid)
+                let token = try #require(result.sessionToken)
+                for text in [credential.description, result.description, user.description, String(describing: user.identities), "\(credential.tokens)"] {
+                    #expect(!text.contains("SECRET"), "\(text)")
+                    #expect(!text.contains(token))
+                }
+                let keys = try await accounts.store.sessionKeys()
+                #expect(keys.count == 1)
+                #expect(!keys.description.contains(keys[0].privateKey.map { String($0) }.joined(separator: ", ")))
+            }
         }
     }
 }

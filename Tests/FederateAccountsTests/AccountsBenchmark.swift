@@ -8,7 +8,7 @@ import Testing
 struct AccountsBenchmark {
     static let count = Int(ProcessInfo.processInfo.environment["FEDERATE_BENCH_COUNT"] ?? "") ?? 2000
 
-    @Test(arguments: [StoreKind.sqlite, StoreKind.postgres])
+    @Test(arguments: [StoreKind.memory, StoreKind.sqlite, StoreKind.postgres])
     func signInPerSecond(kind: StoreKind) async throws {
         try await kind.withStore { store in
             let accounts = AccountService(store: store)
@@ -24,6 +24,15 @@ struct AccountsBenchmark {
                 print("ACCOUNTS-BENCH \(kind) concurrency=\(concurrency) n=\(Self.count): new user \(Int(newUsers)) signIn/s, returning user \(Int(returning)) signIn/s")
             }
         }
+    }
+
+    /// The session token alone (ES256 signing, and verification without the store).
+    @Test func sessionTokensPerSecond() async throws {
+        let accounts = AccountService(store: InMemoryAccountStore())
+        let token = try await accounts.issueSession(uid: "uid", authTime: Date()).token
+        let issue = try await Self.measure(concurrency: 1) { _ in _ = try await accounts.issueSession(uid: "uid", authTime: Date()) }
+        let verify = try await Self.measure(concurrency: 1) { _ in _ = try await accounts.verifySession(token, checkRevoked: false) }
+        print("ACCOUNTS-BENCH session tokens n=\(Self.count): issue \(Int(issue))/s, verify (checkRevoked: false) \(Int(verify))/s")
     }
 
     /// Runs `body(0..<count)` with `concurrency` tasks; returns operations per second.

@@ -2,128 +2,139 @@ import Federate
 import Foundation
 import Testing
 
-/// Session tokens: issue, verify, sign-out, revocation, rotation, recent login, on every store.
-@Suite("Accounts: sessions (every store)")
-struct SessionConformanceTests {
-    @Test(arguments: StoreKind.allCases)
-    func issueAndVerify(kind: StoreKind) async throws {
-        try await kind.withService { accounts, clock in
-            let result = try await accounts.signIn(with: TestCredential.make("google.com", "g-1"))
-            let token = try #require(result.sessionToken)
-            let session = try await accounts.verifySession(token)
-            #expect(session == result.session)
-            #expect(session.uid == result.user.uid)
-            #expect(session.issuedAt == clock.now)
-            #expect(session.expiresAt == clock.now.addingTimeInterval(AccountServiceConfiguration.standard.sessionLifetime))
-            #expect(session.authTime == clock.now)
+extension AccountsTests {
+    /// Session tokens: issue, verify, sign-out, revocation, rotation, recent login, on every store.
+    @Suite("Accounts: sessions (every store)")
+    struct SessionConformanceTests {
+        @Test(arguments: StoreKind.allCases)
+        func issueAndVerify(kind: StoreKind) async throws {
+            try await kind.withService { accounts, clock in
+                let result = try await accounts.signIn(with: TestCredential.make("google.com", "g-1"))
+                let token = try #require(result.sessionToken)
+                let session = try await accounts.verifySession(token)
+                #expect(session == result.session)
+                #expect(session.uid == result.user.uid)
+                #expect(session.issuedAt == clock.now)
+                #expect(session.expiresAt == clock.now.addingTimeInterval(AccountServiceConfiguration.standard.sessionLifetime))
+                #expect(session.authTime == clock.now)
 
-            // The token is an ES256 JWT with the claims and a kid.
-            let jws = try CompactJWS(parsing: token)
-            #expect(jws.header.algorithmName == "ES256")
-            #expect(jws.header.keyID == session.keyID)
-            let claims = try JSONParser().parseObject(jws.payload)
-            #expect(Set(claims.keys) == ["iss", "sub", "sid", "iat", "exp", "auth_time"])
-            #expect(claims["sub"]?.stringValue == session.uid)
-            #expect(claims["sid"]?.stringValue == session.sessionID)
+                // The token is an ES256 JWT with the claims and a kid.
+                let jws = try CompactJWS(parsing: token)
+                #expect(jws.header.algorithmName == "ES256")
+                #expect(jws.header.keyID == session.keyID)
+                let claims = try JSONParser().parseObject(jws.payload)
+                #expect(Set(claims.keys) == ["iss", "sub", "sid", "iat", "exp", "auth_time"])
+                #expect(claims["sub"]?.stringValue == session.uid)
+                #expect(claims["sid"]?.stringValue == session.sessionID)
 
-            // A second sign-in is a second session.
-            let other = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).session)
-            #expect(other.sessionID != session.sessionID)
+                // A second sign-in is a second session.
+                let other = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).session)
+                #expect(other.sessionID != session.sessionID)
 
-            clock.advance(by: AccountServiceConfiguration.standard.sessionLifetime)
-            await expectError(.tokenExpired) { try await accounts.verifySession(token) }
-        }
-    }
-
-    @Test(arguments: StoreKind.allCases)
-    func forgedAndForeignTokensFail(kind: StoreKind) async throws {
-        try await kind.withService { accounts, _ in
-            let token = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
-            var parts = token.split(separator: ".").map(String.init)
-            let claims = try JSONParser().parseObject(Base64URL.decode(parts[1]) ?? [])
-            var forged = claims
-            forged["sub"] = "someone-else"
-            parts[1] = Base64URL.encode(JSONSerializer.bytes(.object(forged)))
-            await expectError(.invalidSignature) { try await accounts.verifySession(parts.joined(separator: ".")) }
-            await expectError(.malformedToken) { try await accounts.verifySession("not.a-token") }
-
-            // A token from another service (other keys) names an unknown kid.
-            try await StoreKind.memory.withService { other, _ in
-                let foreign = try #require(try await other.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
-                await expectError(.unknownKey) { try await accounts.verifySession(foreign) }
+                clock.advance(by: AccountServiceConfiguration.standard.sessionLifetime)
+                await expectError(.tokenExpired) { try await accounts.verifySession(token) }
             }
-            // Right key, wrong issuer.
-            let elsewhere = AccountService(store: accounts.store, configuration: AccountServiceConfiguration(issuer: "elsewhere"))
-            let foreignIssuer = try #require(try await elsewhere.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
-            await expectError(.issuerMismatch) { try await accounts.verifySession(foreignIssuer) }
         }
-    }
 
-    @Test(arguments: StoreKind.allCases)
-    func signOutAndRevokeSessions(kind: StoreKind) async throws {
-        try await kind.withService { accounts, clock in
-            let uid = try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).user.uid
-            let first = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
-            let second = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
+        @Test(arguments: StoreKind.allCases)
+        func forgedAndForeignTokensFail(kind: StoreKind) async throws {
+            try await kind.withService { accounts, _ in
+                let token = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
+                var parts = token.split(separator: ".").map(String.init)
+                let claims = try JSONParser().parseObject(Base64URL.decode(parts[1]) ?? [])
+                var forged = claims
+                forged["sub"] = "someone-else"
+                parts[1] = Base64URL.encode(JSONSerializer.bytes(.object(forged)))
+                await expectError(.invalidSignature) { try await accounts.verifySession(parts.joined(separator: ".")) }
+                await expectError(.malformedToken) { try await accounts.verifySession("not.a-token") }
 
-            try await accounts.signOut(try await accounts.verifySession(first))
-            await expectError(.sessionRevoked) { try await accounts.verifySession(first) }
-            _ = try await accounts.verifySession(first, checkRevoked: false)
-            _ = try await accounts.verifySession(second)
-
-            clock.advance(by: 10)
-            try await accounts.revokeSessions(uid: uid)
-            #expect(try await accounts.user(uid: uid).tokensValidAfter == clock.now.addingTimeInterval(1))
-            await expectError(.sessionRevoked) { try await accounts.verifySession(second) }
-            clock.advance(by: 1)
-            let third = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
-            _ = try await accounts.verifySession(third)
-            await expectError(.userNotFound) { try await accounts.revokeSessions(uid: "nobody") }
+                // A token from another service (other keys) names an unknown kid.
+                try await StoreKind.memory.withService { other, _ in
+                    let foreign = try #require(try await other.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
+                    await expectError(.unknownKey) { try await accounts.verifySession(foreign) }
+                }
+                // Right key, wrong issuer.
+                let elsewhere = AccountService(store: accounts.store, configuration: AccountServiceConfiguration(issuer: "elsewhere"))
+                let foreignIssuer = try #require(try await elsewhere.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
+                await expectError(.issuerMismatch) { try await accounts.verifySession(foreignIssuer) }
+            }
         }
-    }
 
-    @Test(arguments: StoreKind.allCases)
-    func requireRecentLogin(kind: StoreKind) async throws {
-        try await kind.withService(configuration: AccountServiceConfiguration(recentLoginWindow: 120)) { accounts, clock in
-            let session = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).session)
-            try accounts.requireRecentLogin(session)
-            clock.advance(by: 120)
-            try accounts.requireRecentLogin(session)
-            clock.advance(by: 1)
-            let error = await expectError(.requiresRecentLogin) { try accounts.requireRecentLogin(session) }
-            #expect(error?.message.contains("reauthenticate") == true)
-            try accounts.requireRecentLogin(session, within: 3600)
-            await expectError(.requiresRecentLogin) { try accounts.requireRecentLogin(session, within: 60) }
+        @Test(arguments: StoreKind.allCases)
+        func signOutAndRevokeSessions(kind: StoreKind) async throws {
+            try await kind.withService { accounts, clock in
+                let uid = try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).user.uid
+                let first = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
+                let second = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
+
+                try await accounts.signOut(try await accounts.verifySession(first))
+                await expectError(.sessionRevoked) { try await accounts.verifySession(first) }
+                _ = try await accounts.verifySession(first, checkRevoked: false)
+                _ = try await accounts.verifySession(second)
+
+                clock.advance(by: 10)
+                try await accounts.revokeSessions(uid: uid)
+                #expect(try await accounts.user(uid: uid).tokensValidAfter == clock.now.addingTimeInterval(1))
+                await expectError(.sessionRevoked) { try await accounts.verifySession(second) }
+                clock.advance(by: 1)
+                let third = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
+                _ = try await accounts.verifySession(third)
+                await expectError(.userNotFound) { try await accounts.revokeSessions(uid: "nobody") }
+
+                // Sign-outs are forgotten once their sessions have expired.
+                let firstSession = try await accounts.verifySession(first, checkRevoked: false)
+                #expect(try await accounts.store.isSessionRevoked(id: firstSession.sessionID))
+                clock.advance(by: AccountServiceConfiguration.standard.sessionLifetime + 60)
+                let fourth = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).session)
+                try await accounts.signOut(fourth)
+                #expect(try await !accounts.store.isSessionRevoked(id: firstSession.sessionID))
+                #expect(try await accounts.store.isSessionRevoked(id: fourth.sessionID))
+            }
         }
-    }
 
-    @Test(arguments: StoreKind.allCases)
-    func keyRotation(kind: StoreKind) async throws {
-        let configuration = AccountServiceConfiguration(sessionLifetime: 3600, keyRotationInterval: 86400, keyCacheDuration: 30)
-        try await kind.withService(configuration: configuration) { accounts, clock in
-            let old = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
-            let oldKey = try await accounts.verifySession(old).keyID
+        @Test(arguments: StoreKind.allCases)
+        func requireRecentLogin(kind: StoreKind) async throws {
+            try await kind.withService(configuration: AccountServiceConfiguration(recentLoginWindow: 120)) { accounts, clock in
+                let session = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).session)
+                try accounts.requireRecentLogin(session)
+                clock.advance(by: 120)
+                try accounts.requireRecentLogin(session)
+                clock.advance(by: 1)
+                let error = await expectError(.requiresRecentLogin) { try accounts.requireRecentLogin(session) }
+                #expect(error?.message.contains("reauthenticate") == true)
+                try accounts.requireRecentLogin(session, within: 3600)
+                await expectError(.requiresRecentLogin) { try accounts.requireRecentLogin(session, within: 60) }
+            }
+        }
 
-            // A second instance on the same store shares the keys.
-            let instance = AccountService(store: accounts.store, configuration: configuration, clock: clock.function)
-            #expect(try await instance.verifySession(old).keyID == oldKey)
+        @Test(arguments: StoreKind.allCases)
+        func keyRotation(kind: StoreKind) async throws {
+            let configuration = AccountServiceConfiguration(sessionLifetime: 3600, keyRotationInterval: 86400, keyCacheDuration: 30)
+            try await kind.withService(configuration: configuration) { accounts, clock in
+                let old = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
+                let oldKey = try await accounts.verifySession(old).keyID
 
-            // Explicit rotation: new tokens use a new kid, old ones keep verifying.
-            try await accounts.rotateSessionKeys()
-            let rotated = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).session)
-            #expect(rotated.keyID != oldKey)
-            _ = try await accounts.verifySession(old)
-            // The other instance still caches the old key set; the unknown kid makes it reread.
-            let fromNew = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
-            #expect(try await instance.verifySession(fromNew).keyID == rotated.keyID)
-            #expect(try await accounts.store.sessionKeys().count == 2)
+                // A second instance on the same store shares the keys.
+                let instance = AccountService(store: accounts.store, configuration: configuration, clock: clock.function)
+                #expect(try await instance.verifySession(old).keyID == oldKey)
 
-            // Automatic rotation after the interval; keys whose tokens have all expired are removed.
-            clock.advance(by: 86400 + 1)
-            let later = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).session)
-            #expect(later.keyID != rotated.keyID && later.keyID != oldKey)
-            let kids = Set(try await accounts.store.sessionKeys().map(\.keyID))
-            #expect(kids == [rotated.keyID, later.keyID])
+                // Explicit rotation: new tokens use a new kid, old ones keep verifying.
+                try await accounts.rotateSessionKeys()
+                let rotated = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).session)
+                #expect(rotated.keyID != oldKey)
+                _ = try await accounts.verifySession(old)
+                // The other instance still caches the old key set; the unknown kid makes it reread.
+                let fromNew = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
+                #expect(try await instance.verifySession(fromNew).keyID == rotated.keyID)
+                #expect(try await accounts.store.sessionKeys().count == 2)
+
+                // Automatic rotation after the interval; keys whose tokens have all expired are removed.
+                clock.advance(by: 86400 + 1)
+                let later = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).session)
+                #expect(later.keyID != rotated.keyID && later.keyID != oldKey)
+                let kids = Set(try await accounts.store.sessionKeys().map(\.keyID))
+                #expect(kids == [rotated.keyID, later.keyID])
+            }
         }
     }
 }

@@ -24,12 +24,14 @@ public struct AccountErrorContext: Sendable, Hashable, CustomStringConvertible {
         "AccountErrorContext(credential: \(pendingCredential.map { "\($0.providerID)" } ?? "-"), providers: \(existingProviderIDs))"
     }
 
+    /// Equal when the email, the providers and the credential's provider ID and subject are.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.email == rhs.email && lhs.existingProviderIDs == rhs.existingProviderIDs
             && lhs.pendingCredential?.providerID == rhs.pendingCredential?.providerID
             && lhs.pendingCredential?.subject == rhs.pendingCredential?.subject
     }
 
+    /// Hashes what ``==`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(email)
         hasher.combine(existingProviderIDs)

@@ -44,9 +44,11 @@ extension AccountService {
         }
     }
 
-    /// Signs the session out: its token stops verifying (with `checkRevoked`).
+    /// Signs the session out: its token stops verifying (with `checkRevoked`). Also
+    /// forgets sign-outs of sessions that have expired since (the table stays small).
     public func signOut(_ session: AccountSession) async throws {
         try await store.revokeSession(id: session.sessionID, uid: session.uid, expiresAt: session.expiresAt)
+        try await store.removeRevokedSessions(expiredBefore: clock().addingTimeInterval(-configuration.clockTolerance))
     }
 
     /// Revokes every session of user `uid` issued up to now (`tokensValidAfter`, in whole

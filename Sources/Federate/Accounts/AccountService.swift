@@ -45,6 +45,11 @@ public struct AccountService: Sendable {
                 return try await signInExisting(user, with: credential, now: now)
             }
             if store.oneAccountPerEmail, let email = credential.email, let owner = try await store.users(email: email).first {
+                // A concurrent first sign-in of this very identity may have created the owner
+                // between the two lookups: then this is a returning sign-in.
+                if let user = try await store.user(providerID: credential.providerID, subject: credential.subject) {
+                    return try await signInExisting(user, with: credential, now: now)
+                }
                 throw Self.accountExists(email: email, credential: credential, owner: owner)
             }
             let identity = ProviderIdentity(credential: credential, linkedAt: now)

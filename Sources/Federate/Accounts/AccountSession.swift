@@ -28,6 +28,7 @@ public struct AccountSession: Sendable, Hashable, CustomStringConvertible {
         self.keyID = keyID
     }
 
+    /// The claims, for logs (the token itself is never kept here).
     public var description: String {
         "AccountSession(uid: \(uid), sid: \(sessionID), auth_time: \(authTime), exp: \(expiresAt))"
     }

@@ -43,6 +43,8 @@ public protocol AccountStore: Sendable {
     func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws
     /// Whether session `sessionID` was signed out.
     func isSessionRevoked(id sessionID: String) async throws -> Bool
+    /// Forgets signed-out sessions that expired before `date` (their tokens fail on `exp` anyway).
+    func removeRevokedSessions(expiredBefore date: Date) async throws
 
     /// Every session-signing key.
     func sessionKeys() async throws -> [SessionKeyRecord]

@@ -8,6 +8,20 @@ public final class InMemoryAccountStore: AccountStore {
         var owners: [IdentityKey: String] = [:]
         var revokedSessions: [String: Date] = [:]
         var keys: [String: SessionKeyRecord] = [:]
+        /// Normalized email → uids, in creation order.
+        var emailOwners: [String: [String]] = [:]
+
+        mutating func index(_ email: String?, uid: String) {
+            guard let email else { return }
+            emailOwners[User.normalizedEmail(email), default: []].append(uid)
+        }
+
+        mutating func unindex(_ email: String?, uid: String) {
+            guard let email else { return }
+            let key = User.normalizedEmail(email)
+            emailOwners[key]?.removeAll { $0 == uid }
+            if emailOwners[key]?.isEmpty == true { emailOwners[key] = nil }
+        }
     }
 
     private struct IdentityKey: Hashable {
@@ -16,6 +30,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     private let state = Mutex(State())
+    /// Whether one email may belong to one user only (a unique index on the normalized email).
     public let oneAccountPerEmail: Bool
 
     /// Creates an empty store.
@@ -23,23 +38,27 @@ public final class InMemoryAccountStore: AccountStore {
         self.oneAccountPerEmail = oneAccountPerEmail
     }
 
+    /// The user with `uid`, with identities.
     public func user(uid: String) async throws -> User? {
         state.withLock { $0.users[uid] }
     }
 
+    /// The user who owns the identity (`providerID`, `subject`).
     public func user(providerID: String, subject: String) async throws -> User? {
         state.withLock { state in
             state.owners[IdentityKey(providerID: providerID, subject: subject)].flatMap { state.users[$0] }
         }
     }
 
+    /// The users whose normalized email matches, oldest first.
     public func users(email: String) async throws -> [User] {
         let normalized = User.normalizedEmail(email)
         return state.withLock { state in
-            state.users.values.filter { $0.email.map(User.normalizedEmail) == normalized }.sorted { $0.createdAt < $1.createdAt }
+            (state.emailOwners[normalized] ?? []).compactMap { state.users[$0] }
         }
     }
 
+    /// Inserts a user with its identities; unique violations become account errors.
     public func createUser(_ user: User) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard state.users[user.uid] == nil else { throw FederateError(.accountStoreFailed, "a user with this uid exists") }
@@ -54,23 +73,28 @@ public final class InMemoryAccountStore: AccountStore {
                 }
             }
             state.users[user.uid] = user
+            state.index(user.email, uid: user.uid)
             for identity in user.identities {
                 state.owners[IdentityKey(providerID: identity.providerID, subject: identity.subject)] = user.uid
             }
         }
     }
 
+    /// Replaces the user's own fields; identities are untouched.
     public func updateUser(_ user: User) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard var stored = state.users[user.uid] else { throw FederateError(.userNotFound, "no user with this uid") }
             try checkEmail(user.email, of: user.uid, in: state)
             let identities = stored.identities
+            state.unindex(stored.email, uid: user.uid)
+            state.index(user.email, uid: user.uid)
             stored = user
             stored.identities = identities
             state.users[user.uid] = stored
         }
     }
 
+    /// Links an identity to a user; the database decides races (`credential_already_in_use`).
     public func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard var user = state.users[uid] else { throw FederateError(.userNotFound, "no user with this uid") }
@@ -87,6 +111,7 @@ public final class InMemoryAccountStore: AccountStore {
         }
     }
 
+    /// Stores the identity's latest data and the user's last sign-in.
     public func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard var user = state.users[uid] else { throw FederateError(.userNotFound, "no user with this uid") }
@@ -99,6 +124,7 @@ public final class InMemoryAccountStore: AccountStore {
         }
     }
 
+    /// Unlinks a provider, refusing the last one (`last_provider`).
     public func removeIdentity(providerID: String, fromUser uid: String) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard var user = state.users[uid] else { throw FederateError(.userNotFound, "no user with this uid") }
@@ -114,9 +140,11 @@ public final class InMemoryAccountStore: AccountStore {
         }
     }
 
+    /// Deletes the user and their identities; returns what was deleted.
     public func deleteUser(uid: String) async throws -> User? {
         state.withLock { state in
             guard let user = state.users.removeValue(forKey: uid) else { return nil }
+            state.unindex(user.email, uid: uid)
             for identity in user.identities {
                 state.owners[IdentityKey(providerID: identity.providerID, subject: identity.subject)] = nil
             }
@@ -124,30 +152,39 @@ public final class InMemoryAccountStore: AccountStore {
         }
     }
 
+    /// Remembers a signed-out session.
     public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws {
         state.withLock { $0.revokedSessions[sessionID] = expiresAt }
     }
 
+    /// Whether a session was signed out.
     public func isSessionRevoked(id sessionID: String) async throws -> Bool {
         state.withLock { $0.revokedSessions[sessionID] != nil }
     }
 
+    /// Forgets signed-out sessions that expired before `date`.
+    public func removeRevokedSessions(expiredBefore date: Date) async throws {
+        state.withLock { $0.revokedSessions = $0.revokedSessions.filter { $0.value >= date } }
+    }
+
+    /// Every session-signing key, oldest first.
     public func sessionKeys() async throws -> [SessionKeyRecord] {
         state.withLock { Array($0.keys.values).sorted { $0.createdAt < $1.createdAt } }
     }
 
+    /// Adds a session-signing key.
     public func addSessionKey(_ key: SessionKeyRecord) async throws {
         state.withLock { $0.keys[key.keyID] = key }
     }
 
+    /// Removes a session-signing key.
     public func removeSessionKey(keyID: String) async throws {
         state.withLock { _ = $0.keys.removeValue(forKey: keyID) }
     }
 
     private func checkEmail(_ email: String?, of uid: String, in state: State) throws(FederateError) {
         guard oneAccountPerEmail, let email else { return }
-        let normalized = User.normalizedEmail(email)
-        if state.users.values.contains(where: { $0.uid != uid && $0.email.map(User.normalizedEmail) == normalized }) {
+        if state.emailOwners[User.normalizedEmail(email)]?.contains(where: { $0 != uid }) == true {
             throw FederateError(.emailAlreadyInUse, "the email belongs to another user")
         }
     }

@@ -1,0 +1,80 @@
+import Federate
+import FederatePostgres
+import FederateSQLite
+import Foundation
+import Testing
+
+extension AccountsTests {
+    /// What only the SQL stores have: files, migrations, the email index switched on and off.
+    @Suite("Accounts: SQL store specifics")
+    struct StoreSpecificTests {
+        @Test func sqliteFilePersistsAndMigratesOnce() async throws {
+            try await TestSQLite.withFile { path in
+                let store = try await SQLiteAccountStore.open(path: path)
+                #expect(try await store.journalMode() == "wal")
+                // Whole seconds: Date's own representation does not round-trip every fraction through seconds since 1970.
+                let clock = TestClock()
+                let created = try await AccountService(store: store, clock: clock.function).signIn(
+                    with: TestCredential.make("google.com", "g-1", email: "ann@example.com", refreshToken: "rt"))
+                try await store.close()
+
+                let reopened = try await SQLiteAccountStore.open(path: path)
+                let user = try #require(try await reopened.user(uid: created.user.uid))
+                #expect(user == created.user)
+                #expect(user.identities.first?.tokens.refreshToken == "rt")
+                // Sessions issued before the restart still verify: the keys are in the file.
+                _ = try await AccountService(store: reopened, clock: clock.function).verifySession(try #require(created.sessionToken))
+                try await reopened.close()
+            }
+        }
+
+        @Test func sqliteEmailIndexFollowsThePolicy() async throws {
+            try await TestSQLite.withFile { path in
+                let relaxed = try await SQLiteAccountStore.open(path: path, oneAccountPerEmail: false)
+                let accounts = AccountService(store: relaxed)
+                _ = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com"))
+                _ = try await accounts.signIn(with: TestCredential.make("apple.com", "a-1", email: "ANN@example.com"))
+                try await relaxed.close()
+                // Two users share an email: the unique index cannot be created.
+                await expectError(.accountStoreFailed) { try await SQLiteAccountStore.open(path: path, oneAccountPerEmail: true) }
+            }
+        }
+
+        @Test func sqliteUnopenablePathFails() async throws {
+            await expectError(.accountStoreFailed) { try await SQLiteAccountStore.open(path: "/nonexistent-directory/accounts.sqlite") }
+        }
+
+        @Test func postgresMigratesConcurrentlyAndPersists() async throws {
+            let schema = TestPostgres.freshSchema()
+            let client = try await TestPostgres.client()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<3 {
+                    group.addTask { try await PostgresAccountStore(client: client, schema: schema).migrate() }
+                }
+                try await group.waitForAll()
+            }
+            let first = try PostgresAccountStore(client: client, schema: schema)
+            let clock = TestClock()
+            let created = try await AccountService(store: first, clock: clock.function).signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com"))
+            let second = try await TestPostgres.store(schema: schema)
+            #expect(try await second.user(uid: created.user.uid) == created.user)
+            _ = try await AccountService(store: second, clock: clock.function).verifySession(try #require(created.sessionToken))
+        }
+
+        @Test func postgresEmailIndexFollowsThePolicy() async throws {
+            let schema = TestPostgres.freshSchema()
+            let relaxed = try await TestPostgres.store(oneAccountPerEmail: false, schema: schema)
+            let accounts = AccountService(store: relaxed)
+            _ = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com"))
+            _ = try await accounts.signIn(with: TestCredential.make("apple.com", "a-1", email: "ANN@example.com"))
+            await expectError(.accountStoreFailed) { try await TestPostgres.store(oneAccountPerEmail: true, schema: schema) }
+        }
+
+        @Test func postgresSchemaNamesAreIdentifiers() async throws {
+            let client = try await TestPostgres.client()
+            for name in ["Public", "a;drop", "", "1abc", "a\"b"] {
+                await expectError(.invalidConfiguration) { try PostgresAccountStore(client: client, schema: name) }
+            }
+        }
+    }
+}
