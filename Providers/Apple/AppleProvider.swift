@@ -33,6 +33,8 @@ public struct AppleProvider: Sendable {
     public var scopes: [String]
     /// How an ID token's `nonce` relates to the raw nonce an app holds (native flows).
     public var nonceMode: AppleNonceMode
+    /// Discovery and keys kept between sign-ins (shared by copies of this value).
+    public let cache: ProviderCache
     private let secrets: [String: AppleClientSecretCache]
 
     /// Creates a provider. `bundleIDs` are the apps whose native codes the server exchanges.
@@ -40,7 +42,7 @@ public struct AppleProvider: Sendable {
     public init(
         servicesID: String, bundleIDs: Set<String> = [], teamID: String, keyID: String, privateKeyPEM: String,
         endpoints: AppleEndpoints = .apple, scopes: [String] = ["name", "email"], nonceMode: AppleNonceMode = .raw,
-        clientSecretLifetime: TimeInterval = 86_400 * 30
+        clientSecretLifetime: TimeInterval = 86_400 * 30, cache: ProviderCache = ProviderCache()
     ) throws(FederateError) {
         var secrets: [String: AppleClientSecretCache] = [:]
         for clientID in bundleIDs.union([servicesID]) {
@@ -54,26 +56,33 @@ public struct AppleProvider: Sendable {
         self.endpoints = endpoints
         self.scopes = scopes
         self.nonceMode = nonceMode
+        self.cache = cache
         self.secrets = secrets
     }
 
     /// A client for `clientID` (default: the Services ID) with a current client secret sent
     /// in the form, as Apple requires. Ask for a client per flow: the secret inside renews.
+    /// Without `discovery`, discovery and keys come from ``cache``.
     public func client(
-        for clientID: String? = nil, discovery: DiscoveryClient = DiscoveryClient(),
+        for clientID: String? = nil, discovery: DiscoveryClient? = nil,
         httpClient: any HTTPClient = AsyncHTTPClientTransport.shared, logger: Logger = Logger(label: "federate.apple")
     ) async throws -> OpenIDClient {
         let id = clientID ?? servicesID
-        guard let cache = secrets[id] else {
+        guard let secretCache = secrets[id] else {
             throw FederateError(.invalidConfiguration, "'\(id)' is neither the Services ID nor one of the configured bundle IDs")
         }
-        let metadata = try await discovery.metadata(for: endpoints.issuer)
-        var client = try OpenIDClient(
-            metadata: metadata, clientID: id, authentication: .clientSecretPost(secret: try cache.secret()), httpClient: httpClient,
-            logger: logger)
+        let authentication = ClientAuthentication.clientSecretPost(secret: try secretCache.secret())
+        var client: OpenIDClient
+        if let discovery {
+            client = try OpenIDClient(
+                metadata: try await discovery.metadata(for: endpoints.issuer), clientID: id, authentication: authentication,
+                httpClient: httpClient, logger: logger)
+        } else {
+            client = try await cache.client(issuer: endpoints.issuer, clientID: id, authentication: authentication, logger: logger)
+        }
         client.policy.issuers = [endpoints.issuer]
         client.policy.allowedAlgorithms = [.rs256]
-        client.revocationEndpoint = metadata.revocationEndpoint ?? endpoints.revocationURL
+        client.revocationEndpoint = client.metadata.revocationEndpoint ?? endpoints.revocationURL
         return client
     }
 

@@ -40,12 +40,15 @@ public struct GoogleProvider: Sendable {
     public var offlineAccess: Bool
     /// Further authorization parameters (reserved names are dropped by the core).
     public var customParameters: [String: String]
+    /// Discovery and keys kept between sign-ins (shared by copies of this value).
+    public let cache: ProviderCache
 
     /// Creates a provider.
     public init(
         clientID: String, clientSecret: String? = nil, endpoints: GoogleEndpoints = .google,
         scopes: [String] = ["openid", "email", "profile"], hostedDomains: Set<String> = [], authorizedParties: Set<String>? = nil,
-        includeGrantedScopes: Bool = true, offlineAccess: Bool = false, customParameters: [String: String] = [:]
+        includeGrantedScopes: Bool = true, offlineAccess: Bool = false, customParameters: [String: String] = [:],
+        cache: ProviderCache = ProviderCache()
     ) {
         self.clientID = clientID
         self.clientSecret = clientSecret
@@ -56,21 +59,31 @@ public struct GoogleProvider: Sendable {
         self.includeGrantedScopes = includeGrantedScopes
         self.offlineAccess = offlineAccess
         self.customParameters = customParameters
+        self.cache = cache
     }
 
     /// Discovers Google's configuration and returns a client that accepts both issuer
     /// spellings, applies the `azp` allow-list and revokes at Google's revocation endpoint.
+    /// Without `discovery`, discovery and keys come from ``cache``.
     public func client(
-        discovery: DiscoveryClient = DiscoveryClient(), httpClient: any HTTPClient = AsyncHTTPClientTransport.shared,
+        discovery: DiscoveryClient? = nil, httpClient: any HTTPClient = AsyncHTTPClientTransport.shared,
         logger: Logger = Logger(label: "federate.google")
     ) async throws -> OpenIDClient {
-        let metadata = try await discovery.metadata(for: endpoints.issuer)
-        let authentication = try ClientAuthentication.negotiate(metadata: metadata, secret: clientSecret)
-        var client = try OpenIDClient(
-            metadata: metadata, clientID: clientID, authentication: authentication, httpClient: httpClient, logger: logger)
+        var client: OpenIDClient
+        if let discovery {
+            let metadata = try await discovery.metadata(for: endpoints.issuer)
+            client = try OpenIDClient(
+                metadata: metadata, clientID: clientID, authentication: try ClientAuthentication.negotiate(metadata: metadata, secret: clientSecret),
+                httpClient: httpClient, logger: logger)
+        } else {
+            let metadata = try await cache.discovery.metadata(for: endpoints.issuer)
+            client = try await cache.client(
+                issuer: endpoints.issuer, clientID: clientID,
+                authentication: try ClientAuthentication.negotiate(metadata: metadata, secret: clientSecret), logger: logger)
+        }
         client.policy.issuers = endpoints.issuers
         client.policy.authorizedParties = authorizedParties
-        client.revocationEndpoint = metadata.revocationEndpoint ?? endpoints.revocationURL
+        client.revocationEndpoint = client.metadata.revocationEndpoint ?? endpoints.revocationURL
         return client
     }
 

@@ -31,12 +31,15 @@ public struct OIDCProvider: Sendable {
     /// A configured client authentication; `nil` negotiates it from discovery's
     /// `token_endpoint_auth_methods_supported` and what this configuration has.
     public var authentication: ClientAuthentication?
+    /// Discovery and keys kept between sign-ins (shared by copies of this value).
+    public let cache: ProviderCache
 
     /// Creates a provider. `id` must be `oidc.` followed by 1–64 letters, digits, `-`, `_` or `.`.
     public init(
         id: String, issuer: String, clientID: String, clientSecret: String? = nil,
         privateKey: (key: JWSSigningKey, algorithm: JWSAlgorithm)? = nil,
-        scopes: [String] = ["openid", "email", "profile"], customParameters: [String: String] = [:]
+        scopes: [String] = ["openid", "email", "profile"], customParameters: [String: String] = [:],
+        cache: ProviderCache = ProviderCache()
     ) throws(FederateError) {
         guard Self.isValidID(id) else {
             throw FederateError(.invalidConfiguration, "an OIDC provider ID is 'oidc.' followed by 1-64 of [A-Za-z0-9._-]")
@@ -51,6 +54,7 @@ public struct OIDCProvider: Sendable {
         self.privateKey = privateKey
         self.scopes = scopes
         self.customParameters = customParameters
+        self.cache = cache
     }
 
     /// Whether `id` is a valid `oidc.<name>` provider ID.
@@ -69,16 +73,24 @@ public struct OIDCProvider: Sendable {
     }
 
     /// Discovers the issuer and returns a client whose authentication follows what the
-    /// provider advertises and what this configuration has.
+    /// provider advertises and what this configuration has. Without `discovery`, discovery
+    /// and keys come from ``cache``.
     public func client(
-        discovery: DiscoveryClient = DiscoveryClient(), httpClient: any HTTPClient = AsyncHTTPClientTransport.shared,
+        discovery: DiscoveryClient? = nil, httpClient: any HTTPClient = AsyncHTTPClientTransport.shared,
         logger: Logger = Logger(label: "federate.oidc")
     ) async throws -> OpenIDClient {
+        guard let discovery else {
+            let metadata = try await cache.discovery.metadata(for: issuer)
+            return try await cache.client(issuer: issuer, clientID: clientID, authentication: try negotiated(metadata), logger: logger)
+        }
         let metadata = try await discovery.metadata(for: issuer)
-        let authentication = try self.authentication
-            ?? ClientAuthentication.negotiate(metadata: metadata, secret: clientSecret, privateKey: privateKey)
         return try OpenIDClient(
-            metadata: metadata, clientID: clientID, authentication: authentication, httpClient: httpClient, logger: logger)
+            metadata: metadata, clientID: clientID, authentication: try negotiated(metadata), httpClient: httpClient, logger: logger)
+    }
+
+    private func negotiated(_ metadata: ProviderMetadata) throws(FederateError) -> ClientAuthentication {
+        if let authentication { return authentication }
+        return try ClientAuthentication.negotiate(metadata: metadata, secret: clientSecret, privateKey: privateKey)
     }
 
     /// Builds an authorization request with this provider's scopes and custom parameters.

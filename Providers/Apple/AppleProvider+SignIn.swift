@@ -1,0 +1,39 @@
+public import Federate
+
+extension AppleProvider: SignInProvider {
+    /// `apple.com`.
+    public var providerID: String { Self.providerID }
+
+    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws -> BuiltAuthorizationRequest {
+        try authorizationRequest(with: try await client(), redirectURI: redirectURI, intent: intent)
+    }
+
+    /// Completes from the callback's parameters (Apple's `form_post`, with the one-time `user`).
+    public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws -> Credential {
+        let signIn = try await finish(try AppleCallback(response: callback), pending: pending, client: try await client())
+        return signIn.credential(rawNonce: pending.nonce)
+    }
+
+    /// Revokes the refresh token (or the access token), as account deletion should.
+    public func revoke(_ tokens: ProviderTokens) async throws {
+        if let refresh = tokens.refreshToken {
+            try await revoke(refresh, hint: "refresh_token", client: try await client())
+        } else if let access = tokens.accessToken {
+            try await revoke(access, hint: "access_token", client: try await client())
+        }
+    }
+}
+
+extension AppleSignIn {
+    /// The account layer's credential (provider `apple.com`). On the first sign-in its profile
+    /// carries the name and email from Apple's one-time `user` JSON — the only time Apple
+    /// sends the name — so the account layer stores them.
+    public func credential(rawNonce: String? = nil) -> Credential {
+        let idToken = identity.idToken
+        let profile = ProviderProfile(
+            displayName: user?.displayName, email: user?.email ?? idToken.email, claims: idToken.claims)
+        return Credential(
+            providerID: AppleProvider.providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+            rawNonce: rawNonce, profile: profile)
+    }
+}

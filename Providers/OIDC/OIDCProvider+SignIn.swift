@@ -1,0 +1,36 @@
+public import Federate
+
+extension OIDCProvider: SignInProvider {
+    /// The provider ID (``id``).
+    public var providerID: String { id }
+
+    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws -> BuiltAuthorizationRequest {
+        try authorizationRequest(with: try await client(), redirectURI: redirectURI, intent: intent)
+    }
+
+    public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws -> Credential {
+        let tokens = try await client().finish(callback, pending: pending)
+        return try Credential(providerID: id, tokens: tokens, rawNonce: pending.nonce)
+    }
+
+    public func revoke(_ tokens: ProviderTokens) async throws {
+        let client = try await client()
+        guard client.revocationEndpoint ?? client.metadata.revocationEndpoint != nil else { return }
+        if let refresh = tokens.refreshToken {
+            try await client.revoke(refresh, hint: "refresh_token")
+        } else if let access = tokens.accessToken {
+            try await client.revoke(access, hint: "access_token")
+        }
+    }
+
+    /// A credential from an ID token obtained elsewhere — an app's own sign-in sent to the
+    /// server — verified like any other: this provider's issuer, this client in `aud`, the
+    /// advertised algorithms, `nonce` when `rawNonce` is given, `at_hash` when the access
+    /// token is given and the token has one.
+    public func credential(idToken: String, rawNonce: String? = nil, accessToken: String? = nil) async throws -> Credential {
+        let client = try await client()
+        let verified = try await IDTokenVerifier(policy: client.policy, keys: client.keys)
+            .verify(idToken, expecting: IDTokenExpectations(nonce: rawNonce, accessToken: accessToken))
+        return Credential(providerID: id, idToken: verified, accessToken: accessToken, rawNonce: rawNonce)
+    }
+}

@@ -1,0 +1,93 @@
+import Federate
+import FederateApple
+import FederateDevProvider
+import FederateGoogle
+import FederateOIDC
+import FederateTestSupport
+import Foundation
+import Testing
+
+/// Google, Apple and any OIDC provider behind the one `SignInProvider` protocol a server
+/// uses, feeding the account layer: the whole path from redirect to account.
+@Suite("SignInProvider: every provider into the account layer")
+struct SignInProviderTests {
+    /// Plays the browser for `provider` (redirect or Apple's form_post) and completes the sign-in.
+    static func signIn(_ provider: any SignInProvider, intent: AuthorizationIntent = .signIn) async throws -> Credential {
+        let built = try await provider.beginSignIn(redirectURI: "http://127.0.0.1:9/callback", intent: intent)
+        let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: built.url))
+        let callback = response.status == 200
+            ? AuthorizationResponse(parameters: HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self)))
+            : try AuthorizationResponse(redirectURL: try #require(response.header("Location")))
+        return try await provider.completeSignIn(callback, pending: built.pending)
+    }
+
+    @Test func oneAccountAcrossGenericGoogleAndApple() async throws {
+        let generic = try await DevProvider.start()
+        let google = try await DevProvider.start(configuration: .standard(for: .google))
+        let apple = try await DevProvider.start(configuration: .standard(for: .apple))
+        defer { Task { for provider in [generic, google, apple] { try? await provider.stop() } } }
+        let key = try #require(apple.configuration.appleClientKey)
+        let providers: [any SignInProvider] = [
+            try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret"),
+            GoogleProvider(clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL)),
+            try AppleProvider(
+                servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM,
+                endpoints: .at(apple.baseURL)),
+        ]
+        #expect(providers.map(\.providerID) == ["oidc.dev", "google.com", "apple.com"])
+        let accounts = AccountService(store: InMemoryAccountStore())
+
+        // Sign in with the generic provider: a new account.
+        let first = try await accounts.signIn(with: try await Self.signIn(providers[0]))
+        #expect(first.additionalUserInfo.isNewUser)
+        let uid = first.user.uid
+
+        // Link Google and Apple to it; Apple's one-time name arrives in the profile.
+        _ = try await accounts.link(uid, with: try await Self.signIn(providers[1], intent: .link))
+        let appleCredential = try await Self.signIn(providers[2], intent: .link)
+        #expect(appleCredential.profile.displayName == "Alice Example")
+        let linked = try await accounts.link(uid, with: appleCredential)
+        #expect(Set(linked.user.providerIDs) == ["oidc.dev", "google.com", "apple.com"])
+
+        // Signing in with Google or Apple lands on the same account.
+        for provider in providers.dropFirst() {
+            let again = try await accounts.signIn(with: try await Self.signIn(provider))
+            #expect(again.user.uid == uid)
+            #expect(!again.additionalUserInfo.isNewUser)
+        }
+
+        // Deleting the account hands back the provider tokens, and the providers revoke them.
+        let session = try #require(first.session)
+        let revocable = try await accounts.deleteUser(uid: session.uid)
+        #expect(Set(revocable.map(\.providerID)) == ["oidc.dev", "google.com", "apple.com"])
+        for tokens in revocable {
+            let provider = try #require(providers.first { $0.providerID == tokens.providerID })
+            try await provider.revoke(tokens.tokens)
+        }
+    }
+
+    @Test func oidcManualCredentialFromAnIDTokenObtainedElsewhere() async throws {
+        let provider = try await DevProvider.start()
+        defer { Task { try? await provider.stop() } }
+        let oidc = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret")
+        // The "app" signs in on its own and sends the ID token and its raw nonce.
+        let client = try await oidc.client()
+        let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
+        let redirect = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: built.url))
+        let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+        let idToken = try #require(tokens.idToken)
+
+        let credential = try await oidc.credential(idToken: idToken, rawNonce: built.pending.nonce, accessToken: tokens.accessToken)
+        #expect(credential.subject == "alice")
+        #expect(credential.providerID == "oidc.dev")
+        let wrongNonce = await #expect(throws: FederateError.self) { try await oidc.credential(idToken: idToken, rawNonce: "another") }
+        #expect(wrongNonce?.code == .nonceMismatch)
+        let wrongAccessToken = await #expect(throws: FederateError.self) { try await oidc.credential(idToken: idToken, accessToken: "other-token") }
+        #expect(wrongAccessToken?.code == .atHashMismatch)
+        let otherClient = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-public")
+        let foreign = await #expect(throws: FederateError.self) { try await otherClient.credential(idToken: idToken) }
+        #expect(foreign?.code == .audienceMismatch)
+        let tampered = await #expect(throws: FederateError.self) { try await oidc.credential(idToken: idToken + "x") }
+        #expect(tampered != nil)
+    }
+}
