@@ -1,9 +1,13 @@
+public import Federate
 public import Hummingbird
 
 /// What Federate's middleware established about the caller of a request.
 public struct FederateAuthentication: Sendable {
     /// The identity of a verified bearer ID token (``BearerAuthenticationMiddleware``).
     public var bearer: BearerIdentity?
+    /// The verified session of the session cookie or bearer session token
+    /// (``SessionAuthenticationMiddleware``).
+    public var session: AccountSession?
 
     /// Nobody yet.
     public init() {}

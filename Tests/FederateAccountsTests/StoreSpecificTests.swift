@@ -1,3 +1,4 @@
+import FederateTestSupport
 import Federate
 import FederatePostgres
 import FederateSQLite

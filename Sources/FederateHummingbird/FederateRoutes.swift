@@ -1,0 +1,234 @@
+public import Federate
+import Foundation
+public import Hummingbird
+public import Logging
+
+/// The routes a server mounts for federated login, with one call:
+///
+/// ```swift
+/// let router = Router(context: FederateContext.self)
+/// FederateRoutes(configuration: configuration).register(on: router)
+/// ```
+///
+/// - `GET {auth}/{provider}/start?intent=signIn|link|reauthenticate&returnTo=/path` redirects
+///   to the provider; the pending authorization (with `returnTo` and, for link and
+///   reauthenticate, the signed-in uid) is sealed into a cookie, so any instance finishes it.
+/// - `GET|POST {auth}/{provider}/callback` (query, or Apple's cross-site `form_post`): checks
+///   `state` against the sealed cookie (the callback's CSRF protection), completes the sign-in,
+///   hands the credential to the account layer, sets the session cookie (rotated on
+///   reauthentication) and redirects (303) to `returnTo`, which is always a same-site path.
+/// - `POST {auth}/signout`; `GET /me` (user, linked providers, session age, and a CSRF token);
+///   `DELETE /me/providers/{providerID}` (unlink); `DELETE /me` (delete the account and revoke
+///   its provider tokens). State-changing routes need the CSRF header; unlink and delete need a
+///   recent sign-in (`requires_recent_login`, 403).
+/// - `GET /.well-known/apple-developer-domain-association.txt`, answered 200 directly (Apple's
+///   check follows no redirect) when configured.
+public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
+    /// What the routes serve.
+    public let configuration: FederateServerConfiguration
+    private let logger: Logger
+
+    /// Creates the routes.
+    public init(configuration: FederateServerConfiguration, logger: Logger = Logger(label: "federate.server")) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Registers every route on `router`.
+    public func register(on router: Router<Context>) {
+        let accounts = configuration.accounts, origin = configuration.origin
+        let auth = router.group(RouterPath(configuration.authPath))
+        auth.get("{provider}/start") { request, context in try await self.start(request, context: context) }
+        auth.get("{provider}/callback") { request, context in
+            try await self.callback(request, context: context, parameters: request.uri.query ?? "", isForm: false)
+        }
+        auth.post("{provider}/callback") { request, context in
+            var request = request
+            let body = try await request.collectBody(upTo: 64 * 1024)
+            return try await self.callback(request, context: context, parameters: String(buffer: body), isForm: true)
+        }
+        auth.group("signout").add(middleware: SessionAuthenticationMiddleware<Context>(accounts: accounts, origin: origin))
+            .post { _, context in try await self.signOut(context: context) }
+
+        let me = router.group("me").add(middleware: SessionAuthenticationMiddleware<Context>(accounts: accounts, origin: origin))
+        me.get { request, context in try await self.me(request, context: context) }
+        me.delete("providers/{providerID}") { _, context in try await self.unlink(context: context) }
+        me.delete { _, context in try await self.deleteAccount(context: context) }
+
+        if let association = configuration.appleDomainAssociation {
+            router.get(".well-known/apple-developer-domain-association.txt") { _, _ in
+                Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: association)))
+            }
+        }
+    }
+
+    // MARK: Sign-in flow
+
+    private func start(_ request: Request, context: Context) async throws -> Response {
+        guard let name = context.parameters.get("provider"), let provider = configuration.providers[name] else {
+            return ErrorResponse.json(.notFound, code: "unknown_provider", message: "no provider by this name is configured")
+        }
+        let query = request.uri.queryParameters
+        guard let intent = AuthorizationIntent(rawValue: query["intent"].map(String.init) ?? "signIn") else {
+            return ErrorResponse.json(.badRequest, code: "invalid_request", message: "intent is signIn, link or reauthenticate")
+        }
+        var uid: String?
+        if intent != .signIn {
+            guard let session = await currentSession(request) else {
+                return ErrorResponse.json(.unauthorized, code: "session_required", message: "\(intent.rawValue) needs a signed-in user")
+            }
+            uid = session.uid
+        }
+        do {
+            let built = try await provider.beginSignIn(redirectURI: configuration.redirectURI(for: name), intent: intent)
+            var pending = built.pending
+            pending.context["returnTo"] = ReturnTo.sanitize(query["returnTo"].map(String.init), fallback: configuration.defaultReturnTo)
+            pending.context["uid"] = uid
+            let cookie = SessionCookies.pending(
+                try configuration.sealer.seal(pending), path: configuration.authPath + "/" + name, secure: configuration.secureCookies)
+            return Response(status: .found, headers: [.location: built.url, .setCookie: "\(cookie)", .cacheControl: "no-store"])
+        } catch let error as FederateError {
+            logger.notice("sign-in could not start", metadata: ["provider": "\(name)", "error": "\(error.code)"])
+            return ErrorResponse.json(.badGateway, error)
+        }
+    }
+
+    private func callback(_ request: Request, context: Context, parameters: String, isForm: Bool) async throws -> Response {
+        guard let name = context.parameters.get("provider"), let provider = configuration.providers[name] else {
+            return ErrorResponse.json(.notFound, code: "unknown_provider", message: "no provider by this name is configured")
+        }
+        let clearPending = SetCookie.deleting(
+            SessionCookies.pending, path: configuration.authPath + "/" + name, secure: configuration.secureCookies,
+            sameSite: configuration.secureCookies ? .none : .lax)
+        do {
+            let cookies = RequestCookies(headers: request.headers[values: .cookie])
+            guard let sealed = cookies[SessionCookies.pending] else {
+                throw FederateError(.invalidPendingAuthorization, "no sign-in is in progress in this browser")
+            }
+            let pending = try configuration.sealer.open(sealed)
+            guard pending.providerID == provider.providerID else {
+                throw FederateError(.invalidPendingAuthorization, "the sign-in in progress is for another provider")
+            }
+            let callback = isForm ? try AuthorizationResponse(formBody: Array(parameters.utf8)) : try AuthorizationResponse(query: parameters)
+            let credential = try await provider.completeSignIn(callback, pending: pending)
+            var headers: HTTPFields = [.location: pending.context["returnTo"] ?? configuration.defaultReturnTo, .cacheControl: "no-store"]
+            headers.append(.init(name: .setCookie, value: "\(clearPending)"))
+            if let token = try await finish(pending, credential: credential, request: request) {
+                let maxAge = Int(configuration.accounts.configuration.sessionLifetime)
+                headers.append(.init(name: .setCookie, value: "\(SessionCookies.session(token, maxAge: maxAge, secure: configuration.secureCookies))"))
+            }
+            return Response(status: .seeOther, headers: headers)
+        } catch let error as FederateError {
+            logger.notice("sign-in failed", metadata: ["provider": "\(name)", "error": "\(error.code)"])
+            var response = ErrorResponse.json(error)
+            response.headers.append(.init(name: .setCookie, value: "\(clearPending)"))
+            return response
+        }
+    }
+
+    /// Hands the credential to the account layer for the flow's intent; returns a new
+    /// session token when the browser gets one (sign-in, reauthentication).
+    private func finish(_ pending: PendingAuthorization, credential: Credential, request: Request) async throws -> String? {
+        let accounts = configuration.accounts
+        switch pending.intent {
+        case .signIn:
+            return try await accounts.signIn(with: credential).sessionToken
+        case .link, .reauthenticate:
+            // The browser must still hold the session that started the flow.
+            guard let uid = pending.context["uid"], let session = await currentSession(request), session.uid == uid else {
+                throw FederateError(.userMismatch, "the signed-in user changed during the flow")
+            }
+            if pending.intent == .link {
+                _ = try await accounts.link(uid, with: credential)
+                return nil
+            }
+            let fresh = try await accounts.reauthenticate(uid, with: credential)
+            try await accounts.signOut(session)  // rotate: the old session ends
+            return fresh.sessionToken
+        }
+    }
+
+    private func currentSession(_ request: Request) async -> AccountSession? {
+        guard let token = RequestCookies(headers: request.headers[values: .cookie])[SessionCookies.session] else { return nil }
+        return try? await configuration.accounts.verifySession(token)
+    }
+
+    // MARK: JSON API
+
+    private func me(_ request: Request, context: Context) async throws -> Response {
+        guard let session = context.federate.session else { return ErrorResponse.json(.unauthorized, code: "session_required", message: "sign in first") }
+        let user: User
+        do {
+            user = try await configuration.accounts.user(uid: session.uid)
+        } catch let error as FederateError {
+            return ErrorResponse.json(error)
+        }
+        let cookies = RequestCookies(headers: request.headers[values: .cookie])
+        let csrf = cookies[CSRFCheck.cookieName] ?? SecureRandom.token(byteCount: 32)
+        let now = Date()
+        var body: [String: JSONValue] = [
+            "uid": .string(user.uid), "email_verified": .bool(user.emailVerified),
+            "providers": .array(user.identities.map { identity in
+                .object(["provider_id": .string(identity.providerID), "email": identity.email.map(JSONValue.string) ?? .null])
+            }),
+            "auth_time": .integer(Int64(session.authTime.timeIntervalSince1970)),
+            "session_age_seconds": .integer(Int64(now.timeIntervalSince(session.authTime))),
+            "recent_login": .bool((try? configuration.accounts.requireRecentLogin(session)) != nil),
+            "csrf_token": .string(csrf),
+        ]
+        if let email = user.email { body["email"] = .string(email) }
+        if let name = user.displayName { body["display_name"] = .string(name) }
+        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]
+        if cookies[CSRFCheck.cookieName] == nil {
+            headers.append(.init(name: .setCookie, value: "\(SessionCookies.csrf(csrf, secure: configuration.secureCookies))"))
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes(.object(body)))))
+    }
+
+    private func unlink(context: Context) async throws -> Response {
+        guard let session = context.federate.session, let providerID = context.parameters.get("providerID") else {
+            return ErrorResponse.json(.unauthorized, code: "session_required", message: "sign in first")
+        }
+        do {
+            let user = try await configuration.accounts.unlink(session, providerID: providerID)
+            return jsonResponse(["uid": .string(user.uid), "providers": .array(user.providerIDs.map(JSONValue.string))])
+        } catch let error as FederateError {
+            return ErrorResponse.json(error)
+        }
+    }
+
+    private func deleteAccount(context: Context) async throws -> Response {
+        guard let session = context.federate.session else { return ErrorResponse.json(.unauthorized, code: "session_required", message: "sign in first") }
+        let revocable: [RevocableTokens]
+        do {
+            revocable = try await configuration.accounts.delete(session)
+        } catch let error as FederateError {
+            return ErrorResponse.json(error)
+        }
+        var revoked = 0
+        for entry in revocable {
+            guard let provider = configuration.providers.values.first(where: { $0.providerID == entry.providerID }) else { continue }
+            do {
+                try await provider.revoke(entry.tokens)
+                revoked += 1
+            } catch {
+                logger.warning("revoking a deleted account's provider tokens failed", metadata: ["provider": "\(entry.providerID)"])
+            }
+        }
+        var response = jsonResponse(["deleted": true, "revoked": .integer(Int64(revoked))])
+        response.headers.append(.init(name: .setCookie, value: "\(SetCookie.deleting(SessionCookies.session, secure: configuration.secureCookies))"))
+        return response
+    }
+
+    private func signOut(context: Context) async throws -> Response {
+        if let session = context.federate.session { try await configuration.accounts.signOut(session) }
+        var response = jsonResponse(["signed_out": true])
+        response.headers.append(.init(name: .setCookie, value: "\(SetCookie.deleting(SessionCookies.session, secure: configuration.secureCookies))"))
+        return response
+    }
+
+    private func jsonResponse(_ body: [String: JSONValue]) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes(.object(body)))))
+    }
+}

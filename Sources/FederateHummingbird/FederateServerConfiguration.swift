@@ -1,0 +1,44 @@
+public import Federate
+public import Foundation
+
+/// What ``FederateRoutes`` serve: the providers, the account layer, and how cookies are made.
+public struct FederateServerConfiguration: Sendable {
+    /// The server's public origin (`https://app.example`, or `http://127.0.0.1:8080` in
+    /// development): redirect URIs and the CSRF check are built from it.
+    public var origin: String
+    /// The providers by the path name used in `/auth/{name}/start` (`google`, `apple`, `dev`).
+    public var providers: [String: any SignInProvider]
+    /// The account layer.
+    public var accounts: AccountService
+    /// Seals pending authorizations into a cookie, so any server instance finishes a flow.
+    public var sealer: PendingAuthorizationSealer
+    /// The contents of `/.well-known/apple-developer-domain-association.txt`, when Sign in
+    /// with Apple's domain check needs it.
+    public var appleDomainAssociation: String?
+    /// Where routes live (`/auth`), and the JSON API (`/me`).
+    public var authPath: String
+    /// Where the browser goes after a sign-in without `returnTo`.
+    public var defaultReturnTo: String
+
+    /// Creates a configuration.
+    public init(
+        origin: String, providers: [String: any SignInProvider], accounts: AccountService, sealer: PendingAuthorizationSealer,
+        appleDomainAssociation: String? = nil, authPath: String = "/auth", defaultReturnTo: String = "/"
+    ) {
+        self.origin = origin
+        self.providers = providers
+        self.accounts = accounts
+        self.sealer = sealer
+        self.appleDomainAssociation = appleDomainAssociation
+        self.authPath = authPath
+        self.defaultReturnTo = defaultReturnTo
+    }
+
+    /// Whether cookies carry `Secure`: always, except plain-HTTP loopback development.
+    public var secureCookies: Bool {
+        !(origin.hasPrefix("http://127.0.0.1") || origin.hasPrefix("http://[::1]") || origin.hasPrefix("http://localhost"))
+    }
+
+    /// The redirect URI registered for provider `name`.
+    public func redirectURI(for name: String) -> String { origin + authPath + "/" + name + "/callback" }
+}

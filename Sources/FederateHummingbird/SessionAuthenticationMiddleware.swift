@@ -1,0 +1,75 @@
+public import Federate
+public import Hummingbird
+
+/// Establishes the caller's account session from the session cookie, or from
+/// `Authorization: Bearer SESSION_TOKEN` (apps that hold the SDK's session token), and
+/// records it in ``FederateAuthentication/session``.
+///
+/// A state-changing request (POST, PUT, PATCH, DELETE) authenticated by the cookie must also
+/// pass ``CSRFCheck``: the browser attaches cookies by itself, never an `Authorization` header.
+/// With `required`, a request without a valid session is answered 401.
+public struct SessionAuthenticationMiddleware<Context: FederateRequestContext>: RouterMiddleware {
+    /// Verifies session tokens (signature, expiry, revocation, disabled users).
+    public let accounts: AccountService
+    /// The CSRF check for cookie-authenticated state changes.
+    public let csrf: CSRFCheck
+    /// Whether a missing or invalid session is refused (else the request goes on without one).
+    public let required: Bool
+
+    /// Creates the middleware.
+    public init(accounts: AccountService, origin: String, required: Bool = true) {
+        self.accounts = accounts
+        self.csrf = CSRFCheck(origin: origin)
+        self.required = required
+    }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let cookies = RequestCookies(headers: request.headers[values: .cookie])
+        let header = request.headers[.authorization]
+        let bearer = header.flatMap { $0.count > 7 && $0.prefix(7).lowercased() == "bearer " ? String($0.dropFirst(7)) : nil }
+        guard let token = bearer ?? cookies[SessionCookies.session] else {
+            return required ? ErrorResponse.json(.unauthorized, code: "session_required", message: "sign in first") : try await next(request, context)
+        }
+        var context = context
+        do {
+            context.federate.session = try await accounts.verifySession(token)
+        } catch let error as FederateError {
+            return required ? ErrorResponse.json(.unauthorized, error) : try await next(request, context)
+        }
+        if bearer == nil, CSRFCheck.isUnsafe(request.method.rawValue) {
+            let headerToken = request.headers.first { $0.name.canonicalName == CSRFCheck.headerName.lowercased() }?.value
+            let check = Result { () throws(FederateError) in
+                try csrf.verify(
+                    origin: request.headers[.origin], referer: request.headers[.referer], headerToken: headerToken,
+                    cookieToken: cookies[CSRFCheck.cookieName])
+            }
+            if case .failure(let error) = check { return ErrorResponse.json(.forbidden, error) }
+        }
+        return try await next(request, context)
+    }
+}
+
+/// Answers 403 `{"error": "requires_recent_login"}` unless the session's sign-in is recent
+/// (default: the account layer's window, 5 minutes). Mount it after
+/// ``SessionAuthenticationMiddleware`` on sensitive routes.
+public struct RequireRecentLoginMiddleware<Context: FederateRequestContext>: RouterMiddleware {
+    /// Knows the window and the clock.
+    public let accounts: AccountService
+    /// The window in seconds; `nil` uses the account layer's.
+    public let window: Double?
+
+    /// Creates the middleware.
+    public init(accounts: AccountService, within window: Double? = nil) {
+        self.accounts = accounts
+        self.window = window
+    }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let session = context.federate.session else {
+            return ErrorResponse.json(.unauthorized, code: "session_required", message: "sign in first")
+        }
+        let check = Result { () throws(FederateError) in try accounts.requireRecentLogin(session, within: window) }
+        if case .failure(let error) = check { return ErrorResponse.json(.forbidden, error) }
+        return try await next(request, context)
+    }
+}
