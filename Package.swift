@@ -55,6 +55,11 @@ let package = Package(
                 "FederateApple",
                 "FederateGoogle",
                 "FederateDevProvider",
+                "FederateHummingbird",
+                "FederateSQLite",
+                "FederatePostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -116,7 +121,8 @@ let package = Package(
         .testTarget(
             name: "FederateHummingbirdTests",
             dependencies: [
-                "FederateHummingbird", "Federate", "FederateTestSupport", "FederateDevProvider",
+                "FederateHummingbird", "Federate", "FederateTestSupport", "FederateDevProvider", "FederateCLI",
+                "FederateGoogle", "FederateApple", "FederateOIDC",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

@@ -17,7 +17,8 @@ public import Logging
 ///   `state` against the sealed cookie (the callback's CSRF protection), completes the sign-in,
 ///   hands the credential to the account layer, sets the session cookie (rotated on
 ///   reauthentication) and redirects (303) to `returnTo`, which is always a same-site path.
-/// - `POST {auth}/signout`; `GET /me` (user, linked providers, session age, and a CSRF token);
+/// - `POST {auth}/signout`; `GET /me` (user, linked providers with their route names, session
+///   age, whether the sign-in is recent, and a CSRF token);
 ///   `DELETE /me/providers/{providerID}` (unlink); `DELETE /me` (delete the account and revoke
 ///   its provider tokens). State-changing routes need the CSRF header; unlink and delete need a
 ///   recent sign-in (`requires_recent_login`, 403).
@@ -169,7 +170,11 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         var body: [String: JSONValue] = [
             "uid": .string(user.uid), "email_verified": .bool(user.emailVerified),
             "providers": .array(user.identities.map { identity in
-                .object(["provider_id": .string(identity.providerID), "email": identity.email.map(JSONValue.string) ?? .null])
+                let route = configuration.providers.first { $0.value.providerID == identity.providerID }?.key
+                return .object([
+                    "provider_id": .string(identity.providerID), "email": identity.email.map(JSONValue.string) ?? .null,
+                    "route": route.map(JSONValue.string) ?? .null,
+                ])
             }),
             "auth_time": .integer(Int64(session.authTime.timeIntervalSince1970)),
             "session_age_seconds": .integer(Int64(now.timeIntervalSince(session.authTime))),

@@ -65,19 +65,6 @@ struct FederateRoutesTests {
         }
     }
 
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     static func devConfiguration(_ flavor: DevFlavor, path: String) -> DevProviderConfiguration {
         var configuration = DevProviderConfiguration.standard(for: flavor)
         for index in configuration.clients.indices where !configuration.clients[index].redirectURIs.isEmpty {
@@ -94,7 +81,7 @@ struct FederateRoutesTests {
         let key = try #require(apple.configuration.appleClientKey)
         let clock = TestClock()
         let accounts = AccountService(store: InMemoryAccountStore(), clock: clock.function)
-        let port = try Self.freePort()
+        let port = try FreePort.loopback()
         let origin = "http://127.0.0.1:\(port)"
         let configuration = FederateServerConfiguration(
             origin: origin,

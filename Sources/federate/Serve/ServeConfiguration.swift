@@ -1,0 +1,115 @@
+import Federate
+import Foundation
+
+/// `federate serve`'s configuration file (documented in `Docs/Server.md`):
+///
+/// ```json
+/// {"port": 8080, "origin": "https://app.example",
+///  "store": {"sqlite": "federate.sqlite"},            // or {"postgres_url_env": "DATABASE_URL"}
+///  "sealing_key_env": "FEDERATE_SEALING_KEY",         // base64 of 32 bytes; shared by all instances
+///  "recent_login_seconds": 300,
+///  "providers": [
+///    {"name": "google", "type": "google", "client_id": "…", "client_secret_env": "GOOGLE_CLIENT_SECRET"},
+///    {"name": "apple", "type": "apple", "services_id": "…", "team_id": "…", "key_id": "…", "private_key_env": "APPLE_P8"},
+///    {"name": "corp", "type": "oidc", "issuer": "https://login.corp.example", "client_id": "…", "client_secret_env": "CORP_SECRET"},
+///    {"name": "dev", "type": "dev", "flavor": "generic"}]}
+/// ```
+///
+/// Secrets are never in the file: only the names of the environment variables holding them.
+struct ServeConfiguration {
+    enum Store {
+        case sqlite(path: String)
+        case postgres(url: String)
+    }
+
+    enum ProviderEntry {
+        case dev(name: String, flavor: String)
+        case google(name: String, clientID: String, clientSecret: String?)
+        case apple(name: String, servicesID: String, teamID: String, keyID: String, privateKeyPEM: String)
+        case oidc(name: String, issuer: String, clientID: String, clientSecret: String?)
+
+        var name: String {
+            switch self {
+            case .dev(let name, _), .google(let name, _, _), .apple(let name, _, _, _, _), .oidc(let name, _, _, _): return name
+            }
+        }
+    }
+
+    var port: Int = 8080
+    var origin: String?
+    var store: Store = .sqlite(path: "federate-demo.sqlite")
+    var sealingKey: [UInt8]?
+    var recentLoginSeconds: Double = 300
+    var providers: [ProviderEntry] = [.dev(name: "dev", flavor: "generic"), .dev(name: "google", flavor: "google"), .dev(name: "apple", flavor: "apple")]
+
+    /// The defaults: three dev-provider flavours in process, SQLite in a local file.
+    init() {}
+
+    /// Reads a configuration file; `environment` supplies the secrets it names.
+    init(json bytes: [UInt8], environment: [String: String]) throws(FederateError) {
+        let object: [String: JSONValue]
+        do {
+            object = try JSONParser().parseObject(bytes)
+        } catch {
+            throw FederateError(.invalidConfiguration, "the configuration file is not a JSON object")
+        }
+        func secret(_ entry: JSONValue, _ key: String) throws(FederateError) -> String? {
+            guard let variable = entry[key]?.stringValue else { return nil }
+            guard let value = environment[variable], !value.isEmpty else {
+                throw FederateError(.invalidConfiguration, "the environment variable \(variable) is not set")
+            }
+            return value
+        }
+        func string(_ entry: JSONValue, _ key: String) throws(FederateError) -> String {
+            guard let value = entry[key]?.stringValue, !value.isEmpty else {
+                throw FederateError(.invalidConfiguration, "a provider needs '\(key)'")
+            }
+            return value
+        }
+        if let port = object["port"]?.int64Value { self.port = Int(port) }
+        origin = object["origin"]?.stringValue
+        if let store = object["store"] {
+            if let path = store["sqlite"]?.stringValue {
+                self.store = .sqlite(path: path)
+            } else if let url = try secret(store, "postgres_url_env") {
+                self.store = .postgres(url: url)
+            } else {
+                throw FederateError(.invalidConfiguration, "store is {\"sqlite\": PATH} or {\"postgres_url_env\": VARIABLE}")
+            }
+        }
+        if let key = try secret(.object(object), "sealing_key_env") {
+            guard let bytes = Data(base64Encoded: key), bytes.count == 32 else {
+                throw FederateError(.invalidConfiguration, "the sealing key is base64 of 32 bytes")
+            }
+            sealingKey = Array(bytes)
+        }
+        if let seconds = object["recent_login_seconds"]?.doubleValue { recentLoginSeconds = seconds }
+        if let entries = object["providers"]?.arrayValue {
+            providers = []
+            for entry in entries {
+                let name = try string(entry, "name")
+                switch entry["type"]?.stringValue {
+                case "dev": providers.append(.dev(name: name, flavor: entry["flavor"]?.stringValue ?? "generic"))
+                case "google": providers.append(.google(name: name, clientID: try string(entry, "client_id"), clientSecret: try secret(entry, "client_secret_env")))
+                case "apple":
+                    guard let key = try secret(entry, "private_key_env") else { throw FederateError(.invalidConfiguration, "apple needs private_key_env") }
+                    providers.append(.apple(
+                        name: name, servicesID: try string(entry, "services_id"), teamID: try string(entry, "team_id"), keyID: try string(entry, "key_id"),
+                        privateKeyPEM: key))
+                case "oidc":
+                    providers.append(.oidc(
+                        name: name, issuer: try string(entry, "issuer"), clientID: try string(entry, "client_id"),
+                        clientSecret: try secret(entry, "client_secret_env")))
+                default:
+                    throw FederateError(.invalidConfiguration, "provider '\(name)': type is dev, google, apple or oidc")
+                }
+            }
+        }
+        let names = providers.map(\.name)
+        guard !names.isEmpty, Set(names).count == names.count,
+            names.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } })
+        else {
+            throw FederateError(.invalidConfiguration, "provider names are unique, non-empty, letters, digits and '-'")
+        }
+    }
+}
