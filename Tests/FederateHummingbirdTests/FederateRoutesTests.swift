@@ -14,57 +14,6 @@ import Testing
 /// and redirects by hand) against dev providers of three flavours.
 @Suite("FederateRoutes end to end", .serialized)
 struct FederateRoutesTests {
-    /// A browser: a cookie jar and redirect-following by hand.
-    final class Browser: @unchecked Sendable {
-        private let lock = NSLock()
-        private var jar: [String: String] = [:]
-
-        func cookie(_ name: String) -> String? { lock.withLock { jar[name] } }
-
-        func send(_ url: String, method: String = "GET", body: String? = nil, headers: [(String, String)] = []) async throws -> Federate.HTTPResponse {
-            var all = headers.map { (name: $0.0, value: $0.1) }
-            let cookies = lock.withLock { jar.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
-            if url.hasPrefix("http://127.0.0.1"), !cookies.isEmpty { all.append((name: "Cookie", value: cookies)) }
-            if body != nil { all.append((name: "Content-Type", value: "application/x-www-form-urlencoded")) }
-            let response = try await AsyncHTTPClientTransport.shared.send(Federate.HTTPRequest(
-                method: method, url: url, headers: all, body: body.map { Array($0.utf8) }))
-            for header in response.headers where header.name.lowercased() == "set-cookie" {
-                let pair = header.value.split(separator: ";")[0]
-                guard let equals = pair.firstIndex(of: "=") else { continue }
-                let name = String(pair[..<equals]), value = String(pair[pair.index(after: equals)...])
-                lock.withLock {
-                    if header.value.contains("Max-Age=0") { jar.removeValue(forKey: name) } else { jar[name] = value }
-                }
-            }
-            return response
-        }
-
-        /// Follows redirects from `url`, submitting an auto-posting form like a browser; returns the last response.
-        func navigate(_ url: String, origin: String) async throws -> Federate.HTTPResponse {
-            var response = try await send(url)
-            var current = url
-            for _ in 0..<10 {
-                if let location = response.header("Location"), [302, 303].contains(response.status) {
-                    current = location.hasPrefix("/") ? origin + location : location
-                    response = try await send(current)
-                } else if response.status == 200, let action = Self.formAction(response.body) {
-                    let fields = HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self))
-                    response = try await send(action, method: "POST", body: FormURLEncoding.encode(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
-                } else {
-                    break
-                }
-            }
-            return response
-        }
-
-        static func formAction(_ body: [UInt8]) -> String? {
-            let html = String(decoding: body, as: UTF8.self)
-            guard html.contains("document.forms[0].submit()"), let start = html.range(of: "action=\""),
-                let end = html[start.upperBound...].firstIndex(of: "\"") else { return nil }
-            return String(html[start.upperBound..<end]).replacingOccurrences(of: "&amp;", with: "&")
-        }
-    }
-
     static func devConfiguration(_ flavor: DevFlavor, path: String) -> DevProviderConfiguration {
         var configuration = DevProviderConfiguration.standard(for: flavor)
         for index in configuration.clients.indices where !configuration.clients[index].redirectURIs.isEmpty {
@@ -99,7 +48,7 @@ struct FederateRoutesTests {
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
         let server = Task { try await app.runService() }
         defer { server.cancel() }
-        let browser = Browser()
+        let browser = TestBrowser()
         try await Self.waitUntilListening(origin)
 
         // Sign in with the generic provider; returnTo must stay on this site.

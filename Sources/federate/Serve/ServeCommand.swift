@@ -81,10 +81,10 @@ struct ServeCommand: AsyncParsableCommand {
         switch settings.store {
         case .sqlite(let path):
             store = try await SQLiteAccountStore.open(path: path)
-        case .postgres(let url):
+        case .postgres(let url, let schema):
             let client = PostgresClient(configuration: try postgresConfiguration(url), backgroundLogger: logger)
             postgres = client
-            store = try PostgresAccountStore(client: client)
+            store = try PostgresAccountStore(client: client, schema: schema)
         }
         let key = settings.sealingKey.map { SymmetricKey(data: $0) } ?? SymmetricKey(size: .bits256)
         let accounts = AccountService(

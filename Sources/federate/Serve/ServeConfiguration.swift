@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```json
 /// {"port": 8080, "origin": "https://app.example",
-///  "store": {"sqlite": "federate.sqlite"},            // or {"postgres_url_env": "DATABASE_URL"}
+///  "store": {"sqlite": "federate.sqlite"},            // or {"postgres_url_env": "DATABASE_URL", "schema": "public"}
 ///  "sealing_key_env": "FEDERATE_SEALING_KEY",         // base64 of 32 bytes; shared by all instances
 ///  "recent_login_seconds": 300,
 ///  "providers": [
@@ -19,7 +19,7 @@ import Foundation
 struct ServeConfiguration {
     enum Store {
         case sqlite(path: String)
-        case postgres(url: String)
+        case postgres(url: String, schema: String)
     }
 
     enum ProviderEntry {
@@ -72,7 +72,7 @@ struct ServeConfiguration {
             if let path = store["sqlite"]?.stringValue {
                 self.store = .sqlite(path: path)
             } else if let url = try secret(store, "postgres_url_env") {
-                self.store = .postgres(url: url)
+                self.store = .postgres(url: url, schema: store["schema"]?.stringValue ?? "public")
             } else {
                 throw FederateError(.invalidConfiguration, "store is {\"sqlite\": PATH} or {\"postgres_url_env\": VARIABLE}")
             }
