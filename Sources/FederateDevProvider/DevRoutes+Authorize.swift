@@ -91,11 +91,14 @@ extension DevRoutes {
         let hidden = parameters.sorted { $0.key < $1.key }.filter { $0.key != "user" }
             .map { "<input type=\"hidden\" name=\"\(html($0.key))\" value=\"\(html($0.value))\">" }.joined()
         let buttons = configuration.users.map { user in
-            "<li><button name=\"user\" value=\"\(html(user.subject))\">\(html(user.name)) &lt;\(html(user.email))&gt;</button></li>"
+            "<li style=\"margin: .4em 0\"><button style=\"font: inherit; padding: .45em .9em\" name=\"user\" value=\"\(html(user.subject))\">\(html(user.name)) &lt;\(html(user.email))&gt;</button></li>"
         }.joined()
+        let flavorName = ["generic": "", "google": " — Google flavour", "apple": " — Apple flavour", "firebase": " — Firebase flavour"][flavor.rawValue] ?? ""
         return page(status: .ok, title: "Federate dev provider: sign in", body: """
-            <h1>Sign in as</h1><form method="post" action="\(html(endpoints.authorize))">\(hidden)<ul>\(buttons)</ul></form>
-            <p>This is Federate's development provider: no passwords, test users only.</p>
+            <h1>Sign in as…</h1><p><strong>\(html(parameters["client_id"] ?? "An app"))</strong> asks who you are \
+            (scopes: \(html(parameters["scope"] ?? "")))\(html(flavorName)).</p>
+            <form method="post" action="\(html(endpoints.authorize))">\(hidden)<ul style="list-style: none; padding: 0">\(buttons)</ul></form>
+            <p style="color: #6e6e73">This is Federate's development provider: no passwords, test users only.</p>
             """)
     }
 
