@@ -84,6 +84,7 @@ struct MultiInstanceTests {
             "origin": .string("http://127.0.0.1:\(portA)"),  // the address users see: instance A stands for the load balancer
             "store": ["postgres_url_env": "FEDERATE_TEST_DATABASE_URL", "schema": .string(schema)],
             "sealing_key_env": "FEDERATE_TEST_SEALING_KEY",
+            "api_bearer_provider": "dev",
             "providers": [
                 ["name": "dev", "type": "oidc", "issuer": .string(dev.issuer), "client_id": "dev-client", "client_secret_env": "FEDERATE_TEST_DEV_SECRET"],
                 ["name": "second", "type": "oidc", "issuer": .string(second.issuer), "client_id": "dev-client", "client_secret_env": "FEDERATE_TEST_DEV_SECRET"],
@@ -131,6 +132,24 @@ struct MultiInstanceTests {
             try JSONParser().parseObject(try await browser.send(a.origin + "/me").body)["providers"]?.arrayValue?.count ?? 0
         }
         #expect(linkedCounts.sorted() == [1, 2])
+
+        // The API for apps takes the dev provider's ID tokens as bearer tokens, on either instance.
+        let client = try OpenIDClient(
+            metadata: try await DiscoveryClient().metadata(for: dev.issuer), clientID: "dev-client",
+            authentication: .clientSecretBasic(secret: "dev-secret"))
+        let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/auth/dev/callback", loginHint: "alice")
+        let redirect = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: built.url))
+        let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+        let idToken = try #require(tokens.idToken)
+        for instance in [a, b] {
+            let whoami = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(
+                url: instance.origin + "/api/whoami", headers: [("Authorization", "Bearer " + idToken)]))
+            #expect(whoami.status == 200)
+            #expect(try JSONParser().parseObject(whoami.body)["sub"] == "alice")
+        }
+        let tampered = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(
+            url: a.origin + "/api/whoami", headers: [("Authorization", "Bearer " + idToken + "x")]))
+        #expect(tampered.status == 401)
     }
 }
 

@@ -22,7 +22,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Without --config: the dev provider runs in process in its generic, Google and Apple flavours (three \
             providers, a user picker instead of passwords), accounts live in ./federate-demo.sqlite, and the app \
-            listens on http://127.0.0.1:PORT. Prints {"url": URL, "providers": [...]} on standard output once it listens.
+            listens on http://127.0.0.1:PORT. GET /api/whoami takes the generic dev provider's ID tokens as bearer tokens. \
+            Prints {"url": URL, "providers": [...]} on standard output once it listens.
             """
     )
 
@@ -95,6 +96,20 @@ struct ServeCommand: AsyncParsableCommand {
 
         let router = Router(context: FederateContext.self)
         FederateRoutes<FederateContext>(configuration: configuration, logger: logger).register(on: router)
+        if let name = settings.apiProvider, let oidc = providers[name] as? OIDCProvider {
+            // An API for apps: bearer ID tokens of this provider, verified on every request.
+            let client = try await oidc.client()
+            let verifier = IDTokenBearerVerifier(providerID: oidc.id, verifier: IDTokenVerifier(policy: client.policy, keys: client.keys))
+            router.group("api").add(middleware: BearerAuthenticationMiddleware<FederateContext>(verifier: verifier))
+                .get("whoami") { _, context in
+                    let identity = context.federate.bearer
+                    return Response(
+                        status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes([
+                            "provider": .string(identity?.providerID ?? ""), "sub": .string(identity?.subject ?? ""),
+                        ]))))
+                }
+        }
         let page = DemoPage.html(providers: labels)
         let names = labels.map { JSONValue.string($0.name) }
         router.get("/") { _, _ in

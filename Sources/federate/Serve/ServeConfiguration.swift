@@ -8,6 +8,7 @@ import Foundation
 ///  "store": {"sqlite": "federate.sqlite"},            // or {"postgres_url_env": "DATABASE_URL", "schema": "public"}
 ///  "sealing_key_env": "FEDERATE_SEALING_KEY",         // base64 of 32 bytes; shared by all instances
 ///  "recent_login_seconds": 300,
+///  "api_bearer_provider": "corp",                     // GET /api/whoami takes this provider's ID tokens
 ///  "providers": [
 ///    {"name": "google", "type": "google", "client_id": "…", "client_secret_env": "GOOGLE_CLIENT_SECRET"},
 ///    {"name": "apple", "type": "apple", "services_id": "…", "team_id": "…", "key_id": "…", "private_key_env": "APPLE_P8"},
@@ -40,6 +41,9 @@ struct ServeConfiguration {
     var store: Store = .sqlite(path: "federate-demo.sqlite")
     var sealingKey: [UInt8]?
     var recentLoginSeconds: Double = 300
+    /// The provider whose ID tokens `GET /api/whoami` accepts as bearer tokens (an `oidc` or
+    /// generic `dev` provider); `nil` serves no API route.
+    var apiProvider: String? = "dev"
     var providers: [ProviderEntry] = [.dev(name: "dev", flavor: "generic"), .dev(name: "google", flavor: "google"), .dev(name: "apple", flavor: "apple")]
 
     /// The defaults: three dev-provider flavours in process, SQLite in a local file.
@@ -84,6 +88,7 @@ struct ServeConfiguration {
             sealingKey = Array(bytes)
         }
         if let seconds = object["recent_login_seconds"]?.doubleValue { recentLoginSeconds = seconds }
+        apiProvider = object["api_bearer_provider"]?.stringValue
         if let entries = object["providers"]?.arrayValue {
             providers = []
             for entry in entries {
