@@ -11,15 +11,7 @@ struct DevProviderTests {
 
     /// Runs `body` with a provider started for `configuration`, and stops it afterwards.
     static func with<T>(_ configuration: DevProviderConfiguration = .standard, _ body: (DevProvider) async throws -> T) async throws -> T {
-        let provider = try await DevProvider.start(configuration: configuration)
-        do {
-            let result = try await body(provider)
-            try await provider.stop()
-            return result
-        } catch {
-            try? await provider.stop()
-            throw error
-        }
+        try await Flavor.with(configuration, body)
     }
 
     static func client(_ provider: DevProvider, id: String = "dev-client", secret: String? = "dev-secret") async throws -> OpenIDClient {
