@@ -78,7 +78,8 @@ public struct AppleProvider: Sendable {
                 metadata: try await discovery.metadata(for: endpoints.issuer), clientID: id, authentication: authentication,
                 httpClient: httpClient, logger: logger)
         } else {
-            client = try await cache.client(issuer: endpoints.issuer, clientID: id, authentication: authentication, logger: logger)
+            client = try cache.client(
+                metadata: try await cache.discovery.metadata(for: endpoints.issuer), clientID: id, authentication: authentication, logger: logger)
         }
         client.policy.issuers = [endpoints.issuer]
         client.policy.allowedAlgorithms = [.rs256]

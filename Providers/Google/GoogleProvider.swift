@@ -77,8 +77,8 @@ public struct GoogleProvider: Sendable {
                 httpClient: httpClient, logger: logger)
         } else {
             let metadata = try await cache.discovery.metadata(for: endpoints.issuer)
-            client = try await cache.client(
-                issuer: endpoints.issuer, clientID: clientID,
+            client = try cache.client(
+                metadata: metadata, clientID: clientID,
                 authentication: try ClientAuthentication.negotiate(metadata: metadata, secret: clientSecret), logger: logger)
         }
         client.policy.issuers = endpoints.issuers

@@ -81,7 +81,7 @@ public struct OIDCProvider: Sendable {
     ) async throws -> OpenIDClient {
         guard let discovery else {
             let metadata = try await cache.discovery.metadata(for: issuer)
-            return try await cache.client(issuer: issuer, clientID: clientID, authentication: try negotiated(metadata), logger: logger)
+            return try cache.client(metadata: metadata, clientID: clientID, authentication: try negotiated(metadata), logger: logger)
         }
         let metadata = try await discovery.metadata(for: issuer)
         return try OpenIDClient(

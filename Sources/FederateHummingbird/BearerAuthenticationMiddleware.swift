@@ -18,14 +18,14 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization], header.count > 7, header.prefix(7).lowercased() == "bearer " else {
+        guard let token = BearerToken.from(request.headers[.authorization]) else {
             return ErrorResponse.json(
                 .unauthorized, code: "missing_bearer_token", message: "send Authorization: Bearer ID_TOKEN",
                 headers: [.wwwAuthenticate: "Bearer error=\"invalid_request\""])
         }
         var context = context
         do {
-            context.federate.bearer = try await verifier.verify(String(header.dropFirst(7)))
+            context.federate.bearer = try await verifier.verify(token)
         } catch let error as FederateError {
             return ErrorResponse.json(.unauthorized, error, headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
         }

@@ -25,8 +25,7 @@ public struct SessionAuthenticationMiddleware<Context: FederateRequestContext>: 
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let cookies = RequestCookies(headers: request.headers[values: .cookie])
-        let header = request.headers[.authorization]
-        let bearer = header.flatMap { $0.count > 7 && $0.prefix(7).lowercased() == "bearer " ? String($0.dropFirst(7)) : nil }
+        let bearer = BearerToken.from(request.headers[.authorization])
         guard let token = bearer ?? cookies[SessionCookies.session] else {
             return required ? ErrorResponse.json(.unauthorized, code: "session_required", message: "sign in first") : try await next(request, context)
         }

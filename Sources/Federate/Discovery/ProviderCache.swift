@@ -36,12 +36,12 @@ public final class ProviderCache: Sendable {
         }
     }
 
-    /// A client for `clientID` at `issuer`: discovery and keys from this cache.
+    /// A client for `clientID` at the provider `metadata` describes (from ``discovery``),
+    /// with its key set from this cache.
     public func client(
-        issuer: String, clientID: String, authentication: ClientAuthentication, logger: Logger? = nil
-    ) async throws -> OpenIDClient {
-        let metadata = try await discovery.metadata(for: issuer)
-        return try OpenIDClient(
+        metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication, logger: Logger? = nil
+    ) throws(FederateError) -> OpenIDClient {
+        try OpenIDClient(
             metadata: metadata, clientID: clientID, authentication: authentication, keys: try keySet(url: metadata.jwksURI),
             httpClient: httpClient, logger: logger ?? self.logger)
     }
