@@ -72,15 +72,9 @@ public struct AppleProvider: Sendable {
             throw FederateError(.invalidConfiguration, "'\(id)' is neither the Services ID nor one of the configured bundle IDs")
         }
         let authentication = ClientAuthentication.clientSecretPost(secret: try secretCache.secret())
-        var client: OpenIDClient
-        if let discovery {
-            client = try OpenIDClient(
-                metadata: try await discovery.metadata(for: endpoints.issuer), clientID: id, authentication: authentication,
-                httpClient: httpClient, logger: logger)
-        } else {
-            client = try cache.client(
-                metadata: try await cache.discovery.metadata(for: endpoints.issuer), clientID: id, authentication: authentication, logger: logger)
-        }
+        var client = try await cache.client(
+            issuer: endpoints.issuer, clientID: id, discovery: discovery, httpClient: httpClient, logger: logger
+        ) { _ in authentication }
         client.policy.issuers = [endpoints.issuer]
         client.policy.allowedAlgorithms = [.rs256]
         client.revocationEndpoint = client.metadata.revocationEndpoint ?? endpoints.revocationURL

@@ -1,5 +1,5 @@
 public import Federate
-public import Foundation
+import Foundation
 public import Logging
 
 /// Sign in with Google through the authorization-code flow (web servers and installed apps),
@@ -69,18 +69,9 @@ public struct GoogleProvider: Sendable {
         discovery: DiscoveryClient? = nil, httpClient: any HTTPClient = AsyncHTTPClientTransport.shared,
         logger: Logger = Logger(label: "federate.google")
     ) async throws -> OpenIDClient {
-        var client: OpenIDClient
-        if let discovery {
-            let metadata = try await discovery.metadata(for: endpoints.issuer)
-            client = try OpenIDClient(
-                metadata: metadata, clientID: clientID, authentication: try ClientAuthentication.negotiate(metadata: metadata, secret: clientSecret),
-                httpClient: httpClient, logger: logger)
-        } else {
-            let metadata = try await cache.discovery.metadata(for: endpoints.issuer)
-            client = try cache.client(
-                metadata: metadata, clientID: clientID,
-                authentication: try ClientAuthentication.negotiate(metadata: metadata, secret: clientSecret), logger: logger)
-        }
+        var client = try await cache.client(
+            issuer: endpoints.issuer, clientID: clientID, discovery: discovery, httpClient: httpClient, logger: logger
+        ) { metadata throws(FederateError) in try ClientAuthentication.negotiate(metadata: metadata, secret: clientSecret) }
         client.policy.issuers = endpoints.issuers
         client.policy.authorizedParties = authorizedParties
         client.revocationEndpoint = client.metadata.revocationEndpoint ?? endpoints.revocationURL

@@ -1,5 +1,5 @@
 public import Federate
-public import Foundation
+import Foundation
 public import Logging
 
 /// Any OpenID provider, configured by its issuer: everything else comes from discovery.
@@ -79,13 +79,8 @@ public struct OIDCProvider: Sendable {
         discovery: DiscoveryClient? = nil, httpClient: any HTTPClient = AsyncHTTPClientTransport.shared,
         logger: Logger = Logger(label: "federate.oidc")
     ) async throws -> OpenIDClient {
-        guard let discovery else {
-            let metadata = try await cache.discovery.metadata(for: issuer)
-            return try cache.client(metadata: metadata, clientID: clientID, authentication: try negotiated(metadata), logger: logger)
-        }
-        let metadata = try await discovery.metadata(for: issuer)
-        return try OpenIDClient(
-            metadata: metadata, clientID: clientID, authentication: try negotiated(metadata), httpClient: httpClient, logger: logger)
+        try await cache.client(
+            issuer: issuer, clientID: clientID, discovery: discovery, httpClient: httpClient, logger: logger, authentication: negotiated)
     }
 
     private func negotiated(_ metadata: ProviderMetadata) throws(FederateError) -> ClientAuthentication {

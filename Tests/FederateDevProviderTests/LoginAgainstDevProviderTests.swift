@@ -42,9 +42,10 @@ struct LoginAgainstDevProviderTests {
 
     /// Runs `federate login --no-browser`, plays the browser, and returns the JSON printed.
     static func login(_ provider: DevProvider, _ credentials: [String]) async throws -> [String: JSONValue] {
-        let process = try RunningCLI(["login", "--no-browser", "--issuer", provider.issuer] + credentials + ["--show-tokens"])
+        let process = try InteractiveCLI(
+            ["login", "--no-browser", "--issuer", provider.issuer] + credentials + ["--show-tokens"], readStandardError: true)
         var url: String?
-        while let line = await process.nextStderrLine() {
+        while let line = await process.nextErrorLine() {
             if line.hasPrefix("http://") { url = line; break }
         }
         let authorizationURL = try #require(url, "no authorization URL on standard error")
@@ -55,46 +56,7 @@ struct LoginAgainstDevProviderTests {
         #expect(page.status == 200)
 
         let output = await process.finish()
-        #expect(output.status == 0, "\(output.stdout)")
-        return try JSONParser().parseObject(Array(output.stdout.utf8))
-    }
-}
-
-/// A running `federate` whose standard error is read line by line.
-final class RunningCLI: @unchecked Sendable {
-    private let process = Process()
-    private let stdout = Pipe(), stderr = Pipe()
-    private var buffer = Data()
-
-    init(_ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: CLIProcess.executablePath)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-    }
-
-    func nextStderrLine() async -> String? {
-        await BlockingThread.run { [self] in
-            while true {
-                if let newline = buffer.firstIndex(of: 0x0A) {
-                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                    buffer.removeSubrange(buffer.startIndex...newline)
-                    return line
-                }
-                let chunk = stderr.fileHandleForReading.availableData
-                if chunk.isEmpty { return nil }
-                buffer.append(chunk)
-            }
-        }
-    }
-
-    func finish() async -> (status: Int32, stdout: String) {
-        await BlockingThread.run { [self] in
-            let data = stdout.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-        }
+        #expect(output.status == 0, "\(output.remainingOutput)")
+        return try JSONParser().parseObject(Array(output.remainingOutput.utf8))
     }
 }

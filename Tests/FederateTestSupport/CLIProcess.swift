@@ -56,19 +56,29 @@ public struct CLIProcess: Sendable {
 }
 
 /// A running `federate` process fed line by line, for testing interactive use.
-public final class InteractiveCLI: @unchecked Sendable {
+public final class InteractiveCLI: Sendable {
     private let process = Process()
     private let input = Pipe()
-    private let output = Pipe()
-    private var buffer = Data()
+    private let standardOutput: PipeLineReader
+    private let standardError: PipeLineReader?
 
-    /// Starts `federate` with `arguments`.
-    public init(_ arguments: [String]) throws {
+    /// Starts `federate` with `arguments`; with `readStandardError`, its standard error can
+    /// be read with ``nextErrorLine()`` (otherwise it is discarded).
+    public init(_ arguments: [String], readStandardError: Bool = false) throws {
+        let output = Pipe()
+        standardOutput = PipeLineReader(output.fileHandleForReading)
         process.executableURL = URL(fileURLWithPath: CLIProcess.executablePath)
         process.arguments = arguments
         process.standardInput = input
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        if readStandardError {
+            let error = Pipe()
+            standardError = PipeLineReader(error.fileHandleForReading)
+            process.standardError = error
+        } else {
+            standardError = nil
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
     }
 
@@ -77,29 +87,25 @@ public final class InteractiveCLI: @unchecked Sendable {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
-    /// Reads the next line of standard output, waiting on a thread of its own.
+    /// The next line of standard output, or `nil` at its end.
     public func nextLine() async -> String? {
-        await BlockingThread.run { [self] in
-            while true {
-                if let newline = buffer.firstIndex(of: 0x0A) {
-                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                    buffer.removeSubrange(buffer.startIndex...newline)
-                    return line
-                }
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { return nil }
-                buffer.append(chunk)
-            }
-        }
+        await standardOutput.nextLine()
     }
 
-    /// Closes standard input and waits for the exit status.
-    public func finish() async -> Int32 {
+    /// The next line of standard error, or `nil` at its end (or when it is not read).
+    public func nextErrorLine() async -> String? {
+        await standardError?.nextLine()
+    }
+
+    /// Closes standard input, reads what is left of standard output and waits for the exit.
+    public func finish() async -> (status: Int32, remainingOutput: String) {
         try? input.fileHandleForWriting.close()
-        return await BlockingThread.run { [process] in
+        let rest = await standardOutput.remainder()
+        let status = await BlockingThread.run { [process] in
             process.waitUntilExit()
             return process.terminationStatus
         }
+        return (status, rest)
     }
 
     /// Stops the process (SIGTERM) and waits for it to exit.

@@ -30,12 +30,12 @@ public final class LogCapture: Sendable {
             set { metadata[key] = newValue }
         }
 
-        func log(
-            level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String,
-            function: String, line: UInt
-        ) {
-            let merged = self.metadata.merging(metadata ?? [:]) { _, new in new }
-            capture.messages.withLock { $0.append((level, "\(message) \(merged) \(source) \(function)")) }
+        func log(event: LogEvent) {
+            let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
+            let error = event.error.map { " error: \($0)" } ?? ""
+            capture.messages.withLock {
+                $0.append((event.level, "\(event.message) \(merged) \(event.source) \(event.function)\(error)"))
+            }
         }
     }
 }

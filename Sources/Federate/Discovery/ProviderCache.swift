@@ -45,4 +45,22 @@ public final class ProviderCache: Sendable {
             metadata: metadata, clientID: clientID, authentication: authentication, keys: try keySet(url: metadata.jwksURI),
             httpClient: httpClient, logger: logger ?? self.logger)
     }
+
+    /// A client for `clientID` at `issuer`, the way every provider makes one. Discovery and
+    /// keys come from this cache, unless `discovery` is given: then from that discovery
+    /// client, with a key set of the client's own fetched over `httpClient` (one-off clients).
+    /// `authentication` picks the client authentication once the metadata is known.
+    public func client(
+        issuer: String, clientID: String, discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil,
+        logger: Logger? = nil, authentication: (ProviderMetadata) throws(FederateError) -> ClientAuthentication
+    ) async throws -> OpenIDClient {
+        guard let discovery else {
+            let metadata = try await self.discovery.metadata(for: issuer)
+            return try client(metadata: metadata, clientID: clientID, authentication: try authentication(metadata), logger: logger)
+        }
+        let metadata = try await discovery.metadata(for: issuer)
+        return try OpenIDClient(
+            metadata: metadata, clientID: clientID, authentication: try authentication(metadata),
+            httpClient: httpClient ?? self.httpClient, logger: logger ?? self.logger)
+    }
 }

@@ -83,7 +83,7 @@ import Testing
         cli.send("not-a-token")
         let second = await cli.nextLine()
         #expect(try second.map { try object($0)["error"] } == "malformed_token")
-        #expect(await cli.finish() == 0)
+        #expect(await cli.finish().status == 0)
     }
 
     @Test func usageErrorsAreRejected() async throws {
