@@ -199,7 +199,8 @@ struct AsyncHTTPClientTransportTests {
                 )
             }
             #expect(error?.code == .responseTooLarge)
-            #expect(ContinuousClock.now - start < .seconds(5))
+            // Well inside the 20 s timeout; the margin is for a loaded 2-core machine.
+            #expect(ContinuousClock.now - start < .seconds(10))
         }
     }
 
