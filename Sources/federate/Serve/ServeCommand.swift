@@ -96,8 +96,11 @@ struct ServeCommand: AsyncParsableCommand {
 
         let router = Router(context: FederateContext.self)
         FederateRoutes<FederateContext>(configuration: configuration, logger: logger).register(on: router)
-        if let name = settings.apiProvider, let oidc = providers[name] as? OIDCProvider {
+        if let name = settings.apiProvider {
             // An API for apps: bearer ID tokens of this provider, verified on every request.
+            guard let oidc = providers[name] as? OIDCProvider else {
+                throw FederateError(.invalidConfiguration, "api_bearer_provider '\(name)' is not an OpenID provider of this configuration")
+            }
             let client = try await oidc.client()
             let verifier = IDTokenBearerVerifier(providerID: oidc.id, verifier: IDTokenVerifier(policy: client.policy, keys: client.keys))
             router.group("api").add(middleware: BearerAuthenticationMiddleware<FederateContext>(verifier: verifier))

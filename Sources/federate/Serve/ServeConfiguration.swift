@@ -34,6 +34,16 @@ struct ServeConfiguration {
             case .dev(let name, _), .google(let name, _, _), .apple(let name, _, _, _, _), .oidc(let name, _, _, _): return name
             }
         }
+
+        /// Whether `GET /api/whoami` can take this provider's ID tokens: it is an `OIDCProvider`
+        /// (an `oidc` entry, or a dev provider in its generic or Firebase flavour).
+        var servesBearerAPI: Bool {
+            switch self {
+            case .oidc: return true
+            case .dev(_, let flavor): return flavor == "generic" || flavor == "firebase"
+            case .google, .apple: return false
+            }
+        }
     }
 
     var port: Int = 8080
@@ -88,7 +98,14 @@ struct ServeConfiguration {
             sealingKey = Array(bytes)
         }
         if let seconds = object["recent_login_seconds"]?.doubleValue { recentLoginSeconds = seconds }
-        apiProvider = object["api_bearer_provider"]?.stringValue
+        if let value = object["api_bearer_provider"] {
+            guard let name = value.stringValue else {
+                throw FederateError(.invalidConfiguration, "api_bearer_provider is the name of a provider")
+            }
+            apiProvider = name
+        } else {
+            apiProvider = nil
+        }
         if let entries = object["providers"]?.arrayValue {
             providers = []
             for entry in entries {
@@ -115,6 +132,10 @@ struct ServeConfiguration {
             names.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } })
         else {
             throw FederateError(.invalidConfiguration, "provider names are unique, non-empty, letters, digits and '-'")
+        }
+        if let apiProvider, !providers.contains(where: { $0.servesBearerAPI && $0.name == apiProvider }) {
+            throw FederateError(
+                .invalidConfiguration, "api_bearer_provider '\(apiProvider)' is not an oidc provider or a generic dev provider of this file")
         }
     }
 }
