@@ -56,10 +56,10 @@ public struct AppleClientSecret: Sendable {
 
     /// A fresh client secret issued at `now`.
     public func make(now: Date = Date()) throws -> String {
-        let issuedAt = Int64(now.timeIntervalSince1970)
+        let issuedAt = SafeNumber.clampedInt64(now.timeIntervalSince1970)
         return try key.sign(
             claims: [
-                "iss": .string(teamID), "iat": .integer(issuedAt), "exp": .integer(issuedAt + Int64(lifetime)),
+                "iss": .string(teamID), "iat": .integer(issuedAt), "exp": .integer(issuedAt &+ SafeNumber.clampedInt64(Double(lifetime))),
                 "aud": .string(tokenAudience), "sub": .string(clientID),
             ],
             algorithm: .es256, header: ["kid": .string(keyID)])

@@ -53,7 +53,7 @@ public struct AppleIDTokenVerifier: Sendable {
     public let verifier: IDTokenVerifier
 
     /// Creates a verifier for `clientIDs` (Services IDs and bundle IDs) with Apple's keys.
-    public init(clientIDs: Set<String>, endpoints: AppleEndpoints = .apple, keys: (any KeySetProvider)? = nil) throws(FederateError) {
+    public init(clientIDs: IdentifierSet, endpoints: AppleEndpoints = .apple, keys: (any KeySetProvider)? = nil) throws(FederateError) {
         let provider: any KeySetProvider
         if let keys {
             provider = keys

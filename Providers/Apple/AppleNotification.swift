@@ -52,7 +52,7 @@ public struct AppleNotificationVerifier: Sendable {
     public let verifier: JWTVerifier
 
     /// Creates a verifier for notifications addressed to `clientIDs`.
-    public init(clientIDs: Set<String>, endpoints: AppleEndpoints = .apple, keys: (any KeySetProvider)? = nil) throws(FederateError) {
+    public init(clientIDs: IdentifierSet, endpoints: AppleEndpoints = .apple, keys: (any KeySetProvider)? = nil) throws(FederateError) {
         let provider: any KeySetProvider
         if let keys { provider = keys } else { provider = try RemoteKeySet(url: endpoints.keysURL) }
         verifier = JWTVerifier(issuers: [endpoints.issuer], audiences: clientIDs, allowedAlgorithms: [.rs256], keys: provider)
@@ -89,15 +89,17 @@ public struct AppleNotificationVerifier: Sendable {
         }
         guard case .string(let type)? = events["type"], !type.isEmpty else { throw FederateError(.invalidClaim, "events.type is missing") }
         guard case .string(let subject)? = events["sub"], !subject.isEmpty else { throw FederateError(.invalidClaim, "events.sub is missing") }
-        guard let milliseconds = events["event_time"]?.doubleValue ?? events["event_time"]?.stringValue.flatMap(Double.init) else {
-            throw FederateError(.invalidClaim, "events.event_time is missing")
+        guard let milliseconds = events["event_time"]?.doubleValue ?? events["event_time"]?.stringValue.flatMap(Double.init),
+            let eventTime = NumericDate(secondsSince1970: milliseconds / 1000)
+        else {
+            throw FederateError(.invalidClaim, "events.event_time is missing or not a time in milliseconds from 0 to 2^53 s")
         }
         let isPrivateEmail = try events["is_private_email"].map { (value) throws(FederateError) -> Bool in
             guard let flag = IDToken.flexibleBool(value) else { throw FederateError(.invalidClaim, "events.is_private_email is not a boolean") }
             return flag
         }
         return AppleNotification(
-            type: .init(type), subject: subject, eventTime: Date(timeIntervalSince1970: milliseconds / 1000),
+            type: .init(type), subject: subject, eventTime: eventTime.date,
             email: events["email"]?.stringValue, isPrivateEmail: isPrivateEmail, notificationID: claims["jti"]?.stringValue)
     }
 }

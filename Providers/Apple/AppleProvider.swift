@@ -35,18 +35,18 @@ public struct AppleProvider: Sendable {
     public var nonceMode: AppleNonceMode
     /// Discovery and keys kept between sign-ins (shared by copies of this value).
     public let cache: ProviderCache
-    private let secrets: [String: AppleClientSecretCache]
+    private let secrets: [ExactString: AppleClientSecretCache]
 
     /// Creates a provider. `bundleIDs` are the apps whose native codes the server exchanges.
     /// Throws ``FederateError/Code/invalidKey`` for a key that is not P-256.
     public init(
-        servicesID: String, bundleIDs: Set<String> = [], teamID: String, keyID: String, privateKeyPEM: String,
+        servicesID: String, bundleIDs: IdentifierSet = [], teamID: String, keyID: String, privateKeyPEM: String,
         endpoints: AppleEndpoints = .apple, scopes: [String] = ["name", "email"], nonceMode: AppleNonceMode = .raw,
         clientSecretLifetime: TimeInterval = 86_400 * 30, cache: ProviderCache = ProviderCache()
     ) throws(FederateError) {
-        var secrets: [String: AppleClientSecretCache] = [:]
-        for clientID in bundleIDs.union([servicesID]) {
-            secrets[clientID] = AppleClientSecretCache(generator: try AppleClientSecret(
+        var secrets: [ExactString: AppleClientSecretCache] = [:]
+        for clientID in Array(bundleIDs) + [servicesID] {
+            secrets[ExactString(clientID)] = AppleClientSecretCache(generator: try AppleClientSecret(
                 teamID: teamID, keyID: keyID, clientID: clientID, privateKeyPEM: privateKeyPEM, lifetime: clientSecretLifetime,
                 audience: endpoints.issuer))
         }
@@ -68,7 +68,7 @@ public struct AppleProvider: Sendable {
         httpClient: any HTTPClient = AsyncHTTPClientTransport.shared, logger: Logger = Logger(label: "federate.apple")
     ) async throws -> OpenIDClient {
         let id = clientID ?? servicesID
-        guard let secretCache = secrets[id] else {
+        guard let secretCache = secrets[ExactString(id)] else {
             throw FederateError(.invalidConfiguration, "'\(id)' is neither the Services ID nor one of the configured bundle IDs")
         }
         let authentication = ClientAuthentication.clientSecretPost(secret: try secretCache.secret())

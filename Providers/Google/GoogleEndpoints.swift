@@ -1,9 +1,11 @@
+public import Federate
+
 /// Google's issuers and endpoints (all configurable, so tests and the dev provider's Google
 /// flavour can stand in for Google).
 public struct GoogleEndpoints: Sendable, Hashable {
     /// The `iss` values Google's ID tokens carry: `https://accounts.google.com` and the legacy
     /// `accounts.google.com`.
-    public var issuers: Set<String>
+    public var issuers: IdentifierSet
     /// The discovery issuer (`https://accounts.google.com`).
     public var issuer: String
     /// Google's JWKS for ID tokens.
@@ -21,7 +23,7 @@ public struct GoogleEndpoints: Sendable, Hashable {
 
     /// Creates endpoints.
     public init(
-        issuer: String, issuers: Set<String>, keysURL: String, authorizationURL: String, tokenURL: String, revocationURL: String,
+        issuer: String, issuers: IdentifierSet, keysURL: String, authorizationURL: String, tokenURL: String, revocationURL: String,
         userInfoURL: String, riscIssuer: String
     ) {
         self.issuer = issuer

@@ -10,14 +10,14 @@ public import Federate
 /// request.
 public struct GoogleIDTokenVerifier: Sendable {
     /// The issuers Google uses.
-    public static let issuers: Set<String> = ["https://accounts.google.com", "accounts.google.com"]
+    public static let issuers: IdentifierSet = ["https://accounts.google.com", "accounts.google.com"]
     /// Google's key set.
     public static let keysURL = "https://www.googleapis.com/oauth2/v3/certs"
 
     /// The underlying verifier.
     public let verifier: IDTokenVerifier
     /// Workspace domains accepted in `hd`; empty accepts any account, with or without `hd`.
-    public let hostedDomains: Set<String>
+    public let hostedDomains: IdentifierSet
 
     /// Creates a verifier.
     ///
@@ -28,7 +28,7 @@ public struct GoogleIDTokenVerifier: Sendable {
     ///   - keys: the key provider (default: a ``RemoteKeySet`` on `endpoints.keysURL`).
     ///   - endpoints: Google's issuers and key URL (default: Google's own).
     public init(
-        clientIDs: Set<String>, authorizedParties: Set<String>? = nil, hostedDomains: Set<String> = [],
+        clientIDs: IdentifierSet, authorizedParties: IdentifierSet? = nil, hostedDomains: IdentifierSet = [],
         keys: (any KeySetProvider)? = nil, endpoints: GoogleEndpoints = .google
     ) throws(FederateError) {
         let provider: any KeySetProvider

@@ -31,9 +31,9 @@ public struct GoogleProvider: Sendable {
     public var scopes: [String]
     /// When not empty, the account's `hd` claim must be one of these Workspace domains. (The
     /// `hd` request parameter is only a hint to Google's account chooser; the claim decides.)
-    public var hostedDomains: Set<String>
+    public var hostedDomains: IdentifierSet
     /// Accepted `azp` values; `nil` accepts only this client.
-    public var authorizedParties: Set<String>?
+    public var authorizedParties: IdentifierSet?
     /// Sends `include_granted_scopes=true` (incremental authorization).
     public var includeGrantedScopes: Bool
     /// Sends `access_type=offline` so a web server also gets a refresh token.
@@ -46,7 +46,7 @@ public struct GoogleProvider: Sendable {
     /// Creates a provider.
     public init(
         clientID: String, clientSecret: String? = nil, endpoints: GoogleEndpoints = .google,
-        scopes: [String] = ["openid", "email", "profile"], hostedDomains: Set<String> = [], authorizedParties: Set<String>? = nil,
+        scopes: [String] = ["openid", "email", "profile"], hostedDomains: IdentifierSet = [], authorizedParties: IdentifierSet? = nil,
         includeGrantedScopes: Bool = true, offlineAccess: Bool = false, customParameters: [String: String] = [:],
         cache: ProviderCache = ProviderCache()
     ) {
@@ -87,7 +87,7 @@ public struct GoogleProvider: Sendable {
         var parameters = customParameters
         if includeGrantedScopes { parameters["include_granted_scopes"] = "true" }
         if offlineAccess { parameters["access_type"] = "offline" }
-        if hostedDomains.count == 1, let domain = hostedDomains.first { parameters["hd"] = domain }
+        if hostedDomains.count == 1, let domain = hostedDomains.sorted.first { parameters["hd"] = domain }
         return try client.authorizationRequest(
             providerID: Self.providerID, redirectURI: redirectURI, scopes: scopes, prompt: prompt, loginHint: loginHint,
             maxAge: maxAge, customParameters: parameters, intent: intent)

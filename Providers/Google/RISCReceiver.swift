@@ -5,16 +5,18 @@ import Synchronization
 /// Receives Google's Cross-Account Protection Security Event Tokens (RFC 8417).
 ///
 /// A token is accepted when: `alg` is RS256 and a `kid` names one of the RISC configuration's
-/// keys, the signature verifies, `iss` equals the configuration's issuer exactly (mind its
-/// trailing slash), `aud` contains one of your client IDs, `jti` is present and `events` is
-/// an object. `exp` is not checked: security events do not expire. A `jti` seen within the
+/// keys, the signature verifies, and the security-event rules pass
+/// (``Federate/ClaimRules/securityEvent(issuers:audiences:)``): `iss` equals the
+/// configuration's issuer exactly (mind its trailing slash), `aud` contains one of your
+/// client IDs, `jti` is present and `events` is a non-empty object. `exp` is not checked:
+/// security events do not expire. A `jti` seen within the
 /// de-duplication window is acknowledged again without its events.
 public final class RISCReceiver: Sendable {
     /// Google's RISC issuer (from `https://accounts.google.com/.well-known/risc-configuration`).
     public static let googleIssuer = "https://accounts.google.com/"
 
     private let issuer: String
-    private let clientIDs: Set<String>
+    private let clientIDs: IdentifierSet
     private let keys: any KeySetProvider
     private let window: TimeInterval
     private let seen = Mutex<[String: Date]>([:])
@@ -26,7 +28,7 @@ public final class RISCReceiver: Sendable {
     ///   - issuer: the configuration's `issuer`.
     ///   - keys: the configuration's `jwks_uri` keys (e.g. a ``RemoteKeySet``).
     ///   - deduplicationWindow: how long a `jti` is remembered (default one day).
-    public init(clientIDs: Set<String>, issuer: String = RISCReceiver.googleIssuer, keys: any KeySetProvider, deduplicationWindow: TimeInterval = 86_400) {
+    public init(clientIDs: IdentifierSet, issuer: String = RISCReceiver.googleIssuer, keys: any KeySetProvider, deduplicationWindow: TimeInterval = 86_400) {
         self.issuer = issuer
         self.clientIDs = clientIDs
         self.keys = keys
@@ -53,14 +55,11 @@ public final class RISCReceiver: Sendable {
 
     private func verify(_ token: String, now: Date) async throws -> (String, [RISCEvent]) {
         let verifier = JWTVerifier(
-            issuers: [issuer], audiences: clientIDs, allowedAlgorithms: [.rs256], keys: keys, requiresKeyID: true,
-            requiresIssuedAt: false, checksExpiry: false)
-        let claims = try await verifier.verify(token, now: now.timeIntervalSince1970).claims
-        guard case .string(let tokenID)? = claims["jti"], !tokenID.isEmpty else {
-            throw FederateError(.invalidSecurityEvent, "the security event token has no 'jti'")
-        }
-        guard case .object(let events)? = claims["events"], !events.isEmpty else {
-            throw FederateError(.invalidSecurityEvent, "the security event token has no 'events'")
+            rules: .securityEvent(issuers: [issuer], audiences: clientIDs), allowedAlgorithms: [.rs256], keys: keys, requiresKeyID: true)
+        let token = try await verifier.verify(token, now: now.timeIntervalSince1970)
+        // The security-event rules passed: `jti` is a non-empty string and `events` a non-empty object.
+        guard let tokenID = try token.string("jti"), case .object(let events)? = token["events"] else {
+            throw FederateError(.invalidSecurityEvent, "the security event token has no 'jti' or 'events'")
         }
         let decoded = events.keys.sorted().map { type in RISCEvent(type: type, payload: events[type]?.objectValue ?? [:]) }
         return (tokenID, decoded)
@@ -79,9 +78,4 @@ public struct RISCReceipt: Sendable {
     public let isDuplicate: Bool
     /// Why it was refused.
     public let error: FederateError?
-}
-
-extension FederateError.Code {
-    /// Google RISC: a security event token lacks `jti` or `events`.
-    public static let invalidSecurityEvent: Self = "invalid_security_event"
 }

@@ -4,14 +4,15 @@ public import Foundation
 /// Verifies back-channel logout tokens a provider POSTs to the relying party.
 ///
 /// The checks of Back-Channel Logout 1.0 §2.6: signature by the provider's keys with an
-/// allowed algorithm (never `none`, HMAC only with the configured secret), `iss`, `aud`
-/// containing the client, `iat` present and not in the future, `exp` not passed when
-/// present, `jti` present, `events` an object with the
-/// `http://schemas.openid.net/event/backchannel-logout` member (itself an object), `sub` or
-/// `sid`, and no `nonce`. Replays (a `jti` already seen) are the caller's to refuse.
+/// allowed algorithm (never `none`, HMAC only with the configured secret), then the
+/// logout-token rules (``Federate/ClaimRules/logoutToken(issuers:audiences:)``): `typ` absent
+/// or `logout+jwt`, `iss`, `aud` containing the client, `iat` and `exp` required, `jti`,
+/// `events` with the `http://schemas.openid.net/event/backchannel-logout` member (itself an
+/// object), `sub` or `sid`, and no `nonce`. Replays (a `jti` already seen) are the caller's
+/// to refuse.
 public struct BackChannelLogoutVerifier: Sendable {
     /// The `events` member that marks a logout token.
-    public static let logoutEvent = "http://schemas.openid.net/event/backchannel-logout"
+    public static let logoutEvent = ClaimRules.backChannelLogoutEvent
 
     /// Which issuer, audiences and algorithms are accepted.
     public let policy: IDTokenPolicy
@@ -31,32 +32,14 @@ public struct BackChannelLogoutVerifier: Sendable {
 
     /// Verifies a logout token; `now` is seconds since 1970 (default: the clock).
     public func verify(_ token: String, now: Double? = nil) async throws -> LogoutToken {
-        let verified = try await JWTVerifier(policy: policy, keys: keys).verify(token, now: now)
-        return try validate(verified.claims)
-    }
-
-    /// The logout-token rules on top of ``JWTVerifier``'s (which checked `iss`, `aud`, `iat`, `exp`).
-    func validate(_ claims: [String: JSONValue]) throws(FederateError) -> LogoutToken {
-        guard case .string(let issuer)? = claims["iss"], let issuedAt = claims["iat"]?.doubleValue else {
-            throw FederateError(.invalidLogoutToken, "the logout token lacks 'iss' or 'iat'")
-        }
-        guard case .string(let tokenID)? = claims["jti"], !tokenID.isEmpty else {
-            throw FederateError(.invalidLogoutToken, "the logout token has no 'jti'")
-        }
-        guard case .object(let events)? = claims["events"], case .object? = events[Self.logoutEvent] else {
-            throw FederateError(.invalidLogoutToken, "'events' lacks the back-channel logout event")
-        }
-        guard claims["nonce"] == nil else {
-            throw FederateError(.invalidLogoutToken, "a logout token must not contain 'nonce'")
-        }
-        let subject = claims["sub"]?.stringValue
-        let sessionID = claims["sid"]?.stringValue
-        guard subject?.isEmpty == false || sessionID?.isEmpty == false else {
-            throw FederateError(.invalidLogoutToken, "the logout token has neither 'sub' nor 'sid'")
-        }
+        let verifier = JWTVerifier(
+            rules: .logoutToken(issuers: policy.issuers, audiences: policy.audiences), allowedAlgorithms: policy.allowedAlgorithms,
+            keys: keys, hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, limits: policy.limits)
+        let token = try await verifier.verify(token, now: now)
         return LogoutToken(
-            issuer: issuer, subject: subject, sessionID: sessionID, tokenID: tokenID,
-            issuedAt: Date(timeIntervalSince1970: issuedAt), claims: claims)
+            issuer: try token.requiredString("iss"), subject: try token.string("sub").flatMap { $0.isEmpty ? nil : $0 },
+            sessionID: try token.string("sid").flatMap { $0.isEmpty ? nil : $0 }, tokenID: try token.requiredString("jti"),
+            issuedAt: try token.requiredNumericDate("iat").date, claims: token.claims)
     }
 
     /// Handles the POSTed form body (`logout_token=...`): the HTTP answer to send and, when

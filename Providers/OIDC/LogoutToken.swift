@@ -16,9 +16,3 @@ public struct LogoutToken: Sendable {
     /// Every claim.
     public let claims: [String: JSONValue]
 }
-
-extension FederateError.Code {
-    /// A back-channel logout token failed a check of the Back-Channel Logout spec (missing or
-    /// wrong `events`, a `nonce`, neither `sub` nor `sid`, missing `jti` or `iat`).
-    public static let invalidLogoutToken: Self = "invalid_logout_token"
-}

@@ -44,11 +44,11 @@ public struct DevAppleClientKey: Sendable {
     /// A client secret for `clientID` as Apple requires it: ES256, `iss` the team, `sub` the
     /// client, `aud` the provider's issuer, valid `lifetime` seconds from `now`.
     public func clientSecret(clientID: String, audience: String, lifetime: TimeInterval = 3600, now: Date = Date()) throws -> String {
-        let issuedAt = Int64(now.timeIntervalSince1970)
+        let issuedAt = SafeNumber.clampedInt64(now.timeIntervalSince1970)
         return try JWSSigningKey(p256: key, keyID: keyID).sign(
             claims: [
                 "iss": .string(teamID), "sub": .string(clientID), "aud": .string(audience), "iat": .integer(issuedAt),
-                "exp": .integer(issuedAt + Int64(lifetime)),
+                "exp": .integer(issuedAt &+ SafeNumber.clampedInt64(Double(lifetime))),
             ],
             algorithm: .es256, header: [:])
     }

@@ -23,7 +23,7 @@ extension DevProvider {
         if let reason { event["reason"] = .string(reason) }
         let jti = tokenID ?? DevRandom.token()
         let claims: [String: JSONValue] = [
-            "iss": .string(riscIssuer), "aud": .string(audience), "iat": .integer(Int64(Date().timeIntervalSince1970)),
+            "iss": .string(riscIssuer), "aud": .string(audience), "iat": .integer(SafeNumber.clampedInt64(Date().timeIntervalSince1970)),
             "jti": .string(jti), "events": .object([eventType: .object(event)]),
         ]
         let token = try state.keys.withLock { $0.current.rsa }.sign(claims: claims, algorithm: .rs256, header: ["typ": "secevent+jwt"])
@@ -46,13 +46,13 @@ extension DevProvider {
     ) async throws -> (status: Int, tokenID: String) {
         let now = Date()
         var events: [String: JSONValue] = [
-            "type": .string(type), "sub": .string(subject), "event_time": .integer(Int64(now.timeIntervalSince1970 * 1000)),
+            "type": .string(type), "sub": .string(subject), "event_time": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970 * 1000)),
         ]
         if let email { events["email"] = .string(email) }
         if let isPrivateEmail { events["is_private_email"] = .string(isPrivateEmail ? "true" : "false") }
         let jti = tokenID ?? DevRandom.token()
         let claims: [String: JSONValue] = [
-            "iss": .string(issuer), "aud": .string(clientID), "iat": .integer(Int64(now.timeIntervalSince1970)), "jti": .string(jti),
+            "iss": .string(issuer), "aud": .string(clientID), "iat": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970)), "jti": .string(jti),
             "events": .string(String(decoding: JSONSerializer.bytes(.object(events)), as: UTF8.self)),
         ]
         let token = try state.keys.withLock { $0.current.rsa }.sign(claims: claims, algorithm: .rs256)

@@ -27,8 +27,8 @@ extension DevProvider {
         signature: DevSignature = .rs256, now: Date = Date()
     ) throws -> String {
         var claims: [String: JSONValue] = [
-            "iss": .string(issuer), "aud": .string(audience ?? clientID), "iat": .integer(Int64(now.timeIntervalSince1970)),
-            "exp": .integer(Int64(now.timeIntervalSince1970) + 120), "jti": .string(DevRandom.token()),
+            "iss": .string(issuer), "aud": .string(audience ?? clientID), "iat": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970)),
+            "exp": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970) + 120), "jti": .string(DevRandom.token()),
         ]
         if let subject { claims["sub"] = .string(subject) }
         if let sessionID { claims["sid"] = .string(sessionID) }

@@ -48,44 +48,33 @@ extension DevRoutes {
         return ConstantTime.equals(secret, expected)
     }
 
-    /// Apple's rules: ES256 by the registered key, `iss` the team, `sub` the client ID, `aud`
-    /// the issuer, not expired, and at most 15,777,000 s between `iat` and `exp`.
+    /// Apple's rules, through the one JWT pipeline: ES256 by the registered key, `iss` the
+    /// team, `sub` the client ID, `aud` the issuer, not expired, and at most 15,777,000 s
+    /// between `iat` and `exp`.
     private func verifyAppleClientSecret(_ secret: String, client: DevClient, team: String) -> Bool {
-        guard let keys = client.publicKeys, let claims = verifiedClaims(secret, keys: keys, algorithms: [.es256]),
-            claims["iss"]?.stringValue == team, claims["sub"]?.stringValue == client.id,
-            Self.audience(claims["aud"], contains: issuer),
-            let issuedAt = claims["iat"]?.doubleValue, let expiresAt = claims["exp"]?.doubleValue
-        else { return false }
-        let now = Date().timeIntervalSince1970
-        return expiresAt > now && issuedAt <= now + 60 && expiresAt - issuedAt <= 15_777_000
+        guard let keys = client.publicKeys else { return false }
+        let rules: ClaimRules = [
+            IssuerRule([team]), SubjectRule(accepted: [client.id]), AudienceRule([issuer]), ExpiryRule(), IssuedAtRule(),
+            MaximumLifetimeRule(seconds: 15_777_000),
+        ]
+        return (try? JWTVerifier(rules: rules, allowedAlgorithms: [.es256], keys: keys, clockTolerance: 0).verify(secret, keySet: keys)) != nil
     }
 
-    /// RFC 7523 client assertions: signed by a registered key, `iss` = `sub` = the client,
-    /// `aud` the token endpoint or the issuer, unexpired, at most 5 minutes long, `jti` used once.
+    /// RFC 7523 client assertions, through the one JWT pipeline
+    /// (``Federate/ClaimRules/clientAssertion(clientID:audiences:maximumLifetime:)``): signed by a
+    /// registered key, `iss` = `sub` = the client, `aud` the endpoint or the issuer, unexpired,
+    /// at most 5 minutes long, `jti` used once.
     private func verifyAssertion(_ assertion: String, claimedID: String?, endpoint: String) -> DevClient? {
-        guard let jws = try? CompactJWS(parsing: assertion),
-            let payload = try? JSONParser().parseObject(jws.payload),
-            let id = payload["iss"]?.stringValue, payload["sub"]?.stringValue == id, claimedID == nil || claimedID == id,
-            let client = client(id), client.teamID == nil, let keys = client.publicKeys,
-            let claims = verifiedClaims(assertion, keys: keys, algorithms: [.rs256, .es256, .ps256, .edDSA]),
-            Self.audience(claims["aud"], contains: endpoint) || Self.audience(claims["aud"], contains: issuer),
-            let expiresAt = claims["exp"]?.doubleValue, let jti = claims["jti"]?.stringValue, !jti.isEmpty
+        // The client is named by the (not yet verified) `iss`; its own keys then verify everything.
+        guard let jws = try? CompactJWS(parsing: assertion), let payload = try? JSONParser().parseObject(jws.payload),
+            let id = payload["iss"]?.stringValue, claimedID.map({ $0.exactlyEquals(id) }) ?? true,
+            let client = client(id), client.teamID == nil, let keys = client.publicKeys
         else { return nil }
-        let now = Date().timeIntervalSince1970
-        guard expiresAt > now, expiresAt - now <= 300 else { return nil }
-        let fresh = state.usedAssertionIDs.withLock { used in used.insert(id + " " + jti).inserted }
+        let verifier = JWTVerifier(
+            rules: .clientAssertion(clientID: client.id, audiences: [endpoint, issuer]), allowedAlgorithms: [.rs256, .es256, .ps256, .edDSA],
+            keys: keys, clockTolerance: 0)
+        guard let verified = try? verifier.verify(assertion, keySet: keys), let jti = try? verified.requiredString("jti") else { return nil }
+        let fresh = state.usedAssertionIDs.withLock { used in used.insert(client.id + " " + jti).inserted }
         return fresh ? client : nil
-    }
-
-    private func verifiedClaims(_ token: String, keys: JSONWebKeySet, algorithms: Set<JWSAlgorithm>) -> [String: JSONValue]? {
-        guard let jws = try? CompactJWS(parsing: token),
-            (try? JWSSignatureVerifier(allowedAlgorithms: algorithms).verify(jws, keySet: keys)) != nil
-        else { return nil }
-        return try? JSONParser().parseObject(jws.payload)
-    }
-
-    private static func audience(_ value: JSONValue?, contains expected: String) -> Bool {
-        if value?.stringValue == expected { return true }
-        return value?.arrayValue?.contains { $0.stringValue == expected } ?? false
     }
 }

@@ -64,7 +64,7 @@ extension DevRoutes {
         }
         let idToken = try minter.idToken(for: user, client: client, nonce: nonce, accessToken: access, authTime: authTime, scopes: scopes)
         var body: [String: JSONValue] = [
-            "access_token": .string(access), "token_type": "Bearer", "expires_in": .integer(Int64(configuration.tokenLifetime)),
+            "access_token": .string(access), "token_type": "Bearer", "expires_in": .integer(SafeNumber.clampedInt64(configuration.tokenLifetime)),
             "id_token": .string(idToken),
         ]
         if keepRefreshToken == nil { body["refresh_token"] = .string(refresh) }

@@ -104,7 +104,8 @@ struct DevRoutes: Sendable {
     }
 
     func client(_ id: String?) -> DevClient? {
-        configuration.clients.first { $0.id == id }
+        guard let id else { return nil }
+        return configuration.clients.first { $0.id.exactlyEquals(id) }
     }
 
     func user(_ subject: String?) -> DevUser? {

@@ -115,7 +115,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             var headers: HTTPFields = [.location: pending.context["returnTo"] ?? configuration.defaultReturnTo, .cacheControl: "no-store"]
             headers.append(.init(name: .setCookie, value: "\(clearPending)"))
             if let token = try await finish(pending, credential: credential, request: request) {
-                let maxAge = Int(configuration.accounts.configuration.sessionLifetime)
+                let maxAge = Int(SafeNumber.clampedInt64(configuration.accounts.configuration.sessionLifetime))
                 headers.append(.init(name: .setCookie, value: "\(SessionCookies.session(token, maxAge: maxAge, secure: configuration.secureCookies))"))
             }
             return Response(status: .seeOther, headers: headers)
@@ -176,8 +176,8 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
                     "route": route.map(JSONValue.string) ?? .null,
                 ])
             }),
-            "auth_time": .integer(Int64(session.authTime.timeIntervalSince1970)),
-            "session_age_seconds": .integer(Int64(now.timeIntervalSince(session.authTime))),
+            "auth_time": .integer(SafeNumber.clampedInt64(session.authTime.timeIntervalSince1970)),
+            "session_age_seconds": .integer(SafeNumber.clampedInt64(now.timeIntervalSince(session.authTime))),
             "recent_login": .bool((try? configuration.accounts.requireRecentLogin(session)) != nil),
             "csrf_token": .string(csrf),
         ]

@@ -45,7 +45,7 @@ struct AppleCommand: AsyncParsableCommand {
                 let now = Date()
                 let secret = try generator.make(now: now)
                 CLIOutput.line([
-                    "client_secret": .string(secret), "expires_at": .integer(Int64(now.timeIntervalSince1970) + Int64(lifetime)),
+                    "client_secret": .string(secret), "expires_at": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970) &+ SafeNumber.clampedInt64(Double(lifetime))),
                 ])
             } catch {
                 throw CLIOutput.fail(error)

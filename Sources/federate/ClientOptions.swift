@@ -74,7 +74,7 @@ extension CLIOutput {
         var object: [String: JSONValue] = [
             "granted_scopes": .array(tokens.grantedScopes.map(JSONValue.string)),
             "refused_scopes": .array(tokens.refusedScopes.map(JSONValue.string)),
-            "expires_at": tokens.expiresAt.map { .integer(Int64($0.timeIntervalSince1970.rounded())) } ?? .null,
+            "expires_at": tokens.expiresAt.map { .integer(SafeNumber.clampedInt64($0.timeIntervalSince1970.rounded())) } ?? .null,
         ]
         if let claims = tokens.idTokenClaims { object["claims"] = .object(claims.claims) }
         if includeTokens {

@@ -21,7 +21,7 @@ enum ProviderVerification {
         let keys = try keyProvider(keysSource, urlFormat: name == .firebase ? .x509Map : .jwks)
         switch name {
         case .google:
-            let verifier = try GoogleIDTokenVerifier(clientIDs: Set(audiences), keys: keys)
+            let verifier = try GoogleIDTokenVerifier(clientIDs: IdentifierSet(audiences), keys: keys)
             return { token, expectations in
                 try await verifier.verify(token, nonce: expectations.nonce, now: expectations.now).claims
             }
@@ -30,7 +30,7 @@ enum ProviderVerification {
             let verifier = try FirebaseIDTokenVerifier(projectID: project, keys: keys)
             return { token, expectations in try await verifier.verify(token, now: expectations.now).idToken.claims }
         case .apple:
-            let verifier = try AppleIDTokenVerifier(clientIDs: Set(audiences), keys: keys)
+            let verifier = try AppleIDTokenVerifier(clientIDs: IdentifierSet(audiences), keys: keys)
             return { token, expectations in
                 try await verifier.verify(token, rawNonce: expectations.nonce, now: expectations.now).idToken.claims
             }

@@ -129,7 +129,7 @@ struct VerifyCommand: AsyncParsableCommand {
         if let issuer {
             let metadata = try await DiscoveryClient().metadata(for: issuer)
             var policy = IDTokenPolicy(metadata: metadata, clientID: audiences[0])
-            policy.audiences = Set(audiences)
+            policy.audiences = IdentifierSet(audiences)
             if !explicitAlgorithms.isEmpty { policy.allowedAlgorithms = explicitAlgorithms }
             return VerificationSession(policy: policy, keys: .remote(try RemoteKeySet(url: metadata.jwksURI)), checkIssuer: true)
         }
@@ -147,7 +147,7 @@ struct VerifyCommand: AsyncParsableCommand {
             keys = .fixed(try JSONWebKeySet(jwks: Array(data)))
         }
         let policy = IDTokenPolicy(
-            issuers: Set(expectedIssuers), audiences: Set(audiences),
+            issuers: IdentifierSet(expectedIssuers), audiences: IdentifierSet(audiences),
             allowedAlgorithms: explicitAlgorithms.isEmpty ? JWSAlgorithm.asymmetric : explicitAlgorithms
         )
         return VerificationSession(policy: policy, keys: keys, checkIssuer: !expectedIssuers.isEmpty)

@@ -25,7 +25,7 @@ struct GoogleProviderTests {
         }
     }
 
-    static func google(_ provider: DevProvider, scopes: [String] = ["openid", "email", "profile"], hostedDomains: Set<String> = []) -> GoogleProvider {
+    static func google(_ provider: DevProvider, scopes: [String] = ["openid", "email", "profile"], hostedDomains: IdentifierSet = []) -> GoogleProvider {
         GoogleProvider(
             clientID: clientID, clientSecret: "dev-google-secret", endpoints: .at(provider.baseURL), scopes: scopes,
             hostedDomains: hostedDomains)

@@ -8,7 +8,7 @@ extension AccountService {
         let now = clock()
         let key = try await keyRing.signingKey(now: now)
         let issuedAt = Self.seconds(now)
-        let expiresAt = issuedAt + Int64(configuration.sessionLifetime.rounded(.down))
+        let expiresAt = issuedAt + SafeNumber.clampedInt64(configuration.sessionLifetime)
         let authSeconds = min(Self.seconds(authTime), issuedAt)
         let sessionID = SecureRandom.token(byteCount: 16)
         let token = try key.sign(
@@ -23,46 +23,30 @@ extension AccountService {
         return (session, token)
     }
 
-    /// Verifies a session token: signature (ES256, a key of this service's store), `iss`,
-    /// `exp`, `iat`. With `checkRevoked` (the default) also that the user exists
+    /// Verifies a session token: signature (ES256, a key of this service's store), then the
+    /// session-token rules (``ClaimRules/sessionToken(issuer:)``: `iss`, `sub`, `sid`, `iat`,
+    /// `exp` and `auth_time`, with the configured clock tolerance). With `checkRevoked` (the default) also that the user exists
     /// (`user_not_found`), is enabled (`user_disabled`), and that the session was neither
     /// signed out nor issued before the user's `tokensValidAfter` (`session_revoked`).
     public func verifySession(_ token: String, checkRevoked: Bool = true) async throws -> AccountSession {
         let now = clock()
         let jws = try CompactJWS(parsing: token)
-        guard jws.header.algorithm == .es256 else {
-            throw FederateError(.disallowedAlgorithm, "session tokens are ES256")
-        }
-        guard let keyID = jws.header.keyID else { throw FederateError(.unknownKey, "the session token has no kid") }
+        guard let keyID = jws.header.keyID, !keyID.isEmpty else { throw FederateError(.unknownKey, "the session token has no kid") }
         let keys = try await keyRing.verificationKeys(for: keyID, now: now)
-        _ = try JWSSignatureVerifier(allowedAlgorithms: [.es256]).verify(jws, keySet: keys)
-        let claims: [String: JSONValue]
-        do {
-            claims = try JSONParser().parseObject(jws.payload)
-        } catch {
-            throw FederateError(.malformedToken, "the session token's payload is not a JSON object")
-        }
-        guard claims["iss"]?.stringValue == configuration.issuer else {
-            throw FederateError(.issuerMismatch, "the session token was not issued by this service")
-        }
-        guard let uid = claims["sub"]?.stringValue, !uid.isEmpty, let sessionID = claims["sid"]?.stringValue, !sessionID.isEmpty else {
-            throw FederateError(.missingClaim, "the session token lacks sub or sid")
-        }
-        guard let iat = claims["iat"]?.int64Value, let exp = claims["exp"]?.int64Value, let authTime = claims["auth_time"]?.int64Value else {
-            throw FederateError(.missingClaim, "the session token lacks iat, exp or auth_time")
-        }
-        guard now < Self.date(exp) else { throw FederateError(.tokenExpired, "the session expired") }
-        guard Self.date(iat).timeIntervalSince(now) <= configuration.clockTolerance else {
-            throw FederateError(.issuedInFuture, "the session token is issued in the future")
-        }
+        let verifier = JWTVerifier(
+            rules: .sessionToken(issuer: configuration.issuer), allowedAlgorithms: [.es256], keys: keys,
+            clockTolerance: configuration.clockTolerance, requiresKeyID: true)
+        let verified = try verifier.verify(token, keySet: keys, now: now.timeIntervalSince1970)
         let session = AccountSession(
-            uid: uid, sessionID: sessionID, issuedAt: Self.date(iat), expiresAt: Self.date(exp), authTime: Self.date(authTime), keyID: keyID)
+            uid: try verified.requiredString("sub"), sessionID: try verified.requiredString("sid"),
+            issuedAt: try verified.requiredNumericDate("iat").date, expiresAt: try verified.requiredNumericDate("exp").date,
+            authTime: try verified.requiredNumericDate("auth_time").date, keyID: keyID)
         if checkRevoked {
-            let user = try await activeUser(uid)
+            let user = try await activeUser(session.uid)
             if let validAfter = user.tokensValidAfter, session.issuedAt < validAfter {
                 throw FederateError(.sessionRevoked, "the user's sessions were revoked after this one was issued")
             }
-            if try await store.isSessionRevoked(id: sessionID) {
+            if try await store.isSessionRevoked(id: session.sessionID) {
                 throw FederateError(.sessionRevoked, "the session was signed out")
             }
         }
@@ -75,7 +59,9 @@ extension AccountService {
         let window = window ?? configuration.recentLoginWindow
         let age = clock().timeIntervalSince(session.authTime)
         guard age <= window else {
-            throw FederateError(.requiresRecentLogin, "this operation needs a sign-in within \(Int(window)) s; the last was \(Int(age)) s ago: reauthenticate")
+            throw FederateError(
+                .requiresRecentLogin,
+                "this operation needs a sign-in within \(SafeNumber.text(window.rounded())) s; the last was \(SafeNumber.text(age.rounded())) s ago: reauthenticate")
         }
     }
 
@@ -85,6 +71,7 @@ extension AccountService {
         try await keyRing.rotate(now: clock())
     }
 
-    static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+    /// Whole seconds since 1970, clamped (a `Date` from a verified token is within 0…2^53 s).
+    static func seconds(_ date: Date) -> Int64 { SafeNumber.clampedInt64(date.timeIntervalSince1970.rounded(.down)) }
     static func date(_ seconds: Int64) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
 }

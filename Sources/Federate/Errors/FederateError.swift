@@ -99,6 +99,12 @@ extension FederateError.Code {
     public static let cHashMismatch: Self = "c_hash_mismatch"
     /// `auth_time` is older than the requested `max_age`.
     public static let authTooOld: Self = "auth_too_old"
+    /// The token is of another kind than the one expected (RFC 8725 §3.11): its header `typ` names another media type (`logout+jwt`, `at+jwt` where an ID token is expected), or an ID token carries `events`.
+    public static let tokenTypeMismatch: Self = "token_type_mismatch"
+    /// A back-channel logout token failed a check of the Back-Channel Logout spec (missing or wrong `events`, a `nonce`, neither `sub` nor `sid`, missing `jti`).
+    public static let invalidLogoutToken: Self = "invalid_logout_token"
+    /// A security event token (RFC 8417, e.g. Google RISC) lacks `jti` or a non-empty `events` object.
+    public static let invalidSecurityEvent: Self = "invalid_security_event"
 }
 
 // MARK: - Keys, discovery and transport

@@ -64,7 +64,7 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
             form.append(("client_id", clientID))
             form.append(("client_secret", secret))
         case .privateKeyJWT(let key, let algorithm):
-            let issuedAt = Int64(now.timeIntervalSince1970)
+            let issuedAt = SafeNumber.clampedInt64(now.timeIntervalSince1970)
             let assertion = try key.sign(
                 claims: [
                     "iss": .string(clientID), "sub": .string(clientID), "aud": .string(endpoint),

@@ -130,7 +130,9 @@ public struct OpenIDClient: Sendable {
             from: response, requestedScopes: scopes ?? [], previousRefreshToken: refreshToken, idTokenRequired: false,
             expectations: IDTokenExpectations())
         if let previousIDToken, let fresh = tokens.idTokenClaims {
-            guard fresh.issuer == previousIDToken.issuer, fresh.subject == previousIDToken.subject, fresh.audiences.contains(clientID) else {
+            guard fresh.issuer.exactlyEquals(previousIDToken.issuer), fresh.subject.exactlyEquals(previousIDToken.subject),
+                fresh.audiences.contains(where: { $0.exactlyEquals(clientID) })
+            else {
                 throw FederateError(.refreshedIDTokenMismatch, "the refreshed ID token changed iss or sub, or lacks this client in aud")
             }
         }
@@ -172,30 +174,19 @@ public struct OpenIDClient: Sendable {
                 throw FederateError(.invalidTokenResponse, "the userinfo response is not a JSON object")
             }
         }
-        guard case .string(let subject)? = claims["sub"], ConstantTime.equals(subject, expectedSubject) else {
+        guard case .string(let subject)? = claims["sub"], subject.exactlyEquals(expectedSubject) else {
             throw FederateError(.userinfoSubjectMismatch, "the userinfo 'sub' differs from the ID token's")
         }
         logger.debug("userinfo fetched", metadata: ["endpoint": "\(endpoint)", "claims": "\(claims.keys.sorted().joined(separator: ","))"])
         return claims
     }
 
+    /// A signed UserInfo response, through the one JWT pipeline with the signed-userinfo rules.
     private func signedUserInfo(_ token: String) async throws -> [String: JSONValue] {
-        let jws = try CompactJWS(parsing: token, limits: policy.limits)
-        _ = try await keys.verifySignature(
-            of: jws, with: JWSSignatureVerifier(allowedAlgorithms: policy.allowedAlgorithms, hmacSecret: policy.hmacSecret))
-        let claims: [String: JSONValue]
-        do {
-            claims = try JSONParser().parseObject(jws.payload)
-        } catch {
-            throw FederateError(.malformedToken, "the signed userinfo payload is not a JSON object")
-        }
-        if let iss = claims["iss"], iss != .string(metadata.issuer) {
-            throw FederateError(.issuerMismatch, "the signed userinfo has another issuer")
-        }
-        if let aud = claims["aud"], aud != .string(clientID), !(aud.arrayValue ?? []).contains(.string(clientID)) {
-            throw FederateError(.audienceMismatch, "the signed userinfo is for another client")
-        }
-        return claims
+        let verifier = JWTVerifier(
+            rules: .signedUserInfo(issuer: metadata.issuer, clientID: clientID), allowedAlgorithms: policy.allowedAlgorithms, keys: keys,
+            hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, limits: policy.limits)
+        return try await verifier.verify(token).claims
     }
 
     // MARK: Token endpoint
@@ -251,7 +242,7 @@ public struct OpenIDClient: Sendable {
         // No `scope` means the requested scopes were granted (RFC 6749 §5.1).
         let granted = response.scopes ?? requestedScopes
         logger.debug("tokens accepted", metadata: [
-            "issuer": "\(metadata.issuer)", "expires_in": "\(response.expiresIn.map { "\(Int($0))" } ?? "-")",
+            "issuer": "\(metadata.issuer)", "expires_in": "\(response.expiresIn.map(SafeNumber.text) ?? "-")",
             "granted_scopes": "\(granted.joined(separator: " "))", "refresh_token": "\(response.refreshToken != nil)",
             "id_token_kid": "\(idTokenClaims?.keyID ?? "-")", "id_token_alg": "\(idTokenClaims?.algorithm.rawValue ?? "-")",
         ])

@@ -1,7 +1,8 @@
 /// A successful token-endpoint response (RFC 6749 §5.1), checked for shape before any of its
 /// tokens is used: `access_token` a non-empty string, `token_type` Bearer (in any case),
 /// `expires_in` a non-negative number, `refresh_token`, `id_token` and `scope` strings when
-/// present. The ID token is not verified here; ``OpenIDClient`` does that next.
+/// present, `expires_in` at most 2^53 seconds (a larger one is refused: no later conversion may
+/// trap on it). The ID token is not verified here; ``OpenIDClient`` does that next.
 ///
 /// Holds bearer credentials: its `description` is redacted.
 public struct TokenResponse: Sendable, CustomStringConvertible {
@@ -42,8 +43,8 @@ public struct TokenResponse: Sendable, CustomStringConvertible {
         var expiresIn: Double?
         if let value = members["expires_in"] {
             // Some providers send the number as a string; anything else is refused.
-            guard let seconds = value.doubleValue ?? value.stringValue.flatMap(Double.init), seconds >= 0, seconds.isFinite else {
-                throw FederateError(.invalidTokenResponse, "expires_in is not a non-negative number")
+            guard let seconds = value.doubleValue ?? value.stringValue.flatMap(Double.init), NumericDate(secondsSince1970: seconds) != nil else {
+                throw FederateError(.invalidTokenResponse, "expires_in is not a number of seconds from 0 to 2^53")
             }
             expiresIn = seconds
         }

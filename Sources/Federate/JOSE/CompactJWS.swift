@@ -4,7 +4,7 @@
 /// a header that is a JSON object with a string `alg`, `crit` refused unless understood,
 /// and the size limit checked before anything is decoded.
 ///
-/// The payload is kept as bytes: a JWS may sign anything. ``JWTClaimsSet`` requires it to
+/// The payload is kept as bytes: a JWS may sign anything. ``JWTVerifier`` requires it to
 /// be a JSON object.
 public struct CompactJWS: Sendable {
     /// The decoded protected header.

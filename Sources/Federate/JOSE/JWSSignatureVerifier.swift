@@ -8,8 +8,10 @@
 ///    a key from a key set (no RSA-public-key-as-HMAC-secret confusion);
 /// 4. with a `kid`, only the key with that `kid` is considered
 ///    (``FederateError/Code/unknownKey`` when absent; ``FederateError/Code/keyAlgorithmMismatch``
-///    when its type, curve, `alg`, `use` or `key_ops` does not fit); without a `kid`, every
-///    key that fits is tried until one verifies;
+///    when its type, curve, `alg`, `use` or `key_ops` does not fit), compared byte for byte;
+///    without a `kid`, every key of the set that fits the algorithm (key type, curve, the
+///    key's own `alg`) is tried in the set's document order until one verifies — keys with
+///    and without `kid` alike;
 /// 5. keys named in the token (`jwk`, `jku`, `x5u`, `x5c`) are never used.
 public struct JWSSignatureVerifier: Sendable {
     /// The algorithms a token may use.

@@ -4,15 +4,17 @@
 /// (``init(x509Map:)``), or from keys in hand (``init(keys:)``).
 ///
 /// Loading is tolerant per key and strict per set: a key that is unknown, unsupported,
-/// for encryption, symmetric, weak, or without `kid` is skipped (and listed in
-/// ``skipped``), never fatal to the set; a `kid` that appears on more than one usable key
-/// is ambiguous, and all keys with that `kid` are dropped.
+/// for encryption, symmetric or weak is skipped (and listed in ``skipped``), never fatal to
+/// the set; a `kid` that appears on more than one usable key is ambiguous, and all keys with
+/// that `kid` are dropped. Keys without `kid` are kept: a token without `kid` tries every
+/// key that fits its algorithm, in document order (``JWSSignatureVerifier``). `kid`s are
+/// compared byte for byte (``ExactString``).
 public struct JSONWebKeySet: Sendable {
     /// The usable keys, in document order.
     public let keys: [JSONWebKey]
     /// Keys that were left out, with the reason, for diagnostics.
     public let skipped: [SkippedKey]
-    private let byKeyID: [String: JSONWebKey]
+    private let byKeyID: [ExactString: JSONWebKey]
     /// Identifies this particular load, so a cache can tell a newer set from the one a
     /// caller already tried.
     let identity: UInt64
@@ -31,9 +33,9 @@ public struct JSONWebKeySet: Sendable {
     /// Creates a set from keys in hand. Keys without `kid` are allowed here (they are tried
     /// for tokens without `kid`); a repeated `kid` throws ``FederateError/Code/invalidKeySet``.
     public init(keys: [JSONWebKey]) throws(FederateError) {
-        var seen = Set<String>()
+        var seen = Set<ExactString>()
         for key in keys {
-            if let kid = key.keyID, !seen.insert(kid).inserted {
+            if let kid = key.keyID, !seen.insert(ExactString(kid)).inserted {
                 throw FederateError(.invalidKeySet, "kid '\(kid)' appears twice")
             }
         }
@@ -59,10 +61,6 @@ public struct JSONWebKeySet: Sendable {
                 continue
             }
             let kid = jwk["kid"]?.stringValue
-            guard kid != nil else {
-                skipped.append(SkippedKey(keyID: nil, reason: "no 'kid'"))
-                continue
-            }
             do {
                 usable.append(try JSONWebKey(jwk: jwk))
             } catch {
@@ -74,12 +72,12 @@ public struct JSONWebKeySet: Sendable {
 
     /// Builds a set, dropping every key whose `kid` is shared with another usable key.
     init(droppingAmbiguous usable: [JSONWebKey], skipped: [SkippedKey]) {
-        var counts: [String: Int] = [:]
-        for key in usable { if let kid = key.keyID { counts[kid, default: 0] += 1 } }
+        var counts: [ExactString: Int] = [:]
+        for key in usable { if let kid = key.keyID { counts[ExactString(kid), default: 0] += 1 } }
         var skipped = skipped
         var keys: [JSONWebKey] = []
         for key in usable {
-            if let kid = key.keyID, let count = counts[kid], count > 1 {
+            if let kid = key.keyID, let count = counts[ExactString(kid)], count > 1 {
                 skipped.append(SkippedKey(keyID: kid, reason: "kid is shared by \(count) keys (ambiguous)"))
             } else {
                 keys.append(key)
@@ -91,15 +89,15 @@ public struct JSONWebKeySet: Sendable {
     private init(validKeys: [JSONWebKey], skipped: [SkippedKey]) {
         self.keys = validKeys
         self.skipped = skipped
-        var index: [String: JSONWebKey] = [:]
-        for key in validKeys { if let kid = key.keyID { index[kid] = key } }
+        var index: [ExactString: JSONWebKey] = [:]
+        for key in validKeys { if let kid = key.keyID { index[ExactString(kid)] = key } }
         self.byKeyID = index
         self.identity = UInt64.random(in: .min ... .max)
     }
 
-    /// The key with this `kid`, if any.
+    /// The key with exactly this `kid` (byte for byte), if any.
     public func key(withID keyID: String) -> JSONWebKey? {
-        byKeyID[keyID]
+        byKeyID[ExactString(keyID)]
     }
 
     /// The key IDs in the set.

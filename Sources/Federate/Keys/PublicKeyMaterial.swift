@@ -44,8 +44,9 @@ enum PublicKeyMaterial: Sendable {
     private static func verifyRSA(
         _ key: _RSA.Signing.PublicKey, signature: [UInt8], signingInput: [UInt8], algorithm: JWSAlgorithm
     ) -> Bool {
-        // RSA signatures are exactly the modulus length (RFC 8017 §8.2.2 step 1).
-        guard signature.count * 8 == key.keySizeInBits else { return false }
+        // RSA signatures are exactly the modulus length in whole bytes (RFC 8017 §8.2.2 step 1):
+        // a 2052-bit modulus takes 257-byte signatures.
+        guard signature.count == (key.keySizeInBits + 7) / 8 else { return false }
         let sig = _RSA.Signing.RSASignature(rawRepresentation: signature)
         switch algorithm {
         case .rs256: return key.isValidSignature(sig, for: SHA256.hash(data: signingInput), padding: .insecurePKCS1v1_5)

@@ -51,6 +51,24 @@ public struct IDToken: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Reads the typed claims of a token the ID-token rules accepted.
+    init(_ token: VerifiedJWT) throws(FederateError) {
+        self.header = token.header
+        self.algorithm = token.algorithm
+        self.keyID = token.keyID
+        self.claims = token.claims
+        self.issuer = try token.requiredString("iss")
+        self.subject = try token.requiredString("sub")
+        guard let audiences = try token.audiences() else { throw FederateError(.missingClaim, "required claim 'aud' is missing") }
+        self.audiences = audiences
+        self.authorizedParty = try token.string("azp")
+        self.expiresAt = try token.requiredNumericDate("exp").date
+        self.issuedAt = try token.requiredNumericDate("iat").date
+        self.notBefore = try token.numericDate("nbf")?.date
+        self.authTime = try token.numericDate("auth_time")?.date
+        self.nonce = try token.string("nonce")
+    }
+
     public var description: String {
         "IDToken(iss: \(issuer), sub: \(subject), aud: \(audiences), alg: \(algorithm.rawValue))"
     }

@@ -1,12 +1,12 @@
 /// What an ID token must satisfy: one value, supplied by the caller or a provider module.
 public struct IDTokenPolicy: Sendable {
-    /// Accepted `iss` values (exact match). Google has two.
-    public var issuers: Set<String>
-    /// Accepted client IDs: `aud` (string or array) must contain one of them.
-    public var audiences: Set<String>
+    /// Accepted `iss` values, compared byte for byte. Google has two.
+    public var issuers: IdentifierSet
+    /// Accepted client IDs: `aud` (string or array) must contain one of them, byte for byte.
+    public var audiences: IdentifierSet
     /// Accepted `azp` values. `nil` means the same as ``audiences``. When `aud` has several
     /// values, `azp` is required; when present, it must be in this set.
-    public var authorizedParties: Set<String>?
+    public var authorizedParties: IdentifierSet?
     /// Algorithms a token may be signed with.
     public var allowedAlgorithms: Set<JWSAlgorithm>
     /// The secret for HS256/384/512, when the provider signs ID tokens with the client secret.
@@ -24,10 +24,10 @@ public struct IDTokenPolicy: Sendable {
     /// OpenID provider must support; use ``init(metadata:clientID:)`` to take the provider's
     /// advertised algorithms.
     public init(
-        issuers: Set<String>,
-        audiences: Set<String>,
+        issuers: IdentifierSet,
+        audiences: IdentifierSet,
         allowedAlgorithms: Set<JWSAlgorithm> = [.rs256],
-        authorizedParties: Set<String>? = nil,
+        authorizedParties: IdentifierSet? = nil,
         hmacSecret: HMACSecret? = nil,
         clockTolerance: Double = 60,
         maxAge: Double? = nil,
@@ -54,6 +54,25 @@ public struct IDTokenPolicy: Sendable {
     /// (``ProviderMetadata/defaultIDTokenAlgorithms``).
     public init(metadata: ProviderMetadata, clientID: String) {
         self.init(issuers: [metadata.issuer], audiences: [clientID], allowedAlgorithms: metadata.defaultIDTokenAlgorithms)
+    }
+}
+
+extension IDTokenPolicy {
+    /// The ID-token kind's rules for one verification, in the order they run (OpenID
+    /// Connect Core §3.1.3.7; `Docs/Verification.md`): explicit type, no `events`, `iss`,
+    /// `sub`, `aud`, `azp`, `exp`, `iat`, `nbf`, `nonce` (when one was sent), `auth_time`
+    /// (with `max_age`), `at_hash` and `c_hash` (when given the values), required claims.
+    public func rules(for expectations: IDTokenExpectations) -> ClaimRules {
+        var rules: ClaimRules = [
+            ExplicitTypeRule.jwt, ForbiddenClaimRule.noEvents, IssuerRule(issuers), SubjectRule(), AudienceRule(audiences),
+            AuthorizedPartyRule(authorizedParties ?? audiences), ExpiryRule(), IssuedAtRule(), NotBeforeRule(),
+        ]
+        if let nonce = expectations.nonce { rules.append(NonceRule(expected: nonce)) }
+        rules.append(AuthTimeRule(maximumAge: expectations.maxAge ?? maxAge))
+        if let accessToken = expectations.accessToken { rules.append(TokenHashRule.accessToken(accessToken)) }
+        if let code = expectations.authorizationCode { rules.append(TokenHashRule.authorizationCode(code)) }
+        if !requiredClaims.isEmpty { rules.append(RequiredClaimsRule(requiredClaims)) }
+        return rules
     }
 }
 

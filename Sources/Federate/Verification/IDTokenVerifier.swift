@@ -1,4 +1,5 @@
-/// Verifies ID tokens: structure, signature (with key rotation), then claims.
+/// Verifies ID tokens: the ``JWTVerifier`` pipeline with the ID-token rules of an
+/// ``IDTokenPolicy`` (``IDTokenPolicy/rules(for:)``).
 ///
 /// ```swift
 /// let metadata = try await DiscoveryClient().metadata(for: "https://accounts.example.com")
@@ -25,33 +26,19 @@ public struct IDTokenVerifier: Sendable {
     /// Verifies `token`. On an unknown `kid`, asks the key provider for a refreshed set once
     /// (rate-limited there) and retries. Throws ``FederateError``.
     public func verify(_ token: String, expecting expectations: IDTokenExpectations = IDTokenExpectations()) async throws -> IDToken {
-        let jws = try CompactJWS(parsing: token, limits: policy.limits)
-        let signatureVerifier = JWSSignatureVerifier(allowedAlgorithms: policy.allowedAlgorithms, hmacSecret: policy.hmacSecret)
-        let result = try await keys.verifySignature(of: jws, with: signatureVerifier)
-        return try validateClaims(of: jws, signature: result, expectations: expectations)
+        try IDToken(try await pipeline(expectations).verify(token, now: expectations.now))
     }
 
     /// Verifies `token` against a key set in hand, synchronously (no refetch).
     public func verify(
         _ token: String, keySet: JSONWebKeySet, expecting expectations: IDTokenExpectations = IDTokenExpectations()
     ) throws(FederateError) -> IDToken {
-        let jws = try CompactJWS(parsing: token, limits: policy.limits)
-        let signatureVerifier = JWSSignatureVerifier(allowedAlgorithms: policy.allowedAlgorithms, hmacSecret: policy.hmacSecret)
-        let result = try signatureVerifier.verify(jws, keySet: keySet)
-        return try validateClaims(of: jws, signature: result, expectations: expectations)
+        try IDToken(try pipeline(expectations).verify(token, keySet: keySet, now: expectations.now))
     }
 
-    private func validateClaims(
-        of jws: CompactJWS, signature: JWSSignatureVerifier.Result, expectations: IDTokenExpectations
-    ) throws(FederateError) -> IDToken {
-        let claims: [String: JSONValue]
-        do {
-            claims = try JSONParser(limits: .init(maxBytes: policy.limits.maxTokenBytes, maxDepth: policy.limits.maxJSONDepth))
-                .parseObject(jws.payload)
-        } catch {
-            throw FederateError(.malformedToken, "the payload is not a JSON object (\(error))")
-        }
-        return try IDTokenClaimsValidator(policy: policy, expectations: expectations)
-            .validate(claims: claims, header: jws.header, signature: signature)
+    private func pipeline(_ expectations: IDTokenExpectations) -> JWTVerifier {
+        JWTVerifier(
+            rules: policy.rules(for: expectations), allowedAlgorithms: policy.allowedAlgorithms, keys: keys,
+            hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, limits: policy.limits)
     }
 }

@@ -1,117 +1,97 @@
 public import Foundation
 
-/// Verifies signed JWTs that are not ID tokens — back-channel logout tokens, security event
-/// tokens, provider notifications — with the same strict JOSE rules as ``IDTokenVerifier``:
-/// the algorithm allow-list bound to the key, a `kid` selecting exactly one key, one
-/// rate-limited refetch on an unknown `kid`.
+/// The one pipeline every JWT Federate accepts goes through: ID tokens, logout tokens,
+/// security event tokens, provider notifications, session tokens, signed userinfo and
+/// client assertions alike.
 ///
-/// Claims checked: `iss` one of ``issuers``, `aud` (string or array) containing one of
-/// ``audiences``, `iat` a number not in the future (required unless ``requiresIssuedAt`` is
-/// off), and `exp` when present (required with ``requiresExpiry``, ignored without
-/// ``checksExpiry``), each with
-/// ``clockTolerance``. The caller checks what its token type adds (`jti`, `events`, ...).
+/// 1. Compact JWS parsing, strict and bounded (``CompactJWS``): three canonical base64url
+///    segments, a JSON-object header, `crit` refused, size checked first.
+/// 2. The signature (``JWSSignatureVerifier``): the algorithm allow-list bound to the key
+///    type, HMAC only with a configured secret, a `kid` selecting exactly one key, one
+///    rate-limited refetch on an unknown `kid`.
+/// 3. The payload, a JSON object under the same limits.
+/// 4. The kind's ``ClaimRules``, in order, at one instant with one clock tolerance.
+///
+/// Each kind of token is a set of rules (`Docs/Verification.md` has the table);
+/// ``IDTokenVerifier`` and the provider modules' verifiers are built on this type.
 public struct JWTVerifier: Sendable {
-    /// Accepted `iss` values (exact match).
-    public var issuers: Set<String>
-    /// Accepted `aud` values.
-    public var audiences: Set<String>
-    /// Accepted algorithms.
-    public var allowedAlgorithms: Set<JWSAlgorithm>
-    /// The secret for HS* algorithms, when configured.
-    public var hmacSecret: HMACSecret?
-    /// Seconds of clock skew allowed.
-    public var clockTolerance: Double
-    /// Whether the header must name its key (`kid`).
-    public var requiresKeyID: Bool
-    /// Whether `iat` is required.
-    public var requiresIssuedAt: Bool
-    /// Whether `exp` is required.
-    public var requiresExpiry: Bool
-    /// Whether a present `exp` is checked (security event tokens do not expire: off for them).
-    public var checksExpiry: Bool
-    /// Size and nesting limits.
-    public var limits: JWSLimits
+    /// How the signature is checked: allowed algorithms and the HMAC secret, if any.
+    public let signature: JWSSignatureVerifier
+    /// The claim rules of this kind of token.
+    public let rules: ClaimRules
     /// Where keys come from.
     public let keys: any KeySetProvider
+    /// Seconds of clock skew allowed to the time rules.
+    public let clockTolerance: Double
+    /// Whether the header must name its key (`kid`).
+    public let requiresKeyID: Bool
+    /// Size and nesting limits.
+    public let limits: JWSLimits
 
-    /// Creates a verifier.
+    /// A verifier applying `rules` to tokens signed with one of `allowedAlgorithms`.
     public init(
-        issuers: Set<String>, audiences: Set<String>, allowedAlgorithms: Set<JWSAlgorithm>, keys: any KeySetProvider,
-        hmacSecret: HMACSecret? = nil, clockTolerance: Double = 60, requiresKeyID: Bool = false, requiresIssuedAt: Bool = true,
-        requiresExpiry: Bool = false, checksExpiry: Bool = true, limits: JWSLimits = .default
+        rules: ClaimRules, allowedAlgorithms: Set<JWSAlgorithm>, keys: any KeySetProvider, hmacSecret: HMACSecret? = nil,
+        clockTolerance: Double = 60, requiresKeyID: Bool = false, limits: JWSLimits = .default
     ) {
-        self.issuers = issuers
-        self.audiences = audiences
-        self.allowedAlgorithms = allowedAlgorithms
+        self.signature = JWSSignatureVerifier(allowedAlgorithms: allowedAlgorithms, hmacSecret: hmacSecret)
+        self.rules = rules
         self.keys = keys
-        self.hmacSecret = hmacSecret
         self.clockTolerance = clockTolerance
         self.requiresKeyID = requiresKeyID
-        self.requiresIssuedAt = requiresIssuedAt
-        self.requiresExpiry = requiresExpiry
-        self.checksExpiry = checksExpiry
         self.limits = limits
     }
 
-    /// The same rules as an ID-token policy (issuers, audiences, algorithms, secret, tolerance, limits).
-    public init(policy: IDTokenPolicy, keys: any KeySetProvider) {
+    /// A verifier for a plain JWT: `typ` absent or `JWT`, `iss` one of `issuers`, `aud`
+    /// containing one of `audiences`, `iat` (required unless `requiresIssuedAt` is off) not in
+    /// the future, `exp` (required with `requiresExpiry`; not checked without `checksExpiry`),
+    /// `nbf` when present.
+    public init(
+        issuers: IdentifierSet, audiences: IdentifierSet, allowedAlgorithms: Set<JWSAlgorithm>, keys: any KeySetProvider,
+        hmacSecret: HMACSecret? = nil, clockTolerance: Double = 60, requiresKeyID: Bool = false, requiresIssuedAt: Bool = true,
+        requiresExpiry: Bool = false, checksExpiry: Bool = true, limits: JWSLimits = .default
+    ) {
+        var rules: ClaimRules = [ExplicitTypeRule.jwt, IssuerRule(issuers), AudienceRule(audiences), IssuedAtRule(required: requiresIssuedAt)]
+        if checksExpiry { rules.append(ExpiryRule(required: requiresExpiry)) }
+        rules.append(NotBeforeRule())
         self.init(
-            issuers: policy.issuers, audiences: policy.audiences, allowedAlgorithms: policy.allowedAlgorithms, keys: keys,
-            hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, limits: policy.limits)
+            rules: rules, allowedAlgorithms: allowedAlgorithms, keys: keys, hmacSecret: hmacSecret, clockTolerance: clockTolerance,
+            requiresKeyID: requiresKeyID, limits: limits)
     }
 
-    /// Verifies `token` at `now` (seconds since 1970; default: the current time) and returns
-    /// its header and claims. Throws ``FederateError`` with the codes ``IDTokenVerifier`` uses.
+    /// Verifies `token` at `now` (seconds since 1970; default: the current time). Throws
+    /// ``FederateError``.
     public func verify(_ token: String, now: Double? = nil) async throws -> VerifiedJWT {
+        let jws = try parse(token)
+        let result = try await keys.verifySignature(of: jws, with: signature)
+        return try check(jws, signature: result, now: now)
+    }
+
+    /// Verifies `token` with a key set in hand, synchronously (no refetch).
+    public func verify(_ token: String, keySet: JSONWebKeySet, now: Double? = nil) throws(FederateError) -> VerifiedJWT {
+        let jws = try parse(token)
+        let result = try signature.verify(jws, keySet: keySet)
+        return try check(jws, signature: result, now: now)
+    }
+
+    private func parse(_ token: String) throws(FederateError) -> CompactJWS {
         let jws = try CompactJWS(parsing: token, limits: limits)
         if requiresKeyID, jws.header.keyID?.isEmpty != false {
             throw FederateError(.unknownKey, "the token must name its key ('kid')")
         }
-        _ = try await keys.verifySignature(of: jws, with: JWSSignatureVerifier(allowedAlgorithms: allowedAlgorithms, hmacSecret: hmacSecret))
+        return jws
+    }
+
+    private func check(_ jws: CompactJWS, signature: JWSSignatureVerifier.Result, now: Double?) throws(FederateError) -> VerifiedJWT {
         let claims: [String: JSONValue]
         do {
             claims = try JSONParser(limits: .init(maxBytes: limits.maxTokenBytes, maxDepth: limits.maxJSONDepth)).parseObject(jws.payload)
         } catch {
-            throw FederateError(.malformedToken, "the token's payload is not a JSON object")
+            throw FederateError(.malformedToken, "the payload is not a JSON object (\(error))")
         }
-        try validate(claims, now: now ?? Date().timeIntervalSince1970)
-        return VerifiedJWT(header: jws.header, claims: claims)
+        let token = VerifiedJWT(header: jws.header, claims: claims, algorithm: signature.algorithm, keyID: signature.keyID)
+        try rules.check(token, context: ClaimContext(now: now ?? Date().timeIntervalSince1970, clockTolerance: clockTolerance))
+        return token
     }
-
-    func validate(_ claims: [String: JSONValue], now: Double) throws(FederateError) {
-        guard case .string(let issuer)? = claims["iss"], issuers.contains(issuer) else {
-            throw FederateError(.issuerMismatch, "the token's 'iss' is missing or not accepted")
-        }
-        let audience: [String]
-        switch claims["aud"] {
-        case .string(let single)?: audience = [single]
-        case .array(let list)?: audience = list.compactMap(\.stringValue)
-        default: throw FederateError(.audienceMismatch, "the token has no 'aud'")
-        }
-        guard audience.contains(where: audiences.contains) else {
-            throw FederateError(.audienceMismatch, "the token is for another audience")
-        }
-        if let issuedAt = claims["iat"] {
-            guard let seconds = issuedAt.doubleValue else { throw FederateError(.invalidClaim, "'iat' is not a number") }
-            guard seconds <= now + clockTolerance else { throw FederateError(.issuedInFuture, "the token's 'iat' is in the future") }
-        } else if requiresIssuedAt {
-            throw FederateError(.missingClaim, "the token has no 'iat'")
-        }
-        if let expiry = claims["exp"], checksExpiry {
-            guard let seconds = expiry.doubleValue else { throw FederateError(.invalidClaim, "'exp' is not a number") }
-            guard now < seconds + clockTolerance else { throw FederateError(.tokenExpired, "the token expired") }
-        } else if requiresExpiry {
-            throw FederateError(.missingClaim, "the token has no 'exp'")
-        }
-    }
-}
-
-/// A JWT whose signature and standard claims ``JWTVerifier`` checked.
-public struct VerifiedJWT: Sendable {
-    /// The protected header.
-    public let header: JOSEHeader
-    /// Every claim, as sent.
-    public let claims: [String: JSONValue]
 }
 
 extension KeySetProvider {

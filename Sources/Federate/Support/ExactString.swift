@@ -1,0 +1,75 @@
+/// A string compared and hashed as its exact UTF-8 bytes.
+///
+/// Swift's `String` equality is Unicode canonical equivalence: `"\u{212A}-client"` (KELVIN
+/// SIGN) equals `"K-client"`, and `"a\u{037E}"` (GREEK QUESTION MARK) equals `"a;"`. For
+/// identifiers — issuers, audiences, `azp`, `kid`, client IDs, `state`, `nonce`, `sub`,
+/// provider IDs, store keys — that is a look-alike accepted as the real thing. Federate
+/// compares identifiers through this type (or ``Swift/String/exactlyEquals(_:)``) only.
+public struct ExactString: Sendable, Hashable, CustomStringConvertible {
+    /// The string.
+    public let value: String
+
+    /// Wraps `value`.
+    public init(_ value: String) { self.value = value }
+
+    public static func == (lhs: ExactString, rhs: ExactString) -> Bool { lhs.value.exactlyEquals(rhs.value) }
+
+    public func hash(into hasher: inout Hasher) {
+        var copy = value
+        copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    public var description: String { value }
+}
+
+extension String {
+    /// Whether the two strings have exactly the same UTF-8 bytes (not mere canonical
+    /// equivalence, which `==` tests).
+    public func exactlyEquals(_ other: String) -> Bool {
+        utf8.elementsEqual(other.utf8)
+    }
+}
+
+/// A set of identifiers with exact-byte membership (see ``ExactString``).
+///
+/// Written like a `Set<String>`: `["https://accounts.google.com", "accounts.google.com"]`.
+public struct IdentifierSet: Sendable, Hashable, ExpressibleByArrayLiteral, Sequence, CustomStringConvertible {
+    private var members: Set<ExactString>
+
+    /// A set of `identifiers`.
+    public init(_ identifiers: some Sequence<String>) {
+        members = Set(identifiers.lazy.map(ExactString.init))
+    }
+
+    public init(arrayLiteral elements: String...) {
+        self.init(elements)
+    }
+
+    /// Whether `identifier` is in the set, byte for byte.
+    public func contains(_ identifier: String) -> Bool {
+        members.contains(ExactString(identifier))
+    }
+
+    /// Adds `identifier`.
+    public mutating func insert(_ identifier: String) {
+        members.insert(ExactString(identifier))
+    }
+
+    /// Adds every identifier of `other`.
+    public mutating func formUnion(_ other: some Sequence<String>) {
+        for identifier in other { insert(identifier) }
+    }
+
+    /// Whether the set is empty.
+    public var isEmpty: Bool { members.isEmpty }
+
+    /// The number of identifiers.
+    public var count: Int { members.count }
+
+    /// The identifiers, sorted by their bytes (a stable order for messages and documents).
+    public var sorted: [String] { members.map(\.value).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+
+    public func makeIterator() -> IndexingIterator<[String]> { sorted.makeIterator() }
+
+    public var description: String { sorted.description }
+}

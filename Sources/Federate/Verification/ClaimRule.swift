@@ -1,0 +1,55 @@
+/// One check on a JWT's claims (or protected header), run after its signature verified.
+///
+/// A rule has one job — expiry, issuer, audience, type — and throws ``FederateError`` with a
+/// stable code when the token breaks it. Each kind of token composes its own ``ClaimRules``;
+/// `Docs/Verification.md` has the table of rules per kind. Rules are values: build them once,
+/// share them across tasks.
+public protocol ClaimRule: Sendable {
+    /// Throws when `token` breaks the rule at `context.now`.
+    func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError)
+}
+
+/// What every rule may read besides the token: the instant of verification and the clock
+/// tolerance.
+public struct ClaimContext: Sendable, Hashable {
+    /// The instant the time rules evaluate at, in seconds since 1970.
+    public var now: Double
+    /// Seconds of clock skew allowed for `exp`, `iat`, `nbf` and `auth_time`.
+    public var clockTolerance: Double
+
+    /// Creates a context.
+    public init(now: Double, clockTolerance: Double) {
+        self.now = now
+        self.clockTolerance = clockTolerance
+    }
+}
+
+/// The rules of one kind of token, applied in order; the first broken rule's error is thrown.
+public struct ClaimRules: Sendable, ExpressibleByArrayLiteral {
+    /// The rules, in the order they run.
+    public private(set) var rules: [any ClaimRule]
+
+    /// Rules from a list.
+    public init(_ rules: [any ClaimRule]) {
+        self.rules = rules
+    }
+
+    public init(arrayLiteral rules: any ClaimRule...) {
+        self.rules = rules
+    }
+
+    /// Adds a rule at the end.
+    public mutating func append(_ rule: some ClaimRule) {
+        rules.append(rule)
+    }
+
+    /// Adds every rule of `other` at the end.
+    public mutating func append(contentsOf other: ClaimRules) {
+        rules.append(contentsOf: other.rules)
+    }
+
+    /// Runs every rule on `token`.
+    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+        for rule in rules { try rule.check(token, context: context) }
+    }
+}

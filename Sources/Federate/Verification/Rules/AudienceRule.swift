@@ -1,0 +1,28 @@
+/// `aud` — a string, or a non-empty array of strings — contains one of the accepted
+/// audiences, byte for byte.
+///
+/// Absent: ``FederateError/Code/missingClaim`` when ``required``, else the rule passes.
+/// Another shape or a non-string entry: ``FederateError/Code/invalidClaim`` (never silently
+/// dropped). No accepted entry: ``FederateError/Code/audienceMismatch``.
+public struct AudienceRule: ClaimRule {
+    /// The accepted audiences (client IDs, a resource identifier, an endpoint).
+    public let accepted: IdentifierSet
+    /// Whether `aud` must be present.
+    public let required: Bool
+
+    /// Creates the rule.
+    public init(_ accepted: IdentifierSet, required: Bool = true) {
+        self.accepted = accepted
+        self.required = required
+    }
+
+    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+        guard let audiences = try token.audiences() else {
+            guard !required else { throw FederateError(.missingClaim, "required claim 'aud' is missing") }
+            return
+        }
+        guard audiences.contains(where: accepted.contains) else {
+            throw FederateError(.audienceMismatch, "'aud' does not contain an accepted audience")
+        }
+    }
+}

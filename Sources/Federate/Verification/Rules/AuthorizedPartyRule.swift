@@ -1,0 +1,21 @@
+/// `azp` (OpenID Connect Core §2): when present it must be an accepted party, byte for
+/// byte; when `aud` has several values it is required. Broken: ``FederateError/Code/azpMismatch``.
+public struct AuthorizedPartyRule: ClaimRule {
+    /// The accepted authorized parties.
+    public let accepted: IdentifierSet
+
+    /// Creates the rule.
+    public init(_ accepted: IdentifierSet) {
+        self.accepted = accepted
+    }
+
+    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+        if let party = try token.string("azp") {
+            guard accepted.contains(party) else {
+                throw FederateError(.azpMismatch, "'azp' '\(party.prefix(200))' is not an accepted client")
+            }
+        } else if let audiences = try token.audiences(), audiences.count > 1 {
+            throw FederateError(.azpMismatch, "'aud' has several values, so 'azp' is required")
+        }
+    }
+}

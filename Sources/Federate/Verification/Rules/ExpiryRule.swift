@@ -1,0 +1,23 @@
+/// `exp` is a ``NumericDate`` and now is before it, give or take the clock tolerance.
+///
+/// Absent: ``FederateError/Code/missingClaim`` when ``required``. Not a NumericDate:
+/// ``FederateError/Code/invalidClaim``. Passed: ``FederateError/Code/tokenExpired``.
+public struct ExpiryRule: ClaimRule {
+    /// Whether `exp` must be present.
+    public let required: Bool
+
+    /// Creates the rule.
+    public init(required: Bool = true) {
+        self.required = required
+    }
+
+    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+        guard let expiresAt = try token.numericDate("exp") else {
+            guard !required else { throw FederateError(.missingClaim, "required claim 'exp' is missing") }
+            return
+        }
+        guard context.now < expiresAt.secondsSince1970 + context.clockTolerance else {
+            throw FederateError(.tokenExpired, "the token expired at \(expiresAt) (now \(SafeNumber.text(context.now)))")
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// The header's `typ` names this kind of token (RFC 8725 §3.11, explicit typing), so a token
+/// of one kind — a logout token, an access token — is never taken for another.
+///
+/// `typ` is compared without regard to case and with an optional `application/` prefix
+/// (RFC 7515 §4.1.9). When `typ` is absent the token passes only if ``allowsAbsent``.
+/// Broken: ``FederateError/Code/tokenTypeMismatch``.
+public struct ExplicitTypeRule: ClaimRule {
+    /// The accepted media types, lower-case, without `application/`: `jwt`, `logout+jwt`, `at+jwt`.
+    public let accepted: [String]
+    /// Whether a token without `typ` passes.
+    public let allowsAbsent: Bool
+
+    /// Creates the rule.
+    public init(accepted: [String], allowsAbsent: Bool) {
+        self.accepted = accepted.map { $0.lowercased() }
+        self.allowsAbsent = allowsAbsent
+    }
+
+    /// ID tokens and other plain JWTs: `typ` absent or `JWT`.
+    public static let jwt = ExplicitTypeRule(accepted: ["jwt"], allowsAbsent: true)
+    /// Back-channel logout tokens: `typ` absent or `logout+jwt` (Back-Channel Logout 1.0 §2.4).
+    public static let logoutToken = ExplicitTypeRule(accepted: ["logout+jwt"], allowsAbsent: true)
+    /// RFC 9068 access tokens: `typ` must be `at+jwt`.
+    public static let accessToken = ExplicitTypeRule(accepted: ["at+jwt"], allowsAbsent: false)
+    /// Security event tokens (RFC 8417 §2.3): `typ` absent, `secevent+jwt`, or `JWT`.
+    public static let securityEvent = ExplicitTypeRule(accepted: ["secevent+jwt", "jwt"], allowsAbsent: true)
+
+    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+        guard let type = token.header.type else {
+            guard allowsAbsent else { throw FederateError(.tokenTypeMismatch, "the token has no 'typ'; \(accepted.joined(separator: " or ")) is required") }
+            return
+        }
+        guard accepted.contains(where: { Self.names(type, $0) }) else {
+            throw FederateError(.tokenTypeMismatch, "'typ' '\(type.prefix(64))' is not \(accepted.joined(separator: " or "))")
+        }
+    }
+
+    /// Whether `type` is the media type `name`: ASCII letters in any case, with or without
+    /// `application/`. Byte-level, with no allocation on the verification path.
+    static func names(_ type: String, _ name: String) -> Bool {
+        let prefix = "application/"
+        if type.utf8.count == prefix.utf8.count + name.utf8.count, type.utf8.prefix(prefix.utf8.count).elementsEqual(prefix.utf8, by: sameLetter) {
+            return type.utf8.dropFirst(prefix.utf8.count).elementsEqual(name.utf8, by: sameLetter)
+        }
+        return type.utf8.elementsEqual(name.utf8, by: sameLetter)
+    }
+
+    /// `byte` equals the lower-case `lower`, ignoring the case of ASCII letters only.
+    private static func sameLetter(_ byte: UInt8, _ lower: UInt8) -> Bool {
+        byte == lower || (byte >= 0x41 && byte <= 0x5A && byte | 0x20 == lower)
+    }
+}

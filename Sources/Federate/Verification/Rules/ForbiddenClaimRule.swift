@@ -1,0 +1,21 @@
+/// A claim that must not be present: `events` in an ID token (a logout or security event
+/// token is not an ID token), `nonce` in a logout token. Broken: the rule's ``code``.
+public struct ForbiddenClaimRule: ClaimRule {
+    /// The claim that must be absent.
+    public let name: String
+    /// The error code when it is present.
+    public let code: FederateError.Code
+
+    /// Creates the rule.
+    public init(_ name: String, code: FederateError.Code) {
+        self.name = name
+        self.code = code
+    }
+
+    /// An ID token (or another plain JWT) never carries `events`.
+    public static let noEvents = ForbiddenClaimRule("events", code: .tokenTypeMismatch)
+
+    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+        guard token[name] == nil else { throw FederateError(code, "the token must not contain '\(name)'") }
+    }
+}

@@ -1,0 +1,23 @@
+/// `iat` is a ``NumericDate`` not in the future, give or take the clock tolerance.
+///
+/// Absent: ``FederateError/Code/missingClaim`` when ``required``. Not a NumericDate:
+/// ``FederateError/Code/invalidClaim``. In the future: ``FederateError/Code/issuedInFuture``.
+public struct IssuedAtRule: ClaimRule {
+    /// Whether `iat` must be present.
+    public let required: Bool
+
+    /// Creates the rule.
+    public init(required: Bool = true) {
+        self.required = required
+    }
+
+    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+        guard let issuedAt = try token.numericDate("iat") else {
+            guard !required else { throw FederateError(.missingClaim, "required claim 'iat' is missing") }
+            return
+        }
+        guard issuedAt.secondsSince1970 <= context.now + context.clockTolerance else {
+            throw FederateError(.issuedInFuture, "'iat' \(issuedAt) is in the future (now \(SafeNumber.text(context.now)))")
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// A claim that must be a non-empty string: `jti` of logout and security event tokens and
+/// of client assertions, `sid` of session tokens. Absent or empty: the rule's ``code``;
+/// not a string: ``FederateError/Code/invalidClaim``.
+public struct NonEmptyStringClaimRule: ClaimRule {
+    /// The claim.
+    public let name: String
+    /// The error code when it is absent or empty.
+    public let code: FederateError.Code
+
+    /// Creates the rule.
+    public init(_ name: String, code: FederateError.Code = .missingClaim) {
+        self.name = name
+        self.code = code
+    }
+
+    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+        guard let value = try token.string(name), !value.isEmpty else {
+            throw FederateError(code, "the token has no '\(name)'")
+        }
+    }
+}

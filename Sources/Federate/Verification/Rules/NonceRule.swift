@@ -1,0 +1,21 @@
+/// `nonce` equals the one this sign-in sent, byte for byte, in constant time.
+/// Absent or different: ``FederateError/Code/nonceMismatch``; not a string:
+/// ``FederateError/Code/invalidClaim``.
+public struct NonceRule: ClaimRule {
+    /// The nonce sent in the authorization request (or its hash, as the provider echoes it).
+    public let expected: String
+
+    /// Creates the rule.
+    public init(expected: String) {
+        self.expected = expected
+    }
+
+    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+        guard let nonce = try token.string("nonce") else {
+            throw FederateError(.nonceMismatch, "the token has no 'nonce' but one was sent")
+        }
+        guard ConstantTime.equals(nonce, expected) else {
+            throw FederateError(.nonceMismatch, "'nonce' differs from the one sent")
+        }
+    }
+}

@@ -1,0 +1,15 @@
+/// A logout token names whom it logs out: a non-empty `sub`, a non-empty `sid`, or both
+/// (Back-Channel Logout 1.0 §2.4). Broken: ``FederateError/Code/invalidLogoutToken``; either
+/// claim present but not a string: ``FederateError/Code/invalidClaim``.
+public struct SubjectOrSessionRule: ClaimRule {
+    /// Creates the rule.
+    public init() {}
+
+    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+        let subject = try token.string("sub")
+        let session = try token.string("sid")
+        guard subject?.isEmpty == false || session?.isEmpty == false else {
+            throw FederateError(.invalidLogoutToken, "the logout token has neither 'sub' nor 'sid'")
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// `sub` is a non-empty string of at most ``maximumBytes`` UTF-8 bytes and, when the rule
+/// has ``accepted`` subjects, one of them byte for byte (a client assertion's `sub` is the client).
+///
+/// Absent: ``FederateError/Code/missingClaim`` when ``required``. Empty, too long, not a
+/// string or not accepted: ``FederateError/Code/invalidClaim``.
+public struct SubjectRule: ClaimRule {
+    /// The longest accepted `sub`, in UTF-8 bytes (OpenID Connect Core §2: 255 ASCII characters).
+    public let maximumBytes: Int
+    /// Whether `sub` must be present.
+    public let required: Bool
+    /// The only subjects accepted, if the rule names them.
+    public let accepted: IdentifierSet?
+
+    /// Creates the rule.
+    public init(maximumBytes: Int = 255, required: Bool = true, accepted: IdentifierSet? = nil) {
+        self.maximumBytes = maximumBytes
+        self.required = required
+        self.accepted = accepted
+    }
+
+    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+        guard let subject = try token.string("sub") else {
+            guard !required else { throw FederateError(.missingClaim, "required claim 'sub' is missing") }
+            return
+        }
+        guard !subject.isEmpty else { throw FederateError(.invalidClaim, "'sub' is empty") }
+        guard subject.utf8.count <= maximumBytes else {
+            throw FederateError(.invalidClaim, "'sub' exceeds \(maximumBytes) bytes")
+        }
+        if let accepted, !accepted.contains(subject) {
+            throw FederateError(.invalidClaim, "'sub' is not the expected subject")
+        }
+    }
+}
