@@ -1,8 +1,19 @@
 #!/usr/bin/env python3
-"""Writes Docs/ErrorCodes.md from the code constants in Sources/Federate/Errors/FederateError.swift."""
-import re
-src=open('Sources/Federate/Errors/FederateError.swift').read()
+"""Writes Docs/ErrorCodes.md from the error-code constants of every module: the core's
+(Sources/Federate/Errors/FederateError.swift, by section) and those the other modules add
+(`extension FederateError.Code { static let ... }` anywhere under Sources/ and Providers/)."""
+import glob, os, re
+CODE = re.compile(r'((?:[ \t]*///[^\n]*\n)+)[ \t]*(?:public )?static let (\w+): Self = "([^"]+)"')
+core_path = 'Sources/Federate/Errors/FederateError.swift'
+src=open(core_path).read()
 sections=re.split(r'// MARK: - ', src)[1:]
+modules = {}
+for path in sorted(glob.glob('Sources/**/*.swift', recursive=True) + glob.glob('Providers/**/*.swift', recursive=True)):
+    if path == core_path: continue
+    parts = path.split('/')
+    module = {'Sources': {'federate': 'federate (command-line tool)'}.get(parts[1], parts[1]), 'Providers': 'Federate' + parts[1]}[parts[0]]
+    for m in CODE.finditer(open(path).read()):
+        modules.setdefault(module, []).append((m, path))
 out=["# Error codes","","Every failure in Federate is a `FederateError`: a stable `code` (a snake_case string;",
 "compare it with the constants below), a `message` for people (never containing tokens,",
 "secrets or codes), and, for an OAuth error answered by a provider, `providerError` with the",
@@ -30,10 +41,20 @@ for sec in sections:
     out.append("")
     out.append("| code | constant | meaning |")
     out.append("| --- | --- | --- |")
-    for m in re.finditer(r'((?:[ \t]*///[^\n]*\n)+)[ \t]*public static let (\w+): Self = "([^"]+)"', sec):
+    for m in CODE.finditer(sec):
         doc=' '.join(l.strip()[3:].strip() for l in m.group(1).strip().split('\n'))
         doc=doc.replace('|', '\\|')
         out.append("| `%s` | `.%s` | %s |" % (m.group(3), m.group(2), doc))
+    out.append("")
+for module, found in modules.items():
+    out.append("## Declared by " + module)
+    out.append("")
+    out.append("| code | constant | meaning |")
+    out.append("| --- | --- | --- |")
+    for m, path in found:
+        doc=' '.join(l.strip()[3:].strip() for l in m.group(1).strip().split('\n'))
+        doc=doc.replace('|', '\\|')
+        out.append("| `%s` | `.%s` | %s (`%s`) |" % (m.group(3), m.group(2), doc, os.path.basename(path)))
     out.append("")
 out += ["## Where they come from", "",
 "- `CompactJWS`, `JWSSignatureVerifier`, `IDTokenVerifier`: token structure, keys, claims.",
@@ -42,6 +63,7 @@ out += ["## Where they come from", "",
 "  `TokenResponse`, `AccessTokenHolder`, `LoopbackRedirectListener`: the authorization flow.",
 "- `AccountService` and the `AccountStore`s (in-memory, `FederateSQLite`, `FederatePostgres`): accounts",
 "  and sessions (see Docs/Accounts.md).", "",
-"This page is generated from `Sources/Federate/Errors/FederateError.swift` by",
-"`python3 scripts/gen-error-codes.py`; a test keeps the two in step.", ""]
+"This page is generated from the code constants of every module by",
+"`python3 scripts/gen-error-codes.py`; a test (`ErrorCodesDocTests`) checks that every code",
+"any module declares or emits is listed here.", ""]
 open('Docs/ErrorCodes.md','w').write('\n'.join(out))

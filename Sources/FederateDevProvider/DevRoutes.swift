@@ -109,6 +109,7 @@ struct DevRoutes: Sendable {
     }
 
     func user(_ subject: String?) -> DevUser? {
-        configuration.users.first { $0.subject == subject || $0.email == subject }
+        guard let subject else { return nil }
+        return configuration.users.first { $0.subject.exactlyEquals(subject) || $0.email.exactlyEquals(subject) }
     }
 }

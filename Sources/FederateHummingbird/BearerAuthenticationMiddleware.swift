@@ -20,7 +20,7 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let token = BearerToken.from(request.headers[.authorization]) else {
             return ErrorResponse.json(
-                .unauthorized, code: "missing_bearer_token", message: "send Authorization: Bearer ID_TOKEN",
+                .unauthorized, code: .missingBearerToken, message: "send Authorization: Bearer ID_TOKEN",
                 headers: [.wwwAuthenticate: "Bearer error=\"invalid_request\""])
         }
         var context = context

@@ -4,16 +4,25 @@ public import Hummingbird
 /// Machine-readable error answers: `{"error": CODE, "message": TEXT}`, never a secret.
 public enum ErrorResponse {
     /// A JSON error response with `status`, and any extra headers.
-    public static func json(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) -> Response {
+    public static func json(_ status: HTTPResponse.Status, code: FederateError.Code, message: String, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/json"
         fields[.cacheControl] = "no-store"
-        let body = JSONSerializer.bytes(["error": .string(code), "message": .string(message)])
+        let body = JSONSerializer.bytes(["error": .string(code.rawValue), "message": .string(message)])
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     /// The answer for `error` with `status`.
     public static func json(_ status: HTTPResponse.Status, _ error: FederateError, headers: HTTPFields = [:]) -> Response {
-        json(status, code: error.code.rawValue, message: error.message, headers: headers)
+        json(status, code: error.code, message: error.message, headers: headers)
     }
+}
+
+extension FederateError.Code {
+    /// The route needs a signed-in user and the request carries no valid session (answered 401).
+    public static let sessionRequired: Self = "session_required"
+    /// No provider is configured under the route's name (answered 404).
+    public static let unknownProvider: Self = "unknown_provider"
+    /// A bearer-guarded route was called without `Authorization: Bearer` (answered 401).
+    public static let missingBearerToken: Self = "missing_bearer_token"
 }

@@ -66,17 +66,17 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     // MARK: Sign-in flow
 
     private func start(_ request: Request, context: Context) async throws -> Response {
-        guard let name = context.parameters.get("provider"), let provider = configuration.providers[name] else {
-            return ErrorResponse.json(.notFound, code: "unknown_provider", message: "no provider by this name is configured")
+        guard let name = context.parameters.get("provider"), let provider = configuration.provider(named: name) else {
+            return ErrorResponse.json(.notFound, code: .unknownProvider, message: "no provider by this name is configured")
         }
         let query = request.uri.queryParameters
         guard let intent = AuthorizationIntent(rawValue: query["intent"].map(String.init) ?? "signIn") else {
-            return ErrorResponse.json(.badRequest, code: "invalid_request", message: "intent is signIn, link or reauthenticate")
+            return ErrorResponse.json(.badRequest, code: .invalidRequest, message: "intent is signIn, link or reauthenticate")
         }
         var uid: String?
         if intent != .signIn {
             guard let session = await currentSession(request) else {
-                return ErrorResponse.json(.unauthorized, code: "session_required", message: "\(intent.rawValue) needs a signed-in user")
+                return ErrorResponse.json(.unauthorized, code: .sessionRequired, message: "\(intent.rawValue) needs a signed-in user")
             }
             uid = session.uid
         }
@@ -95,8 +95,8 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     }
 
     private func callback(_ request: Request, context: Context, parameters: String, isForm: Bool) async throws -> Response {
-        guard let name = context.parameters.get("provider"), let provider = configuration.providers[name] else {
-            return ErrorResponse.json(.notFound, code: "unknown_provider", message: "no provider by this name is configured")
+        guard let name = context.parameters.get("provider"), let provider = configuration.provider(named: name) else {
+            return ErrorResponse.json(.notFound, code: .unknownProvider, message: "no provider by this name is configured")
         }
         let clearPending = SetCookie.deleting(
             SessionCookies.pending, path: configuration.authPath + "/" + name, secure: configuration.secureCookies,
@@ -107,7 +107,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
                 throw FederateError(.invalidPendingAuthorization, "no sign-in is in progress in this browser")
             }
             let pending = try configuration.sealer.open(sealed)
-            guard pending.providerID == provider.providerID else {
+            guard pending.providerID.exactlyEquals(provider.providerID) else {
                 throw FederateError(.invalidPendingAuthorization, "the sign-in in progress is for another provider")
             }
             let callback = isForm ? try AuthorizationResponse(formBody: Array(parameters.utf8)) : try AuthorizationResponse(query: parameters)
@@ -157,7 +157,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     // MARK: JSON API
 
     private func me(_ request: Request, context: Context) async throws -> Response {
-        guard let session = context.federate.session else { return ErrorResponse.json(.unauthorized, code: "session_required", message: "sign in first") }
+        guard let session = context.federate.session else { return ErrorResponse.json(.unauthorized, code: .sessionRequired, message: "sign in first") }
         let user: User
         do {
             user = try await configuration.accounts.user(uid: session.uid)
@@ -170,7 +170,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         var body: [String: JSONValue] = [
             "uid": .string(user.uid), "email_verified": .bool(user.emailVerified),
             "providers": .array(user.identities.map { identity in
-                let route = configuration.providers.first { $0.value.providerID == identity.providerID }?.key
+                let route = configuration.providers.first { $0.value.providerID.exactlyEquals(identity.providerID) }?.key
                 return .object([
                     "provider_id": .string(identity.providerID), "email": identity.email.map(JSONValue.string) ?? .null,
                     "route": route.map(JSONValue.string) ?? .null,
@@ -192,7 +192,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
 
     private func unlink(context: Context) async throws -> Response {
         guard let session = context.federate.session, let providerID = context.parameters.get("providerID") else {
-            return ErrorResponse.json(.unauthorized, code: "session_required", message: "sign in first")
+            return ErrorResponse.json(.unauthorized, code: .sessionRequired, message: "sign in first")
         }
         do {
             let user = try await configuration.accounts.unlink(session, providerID: providerID)
@@ -203,7 +203,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     }
 
     private func deleteAccount(context: Context) async throws -> Response {
-        guard let session = context.federate.session else { return ErrorResponse.json(.unauthorized, code: "session_required", message: "sign in first") }
+        guard let session = context.federate.session else { return ErrorResponse.json(.unauthorized, code: .sessionRequired, message: "sign in first") }
         let revocable: [RevocableTokens]
         do {
             revocable = try await configuration.accounts.delete(session)
@@ -212,7 +212,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         }
         var revoked = 0
         for entry in revocable {
-            guard let provider = configuration.providers.values.first(where: { $0.providerID == entry.providerID }) else { continue }
+            guard let provider = configuration.providers.values.first(where: { $0.providerID.exactlyEquals(entry.providerID) }) else { continue }
             do {
                 try await provider.revoke(entry.tokens)
                 revoked += 1

@@ -42,3 +42,11 @@ public struct FederateServerConfiguration: Sendable {
     /// The redirect URI registered for provider `name`.
     public func redirectURI(for name: String) -> String { origin + authPath + "/" + name + "/callback" }
 }
+
+extension FederateServerConfiguration {
+    /// The provider whose path name is exactly `name`, byte for byte (a look-alike such as
+    /// `dev\u{037E}` for `dev;` names no provider).
+    func provider(named name: String) -> (any SignInProvider)? {
+        providers.first { $0.key.exactlyEquals(name) }?.value
+    }
+}

@@ -27,7 +27,7 @@ public struct SessionAuthenticationMiddleware<Context: FederateRequestContext>: 
         let cookies = RequestCookies(headers: request.headers[values: .cookie])
         let bearer = BearerToken.from(request.headers[.authorization])
         guard let token = bearer ?? cookies[SessionCookies.session] else {
-            return required ? ErrorResponse.json(.unauthorized, code: "session_required", message: "sign in first") : try await next(request, context)
+            return required ? ErrorResponse.json(.unauthorized, code: .sessionRequired, message: "sign in first") : try await next(request, context)
         }
         var context = context
         do {
@@ -65,7 +65,7 @@ public struct RequireRecentLoginMiddleware<Context: FederateRequestContext>: Rou
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let session = context.federate.session else {
-            return ErrorResponse.json(.unauthorized, code: "session_required", message: "sign in first")
+            return ErrorResponse.json(.unauthorized, code: .sessionRequired, message: "sign in first")
         }
         let check = Result { () throws(FederateError) in try accounts.requireRecentLogin(session, within: window) }
         if case .failure(let error) = check { return ErrorResponse.json(.forbidden, error) }

@@ -22,11 +22,16 @@ enum CLIOutput {
     /// Any error as a FederateError (foreign errors become `internal_error`).
     static func asFederateError(_ error: any Error) -> FederateError {
         if let error = error as? FederateError { return error }
-        return FederateError("internal_error", String(describing: type(of: error)))
+        return FederateError(.internalError, String(describing: type(of: error)))
     }
 
     /// Writes a message to standard error.
     static func warn(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
+}
+
+extension FederateError.Code {
+    /// The command-line tool met an error that is not a `FederateError` (a bug, or the system): the message names its type.
+    static let internalError: Self = "internal_error"
 }

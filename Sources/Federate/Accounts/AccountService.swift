@@ -147,7 +147,7 @@ public struct AccountService: Sendable {
 
     private func signInExisting(_ user: User, with credential: Credential, now: Date) async throws -> AuthResult {
         guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
-        guard let index = user.identities.firstIndex(where: { $0.providerID == credential.providerID && $0.subject == credential.subject }) else {
+        guard let index = user.identities.firstIndex(where: { $0.providerID.exactlyEquals(credential.providerID) && $0.subject.exactlyEquals(credential.subject) }) else {
             throw FederateError(.accountStoreFailed, "the store returned a user without the identity looked up")
         }
         let previous = user.identities[index]

@@ -2,31 +2,40 @@ public import Foundation
 import Synchronization
 
 /// An ``AccountStore`` in memory, for tests and prototypes. Every method is atomic (one lock).
+///
+/// Every key — uid, provider ID, subject, session ID, key ID, normalized email — is compared
+/// byte for byte (``ExactString``), as the SQL stores compare them: look-alike identifiers
+/// never share a row.
 public final class InMemoryAccountStore: AccountStore {
     private struct State {
-        var users: [String: User] = [:]
+        var users: [ExactString: User] = [:]
         var owners: [IdentityKey: String] = [:]
-        var revokedSessions: [String: Date] = [:]
-        var keys: [String: SessionKeyRecord] = [:]
+        var revokedSessions: [ExactString: Date] = [:]
+        var keys: [ExactString: SessionKeyRecord] = [:]
         /// Normalized email → uids, in creation order.
-        var emailOwners: [String: [String]] = [:]
+        var emailOwners: [ExactString: [String]] = [:]
 
         mutating func index(_ email: String?, uid: String) {
             guard let email else { return }
-            emailOwners[User.normalizedEmail(email), default: []].append(uid)
+            emailOwners[ExactString(User.normalizedEmail(email)), default: []].append(uid)
         }
 
         mutating func unindex(_ email: String?, uid: String) {
             guard let email else { return }
-            let key = User.normalizedEmail(email)
-            emailOwners[key]?.removeAll { $0 == uid }
+            let key = ExactString(User.normalizedEmail(email))
+            emailOwners[key]?.removeAll { $0.exactlyEquals(uid) }
             if emailOwners[key]?.isEmpty == true { emailOwners[key] = nil }
         }
     }
 
     private struct IdentityKey: Hashable {
-        let providerID: String
-        let subject: String
+        let providerID: ExactString
+        let subject: ExactString
+
+        init(providerID: String, subject: String) {
+            self.providerID = ExactString(providerID)
+            self.subject = ExactString(subject)
+        }
     }
 
     private let state = Mutex(State())
@@ -40,13 +49,13 @@ public final class InMemoryAccountStore: AccountStore {
 
     /// The user with `uid`, with identities.
     public func user(uid: String) async throws -> User? {
-        state.withLock { $0.users[uid] }
+        state.withLock { $0.users[ExactString(uid)] }
     }
 
     /// The user who owns the identity (`providerID`, `subject`).
     public func user(providerID: String, subject: String) async throws -> User? {
         state.withLock { state in
-            state.owners[IdentityKey(providerID: providerID, subject: subject)].flatMap { state.users[$0] }
+            state.owners[IdentityKey(providerID: providerID, subject: subject)].flatMap { state.users[ExactString($0)] }
         }
     }
 
@@ -54,25 +63,25 @@ public final class InMemoryAccountStore: AccountStore {
     public func users(email: String) async throws -> [User] {
         let normalized = User.normalizedEmail(email)
         return state.withLock { state in
-            (state.emailOwners[normalized] ?? []).compactMap { state.users[$0] }
+            (state.emailOwners[ExactString(normalized)] ?? []).compactMap { state.users[ExactString($0)] }
         }
     }
 
     /// Inserts a user with its identities; unique violations become account errors.
     public func createUser(_ user: User) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in
-            guard state.users[user.uid] == nil else { throw FederateError(.accountStoreFailed, "a user with this uid exists") }
+            guard state.users[ExactString(user.uid)] == nil else { throw FederateError(.accountStoreFailed, "a user with this uid exists") }
             try checkEmail(user.email, of: user.uid, in: state)
-            var seen: Set<String> = []
+            var seen: Set<ExactString> = []
             for identity in user.identities {
                 guard state.owners[IdentityKey(providerID: identity.providerID, subject: identity.subject)] == nil else {
                     throw FederateError(.credentialAlreadyInUse, "this \(identity.providerID) identity belongs to another user")
                 }
-                guard seen.insert(identity.providerID).inserted else {
+                guard seen.insert(ExactString(identity.providerID)).inserted else {
                     throw FederateError(.providerAlreadyLinked, "two \(identity.providerID) identities on one user")
                 }
             }
-            state.users[user.uid] = user
+            state.users[ExactString(user.uid)] = user
             state.index(user.email, uid: user.uid)
             for identity in user.identities {
                 state.owners[IdentityKey(providerID: identity.providerID, subject: identity.subject)] = user.uid
@@ -83,21 +92,21 @@ public final class InMemoryAccountStore: AccountStore {
     /// Replaces the user's own fields; identities are untouched.
     public func updateUser(_ user: User) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in
-            guard var stored = state.users[user.uid] else { throw FederateError(.userNotFound, "no user with this uid") }
+            guard var stored = state.users[ExactString(user.uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
             try checkEmail(user.email, of: user.uid, in: state)
             let identities = stored.identities
             state.unindex(stored.email, uid: user.uid)
             state.index(user.email, uid: user.uid)
             stored = user
             stored.identities = identities
-            state.users[user.uid] = stored
+            state.users[ExactString(user.uid)] = stored
         }
     }
 
     /// Links an identity to a user; the database decides races (`credential_already_in_use`).
     public func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in
-            guard var user = state.users[uid] else { throw FederateError(.userNotFound, "no user with this uid") }
+            guard var user = state.users[ExactString(uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
             let key = IdentityKey(providerID: identity.providerID, subject: identity.subject)
             guard state.owners[key] == nil else {
                 throw FederateError(.credentialAlreadyInUse, "this \(identity.providerID) identity belongs to a user")
@@ -106,7 +115,7 @@ public final class InMemoryAccountStore: AccountStore {
                 throw FederateError(.providerAlreadyLinked, "the user already has a \(identity.providerID) identity")
             }
             user.identities.append(identity)
-            state.users[uid] = user
+            state.users[ExactString(uid)] = user
             state.owners[key] = uid
         }
     }
@@ -114,21 +123,21 @@ public final class InMemoryAccountStore: AccountStore {
     /// Stores the identity's latest data and the user's last sign-in.
     public func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in
-            guard var user = state.users[uid] else { throw FederateError(.userNotFound, "no user with this uid") }
-            guard let index = user.identities.firstIndex(where: { $0.providerID == identity.providerID && $0.subject == identity.subject }) else {
+            guard var user = state.users[ExactString(uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
+            guard let index = user.identities.firstIndex(where: { $0.providerID.exactlyEquals(identity.providerID) && $0.subject.exactlyEquals(identity.subject) }) else {
                 throw FederateError(.noSuchProvider, "the user has no such \(identity.providerID) identity")
             }
             user.identities[index] = identity
             user.lastSignInAt = date
-            state.users[uid] = user
+            state.users[ExactString(uid)] = user
         }
     }
 
     /// Unlinks a provider, refusing the last one (`last_provider`).
     public func removeIdentity(providerID: String, fromUser uid: String) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in
-            guard var user = state.users[uid] else { throw FederateError(.userNotFound, "no user with this uid") }
-            guard let index = user.identities.firstIndex(where: { $0.providerID == providerID }) else {
+            guard var user = state.users[ExactString(uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
+            guard let index = user.identities.firstIndex(where: { $0.providerID.exactlyEquals(providerID) }) else {
                 throw FederateError(.noSuchProvider, "the user has no \(providerID) identity")
             }
             guard user.identities.count > 1 else {
@@ -136,14 +145,14 @@ public final class InMemoryAccountStore: AccountStore {
             }
             let removed = user.identities.remove(at: index)
             state.owners[IdentityKey(providerID: removed.providerID, subject: removed.subject)] = nil
-            state.users[uid] = user
+            state.users[ExactString(uid)] = user
         }
     }
 
     /// Deletes the user and their identities; returns what was deleted.
     public func deleteUser(uid: String) async throws -> User? {
         state.withLock { state in
-            guard let user = state.users.removeValue(forKey: uid) else { return nil }
+            guard let user = state.users.removeValue(forKey: ExactString(uid)) else { return nil }
             state.unindex(user.email, uid: uid)
             for identity in user.identities {
                 state.owners[IdentityKey(providerID: identity.providerID, subject: identity.subject)] = nil
@@ -154,12 +163,12 @@ public final class InMemoryAccountStore: AccountStore {
 
     /// Remembers a signed-out session.
     public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws {
-        state.withLock { $0.revokedSessions[sessionID] = expiresAt }
+        state.withLock { $0.revokedSessions[ExactString(sessionID)] = expiresAt }
     }
 
     /// Whether a session was signed out.
     public func isSessionRevoked(id sessionID: String) async throws -> Bool {
-        state.withLock { $0.revokedSessions[sessionID] != nil }
+        state.withLock { $0.revokedSessions[ExactString(sessionID)] != nil }
     }
 
     /// Forgets signed-out sessions that expired before `date`.
@@ -174,17 +183,17 @@ public final class InMemoryAccountStore: AccountStore {
 
     /// Adds a session-signing key.
     public func addSessionKey(_ key: SessionKeyRecord) async throws {
-        state.withLock { $0.keys[key.keyID] = key }
+        state.withLock { $0.keys[ExactString(key.keyID)] = key }
     }
 
     /// Removes a session-signing key.
     public func removeSessionKey(keyID: String) async throws {
-        state.withLock { _ = $0.keys.removeValue(forKey: keyID) }
+        state.withLock { _ = $0.keys.removeValue(forKey: ExactString(keyID)) }
     }
 
     private func checkEmail(_ email: String?, of uid: String, in state: State) throws(FederateError) {
         guard oneAccountPerEmail, let email else { return }
-        if state.emailOwners[User.normalizedEmail(email)]?.contains(where: { $0 != uid }) == true {
+        if state.emailOwners[ExactString(User.normalizedEmail(email))]?.contains(where: { !$0.exactlyEquals(uid) }) == true {
             throw FederateError(.emailAlreadyInUse, "the email belongs to another user")
         }
     }

@@ -45,7 +45,7 @@ public struct User: Sendable, Hashable, CustomStringConvertible {
 
     /// The linked identity of `providerID`, if any.
     public func identity(providerID: String) -> ProviderIdentity? {
-        identities.first { $0.providerID == providerID }
+        identities.first { $0.providerID.exactlyEquals(providerID) }
     }
 
     /// No tokens; the email is left out of logs too.
@@ -53,8 +53,15 @@ public struct User: Sendable, Hashable, CustomStringConvertible {
         "User(uid: \(uid), providers: \(providerIDs), disabled: \(disabled))"
     }
 
-    /// The form of an email used for uniqueness: trimmed and lower-cased.
+    /// The form of an email used for uniqueness (one account per email), then compared byte
+    /// for byte: ASCII spaces, tabs and line breaks trimmed, and the ASCII letters A–Z
+    /// lower-cased — nothing else. Unicode case mapping is deliberately not applied: it folds
+    /// look-alikes together (`"\u{212A}"`, KELVIN SIGN, lower-cases to `"k"`), which would let
+    /// `\u{212A}evin@example.com` claim `kevin@example.com`'s account. Non-ASCII addresses keep
+    /// their exact bytes.
     public static func normalizedEmail(_ email: String) -> String {
-        email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        let bytes = email.utf8.drop(while: blank).reversed().drop(while: blank).reversed()
+        return String(decoding: bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }

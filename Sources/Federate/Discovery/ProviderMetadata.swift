@@ -103,7 +103,7 @@ public struct ProviderMetadata: Sendable {
         }
 
         let issuer = try required("issuer")
-        guard issuer == expectedIssuer else {
+        guard issuer.exactlyEquals(expectedIssuer) else {
             throw FederateError(.discoveryIssuerMismatch, "the document's issuer '\(issuer.prefix(200))' differs from the requested issuer '\(expectedIssuer.prefix(200))'")
         }
         try EndpointSecurity.validate(issuer, field: "issuer")

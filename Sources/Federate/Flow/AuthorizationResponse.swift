@@ -51,7 +51,7 @@ public struct AuthorizationResponse: Sendable, CustomStringConvertible {
         guard !pending.isExpired(at: now) else {
             throw FederateError(.invalidPendingAuthorization, "the authorization expired; start again")
         }
-        guard metadata.issuer == pending.issuer else {
+        guard metadata.issuer.exactlyEquals(pending.issuer) else {
             throw FederateError(.callbackIssuerMismatch, "the callback is being handled with another provider's configuration")
         }
         let state = parameters["state"]
@@ -75,7 +75,7 @@ public struct AuthorizationResponse: Sendable, CustomStringConvertible {
 
     private func checkIssuer(metadata: ProviderMetadata) throws(FederateError) {
         if let iss = parameters["iss"] {
-            guard iss == metadata.issuer else {
+            guard iss.exactlyEquals(metadata.issuer) else {
                 throw FederateError(.callbackIssuerMismatch, "the callback's iss '\(iss.prefix(200))' is not the issuer the request went to")
             }
         } else if metadata.authorizationResponseIssParameterSupported {
