@@ -15,7 +15,7 @@ RUNS="${1:-100000}"
 shift || true
 TARGETS=("$@")
 if [[ ${#TARGETS[@]} -eq 0 ]]; then
-    TARGETS=(jws jwks x509 discovery token-response callback sealed-pending apple-user apple-notification)
+    TARGETS=(jws jwks x509 discovery token-response callback sealed-pending apple-user apple-notification claims)
 fi
 
 cd "$ROOT/Fuzz"

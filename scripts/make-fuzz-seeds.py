@@ -76,6 +76,27 @@ def main():
 
     # callback (the fixture pending authorization's state is below)
     state = "fuzz-state-0123456789abcdefghijklmnopqrstuvw"
+    # claims: a selector byte (the header: 0 no typ, 1 JWT, 2 logout+jwt, 3 at+jwt, 4 secevent+jwt,
+    # 5 jwt with kid, 6 kid only, 7 application/JWT) then a payload the target signs as it is.
+    iss, aud = "https://fuzz.example;", "K-client"
+    base = {"iss": iss, "sub": "user-1", "aud": aud, "iat": NOW - 5, "exp": NOW + 600, "auth_time": NOW - 10}
+    logout = {"http://schemas.openid.net/event/backchannel-logout": {}}
+    claims_seeds = {
+        "id-token": (1, base),
+        "id-token-nonce": (0, dict(base, nonce="n-\u212a", azp=aud, aud=[aud, "other"])),
+        "logout": (2, dict(base, jti="j-1", sid="s-1", events=logout)),
+        "security-event": (4, dict(base, jti="j-2", events={"https://schemas.openid.net/secevent/risc/event-type/sessions-revoked": {}})),
+        "session": (1, dict(base, sid="s-2")),
+        "userinfo": (0, {"sub": "user-1", "email": "a@example.com", "email_verified": "true"}),
+        "assertion": (6, {"iss": aud, "sub": aud, "aud": iss, "exp": NOW + 60, "jti": "a-1"}),
+        "access-token": (3, dict(base, client_id=aud, scope="openid", jti="j-3")),
+        "apple-notification": (1, dict(base, events=json.dumps({"type": "email-disabled", "sub": "u", "event_time": NOW * 1000}))),
+        "hostile-numbers": (1, dict(base, iat=2**63 - 1, exp=-1e300, nbf=1e300, auth_time=-9.3e18)),
+        "look-alikes": (7, dict(base, iss="https://fuzz.example\u037e", aud="\u212a-client")),
+    }
+    for name, (selector, payload) in claims_seeds.items():
+        write("claims", name, bytes([selector]) + json.dumps(payload, separators=(",", ":")).encode())
+
     write("callback", "ok", f"code=abc&state={state}&iss=https%3A%2F%2Fop.example")
     write("callback", "error", f"error=access_denied&error_description=no+thanks&state={state}&iss=https%3A%2F%2Fop.example")
     write("callback", "url", f"https://rp.example/cb#code=abc&state={state}&iss=https%3A%2F%2Fop.example")

@@ -32,6 +32,7 @@ enum FuzzTarget: String, CaseIterable {
     case sealedPending = "sealed-pending"
     case appleUser = "apple-user"
     case appleNotification = "apple-notification"
+    case claims
 
     /// The target named in the environment; an unknown name stops the run with the list.
     static let selected: FuzzTarget = {
@@ -58,6 +59,7 @@ enum FuzzTarget: String, CaseIterable {
         case .sealedPending: Targets.sealedPending(bytes)
         case .appleUser: Targets.appleUser(bytes)
         case .appleNotification: Targets.appleNotification(bytes)
+        case .claims: ClaimsTarget.run(bytes)
         }
     }
 }

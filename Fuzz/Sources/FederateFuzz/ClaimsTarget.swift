@@ -1,0 +1,72 @@
+import Federate
+import FederateApple
+import Foundation
+
+/// Reaches the claim rules with a valid signature: the input's first byte picks a header
+/// (`typ` absent, `JWT`, `logout+jwt`, `at+jwt`, `secevent+jwt`, and with or without `kid`),
+/// the rest is the payload, signed as it is (HS256 with the secret every verifier here is
+/// configured with). The token then goes through every kind's full verification: ID token,
+/// back-channel logout, security event, session, signed userinfo, client assertion, the
+/// generic verifier, and Apple's claim readers. Any input may be refused with a typed error;
+/// none may trap, and what is accepted must satisfy its kind's rules byte for byte.
+enum ClaimsTarget {
+    static let now: Double = 1_767_225_600
+    static let issuer = "https://fuzz.example;"
+    static let audience = "K-client"
+    static let secret = HMACSecret(utf8: "fuzz-claims-secret-of-thirty-two-bytes")
+    static let key = JWSSigningKey(hmac: secret)
+    static let headers: [[String: JSONValue]] = [
+        [:], ["typ": "JWT"], ["typ": "logout+jwt"], ["typ": "at+jwt"], ["typ": "secevent+jwt"], ["typ": "jwt", "kid": "k1"],
+        ["kid": "k1"], ["typ": "application/JWT"],
+    ]
+
+    static func verifier(_ rules: ClaimRules) -> JWTVerifier {
+        JWTVerifier(rules: rules, allowedAlgorithms: [.hs256], keys: JSONWebKeySet.empty, hmacSecret: secret)
+    }
+
+    static let idTokenPolicy = IDTokenPolicy(
+        issuers: [issuer], audiences: [audience], allowedAlgorithms: [.hs256], hmacSecret: secret, maxAge: 3600,
+        requiredClaims: ["auth_time"])
+    static let kinds: [(name: String, verifier: JWTVerifier)] = [
+        ("logout", verifier(.logoutToken(issuers: [issuer], audiences: [audience]))),
+        ("security-event", verifier(.securityEvent(issuers: [issuer], audiences: [audience]))),
+        ("session", verifier(.sessionToken(issuer: issuer))),
+        ("userinfo", verifier(.signedUserInfo(issuer: issuer, clientID: audience))),
+        ("client-assertion", verifier(.clientAssertion(clientID: audience, audiences: [issuer]))),
+        ("generic", JWTVerifier(issuers: [issuer], audiences: [audience], allowedAlgorithms: [.hs256], keys: JSONWebKeySet.empty, hmacSecret: secret)),
+    ]
+
+    static func run(_ bytes: [UInt8]) {
+        guard let selector = bytes.first else { return }
+        let header = headers[Int(selector) % headers.count]
+        let payload = Array(bytes.dropFirst())
+        guard let token = try? sign(payload: payload, header: header) else { return }
+
+        for expectations in [IDTokenExpectations(now: now), IDTokenExpectations(nonce: "n-\u{212A}", accessToken: "at", authorizationCode: "c", maxAge: 60, now: now)] {
+            if let idToken = try? IDTokenVerifier(policy: idTokenPolicy, keys: JSONWebKeySet.empty).verify(token, keySet: .empty, expecting: expectations) {
+                precondition(idToken.issuer.exactlyEquals(issuer), "accepted another issuer")
+                precondition(idToken.audiences.contains { $0.exactlyEquals(audience) }, "accepted another audience")
+                precondition(idToken.expiresAt.timeIntervalSince1970 + 60 > now, "accepted an expired token")
+                precondition(idToken.claims["events"] == nil, "accepted a token with events as an ID token")
+                if let nonce = expectations.nonce { precondition(idToken.nonce?.exactlyEquals(nonce) == true, "accepted another nonce") }
+                if let type = idToken.header.type { precondition(["jwt", "application/jwt"].contains(type.lowercased()), "accepted typ \(type)") }
+                _ = try? AppleIdentity(idToken)
+                _ = idToken.emailVerified
+            }
+        }
+        for (name, verifier) in kinds {
+            guard let verified = try? verifier.verify(token, keySet: .empty, now: now) else { continue }
+            if let issuer = verified.claims["iss"] { precondition(issuer == .string(Self.issuer) || name == "client-assertion", "\(name): issuer") }
+            if name == "logout" { precondition(verified.claims["nonce"] == nil && verified.claims["events"] != nil, "logout rules") }
+            if name == "client-assertion" {
+                precondition(verified.claims["sub"]?.stringValue?.exactlyEquals(audience) == true, "assertion subject")
+            }
+            _ = try? AppleNotificationVerifier.decode(claims: verified.claims)
+        }
+    }
+
+    /// A compact JWS over exactly `payload` (not re-serialised), HS256.
+    static func sign(payload: [UInt8], header: [String: JSONValue]) throws -> String {
+        try key.sign(payload: payload, algorithm: .hs256, header: header)
+    }
+}
