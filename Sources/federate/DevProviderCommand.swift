@@ -26,6 +26,10 @@ struct DevProviderCommand: AsyncParsableCommand {
     @Option(help: "A JSON file declaring clients and users (see Docs/DevProvider.md); its \"flavor\" wins over --flavor.")
     var config: String?
 
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
+    }
+
     func run() async throws {
         do {
             guard let flavor = DevFlavor(rawValue: flavor) else {

@@ -39,7 +39,7 @@ struct LoginCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive.") }
+        guard (1...86_400).contains(timeout) else { throw ValidationError("--timeout must be 1...86400 seconds.") }
         _ = try customParameters()
     }
 

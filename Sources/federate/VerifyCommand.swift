@@ -73,6 +73,12 @@ struct VerifyCommand: AsyncParsableCommand {
         if issuer != nil, !expectedIssuers.isEmpty {
             throw ValidationError("--expected-issuer goes with --jwks; with --issuer, 'iss' must equal the issuer.")
         }
+        if let at, NumericDate(secondsSince1970: at) == nil {
+            throw ValidationError("--at is a UNIX time from 0 to 2^53.")
+        }
+        if let maxAge, !(maxAge.isFinite && maxAge >= 0) {
+            throw ValidationError("--max-age is a non-negative number of seconds.")
+        }
         for name in algorithms where JWSAlgorithm(rawValue: name) == nil {
             throw ValidationError("Unknown algorithm '\(name)'. Known: \(JWSAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")).")
         }

@@ -80,7 +80,12 @@ struct ServeConfiguration {
             }
             return value
         }
-        if let port = object["port"]?.int64Value { self.port = Int(port) }
+        if let value = object["port"] {
+            guard let port = value.int64Value, (0...65_535).contains(port) else {
+                throw FederateError(.invalidConfiguration, "port is a whole number from 0 to 65535")
+            }
+            self.port = Int(port)
+        }
         origin = object["origin"]?.stringValue
         if let store = object["store"] {
             if let path = store["sqlite"]?.stringValue {
@@ -97,7 +102,12 @@ struct ServeConfiguration {
             }
             sealingKey = Array(bytes)
         }
-        if let seconds = object["recent_login_seconds"]?.doubleValue { recentLoginSeconds = seconds }
+        if let value = object["recent_login_seconds"] {
+            guard let seconds = value.doubleValue, seconds.isFinite, seconds >= 0, seconds <= 31_536_000 else {
+                throw FederateError(.invalidConfiguration, "recent_login_seconds is a number of seconds from 0 to 31536000 (a year)")
+            }
+            recentLoginSeconds = seconds
+        }
         if let value = object["api_bearer_provider"] {
             guard let name = value.stringValue else {
                 throw FederateError(.invalidConfiguration, "api_bearer_provider is the name of a provider")
