@@ -106,7 +106,8 @@ struct VerifyCommand: AsyncParsableCommand {
         }
 
         var valid = 0, invalid = 0
-        while let line = readLine(strippingNewline: true) {
+        var lines = StandardInputLines()
+        while let line = lines.next() {
             let verdict = await session.verify(Self.trimmed(line), expectations: expectations)
             if verdict.isValid { valid += 1 } else { invalid += 1 }
             if output == .json { CLIOutput.line(verdict.json) }
@@ -174,9 +175,17 @@ struct VerificationSession {
     /// `false` only for `--jwks` without `--expected-issuer`: then any string `iss` passes.
     let checkIssuer: Bool
 
+    /// The outcome for one token; its JSON is built only when printed (not in summary mode).
     struct Verdict {
-        let json: JSONValue
-        let isValid: Bool
+        let claims: [String: JSONValue]?
+        let error: FederateError?
+
+        var isValid: Bool { error == nil }
+
+        var json: JSONValue {
+            if let error { return ["valid": false, "error": .string(error.code.rawValue), "message": .string(error.message)] }
+            return ["valid": true, "claims": .object(claims ?? [:])]
+        }
     }
 
     func verify(_ token: String, expectations: IDTokenExpectations) async -> Verdict {
@@ -192,10 +201,9 @@ struct VerificationSession {
             case .provider(let verify):
                 claims = try await verify(token, expectations)
             }
-            return Verdict(json: ["valid": true, "claims": .object(claims)], isValid: true)
+            return Verdict(claims: claims, error: nil)
         } catch {
-            let failure = CLIOutput.asFederateError(error)
-            return Verdict(json: ["valid": false, "error": .string(failure.code.rawValue), "message": .string(failure.message)], isValid: false)
+            return Verdict(claims: nil, error: CLIOutput.asFederateError(error))
         }
     }
 
