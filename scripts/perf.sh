@@ -16,7 +16,7 @@
 #                                   ratio is below the 0.8 requirement
 #        scripts/perf.sh --quick    CI: 4,000 tokens, no in-process figures, never fails on ratio
 # Environment: PERF_TOKENS (token count), PERF_REPEAT (timed runs per file, best is kept),
-#              PERF_SKIP_BUILD=1 (use the existing .build/release/federate),
+#              PERF_SKIP_BUILD=1 (use the existing .build/release/federate, or PERF_BINARY),
 #              PERF_WORK (scratch directory; default a fresh temporary one).
 set -euo pipefail
 
@@ -48,7 +48,7 @@ PIN=()
 if command -v taskset >/dev/null 2>&1; then PIN=(taskset -c 0); else log "taskset not found: timings are not pinned"; fi
 
 # --- 1. release build -----------------------------------------------------------------------
-FEDERATE="$ROOT/.build/release/federate"
+FEDERATE="${PERF_BINARY:-$ROOT/.build/release/federate}"
 if [[ ${PERF_SKIP_BUILD:-0} != 1 ]]; then
     log "building federate (release; several minutes the first time)"
     swift build -c release --product federate >&2

@@ -18,7 +18,7 @@ struct StandardInputLines {
     /// The next line without its `\n`, or `nil` at the end of input.
     mutating func next() -> String? {
         while true {
-            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = nextNewline() {
                 let line = String(decoding: buffer[start..<newline], as: UTF8.self)
                 start = newline + 1
                 return line
@@ -30,6 +30,15 @@ struct StandardInputLines {
                 return line
             }
             fill()
+        }
+    }
+
+    /// The index of the next `\n` at or after `start` (`memchr`: a byte loop showed in profiles).
+    private func nextNewline() -> Int? {
+        buffer.withUnsafeBytes { raw -> Int? in
+            guard let base = raw.baseAddress, start < raw.count else { return nil }
+            guard let found = memchr(base + start, 0x0A, raw.count - start) else { return nil }
+            return base.distance(to: UnsafeRawPointer(found))
         }
     }
 

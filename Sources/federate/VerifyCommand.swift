@@ -174,6 +174,23 @@ struct VerificationSession {
     let keys: Keys
     /// `false` only for `--jwks` without `--expected-issuer`: then any string `iss` passes.
     let checkIssuer: Bool
+    /// With a fixed issuer: one verifier for every token.
+    private let sharedVerifier: IDTokenVerifier?
+
+    init(policy: IDTokenPolicy, keys: Keys, checkIssuer: Bool) {
+        self.policy = policy
+        self.keys = keys
+        self.checkIssuer = checkIssuer
+        sharedVerifier = checkIssuer ? Self.verifier(policy: policy, keys: keys) : nil
+    }
+
+    private static func verifier(policy: IDTokenPolicy, keys: Keys) -> IDTokenVerifier? {
+        switch keys {
+        case .fixed(let keySet): return IDTokenVerifier(policy: policy, keys: keySet)
+        case .remote(let remote): return IDTokenVerifier(policy: policy, keys: remote)
+        case .provider: return nil
+        }
+    }
 
     /// The outcome for one token; its JSON is built only when printed (not in summary mode).
     struct Verdict {
@@ -190,16 +207,24 @@ struct VerificationSession {
 
     func verify(_ token: String, expectations: IDTokenExpectations) async -> Verdict {
         do {
-            var policy = policy
-            if !checkIssuer { policy.issuers = [try Self.unverifiedIssuer(of: token, limits: policy.limits)] }
             let claims: [String: JSONValue]
-            switch keys {
-            case .fixed(let keySet):
-                claims = try IDTokenVerifier(policy: policy, keys: keySet).verify(token, keySet: keySet, expecting: expectations).claims
-            case .remote(let remote):
-                claims = try await IDTokenVerifier(policy: policy, keys: remote).verify(token, expecting: expectations).claims
-            case .provider(let verify):
+            if case .provider(let verify) = keys {
                 claims = try await verify(token, expectations)
+            } else {
+                var verifier = sharedVerifier
+                if verifier == nil {
+                    var policy = policy
+                    policy.issuers = [try Self.unverifiedIssuer(of: token, limits: policy.limits)]
+                    verifier = Self.verifier(policy: policy, keys: keys)
+                }
+                switch (keys, verifier) {
+                case (.fixed(let keySet), let verifier?):
+                    claims = try verifier.verify(token, keySet: keySet, expecting: expectations).claims
+                case (_, let verifier?):
+                    claims = try await verifier.verify(token, expecting: expectations).claims
+                default:
+                    throw FederateError(.invalidConfiguration, "no verifier for these keys")
+                }
             }
             return Verdict(claims: claims, error: nil)
         } catch {

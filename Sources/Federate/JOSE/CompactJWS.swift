@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A parsed, not yet verified, compact JWS (RFC 7515 §7.1): `header.payload.signature`.
 ///
 /// Parsing is strict and bounded: exactly three segments of canonical unpadded base64url,
@@ -36,17 +42,16 @@ public struct CompactJWS: Sendable {
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>, limits: JWSLimits) throws(FederateError) {
-        var firstDot = -1, secondDot = -1
-        for i in 0..<bytes.count where bytes[i] == UInt8(ascii: ".") {
-            if firstDot < 0 {
-                firstDot = i
-            } else if secondDot < 0 {
-                secondDot = i
-            } else {
-                throw FederateError(.malformedToken, "a compact JWS has exactly three segments")
-            }
+        // memchr: a byte loop over the whole token showed in profiles of the verification path.
+        func dot(after start: Int) -> Int? {
+            guard let base = bytes.baseAddress, start < bytes.count,
+                let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start)
+            else { return nil }
+            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
         }
-        guard firstDot > 0, secondDot > firstDot else {
+        guard let firstDot = dot(after: 0), let secondDot = dot(after: firstDot + 1), dot(after: secondDot + 1) == nil,
+            firstDot > 0
+        else {
             throw FederateError(.malformedToken, "a compact JWS has exactly three segments")
         }
         guard secondDot + 1 < bytes.count else {

@@ -8,7 +8,7 @@ public struct JOSEHeader: Sendable, Hashable {
     public let type: String?
     /// Whether the header carries key material or key locations (`jwk`, `jku`, `x5u`, `x5c`).
     /// Federate never uses them to find a key; this is informational.
-    public let carriesEmbeddedKeyReference: Bool
+    public var carriesEmbeddedKeyReference: Bool { ["jwk", "jku", "x5u", "x5c"].contains { members[$0] != nil } }
     /// All header members.
     public let members: [String: JSONValue]
 
@@ -47,7 +47,6 @@ public struct JOSEHeader: Sendable, Hashable {
         self.algorithmName = alg
         self.keyID = kid
         self.type = typ
-        self.carriesEmbeddedKeyReference = ["jwk", "jku", "x5u", "x5c"].contains { members[$0] != nil }
         self.members = members
     }
 

@@ -128,7 +128,9 @@ private struct Scanner {
     mutating func parseObject(depth: Int) throws(JSONParser.Error) -> JSONValue {
         guard depth <= maxDepth else { throw .tooDeep }
         index += 1  // {
-        var members: [String: JSONValue] = [:]
+        // Room for a typical token payload (7 to 12 claims) from the start: growing 1→2→4→8
+        // rehashed every member three times on the verification hot path.
+        var members = [String: JSONValue](minimumCapacity: 8)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A string compared and hashed as its exact UTF-8 bytes.
 ///
 /// Swift's `String` equality is Unicode canonical equivalence: `"\u{212A}-client"` (KELVIN
@@ -26,7 +32,15 @@ extension String {
     /// Whether the two strings have exactly the same UTF-8 bytes (not mere canonical
     /// equivalence, which `==` tests).
     public func exactlyEquals(_ other: String) -> Bool {
-        utf8.elementsEqual(other.utf8)
+        guard utf8.count == other.utf8.count else { return false }
+        var lhs = self, rhs = other
+        // Contiguous UTF-8 (native strings already are): a memcmp, not a generic byte loop.
+        return lhs.withUTF8 { a in
+            rhs.withUTF8 { b in
+                guard let left = a.baseAddress, let right = b.baseAddress else { return a.count == b.count }
+                return memcmp(left, right, a.count) == 0
+            }
+        }
     }
 }
 

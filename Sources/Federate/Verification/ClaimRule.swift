@@ -50,6 +50,9 @@ public struct ClaimRules: Sendable, ExpressibleByArrayLiteral {
 
     /// Runs every rule on `token`.
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        for rule in rules { try rule.check(token, context: context) }
+        // Borrowed in place: `for rule in rules` copied (and retained) every existential.
+        try rules.withUnsafeBufferPointer { (buffer) throws(FederateError) in
+            for index in buffer.indices { try buffer[index].check(token, context: context) }
+        }
     }
 }

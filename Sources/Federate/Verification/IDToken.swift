@@ -2,6 +2,10 @@ public import Foundation
 
 /// A verified ID token: typed standard claims plus every raw claim.
 ///
+/// Built only from a token that passed the ID-token rules (``IDTokenPolicy/rules(for:)``),
+/// so the typed claims below are present and well-formed; each is read from ``claims`` when
+/// asked for, which keeps verification from decoding what the caller never reads.
+///
 /// The token string itself is not kept: it is a bearer credential.
 public struct IDToken: Sendable, CustomStringConvertible {
     /// The protected header.
@@ -14,23 +18,29 @@ public struct IDToken: Sendable, CustomStringConvertible {
     public let claims: [String: JSONValue]
 
     /// `iss`.
-    public let issuer: String
+    public var issuer: String { claims["iss"]?.stringValue ?? "" }
     /// `sub`: the stable identifier of the user at this issuer.
-    public let subject: String
+    public var subject: String { claims["sub"]?.stringValue ?? "" }
     /// `aud`, always as a list.
-    public let audiences: [String]
+    public var audiences: [String] {
+        switch claims["aud"] {
+        case .string(let single)?: return [single]
+        case .array(let entries)?: return entries.compactMap(\.stringValue)
+        default: return []
+        }
+    }
     /// `azp`, if present.
-    public let authorizedParty: String?
+    public var authorizedParty: String? { claims["azp"]?.stringValue }
     /// `exp`.
-    public let expiresAt: Date
+    public var expiresAt: Date { date("exp") ?? Date(timeIntervalSince1970: 0) }
     /// `iat`.
-    public let issuedAt: Date
+    public var issuedAt: Date { date("iat") ?? Date(timeIntervalSince1970: 0) }
     /// `nbf`, if present.
-    public let notBefore: Date?
+    public var notBefore: Date? { date("nbf") }
     /// `auth_time`, if present.
-    public let authTime: Date?
+    public var authTime: Date? { date("auth_time") }
     /// `nonce`, if present.
-    public let nonce: String?
+    public var nonce: String? { claims["nonce"]?.stringValue }
 
     /// `email`, if present.
     public var email: String? { claims["email"]?.stringValue }
@@ -41,6 +51,18 @@ public struct IDToken: Sendable, CustomStringConvertible {
     /// `picture`, if present.
     public var picture: String? { claims["picture"]?.stringValue }
 
+    /// Wraps a token the ID-token rules accepted.
+    init(_ token: VerifiedJWT) {
+        self.header = token.header
+        self.algorithm = token.algorithm
+        self.keyID = token.keyID
+        self.claims = token.claims
+    }
+
+    private func date(_ name: String) -> Date? {
+        claims[name].flatMap(NumericDate.init(json:))?.date
+    }
+
     /// Reads a Boolean that some providers send as a string.
     public static func flexibleBool(_ value: JSONValue) -> Bool? {
         switch value {
@@ -49,24 +71,6 @@ public struct IDToken: Sendable, CustomStringConvertible {
         case .string("false"): return false
         default: return nil
         }
-    }
-
-    /// Reads the typed claims of a token the ID-token rules accepted.
-    init(_ token: VerifiedJWT) throws(FederateError) {
-        self.header = token.header
-        self.algorithm = token.algorithm
-        self.keyID = token.keyID
-        self.claims = token.claims
-        self.issuer = try token.requiredString("iss")
-        self.subject = try token.requiredString("sub")
-        guard let audiences = try token.audiences() else { throw FederateError(.missingClaim, "required claim 'aud' is missing") }
-        self.audiences = audiences
-        self.authorizedParty = try token.string("azp")
-        self.expiresAt = try token.requiredNumericDate("exp").date
-        self.issuedAt = try token.requiredNumericDate("iat").date
-        self.notBefore = try token.numericDate("nbf")?.date
-        self.authTime = try token.numericDate("auth_time")?.date
-        self.nonce = try token.string("nonce")
     }
 
     public var description: String {
