@@ -21,6 +21,9 @@ public enum DevFault: String, Sendable, Hashable, CaseIterable {
     /// ID tokens are signed with a fresh key published only from now on: the relying party
     /// must refetch the key set once to accept them.
     case rotateKeys = "rotate_keys"
+    /// The authorization endpoint ignores `prompt=login` and `max_age` and approves silently
+    /// from the provider's session, as Apple does: a reauthentication must then fail.
+    case ignoresPrompt = "ignores_prompt"
     /// The token endpoint answers 500.
     case serverError = "server_error"
     /// The token endpoint answers after 3 seconds.

@@ -38,6 +38,9 @@ final class DevProviderState: Sendable {
 
     let keys: Mutex<Keys>
     let codes = Mutex<[String: DevCodeGrant]>([:])
+    /// The provider's own sign-in sessions, like a real provider's SSO cookie: the subject and
+    /// when that user last authenticated. A silent approval reports this time as `auth_time`.
+    let ssoSessions = Mutex<[String: Date]>([:])
     let tokens = Mutex<[String: DevTokenGrant]>([:])
     let issuer = Mutex<String>("")
     /// The server's root URL, known once the port is bound.

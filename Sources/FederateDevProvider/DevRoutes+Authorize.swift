@@ -5,6 +5,13 @@ import Hummingbird
 extension DevRoutes {
     /// `GET/POST /authorize`: validates the request, picks the user (the `user` field of the
     /// picker page, `login_hint`, or the auto-approve user) and answers with a code.
+    ///
+    /// Like a real provider with single sign-on, a user picked on the page "authenticates"
+    /// there and then: that starts the provider's session for them, and `auth_time` is now.
+    /// A silent approval (`login_hint`, the auto-approve user) reuses that session, so its
+    /// `auth_time` is when the session began. `prompt=login`, or a `max_age` the session is
+    /// older than, shows the page instead of approving silently (`prompt=none` then answers
+    /// `login_required`) — what OpenID Connect Core §3.1.2.1 asks of a provider.
     func authorize(query: String) -> Response {
         guard let parameters = try? FormURLEncoding.decode(query) else {
             return page(status: .badRequest, title: "Bad request", body: "<p>The request has malformed or repeated parameters.</p>")
@@ -33,10 +40,27 @@ extension DevRoutes {
         guard let challenge = parameters["code_challenge"], parameters["code_challenge_method"] == "S256", challenge.utf8.count == 43 else {
             return fail("invalid_request", "PKCE with code_challenge_method=S256 is required")
         }
-        let chosen = parameters["user"] ?? parameters["login_hint"] ?? configuration.autoApproveSubject
+        let picked = parameters["user"]
+        let chosen = picked ?? parameters["login_hint"] ?? configuration.autoApproveSubject
         guard let user = user(chosen) else {
             if parameters["prompt"] == "none" { return fail("login_required", "no signed-in user") }
             return picker(parameters)
+        }
+        let now = Date()
+        let session = state.ssoSessions.withLock { $0[user.subject] }
+        let authTime: Date
+        if picked != nil {
+            authTime = now
+            state.ssoSessions.withLock { $0[user.subject] = now }
+        } else {
+            let maxAge = parameters["max_age"].flatMap(Double.init)
+            let tooOld = maxAge.map { limit in session.map { now.timeIntervalSince($0) > limit } ?? true } ?? false
+            if parameters["prompt"] == "login" || tooOld, !client.faults.contains(.ignoresPrompt) {
+                if parameters["prompt"] == "none" { return fail("login_required", "the user must sign in again") }
+                return picker(parameters)
+            }
+            authTime = session ?? now
+            if session == nil { state.ssoSessions.withLock { $0[user.subject] = now } }
         }
         // Granular consent: the user may leave scopes unticked (never `openid`).
         var granted = scopes.filter { $0 == "openid" || !user.refusedScopes.contains($0) }
@@ -48,7 +72,7 @@ extension DevRoutes {
         state.codes.withLock {
             $0[code] = DevCodeGrant(
                 clientID: client.id, redirectURI: redirectURI, user: user, nonce: parameters["nonce"], codeChallenge: challenge,
-                scopes: granted, authTime: Date(), expiresAt: Date().addingTimeInterval(60))
+                scopes: granted, authTime: authTime, expiresAt: now.addingTimeInterval(60))
         }
         var response = [("code", code)]
         // Apple posts the user's name and email once: on the first authorization of this client.

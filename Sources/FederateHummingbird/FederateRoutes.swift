@@ -136,14 +136,15 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             return try await accounts.signIn(with: credential).sessionToken
         case .link, .reauthenticate:
             // The browser must still hold the session that started the flow.
-            guard let uid = pending.context["uid"], let session = await currentSession(request), session.uid == uid else {
+            guard let uid = pending.context["uid"], let session = await currentSession(request), session.uid.exactlyEquals(uid) else {
                 throw FederateError(.userMismatch, "the signed-in user changed during the flow")
             }
             if pending.intent == .link {
                 _ = try await accounts.link(uid, with: credential)
                 return nil
             }
-            let fresh = try await accounts.reauthenticate(uid, with: credential)
+            // The provider must have signed the user in again since this flow began.
+            let fresh = try await accounts.reauthenticate(uid, with: credential, authenticatedAfter: pending.createdAt)
             try await accounts.signOut(session)  // rotate: the old session ends
             return fresh.sessionToken
         }

@@ -28,7 +28,9 @@ struct FederateRoutesTests {
         let apple = try await DevProvider.start(configuration: Self.devConfiguration(.apple, path: "/auth/apple/callback"))
         defer { Task { for provider in [generic, google, apple] { try? await provider.stop() } } }
         let key = try #require(apple.configuration.appleClientKey)
-        let clock = TestClock()
+        // The dev providers tell real time in `auth_time`; the server's clock starts ten minutes
+        // behind and catches up below, so the first sign-in is ten minutes old by then.
+        let clock = TestClock(Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 600).rounded(.down)))
         let accounts = AccountService(store: InMemoryAccountStore(), clock: clock.function)
         let port = try FreePort.loopback()
         let origin = "http://127.0.0.1:\(port)"
@@ -82,7 +84,13 @@ struct FederateRoutesTests {
         #expect(tooOld.status == 403)
         #expect(String(decoding: tooOld.body, as: UTF8.self).contains("\"requires_recent_login\""))
         let before = browser.cookie("federate_session")
-        _ = try await browser.navigate(origin + "/auth/google/start?intent=reauthenticate", origin: origin)
+        // The provider is asked to sign the user in again (prompt=login, max_age=0): it shows
+        // its sign-in page instead of approving from its own session.
+        let prompt = try await browser.navigate(origin + "/auth/google/start?intent=reauthenticate", origin: origin)
+        #expect(String(decoding: prompt.body, as: UTF8.self).contains("Sign in as"))
+        #expect(browser.cookie("federate_session") == before)
+        let subject = try #require(google.configuration.autoApproveSubject)
+        _ = try await browser.navigate(origin + "/auth/google/start?intent=reauthenticate", origin: origin, pick: subject)
         #expect(browser.cookie("federate_session") != before)
         let deleted = try await browser.send(origin + "/me", method: "DELETE", headers: [("Origin", origin), ("X-CSRF-Token", csrf)])
         #expect(deleted.status == 200, "\(String(decoding: deleted.body, as: UTF8.self))")
@@ -93,6 +101,41 @@ struct FederateRoutesTests {
         let association = try await browser.send(origin + "/.well-known/apple-developer-domain-association.txt")
         #expect(association.status == 200)
         #expect(String(decoding: association.body, as: UTF8.self) == "apple-association-contents")
+    }
+
+    /// A provider that approves a reauthentication silently from its own session (it ignores
+    /// `prompt=login` and `max_age=0`, as Apple does) proves nothing: the callback answers
+    /// `requires_recent_login` and the session stays as it was.
+    @Test func reauthenticationWithoutAFreshProviderSignInIsRefused() async throws {
+        var devConfiguration = Self.devConfiguration(.generic, path: "/auth/dev/callback")
+        for index in devConfiguration.clients.indices { devConfiguration.clients[index].faults.insert(.ignoresPrompt) }
+        let generic = try await DevProvider.start(configuration: devConfiguration)
+        defer { Task { try? await generic.stop() } }
+        // No tolerance: the provider's session began before the flow, whole seconds apart or not.
+        let accounts = AccountService(store: InMemoryAccountStore(), configuration: AccountServiceConfiguration(clockTolerance: 0))
+        let port = try FreePort.loopback()
+        let origin = "http://127.0.0.1:\(port)"
+        let configuration = FederateServerConfiguration(
+            origin: origin,
+            providers: ["dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret")],
+            accounts: accounts, sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: SymmetricKey(size: .bits256))]))
+        let router = Router(context: FederateContext.self)
+        FederateRoutes<FederateContext>(configuration: configuration).register(on: router)
+        router.get("/") { _, _ in "home" }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
+        let server = Task { try await app.runService() }
+        defer { server.cancel() }
+        let browser = TestBrowser()
+        try await Self.waitUntilListening(origin)
+
+        _ = try await browser.navigate(origin + "/auth/dev/start", origin: origin)
+        let session = try #require(browser.cookie("federate_session"))
+        try await Task.sleep(for: .milliseconds(1100))  // the provider's session is now a second older than the next flow
+        let refused = try await browser.navigate(origin + "/auth/dev/start?intent=reauthenticate", origin: origin)
+        #expect(refused.status == 403)
+        #expect(String(decoding: refused.body, as: UTF8.self).contains("requires_recent_login"))
+        #expect(browser.cookie("federate_session") == session)
+        #expect(try await browser.send(origin + "/me").status == 200)
     }
 
     static func waitUntilListening(_ origin: String) async throws {

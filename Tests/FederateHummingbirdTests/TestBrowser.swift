@@ -28,7 +28,9 @@ final class TestBrowser: @unchecked Sendable {
     }
 
     /// Follows redirects from `url`, submitting an auto-posting form like a browser; returns the last response.
-    func navigate(_ url: String, origin: String) async throws -> Federate.HTTPResponse {
+    /// Follows redirects and auto-submitted forms; on the dev provider's sign-in page (its
+    /// login prompt), signs in as `pick` when given, else stops there.
+    func navigate(_ url: String, origin: String, pick: String? = nil) async throws -> Federate.HTTPResponse {
         var response = try await send(url)
         var current = url
         for _ in 0..<10 {
@@ -38,11 +40,26 @@ final class TestBrowser: @unchecked Sendable {
             } else if response.status == 200, let action = Self.formAction(response.body) {
                 let fields = HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self))
                 response = try await send(action, method: "POST", body: FormURLEncoding.encode(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+            } else if response.status == 200, let pick, var action = Self.pickerAction(response.body) {
+                var fields = HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self))
+                fields["user"] = pick
+                if action.hasPrefix("/"), let page = URLComponents(string: current), let scheme = page.scheme, let host = page.host {
+                    action = "\(scheme)://\(host)\(page.port.map { ":\($0)" } ?? "")" + action
+                }
+                response = try await send(action, method: "POST", body: FormURLEncoding.encode(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
             } else {
                 break
             }
         }
         return response
+    }
+
+    /// The action of the dev provider's sign-in page (a form of `user` buttons), if this is it.
+    static func pickerAction(_ body: [UInt8]) -> String? {
+        let html = String(decoding: body, as: UTF8.self)
+        guard html.contains("name=\"user\""), let start = html.range(of: "action=\""),
+            let end = html[start.upperBound...].firstIndex(of: "\"") else { return nil }
+        return String(html[start.upperBound..<end]).replacingOccurrences(of: "&amp;", with: "&")
     }
 
     static func formAction(_ body: [UInt8]) -> String? {

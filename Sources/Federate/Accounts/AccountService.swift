@@ -32,7 +32,9 @@ public struct AccountService: Sendable {
     }
 
     /// Signs in with a provider credential: the identity's user, or a new user when the
-    /// identity is new. Issues a session whose `auth_time` is now.
+    /// identity is new. Issues a session whose `auth_time` is when the user authenticated at
+    /// the provider: the ID token's `auth_time` when it has one (a sign-in on a two-hour-old
+    /// provider session is a two-hour-old sign-in), else now.
     ///
     /// Throws `account_exists_with_different_credential` (with the email, the pending
     /// credential and the existing user's providers) when the identity is new but its email
@@ -42,13 +44,13 @@ public struct AccountService: Sendable {
         for attempt in 0..<2 {
             let now = clock()
             if let user = try await store.user(providerID: credential.providerID, subject: credential.subject) {
-                return try await signInExisting(user, with: credential, now: now)
+                return try await signInExisting(user, with: credential, now: now, authTime: Self.authTime(of: credential, now: now))
             }
             if store.oneAccountPerEmail, let email = credential.email, let owner = try await store.users(email: email).first {
                 // A concurrent first sign-in of this very identity may have created the owner
                 // between the two lookups: then this is a returning sign-in.
                 if let user = try await store.user(providerID: credential.providerID, subject: credential.subject) {
-                    return try await signInExisting(user, with: credential, now: now)
+                    return try await signInExisting(user, with: credential, now: now, authTime: Self.authTime(of: credential, now: now))
                 }
                 throw Self.accountExists(email: email, credential: credential, owner: owner)
             }
@@ -67,7 +69,7 @@ public struct AccountService: Sendable {
                 if let email = credential.email { owner = try await store.users(email: email).first }
                 throw Self.accountExists(email: credential.email ?? "", credential: credential, owner: owner)
             }
-            return try await authResult(user, credential: credential, isNewUser: true, authTime: now)
+            return try await authResult(user, credential: credential, isNewUser: true, authTime: Self.authTime(of: credential, now: now))
         }
         throw FederateError(.accountStoreFailed, "the identity was created and removed concurrently; try again")
     }
@@ -82,7 +84,7 @@ public struct AccountService: Sendable {
         let now = clock()
         var user = try await activeUser(uid)
         if let owner = try await store.user(providerID: credential.providerID, subject: credential.subject) {
-            if owner.uid == uid {
+            if owner.uid.exactlyEquals(uid) {
                 throw FederateError(.providerAlreadyLinked, "this \(credential.providerID) identity is already linked to the user")
             }
             throw Self.credentialInUse(credential)
@@ -91,7 +93,7 @@ public struct AccountService: Sendable {
             throw FederateError(.providerAlreadyLinked, "the user already has a \(credential.providerID) identity")
         }
         if store.oneAccountPerEmail, let email = credential.email,
-            try await store.users(email: email).contains(where: { $0.uid != uid })
+            try await store.users(email: email).contains(where: { !$0.uid.exactlyEquals(uid) })
         {
             throw FederateError(.emailAlreadyInUse, "the credential's email belongs to another user",
                 context: AccountErrorContext(email: email, pendingCredential: credential))
@@ -118,17 +120,35 @@ public struct AccountService: Sendable {
     }
 
     /// Proves again that the person is user `uid`: the credential must resolve to this user
-    /// (else `user_mismatch`). Issues a session with a fresh `auth_time`, which
-    /// sensitive operations (``requireRecentLogin(_:within:)``) accept.
-    public func reauthenticate(_ uid: String, with credential: Credential) async throws -> AuthResult {
+    /// (else `user_mismatch`). Issues a session whose `auth_time` is the ID token's
+    /// `auth_time` (else now), which sensitive operations (``requireRecentLogin(_:within:)``)
+    /// then judge.
+    ///
+    /// With `authenticatedAfter` — the start of the reauthentication flow — the provider must
+    /// have signed the user in again during the flow: the ID token's `auth_time` must be no
+    /// earlier than that instant minus the clock tolerance. A provider that approved silently
+    /// from its own session (or sent no `auth_time`) fails with `requires_recent_login`, and
+    /// nothing changes. Firebase's `reauthenticate(with:)` accepts any fresh credential; this
+    /// is stricter on purpose.
+    public func reauthenticate(_ uid: String, with credential: Credential, authenticatedAfter: Date? = nil) async throws -> AuthResult {
         try Self.validate(credential)
         let now = clock()
         _ = try await activeUser(uid)
-        guard let owner = try await store.user(providerID: credential.providerID, subject: credential.subject), owner.uid == uid else {
+        guard let owner = try await store.user(providerID: credential.providerID, subject: credential.subject), owner.uid.exactlyEquals(uid) else {
             throw FederateError(.userMismatch, "the credential does not belong to this user",
                 context: AccountErrorContext(email: credential.email, pendingCredential: credential))
         }
-        return try await signInExisting(owner, with: credential, now: now)
+        if let authenticatedAfter {
+            guard let authTime = credential.idToken?.authTime,
+                // `auth_time` is in whole seconds: compare with the flow's start rounded down.
+                authTime.timeIntervalSince1970 >= authenticatedAfter.timeIntervalSince1970.rounded(.down) - configuration.clockTolerance
+            else {
+                throw FederateError(
+                    .requiresRecentLogin,
+                    "the provider did not sign the user in again during the reauthentication (its auth_time is older than the flow, or absent)")
+            }
+        }
+        return try await signInExisting(owner, with: credential, now: now, authTime: Self.authTime(of: credential, now: now))
     }
 
     /// The user `uid`; `user_not_found` when absent.
@@ -145,7 +165,14 @@ public struct AccountService: Sendable {
         return user
     }
 
-    private func signInExisting(_ user: User, with credential: Credential, now: Date) async throws -> AuthResult {
+    /// When the user authenticated: the ID token's `auth_time`, never later than now; now
+    /// when the credential has none.
+    static func authTime(of credential: Credential, now: Date) -> Date {
+        guard let authTime = credential.idToken?.authTime else { return now }
+        return min(authTime, now)
+    }
+
+    private func signInExisting(_ user: User, with credential: Credential, now: Date, authTime: Date) async throws -> AuthResult {
         guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
         guard let index = user.identities.firstIndex(where: { $0.providerID.exactlyEquals(credential.providerID) && $0.subject.exactlyEquals(credential.subject) }) else {
             throw FederateError(.accountStoreFailed, "the store returned a user without the identity looked up")
@@ -157,7 +184,7 @@ public struct AccountService: Sendable {
         var user = user
         user.identities[index] = identity
         user.lastSignInAt = now
-        return try await authResult(user, credential: credential, isNewUser: false, authTime: now)
+        return try await authResult(user, credential: credential, isNewUser: false, authTime: authTime)
     }
 
     private func authResult(_ user: User, credential: Credential, isNewUser: Bool, authTime: Date) async throws -> AuthResult {

@@ -55,7 +55,12 @@ public struct AuthorizationRequest: Sendable {
     public var maxAge: Int?
     /// Provider-specific parameters. Reserved names are dropped.
     public var customParameters: [String: String]
-    /// Why the flow runs.
+    /// Why the flow runs. A ``AuthorizationIntent/reauthenticate`` request asks the provider
+    /// to sign the user in again, whatever its own session: it sends `prompt=login` and
+    /// `max_age=0` (OpenID Connect Core §3.1.2.1) unless ``prompt`` or ``maxAge`` is set. The
+    /// proof is checked when the flow ends: the ID token's `auth_time` must not be earlier
+    /// than the flow's start (``AccountService/reauthenticate(_:with:authenticatedAfter:)``),
+    /// so a provider that ignores both parameters cannot pass off an old sign-in as new.
     public var intent: AuthorizationIntent
     /// How long the pending authorization stays valid. Default 10 minutes.
     public var lifetime: TimeInterval
@@ -119,9 +124,13 @@ public struct AuthorizationRequest: Sendable {
             ("code_challenge", pkce.challenge), ("code_challenge_method", pkce.method),
         ]
         if let responseMode { parameters.append(("response_mode", responseMode.rawValue)) }
-        if let prompt { parameters.append(("prompt", prompt)) }
+        let reauthenticating = intent == .reauthenticate
+        if let prompt = prompt ?? (reauthenticating ? "login" : nil) { parameters.append(("prompt", prompt)) }
         if let loginHint { parameters.append(("login_hint", loginHint)) }
-        if let maxAge { parameters.append(("max_age", String(maxAge))) }
+        // For a reauthentication, `max_age=0` is sent but not enforced as a max age on the ID
+        // token: the account layer compares `auth_time` with the flow's start instead, and
+        // answers `requires_recent_login` when the provider did not sign the user in again.
+        if let maxAge = maxAge ?? (reauthenticating ? 0 : nil) { parameters.append(("max_age", String(maxAge))) }
 
         var dropped: [String] = []
         for name in customParameters.keys.sorted() {
