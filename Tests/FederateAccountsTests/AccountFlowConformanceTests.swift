@@ -6,6 +6,40 @@ extension AccountsTests {
     /// Sign-in, linking, reauthentication and unlinking: the same expectations on every store.
     @Suite("Accounts: flows (every store)")
     struct AccountFlowConformanceTests {
+        /// A session's `auth_time` is when the user authenticated at the provider; a
+        /// reauthentication flow must carry a provider sign-in from after its start.
+        @Test(arguments: StoreKind.allCases)
+        func reauthenticationNeedsAFreshProviderSignIn(kind: StoreKind) async throws {
+            try await kind.withService { accounts, clock in
+                let now = clock.now
+                let ann = try await accounts.signIn(with: TestCredential.make("google.com", "g-ann"))
+                let uid = ann.user.uid
+                // A sign-in on a two-hour-old provider session is a two-hour-old sign-in.
+                let old = try await accounts.signIn(
+                    with: try TestCredential.withIDToken("google.com", "g-ann", authTime: now.addingTimeInterval(-7200), now: now))
+                let oldSession = try #require(old.session)
+                #expect(oldSession.authTime == now.addingTimeInterval(-7200))
+                await expectError(.requiresRecentLogin) { try accounts.requireRecentLogin(oldSession) }
+                // Reauthentication with a provider sign-in from before the flow, or with none: refused.
+                let flowStart = now.addingTimeInterval(-10)
+                await expectError(.requiresRecentLogin) {
+                    try await accounts.reauthenticate(
+                        uid, with: try TestCredential.withIDToken("google.com", "g-ann", authTime: now.addingTimeInterval(-100), now: now),
+                        authenticatedAfter: flowStart)
+                }
+                await expectError(.requiresRecentLogin) {
+                    try await accounts.reauthenticate(uid, with: TestCredential.make("google.com", "g-ann"), authenticatedAfter: flowStart)
+                }
+                // Within the clock tolerance (5 s) of the flow's start, or after it: accepted.
+                let fresh = try await accounts.reauthenticate(
+                    uid, with: try TestCredential.withIDToken("google.com", "g-ann", authTime: flowStart.addingTimeInterval(-4), now: now),
+                    authenticatedAfter: flowStart)
+                let session = try #require(fresh.session)
+                #expect(session.authTime == flowStart.addingTimeInterval(-4))
+                try accounts.requireRecentLogin(session)
+            }
+        }
+
         @Test(arguments: StoreKind.allCases)
         func signInCreatesThenReturns(kind: StoreKind) async throws {
             try await kind.withService { accounts, clock in

@@ -87,3 +87,23 @@ func expectError<T>(
         return nil
     }
 }
+
+extension TestCredential {
+    static let secret = HMACSecret(utf8: "account-tests-id-token-secret-32b!")
+
+    /// A credential from a verified ID token (HS256 with a test secret) whose user
+    /// authenticated at the provider at `authTime`.
+    static func withIDToken(_ providerID: String, _ subject: String, authTime: Date, now: Date) throws -> Credential {
+        let seconds = SafeNumber.clampedInt64(now.timeIntervalSince1970)
+        let token = try JWSSigningKey(hmac: secret).sign(
+            claims: [
+                "iss": "https://idp.example", "aud": "rp", "sub": .string(subject), "iat": .integer(seconds), "exp": .integer(seconds + 600),
+                "auth_time": .integer(SafeNumber.clampedInt64(authTime.timeIntervalSince1970)),
+            ],
+            algorithm: .hs256)
+        let policy = IDTokenPolicy(issuers: ["https://idp.example"], audiences: ["rp"], allowedAlgorithms: [.hs256], hmacSecret: secret)
+        let idToken = try IDTokenVerifier(policy: policy, keys: JSONWebKeySet.empty)
+            .verify(token, keySet: .empty, expecting: IDTokenExpectations(now: now.timeIntervalSince1970))
+        return Credential(providerID: providerID, idToken: idToken)
+    }
+}

@@ -24,6 +24,24 @@ struct AuthorizationRequestTests {
         #expect(query["code_challenge"] == expected)
     }
 
+    @Test func reauthenticationAsksTheProviderToSignTheUserInAgain() throws {
+        var request = AuthorizationRequest(
+            providerID: "oidc.example", clientID: FlowFixtures.clientID, redirectURI: FlowFixtures.redirectURI, intent: .reauthenticate)
+        let built = try request.build(for: FlowFixtures.metadata())
+        let query = try FlowFixtures.query(of: built.url)
+        #expect(query["prompt"] == "login" && query["max_age"] == "0")
+        // Checked against the flow's start by the account layer, not as a max age on the ID token.
+        #expect(built.pending.maxAge == nil && built.pending.intent == .reauthenticate)
+        // The caller's own values win; a sign-in sends neither.
+        request.prompt = "select_account"
+        request.maxAge = 30
+        let custom = try FlowFixtures.query(of: try request.build(for: FlowFixtures.metadata()).url)
+        #expect(custom["prompt"] == "select_account" && custom["max_age"] == "30")
+        request = AuthorizationRequest(providerID: "oidc.example", clientID: FlowFixtures.clientID, redirectURI: FlowFixtures.redirectURI)
+        let signIn = try FlowFixtures.query(of: try request.build(for: FlowFixtures.metadata()).url)
+        #expect(signIn["prompt"] == nil && signIn["max_age"] == nil)
+    }
+
     @Test func stateNonceAndVerifierAreLongRandomAndUnreserved() throws {
         let first = try FlowFixtures.built().pending
         let second = try FlowFixtures.built().pending
