@@ -12,7 +12,8 @@ public import Federate
 /// The provider callback is exempt: Apple POSTs it cross-site, and its `state` parameter,
 /// bound to the sealed pending-authorization cookie, is its CSRF protection.
 public struct CSRFCheck: Sendable {
-    /// The cookie holding the token.
+    /// The cookie holding the token on loopback HTTP; over HTTPS it is
+    /// `__Host-federate_csrf` (``SessionCookies/csrfName(secure:)``).
     public static let cookieName = "federate_csrf"
     /// The header that must repeat it.
     public static let headerName = "X-CSRF-Token"

@@ -71,6 +71,9 @@ public struct RequestCookies: Sendable {
         self.values = values
     }
 
-    /// The value of `name`, if sent.
-    public subscript(name: String) -> String? { values[name] }
+    /// The value of `name` (byte for byte), if sent.
+    public subscript(name: String) -> String? { values.first { $0.key.exactlyEquals(name) }?.value }
+
+    /// Every cookie sent, by name.
+    public var all: [(name: String, value: String)] { values.map { ($0.key, $0.value) } }
 }

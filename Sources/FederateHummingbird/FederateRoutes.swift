@@ -85,35 +85,77 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             var pending = built.pending
             pending.context["returnTo"] = ReturnTo.sanitize(query["returnTo"].map(String.init), fallback: configuration.defaultReturnTo)
             pending.context["uid"] = uid
+            let path = configuration.authPath + "/" + name
             let cookie = SessionCookies.pending(
-                try configuration.sealer.seal(pending), path: configuration.authPath + "/" + name, secure: configuration.secureCookies)
-            return Response(status: .found, headers: [.location: built.url, .setCookie: "\(cookie)", .cacheControl: "no-store"])
+                try configuration.sealer.seal(pending), state: pending.state, path: path, secure: configuration.secureCookies,
+                formPost: pending.responseMode == .formPost)
+            var headers: HTTPFields = [.location: built.url, .setCookie: "\(cookie)", .cacheControl: "no-store"]
+            // One cookie per flow, so sign-ins started in several tabs all complete; past the
+            // cap, the oldest flows are dropped.
+            for evicted in evictedFlows(RequestCookies(headers: request.headers[values: .cookie])) {
+                headers.append(.init(name: .setCookie, value: "\(SessionCookies.deletingPending(name: evicted.name, path: path, secure: configuration.secureCookies, formPost: evicted.formPost))"))
+            }
+            return Response(status: .found, headers: headers)
         } catch let error as FederateError {
             logger.notice("sign-in could not start", metadata: ["provider": "\(name)", "error": "\(error.code)"])
             return ErrorResponse.json(.badGateway, error)
         }
     }
 
+    /// The pending flows to drop so that, with the one being started, at most
+    /// ``SessionCookies/maximumPendingFlows`` remain: the oldest, and any that no longer opens.
+    private func evictedFlows(_ cookies: RequestCookies) -> [(name: String, formPost: Bool)] {
+        var flows: [(name: String, createdAt: Date, formPost: Bool)] = []
+        var evicted: [(name: String, formPost: Bool)] = []
+        for (name, value) in cookies.all where name.hasPrefix(SessionCookies.pendingPrefix) {
+            if let pending = try? configuration.sealer.open(value) {
+                flows.append((name, pending.createdAt, pending.responseMode == .formPost))
+            } else {
+                evicted.append((name, false))
+            }
+        }
+        let excess = flows.count - (SessionCookies.maximumPendingFlows - 1)
+        if excess > 0 {
+            evicted += flows.sorted { $0.createdAt < $1.createdAt }.prefix(excess).map { ($0.name, $0.formPost) }
+        }
+        return evicted
+    }
+
     private func callback(_ request: Request, context: Context, parameters: String, isForm: Bool) async throws -> Response {
         guard let name = context.parameters.get("provider"), let provider = configuration.provider(named: name) else {
             return ErrorResponse.json(.notFound, code: .unknownProvider, message: "no provider by this name is configured")
         }
-        let clearPending = SetCookie.deleting(
-            SessionCookies.pending, path: configuration.authPath + "/" + name, secure: configuration.secureCookies,
-            sameSite: configuration.secureCookies ? .none : .lax)
+        let path = configuration.authPath + "/" + name
+        // The flow is found by the callback's `state`. Without a state, or with one no flow of
+        // this browser has, the callback is refused and every flow in progress is left as it
+        // is: a forged callback (an `error=…` link without state) cannot end a real sign-in.
+        let callback: AuthorizationResponse
+        let pending: PendingAuthorization
+        let cookieName: String
         do {
-            let cookies = RequestCookies(headers: request.headers[values: .cookie])
-            guard let sealed = cookies[SessionCookies.pending] else {
-                throw FederateError(.invalidPendingAuthorization, "no sign-in is in progress in this browser")
+            callback = isForm ? try AuthorizationResponse(formBody: Array(parameters.utf8)) : try AuthorizationResponse(query: parameters)
+            guard let state = callback.parameters["state"], !state.isEmpty else {
+                throw FederateError(.stateMismatch, "the callback has no state")
             }
-            let pending = try configuration.sealer.open(sealed)
+            cookieName = SessionCookies.pendingName(state: state)
+            guard let sealed = RequestCookies(headers: request.headers[values: .cookie])[cookieName] else {
+                throw FederateError(.stateMismatch, "no sign-in in progress in this browser has this state")
+            }
+            pending = try configuration.sealer.open(sealed)
             guard pending.providerID.exactlyEquals(provider.providerID) else {
                 throw FederateError(.invalidPendingAuthorization, "the sign-in in progress is for another provider")
             }
-            let callback = isForm ? try AuthorizationResponse(formBody: Array(parameters.utf8)) : try AuthorizationResponse(query: parameters)
+        } catch let error as FederateError {
+            logger.notice("callback refused", metadata: ["provider": "\(name)", "error": "\(error.code)"])
+            return backToApp(configuration.defaultReturnTo, error: error, clearing: nil)
+        }
+        let clear = SessionCookies.deletingPending(
+            name: cookieName, path: path, secure: configuration.secureCookies, formPost: pending.responseMode == .formPost)
+        let returnTo = pending.context["returnTo"] ?? configuration.defaultReturnTo
+        do {
             let credential = try await provider.completeSignIn(callback, pending: pending)
-            var headers: HTTPFields = [.location: pending.context["returnTo"] ?? configuration.defaultReturnTo, .cacheControl: "no-store"]
-            headers.append(.init(name: .setCookie, value: "\(clearPending)"))
+            var headers: HTTPFields = [.location: returnTo, .cacheControl: "no-store"]
+            headers.append(.init(name: .setCookie, value: "\(clear)"))
             if let token = try await finish(pending, credential: credential, request: request) {
                 let maxAge = Int(SafeNumber.clampedInt64(configuration.accounts.configuration.sessionLifetime))
                 headers.append(.init(name: .setCookie, value: "\(SessionCookies.session(token, maxAge: maxAge, secure: configuration.secureCookies))"))
@@ -121,10 +163,24 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             return Response(status: .seeOther, headers: headers)
         } catch let error as FederateError {
             logger.notice("sign-in failed", metadata: ["provider": "\(name)", "error": "\(error.code)"])
-            var response = ErrorResponse.json(error)
-            response.headers.append(.init(name: .setCookie, value: "\(clearPending)"))
-            return response
+            return backToApp(returnTo, error: error, clearing: clear)
         }
+    }
+
+    /// Sends the browser back to the app's page with the error's code: `returnTo?error=CODE`
+    /// (and, for an error the provider answered, `error=provider_error&provider_error=ITS_CODE`).
+    /// No message goes along: the provider's free text never reaches the browser.
+    private func backToApp(_ returnTo: String, error: FederateError, clearing cookie: SetCookie?) -> Response {
+        var parameters: [(String, String)] = []
+        if let providerError = error.providerError {
+            parameters = [("error", FederateError.Code.providerError.rawValue), ("provider_error", providerError.code)]
+        } else {
+            parameters = [("error", error.code.rawValue)]
+        }
+        let separator = returnTo.contains("?") ? "&" : "?"
+        var headers: HTTPFields = [.location: returnTo + separator + FormURLEncoding.encode(parameters), .cacheControl: "no-store"]
+        if let cookie { headers.append(.init(name: .setCookie, value: "\(cookie)")) }
+        return Response(status: .seeOther, headers: headers)
     }
 
     /// Hands the credential to the account layer for the flow's intent; returns a new
@@ -151,7 +207,9 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     }
 
     private func currentSession(_ request: Request) async -> AccountSession? {
-        guard let token = RequestCookies(headers: request.headers[values: .cookie])[SessionCookies.session] else { return nil }
+        guard let token = RequestCookies(headers: request.headers[values: .cookie])[SessionCookies.sessionName(secure: configuration.secureCookies)] else {
+            return nil
+        }
         return try? await configuration.accounts.verifySession(token)
     }
 
@@ -166,7 +224,8 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             return ErrorResponse.json(error)
         }
         let cookies = RequestCookies(headers: request.headers[values: .cookie])
-        let csrf = cookies[CSRFCheck.cookieName] ?? SecureRandom.token(byteCount: 32)
+        let csrfName = SessionCookies.csrfName(secure: configuration.secureCookies)
+        let csrf = cookies[csrfName] ?? SecureRandom.token(byteCount: 32)
         let now = Date()
         var body: [String: JSONValue] = [
             "uid": .string(user.uid), "email_verified": .bool(user.emailVerified),
@@ -185,7 +244,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         if let email = user.email { body["email"] = .string(email) }
         if let name = user.displayName { body["display_name"] = .string(name) }
         var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]
-        if cookies[CSRFCheck.cookieName] == nil {
+        if cookies[csrfName] == nil {
             headers.append(.init(name: .setCookie, value: "\(SessionCookies.csrf(csrf, secure: configuration.secureCookies))"))
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes(.object(body)))))
@@ -222,14 +281,14 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             }
         }
         var response = jsonResponse(["deleted": true, "revoked": .integer(Int64(revoked))])
-        response.headers.append(.init(name: .setCookie, value: "\(SetCookie.deleting(SessionCookies.session, secure: configuration.secureCookies))"))
+        response.headers.append(.init(name: .setCookie, value: "\(SetCookie.deleting(SessionCookies.sessionName(secure: configuration.secureCookies), secure: configuration.secureCookies))"))
         return response
     }
 
     private func signOut(context: Context) async throws -> Response {
         if let session = context.federate.session { try await configuration.accounts.signOut(session) }
         var response = jsonResponse(["signed_out": true])
-        response.headers.append(.init(name: .setCookie, value: "\(SetCookie.deleting(SessionCookies.session, secure: configuration.secureCookies))"))
+        response.headers.append(.init(name: .setCookie, value: "\(SetCookie.deleting(SessionCookies.sessionName(secure: configuration.secureCookies), secure: configuration.secureCookies))"))
         return response
     }
 

@@ -35,7 +35,11 @@ public struct FederateServerConfiguration: Sendable {
     }
 
     /// Whether cookies carry `Secure`: always, except plain-HTTP loopback development.
-    public var secureCookies: Bool {
+    public var secureCookies: Bool { Self.usesSecureCookies(origin: origin) }
+
+    /// Whether a server at `origin` sets `Secure` (and `__Host-`) cookies: always, except
+    /// plain-HTTP loopback development.
+    public static func usesSecureCookies(origin: String) -> Bool {
         !(origin.hasPrefix("http://127.0.0.1") || origin.hasPrefix("http://[::1]") || origin.hasPrefix("http://localhost"))
     }
 

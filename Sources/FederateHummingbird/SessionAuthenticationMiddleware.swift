@@ -26,7 +26,8 @@ public struct SessionAuthenticationMiddleware<Context: FederateRequestContext>: 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let cookies = RequestCookies(headers: request.headers[values: .cookie])
         let bearer = BearerToken.from(request.headers[.authorization])
-        guard let token = bearer ?? cookies[SessionCookies.session] else {
+        let secure = FederateServerConfiguration.usesSecureCookies(origin: csrf.origin)
+        guard let token = bearer ?? cookies[SessionCookies.sessionName(secure: secure)] else {
             return required ? ErrorResponse.json(.unauthorized, code: .sessionRequired, message: "sign in first") : try await next(request, context)
         }
         var context = context
@@ -40,7 +41,7 @@ public struct SessionAuthenticationMiddleware<Context: FederateRequestContext>: 
             let check = Result { () throws(FederateError) in
                 try csrf.verify(
                     origin: request.headers[.origin], referer: request.headers[.referer], headerToken: headerToken,
-                    cookieToken: cookies[CSRFCheck.cookieName])
+                    cookieToken: cookies[SessionCookies.csrfName(secure: secure)])
             }
             if case .failure(let error) = check { return ErrorResponse.json(.forbidden, error) }
         }

@@ -1,26 +1,55 @@
-/// The cookies Federate's routes set, with their attributes in one place.
-public enum SessionCookies {
-    /// The session token (HttpOnly, SameSite=Lax, Secure except on loopback HTTP).
-    public static let session = "federate_session"
-    /// The sealed pending authorization of a flow in progress.
-    public static let pending = "federate_pending"
+public import Federate
 
-    /// The session cookie for `token`, valid `maxAge` seconds.
-    static func session(_ token: String, maxAge: Int, secure: Bool) -> SetCookie {
-        SetCookie(name: session, value: token, maxAge: maxAge, httpOnly: true, secure: secure, sameSite: .lax)
+/// The cookies Federate's routes set, with their names and attributes in one place.
+///
+/// Over HTTPS the session and CSRF cookies carry the `__Host-` prefix (RFC 6265bis §4.1.3.2):
+/// the browser then accepts them only with `Secure`, `Path=/` and no `Domain`, so a sibling
+/// subdomain cannot plant or overwrite them. On loopback HTTP (development) the plain names
+/// are used, since `__Host-` needs `Secure`.
+public enum SessionCookies {
+    /// The session cookie's name: `__Host-federate_session` over HTTPS, else `federate_session`.
+    public static func sessionName(secure: Bool) -> String { secure ? "__Host-federate_session" : "federate_session" }
+    /// The CSRF cookie's name: `__Host-federate_csrf` over HTTPS, else `federate_csrf`.
+    public static func csrfName(secure: Bool) -> String { secure ? "__Host-federate_csrf" : "federate_csrf" }
+    /// The prefix of the pending-authorization cookies, one per flow in progress.
+    public static let pendingPrefix = "federate_pending_"
+    /// How many flows one browser may have in progress per provider; starting another
+    /// evicts the oldest.
+    public static let maximumPendingFlows = 4
+
+    /// The cookie name of the flow whose `state` is `state`: the prefix and 16 characters of
+    /// the base64url SHA-256 of the state (the state itself, a secret, never names a cookie).
+    public static func pendingName(state: String) -> String {
+        pendingPrefix + TokenHash.compute(state, algorithm: .rs256).prefix(16)
     }
 
-    /// The pending-authorization cookie. Apple POSTs its callback cross-site, which a
-    /// `SameSite=Lax` cookie would not accompany: over HTTPS it is `SameSite=None; Secure`
-    /// (the `state` check, bound to this sealed value, is the callback's CSRF protection). On
-    /// loopback HTTP the provider is same-site and `Lax` works. Ten minutes, callback path only.
-    static func pending(_ sealed: String, path: String, secure: Bool) -> SetCookie {
-        SetCookie(name: pending, value: sealed, path: path, maxAge: 600, httpOnly: true, secure: secure, sameSite: secure ? .none : .lax)
+    /// The session cookie for `token`, valid `maxAge` seconds (HttpOnly, SameSite=Lax).
+    static func session(_ token: String, maxAge: Int, secure: Bool) -> SetCookie {
+        SetCookie(name: sessionName(secure: secure), value: token, maxAge: maxAge, httpOnly: true, secure: secure, sameSite: .lax)
+    }
+
+    /// A pending-authorization cookie: ten minutes, callback path only. `SameSite=Lax`, except
+    /// for a provider that answers with a cross-site `form_post` (Apple), which a Lax cookie
+    /// would not accompany: then over HTTPS it is `SameSite=None; Secure` (the `state` check,
+    /// bound to this sealed value, is the callback's CSRF protection).
+    static func pending(_ sealed: String, state: String, path: String, secure: Bool, formPost: Bool) -> SetCookie {
+        SetCookie(
+            name: pendingName(state: state), value: sealed, path: path, maxAge: 600, httpOnly: true, secure: secure,
+            sameSite: pendingSameSite(secure: secure, formPost: formPost))
+    }
+
+    /// Deletes a pending cookie (its attributes must match the ones it was set with).
+    static func deletingPending(name: String, path: String, secure: Bool, formPost: Bool) -> SetCookie {
+        SetCookie.deleting(name, path: path, secure: secure, sameSite: pendingSameSite(secure: secure, formPost: formPost))
+    }
+
+    private static func pendingSameSite(secure: Bool, formPost: Bool) -> SetCookie.SameSite {
+        secure && formPost ? .none : .lax
     }
 
     /// The CSRF token cookie: readable by the page's script (not HttpOnly), which repeats it
     /// in the `X-CSRF-Token` header.
     static func csrf(_ token: String, secure: Bool) -> SetCookie {
-        SetCookie(name: CSRFCheck.cookieName, value: token, httpOnly: false, secure: secure, sameSite: .strict)
+        SetCookie(name: csrfName(secure: secure), value: token, httpOnly: false, secure: secure, sameSite: .strict)
     }
 }

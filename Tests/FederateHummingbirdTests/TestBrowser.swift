@@ -6,12 +6,22 @@ import Foundation
 final class TestBrowser: @unchecked Sendable {
     private let lock = NSLock()
     private var jar: [String: String] = [:]
+    private var sent: [String] = []
+
+    /// Every URL requested, in order.
+    var history: [String] { lock.withLock { sent } }
 
     func cookie(_ name: String) -> String? { lock.withLock { jar[name] } }
 
+    /// The names of the cookies held.
+    var cookieNames: [String] { lock.withLock { Array(jar.keys) } }
+
     func send(_ url: String, method: String = "GET", body: String? = nil, headers: [(String, String)] = []) async throws -> Federate.HTTPResponse {
         var all = headers.map { (name: $0.0, value: $0.1) }
-        let cookies = lock.withLock { jar.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
+        let cookies = lock.withLock {
+            sent.append(url)
+            return jar.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+        }
         if url.hasPrefix("http://127.0.0.1"), !cookies.isEmpty { all.append((name: "Cookie", value: cookies)) }
         if body != nil { all.append((name: "Content-Type", value: "application/x-www-form-urlencoded")) }
         let response = try await AsyncHTTPClientTransport.shared.send(Federate.HTTPRequest(

@@ -159,6 +159,10 @@ extension FederateError.Code {
     public static let userinfoSubjectMismatch: Self = "userinfo_subject_mismatch"
     /// The provider does not offer the endpoint this call needs.
     public static let endpointNotAvailable: Self = "endpoint_not_available"
+    /// The provider answered the authorization request with an error; its own code is in
+    /// ``FederateError/providerError`` (and, from the server routes, in the `provider_error`
+    /// parameter). Used where a provider's code must not be mistaken for one of Federate's.
+    public static let providerError: Self = "provider_error"
     /// The loopback listener timed out waiting for the browser's redirect.
     public static let callbackTimeout: Self = "callback_timeout"
 

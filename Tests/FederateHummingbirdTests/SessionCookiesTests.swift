@@ -1,0 +1,37 @@
+import Federate
+@testable import FederateHummingbird
+import Testing
+
+/// The cookies' names and attributes: `__Host-` over HTTPS, `SameSite=None` only where a
+/// provider posts its callback cross-site.
+@Suite struct SessionCookiesTests {
+    @Test func sessionAndCSRFCookiesUseTheHostPrefixOverHTTPS() {
+        #expect(SessionCookies.sessionName(secure: true) == "__Host-federate_session")
+        #expect(SessionCookies.csrfName(secure: true) == "__Host-federate_csrf")
+        #expect(SessionCookies.sessionName(secure: false) == "federate_session")
+        #expect(FederateServerConfiguration.usesSecureCookies(origin: "https://app.example"))
+        #expect(!FederateServerConfiguration.usesSecureCookies(origin: "http://127.0.0.1:8080"))
+    }
+
+    @Test func pendingCookiesAreNamedFromTheStateWithoutRevealingIt() {
+        let state = "s3cr3t-state-value-0123456789abcdefghijkl"
+        let name = SessionCookies.pendingName(state: state)
+        #expect(name.hasPrefix(SessionCookies.pendingPrefix) && name.utf8.count == SessionCookies.pendingPrefix.utf8.count + 16)
+        #expect(name == SessionCookies.pendingName(state: state) && name != SessionCookies.pendingName(state: state + "x"))
+        #expect(!name.contains("s3cr3t"))
+    }
+
+    @Test func attributes() {
+        let session = "\(SessionCookies.session("t", maxAge: 60, secure: true))"
+        #expect(session.hasPrefix("__Host-federate_session=t; Path=/;") && session.contains("Secure") && !session.contains("Domain"))
+        #expect(session.contains("HttpOnly") && session.contains("SameSite=Lax"))
+        let csrf = "\(SessionCookies.csrf("c", secure: true))"
+        #expect(csrf.hasPrefix("__Host-federate_csrf=c; Path=/;") && csrf.contains("Secure") && csrf.contains("SameSite=Strict"))
+        // SameSite=None only for a form_post flow over HTTPS (Apple's cross-site POST).
+        let apple = "\(SessionCookies.pending("v", state: "s", path: "/auth/apple", secure: true, formPost: true))"
+        let google = "\(SessionCookies.pending("v", state: "s", path: "/auth/google", secure: true, formPost: false))"
+        #expect(apple.contains("SameSite=None") && apple.contains("Secure") && apple.contains("Path=/auth/apple"))
+        #expect(google.contains("SameSite=Lax"))
+        #expect("\(SessionCookies.pending("v", state: "s", path: "/auth/apple", secure: false, formPost: true))".contains("SameSite=Lax"))
+    }
+}
