@@ -37,7 +37,7 @@ extension PostgresAccountStore {
                 WITH new_user AS (
                     INSERT INTO \(unescaped: self.schema.users) (uid, email, email_normalized, email_verified, display_name, photo_url, disabled,
                         created_at, last_sign_in_at, tokens_valid_after)
-                    VALUES (\(user.uid), \(user.email), \(user.email.map(User.normalizedEmail)), \(user.emailVerified), \(user.displayName),
+                    VALUES (\(user.uid), \(user.email), \(user.uniqueEmailKey), \(user.emailVerified), \(user.displayName),
                         \(user.photoURL), \(user.disabled), \(user.createdAt.timeIntervalSince1970), \(user.lastSignInAt?.timeIntervalSince1970),
                         \(user.tokensValidAfter?.timeIntervalSince1970))
                     RETURNING uid
@@ -59,7 +59,7 @@ extension PostgresAccountStore {
                 """
                 INSERT INTO \(unescaped: self.schema.users) (uid, email, email_normalized, email_verified, display_name, photo_url, disabled,
                     created_at, last_sign_in_at, tokens_valid_after)
-                VALUES (\(user.uid), \(user.email), \(user.email.map(User.normalizedEmail)), \(user.emailVerified), \(user.displayName),
+                VALUES (\(user.uid), \(user.email), \(user.uniqueEmailKey), \(user.emailVerified), \(user.displayName),
                     \(user.photoURL), \(user.disabled), \(user.createdAt.timeIntervalSince1970), \(user.lastSignInAt?.timeIntervalSince1970),
                     \(user.tokensValidAfter?.timeIntervalSince1970))
                 """,
@@ -73,7 +73,7 @@ extension PostgresAccountStore {
         let updated = try await connection { connection in
             try await self.rows(
                 """
-                UPDATE \(unescaped: self.schema.users) SET email = \(user.email), email_normalized = \(user.email.map(User.normalizedEmail)),
+                UPDATE \(unescaped: self.schema.users) SET email = \(user.email), email_normalized = \(user.uniqueEmailKey),
                     email_verified = \(user.emailVerified), display_name = \(user.displayName), photo_url = \(user.photoURL),
                     disabled = \(user.disabled), created_at = \(user.createdAt.timeIntervalSince1970),
                     last_sign_in_at = \(user.lastSignInAt?.timeIntervalSince1970), tokens_valid_after = \(user.tokensValidAfter?.timeIntervalSince1970)

@@ -54,7 +54,9 @@ struct PostgresSchema: Sendable {
                 """,
                 "CREATE TABLE \(revokedSessions) (sid text PRIMARY KEY, uid text NOT NULL, expires_at double precision NOT NULL)",
                 "CREATE TABLE \(sessionKeys) (kid text PRIMARY KEY, private_key bytea NOT NULL, created_at double precision NOT NULL)",
-            ]
+            ],
+            // 2: only verified emails count toward one account per email (`User.uniqueEmailKey`).
+            ["UPDATE \(users) SET email_normalized = NULL WHERE NOT email_verified"],
         ]
     }
 

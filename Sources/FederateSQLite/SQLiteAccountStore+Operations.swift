@@ -160,7 +160,7 @@ extension SQLiteAccountStore {
 
     private static func userFields(_ user: User) -> [SQLiteData] {
         [
-            .optional(user.email), .optional(user.email.map(User.normalizedEmail)), .bool(user.emailVerified), .optional(user.displayName),
+            .optional(user.email), .optional(user.uniqueEmailKey), .bool(user.emailVerified), .optional(user.displayName),
             .optional(user.photoURL), .bool(user.disabled), .date(user.createdAt), .optionalDate(user.lastSignInAt),
             .optionalDate(user.tokensValidAfter),
         ]

@@ -36,7 +36,9 @@ enum SQLiteSchema {
             """,
             "CREATE TABLE revoked_sessions (sid TEXT PRIMARY KEY NOT NULL, uid TEXT NOT NULL, expires_at REAL NOT NULL)",
             "CREATE TABLE session_keys (kid TEXT PRIMARY KEY NOT NULL, private_key BLOB NOT NULL, created_at REAL NOT NULL)",
-        ]
+        ],
+        // 2: only verified emails count toward one account per email (`User.uniqueEmailKey`).
+        ["UPDATE users SET email_normalized = NULL WHERE email_verified = 0"],
     ]
 
     /// The unique index that makes one email one account.

@@ -40,6 +40,33 @@ extension AccountsTests {
             }
         }
 
+        /// Only verified emails count toward one account per email: an unverified address never
+        /// blocks, joins or reveals an account, and the verified owner signs in regardless.
+        @Test(arguments: StoreKind.allCases)
+        func onlyVerifiedEmailsCount(kind: StoreKind) async throws {
+            try await kind.withService { accounts, _ in
+                // Eve's provider asserts the victim's address without verifying it; she signs in first.
+                let eve = try await accounts.signIn(with: TestCredential.make("oidc.loose", "eve", email: "victim@example.com", verified: false))
+                #expect(eve.user.emailVerified == false)
+                #expect(try await accounts.store.users(email: "victim@example.com").isEmpty)
+                // The verified owner is not refused, not told about Eve, and gets an account of her own.
+                let victim = try await accounts.signIn(with: TestCredential.make("google.com", "victim", email: "Victim@Example.com"))
+                #expect(victim.additionalUserInfo.isNewUser && victim.user.uid != eve.user.uid)
+                #expect(try await accounts.store.users(email: "victim@example.com").map(\.uid) == [victim.user.uid])
+                // Another unverified assertion of the address still creates no conflict and joins nothing.
+                let mallory = try await accounts.signIn(with: TestCredential.make("oidc.loose", "mallory", email: "victim@example.com", verified: false))
+                #expect(mallory.user.uid != victim.user.uid && mallory.user.uid != eve.user.uid)
+                // Eve links a verified-less credential with the address: no email_already_in_use either.
+                _ = try await accounts.link(eve.user.uid, with: TestCredential.make("oidc.other", "eve-2", email: "victim@example.com", verified: false))
+                // A second verified identity with the address is told to sign in and link, without the providers.
+                let refused = await expectError(.accountExistsWithDifferentCredential) {
+                    try await accounts.signIn(with: TestCredential.make("apple.com", "victim-apple", email: "victim@example.com"))
+                }
+                #expect(refused?.message.contains("google.com") == false)
+                #expect(refused?.accountContext?.existingProviderIDs == ["google.com"])
+            }
+        }
+
         @Test(arguments: StoreKind.allCases)
         func signInCreatesThenReturns(kind: StoreKind) async throws {
             try await kind.withService { accounts, clock in
@@ -214,14 +241,17 @@ extension AccountsTests {
         func updateEmail(kind: StoreKind) async throws {
             try await kind.withService { accounts, clock in
                 let ann = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-ann", email: "ann@example.com")).session)
-                _ = try await accounts.signIn(with: TestCredential.make("google.com", "g-bob", email: "bob@example.com"))
-                let taken = await expectError(.emailAlreadyInUse) { try await accounts.updateEmail(ann, to: "Bob@Example.com") }
-                #expect(taken?.accountContext?.email == "Bob@Example.com")
+                let bob = try await accounts.signIn(with: TestCredential.make("google.com", "g-bob", email: "bob@example.com"))
+                // A new email is unverified: it claims nothing, so even Bob's address is no conflict,
+                // and Bob stays the one owner of his verified address.
+                let claimed = try await accounts.updateEmail(ann, to: "Bob@Example.com")
+                #expect(claimed.email == "Bob@Example.com" && !claimed.emailVerified)
+                #expect(try await accounts.store.users(email: "bob@example.com").map(\.uid) == [bob.user.uid])
                 let updated = try await accounts.updateEmail(ann, to: "ann@new.example")
                 #expect(updated.email == "ann@new.example")
                 #expect(!updated.emailVerified)
                 #expect(try await accounts.user(uid: ann.uid).email == "ann@new.example")
-                #expect(try await accounts.store.users(email: "ANN@new.example").map(\.uid) == [ann.uid])
+                #expect(try await accounts.store.users(email: "ANN@new.example").isEmpty)
                 clock.advance(by: 600)
                 await expectError(.requiresRecentLogin) { try await accounts.updateEmail(ann, to: "ann@later.example") }
             }

@@ -9,7 +9,9 @@ public struct AccountErrorContext: Sendable, Hashable, CustomStringConvertible {
     public let email: String?
     /// The credential that was refused, to retry with later (e.g. link after signing in).
     public let pendingCredential: Credential?
-    /// The provider IDs already linked to the user who owns the email, when known: what to offer.
+    /// For `account_exists_with_different_credential`: the existing account's providers. For
+    /// the server's own use (it knows whom it answers); never show them to an anonymous caller,
+    /// which would tell an attacker how the victim signs in. Federate's routes do not.
     public let existingProviderIDs: [String]
 
     /// Creates a context.

@@ -11,19 +11,16 @@ extension AccountService {
         return try await user(uid: session.uid)
     }
 
-    /// Changes the session's user's email (unverified until a provider vouches for it).
-    /// Sensitive: requires a recent sign-in; `email_already_in_use` under one account per email.
+    /// Changes the session's user's email. Sensitive: requires a recent sign-in. The new
+    /// email is unverified until a provider vouches for it, so it claims nothing under one
+    /// account per email (``User/uniqueEmailKey``) and never conflicts with another account.
     @discardableResult
     public func updateEmail(_ session: AccountSession, to email: String) async throws -> User {
         try requireRecentLogin(session)
         var user = try await activeUser(session.uid)
         user.email = email
         user.emailVerified = false
-        do {
-            try await store.updateUser(user)
-        } catch let error as FederateError where error.code == .emailAlreadyInUse {
-            throw FederateError(.emailAlreadyInUse, "the email belongs to another user", context: AccountErrorContext(email: email, pendingCredential: nil))
-        }
+        try await store.updateUser(user)
         return user
     }
 

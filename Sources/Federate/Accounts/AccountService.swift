@@ -46,7 +46,11 @@ public struct AccountService: Sendable {
             if let user = try await store.user(providerID: credential.providerID, subject: credential.subject) {
                 return try await signInExisting(user, with: credential, now: now, authTime: Self.authTime(of: credential, now: now))
             }
-            if store.oneAccountPerEmail, let email = credential.email, let owner = try await store.users(email: email).first {
+            // Only a verified email counts toward one account per email: an unverified one never
+            // blocks a sign-in, joins an account or reveals that one exists.
+            if store.oneAccountPerEmail, credential.emailVerified, let email = credential.email,
+                let owner = try await store.users(email: email).first
+            {
                 // A concurrent first sign-in of this very identity may have created the owner
                 // between the two lookups: then this is a returning sign-in.
                 if let user = try await store.user(providerID: credential.providerID, subject: credential.subject) {
@@ -92,7 +96,7 @@ public struct AccountService: Sendable {
         if user.identity(providerID: credential.providerID) != nil {
             throw FederateError(.providerAlreadyLinked, "the user already has a \(credential.providerID) identity")
         }
-        if store.oneAccountPerEmail, let email = credential.email,
+        if store.oneAccountPerEmail, credential.emailVerified, let email = credential.email,
             try await store.users(email: email).contains(where: { !$0.uid.exactlyEquals(uid) })
         {
             throw FederateError(.emailAlreadyInUse, "the credential's email belongs to another user",
@@ -214,7 +218,9 @@ public struct AccountService: Sendable {
     static func accountExists(email: String, credential: Credential, owner: User?) -> FederateError {
         FederateError(
             .accountExistsWithDifferentCredential,
-            "an account with this email exists; sign in with \(owner?.providerIDs.joined(separator: " or ") ?? "its provider"), then link",
+            // The message never names the account's providers: it may reach an anonymous caller.
+            // The server, which knows whom it answers, has them in the context.
+            "an account with this email exists: sign in with one of its providers, then link this one",
             context: AccountErrorContext(email: email, pendingCredential: credential, existingProviderIDs: owner?.providerIDs ?? []))
     }
 

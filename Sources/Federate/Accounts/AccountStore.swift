@@ -21,7 +21,8 @@ public protocol AccountStore: Sendable {
     func user(uid: String) async throws -> User?
     /// The user who owns the identity (`providerID`, `subject`).
     func user(providerID: String, subject: String) async throws -> User?
-    /// The users whose normalized email is `User.normalizedEmail(email)`.
+    /// The users whose **verified** email normalizes as `email` does (``User/uniqueEmailKey``):
+    /// users with an unverified email are never found by it.
     func users(email: String) async throws -> [User]
 
     /// Inserts a user with its identities.

@@ -15,14 +15,15 @@ public final class InMemoryAccountStore: AccountStore {
         /// Normalized email → uids, in creation order.
         var emailOwners: [ExactString: [String]] = [:]
 
-        mutating func index(_ email: String?, uid: String) {
-            guard let email else { return }
-            emailOwners[ExactString(User.normalizedEmail(email)), default: []].append(uid)
+        mutating func index(_ user: User) {
+            guard let key = user.uniqueEmailKey else { return }
+            emailOwners[ExactString(key), default: []].append(user.uid)
         }
 
-        mutating func unindex(_ email: String?, uid: String) {
-            guard let email else { return }
-            let key = ExactString(User.normalizedEmail(email))
+        mutating func unindex(_ user: User) {
+            guard let email = user.uniqueEmailKey else { return }
+            let uid = user.uid
+            let key = ExactString(email)
             emailOwners[key]?.removeAll { $0.exactlyEquals(uid) }
             if emailOwners[key]?.isEmpty == true { emailOwners[key] = nil }
         }
@@ -71,7 +72,7 @@ public final class InMemoryAccountStore: AccountStore {
     public func createUser(_ user: User) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard state.users[ExactString(user.uid)] == nil else { throw FederateError(.accountStoreFailed, "a user with this uid exists") }
-            try checkEmail(user.email, of: user.uid, in: state)
+            try checkEmail(user, in: state)
             var seen: Set<ExactString> = []
             for identity in user.identities {
                 guard state.owners[IdentityKey(providerID: identity.providerID, subject: identity.subject)] == nil else {
@@ -82,7 +83,7 @@ public final class InMemoryAccountStore: AccountStore {
                 }
             }
             state.users[ExactString(user.uid)] = user
-            state.index(user.email, uid: user.uid)
+            state.index(user)
             for identity in user.identities {
                 state.owners[IdentityKey(providerID: identity.providerID, subject: identity.subject)] = user.uid
             }
@@ -93,10 +94,10 @@ public final class InMemoryAccountStore: AccountStore {
     public func updateUser(_ user: User) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard var stored = state.users[ExactString(user.uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
-            try checkEmail(user.email, of: user.uid, in: state)
+            try checkEmail(user, in: state)
             let identities = stored.identities
-            state.unindex(stored.email, uid: user.uid)
-            state.index(user.email, uid: user.uid)
+            state.unindex(stored)
+            state.index(user)
             stored = user
             stored.identities = identities
             state.users[ExactString(user.uid)] = stored
@@ -153,7 +154,7 @@ public final class InMemoryAccountStore: AccountStore {
     public func deleteUser(uid: String) async throws -> User? {
         state.withLock { state in
             guard let user = state.users.removeValue(forKey: ExactString(uid)) else { return nil }
-            state.unindex(user.email, uid: uid)
+            state.unindex(user)
             for identity in user.identities {
                 state.owners[IdentityKey(providerID: identity.providerID, subject: identity.subject)] = nil
             }
@@ -191,9 +192,9 @@ public final class InMemoryAccountStore: AccountStore {
         state.withLock { _ = $0.keys.removeValue(forKey: ExactString(keyID)) }
     }
 
-    private func checkEmail(_ email: String?, of uid: String, in state: State) throws(FederateError) {
-        guard oneAccountPerEmail, let email else { return }
-        if state.emailOwners[ExactString(User.normalizedEmail(email))]?.contains(where: { !$0.exactlyEquals(uid) }) == true {
+    private func checkEmail(_ user: User, in state: State) throws(FederateError) {
+        guard oneAccountPerEmail, let key = user.uniqueEmailKey else { return }
+        if state.emailOwners[ExactString(key)]?.contains(where: { !$0.exactlyEquals(user.uid) }) == true {
             throw FederateError(.emailAlreadyInUse, "the email belongs to another user")
         }
     }

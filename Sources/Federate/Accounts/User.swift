@@ -53,6 +53,15 @@ public struct User: Sendable, Hashable, CustomStringConvertible {
         "User(uid: \(uid), providers: \(providerIDs), disabled: \(disabled))"
     }
 
+    /// What makes this user's email unique under one account per email: the normalized
+    /// email when it is **verified**, else `nil`. An unverified email is a label the provider
+    /// did not vouch for: it never blocks, joins or reveals another account, and a verified
+    /// sign-in with the same address is not refused because of it. Every store indexes this.
+    public var uniqueEmailKey: String? {
+        guard emailVerified, let email else { return nil }
+        return Self.normalizedEmail(email)
+    }
+
     /// The form of an email used for uniqueness (one account per email), then compared byte
     /// for byte: ASCII spaces, tabs and line breaks trimmed, and the ASCII letters A–Z
     /// lower-cased — nothing else. Unicode case mapping is deliberately not applied: it folds
