@@ -8,8 +8,11 @@ extension GoogleProvider: SignInProvider {
         try authorizationRequest(with: try await client(), redirectURI: redirectURI, intent: intent)
     }
 
+    /// Finishes the code flow, then completes the credential from Google's UserInfo endpoint.
     public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws -> Credential {
-        try await finish(callback, pending: pending, client: try await client()).credential(rawNonce: pending.nonce)
+        let client = try await client()
+        let signIn = try await finish(callback, pending: pending, client: client)
+        return try await client.completingWithUserInfo(signIn.credential(rawNonce: pending.nonce))
     }
 
     /// Revokes the refresh token (or, without one, the access token; Google revokes its pair).

@@ -8,9 +8,12 @@ extension OIDCProvider: SignInProvider {
         try authorizationRequest(with: try await client(), redirectURI: redirectURI, intent: intent)
     }
 
+    /// Finishes the code flow, then completes the credential from UserInfo when the provider
+    /// has an endpoint (some release email and profile only there).
     public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws -> Credential {
-        let tokens = try await client().finish(callback, pending: pending)
-        return try Credential(providerID: id, tokens: tokens, rawNonce: pending.nonce)
+        let client = try await client()
+        let tokens = try await client.finish(callback, pending: pending)
+        return try await client.completingWithUserInfo(try Credential(providerID: id, tokens: tokens, rawNonce: pending.nonce))
     }
 
     public func revoke(_ tokens: ProviderTokens) async throws {

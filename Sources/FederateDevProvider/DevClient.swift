@@ -36,12 +36,15 @@ public struct DevClient: Sendable {
     public var authorizationError: String?
     /// Google flavour: ID tokens spell the issuer without its scheme, as Google's legacy tokens do.
     public var legacyIssuer: Bool
+    /// ID tokens carry no email or profile claims: those come only from the UserInfo endpoint,
+    /// as idpy-oidc and Okta-style providers release them (OpenID Connect Core §5.4).
+    public var minimalIDTokens: Bool
 
     /// Creates a client.
     public init(
         id: String, secret: String? = nil, redirectURIs: [String], faults: Set<DevFault> = [], publicKeys: JSONWebKeySet? = nil,
         teamID: String? = nil, authMethods: Set<DevClientAuthMethod>? = nil, authorizationError: String? = nil,
-        legacyIssuer: Bool = false
+        legacyIssuer: Bool = false, minimalIDTokens: Bool = false
     ) {
         self.id = id
         self.secret = secret
@@ -52,6 +55,7 @@ public struct DevClient: Sendable {
         self.authMethods = authMethods
         self.authorizationError = authorizationError
         self.legacyIssuer = legacyIssuer
+        self.minimalIDTokens = minimalIDTokens
     }
 
     /// The methods this client may use (see ``authMethods``).

@@ -24,6 +24,8 @@ public enum DevFault: String, Sendable, Hashable, CaseIterable {
     /// The authorization endpoint ignores `prompt=login` and `max_age` and approves silently
     /// from the provider's session, as Apple does: a reauthentication must then fail.
     case ignoresPrompt = "ignores_prompt"
+    /// The UserInfo endpoint answers for another subject than the ID token's.
+    case wrongUserInfoSubject = "wrong_userinfo_sub"
     /// The token endpoint answers 500.
     case serverError = "server_error"
     /// The token endpoint answers after 3 seconds.

@@ -7,7 +7,8 @@ extension DevProviderConfiguration {
     /// {"flavor": "generic", "project_id": "dev-project", "auto_approve": "alice",
     ///  "clients": [{"id": "...", "secret": "...", "redirect_uris": ["..."], "faults": ["..."],
     ///               "jwks": {"keys": [...]}, "team_id": "...", "auth_methods": ["..."],
-    ///               "authorization_error": "...", "legacy_issuer": false}],
+    ///               "authorization_error": "...", "legacy_issuer": false,
+    ///               "minimal_id_tokens": false}],
     ///  "users": [{"sub": "...", "email": "...", "email_verified": true, "name": "...",
     ///             "hd": "...", "refused_scopes": ["..."], "is_private_email": false}]}
     /// ```
@@ -71,6 +72,6 @@ extension DevProviderConfiguration {
         return DevClient(
             id: id, secret: entry["secret"]?.stringValue, redirectURIs: strings(entry["redirect_uris"]), faults: faults, publicKeys: keys,
             teamID: entry["team_id"]?.stringValue, authMethods: methods, authorizationError: entry["authorization_error"]?.stringValue,
-            legacyIssuer: entry["legacy_issuer"]?.boolValue ?? false)
+            legacyIssuer: entry["legacy_issuer"]?.boolValue ?? false, minimalIDTokens: entry["minimal_id_tokens"]?.boolValue ?? false)
     }
 }

@@ -92,7 +92,9 @@ extension DevRoutes {
         guard let grant = state.tokens.withLock({ $0[token] }), let expiresAt = grant.expiresAt, expiresAt > Date() else {
             return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
         }
-        var claims: [String: JSONValue] = ["sub": .string(grant.user.subject)]
+        let client = client(grant.clientID)
+        let subject = client?.faults.contains(.wrongUserInfoSubject) == true ? grant.user.subject + "-other" : grant.user.subject
+        var claims: [String: JSONValue] = ["sub": .string(subject)]
         if grant.scopes.contains("email") {
             claims["email"] = .string(grant.user.email)
             claims["email_verified"] = .bool(grant.user.emailVerified)

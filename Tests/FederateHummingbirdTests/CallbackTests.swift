@@ -14,9 +14,13 @@ import Testing
 @Suite("Callbacks", .serialized)
 struct CallbackTests {
     /// A server with one generic dev provider (whose picker the browser answers), and a browser.
-    static func withServer(_ body: (_ origin: String, _ browser: TestBrowser, _ dev: DevProvider) async throws -> Void) async throws {
+    static func withServer(
+        configure: (inout DevClient) -> Void = { _ in },
+        _ body: (_ origin: String, _ browser: TestBrowser, _ dev: DevProvider) async throws -> Void
+    ) async throws {
         var devConfiguration = FederateRoutesTests.devConfiguration(.generic, path: "/auth/dev/callback")
         devConfiguration.autoApproveSubject = nil
+        for index in devConfiguration.clients.indices { configure(&devConfiguration.clients[index]) }
         let dev = try await DevProvider.start(configuration: devConfiguration)
         defer { Task { try? await dev.stop() } }
         let port = try FreePort.loopback()
@@ -95,6 +99,26 @@ struct CallbackTests {
                 try await Task.sleep(for: .milliseconds(5))
             }
             #expect(names.count == SessionCookies.maximumPendingFlows)
+        }
+    }
+
+    /// A provider that releases email and profile only at UserInfo (OpenID Connect Core §5.4):
+    /// the account still gets them.
+    @Test func userInfoFillsWhatTheIDTokenLacks() async throws {
+        try await Self.withServer(configure: { $0.minimalIDTokens = true }) { origin, browser, _ in
+            let callback = try await MultiInstanceTests.callbackURL(browser, start: origin + "/auth/dev/start", user: "alice")
+            #expect(try await browser.send(callback).header("Location") == "/")
+            let me = try JSONParser().parseObject(try await browser.send(origin + "/me").body)
+            #expect(me["email"] == "alice@example.com" && me["email_verified"] == true && me["display_name"] == "Alice Example")
+        }
+    }
+
+    /// UserInfo for another subject than the ID token's ends the sign-in.
+    @Test func userInfoForAnotherSubjectIsRefused() async throws {
+        try await Self.withServer(configure: { $0.faults.insert(.wrongUserInfoSubject) }) { origin, browser, _ in
+            let callback = try await MultiInstanceTests.callbackURL(browser, start: origin + "/auth/dev/start", user: "alice")
+            #expect(try await browser.send(callback).header("Location") == "/?error=userinfo_subject_mismatch")
+            #expect(try await browser.send(origin + "/me").status == 401)
         }
     }
 }

@@ -64,6 +64,21 @@ public struct Credential: Sendable, CustomStringConvertible {
         self.profile = profile
     }
 
+    /// Every field as given (``completed(withUserInfo:)``).
+    init(
+        providerID: String, subject: String, email: String?, emailVerified: Bool, idToken: IDToken?, tokens: ProviderTokens,
+        rawNonce: String?, profile: ProviderProfile
+    ) {
+        self.providerID = providerID
+        self.subject = subject
+        self.email = email
+        self.emailVerified = emailVerified
+        self.idToken = idToken
+        self.tokens = tokens
+        self.rawNonce = rawNonce
+        self.profile = profile
+    }
+
     /// Redacted: provider ID and subject only.
     public var description: String {
         "Credential(provider: \(providerID), sub: \(subject), tokens redacted)"
