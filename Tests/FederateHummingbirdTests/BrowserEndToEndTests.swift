@@ -27,8 +27,8 @@ struct BrowserEndToEndTests {
         try #require(!run.timedOut, "the browser test timed out")
         let result = try JSONParser().parseObject(Array(run.stdout.utf8))
         #expect(result["ok"] == true, "\(run.stdout)\n\(ExternalProcess.tail(run.stderr))")
-        #expect(result["steps"]?.arrayValue?.count == 7)
-        for name in ["1-signed-out", "2-signed-in", "3-linked", "4-requires-recent-login", "5-deleted"] {
+        #expect(result["steps"]?.arrayValue?.count == 8)
+        for name in ["1-signed-out", "2-signed-in", "2b-account-exists", "3-linked", "4-requires-recent-login", "5-deleted"] {
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("Tests/Artifacts/screenshots/\(name).png").path))
         }
     }

@@ -77,6 +77,21 @@ def main():
         steps.append("signed in with the generic dev provider: " + uid)
         shot("2-signed-in")
 
+        # The same person tries Google before linking it: the page says so in plain words,
+        # and the way forward works — sign in with the first provider, then link.
+        driver.find_element(By.ID, "sign-out").click()
+        wait.until(EC.visibility_of_element_located((By.ID, "signed-out")))
+        driver.find_element(By.ID, "sign-in-google").click()
+        pick("alice@example.com")
+        wait.until(EC.text_to_be_present_in_element((By.ID, "message"), "An account already uses this email"))
+        assert "error=" not in driver.current_url, driver.current_url
+        shot("2b-account-exists")
+        steps.append("Google before linking: told to sign in with the first provider, then link")
+        driver.find_element(By.ID, "sign-in-dev").click()
+        pick("alice@example.com")
+        again = home_signed_in()
+        assert again == uid, (again, uid)
+
         driver.find_element(By.ID, "link-google").click()
         pick("alice@example.com")
         wait.until(lambda d: len(linked()) == 2)

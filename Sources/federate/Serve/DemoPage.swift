@@ -94,6 +94,24 @@ enum DemoPage {
               say(result.status === 200 ? "Account deleted." : (result.body.error + ": " + result.body.message));
               me = null; await load();
             };
+            // A failed sign-in comes back as ?error=CODE (and provider_error=…): say it in plain words,
+            // with the way forward, then clean the address.
+            const plainWords = {
+              account_exists_with_different_credential: "An account already uses this email. Sign in with the provider you used before, then link this one from your account.",
+              credential_already_in_use: "That provider account is already linked to another account here. Sign in with it to use that account instead.",
+              provider_already_linked: "This provider is already linked to your account.",
+              user_mismatch: "You signed in at the provider as someone else. Use the same person you are signed in as here.",
+              requires_recent_login: "The provider did not ask you to sign in again, so this does not count as a fresh sign-in. Try again.",
+              provider_error: "The provider did not complete the sign-in (perhaps it was cancelled). Try again when you are ready.",
+              state_mismatch: "That sign-in was not started here, or has already finished. Start again from this page.",
+              invalid_pending_authorization: "That sign-in took too long or was started elsewhere. Start again from this page.",
+              userinfo_subject_mismatch: "The provider gave inconsistent answers about who you are. Try again, or use another provider.",
+            };
+            const returned = new URLSearchParams(window.location.search).get("error");
+            if (returned) {
+              say(plainWords[returned] || ("The sign-in did not complete (" + returned + "). Start again from this page."));
+              history.replaceState(null, "", window.location.pathname);
+            }
             load();
             </script>
             </body></html>
