@@ -1,32 +1,53 @@
 import Federate
 import Foundation
 
+/// Why client authentication failed, for the `invalid_client` answer.
+struct DevAuthenticationFailure: Error {
+    /// The `error_description`: what was wrong, never a secret.
+    let reason: String
+    /// Whether the client tried `Authorization: Basic` (then the answer is 401 with
+    /// `WWW-Authenticate`, RFC 6749 §5.2).
+    let usedBasic: Bool
+}
+
 extension DevRoutes {
     /// Authenticates the client of a token or revocation request: Basic (form-encoded
     /// credentials), `client_secret_post`, `private_key_jwt`, or `none`, each only when the
     /// client accepts that method. In the Apple flavour the secret must be a valid ES256
-    /// client-secret JWT. Returns `nil` when authentication fails.
-    func authenticate(_ parameters: [String: String], authorization: String?, endpoint: String) -> DevClient? {
+    /// client-secret JWT. A failure says why.
+    func authenticate(_ parameters: [String: String], authorization: String?, endpoint: String) -> Result<DevClient, DevAuthenticationFailure> {
+        func fail(_ reason: String) -> Result<DevClient, DevAuthenticationFailure> {
+            .failure(DevAuthenticationFailure(reason: reason, usedBasic: authorization != nil))
+        }
         if let authorization {
-            guard authorization.hasPrefix("Basic "), let (id, secret) = Self.basicCredentials(authorization),
-                let client = client(id), client.acceptedAuthMethods.contains(.clientSecretBasic),
-                parameters["client_assertion"] == nil, verifySecret(secret, of: client)
-            else { return nil }
-            return client
+            guard authorization.hasPrefix("Basic "), let (id, secret) = Self.basicCredentials(authorization) else {
+                return fail("the Authorization header is not Basic with form-encoded credentials")
+            }
+            guard let client = client(id) else { return fail("no client with this client_id") }
+            guard client.acceptedAuthMethods.contains(.clientSecretBasic) else { return fail("this client may not use client_secret_basic") }
+            guard parameters["client_assertion"] == nil else { return fail("send one client authentication, not two") }
+            guard verifySecret(secret, of: client) else { return fail(secretFailure(client)) }
+            return .success(client)
         }
         if let assertion = parameters["client_assertion"] {
-            guard parameters["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
-                let client = verifyAssertion(assertion, claimedID: parameters["client_id"], endpoint: endpoint),
-                client.acceptedAuthMethods.contains(.privateKeyJWT)
-            else { return nil }
-            return client
+            guard parameters["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" else {
+                return fail("client_assertion_type must be urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
+            }
+            return verifyAssertion(assertion, claimedID: parameters["client_id"], endpoint: endpoint)
         }
-        guard let client = client(parameters["client_id"]) else { return nil }
+        guard let client = client(parameters["client_id"]) else { return fail("no client with this client_id") }
         if let secret = parameters["client_secret"] {
-            guard client.acceptedAuthMethods.contains(.clientSecretPost), verifySecret(secret, of: client) else { return nil }
-            return client
+            guard client.acceptedAuthMethods.contains(.clientSecretPost) else { return fail("this client may not use client_secret_post") }
+            guard verifySecret(secret, of: client) else { return fail(secretFailure(client)) }
+            return .success(client)
         }
-        return client.acceptedAuthMethods.contains(.none) ? client : nil
+        return client.acceptedAuthMethods.contains(.none) ? .success(client) : fail("this client must authenticate")
+    }
+
+    private func secretFailure(_ client: DevClient) -> String {
+        client.teamID != nil
+            ? "the client_secret JWT must be ES256 by the registered key, with iss the team ID, sub the client_id and aud the issuer"
+            : "the client secret is wrong"
     }
 
     private static func basicCredentials(_ header: String) -> (String, String)? {
@@ -62,19 +83,33 @@ extension DevRoutes {
 
     /// RFC 7523 client assertions, through the one JWT pipeline
     /// (``Federate/ClaimRules/clientAssertion(clientID:audiences:maximumLifetime:)``): signed by a
-    /// registered key, `iss` = `sub` = the client, `aud` the endpoint or the issuer, unexpired,
-    /// at most 5 minutes long, `jti` used once.
-    private func verifyAssertion(_ assertion: String, claimedID: String?, endpoint: String) -> DevClient? {
+    /// registered key, `iss` = `sub` = the client, `aud` the token endpoint (at every endpoint,
+    /// as RFC 7523 §3 allows), the endpoint called or the issuer, unexpired, at most 5 minutes
+    /// long, `jti` used once.
+    private func verifyAssertion(_ assertion: String, claimedID: String?, endpoint: String) -> Result<DevClient, DevAuthenticationFailure> {
+        func fail(_ reason: String) -> Result<DevClient, DevAuthenticationFailure> {
+            .failure(DevAuthenticationFailure(reason: "client_assertion refused: " + reason, usedBasic: false))
+        }
         // The client is named by the (not yet verified) `iss`; its own keys then verify everything.
         guard let jws = try? CompactJWS(parsing: assertion), let payload = try? JSONParser().parseObject(jws.payload),
-            let id = payload["iss"]?.stringValue, claimedID.map({ $0.exactlyEquals(id) }) ?? true,
-            let client = client(id), client.teamID == nil, let keys = client.publicKeys
-        else { return nil }
+            let id = payload["iss"]?.stringValue
+        else { return fail("not a JWT with a string iss") }
+        guard claimedID.map({ $0.exactlyEquals(id) }) ?? true else { return fail("client_id differs from the assertion's iss") }
+        guard let client = client(id), client.teamID == nil, let keys = client.publicKeys else {
+            return fail("no client with registered keys has this iss")
+        }
+        guard client.acceptedAuthMethods.contains(.privateKeyJWT) else { return fail("this client may not use private_key_jwt") }
         let verifier = JWTVerifier(
-            rules: .clientAssertion(clientID: client.id, audiences: [endpoint, issuer]), allowedAlgorithms: [.rs256, .es256, .ps256, .edDSA],
-            keys: keys, clockTolerance: 0)
-        guard let verified = try? verifier.verify(assertion, keySet: keys), let jti = try? verified.requiredString("jti") else { return nil }
+            rules: .clientAssertion(clientID: client.id, audiences: [baseURL + endpoints.token, endpoint, issuer]),
+            allowedAlgorithms: [.rs256, .es256, .ps256, .edDSA], keys: keys, clockTolerance: 0)
+        let verified: VerifiedJWT
+        do {
+            verified = try verifier.verify(assertion, keySet: keys)
+        } catch {
+            return fail("\(error.code): \(error.message)")
+        }
+        guard let jti = try? verified.requiredString("jti") else { return fail("no jti") }
         let fresh = state.usedAssertionIDs.withLock { used in used.insert(client.id + " " + jti).inserted }
-        return fresh ? client : nil
+        return fresh ? .success(client) : fail("this jti was already used")
     }
 }

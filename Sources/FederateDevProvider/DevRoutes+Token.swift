@@ -7,8 +7,10 @@ extension DevRoutes {
     /// `POST /token`: `authorization_code` (PKCE S256 required, same `redirect_uri`) and `refresh_token`.
     func token(form: String, authorization: String?) async throws -> Response {
         guard let parameters = try? FormURLEncoding.decode(form) else { return oauthError("invalid_request", "malformed form") }
-        guard let client = authenticate(parameters, authorization: authorization, endpoint: baseURL + endpoints.token) else {
-            return oauthError("invalid_client", invalidClientDescription, status: flavor == .apple ? .badRequest : .unauthorized)
+        let client: DevClient
+        switch authenticate(parameters, authorization: authorization, endpoint: baseURL + endpoints.token) {
+        case .success(let authenticated): client = authenticated
+        case .failure(let failure): return invalidClient(failure)
         }
         if client.faults.contains(.serverError) { return oauthError("server_error", "injected fault", status: .internalServerError) }
         if client.faults.contains(.slowResponse) { try await Task.sleep(for: .seconds(3)) }
@@ -46,10 +48,12 @@ extension DevRoutes {
         }
     }
 
-    private var invalidClientDescription: String {
-        flavor == .apple
-            ? "client authentication failed: the client_secret JWT must be ES256 by the registered key, with iss the team ID, sub the client_id and aud the issuer"
-            : "client authentication failed"
+    /// `invalid_client` with the reason: 401, with `WWW-Authenticate: Basic` when the client
+    /// tried Basic (RFC 6749 §5.2); Apple answers 400.
+    private func invalidClient(_ failure: DevAuthenticationFailure) -> Response {
+        var response = oauthError("invalid_client", failure.reason, status: flavor == .apple ? .badRequest : .unauthorized)
+        if failure.usedBasic, flavor != .apple { response.headers[.wwwAuthenticate] = "Basic realm=\"federate-dev-provider\"" }
+        return response
     }
 
     private func issueTokens(
@@ -119,8 +123,10 @@ extension DevRoutes {
             }
             return revoked ? Response(status: .ok) : oauthError("invalid_token", "Token expired or revoked")
         }
-        guard let client = authenticate(parameters, authorization: authorization, endpoint: baseURL + endpoints.revoke) else {
-            return oauthError("invalid_client", invalidClientDescription, status: flavor == .apple ? .badRequest : .unauthorized)
+        let client: DevClient
+        switch authenticate(parameters, authorization: authorization, endpoint: baseURL + endpoints.revoke) {
+        case .success(let authenticated): client = authenticated
+        case .failure(let failure): return invalidClient(failure)
         }
         if let token = parameters["token"] {
             state.tokens.withLock { tokens in

@@ -72,16 +72,20 @@ struct DevRoutes: Sendable {
         case .apple:
             document["scopes_supported"] = ["openid", "email", "name"]
             document["token_endpoint_auth_methods_supported"] = ["client_secret_post"]
+            document["revocation_endpoint_auth_methods_supported"] = ["client_secret_post"]
             document["claims_supported"] = ["aud", "email", "email_verified", "exp", "iat", "is_private_email", "iss", "nonce", "nonce_supported", "sub"]
         case .google:
             document["scopes_supported"] = ["openid", "email", "profile"]
             document["token_endpoint_auth_methods_supported"] = ["client_secret_post", "client_secret_basic"]
+            document["revocation_endpoint_auth_methods_supported"] = ["none"]
             document["claims_supported"] = ["aud", "email", "email_verified", "exp", "family_name", "given_name", "hd", "iat", "iss", "name", "picture", "sub"]
             document["authorization_response_iss_parameter_supported"] = true
         case .generic, .firebase:
             document["scopes_supported"] = ["openid", "email", "profile"]
             document["token_endpoint_auth_methods_supported"] = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
             document["token_endpoint_auth_signing_alg_values_supported"] = ["RS256", "ES256", "PS256", "EdDSA"]
+            document["revocation_endpoint_auth_methods_supported"] = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
+            document["revocation_endpoint_auth_signing_alg_values_supported"] = ["RS256", "ES256", "PS256", "EdDSA"]
             document["claims_supported"] = ["sub", "email", "email_verified", "name"]
             document["authorization_response_iss_parameter_supported"] = true
         }

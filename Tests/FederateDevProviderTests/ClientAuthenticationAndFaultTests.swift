@@ -32,6 +32,45 @@ struct ClientAuthenticationAndFaultTests {
         }
     }
 
+    /// What independent clients found: the token endpoint is an acceptable `aud` at the
+    /// revocation endpoint too (RFC 7523 §3); a refused assertion says why; a failed Basic
+    /// authentication is 401 with `WWW-Authenticate` (RFC 6749 §5.2); discovery names the
+    /// revocation endpoint's methods.
+    @Test func assertionsAtTheRevocationEndpointAndWhatRefusalsSay() async throws {
+        let key = JWSSigningKey(p256: P256.Signing.PrivateKey(), keyID: "client-key-1")
+        try await Flavor.with(try Self.keyedConfiguration(key)) { provider in
+            func assertion(aud: String, jti: String, lifetime: Int64 = 60) throws -> String {
+                let now = Int64(Date().timeIntervalSince1970)
+                return try key.sign(
+                    claims: ["iss": "keyed", "sub": "keyed", "aud": .string(aud), "jti": .string(jti), "iat": .integer(now), "exp": .integer(now + lifetime)],
+                    algorithm: .es256)
+            }
+            func revoke(_ assertion: String) async throws -> HTTPResponse {
+                try await AsyncHTTPClientTransport.shared.send(HTTPRequest(
+                    method: "POST", url: provider.baseURL + "/revoke", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                    body: Array(FormURLEncoding.encode([
+                        ("token", "unknown"), ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
+                        ("client_assertion", assertion),
+                    ]).utf8)))
+            }
+            #expect(try await revoke(try assertion(aud: provider.baseURL + "/token", jti: "t")).status == 200)
+            #expect(try await revoke(try assertion(aud: provider.baseURL + "/revoke", jti: "r")).status == 200)
+            let tooLong = try await revoke(try assertion(aud: provider.baseURL + "/token", jti: "l", lifetime: 3600))
+            #expect(tooLong.status == 401)
+            let reason = try JSONParser().parseObject(tooLong.body)["error_description"]?.stringValue ?? ""
+            #expect(reason.contains("invalid_claim") && reason.contains("300"), "\(reason)")
+
+            let basic = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(
+                method: "POST", url: provider.baseURL + "/token",
+                headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Authorization", "Basic " + Data("dev-client:wrong".utf8).base64EncodedString())],
+                body: Array("grant_type=refresh_token&refresh_token=x".utf8)))
+            #expect(basic.status == 401 && basic.header("WWW-Authenticate")?.hasPrefix("Basic") == true)
+
+            let document = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: provider.issuer + "/.well-known/openid-configuration"))
+            #expect(try JSONParser().parseObject(document.body)["revocation_endpoint_auth_methods_supported"]?.arrayValue?.contains("private_key_jwt") == true)
+        }
+    }
+
     @Test func aReplayedAssertionIsRefused() async throws {
         let key = JWSSigningKey(p256: P256.Signing.PrivateKey(), keyID: "client-key-1")
         try await Flavor.with(try Self.keyedConfiguration(key)) { provider in
