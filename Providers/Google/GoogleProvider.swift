@@ -139,13 +139,21 @@ public struct GoogleProvider: Sendable {
         client: OpenIDClient, host: String = "127.0.0.1", loginHint: String? = nil, timeout: Duration = .seconds(300),
         openBrowser: @Sendable (String) async throws -> Void
     ) async throws -> GoogleSignIn {
-        let listener = try await LoopbackRedirectListener.start(host: host)
+        let listener = try await LoopbackRedirectListener.start(host: host, answerAfterFinish: true)
         defer { listener.close() }
         let redirect = try GoogleRedirectURI(listener.redirectURI)
         let built = try authorizationRequest(with: client, redirectURI: redirect.uri, loginHint: loginHint)
+        listener.expect(state: built.pending.state)
         try await openBrowser(built.url)
         let response = try await listener.waitForCallback(timeout: timeout)
-        return try await finish(response, pending: built.pending, client: client)
+        do {
+            let signIn = try await finish(response, pending: built.pending, client: client)
+            await listener.finish(succeeded: true)
+            return signIn
+        } catch {
+            await listener.finish(succeeded: false)
+            throw error
+        }
     }
 }
 

@@ -10,6 +10,7 @@ struct ClientOptions: ParsableArguments {
     enum AuthMethod: String, ExpressibleByArgument, CaseIterable {
         case clientSecretBasic = "client_secret_basic"
         case clientSecretPost = "client_secret_post"
+        case privateKeyJWT = "private_key_jwt"
         case none
     }
 
@@ -27,9 +28,18 @@ struct ClientOptions: ParsableArguments {
 
     @Option(
         name: .customLong("auth-method"),
-        help: "client_secret_basic, client_secret_post or none. Default: chosen from the provider's token_endpoint_auth_methods_supported."
+        help: "client_secret_basic, client_secret_post, private_key_jwt or none. Default: chosen from the provider's token_endpoint_auth_methods_supported."
     )
     var authMethod: AuthMethod?
+
+    @Option(
+        name: .customLong("private-key"),
+        help: "With --auth-method private_key_jwt: a PEM file with the client's private key (P-256, P-384, P-521 or RSA; signs ES256/384/512 or RS256 assertions)."
+    )
+    var privateKey: String?
+
+    @Option(name: .customLong("key-id"), help: "With --private-key: the 'kid' the provider registered for the key (optional).")
+    var keyID: String?
 
     /// The secret from the option or the environment; an empty value counts as none.
     var resolvedSecret: String? {
@@ -43,8 +53,14 @@ struct ClientOptions: ParsableArguments {
             if resolvedSecret == nil { throw ValidationError("--auth-method \(authMethod?.rawValue ?? "") needs --client-secret or FEDERATE_CLIENT_SECRET.") }
         case .none?:
             if resolvedSecret != nil { throw ValidationError("--auth-method none takes no client secret.") }
+        case .privateKeyJWT?:
+            if privateKey == nil { throw ValidationError("--auth-method private_key_jwt needs --private-key FILE.") }
+            if resolvedSecret != nil { throw ValidationError("--auth-method private_key_jwt takes no client secret.") }
         case nil:
             break
+        }
+        if privateKey != nil, authMethod != .privateKeyJWT {
+            throw ValidationError("--private-key goes with --auth-method private_key_jwt.")
         }
     }
 
@@ -55,6 +71,13 @@ struct ClientOptions: ParsableArguments {
         case .clientSecretBasic?: provider.authentication = .clientSecretBasic(secret: resolvedSecret ?? "")
         case .clientSecretPost?: provider.authentication = .clientSecretPost(secret: resolvedSecret ?? "")
         case .none?: provider.authentication = ClientAuthentication.none
+        case .privateKeyJWT?:
+            let path = privateKey ?? ""
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw FederateError(.invalidConfiguration, "cannot read the private key file '\(path)'")
+            }
+            let (key, algorithm) = try JWSSigningKey.fromPEM(String(decoding: data, as: UTF8.self), keyID: keyID)
+            provider.authentication = .privateKeyJWT(key: key, algorithm: algorithm)
         case nil: break
         }
         return provider

@@ -70,10 +70,11 @@ struct LoginCommand: AsyncParsableCommand {
         provider.scopes = scope.split(separator: " ").map(String.init)
         provider.customParameters = try customParameters()
         let openID = try await client.makeClient()
-        let listener = try await LoopbackRedirectListener.start(host: "127.0.0.1", port: port)
+        let listener = try await LoopbackRedirectListener.start(host: "127.0.0.1", port: port, answerAfterFinish: true)
         defer { listener.close() }
 
         let built = try provider.authorizationRequest(with: openID, redirectURI: listener.redirectURI)
+        listener.expect(state: built.pending.state)
         for name in built.droppedParameters {
             CLIOutput.warn("warning: --param \(name) dropped: Federate sets '\(name)' itself")
         }
@@ -82,7 +83,15 @@ struct LoginCommand: AsyncParsableCommand {
         if !noBrowser { Self.openBrowser(built.url) }
 
         let response = try await listener.waitForCallback(timeout: .seconds(timeout))
-        let tokens = try await openID.finish(response, pending: built.pending)
+        // The browser's page waits for the code exchange: it says "finished" only if it worked.
+        let tokens: TokenSet
+        do {
+            tokens = try await openID.finish(response, pending: built.pending)
+        } catch {
+            await listener.finish(succeeded: false)
+            throw error
+        }
+        await listener.finish(succeeded: true)
 
         var output = CLIOutput.tokenSetObject(tokens, includeTokens: showTokens)
         if openID.metadata.userinfoEndpoint != nil, let subject = tokens.idTokenClaims?.subject {

@@ -1,3 +1,4 @@
+import Crypto
 import Federate
 import FederateDevProvider
 import FederateTestSupport
@@ -17,6 +18,31 @@ struct LoginAgainstDevProviderTests {
         #expect(result["userinfo"]?["email"] == "alice@example.com")
         #expect(result["granted_scopes"] == ["openid", "email", "profile"])
         #expect(result["tokens"]?["refresh_token"]?.stringValue?.isEmpty == false)
+    }
+
+    /// `--auth-method private_key_jwt --private-key FILE`: the client authenticates with a
+    /// signed assertion (RFC 7523) by a key the provider registered.
+    @Test func signsInWithPrivateKeyJWT() async throws {
+        let key = P256.Signing.PrivateKey()
+        var configuration = DevProviderConfiguration.standard
+        let jwk = try #require(JWSSigningKey(p256: key, keyID: "cli-key").publicJWK(algorithm: .es256))
+        configuration.clients.append(DevClient(
+            id: "keyed", redirectURIs: ["http://127.0.0.1/callback"], publicKeys: try JSONWebKeySet(jwks: JSONSerializer.bytes(["keys": [.object(jwk)]]))))
+        let provider = try await DevProvider.start(configuration: configuration)
+        defer { Task { try? await provider.stop() } }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("federate-key-\(UUID().uuidString).pem")
+        try key.pemRepresentation.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try await Self.login(
+            provider, ["--client-id", "keyed", "--auth-method", "private_key_jwt", "--private-key", file.path, "--key-id", "cli-key"])
+        #expect(result["claims"]?["aud"] == "keyed")
+        // A key the provider does not know is refused, with the reason.
+        try P256.Signing.PrivateKey().pemRepresentation.write(to: file, atomically: true, encoding: .utf8)
+        let refused = try await CLIProcess.run(
+            ["token", "refresh", "--issuer", provider.issuer, "--client-id", "keyed", "--auth-method", "private_key_jwt", "--private-key", file.path,
+             "--refresh-token", "unknown"])
+        #expect(refused.status == 1)
+        #expect(refused.stdout.contains("invalid_client"), "\(refused.stdout)")
     }
 
     /// Every flavour, with the credentials `federate dev-provider` would print.

@@ -98,7 +98,8 @@ struct SecretsAcrossFlavoursTests {
             let approved = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: url))
             let location = try #require(approved.header("Location"))
             run.secret(try AuthorizationResponse(redirectURL: location).parameters["code"])
-            _ = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: location))
+            // Not awaited, like a real browser: the listener's page waits for the sign-in to finish.
+            Task { _ = try? await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: location)) }
         }
         run.tokens(signIn.tokens)
         run.saw(signIn)

@@ -45,6 +45,34 @@ struct LoopbackRedirectListenerTests {
         #expect(try await listener.waitForCallback(timeout: .seconds(5)).parameters["code"] == "first")
     }
 
+    /// A page of another site can hit the port: a callback with another state, or none, is
+    /// ignored and the listener keeps waiting for the flow's own.
+    @Test func callbacksOfAnotherFlowAreIgnored() async throws {
+        let listener = try await LoopbackRedirectListener.start()
+        defer { listener.close() }
+        listener.expect(state: "the-right-state")
+        let wrong = try await Self.get(listener.redirectURI + "?code=evil&state=another")
+        #expect(wrong.status == 400 && String(decoding: wrong.body, as: UTF8.self).contains("not the sign-in"))
+        let none = try await Self.get(listener.redirectURI + "?error=access_denied")
+        #expect(none.status == 400)
+        let right = try await Self.get(listener.redirectURI + "?code=good&state=the-right-state")
+        #expect(right.status == 200)
+        #expect(try await listener.waitForCallback(timeout: .seconds(5)).parameters["code"] == "good")
+    }
+
+    /// With `answerAfterFinish`, the page waits for the app's outcome: it says the sign-in
+    /// finished only when the app says the exchange worked.
+    @Test(arguments: [true, false])
+    func thePageTellsTheOutcome(succeeded: Bool) async throws {
+        let listener = try await LoopbackRedirectListener.start(answerAfterFinish: true)
+        defer { listener.close() }
+        async let page = Self.get(listener.redirectURI + "?code=abc&state=s")
+        _ = try await listener.waitForCallback(timeout: .seconds(5))
+        await listener.finish(succeeded: succeeded)
+        let text = String(decoding: try await page.body, as: UTF8.self)
+        #expect(text.contains(succeeded ? "The sign-in finished" : "did not finish"), "\(text)")
+    }
+
     @Test func timesOut() async throws {
         let listener = try await LoopbackRedirectListener.start()
         defer { listener.close() }
