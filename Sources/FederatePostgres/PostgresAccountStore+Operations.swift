@@ -68,20 +68,49 @@ extension PostgresAccountStore {
         }
     }
 
-    /// Replaces the user's own fields; identities are untouched.
-    public func updateUser(_ user: User) async throws {
-        let updated = try await connection { connection in
-            try await self.rows(
-                """
-                UPDATE \(unescaped: self.schema.users) SET email = \(user.email), email_normalized = \(user.uniqueEmailKey),
-                    email_verified = \(user.emailVerified), display_name = \(user.displayName), photo_url = \(user.photoURL),
-                    disabled = \(user.disabled), created_at = \(user.createdAt.timeIntervalSince1970),
-                    last_sign_in_at = \(user.lastSignInAt?.timeIntervalSince1970), tokens_valid_after = \(user.tokensValidAfter?.timeIntervalSince1970)
-                WHERE uid = \(user.uid) RETURNING uid
-                """,
-                on: connection
-            ).count
+    /// Changes the columns `update` names and no other (``UserUpdate``), in one statement:
+    /// every expression reads the row as it is when the statement runs (under its row lock).
+    public func updateUser(uid: String, _ update: UserUpdate) async throws {
+        var assignments: [String] = []
+        var binds = PostgresBindings()
+        func bind(_ value: some PostgresEncodable & Sendable) throws -> String {
+            try binds.append(value)
+            return "$\(binds.count)"
         }
+        if let email = update.email {
+            let address = try bind(email.address)
+            let key = email.verified ? try bind(User.normalizedEmail(email.address)) : "NULL"
+            let verified = try bind(email.verified)
+            if update.emailOnlyIfNone {
+                assignments += [
+                    "email = CASE WHEN email IS NULL THEN \(address) ELSE email END",
+                    "email_normalized = CASE WHEN email IS NULL THEN \(key) ELSE email_normalized END",
+                    "email_verified = CASE WHEN email IS NULL THEN \(verified) ELSE email_verified END",
+                ]
+            } else {
+                assignments += ["email = \(address)", "email_normalized = \(key)", "email_verified = \(verified)"]
+            }
+        }
+        if let name = update.displayNameIfNone {
+            let value = try bind(name)
+            assignments.append("display_name = COALESCE(display_name, \(value))")
+        }
+        if let photo = update.photoURLIfNone {
+            let value = try bind(photo)
+            assignments.append("photo_url = COALESCE(photo_url, \(value))")
+        }
+        if let disabled = update.disabled {
+            let value = try bind(disabled)
+            assignments.append("disabled = \(value)")
+        }
+        if let validAfter = update.tokensValidAfter {
+            let value = try bind(validAfter.timeIntervalSince1970)
+            assignments.append("tokens_valid_after = GREATEST(tokens_valid_after, \(value))")
+        }
+        let set = assignments.isEmpty ? "uid = uid" : assignments.joined(separator: ", ")
+        let uidPlaceholder = try bind(uid)
+        let query = PostgresQuery(unsafeSQL: "UPDATE \(self.schema.users) SET \(set) WHERE uid = \(uidPlaceholder) RETURNING uid", binds: binds)
+        let updated = try await connection { connection in try await self.rows(query, on: connection).count }
         guard updated > 0 else { throw FederateError(.userNotFound, "no user with this uid") }
     }
 

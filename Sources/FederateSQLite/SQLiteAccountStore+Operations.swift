@@ -34,16 +34,33 @@ extension SQLiteAccountStore {
         }
     }
 
-    /// Replaces the user's own fields; identities are untouched.
-    public func updateUser(_ user: User) async throws {
-        let updated = try await locked {
-            try await query(
-                """
-                UPDATE users SET email = ?, email_normalized = ?, email_verified = ?, display_name = ?, photo_url = ?, disabled = ?,
-                    created_at = ?, last_sign_in_at = ?, tokens_valid_after = ? WHERE uid = ? RETURNING uid
-                """,
-                Self.userFields(user) + [.text(user.uid)])
+    /// Changes the columns `update` names and no other (``UserUpdate``), in one statement:
+    /// every expression reads the row as it is when the statement runs.
+    public func updateUser(uid: String, _ update: UserUpdate) async throws {
+        var assignments: [String] = []
+        var binds: [SQLiteData] = []
+        if let email = update.email {
+            let key: SQLiteData = email.verified ? .text(User.normalizedEmail(email.address)) : .null
+            if update.emailOnlyIfNone {
+                assignments += [
+                    "email = CASE WHEN email IS NULL THEN ? ELSE email END",
+                    "email_normalized = CASE WHEN email IS NULL THEN ? ELSE email_normalized END",
+                    "email_verified = CASE WHEN email IS NULL THEN ? ELSE email_verified END",
+                ]
+            } else {
+                assignments += ["email = ?", "email_normalized = ?", "email_verified = ?"]
+            }
+            binds += [.text(email.address), key, .bool(email.verified)]
         }
+        if let name = update.displayNameIfNone { assignments.append("display_name = COALESCE(display_name, ?)"); binds.append(.text(name)) }
+        if let photo = update.photoURLIfNone { assignments.append("photo_url = COALESCE(photo_url, ?)"); binds.append(.text(photo)) }
+        if let disabled = update.disabled { assignments.append("disabled = ?"); binds.append(.bool(disabled)) }
+        if let validAfter = update.tokensValidAfter {
+            assignments.append("tokens_valid_after = MAX(COALESCE(tokens_valid_after, ?), ?)")
+            binds += [.date(validAfter), .date(validAfter)]
+        }
+        let set = assignments.isEmpty ? "uid = uid" : assignments.joined(separator: ", ")
+        let updated = try await locked { try await query("UPDATE users SET \(set) WHERE uid = ? RETURNING uid", binds + [.text(uid)]) }
         guard !updated.isEmpty else { throw FederateError(.userNotFound, "no user with this uid") }
     }
 

@@ -67,6 +67,42 @@ extension AccountsTests {
             }
         }
 
+        /// Link (adopting an email), disable, revokeSessions and updateEmail racing on one user:
+        /// each writes only its own columns, so none undoes another (writing back a whole row
+        /// read earlier did).
+        @Test(arguments: StoreKind.allCases)
+        func concurrentAccountWritesLoseNothing(kind: StoreKind) async throws {
+            try await kind.withService { accounts, _ in
+                for round in 0..<8 {
+                    let signedIn = try await accounts.signIn(with: TestCredential.make("oidc.a", "user-\(round)"))
+                    let uid = signedIn.user.uid
+                    let session = try #require(signedIn.session)
+                    async let link: Bool = {
+                        do {
+                            _ = try await accounts.link(uid, with: TestCredential.make("oidc.b", "b-\(round)", email: "u\(round)@example.com"))
+                            return true
+                        } catch let error as FederateError where error.code == .userDisabled {
+                            return false  // the disable came first: refused, which is right
+                        }
+                    }()
+                    async let disable: Void = accounts.disable(uid: uid)
+                    async let revoke: Void = accounts.revokeSessions(uid: uid)
+                    async let email: Void = {
+                        do {
+                            _ = try await accounts.updateEmail(session, to: "other\(round)@example.com")
+                        } catch let error as FederateError where error.code == .userDisabled {
+                            // The disable came first: refused, which is right.
+                        }
+                    }()
+                    let (linked, _, _, _) = try await (link, disable, revoke, email)
+                    let user = try await accounts.user(uid: uid)
+                    #expect(user.disabled, "round \(round): the disable was lost")
+                    #expect(user.tokensValidAfter != nil, "round \(round): the revocation was lost")
+                    #expect(user.providerIDs.sorted() == (linked ? ["oidc.a", "oidc.b"] : ["oidc.a"]), "round \(round): the link was lost")
+                }
+            }
+        }
+
         @Test(arguments: StoreKind.allCases)
         func signInCreatesThenReturns(kind: StoreKind) async throws {
             try await kind.withService { accounts, clock in

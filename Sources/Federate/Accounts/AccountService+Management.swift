@@ -17,11 +17,9 @@ extension AccountService {
     @discardableResult
     public func updateEmail(_ session: AccountSession, to email: String) async throws -> User {
         try requireRecentLogin(session)
-        var user = try await activeUser(session.uid)
-        user.email = email
-        user.emailVerified = false
-        try await store.updateUser(user)
-        return user
+        _ = try await activeUser(session.uid)
+        try await store.updateUser(uid: session.uid, UserUpdate(email: .init(address: email, verified: false)))
+        return try await user(uid: session.uid)
     }
 
     /// Deletes the session's user. Sensitive: requires a recent sign-in. Returns the
@@ -51,9 +49,7 @@ extension AccountService {
     /// Revokes every session of user `uid` issued up to now (`tokensValidAfter`, in whole
     /// seconds like `iat`: sessions issued during the current second are revoked too).
     public func revokeSessions(uid: String) async throws {
-        var user = try await user(uid: uid)
-        user.tokensValidAfter = Date(timeIntervalSince1970: clock().timeIntervalSince1970.rounded(.down) + 1)
-        try await store.updateUser(user)
+        try await store.updateUser(uid: uid, UserUpdate(tokensValidAfter: Date(timeIntervalSince1970: clock().timeIntervalSince1970.rounded(.down) + 1)))
     }
 
     /// Disables user `uid`: sign-in fails with `user_disabled` and sessions stop verifying.
@@ -67,8 +63,6 @@ extension AccountService {
     }
 
     private func setDisabled(uid: String, _ disabled: Bool) async throws {
-        var user = try await user(uid: uid)
-        user.disabled = disabled
-        try await store.updateUser(user)
+        try await store.updateUser(uid: uid, UserUpdate(disabled: disabled))
     }
 }

@@ -110,13 +110,13 @@ public struct AccountService: Sendable {
         }
         user.identities.append(identity)
         if user.email == nil, let email = credential.email {
-            var updated = user
-            updated.email = email
-            updated.emailVerified = credential.emailVerified
-            updated.displayName = user.displayName ?? credential.profile.displayName
-            updated.photoURL = user.photoURL ?? credential.profile.photoURL
-            // The email is adopted only if still free; the link stands either way.
-            if (try? await store.updateUser(updated)) != nil { user = updated }
+            // Adopted only if the user still has no email (column by column, so a concurrent
+            // change of other fields stands) and, when verified, no one else holds it; the link
+            // stands either way.
+            let update = UserUpdate(
+                email: .init(address: email, verified: credential.emailVerified), emailOnlyIfNone: true,
+                displayNameIfNone: credential.profile.displayName, photoURLIfNone: credential.profile.photoURL)
+            if (try? await store.updateUser(uid: uid, update)) != nil, let fresh = try? await store.user(uid: uid) { user = fresh }
         }
         return AuthResult(
             user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.providerID, profile: credential.profile, isNewUser: false),

@@ -27,8 +27,10 @@ public protocol AccountStore: Sendable {
 
     /// Inserts a user with its identities.
     func createUser(_ user: User) async throws
-    /// Replaces the user's own fields (email, names, flags, times); identities are untouched.
-    func updateUser(_ user: User) async throws
+    /// Changes the user's own fields that `update` names, column by column, in one atomic
+    /// step, and nothing else (``UserUpdate``); identities are untouched.
+    /// ``FederateError/Code/userNotFound`` when absent.
+    func updateUser(uid: String, _ update: UserUpdate) async throws
     /// Links `identity` to the user `uid`.
     func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws
     /// Records a sign-in: stores the identity's latest email, profile and tokens, and sets

@@ -90,17 +90,15 @@ public final class InMemoryAccountStore: AccountStore {
         }
     }
 
-    /// Replaces the user's own fields; identities are untouched.
-    public func updateUser(_ user: User) async throws {
+    /// Changes the fields `update` names (``UserUpdate/applied(to:)``); identities are untouched.
+    public func updateUser(uid: String, _ update: UserUpdate) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in
-            guard var stored = state.users[ExactString(user.uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
-            try checkEmail(user, in: state)
-            let identities = stored.identities
+            guard let stored = state.users[ExactString(uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
+            let updated = update.applied(to: stored)
+            try checkEmail(updated, in: state)
             state.unindex(stored)
-            state.index(user)
-            stored = user
-            stored.identities = identities
-            state.users[ExactString(user.uid)] = stored
+            state.index(updated)
+            state.users[ExactString(uid)] = updated
         }
     }
 
