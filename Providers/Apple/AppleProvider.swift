@@ -36,6 +36,8 @@ public struct AppleProvider: Sendable {
     /// Discovery and keys kept between sign-ins (shared by copies of this value).
     public let cache: ProviderCache
     private let secrets: [ExactString: AppleClientSecretCache]
+    /// The Services ID and the bundle IDs: every `aud` Apple's tokens and notifications may carry.
+    public var clientIDs: [String] { secrets.keys.map(\.value).sorted() }
 
     /// Creates a provider. `bundleIDs` are the apps whose native codes the server exchanges.
     /// Throws ``FederateError/Code/invalidKey`` for a key that is not P-256.

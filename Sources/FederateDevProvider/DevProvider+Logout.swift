@@ -54,4 +54,16 @@ extension DevProvider {
             body: Array(FormURLEncoding.encode([("logout_token", token)]).utf8)))
         return response.status
     }
+
+    /// The provider session `subject` is signed in with (the `sid` of their ID tokens), if any.
+    public func providerSessionID(for subject: String) -> String? {
+        state.ssoSessionIDs.withLock { $0[subject] }
+    }
+
+    /// Ends `subject`'s provider session, as a real provider does before it sends a
+    /// back-channel logout: the next sign-in authenticates again, in a new session.
+    public func endProviderSession(for subject: String) {
+        state.ssoSessions.withLock { _ = $0.removeValue(forKey: subject) }
+        state.ssoSessionIDs.withLock { _ = $0.removeValue(forKey: subject) }
+    }
 }

@@ -41,6 +41,15 @@ final class DevProviderState: Sendable {
     /// The provider's own sign-in sessions, like a real provider's SSO cookie: the subject and
     /// when that user last authenticated. A silent approval reports this time as `auth_time`.
     let ssoSessions = Mutex<[String: Date]>([:])
+    /// Each of those sessions' ID: the `sid` of the ID tokens issued within it (generic
+    /// flavour), which back-channel logout tokens name.
+    let ssoSessionIDs = Mutex<[String: String]>([:])
+
+    /// Starts a new provider session for `subject` at `date`.
+    func startSSOSession(_ subject: String, at date: Date) {
+        ssoSessions.withLock { $0[subject] = date }
+        ssoSessionIDs.withLock { $0[subject] = DevRandom.token() }
+    }
     let tokens = Mutex<[String: DevTokenGrant]>([:])
     let issuer = Mutex<String>("")
     /// The server's root URL, known once the port is bound.

@@ -51,7 +51,7 @@ extension DevRoutes {
         let authTime: Date
         if picked != nil {
             authTime = now
-            state.ssoSessions.withLock { $0[user.subject] = now }
+            state.startSSOSession(user.subject, at: now)
         } else {
             let maxAge = parameters["max_age"].flatMap(Double.init)
             let tooOld = maxAge.map { limit in session.map { now.timeIntervalSince($0) > limit } ?? true } ?? false
@@ -60,7 +60,7 @@ extension DevRoutes {
                 return picker(parameters)
             }
             authTime = session ?? now
-            if session == nil { state.ssoSessions.withLock { $0[user.subject] = now } }
+            if session == nil { state.startSSOSession(user.subject, at: now) }
         }
         // Granular consent: the user may leave scopes unticked (never `openid`).
         var granted = scopes.filter { $0 == "openid" || !user.refusedScopes.contains($0) }

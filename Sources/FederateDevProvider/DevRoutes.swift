@@ -86,7 +86,9 @@ struct DevRoutes: Sendable {
             document["token_endpoint_auth_signing_alg_values_supported"] = ["RS256", "ES256", "PS256", "EdDSA"]
             document["revocation_endpoint_auth_methods_supported"] = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
             document["revocation_endpoint_auth_signing_alg_values_supported"] = ["RS256", "ES256", "PS256", "EdDSA"]
-            document["claims_supported"] = ["sub", "email", "email_verified", "name"]
+            document["claims_supported"] = ["sub", "email", "email_verified", "name", "sid"]
+            document["backchannel_logout_supported"] = true
+            document["backchannel_logout_session_supported"] = true
             document["authorization_response_iss_parameter_supported"] = true
         }
         return .object(document)

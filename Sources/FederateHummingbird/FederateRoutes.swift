@@ -48,6 +48,10 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             let body = try await request.collectBody(upTo: 64 * 1024)
             return try await self.callback(request, context: context, parameters: String(buffer: body), isForm: true)
         }
+        // What providers POST out of band: back-channel logout, Apple's notifications, Google's RISC events.
+        for route in ProviderEventRoute.allCases {
+            auth.post("{provider}/\(route.rawValue)") { request, context in try await self.receiveEvents(route, request, context: context) }
+        }
         auth.group("signout").add(middleware: SessionAuthenticationMiddleware<Context>(accounts: accounts, origin: origin))
             .post { _, context in try await self.signOut(context: context) }
 
@@ -181,6 +185,42 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         var headers: HTTPFields = [.location: returnTo + separator + FormURLEncoding.encode(parameters), .cacheControl: "no-store"]
         if let cookie { headers.append(.init(name: .setCookie, value: "\(cookie)")) }
         return Response(status: .seeOther, headers: headers)
+    }
+
+    // MARK: Provider events
+
+    /// Verifies a provider's delivery, refuses a replayed one through the store (every
+    /// instance sees every delivery ID), and applies its events to the accounts. Answers as
+    /// each provider expects: 200 with `Cache-Control: no-store` for back-channel logout
+    /// (Back-Channel Logout 1.0 §2.8), 200 for Apple, 202 for RISC; 400 with a JSON error
+    /// otherwise. A repeated Apple or RISC delivery is acknowledged again, without effect.
+    private func receiveEvents(_ route: ProviderEventRoute, _ request: Request, context: Context) async throws -> Response {
+        guard let name = context.parameters.get("provider"), let source = configuration.provider(named: name) as? any ProviderEventSource,
+            source.eventRoutes.contains(route)
+        else {
+            return ErrorResponse.json(.notFound, code: .unknownProvider, message: "no provider by this name receives \(route.rawValue)")
+        }
+        var request = request
+        let body = try await request.collectBody(upTo: 64 * 1024)
+        let accepted: HTTPResponse.Status = route == .risc ? .accepted : .ok
+        do {
+            let batch = try await source.receiveEvents(on: route, body: Array(buffer: body))
+            if let id = batch.deliveryID {
+                let fresh = try await configuration.accounts.store.consumeEventID(id, expiresAt: Date().addingTimeInterval(batch.rememberFor))
+                if !fresh {
+                    guard route != .backChannelLogout else { throw FederateError(.invalidLogoutToken, "this logout token was already received") }
+                    return Response(status: accepted, headers: [.cacheControl: "no-store"])
+                }
+            }
+            for event in batch.events { try await configuration.accounts.apply(event) }
+            return Response(status: accepted, headers: [.cacheControl: "no-store"])
+        } catch let error as FederateError {
+            logger.notice("provider event refused", metadata: ["provider": "\(name)", "route": "\(route.rawValue)", "error": "\(error.code)"])
+            let body = JSONSerializer.bytes(["error": .string(error.code.rawValue), "error_description": .string(error.message)])
+            return Response(
+                status: .badRequest, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
     }
 
     /// Hands the credential to the account layer for the flow's intent; returns a new

@@ -186,6 +186,47 @@ extension PostgresAccountStore {
         }
     }
 
+    /// Ends the sessions tied to `key` issued before `validAfter` (never moving it back).
+    public func endSessions(key: String, validAfter: Date, expiresAt: Date) async throws {
+        try await connection { connection in
+            try await self.run(
+                """
+                INSERT INTO \(unescaped: self.schema.endedSessions) (key, valid_after, expires_at)
+                VALUES (\(key), \(validAfter.timeIntervalSince1970), \(expiresAt.timeIntervalSince1970))
+                ON CONFLICT (key) DO UPDATE SET valid_after = GREATEST(\(unescaped: self.schema.endedSessions).valid_after, excluded.valid_after),
+                    expires_at = GREATEST(\(unescaped: self.schema.endedSessions).expires_at, excluded.expires_at)
+                """,
+                on: connection)
+            try await self.run(
+                "DELETE FROM \(unescaped: self.schema.endedSessions) WHERE expires_at < \(Date().timeIntervalSince1970)", on: connection)
+        }
+    }
+
+    /// The latest `validAfter` of `keys`.
+    public func sessionsEnded(keys: [String]) async throws -> Date? {
+        guard !keys.isEmpty else { return nil }
+        return try await connection { connection in
+            let rows = try await self.rows(
+                "SELECT MAX(valid_after) FROM \(unescaped: self.schema.endedSessions) WHERE key = ANY(\(keys))", on: connection)
+            guard let row = rows.first, let seconds = try row.decode(Double?.self) else { return nil }
+            return Date(timeIntervalSince1970: seconds)
+        }
+    }
+
+    /// `true` the first time `id` is seen (until `expiresAt`), for every instance on this database.
+    public func consumeEventID(_ id: String, expiresAt: Date) async throws -> Bool {
+        try await connection { connection in
+            try await self.run("DELETE FROM \(unescaped: self.schema.seenEvents) WHERE expires_at < \(Date().timeIntervalSince1970)", on: connection)
+            return try await !self.rows(
+                """
+                INSERT INTO \(unescaped: self.schema.seenEvents) (id, expires_at) VALUES (\(id), \(expiresAt.timeIntervalSince1970))
+                ON CONFLICT (id) DO NOTHING RETURNING id
+                """,
+                on: connection
+            ).isEmpty
+        }
+    }
+
     /// Forgets signed-out sessions that expired before `date`.
     public func removeRevokedSessions(expiredBefore date: Date) async throws {
         try await connection { connection in

@@ -6,6 +6,8 @@ struct PostgresSchema: Sendable {
     var identities: String { "\"\(name)\".identities" }
     var revokedSessions: String { "\"\(name)\".revoked_sessions" }
     var sessionKeys: String { "\"\(name)\".session_keys" }
+    var endedSessions: String { "\"\(name)\".ended_sessions" }
+    var seenEvents: String { "\"\(name)\".seen_events" }
     var versions: String { "\"\(name)\".federate_schema" }
 
     /// Whether `name` is a plain lower-case identifier (it is spliced into SQL).
@@ -57,6 +59,11 @@ struct PostgresSchema: Sendable {
             ],
             // 2: only verified emails count toward one account per email (`User.uniqueEmailKey`).
             ["UPDATE \(users) SET email_normalized = NULL WHERE NOT email_verified"],
+            // 3: provider events: sessions ended by a provider (identity or provider session), event IDs seen.
+            [
+                "CREATE TABLE \(endedSessions) (key text PRIMARY KEY, valid_after double precision NOT NULL, expires_at double precision NOT NULL)",
+                "CREATE TABLE \(seenEvents) (id text PRIMARY KEY, expires_at double precision NOT NULL)",
+            ],
         ]
     }
 

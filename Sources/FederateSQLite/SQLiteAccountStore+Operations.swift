@@ -134,6 +134,39 @@ extension SQLiteAccountStore {
         try await locked { try await run("DELETE FROM revoked_sessions WHERE expires_at < ?", [.date(date)]) }
     }
 
+    /// Ends the sessions tied to `key` issued before `validAfter` (never moving it back).
+    public func endSessions(key: String, validAfter: Date, expiresAt: Date) async throws {
+        try await locked {
+            try await run(
+                """
+                INSERT INTO ended_sessions (key, valid_after, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET
+                    valid_after = MAX(valid_after, excluded.valid_after), expires_at = MAX(expires_at, excluded.expires_at)
+                """,
+                [.text(key), .date(validAfter), .date(expiresAt)])
+            try await run("DELETE FROM ended_sessions WHERE expires_at < ?", [.date(Date())])
+        }
+    }
+
+    /// The latest `validAfter` of `keys`.
+    public func sessionsEnded(keys: [String]) async throws -> Date? {
+        guard !keys.isEmpty else { return nil }
+        let marks = Array(repeating: "?", count: keys.count).joined(separator: ", ")
+        return try await locked {
+            try await query("SELECT MAX(valid_after) AS latest FROM ended_sessions WHERE key IN (\(marks))", keys.map(SQLiteData.text))
+                .first?.column("latest")?.double.map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    /// `true` the first time `id` is seen (until `expiresAt`).
+    public func consumeEventID(_ id: String, expiresAt: Date) async throws -> Bool {
+        try await locked {
+            try await run("DELETE FROM seen_events WHERE expires_at < ?", [.date(Date())])
+            return try await !query(
+                "INSERT INTO seen_events (id, expires_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING RETURNING id", [.text(id), .date(expiresAt)]
+            ).isEmpty
+        }
+    }
+
     /// Every session-signing key, oldest first.
     public func sessionKeys() async throws -> [SessionKeyRecord] {
         try await locked {

@@ -39,6 +39,11 @@ enum SQLiteSchema {
         ],
         // 2: only verified emails count toward one account per email (`User.uniqueEmailKey`).
         ["UPDATE users SET email_normalized = NULL WHERE email_verified = 0"],
+        // 3: provider events: sessions ended by a provider (identity or provider session), event IDs seen.
+        [
+            "CREATE TABLE ended_sessions (key TEXT PRIMARY KEY NOT NULL, valid_after REAL NOT NULL, expires_at REAL NOT NULL)",
+            "CREATE TABLE seen_events (id TEXT PRIMARY KEY NOT NULL, expires_at REAL NOT NULL)",
+        ],
     ]
 
     /// The unique index that makes one email one account.

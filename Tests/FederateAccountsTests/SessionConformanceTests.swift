@@ -23,7 +23,10 @@ extension AccountsTests {
                 #expect(jws.header.algorithmName == "ES256")
                 #expect(jws.header.keyID == session.keyID)
                 let claims = try JSONParser().parseObject(jws.payload)
-                #expect(Set(claims.keys) == ["iss", "sub", "sid", "iat", "exp", "auth_time"])
+                // The provider identity the session came from is recorded (idp, idp_sub; idp_sid when the
+                // ID token named a provider session), for logouts and security events.
+                #expect(Set(claims.keys) == ["iss", "sub", "sid", "iat", "exp", "auth_time", "idp", "idp_sub"])
+                #expect(claims["idp"] == "google.com" && claims["idp_sub"] == "g-1")
                 #expect(claims["sub"]?.stringValue == session.uid)
                 #expect(claims["sid"]?.stringValue == session.sessionID)
 
@@ -36,6 +39,29 @@ extension AccountsTests {
                 _ = try await accounts.verifySession(token, checkRevoked: false)
                 clock.advance(by: AccountServiceConfiguration.standard.clockTolerance)
                 await expectError(.tokenExpired) { try await accounts.verifySession(token) }
+            }
+        }
+
+        /// Provider events end sessions through the store; event IDs are seen once.
+        @Test(arguments: StoreKind.allCases)
+        func providerEventsEndSessionsAndEventIDsAreSeenOnce(kind: StoreKind) async throws {
+            try await kind.withService { accounts, clock in
+                let ann = try await accounts.signIn(with: TestCredential.make("google.com", "g-ann"))
+                let other = try await accounts.signIn(with: TestCredential.make("apple.com", "a-ann"))
+                let annToken = try #require(ann.sessionToken), otherToken = try #require(other.sessionToken)
+                clock.advance(by: 2)
+                try await accounts.apply(.sessionsRevoked(providerID: "google.com", subject: "g-ann"))
+                await expectError(.sessionRevoked) { try await accounts.verifySession(annToken) }
+                _ = try await accounts.verifySession(otherToken)  // another identity's session stands
+                clock.advance(by: 2)
+                let again = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-ann")).sessionToken)
+                _ = try await accounts.verifySession(again)  // a sign-in after the event stands
+                try await accounts.apply(.accountDisabled(providerID: "apple.com", subject: "a-ann"))
+                #expect(try await accounts.user(uid: other.user.uid).disabled)
+                // Replays: an ID counts once, on every instance of the store.
+                #expect(try await accounts.store.consumeEventID("logout iss jti-1", expiresAt: clock.now.addingTimeInterval(600)))
+                #expect(try await !accounts.store.consumeEventID("logout iss jti-1", expiresAt: clock.now.addingTimeInterval(600)))
+                #expect(try await accounts.store.consumeEventID("logout iss jti-2", expiresAt: clock.now.addingTimeInterval(600)))
             }
         }
 

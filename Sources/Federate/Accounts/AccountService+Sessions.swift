@@ -4,22 +4,26 @@ extension AccountService {
     /// Issues a session for `uid` whose user proved their identity at `authTime`
     /// (``signIn(with:)`` and ``reauthenticate(_:with:)`` call it). The token is an ES256
     /// JWT with `iss`, `sub`, `sid`, `iat`, `exp`, `auth_time`, and the key's `kid` in its header.
-    public func issueSession(uid: String, authTime: Date) async throws -> (session: AccountSession, token: String) {
+    public func issueSession(uid: String, authTime: Date, provider: SessionProvider? = nil) async throws -> (session: AccountSession, token: String) {
         let now = clock()
         let key = try await keyRing.signingKey(now: now)
         let issuedAt = Self.seconds(now)
         let expiresAt = issuedAt + SafeNumber.clampedInt64(configuration.sessionLifetime)
         let authSeconds = min(Self.seconds(authTime), issuedAt)
         let sessionID = SecureRandom.token(byteCount: 16)
-        let token = try key.sign(
-            claims: [
-                "iss": .string(configuration.issuer), "sub": .string(uid), "sid": .string(sessionID),
-                "iat": .integer(issuedAt), "exp": .integer(expiresAt), "auth_time": .integer(authSeconds),
-            ],
-            algorithm: .es256)
+        var claims: [String: JSONValue] = [
+            "iss": .string(configuration.issuer), "sub": .string(uid), "sid": .string(sessionID),
+            "iat": .integer(issuedAt), "exp": .integer(expiresAt), "auth_time": .integer(authSeconds),
+        ]
+        if let provider {
+            claims["idp"] = .string(provider.providerID)
+            claims["idp_sub"] = .string(provider.subject)
+            if let sessionID = provider.sessionID { claims["idp_sid"] = .string(sessionID) }
+        }
+        let token = try key.sign(claims: claims, algorithm: .es256)
         let session = AccountSession(
             uid: uid, sessionID: sessionID, issuedAt: Self.date(issuedAt), expiresAt: Self.date(expiresAt),
-            authTime: Self.date(authSeconds), keyID: key.keyID ?? "")
+            authTime: Self.date(authSeconds), keyID: key.keyID ?? "", provider: provider)
         return (session, token)
     }
 
@@ -37,10 +41,14 @@ extension AccountService {
             rules: .sessionToken(issuer: configuration.issuer), allowedAlgorithms: [.es256], keys: keys,
             clockTolerance: configuration.clockTolerance, requiresKeyID: true)
         let verified = try verifier.verify(token, keySet: keys, now: now.timeIntervalSince1970)
+        var provider: SessionProvider?
+        if let providerID = try verified.string("idp"), let subject = try verified.string("idp_sub") {
+            provider = SessionProvider(providerID: providerID, subject: subject, sessionID: try verified.string("idp_sid"))
+        }
         let session = AccountSession(
             uid: try verified.requiredString("sub"), sessionID: try verified.requiredString("sid"),
             issuedAt: try verified.requiredNumericDate("iat").date, expiresAt: try verified.requiredNumericDate("exp").date,
-            authTime: try verified.requiredNumericDate("auth_time").date, keyID: keyID)
+            authTime: try verified.requiredNumericDate("auth_time").date, keyID: keyID, provider: provider)
         if checkRevoked {
             let user = try await activeUser(session.uid)
             if let validAfter = user.tokensValidAfter, session.issuedAt < validAfter {
@@ -48,6 +56,11 @@ extension AccountService {
             }
             if try await store.isSessionRevoked(id: session.sessionID) {
                 throw FederateError(.sessionRevoked, "the session was signed out")
+            }
+            if let provider = session.provider, let validAfter = try await store.sessionsEnded(keys: provider.endKeys),
+                session.issuedAt < validAfter
+            {
+                throw FederateError(.sessionRevoked, "the provider ended this session (logout or security event)")
             }
         }
         return session

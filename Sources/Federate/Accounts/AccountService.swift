@@ -192,7 +192,7 @@ public struct AccountService: Sendable {
     }
 
     private func authResult(_ user: User, credential: Credential, isNewUser: Bool, authTime: Date) async throws -> AuthResult {
-        let (session, token) = try await issueSession(uid: user.uid, authTime: authTime)
+        let (session, token) = try await issueSession(uid: user.uid, authTime: authTime, provider: SessionProvider(credential: credential))
         return AuthResult(
             user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.providerID, profile: credential.profile, isNewUser: isNewUser),
             credential: credential, session: session, sessionToken: token)

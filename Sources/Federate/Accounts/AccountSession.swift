@@ -18,14 +18,19 @@ public struct AccountSession: Sendable, Hashable, CustomStringConvertible {
     public let authTime: Date
     /// The signing key's `kid`.
     public let keyID: String
+    /// The provider identity the session was signed in (or reauthenticated) with, and the
+    /// provider's own session (`sid` of its ID token), when known: what a provider's logout
+    /// or security event ends (claims `idp`, `idp_sub`, `idp_sid`).
+    public let provider: SessionProvider?
 
-    init(uid: String, sessionID: String, issuedAt: Date, expiresAt: Date, authTime: Date, keyID: String) {
+    init(uid: String, sessionID: String, issuedAt: Date, expiresAt: Date, authTime: Date, keyID: String, provider: SessionProvider? = nil) {
         self.uid = uid
         self.sessionID = sessionID
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
         self.authTime = authTime
         self.keyID = keyID
+        self.provider = provider
     }
 
     /// The claims, for logs (the token itself is never kept here).

@@ -49,6 +49,17 @@ public protocol AccountStore: Sendable {
     /// Forgets signed-out sessions that expired before `date` (their tokens fail on `exp` anyway).
     func removeRevokedSessions(expiredBefore date: Date) async throws
 
+    /// Ends every session tied to `key` (a provider identity, or a provider's session; see
+    /// ``AccountService/apply(_:)``) that was issued before `validAfter`; remembered until
+    /// `expiresAt`. A later call with an earlier `validAfter` changes nothing.
+    func endSessions(key: String, validAfter: Date, expiresAt: Date) async throws
+    /// The latest `validAfter` recorded for any of `keys`, if any.
+    func sessionsEnded(keys: [String]) async throws -> Date?
+    /// Records a provider event's ID (a logout token's or security event's `jti`) until
+    /// `expiresAt`; `true` the first time, `false` for a replay. Every instance on the same
+    /// store sees every ID.
+    func consumeEventID(_ id: String, expiresAt: Date) async throws -> Bool
+
     /// Every session-signing key.
     func sessionKeys() async throws -> [SessionKeyRecord]
     /// Adds a session-signing key.

@@ -12,6 +12,8 @@ public final class InMemoryAccountStore: AccountStore {
         var owners: [IdentityKey: String] = [:]
         var revokedSessions: [ExactString: Date] = [:]
         var keys: [ExactString: SessionKeyRecord] = [:]
+        var endedSessions: [ExactString: (validAfter: Date, expiresAt: Date)] = [:]
+        var seenEvents: [ExactString: Date] = [:]
         /// Normalized email → uids, in creation order.
         var emailOwners: [ExactString: [String]] = [:]
 
@@ -173,6 +175,30 @@ public final class InMemoryAccountStore: AccountStore {
     /// Forgets signed-out sessions that expired before `date`.
     public func removeRevokedSessions(expiredBefore date: Date) async throws {
         state.withLock { $0.revokedSessions = $0.revokedSessions.filter { $0.value >= date } }
+    }
+
+    /// Ends the sessions tied to `key` issued before `validAfter`.
+    public func endSessions(key: String, validAfter: Date, expiresAt: Date) async throws {
+        state.withLock { state in
+            let old = state.endedSessions[ExactString(key)]
+            state.endedSessions[ExactString(key)] = (max(old?.validAfter ?? validAfter, validAfter), max(old?.expiresAt ?? expiresAt, expiresAt))
+        }
+    }
+
+    /// The latest `validAfter` of `keys`.
+    public func sessionsEnded(keys: [String]) async throws -> Date? {
+        state.withLock { state in keys.compactMap { state.endedSessions[ExactString($0)]?.validAfter }.max() }
+    }
+
+    /// `true` the first time `id` is seen (until `expiresAt`).
+    public func consumeEventID(_ id: String, expiresAt: Date) async throws -> Bool {
+        state.withLock { state in
+            let now = Date()
+            state.seenEvents = state.seenEvents.filter { $0.value >= now }
+            guard state.seenEvents[ExactString(id)] == nil else { return false }
+            state.seenEvents[ExactString(id)] = expiresAt
+            return true
+        }
     }
 
     /// Every session-signing key, oldest first.

@@ -1,0 +1,21 @@
+public import Federate
+import Foundation
+
+extension OIDCProvider: ProviderEventSource {
+    /// Back-channel logout (OpenID Connect Back-Channel Logout 1.0).
+    public var eventRoutes: Set<ProviderEventRoute> { [.backChannelLogout] }
+
+    /// Verifies a back-channel logout request (`logout_token=…`, the logout-token rules of the
+    /// one JWT pipeline, with this provider's keys and client) and returns its logout event.
+    public func receiveEvents(on route: ProviderEventRoute, body: [UInt8]) async throws -> ProviderEventBatch {
+        guard route == .backChannelLogout else { throw FederateError(.invalidRequest, "this provider receives back-channel logout only") }
+        guard let text = String(validating: body, as: UTF8.self), let token = try FormURLEncoding.decode(text)["logout_token"] else {
+            throw FederateError(.invalidRequest, "the body has no logout_token")
+        }
+        let logout = try await BackChannelLogoutVerifier(client: try await client()).verify(token)
+        let expiresAt = logout.claims["exp"].flatMap(NumericDate.init(json:))?.secondsSince1970 ?? Date().timeIntervalSince1970
+        return ProviderEventBatch(
+            events: [.logout(providerID: id, subject: logout.subject, sessionID: logout.sessionID)],
+            deliveryID: "logout \(logout.issuer) \(logout.tokenID)", rememberFor: max(0, expiresAt - Date().timeIntervalSince1970) + 300)
+    }
+}
