@@ -23,21 +23,12 @@ struct CallbackTests {
         for index in devConfiguration.clients.indices { configure(&devConfiguration.clients[index]) }
         let dev = try await DevProvider.start(configuration: devConfiguration)
         defer { Task { try? await dev.stop() } }
-        let port = try FreePort.loopback()
-        let origin = "http://127.0.0.1:\(port)"
-        let configuration = FederateServerConfiguration(
-            origin: origin,
-            providers: ["dev": try OIDCProvider(id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret")],
-            accounts: AccountService(store: InMemoryAccountStore()),
-            sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: SymmetricKey(size: .bits256))]))
-        let router = Router(context: FederateContext.self)
-        FederateRoutes<FederateContext>(configuration: configuration).register(on: router)
-        router.get("/") { _, _ in "home" }
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
-        let server = Task { try await app.runService() }
-        defer { server.cancel() }
-        try await FederateRoutesTests.waitUntilListening(origin)
-        try await body(origin, TestBrowser(), dev)
+        let providers: [String: any SignInProvider] = [
+            "dev": try OIDCProvider(id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret")
+        ]
+        try await RoutesServer.run(providers: providers, accounts: AccountService(store: InMemoryAccountStore())) { origin in
+            try await body(origin, TestBrowser(), dev)
+        }
     }
 
     static func pendingCookies(_ browser: TestBrowser) -> [String] {

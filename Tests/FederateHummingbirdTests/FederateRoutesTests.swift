@@ -32,75 +32,63 @@ struct FederateRoutesTests {
         // behind and catches up below, so the first sign-in is ten minutes old by then.
         let clock = TestClock(Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 600).rounded(.down)))
         let accounts = AccountService(store: InMemoryAccountStore(), clock: clock.function)
-        let port = try FreePort.loopback()
-        let origin = "http://127.0.0.1:\(port)"
-        let configuration = FederateServerConfiguration(
-            origin: origin,
-            providers: [
-                "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret"),
-                "google": GoogleProvider(clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL)),
-                "apple": try AppleProvider(servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM, endpoints: .at(apple.baseURL)),
-            ],
-            accounts: accounts,
-            sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: SymmetricKey(size: .bits256))]),
-            appleDomainAssociation: "apple-association-contents")
-        let router = Router(context: FederateContext.self)
-        FederateRoutes<FederateContext>(configuration: configuration).register(on: router)
-        router.get("/") { _, _ in "home" }
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
-        let server = Task { try await app.runService() }
-        defer { server.cancel() }
-        let browser = TestBrowser()
-        try await Self.waitUntilListening(origin)
+        let providers: [String: any SignInProvider] = [
+            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret"),
+            "google": GoogleProvider(clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL)),
+            "apple": try AppleProvider(servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM, endpoints: .at(apple.baseURL)),
+        ]
+        try await RoutesServer.run(providers: providers, accounts: accounts, appleDomainAssociation: "apple-association-contents") { origin in
+            let browser = TestBrowser()
 
-        // Sign in with the generic provider; returnTo must stay on this site.
-        let signedIn = try await browser.navigate(origin + "/auth/dev/start?returnTo=//evil.example/x", origin: origin)
-        #expect(String(decoding: signedIn.body, as: UTF8.self) == "home")
-        #expect(browser.cookie("federate_session") != nil)
-        let me = try JSONParser().parseObject(try await browser.send(origin + "/me").body)
-        let uid = try #require(me["uid"]?.stringValue)
-        #expect(me["providers"]?.arrayValue?.count == 1)
-        let csrf = try #require(me["csrf_token"]?.stringValue)
-        #expect(browser.cookie("federate_csrf") == csrf)
+            // Sign in with the generic provider; returnTo must stay on this site.
+            let signedIn = try await browser.navigate(origin + "/auth/dev/start?returnTo=//evil.example/x", origin: origin)
+            #expect(String(decoding: signedIn.body, as: UTF8.self) == "home")
+            #expect(browser.cookie("federate_session") != nil)
+            let me = try JSONParser().parseObject(try await browser.send(origin + "/me").body)
+            let uid = try #require(me["uid"]?.stringValue)
+            #expect(me["providers"]?.arrayValue?.count == 1)
+            let csrf = try #require(me["csrf_token"]?.stringValue)
+            #expect(browser.cookie("federate_csrf") == csrf)
 
-        // Link Google, then Apple (form_post, cross-site POST in real life).
-        _ = try await browser.navigate(origin + "/auth/google/start?intent=link&returnTo=/", origin: origin)
-        _ = try await browser.navigate(origin + "/auth/apple/start?intent=link&returnTo=/", origin: origin)
-        let linked = try JSONParser().parseObject(try await browser.send(origin + "/me").body)
-        #expect(Set(linked["providers"]?.arrayValue?.compactMap { $0["provider_id"]?.stringValue } ?? []) == ["oidc.dev", "google.com", "apple.com"])
+            // Link Google, then Apple (form_post, cross-site POST in real life).
+            _ = try await browser.navigate(origin + "/auth/google/start?intent=link&returnTo=/", origin: origin)
+            _ = try await browser.navigate(origin + "/auth/apple/start?intent=link&returnTo=/", origin: origin)
+            let linked = try JSONParser().parseObject(try await browser.send(origin + "/me").body)
+            #expect(Set(linked["providers"]?.arrayValue?.compactMap { $0["provider_id"]?.stringValue } ?? []) == ["oidc.dev", "google.com", "apple.com"])
 
-        // Sign-out needs the CSRF header; then Google signs in to the same account.
-        let forged = try await browser.send(origin + "/auth/signout", method: "POST", headers: [("Origin", "https://evil.example")])
-        #expect(forged.status == 403)
-        let signOut = try await browser.send(origin + "/auth/signout", method: "POST", headers: [("Origin", origin), ("X-CSRF-Token", csrf)])
-        #expect(signOut.status == 200)
-        #expect(try await browser.send(origin + "/me").status == 401)
-        _ = try await browser.navigate(origin + "/auth/google/start", origin: origin)
-        #expect(try JSONParser().parseObject(try await browser.send(origin + "/me").body)["uid"]?.stringValue == uid)
+            // Sign-out needs the CSRF header; then Google signs in to the same account.
+            let forged = try await browser.send(origin + "/auth/signout", method: "POST", headers: [("Origin", "https://evil.example")])
+            #expect(forged.status == 403)
+            let signOut = try await browser.send(origin + "/auth/signout", method: "POST", headers: [("Origin", origin), ("X-CSRF-Token", csrf)])
+            #expect(signOut.status == 200)
+            #expect(try await browser.send(origin + "/me").status == 401)
+            _ = try await browser.navigate(origin + "/auth/google/start", origin: origin)
+            #expect(try JSONParser().parseObject(try await browser.send(origin + "/me").body)["uid"]?.stringValue == uid)
 
-        // Ten minutes later, deleting needs a recent sign-in; reauthenticating rotates the session.
-        clock.advance(by: 600)
-        let tooOld = try await browser.send(origin + "/me", method: "DELETE", headers: [("Origin", origin), ("X-CSRF-Token", csrf)])
-        #expect(tooOld.status == 403)
-        #expect(String(decoding: tooOld.body, as: UTF8.self).contains("\"requires_recent_login\""))
-        let before = browser.cookie("federate_session")
-        // The provider is asked to sign the user in again (prompt=login, max_age=0): it shows
-        // its sign-in page instead of approving from its own session.
-        let prompt = try await browser.navigate(origin + "/auth/google/start?intent=reauthenticate", origin: origin)
-        #expect(String(decoding: prompt.body, as: UTF8.self).contains("Sign in as"))
-        #expect(browser.cookie("federate_session") == before)
-        let subject = try #require(google.configuration.autoApproveSubject)
-        _ = try await browser.navigate(origin + "/auth/google/start?intent=reauthenticate", origin: origin, pick: subject)
-        #expect(browser.cookie("federate_session") != before)
-        let deleted = try await browser.send(origin + "/me", method: "DELETE", headers: [("Origin", origin), ("X-CSRF-Token", csrf)])
-        #expect(deleted.status == 200, "\(String(decoding: deleted.body, as: UTF8.self))")
-        #expect(try JSONParser().parseObject(deleted.body)["revoked"] == 3)
-        #expect(browser.cookie("federate_session") == nil)
+            // Ten minutes later, deleting needs a recent sign-in; reauthenticating rotates the session.
+            clock.advance(by: 600)
+            let tooOld = try await browser.send(origin + "/me", method: "DELETE", headers: [("Origin", origin), ("X-CSRF-Token", csrf)])
+            #expect(tooOld.status == 403)
+            #expect(String(decoding: tooOld.body, as: UTF8.self).contains("\"requires_recent_login\""))
+            let before = browser.cookie("federate_session")
+            // The provider is asked to sign the user in again (prompt=login, max_age=0): it shows
+            // its sign-in page instead of approving from its own session.
+            let prompt = try await browser.navigate(origin + "/auth/google/start?intent=reauthenticate", origin: origin)
+            #expect(String(decoding: prompt.body, as: UTF8.self).contains("Sign in as"))
+            #expect(browser.cookie("federate_session") == before)
+            let subject = try #require(google.configuration.autoApproveSubject)
+            _ = try await browser.navigate(origin + "/auth/google/start?intent=reauthenticate", origin: origin, pick: subject)
+            #expect(browser.cookie("federate_session") != before)
+            let deleted = try await browser.send(origin + "/me", method: "DELETE", headers: [("Origin", origin), ("X-CSRF-Token", csrf)])
+            #expect(deleted.status == 200, "\(String(decoding: deleted.body, as: UTF8.self))")
+            #expect(try JSONParser().parseObject(deleted.body)["revoked"] == 3)
+            #expect(browser.cookie("federate_session") == nil)
 
-        // Apple's domain check gets the file itself, never a redirect.
-        let association = try await browser.send(origin + "/.well-known/apple-developer-domain-association.txt")
-        #expect(association.status == 200)
-        #expect(String(decoding: association.body, as: UTF8.self) == "apple-association-contents")
+            // Apple's domain check gets the file itself, never a redirect.
+            let association = try await browser.send(origin + "/.well-known/apple-developer-domain-association.txt")
+            #expect(association.status == 200)
+            #expect(String(decoding: association.body, as: UTF8.self) == "apple-association-contents")
+        }
     }
 
     /// A provider that approves a reauthentication silently from its own session (it ignores
@@ -113,28 +101,19 @@ struct FederateRoutesTests {
         defer { Task { try? await generic.stop() } }
         // No tolerance: the provider's session began before the flow, whole seconds apart or not.
         let accounts = AccountService(store: InMemoryAccountStore(), configuration: AccountServiceConfiguration(clockTolerance: 0))
-        let port = try FreePort.loopback()
-        let origin = "http://127.0.0.1:\(port)"
-        let configuration = FederateServerConfiguration(
-            origin: origin,
-            providers: ["dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret")],
-            accounts: accounts, sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: SymmetricKey(size: .bits256))]))
-        let router = Router(context: FederateContext.self)
-        FederateRoutes<FederateContext>(configuration: configuration).register(on: router)
-        router.get("/") { _, _ in "home" }
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
-        let server = Task { try await app.runService() }
-        defer { server.cancel() }
-        let browser = TestBrowser()
-        try await Self.waitUntilListening(origin)
-
-        _ = try await browser.navigate(origin + "/auth/dev/start", origin: origin)
-        let session = try #require(browser.cookie("federate_session"))
-        try await Task.sleep(for: .milliseconds(1100))  // the provider's session is now a second older than the next flow
-        _ = try await browser.navigate(origin + "/auth/dev/start?intent=reauthenticate", origin: origin)
-        #expect(browser.history.last == origin + "/?error=requires_recent_login", "\(browser.history)")
-        #expect(browser.cookie("federate_session") == session)
-        #expect(try await browser.send(origin + "/me").status == 200)
+        let providers: [String: any SignInProvider] = [
+            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret")
+        ]
+        try await RoutesServer.run(providers: providers, accounts: accounts) { origin in
+            let browser = TestBrowser()
+            _ = try await browser.navigate(origin + "/auth/dev/start", origin: origin)
+            let session = try #require(browser.cookie("federate_session"))
+            try await Task.sleep(for: .milliseconds(1100))  // the provider's session is now a second older than the next flow
+            _ = try await browser.navigate(origin + "/auth/dev/start?intent=reauthenticate", origin: origin)
+            #expect(browser.history.last == origin + "/?error=requires_recent_login", "\(browser.history)")
+            #expect(browser.cookie("federate_session") == session)
+            #expect(try await browser.send(origin + "/me").status == 200)
+        }
     }
 
     static func waitUntilListening(_ origin: String) async throws {

@@ -26,30 +26,18 @@ struct ProviderEventRoutesTests {
         let key = try #require(apple.configuration.appleClientKey)
         let store = InMemoryAccountStore()
         let accounts = AccountService(store: store)
-        let port = try FreePort.loopback()
-        let origin = "http://127.0.0.1:\(port)"
         let googleClientID = "dev-google.apps.googleusercontent.com"
-        let configuration = FederateServerConfiguration(
-            origin: origin,
-            providers: [
-                "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret"),
-                "google": GoogleProvider(clientID: googleClientID, clientSecret: "dev-google-secret", endpoints: .at(google.baseURL)),
-                "apple": try AppleProvider(
-                    servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM,
-                    endpoints: .at(apple.baseURL)),
-            ],
-            accounts: accounts, sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: SymmetricKey(size: .bits256))]))
-        let router = Router(context: FederateContext.self)
-        FederateRoutes<FederateContext>(configuration: configuration).register(on: router)
-        router.get("/") { _, _ in "home" }
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
-        let server = Task { try await app.runService() }
-        defer { server.cancel() }
-        try await FederateRoutesTests.waitUntilListening(origin)
-
-        func signIn(_ browser: TestBrowser) async throws {
-            _ = try await browser.navigate(origin + "/auth/dev/start", origin: origin, pick: "alice")
-            #expect(try await browser.send(origin + "/me").status == 200)
+        let providers: [String: any SignInProvider] = [
+            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret"),
+            "google": GoogleProvider(clientID: googleClientID, clientSecret: "dev-google-secret", endpoints: .at(google.baseURL)),
+            "apple": try AppleProvider(
+                servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM,
+                endpoints: .at(apple.baseURL)),
+        ]
+        try await RoutesServer.run(providers: providers, accounts: accounts) { origin in
+            func signIn(_ browser: TestBrowser) async throws {
+                _ = try await browser.navigate(origin + "/auth/dev/start", origin: origin, pick: "alice")
+                #expect(try await browser.send(origin + "/me").status == 200)
         }
         let backChannel = origin + "/auth/dev/backchannel-logout"
 
@@ -113,5 +101,6 @@ struct ProviderEventRoutesTests {
         #expect(forged.status == 400)
         // No route for a provider that does not send such events.
         #expect(try await laptop.send(origin + "/auth/dev/risc", method: "POST", body: "x").status == 404)
+        }
     }
 }

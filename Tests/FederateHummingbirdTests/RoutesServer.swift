@@ -1,0 +1,29 @@
+import Crypto
+import Federate
+import FederateHummingbird
+import FederateTestSupport
+import Hummingbird
+
+/// `FederateRoutes` on a real Hummingbird server on a free loopback port, for the duration of
+/// `body`, which gets the server's origin. `/` answers "home".
+enum RoutesServer {
+    static func run(
+        providers: [String: any SignInProvider], accounts: AccountService, appleDomainAssociation: String? = nil,
+        _ body: (_ origin: String) async throws -> Void
+    ) async throws {
+        let port = try FreePort.loopback()
+        let origin = "http://127.0.0.1:\(port)"
+        let configuration = FederateServerConfiguration(
+            origin: origin, providers: providers, accounts: accounts,
+            sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: SymmetricKey(size: .bits256))]),
+            appleDomainAssociation: appleDomainAssociation)
+        let router = Router(context: FederateContext.self)
+        FederateRoutes<FederateContext>(configuration: configuration).register(on: router)
+        router.get("/") { _, _ in "home" }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
+        let server = Task { try await app.runService() }
+        defer { server.cancel() }
+        try await FederateRoutesTests.waitUntilListening(origin)
+        try await body(origin)
+    }
+}
