@@ -151,6 +151,15 @@ struct MultiInstanceTests {
         let tampered = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(
             url: a.origin + "/api/whoami", headers: [("Authorization", "Bearer " + idToken + "x")]))
         #expect(tampered.status == 401)
+
+        // A back-channel logout delivered to B ends Bob's session on A too, and the same token
+        // replayed to A is refused: both instances share the store. Alice's session stands.
+        let bobSession = try #require(dev.providerSessionID(for: "bob"))
+        let logout = try dev.backChannelLogoutToken(clientID: "dev-client", subject: nil, sessionID: bobSession)
+        #expect(try await dev.sendBackChannelLogout(logout, to: b.origin + "/auth/dev/backchannel-logout") == 200)
+        #expect(try await bob.send(a.origin + "/me").status == 401)
+        #expect(try await dev.sendBackChannelLogout(logout, to: a.origin + "/auth/dev/backchannel-logout") == 400)
+        #expect(try await alice.send(a.origin + "/me").status == 200)
     }
 }
 
