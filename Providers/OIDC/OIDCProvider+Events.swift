@@ -19,3 +19,13 @@ extension OIDCProvider: ProviderEventSource {
             deliveryID: "logout \(logout.issuer) \(logout.tokenID)", rememberFor: max(0, expiresAt - Date().timeIntervalSince1970) + 300)
     }
 }
+
+extension OIDCProvider: ProviderLogoutSource {
+    /// The provider's `end_session_endpoint` with this client's `client_id` (and the
+    /// post-logout redirect, when given), or `nil` when the provider advertises none.
+    public func endSessionURL(postLogoutRedirectURI: String?) async throws -> String? {
+        let client = try await client()
+        guard client.metadata.endSessionEndpoint != nil else { return nil }
+        return try RPInitiatedLogout.url(metadata: client.metadata, clientID: client.clientID, postLogoutRedirectURI: postLogoutRedirectURI)
+    }
+}

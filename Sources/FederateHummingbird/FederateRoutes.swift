@@ -325,9 +325,21 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         return response
     }
 
+    /// Signs the session out. When the session's provider can end its own session
+    /// (``ProviderLogoutSource``), the answer carries `end_session_url`, where the page may send
+    /// the browser next (RP-Initiated Logout 1.0).
     private func signOut(context: Context) async throws -> Response {
-        if let session = context.federate.session { try await configuration.accounts.signOut(session) }
-        var response = jsonResponse(["signed_out": true])
+        var body: [String: JSONValue] = ["signed_out": true]
+        if let session = context.federate.session {
+            try await configuration.accounts.signOut(session)
+            if let providerID = session.provider?.providerID,
+                let source = configuration.providers.values.first(where: { $0.providerID.exactlyEquals(providerID) }) as? any ProviderLogoutSource,
+                let url = try? await source.endSessionURL(postLogoutRedirectURI: nil)
+            {
+                body["end_session_url"] = .string(url)
+            }
+        }
+        var response = jsonResponse(body)
         response.headers.append(.init(name: .setCookie, value: "\(SetCookie.deleting(SessionCookies.sessionName(secure: configuration.secureCookies), secure: configuration.secureCookies))"))
         return response
     }

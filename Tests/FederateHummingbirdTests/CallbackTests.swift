@@ -112,4 +112,18 @@ struct CallbackTests {
             #expect(try await browser.send(origin + "/me").status == 401)
         }
     }
+
+    /// Signing out of a session that came from a provider with an `end_session_endpoint`
+    /// answers with the provider's logout URL (RP-Initiated Logout 1.0).
+    @Test func signOutReturnsTheProvidersLogoutURL() async throws {
+        try await Self.withServer { origin, browser, dev in
+            let callback = try await MultiInstanceTests.callbackURL(browser, start: origin + "/auth/dev/start", user: "alice")
+            _ = try await browser.send(callback)
+            let me = try JSONParser().parseObject(try await browser.send(origin + "/me").body)
+            let csrf = try #require(me["csrf_token"]?.stringValue)
+            let signOut = try await browser.send(origin + "/auth/signout", method: "POST", headers: [("Origin", origin), ("X-CSRF-Token", csrf)])
+            let url = try #require(try JSONParser().parseObject(signOut.body)["end_session_url"]?.stringValue)
+            #expect(url.hasPrefix(dev.baseURL) && url.contains("client_id=dev-client"), "\(url)")
+        }
+    }
 }

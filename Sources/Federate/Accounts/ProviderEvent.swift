@@ -57,3 +57,11 @@ public protocol ProviderEventSource: SignInProvider {
     /// ``FederateError`` for anything not from the provider, or not for this client.
     func receiveEvents(on route: ProviderEventRoute, body: [UInt8]) async throws -> ProviderEventBatch
 }
+
+/// A provider whose own session can be ended when the user signs out here (OpenID Connect
+/// RP-Initiated Logout 1.0): the server's sign-out answers with the URL to send the browser to.
+public protocol ProviderLogoutSource: SignInProvider {
+    /// The provider's logout URL for this client, or `nil` when it has no `end_session_endpoint`.
+    /// `postLogoutRedirectURI`, when given, must be registered with the provider.
+    func endSessionURL(postLogoutRedirectURI: String?) async throws -> String?
+}
