@@ -7,7 +7,8 @@ extension AppleProvider: ProviderEventSource {
 
     /// Verifies a notification (`{"payload": JWT}` by Apple's keys, for this Services ID or
     /// one of the bundle IDs) and returns what it means for the account: `consent-revoked` and
-    /// `account-delete` remove the Apple identity; the email-forwarding changes are acknowledged.
+    /// `account-delete` remove the Apple identity; `email-disabled` and `email-enabled` set the
+    /// identity's email as no longer (or again) verified.
     public func receiveEvents(on route: ProviderEventRoute, body: [UInt8]) async throws -> ProviderEventBatch {
         guard route == .notifications else { throw FederateError(.invalidRequest, "Apple sends server-to-server notifications only") }
         let client = try await client()
@@ -16,8 +17,10 @@ extension AppleProvider: ProviderEventSource {
         let event: ProviderEvent
         switch notification.type {
         case .consentRevoked, .accountDelete: event = .identityRemoved(providerID: Self.providerID, subject: notification.subject)
-        case .emailDisabled: event = .acknowledged("email-disabled")
-        case .emailEnabled: event = .acknowledged("email-enabled")
+        case .emailDisabled:
+            event = .identityEmailChanged(providerID: Self.providerID, subject: notification.subject, email: notification.email, verified: false)
+        case .emailEnabled:
+            event = .identityEmailChanged(providerID: Self.providerID, subject: notification.subject, email: notification.email, verified: true)
         case .other(let name): event = .acknowledged(name)
         }
         // Deliveries can repeat: the JWT's jti, else the event itself, identifies one.

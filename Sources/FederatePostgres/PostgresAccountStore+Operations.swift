@@ -186,6 +186,18 @@ extension PostgresAccountStore {
         }
     }
 
+    /// Sets the identity's email state.
+    public func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws {
+        try await connection { connection in
+            try await self.run(
+                """
+                UPDATE \(unescaped: self.schema.identities) SET email = COALESCE(\(email), email), email_verified = \(verified)
+                WHERE provider_id = \(providerID) AND subject = \(subject)
+                """,
+                on: connection)
+        }
+    }
+
     /// Ends the sessions tied to `key` issued before `validAfter` (never moving it back).
     public func endSessions(key: String, validAfter: Date, expiresAt: Date) async throws {
         try await connection { connection in

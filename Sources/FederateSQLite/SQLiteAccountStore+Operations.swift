@@ -134,6 +134,15 @@ extension SQLiteAccountStore {
         try await locked { try await run("DELETE FROM revoked_sessions WHERE expires_at < ?", [.date(date)]) }
     }
 
+    /// Sets the identity's email state.
+    public func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws {
+        try await locked {
+            try await run(
+                "UPDATE identities SET email = COALESCE(?, email), email_verified = ? WHERE provider_id = ? AND subject = ?",
+                [email.map(SQLiteData.text) ?? .null, .bool(verified), .text(providerID), .text(subject)])
+        }
+    }
+
     /// Ends the sessions tied to `key` issued before `validAfter` (never moving it back).
     public func endSessions(key: String, validAfter: Date, expiresAt: Date) async throws {
         try await locked {

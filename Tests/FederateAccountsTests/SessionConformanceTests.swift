@@ -56,6 +56,9 @@ extension AccountsTests {
                 clock.advance(by: 2)
                 let again = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-ann")).sessionToken)
                 _ = try await accounts.verifySession(again)  // a sign-in after the event stands
+                try await accounts.apply(.identityEmailChanged(providerID: "apple.com", subject: "a-ann", email: "relay@example.com", verified: false))
+                let apple = try #require(try await accounts.user(uid: other.user.uid).identity(providerID: "apple.com"))
+                #expect(apple.email == "relay@example.com" && !apple.emailVerified)
                 try await accounts.apply(.accountDisabled(providerID: "apple.com", subject: "a-ann"))
                 #expect(try await accounts.user(uid: other.user.uid).disabled)
                 // Replays: an ID counts once, on every instance of the store.

@@ -37,6 +37,8 @@ extension AccountService {
                 }
             }
             try await store.updateUser(uid: user.uid, UserUpdate(disabled: true, tokensValidAfter: validAfter))
+        case .identityEmailChanged(let providerID, let subject, let email, let verified):
+            try await store.updateIdentityEmail(providerID: providerID, subject: subject, email: email, verified: verified)
         case .acknowledged:
             return
         }

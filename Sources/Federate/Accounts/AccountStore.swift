@@ -36,6 +36,9 @@ public protocol AccountStore: Sendable {
     /// Records a sign-in: stores the identity's latest email, profile and tokens, and sets
     /// the user's `lastSignInAt` to `date`.
     func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws
+    /// Sets the identity's email state (and, when `email` is given, its address), column by
+    /// column; nothing when no user has the identity.
+    func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws
     /// Unlinks the identity of `providerID` from `uid`: ``FederateError/Code/noSuchProvider``
     /// when absent, ``FederateError/Code/lastProvider`` when it is the only one.
     func removeIdentity(providerID: String, fromUser uid: String) async throws

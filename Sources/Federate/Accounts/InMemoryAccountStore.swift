@@ -134,6 +134,18 @@ public final class InMemoryAccountStore: AccountStore {
         }
     }
 
+    /// Sets the identity's email state.
+    public func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws {
+        state.withLock { state in
+            guard let uid = state.owners[IdentityKey(providerID: providerID, subject: subject)], var user = state.users[ExactString(uid)],
+                let index = user.identities.firstIndex(where: { $0.providerID.exactlyEquals(providerID) && $0.subject.exactlyEquals(subject) })
+            else { return }
+            if let email { user.identities[index].email = email }
+            user.identities[index].emailVerified = verified
+            state.users[ExactString(uid)] = user
+        }
+    }
+
     /// Unlinks a provider, refusing the last one (`last_provider`).
     public func removeIdentity(providerID: String, fromUser uid: String) async throws {
         try state.withLock { (state: inout State) throws(FederateError) in

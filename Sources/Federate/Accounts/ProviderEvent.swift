@@ -15,8 +15,13 @@ public enum ProviderEvent: Sendable, Hashable {
     /// RISC `account-purged`): unlink it and end its sessions; a user left with no other
     /// provider is disabled instead, so the account is not lost.
     case identityRemoved(providerID: String, subject: String)
+    /// The provider reports a new state of the identity's email (Apple `email-disabled`: mail
+    /// to the relay address no longer arrives, so it is no longer a verified way to reach the
+    /// user; `email-enabled`: it is again). `email`, when given, replaces the address. The
+    /// user's own email is left as it is.
+    case identityEmailChanged(providerID: String, subject: String, email: String?, verified: Bool)
     /// Nothing to change in the accounts (RISC `verification`, `account-enabled`,
-    /// `account-credential-change-required`; Apple email forwarding changes): acknowledged.
+    /// `account-credential-change-required`): acknowledged.
     case acknowledged(String)
 }
 
