@@ -1,5 +1,5 @@
 public import Federate
-public import Foundation
+import Foundation
 
 /// Verifies back-channel logout tokens a provider POSTs to the relying party.
 ///

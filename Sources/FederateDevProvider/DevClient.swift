@@ -1,5 +1,5 @@
 public import Federate
-public import Foundation
+import Foundation
 
 /// How a client proves who it is at the token and revocation endpoints.
 public enum DevClientAuthMethod: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,4 @@
-public import Federate
+import Federate
 import Foundation
 public import Hummingbird
 public import Logging

@@ -1,5 +1,5 @@
 public import Federate
-public import Foundation
+import Foundation
 
 /// What ``FederateRoutes`` serve: the providers, the account layer, and how cookies are made.
 public struct FederateServerConfiguration: Sendable {

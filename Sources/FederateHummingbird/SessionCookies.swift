@@ -1,4 +1,4 @@
-public import Federate
+import Federate
 
 /// The cookies Federate's routes set, with their names and attributes in one place.
 ///

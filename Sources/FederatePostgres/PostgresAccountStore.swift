@@ -1,5 +1,5 @@
 public import Federate
-public import Foundation
+import Foundation
 public import Logging
 public import PostgresNIO
 

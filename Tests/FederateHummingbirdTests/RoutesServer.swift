@@ -8,10 +8,10 @@ import Hummingbird
 /// `body`, which gets the server's origin. `/` answers "home".
 enum RoutesServer {
     static func run(
-        providers: [String: any SignInProvider], accounts: AccountService, appleDomainAssociation: String? = nil,
+        port: Int? = nil, providers: [String: any SignInProvider], accounts: AccountService, appleDomainAssociation: String? = nil,
         _ body: (_ origin: String) async throws -> Void
     ) async throws {
-        let port = try FreePort.loopback()
+        let port = try port ?? FreePort.loopback()
         let origin = "http://127.0.0.1:\(port)"
         let configuration = FederateServerConfiguration(
             origin: origin, providers: providers, accounts: accounts,

@@ -64,11 +64,17 @@ public final class InteractiveCLI: Sendable {
 
     /// Starts `federate` with `arguments`; with `readStandardError`, its standard error can
     /// be read with ``nextErrorLine()`` (otherwise it is discarded).
-    public init(_ arguments: [String], readStandardError: Bool = false) throws {
+    public convenience init(_ arguments: [String], readStandardError: Bool = false) throws {
+        try self.init(executable: CLIProcess.executablePath, arguments: arguments, readStandardError: readStandardError)
+    }
+
+    /// Starts any program (a test's own server, say) the same way, in `directory` when given.
+    public init(executable: String, arguments: [String], directory: String? = nil, readStandardError: Bool = false) throws {
         let output = Pipe()
         standardOutput = PipeLineReader(output.fileHandleForReading)
-        process.executableURL = URL(fileURLWithPath: CLIProcess.executablePath)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.standardInput = input
         process.standardOutput = output
         if readStandardError {

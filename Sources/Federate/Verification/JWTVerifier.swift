@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The one pipeline every JWT Federate accepts goes through: ID tokens, logout tokens,
 /// security event tokens, provider notifications, session tokens, signed userinfo and

@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""A minimal OpenID Provider built on idpy-oidc (PyPI `idpyoidc`), for Federate's interop tests.
+
+Why: the django-oauth-toolkit provider in this folder puts the user's claims into the ID token as
+well as at UserInfo. This provider, by a different team on a different stack, does what OpenID
+Connect Core §5.4 allows instead: the
+ID token carries only the protocol claims (iss, sub, aud, exp, iat, nonce, auth_time, ...) and
+`email`, `email_verified` and `name` are released only at the UserInfo endpoint, for the scopes
+`email` and `profile`. A relying party that reads identity claims from the ID token alone will
+fail against it.
+
+    python idpy_provider.py --port PORT --client-id ID --client-secret SECRET \
+        --redirect-uri URI [--redirect-uri URI2 ...]
+
+It listens on 127.0.0.1:PORT only, with the issuer `http://127.0.0.1:PORT`, and prints one line
+`READY http://127.0.0.1:PORT` on stdout once it listens; everything else goes to stderr. Flow:
+authorization code with PKCE (S256 required); the fixed user `alice` is signed in without any
+interaction (idpyoidc's NoAuthn), so /authorization answers with a 302 straight back to the
+redirect URI. The token endpoint accepts client_secret_basic and client_secret_post. The protocol
+logic is all idpyoidc's `Server`; this file is only configuration and a thin HTTP adapter. Keys
+(RSA 2048 for signing, plus idpyoidc's own symmetric keys) are generated into a temporary
+directory that is removed on exit.
+"""
+
+import argparse
+import json
+import logging
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qsl, urlsplit
+
+from idpyoidc.message.oauth2 import ResponseMessage
+from idpyoidc.server import Server
+from idpyoidc.server.configure import OPConfiguration
+
+USER = "alice"
+USERS = {USER: {"sub": USER, "email": "alice@example.com", "email_verified": True, "name": "Alice Idpy"}}
+
+# URL path -> idpyoidc endpoint name.
+ROUTES = {
+    "/.well-known/openid-configuration": "provider_config",
+    "/authorization": "authorization",
+    "/token": "token",
+    "/userinfo": "userinfo",
+}
+JWKS_PATH = "/jwks.json"
+
+
+def op_config(issuer, keydir):
+    def keyfile(name):
+        return os.path.join(keydir, name)
+
+    return {
+        "issuer": issuer,
+        "base_url": issuer,  # jwks_uri = base_url + key_conf.uri_path
+        "httpc_params": {"verify": False, "timeout": 4},
+        # The RS256 signing key, generated now into the temporary directory. (idpyoidc's default
+        # key paths are relative, "private/...", and would be created in the current directory.)
+        "key_conf": {
+            "key_defs": [{"type": "RSA", "size": 2048, "use": ["sig"]}],
+            "private_path": keyfile("jwks.json"),
+            "read_only": False,
+            "uri_path": JWKS_PATH.lstrip("/"),
+        },
+        # Keys for the session cookie idpyoidc sets at /authorization; kept in memory.
+        "cookie_handler": {
+            "class": "idpyoidc.server.cookie_handler.CookieHandler",
+            "kwargs": {
+                "encrypter": {
+                    "kwargs": {
+                        "keys": {
+                            "key_defs": [
+                                {"type": "OCT", "use": ["enc"], "kid": "enc"},
+                                {"type": "OCT", "use": ["sig"], "kid": "sig"},
+                            ]
+                        }
+                    }
+                },
+                "name": {"session": "oidc_op", "register": "oidc_op_rp", "session_management": "sman"},
+            },
+        },
+        "token_handler_args": {
+            # No "class": codes and access tokens are opaque strings, encrypted with random
+            # in-memory keys. (idpyoidc's default JWT access tokens are ES256, with no EC key here.)
+            "code": {"kwargs": {"lifetime": 600}},
+            "token": {"kwargs": {"lifetime": 3600}},
+            # No add_claims_by_scope here: the ID token gets no user claims, whatever the scope.
+            "id_token": {"class": "idpyoidc.server.token.id_token.IDToken", "kwargs": {}},
+        },
+        # What discovery advertises. idpyoidc builds the document from these preferences (falling
+        # back to each endpoint class's defaults); the endpoint kwargs below do not change it.
+        "preference": {
+            "response_types_supported": ["code"],
+            "response_modes_supported": ["query"],
+            "grant_types_supported": ["authorization_code"],
+            "subject_types_supported": ["public"],
+            "id_token_signing_alg_values_supported": ["RS256"],
+            "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],
+            "scopes_supported": ["openid", "email", "profile"],
+            "claims_supported": ["sub", "email", "email_verified", "name"],
+            "claims_parameter_supported": False,
+            "request_parameter_supported": False,
+            "encrypt_userinfo_supported": False,
+        },
+        "endpoint": {
+            "provider_info": {
+                "path": ".well-known/openid-configuration",
+                "class": "idpyoidc.server.oidc.provider_config.ProviderConfiguration",
+                "kwargs": {},
+            },
+            "authorization": {
+                "path": "authorization",
+                "class": "idpyoidc.server.oidc.authorization.Authorization",
+                "kwargs": {},
+            },
+            "token": {
+                "path": "token",
+                "class": "idpyoidc.server.oidc.token.Token",
+                "kwargs": {"client_authn_method": ["client_secret_basic", "client_secret_post"]},
+            },
+            "userinfo": {
+                "path": "userinfo",
+                "class": "idpyoidc.server.oidc.userinfo.UserInfo",
+                # Release claims by scope (Core §5.4): email -> email, email_verified; profile -> name.
+                "kwargs": {"client_authn_method": ["bearer_header"], "add_claims_by_scope": True},
+            },
+        },
+        # Sign `alice` in without any interaction.
+        "authentication": {
+            "anon": {
+                "acr": "urn:oasis:names:tc:SAML:2.0:ac:classes:unspecified",
+                "class": "idpyoidc.server.user_authn.user.NoAuthn",
+                "kwargs": {"user": USER},
+            }
+        },
+        "userinfo": {"class": "idpyoidc.server.user_info.UserInfo", "kwargs": {"db": USERS}},
+        "add_on": {
+            "pkce": {
+                "function": "idpyoidc.server.oauth2.add_on.pkce.add_support",
+                # add_support iterates the methods and then calls .keys() on them: a dict is needed.
+                "kwargs": {"essential": True, "code_challenge_methods": {"S256": None}},
+            }
+        },
+        "authz": {
+            "class": "idpyoidc.server.authz.AuthzHandling",
+            "kwargs": {
+                "grant_config": {
+                    "usage_rules": {
+                        "authorization_code": {
+                            "supports_minting": ["access_token", "id_token"],
+                            "max_usage": 1,
+                        },
+                        "access_token": {},
+                    },
+                    "expires_in": 43200,
+                }
+            },
+        },
+        "template_dir": os.path.join(keydir, "templates"),
+    }
+
+
+def make_server(issuer, keydir, client_id, client_secret, redirect_uris):
+    server = Server(OPConfiguration(conf=op_config(issuer, keydir), base_path=keydir), cwd=keydir)
+    server.context.cdb[client_id] = {
+        "client_id": client_id,
+        "client_secret": client_secret,
+        # (base, query) pairs; the match is exact on the base and the query.
+        "redirect_uris": [(uri, {}) for uri in redirect_uris],
+        "response_types_supported": ["code"],
+        "token_endpoint_auth_method": "client_secret_basic",
+        "allowed_scopes": ["openid", "email", "profile"],
+        "client_salt": "salted",
+    }
+    return server
+
+
+class Handler(BaseHTTPRequestHandler):
+    server_version = "idpy-provider"
+    op = None  # the idpyoidc Server, set in main()
+    lock = threading.Lock()
+
+    def log_message(self, fmt, *args):
+        sys.stderr.write("%s %s\n" % (self.address_string(), fmt % args))
+
+    def do_GET(self):
+        self.dispatch()
+
+    def do_POST(self):
+        self.dispatch()
+
+    def send(self, status, body=b"", headers=()):
+        if isinstance(body, str):
+            body = body.encode()
+        self.send_response(status)
+        for key, value in headers:
+            self.send_header(key, value)
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def send_error_json(self, status, error, description):
+        body = ResponseMessage(error=error, error_description=description).to_json()
+        self.send(status, body, [("Content-Type", "application/json")])
+
+    def dispatch(self):
+        url = urlsplit(self.path)
+        if url.path == JWKS_PATH and self.command == "GET":
+            body = json.dumps(self.op.context.keyjar.export_jwks())
+            return self.send(200, body, [("Content-Type", "application/json")])
+        name = ROUTES.get(url.path)
+        if name is None:
+            return self.send_error_json(404, "not_found", url.path)
+        endpoint = self.op.get_endpoint(name)
+
+        if self.command == "GET":
+            args = dict(parse_qsl(url.query))
+        else:
+            length = int(self.headers.get("Content-Length") or 0)
+            args = dict(parse_qsl(self.rfile.read(length).decode()))
+        if name == "authorization":
+            # idpyoidc honours a `claims` request parameter even when discovery says
+            # claims_parameter_supported=false; ignore it so nothing can pull email into the ID token.
+            args.pop("claims", None)
+        http_info = {
+            "headers": {k.lower(): v for k, v in self.headers.items() if k.lower() != "cookie"},
+            "method": self.command,
+            "url": self.op.issuer + self.path,
+            "cookie": [],
+        }
+        with self.lock:  # idpyoidc's in-memory session store is not meant for concurrent use
+            self.handle_endpoint(name, endpoint, args, http_info)
+
+    def handle_endpoint(self, name, endpoint, args, http_info):
+        try:
+            request = endpoint.parse_request(args, http_info=http_info)
+            if isinstance(request, ResponseMessage) and "error" in request:
+                status = 401 if request["error"] in ("invalid_client", "invalid_token") else 400
+                return self.send(status, request.to_json(), [("Content-Type", "application/json")])
+            result = endpoint.process_request(request, http_info=http_info)
+        except Exception as err:  # idpyoidc raises for bad clients, redirect URIs, tokens...
+            logging.exception("%s failed", name)
+            return self.send_error_json(400, "invalid_request", str(err))
+
+        if isinstance(result, ResponseMessage) and "error" in result:
+            return self.send(400, result.to_json(), [("Content-Type", "application/json")])
+        if "http_response" in result:  # would be a login page; NoAuthn never asks for one
+            return self.send(200, result["http_response"], [("Content-Type", "text/html")])
+        info = endpoint.do_response(request=request, **result)
+        if endpoint.response_placement == "url" or info.get("response_placement") == "url":
+            return self.send(302, headers=[("Location", info["response"])])
+        status = info.get("response_code", 400 if "error" in result else 200)
+        return self.send(status, info["response"], info.get("http_headers", []))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--client-id", required=True)
+    parser.add_argument("--client-secret", required=True)
+    parser.add_argument("--redirect-uri", action="append", required=True)
+    args = parser.parse_args()
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+
+    issuer = f"http://127.0.0.1:{args.port}"
+    keydir = tempfile.mkdtemp(prefix="idpy-op-")
+    try:
+        os.chdir(keydir)  # anything idpyoidc writes by relative path lands in the temporary directory too
+        Handler.op = make_server(issuer, keydir, args.client_id, args.client_secret, args.redirect_uri)
+        httpd = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        print(f"READY {issuer}", flush=True)
+        try:
+            httpd.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            httpd.server_close()
+    finally:
+        logging.warning("KEYDIR %s", sorted(os.walk(keydir)))
+        shutil.rmtree(keydir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
