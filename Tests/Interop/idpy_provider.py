@@ -1,13 +1,12 @@
 #!/usr/bin/env python3
 """A minimal OpenID Provider built on idpy-oidc (PyPI `idpyoidc`), for Federate's interop tests.
 
-Why: the django-oauth-toolkit provider in this folder puts the user's claims into the ID token as
-well as at UserInfo. This provider, by a different team on a different stack, does what OpenID
-Connect Core §5.4 allows instead: the
-ID token carries only the protocol claims (iss, sub, aud, exp, iat, nonce, auth_time, ...) and
-`email`, `email_verified` and `name` are released only at the UserInfo endpoint, for the scopes
-`email` and `profile`. A relying party that reads identity claims from the ID token alone will
-fail against it.
+Why: the django-oauth-toolkit provider in this folder puts the user's claims into the ID token
+as well as at UserInfo. This one, by a different team on a different stack, does what OpenID
+Connect Core §5.4 allows instead: its ID token carries only protocol claims (iss, sub, aud, exp,
+iat, nonce, auth_time, acr, ...), and `email`, `email_verified` and `name` are released only at
+the UserInfo endpoint, for the scopes `email` and `profile`. A relying party that reads identity
+claims from the ID token alone fails against it.
 
     python idpy_provider.py --port PORT --client-id ID --client-secret SECRET \
         --redirect-uri URI [--redirect-uri URI2 ...]
@@ -17,9 +16,9 @@ It listens on 127.0.0.1:PORT only, with the issuer `http://127.0.0.1:PORT`, and 
 authorization code with PKCE (S256 required); the fixed user `alice` is signed in without any
 interaction (idpyoidc's NoAuthn), so /authorization answers with a 302 straight back to the
 redirect URI. The token endpoint accepts client_secret_basic and client_secret_post. The protocol
-logic is all idpyoidc's `Server`; this file is only configuration and a thin HTTP adapter. Keys
-(RSA 2048 for signing, plus idpyoidc's own symmetric keys) are generated into a temporary
-directory that is removed on exit.
+logic is all idpyoidc's `Server`; this file is only configuration and a thin HTTP adapter. The
+RSA 2048 signing key is generated at start into a temporary directory that is removed on exit;
+idpyoidc's symmetric keys (cookies, codes, tokens) live in memory only.
 """
 
 import argparse
@@ -37,9 +36,10 @@ from urllib.parse import parse_qsl, urlsplit
 from idpyoidc.message.oauth2 import ResponseMessage
 from idpyoidc.server import Server
 from idpyoidc.server.configure import OPConfiguration
+from idpyoidc.server.exception import ClientAuthenticationError
 
 USER = "alice"
-USERS = {USER: {"sub": USER, "email": "alice@example.com", "email_verified": True, "name": "Alice Idpy"}}
+USERS = {USER: {"email": "alice@example.com", "email_verified": True, "name": "Alice Idpy"}}
 
 # URL path -> idpyoidc endpoint name.
 ROUTES = {
@@ -52,18 +52,14 @@ JWKS_PATH = "/jwks.json"
 
 
 def op_config(issuer, keydir):
-    def keyfile(name):
-        return os.path.join(keydir, name)
-
     return {
         "issuer": issuer,
         "base_url": issuer,  # jwks_uri = base_url + key_conf.uri_path
-        "httpc_params": {"verify": False, "timeout": 4},
         # The RS256 signing key, generated now into the temporary directory. (idpyoidc's default
         # key paths are relative, "private/...", and would be created in the current directory.)
         "key_conf": {
             "key_defs": [{"type": "RSA", "size": 2048, "use": ["sig"]}],
-            "private_path": keyfile("jwks.json"),
+            "private_path": os.path.join(keydir, "jwks.json"),
             "read_only": False,
             "uri_path": JWKS_PATH.lstrip("/"),
         },
@@ -106,6 +102,11 @@ def op_config(issuer, keydir):
             "claims_parameter_supported": False,
             "request_parameter_supported": False,
             "encrypt_userinfo_supported": False,
+            # Empty lists drop these from the document (there are no signed request objects,
+            # JWT client authentication or signed UserInfo responses here).
+            "request_object_signing_alg_values_supported": [],
+            "token_endpoint_auth_signing_alg_values_supported": [],
+            "userinfo_signing_alg_values_supported": [],
         },
         "endpoint": {
             "provider_info": {
@@ -139,6 +140,9 @@ def op_config(issuer, keydir):
             }
         },
         "userinfo": {"class": "idpyoidc.server.user_info.UserInfo", "kwargs": {"db": USERS}},
+        # By default `sub` is sha256(user id + a salt drawn at each start); make it just "alice"
+        # so that it is the same across runs.
+        "session_params": {"sub_func": {"public": {"function": lambda uid, **_: uid}}},
         "add_on": {
             "pkce": {
                 "function": "idpyoidc.server.oauth2.add_on.pkce.add_support",
@@ -161,7 +165,6 @@ def op_config(issuer, keydir):
                 }
             },
         },
-        "template_dir": os.path.join(keydir, "templates"),
     }
 
 
@@ -173,9 +176,7 @@ def make_server(issuer, keydir, client_id, client_secret, redirect_uris):
         # (base, query) pairs; the match is exact on the base and the query.
         "redirect_uris": [(uri, {}) for uri in redirect_uris],
         "response_types_supported": ["code"],
-        "token_endpoint_auth_method": "client_secret_basic",
         "allowed_scopes": ["openid", "email", "profile"],
-        "client_salt": "salted",
     }
     return server
 
@@ -244,7 +245,10 @@ class Handler(BaseHTTPRequestHandler):
                 status = 401 if request["error"] in ("invalid_client", "invalid_token") else 400
                 return self.send(status, request.to_json(), [("Content-Type", "application/json")])
             result = endpoint.process_request(request, http_info=http_info)
-        except Exception as err:  # idpyoidc raises for bad clients, redirect URIs, tokens...
+        except ClientAuthenticationError as err:  # unknown client, wrong secret
+            logging.warning("%s: %r", name, err)
+            return self.send_error_json(401 if name == "token" else 400, "invalid_client", str(err))
+        except Exception as err:  # idpyoidc raises for bad redirect URIs and other bad requests
             logging.exception("%s failed", name)
             return self.send_error_json(400, "invalid_request", str(err))
 
@@ -266,7 +270,8 @@ def main():
     parser.add_argument("--client-secret", required=True)
     parser.add_argument("--redirect-uri", action="append", required=True)
     args = parser.parse_args()
-    logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    # idpyoidc logs every request at INFO, headers included; WARNING keeps stderr readable.
+    logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
 
     issuer = f"http://127.0.0.1:{args.port}"
     keydir = tempfile.mkdtemp(prefix="idpy-op-")
@@ -274,7 +279,14 @@ def main():
         os.chdir(keydir)  # anything idpyoidc writes by relative path lands in the temporary directory too
         Handler.op = make_server(issuer, keydir, args.client_id, args.client_secret, args.redirect_uri)
         httpd = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+        # Clients such as AsyncHTTPClient keep connections alive: their handler threads wait for
+        # a next request. Do not join them on shutdown, or SIGTERM would never end the process.
+        httpd.daemon_threads = True
+        httpd.block_on_close = False
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        # A parent that spawned us from a thread with SIGTERM blocked (Foundation's Process does)
+        # passes that mask on: unblock it, or the test's terminate() would wait forever.
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
         print(f"READY {issuer}", flush=True)
         try:
             httpd.serve_forever()
@@ -283,7 +295,6 @@ def main():
         finally:
             httpd.server_close()
     finally:
-        logging.warning("KEYDIR %s", sorted(os.walk(keydir)))
         shutil.rmtree(keydir, ignore_errors=True)
 
 
