@@ -6,18 +6,36 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// The layers (Docs/Architecture.md), dependencies pointing one way:
+//   1 FederateTokens         JSON, base64url, JOSE, keys, the claim-rule pipeline    swift-crypto, swift-certificates
+//   2 FederateRelyingParty   discovery, caches, flows, the HTTPClient protocol        + swift-log
+//   3 transports             FederateAsyncHTTPClient (NIO), FederateURLSession (Foundation), FederateLoopback (NIO)
+//   4 FederateAccounts       the account service and its store protocols
+//   5 stores, server, dev provider, CLI; Providers/ plug in through ProviderProfile
+// `Federate` re-exports layers 1-4 with the AsyncHTTPClient transport, for servers.
+let crypto: [Target.Dependency] = [
+    .product(name: "Crypto", package: "swift-crypto"),
+    .product(name: "_CryptoExtras", package: "swift-crypto"),
+]
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+
 let package = Package(
     name: "Federate",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "FederateTokens", targets: ["FederateTokens"]),
+        .library(name: "FederateRelyingParty", targets: ["FederateRelyingParty"]),
+        .library(name: "FederateAsyncHTTPClient", targets: ["FederateAsyncHTTPClient"]),
+        .library(name: "FederateLoopback", targets: ["FederateLoopback"]),
+        .library(name: "FederateAccounts", targets: ["FederateAccounts"]),
         .library(name: "Federate", targets: ["Federate"]),
         .library(name: "FederateOIDC", targets: ["FederateOIDC"]),
         .library(name: "FederateApple", targets: ["FederateApple"]),
         .library(name: "FederateGoogle", targets: ["FederateGoogle"]),
-        .library(name: "FederateDevProvider", targets: ["FederateDevProvider"]),
-        .library(name: "FederateHummingbird", targets: ["FederateHummingbird"]),
         .library(name: "FederateSQLite", targets: ["FederateSQLite"]),
         .library(name: "FederatePostgres", targets: ["FederatePostgres"]),
+        .library(name: "FederateHummingbird", targets: ["FederateHummingbird"]),
+        .library(name: "FederateDevProvider", targets: ["FederateDevProvider"]),
         .executable(name: "federate", targets: ["FederateCLI"]),
     ],
     dependencies: [
@@ -29,92 +47,172 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
+        // 1. Tokens
         .target(
-            name: "Federate",
+            name: "FederateTokens",
+            dependencies: crypto + [.product(name: "X509", package: "swift-certificates")],
+            path: "Sources/Tokens",
+            swiftSettings: strict
+        ),
+        // 2. Relying party
+        .target(
+            name: "FederateRelyingParty",
+            dependencies: ["FederateTokens", logging] + crypto,
+            path: "Sources/RelyingParty",
+            swiftSettings: strict
+        ),
+        // 3. Transports
+        .target(
+            name: "FederateAsyncHTTPClient",
             dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
+                "FederateRelyingParty",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "FederateCLI",
-            dependencies: [
-                "Federate",
-                "FederateOIDC",
-                "FederateApple",
-                "FederateGoogle",
-                "FederateDevProvider",
-                "FederateHummingbird",
-                "FederateSQLite",
-                "FederatePostgres",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Sources/federate",
+            path: "Sources/Transports/AsyncHTTPClient",
             swiftSettings: strict
         ),
         .target(
-            name: "FederateTestSupport",
+            name: "FederateLoopback",
             dependencies: [
-                "Federate",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                "FederateRelyingParty",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ],
-            path: "Tests/FederateTestSupport",
+            path: "Sources/Transports/Loopback",
+            swiftSettings: strict
+        ),
+        // 4. Accounts
+        .target(
+            name: "FederateAccounts",
+            dependencies: ["FederateTokens", "FederateRelyingParty", logging] + crypto,
+            path: "Sources/Accounts",
             swiftSettings: strict
         ),
         .target(
+            name: "Federate",
+            dependencies: ["FederateTokens", "FederateRelyingParty", "FederateAccounts", "FederateAsyncHTTPClient", "FederateLoopback"],
+            path: "Sources/Federate",
+            swiftSettings: strict
+        ),
+        // 5. Providers, stores, server, dev provider, CLI
+        .target(
             name: "FederateOIDC",
-            dependencies: ["Federate", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["FederateTokens", "FederateRelyingParty", "FederateAccounts", logging],
             path: "Providers/OIDC",
             swiftSettings: strict
         ),
         .target(
             name: "FederateApple",
-            dependencies: ["Federate", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["FederateTokens", "FederateRelyingParty", "FederateAccounts", logging] + crypto,
             path: "Providers/Apple",
             swiftSettings: strict
         ),
-        .testTarget(
-            name: "FederateAppleTests",
-            dependencies: ["FederateApple", "Federate", "FederateTestSupport", "FederateDevProvider", .product(name: "Crypto", package: "swift-crypto")],
+        .target(
+            name: "FederateGoogle",
+            dependencies: ["FederateTokens", "FederateRelyingParty", "FederateAccounts", logging],
+            path: "Providers/Google",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "FederateSQLite",
+            dependencies: [
+                "FederateTokens", "FederateAccounts", logging,
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Sources/Stores/SQLite",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "FederatePostgres",
+            dependencies: [
+                "FederateTokens", "FederateAccounts", logging,
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Sources/Stores/Postgres",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "FederateHummingbird",
+            dependencies: ["Federate", logging, .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Sources/Server/Hummingbird",
             swiftSettings: strict
         ),
         .target(
             name: "FederateDevProvider",
             dependencies: [
-                "Federate",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                "Federate", logging,
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            ] + crypto,
+            path: "Sources/DevProvider",
             swiftSettings: strict
         ),
-        .target(
-            name: "FederateHummingbird",
+        .executableTarget(
+            name: "FederateCLI",
             dependencies: [
-                "Federate",
+                "Federate", "FederateOIDC", "FederateApple", "FederateGoogle", "FederateDevProvider", "FederateHummingbird",
+                "FederateSQLite", "FederatePostgres", logging,
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/CLI",
+            swiftSettings: strict
+        ),
+        // Tests
+        .target(
+            name: "FederateTestSupport",
+            dependencies: [
+                "Federate", logging,
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ] + crypto,
+            path: "Tests/FederateTestSupport",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FederateTests",
+            dependencies: [
+                "Federate", "FederateTokens", "FederateRelyingParty", "FederateAccounts", "FederateAsyncHTTPClient",
+                "FederateLoopback", "FederateTestSupport", "FederateCLI",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ] + crypto,
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FederateOIDCTests",
+            dependencies: ["FederateOIDC", "Federate", "FederateTestSupport", "FederateDevProvider"] + crypto,
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FederateAppleTests",
+            dependencies: ["FederateApple", "Federate", "FederateTestSupport", "FederateDevProvider"] + crypto,
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FederateGoogleTests",
+            dependencies: ["FederateGoogle", "Federate", "FederateTestSupport", "FederateDevProvider"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FederateAccountsTests",
+            dependencies: [
+                "Federate", "FederateSQLite", "FederatePostgres", "FederateDevProvider", "FederateTestSupport", logging,
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strict
         ),
@@ -131,69 +229,6 @@ let package = Package(
         .testTarget(
             name: "FederateDevProviderTests",
             dependencies: ["FederateDevProvider", "Federate", "FederateTestSupport", "FederateCLI", "FederateGoogle", "FederateApple", "FederateOIDC"],
-            swiftSettings: strict
-        ),
-        .target(
-            name: "FederateGoogle",
-            dependencies: ["Federate"],
-            path: "Providers/Google",
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "FederateGoogleTests",
-            dependencies: ["FederateGoogle", "Federate", "FederateTestSupport", "FederateDevProvider"],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "FederateOIDCTests",
-            dependencies: ["FederateOIDC", "Federate", "FederateTestSupport", "FederateDevProvider", .product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: strict
-        ),
-        .target(
-            name: "FederateSQLite",
-            dependencies: [
-                "Federate",
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
-        .target(
-            name: "FederatePostgres",
-            dependencies: [
-                "Federate",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "FederateAccountsTests",
-            dependencies: [
-                "Federate",
-                "FederateSQLite",
-                "FederatePostgres",
-                "FederateDevProvider",
-                "FederateTestSupport",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "FederateTests",
-            dependencies: [
-                "Federate",
-                "FederateTestSupport",
-                "FederateCLI",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-            ],
             swiftSettings: strict
         ),
     ],

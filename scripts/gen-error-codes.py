@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
 """Writes Docs/ErrorCodes.md from the error-code constants of every module: the core's
-(Sources/Federate/Errors/FederateError.swift, by section) and those the other modules add
+(Sources/Tokens/Errors/FederateError.swift, by section) and those the other modules add
 (`extension FederateError.Code { static let ... }` anywhere under Sources/ and Providers/)."""
 import glob, os, re
 CODE = re.compile(r'((?:[ \t]*///[^\n]*\n)+)[ \t]*(?:public )?static let (\w+): Self = "([^"]+)"')
-core_path = 'Sources/Federate/Errors/FederateError.swift'
+core_path = 'Sources/Tokens/Errors/FederateError.swift'
 src=open(core_path).read()
 sections=re.split(r'// MARK: - ', src)[1:]
 modules = {}
+# Folder to module name (Docs/Architecture.md); layer folders hold one module per subfolder.
+MODULES = {'CLI': 'federate (command-line tool)'}
 for path in sorted(glob.glob('Sources/**/*.swift', recursive=True) + glob.glob('Providers/**/*.swift', recursive=True)):
     if path == core_path: continue
     parts = path.split('/')
-    module = {'Sources': {'federate': 'federate (command-line tool)'}.get(parts[1], parts[1]), 'Providers': 'Federate' + parts[1]}[parts[0]]
+    module = MODULES.get(parts[1], 'Federate' + (parts[2] if parts[1] in ('Transports', 'Stores', 'Server') else parts[1]))
     for m in CODE.finditer(open(path).read()):
         modules.setdefault(module, []).append((m, path))
 out=["# Error codes","","Every failure in Federate is a `FederateError`: a stable `code` (a snake_case string;",

@@ -1,4 +1,6 @@
-public import Federate
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
 
 /// Apple's `form_post` callback: the standard authorization response plus the one-time
 /// `user` JSON.

@@ -1,5 +1,7 @@
 import Crypto
-public import Federate
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
 public import Foundation
 
 /// The `client_secret` Apple's token and revocation endpoints require: an ES256 JWT signed

@@ -1,5 +1,7 @@
 import Crypto
-public import Federate
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
 import Foundation
 
 /// Apple's issuer, key and endpoint defaults (all configurable for tests and the dev provider).
@@ -52,14 +54,13 @@ public struct AppleIDTokenVerifier: Sendable {
     /// The underlying verifier.
     public let verifier: IDTokenVerifier
 
-    /// Creates a verifier for `clientIDs` (Services IDs and bundle IDs) with Apple's keys.
-    public init(clientIDs: IdentifierSet, endpoints: AppleEndpoints = .apple, keys: (any KeySetProvider)? = nil) throws(FederateError) {
-        let provider: any KeySetProvider
-        if let keys {
-            provider = keys
-        } else {
-            provider = try RemoteKeySet(url: endpoints.keysURL)
-        }
+    /// Creates a verifier for `clientIDs` (Services IDs and bundle IDs) with `keys`, or with
+    /// Apple's keys fetched over `httpClient`.
+    public init(
+        clientIDs: IdentifierSet, endpoints: AppleEndpoints = .apple, keys: (any KeySetProvider)? = nil,
+        httpClient: (any HTTPClient)? = nil
+    ) throws(FederateError) {
+        let provider = try RemoteKeySet.keys(keys, orFetch: endpoints.keysURL, over: httpClient)
         verifier = IDTokenVerifier(
             policy: IDTokenPolicy(issuers: [endpoints.issuer], audiences: clientIDs, allowedAlgorithms: [.rs256]), keys: provider)
     }

@@ -1,4 +1,6 @@
-public import Federate
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
 public import Foundation
 
 /// A Sign in with Apple server-to-server notification, verified and decoded.
@@ -51,10 +53,13 @@ public struct AppleNotificationVerifier: Sendable {
     /// carry the user in `events`, not in a top-level `sub`.
     public let verifier: JWTVerifier
 
-    /// Creates a verifier for notifications addressed to `clientIDs`.
-    public init(clientIDs: IdentifierSet, endpoints: AppleEndpoints = .apple, keys: (any KeySetProvider)? = nil) throws(FederateError) {
-        let provider: any KeySetProvider
-        if let keys { provider = keys } else { provider = try RemoteKeySet(url: endpoints.keysURL) }
+    /// Creates a verifier for notifications addressed to `clientIDs`, with `keys` or with
+    /// Apple's keys fetched over `httpClient`.
+    public init(
+        clientIDs: IdentifierSet, endpoints: AppleEndpoints = .apple, keys: (any KeySetProvider)? = nil,
+        httpClient: (any HTTPClient)? = nil
+    ) throws(FederateError) {
+        let provider = try RemoteKeySet.keys(keys, orFetch: endpoints.keysURL, over: httpClient)
         verifier = JWTVerifier(issuers: [endpoints.issuer], audiences: clientIDs, allowedAlgorithms: [.rs256], keys: provider)
     }
 

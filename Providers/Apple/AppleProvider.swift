@@ -1,4 +1,6 @@
-public import Federate
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
 public import Foundation
 public import Logging
 
@@ -44,7 +46,7 @@ public struct AppleProvider: Sendable {
     public init(
         servicesID: String, bundleIDs: IdentifierSet = [], teamID: String, keyID: String, privateKeyPEM: String,
         endpoints: AppleEndpoints = .apple, scopes: [String] = ["name", "email"], nonceMode: AppleNonceMode = .raw,
-        clientSecretLifetime: TimeInterval = 86_400 * 30, cache: ProviderCache = ProviderCache()
+        clientSecretLifetime: TimeInterval = 86_400 * 30, cache: ProviderCache
     ) throws(FederateError) {
         var secrets: [ExactString: AppleClientSecretCache] = [:]
         for clientID in Array(bundleIDs) + [servicesID] {
@@ -67,7 +69,7 @@ public struct AppleProvider: Sendable {
     /// Without `discovery`, discovery and keys come from ``cache``.
     public func client(
         for clientID: String? = nil, discovery: DiscoveryClient? = nil,
-        httpClient: any HTTPClient = AsyncHTTPClientTransport.shared, logger: Logger = Logger(label: "federate.apple")
+        httpClient: (any HTTPClient)? = nil, logger: Logger = Logger(label: "federate.apple")
     ) async throws -> OpenIDClient {
         let id = clientID ?? servicesID
         guard let secretCache = secrets[ExactString(id)] else {

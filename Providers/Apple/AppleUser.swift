@@ -1,4 +1,6 @@
-public import Federate
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
 
 /// The `user` JSON Apple posts with the callback on a user's first authorization only:
 /// `{"name":{"firstName":…,"lastName":…},"email":…}`. Store it then: it never comes again,

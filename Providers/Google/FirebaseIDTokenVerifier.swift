@@ -1,4 +1,6 @@
-public import Federate
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
 public import Foundation
 
 /// Verifies Firebase Authentication ID tokens on your own server, as the Firebase Admin SDKs do.
@@ -25,12 +27,13 @@ public struct FirebaseIDTokenVerifier: Sendable {
     ///
     /// - Parameters:
     ///   - clockTolerance: seconds of clock skew allowed, 0…300 (Firebase's SDKs use 0 to 300; default 5).
-    ///   - keys: the key provider (default: a ``RemoteKeySet`` on the x509 map).
+    ///   - keys: the key provider; without it, a ``RemoteKeySet`` on the x509 map fetched over `httpClient`.
+    ///   - httpClient: the transport for Google's keys, when `keys` is not given.
     ///   - issuerBase: `https://securetoken.google.com/` unless testing against a stand-in.
     ///   - userLookup: the user's revocation state by uid, for `checkRevoked`.
     public init(
         projectID: String?, clockTolerance: Double = 5, keys: (any KeySetProvider)? = nil,
-        issuerBase: String = "https://securetoken.google.com/",
+        httpClient: (any HTTPClient)? = nil, issuerBase: String = "https://securetoken.google.com/",
         userLookup: (@Sendable (String) async throws -> FirebaseUserState?)? = nil
     ) throws(FederateError) {
         guard let projectID, !projectID.isEmpty else {
@@ -40,8 +43,7 @@ public struct FirebaseIDTokenVerifier: Sendable {
             throw FederateError(.invalidConfiguration, "the clock tolerance is 0 to 300 seconds")
         }
         self.userLookup = userLookup
-        let provider: any KeySetProvider
-        if let keys { provider = keys } else { provider = try RemoteKeySet(url: Self.certificatesURL, format: .x509Map) }
+        let provider = try RemoteKeySet.keys(keys, orFetch: Self.certificatesURL, format: .x509Map, over: httpClient)
         self.projectID = projectID
         self.verifier = IDTokenVerifier(
             policy: IDTokenPolicy(

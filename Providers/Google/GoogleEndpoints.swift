@@ -1,4 +1,6 @@
-public import Federate
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
 
 /// Google's issuers and endpoints (all configurable, so tests and the dev provider's Google
 /// flavour can stand in for Google).

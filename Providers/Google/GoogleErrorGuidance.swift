@@ -1,4 +1,6 @@
-public import Federate
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
 
 /// What Google's authorization and token error codes mean for the application, appended to
 /// the error's message by ``GoogleProvider`` (the code itself stays Google's, so callers can

@@ -1,4 +1,6 @@
-public import Federate
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
 
 /// Verifies Google ID tokens (Sign in with Google on the web, Android and iOS).
 ///
@@ -25,14 +27,14 @@ public struct GoogleIDTokenVerifier: Sendable {
     ///   - clientIDs: the accepted `aud` values.
     ///   - authorizedParties: the accepted `azp` values (default: `clientIDs`).
     ///   - hostedDomains: when not empty, `hd` must be one of them.
-    ///   - keys: the key provider (default: a ``RemoteKeySet`` on `endpoints.keysURL`).
+    ///   - keys: the key provider; without it, a ``RemoteKeySet`` on `endpoints.keysURL` fetched over `httpClient`.
+    ///   - httpClient: the transport for Google's keys, when `keys` is not given.
     ///   - endpoints: Google's issuers and key URL (default: Google's own).
     public init(
         clientIDs: IdentifierSet, authorizedParties: IdentifierSet? = nil, hostedDomains: IdentifierSet = [],
-        keys: (any KeySetProvider)? = nil, endpoints: GoogleEndpoints = .google
+        keys: (any KeySetProvider)? = nil, httpClient: (any HTTPClient)? = nil, endpoints: GoogleEndpoints = .google
     ) throws(FederateError) {
-        let provider: any KeySetProvider
-        if let keys { provider = keys } else { provider = try RemoteKeySet(url: endpoints.keysURL) }
+        let provider = try RemoteKeySet.keys(keys, orFetch: endpoints.keysURL, over: httpClient)
         verifier = IDTokenVerifier(
             policy: IDTokenPolicy(issuers: endpoints.issuers, audiences: clientIDs, allowedAlgorithms: [.rs256], authorizedParties: authorizedParties),
             keys: provider)

@@ -1,4 +1,6 @@
-public import Federate
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
 
 extension GoogleProvider: SignInProvider {
     /// `google.com`.

@@ -1,4 +1,6 @@
-public import Federate
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
 import Foundation
 public import Logging
 
@@ -48,7 +50,7 @@ public struct GoogleProvider: Sendable {
         clientID: String, clientSecret: String? = nil, endpoints: GoogleEndpoints = .google,
         scopes: [String] = ["openid", "email", "profile"], hostedDomains: IdentifierSet = [], authorizedParties: IdentifierSet? = nil,
         includeGrantedScopes: Bool = true, offlineAccess: Bool = false, customParameters: [String: String] = [:],
-        cache: ProviderCache = ProviderCache()
+        cache: ProviderCache
     ) {
         self.clientID = clientID
         self.clientSecret = clientSecret
@@ -66,7 +68,7 @@ public struct GoogleProvider: Sendable {
     /// spellings, applies the `azp` allow-list and revokes at Google's revocation endpoint.
     /// Without `discovery`, discovery and keys come from ``cache``.
     public func client(
-        discovery: DiscoveryClient? = nil, httpClient: any HTTPClient = AsyncHTTPClientTransport.shared,
+        discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil,
         logger: Logger = Logger(label: "federate.google")
     ) async throws -> OpenIDClient {
         var client = try await cache.client(
@@ -133,13 +135,14 @@ public struct GoogleProvider: Sendable {
         }
     }
 
-    /// The installed-app flow on a desktop: listens on a loopback port, hands the
-    /// authorization URL to `openBrowser`, waits for the redirect and finishes the sign-in.
+    /// The installed-app flow on a desktop: takes a started receiver (usually
+    /// `LoopbackRedirectListener.start(answerAfterFinish: true)` from FederateLoopback), hands
+    /// the authorization URL to `openBrowser`, waits for the redirect and finishes the
+    /// sign-in. The receiver is closed when this returns.
     public func signInWithLoopback(
-        client: OpenIDClient, host: String = "127.0.0.1", loginHint: String? = nil, timeout: Duration = .seconds(300),
+        client: OpenIDClient, listener: some RedirectReceiver, loginHint: String? = nil, timeout: Duration = .seconds(300),
         openBrowser: @Sendable (String) async throws -> Void
     ) async throws -> GoogleSignIn {
-        let listener = try await LoopbackRedirectListener.start(host: host, answerAfterFinish: true)
         defer { listener.close() }
         let redirect = try GoogleRedirectURI(listener.redirectURI)
         let built = try authorizationRequest(with: client, redirectURI: redirect.uri, loginHint: loginHint)

@@ -1,4 +1,6 @@
-public import Federate
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
 
 /// A redirect URI for Google's installed-app (desktop and mobile) flow, validated by Google's
 /// rules before any request is sent.

@@ -1,4 +1,6 @@
-public import Federate
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
 
 /// Who a Cross-Account Protection event is about.
 public struct RISCSubject: Sendable, Hashable {

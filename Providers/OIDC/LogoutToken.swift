@@ -1,4 +1,6 @@
-public import Federate
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
 public import Foundation
 
 /// A verified back-channel logout token (OpenID Connect Back-Channel Logout 1.0 §2.4).

@@ -1,4 +1,6 @@
-public import Federate
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
 import Foundation
 public import Logging
 
@@ -39,7 +41,7 @@ public struct OIDCProvider: Sendable {
         id: String, issuer: String, clientID: String, clientSecret: String? = nil,
         privateKey: (key: JWSSigningKey, algorithm: JWSAlgorithm)? = nil,
         scopes: [String] = ["openid", "email", "profile"], customParameters: [String: String] = [:],
-        cache: ProviderCache = ProviderCache()
+        cache: ProviderCache
     ) throws(FederateError) {
         guard Self.isValidID(id) else {
             throw FederateError(.invalidConfiguration, "an OIDC provider ID is 'oidc.' followed by 1-64 of [A-Za-z0-9._-]")
@@ -76,7 +78,7 @@ public struct OIDCProvider: Sendable {
     /// provider advertises and what this configuration has. Without `discovery`, discovery
     /// and keys come from ``cache``.
     public func client(
-        discovery: DiscoveryClient? = nil, httpClient: any HTTPClient = AsyncHTTPClientTransport.shared,
+        discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil,
         logger: Logger = Logger(label: "federate.oidc")
     ) async throws -> OpenIDClient {
         try await cache.client(

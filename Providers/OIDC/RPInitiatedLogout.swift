@@ -1,4 +1,6 @@
-public import Federate
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
 
 /// RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0).
 public enum RPInitiatedLogout {

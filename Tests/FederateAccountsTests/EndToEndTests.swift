@@ -19,8 +19,8 @@ extension AccountsTests {
 
             static func start(id: String) async throws -> Provider {
                 let server = try await DevProvider.start()
-                let metadata = try await DiscoveryClient().metadata(for: server.issuer)
-                let client = try OpenIDClient(metadata: metadata, clientID: "dev-client", authentication: .clientSecretBasic(secret: "dev-secret"))
+                let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: server.issuer)
+                let client = try OpenIDClient(metadata: metadata, clientID: "dev-client", authentication: .clientSecretBasic(secret: "dev-secret"), httpClient: AsyncHTTPClientTransport.shared)
                 return Provider(id: id, server: server, client: client)
             }
 

@@ -17,7 +17,7 @@ struct AppleProviderTests {
             let key = try #require(provider.configuration.appleClientKey)
             let apple = try AppleProvider(
                 servicesID: "com.example.dev.web", bundleIDs: ["com.example.dev.app"], teamID: key.teamID, keyID: key.keyID,
-                privateKeyPEM: key.privateKeyPEM, endpoints: .at(provider.baseURL))
+                privateKeyPEM: key.privateKeyPEM, endpoints: .at(provider.baseURL), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
             try await body(provider, apple)
             try await provider.stop()
         } catch {
@@ -82,7 +82,7 @@ struct AppleProviderTests {
             let stranger = DevAppleClientKey(teamID: key.teamID, keyID: key.keyID)
             let apple = try AppleProvider(
                 servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: stranger.privateKeyPEM,
-                endpoints: .at(provider.baseURL), scopes: [])
+                endpoints: .at(provider.baseURL), scopes: [], cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
             let client = try await apple.client()
             let built = try apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
             let redirect = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: built.url))
@@ -110,7 +110,7 @@ struct AppleProviderTests {
 
     @Test func nonP256KeyIsRefusedClearly() {
         let error = #expect(throws: FederateError.self) {
-            try AppleProvider(servicesID: "s", teamID: "t", keyID: "k", privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----")
+            try AppleProvider(servicesID: "s", teamID: "t", keyID: "k", privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
         }
         #expect(error?.code == .invalidKey)
     }

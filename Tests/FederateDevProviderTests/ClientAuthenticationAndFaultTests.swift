@@ -111,7 +111,7 @@ struct ClientAuthenticationAndFaultTests {
         var configuration = DevProviderConfiguration.standard
         configuration.clients.append(DevClient(id: "slow", secret: "s", redirectURIs: [Flavor.redirectURI], faults: [.slowResponse]))
         try await Flavor.with(configuration) { provider in
-            let metadata = try await DiscoveryClient().metadata(for: provider.issuer)
+            let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: provider.issuer)
             let client = try OpenIDClient(
                 metadata: metadata, clientID: "slow", authentication: .clientSecretBasic(secret: "s"),
                 httpClient: TimeoutOverride(timeout: .milliseconds(500)))

@@ -15,10 +15,10 @@ struct DevProviderTests {
     }
 
     static func client(_ provider: DevProvider, id: String = "dev-client", secret: String? = "dev-secret") async throws -> OpenIDClient {
-        let metadata = try await DiscoveryClient().metadata(for: provider.issuer)
+        let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: provider.issuer)
         return try OpenIDClient(
             metadata: metadata, clientID: id,
-            authentication: secret.map { ClientAuthentication.clientSecretBasic(secret: $0) } ?? ClientAuthentication.none)
+            authentication: secret.map { ClientAuthentication.clientSecretBasic(secret: $0) } ?? ClientAuthentication.none, httpClient: AsyncHTTPClientTransport.shared)
     }
 
     /// Follows the authorization URL (auto-approve) to the redirect and returns the callback.

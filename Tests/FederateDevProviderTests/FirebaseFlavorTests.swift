@@ -9,7 +9,7 @@ import Testing
 @Suite("Dev provider: Firebase flavour")
 struct FirebaseFlavorTests {
     static func verifier(_ provider: DevProvider, keys: RemoteKeySet? = nil) throws -> FirebaseIDTokenVerifier {
-        let map = try keys ?? RemoteKeySet(url: try #require(provider.certificatesURL), format: .x509Map)
+        let map = try keys ?? RemoteKeySet(url: try #require(provider.certificatesURL), format: .x509Map, httpClient: AsyncHTTPClientTransport.shared)
         return try FirebaseIDTokenVerifier(projectID: "dev-project", keys: map, issuerBase: provider.baseURL + "/")
     }
 
@@ -68,7 +68,7 @@ struct FirebaseFlavorTests {
             }
             #expect(expired?.code == .idTokenExpired)
             let otherProject = try FirebaseIDTokenVerifier(
-                projectID: "another-project", keys: try RemoteKeySet(url: try #require(provider.certificatesURL), format: .x509Map),
+                projectID: "another-project", keys: try RemoteKeySet(url: try #require(provider.certificatesURL), format: .x509Map, httpClient: AsyncHTTPClientTransport.shared),
                 issuerBase: provider.baseURL + "/")
             let wrongProject = await #expect(throws: FederateError.self) {
                 try await otherProject.verify(try provider.firebaseIDToken(for: user))

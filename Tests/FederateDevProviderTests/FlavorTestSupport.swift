@@ -23,8 +23,8 @@ enum Flavor {
 
     /// A relying party for `clientID` at `provider`, from discovery.
     static func client(_ provider: DevProvider, id: String, authentication: ClientAuthentication) async throws -> OpenIDClient {
-        let metadata = try await DiscoveryClient().metadata(for: provider.issuer)
-        return try OpenIDClient(metadata: metadata, clientID: id, authentication: authentication)
+        let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: provider.issuer)
+        return try OpenIDClient(metadata: metadata, clientID: id, authentication: authentication, httpClient: AsyncHTTPClientTransport.shared)
     }
 
     /// Plays the browser: follows the authorization URL (auto-approve or `login_hint`) and

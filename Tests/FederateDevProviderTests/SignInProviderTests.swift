@@ -28,11 +28,11 @@ struct SignInProviderTests {
         defer { Task { for provider in [generic, google, apple] { try? await provider.stop() } } }
         let key = try #require(apple.configuration.appleClientKey)
         let providers: [any SignInProvider] = [
-            try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret"),
-            GoogleProvider(clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL)),
+            try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
+            GoogleProvider(clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
             try AppleProvider(
                 servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM,
-                endpoints: .at(apple.baseURL)),
+                endpoints: .at(apple.baseURL), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
         ]
         #expect(providers.map(\.providerID) == ["oidc.dev", "google.com", "apple.com"])
         let accounts = AccountService(store: InMemoryAccountStore())
@@ -69,7 +69,7 @@ struct SignInProviderTests {
     @Test func oidcManualCredentialFromAnIDTokenObtainedElsewhere() async throws {
         let provider = try await DevProvider.start()
         defer { Task { try? await provider.stop() } }
-        let oidc = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret")
+        let oidc = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
         // The "app" signs in on its own and sends the ID token and its raw nonce.
         let client = try await oidc.client()
         let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
@@ -84,7 +84,7 @@ struct SignInProviderTests {
         #expect(wrongNonce?.code == .nonceMismatch)
         let wrongAccessToken = await #expect(throws: FederateError.self) { try await oidc.credential(idToken: idToken, accessToken: "other-token") }
         #expect(wrongAccessToken?.code == .atHashMismatch)
-        let otherClient = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-public")
+        let otherClient = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-public", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
         let foreign = await #expect(throws: FederateError.self) { try await otherClient.credential(idToken: idToken) }
         #expect(foreign?.code == .audienceMismatch)
         let tampered = await #expect(throws: FederateError.self) { try await oidc.credential(idToken: idToken + "x") }

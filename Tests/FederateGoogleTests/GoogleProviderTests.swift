@@ -28,7 +28,7 @@ struct GoogleProviderTests {
     static func google(_ provider: DevProvider, scopes: [String] = ["openid", "email", "profile"], hostedDomains: IdentifierSet = []) -> GoogleProvider {
         GoogleProvider(
             clientID: clientID, clientSecret: "dev-google-secret", endpoints: .at(provider.baseURL), scopes: scopes,
-            hostedDomains: hostedDomains)
+            hostedDomains: hostedDomains, cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
     }
 
     /// Plays the browser: follows the URL and then the redirect to the loopback listener. Like
@@ -43,7 +43,7 @@ struct GoogleProviderTests {
         try await Self.with { provider in
             let google = Self.google(provider, hostedDomains: ["example.com"])
             let client = try await google.client()
-            let signIn = try await google.signInWithLoopback(client: client) { url in
+            let signIn = try await google.signInWithLoopback(client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true)) { url in
                 #expect(url.contains("include_granted_scopes=true"))
                 #expect(url.contains("hd=example.com"))
                 try await Self.browser(url)
@@ -55,7 +55,7 @@ struct GoogleProviderTests {
 
             // A consumer account is refused when a Workspace domain is required.
             let bob = await #expect(throws: FederateError.self) {
-                try await google.signInWithLoopback(client: client, loginHint: "bob@gmail.com") { try await Self.browser($0) }
+                try await google.signInWithLoopback(client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true), loginHint: "bob@gmail.com") { try await Self.browser($0) }
             }
             #expect(bob?.code == .hostedDomainMismatch)
         }
@@ -65,7 +65,7 @@ struct GoogleProviderTests {
         try await Self.with { provider in
             let google = Self.google(provider, scopes: ["openid", "email", Self.calendar])
             let client = try await google.client()
-            let signIn = try await google.signInWithLoopback(client: client, loginHint: "carol@gmail.com") { try await Self.browser($0) }
+            let signIn = try await google.signInWithLoopback(client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true), loginHint: "carol@gmail.com") { try await Self.browser($0) }
             #expect(signIn.refusedScopes == [Self.calendar])
             #expect(signIn.granted("email"))
             #expect(!signIn.granted(Self.calendar))
@@ -76,7 +76,7 @@ struct GoogleProviderTests {
         try await Self.with { provider in
             let google = Self.google(provider)
             let client = try await google.client()
-            let signIn = try await google.signInWithLoopback(client: client) { try await Self.browser($0) }
+            let signIn = try await google.signInWithLoopback(client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true)) { try await Self.browser($0) }
             let refreshToken = try #require(signIn.tokens.refreshToken)
             let refreshed = try await google.refresh(refreshToken, client: client, previousIDToken: signIn.idToken)
             try await google.revoke(refreshed.accessToken, client: client)
@@ -92,7 +92,7 @@ struct GoogleProviderTests {
             let google = Self.google(provider)
             let client = try await google.client()
             let error = await #expect(throws: FederateError.self) {
-                try await google.signInWithLoopback(client: client) { try await Self.browser($0) }
+                try await google.signInWithLoopback(client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true)) { try await Self.browser($0) }
             }
             #expect(error?.code.rawValue == code)
             #expect(error?.providerError?.code == code)

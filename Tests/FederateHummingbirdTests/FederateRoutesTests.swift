@@ -33,9 +33,9 @@ struct FederateRoutesTests {
         let clock = TestClock(Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 600).rounded(.down)))
         let accounts = AccountService(store: InMemoryAccountStore(), clock: clock.function)
         let providers: [String: any SignInProvider] = [
-            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret"),
-            "google": GoogleProvider(clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL)),
-            "apple": try AppleProvider(servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM, endpoints: .at(apple.baseURL)),
+            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
+            "google": GoogleProvider(clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
+            "apple": try AppleProvider(servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM, endpoints: .at(apple.baseURL), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
         ]
         try await RoutesServer.run(providers: providers, accounts: accounts, appleDomainAssociation: "apple-association-contents") { origin in
             let browser = TestBrowser()
@@ -102,7 +102,7 @@ struct FederateRoutesTests {
         // No tolerance: the provider's session began before the flow, whole seconds apart or not.
         let accounts = AccountService(store: InMemoryAccountStore(), configuration: AccountServiceConfiguration(clockTolerance: 0))
         let providers: [String: any SignInProvider] = [
-            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret")
+            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
         ]
         try await RoutesServer.run(providers: providers, accounts: accounts) { origin in
             let browser = TestBrowser()

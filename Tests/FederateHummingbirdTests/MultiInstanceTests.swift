@@ -136,8 +136,8 @@ struct MultiInstanceTests {
 
         // The API for apps takes the dev provider's ID tokens as bearer tokens, on either instance.
         let client = try OpenIDClient(
-            metadata: try await DiscoveryClient().metadata(for: dev.issuer), clientID: "dev-client",
-            authentication: .clientSecretBasic(secret: "dev-secret"))
+            metadata: try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: dev.issuer), clientID: "dev-client",
+            authentication: .clientSecretBasic(secret: "dev-secret"), httpClient: AsyncHTTPClientTransport.shared)
         let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/auth/dev/callback", loginHint: "alice")
         let redirect = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: built.url))
         let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)

@@ -28,11 +28,11 @@ struct ProviderEventRoutesTests {
         let accounts = AccountService(store: store)
         let googleClientID = "dev-google.apps.googleusercontent.com"
         let providers: [String: any SignInProvider] = [
-            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret"),
-            "google": GoogleProvider(clientID: googleClientID, clientSecret: "dev-google-secret", endpoints: .at(google.baseURL)),
+            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
+            "google": GoogleProvider(clientID: googleClientID, clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
             "apple": try AppleProvider(
                 servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM,
-                endpoints: .at(apple.baseURL)),
+                endpoints: .at(apple.baseURL), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
         ]
         try await RoutesServer.run(providers: providers, accounts: accounts) { origin in
             func signIn(_ browser: TestBrowser) async throws {

@@ -48,22 +48,22 @@ struct OIDCProviderAgainstDevProviderTests {
 
     @Test func everyClientAuthenticationMethodSignsIn() async throws {
         try await Self.with { provider in
-            var basic = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "basic-only", clientSecret: "b-secret")
+            var basic = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "basic-only", clientSecret: "b-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
             basic.authentication = .clientSecretBasic(secret: "b-secret")
-            var post = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "post-only", clientSecret: "p-secret")
+            var post = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "post-only", clientSecret: "p-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
             post.authentication = .clientSecretPost(secret: "p-secret")
             let providers = [
                 basic, post,
-                try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "keyed", privateKey: (Self.rsaKey, .rs256)),
-                try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "keyed", privateKey: (Self.ecKey, .es256)),
-                try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-public"),
+                try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "keyed", privateKey: (Self.rsaKey, .rs256), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
+                try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "keyed", privateKey: (Self.ecKey, .es256), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
+                try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-public", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
             ]
             for oidc in providers {
                 let (client, tokens) = try await Self.signIn(oidc)
                 #expect(tokens.idTokenClaims?.subject == "alice", "\(client.authentication.methodName)")
             }
             // A method the client is not registered for is refused.
-            var wrong = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "basic-only", clientSecret: "b-secret")
+            var wrong = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "basic-only", clientSecret: "b-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
             wrong.authentication = .clientSecretPost(secret: "b-secret")
             let refused = await #expect(throws: FederateError.self) { try await Self.signIn(wrong) }
             #expect(refused?.code == "invalid_client")
@@ -72,7 +72,7 @@ struct OIDCProviderAgainstDevProviderTests {
 
     @Test func rpInitiatedLogoutReturnsToTheRegisteredURI() async throws {
         try await Self.with { provider in
-            let oidc = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret")
+            let oidc = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
             let (client, tokens) = try await Self.signIn(oidc)
             let url = try RPInitiatedLogout.url(
                 metadata: client.metadata, clientID: "dev-client", idTokenHint: tokens.idToken,
@@ -85,7 +85,7 @@ struct OIDCProviderAgainstDevProviderTests {
 
     @Test func backChannelLogoutTokensFromTheProvider() async throws {
         try await Self.with { provider in
-            let oidc = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret")
+            let oidc = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
             let client = try await oidc.client()
             let verifier = BackChannelLogoutVerifier(client: client)
             let receiver = try await LoopbackHTTPServer.start { request in

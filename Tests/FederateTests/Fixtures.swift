@@ -1,6 +1,9 @@
 import Crypto
 import Foundation
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 /// Keys and token helpers shared by the unit tests (generated once per test process).
 enum Fixtures {

@@ -1,7 +1,10 @@
 import Foundation
 import FederateTestSupport
 import Testing
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 /// The `federate verify` and `federate discover` contract, on the real binary.
 @Suite struct VerifyCommandTests {

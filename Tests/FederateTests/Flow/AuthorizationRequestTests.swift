@@ -4,7 +4,10 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 @Suite("Authorization request")
 struct AuthorizationRequestTests {

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 @Suite("Authorization response (callback)")
 struct AuthorizationResponseTests {

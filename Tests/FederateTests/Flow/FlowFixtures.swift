@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 /// Provider metadata and pending authorizations for flow tests that need no server.
 enum FlowFixtures {

@@ -2,7 +2,10 @@ import FederateTestSupport
 import Foundation
 import Synchronization
 import Testing
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 @Suite("Refresh, revocation, userinfo and the token holder")
 struct RefreshRevokeUserInfoTests {

@@ -1,7 +1,10 @@
 import FederateTestSupport
 import Foundation
 import Synchronization
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 /// An OpenID provider on a real loopback HTTP server whose endpoints each test scripts:
 /// the token, userinfo and revocation endpoints answer what the test says, and every
@@ -75,7 +78,7 @@ final class ScriptedProvider: Sendable {
         let jwks = TestIssuer.jwks(for: [key])
         return try OpenIDClient(
             metadata: metadata(overrides), clientID: Self.clientID, authentication: authentication,
-            keys: JSONWebKeySet(jwks: Array(jwks.utf8)))
+            keys: JSONWebKeySet(jwks: Array(jwks.utf8)), httpClient: AsyncHTTPClientTransport.shared)
     }
 
     /// A pending authorization for `client`, as built for a real redirect.

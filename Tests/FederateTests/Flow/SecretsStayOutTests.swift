@@ -2,7 +2,10 @@ import FederateTestSupport
 import Foundation
 import Logging
 import Testing
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 /// Runs the whole flow — successes and failures — with every log level on, and checks that
 /// no secret appears in a log line, an error message or a `description`.
@@ -22,7 +25,7 @@ struct SecretsStayOutTests {
             provider.on("/jwks") { _ in .json(jwks) }
             let client = try OpenIDClient(
                 metadata: provider.metadata(), clientID: ScriptedProvider.clientID,
-                authentication: .clientSecretBasic(secret: Self.clientSecret), logger: logger)
+                authentication: .clientSecretBasic(secret: Self.clientSecret), httpClient: AsyncHTTPClientTransport.shared, logger: logger)
             let built = try client.authorizationRequest(
                 providerID: "oidc.test", redirectURI: "http://127.0.0.1:9/callback", customParameters: ["state": "x"])
             let pending = built.pending

@@ -2,7 +2,10 @@ import Crypto
 import FederateTestSupport
 import Foundation
 import Testing
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 /// The code exchange, client authentication and token-response validation, against a
 /// scripted provider on a real loopback HTTP server.
@@ -253,7 +256,7 @@ struct TokenEndpointTests {
             let client = try provider.client()
             let other = try OpenIDClient(
                 metadata: provider.metadata(), clientID: "other-client", authentication: .none,
-                keys: JSONWebKeySet(jwks: Array(TestIssuer.jwks(for: [provider.key]).utf8)))
+                keys: JSONWebKeySet(jwks: Array(TestIssuer.jwks(for: [provider.key]).utf8)), httpClient: AsyncHTTPClientTransport.shared)
             let pending = try provider.pending(for: other)
             let error = await #expect(throws: FederateError.self) { try await client.exchange(code: "c", pending: pending) }
             #expect(error?.code == .invalidPendingAuthorization)

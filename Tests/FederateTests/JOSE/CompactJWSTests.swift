@@ -1,5 +1,8 @@
 import Testing
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 @Suite struct CompactJWSTests {
     private func code(_ token: String, limits: JWSLimits = .default) -> FederateError.Code? {

@@ -1,6 +1,9 @@
 import Crypto
 import Testing
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 /// The key-selection and algorithm-binding rules of JWSSignatureVerifier.
 @Suite struct SignatureVerificationTests {

@@ -1,5 +1,8 @@
 import Testing
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 @Suite struct JSONParserTests {
     let parser = JSONParser(limits: .init(maxBytes: 1024, maxDepth: 4))

@@ -3,7 +3,10 @@ import Foundation
 import SwiftASN1
 import Testing
 import X509
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 @Suite struct JSONWebKeySetTests {
     private func jwks(_ keys: [JSONValue]) -> [UInt8] { JSONSerializer.bytes(["keys": .array(keys)]) }

@@ -13,7 +13,7 @@ struct RemoteKeySetTests {
     /// one refetch, and is accepted.
     @Test func newKeyIDCausesOneRefetchAndIsAccepted() async throws {
         try await TestIssuer.with { issuer in
-            let keys = try RemoteKeySet(url: issuer.jwksURL)
+            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
 
             let first = try await verifier.verify(try issuer.idToken())
@@ -37,7 +37,7 @@ struct RemoteKeySetTests {
     /// picked up with one refetch; tokens of the retired key then fail without further fetches.
     @Test func rotationToNewKeyTypeRetiresOldKey() async throws {
         try await TestIssuer.with { issuer in
-            let keys = try RemoteKeySet(url: issuer.jwksURL)
+            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
             let oldToken = try issuer.idToken()
             _ = try await verifier.verify(oldToken)
@@ -62,7 +62,7 @@ struct RemoteKeySetTests {
     /// (the default `forcedRefreshInterval` is 30 s).
     @Test func unknownKeyIDBurstCausesAtMostOneForcedRefetch() async throws {
         try await TestIssuer.with { issuer in
-            let keys = try RemoteKeySet(url: issuer.jwksURL)
+            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
             _ = try await verifier.verify(try issuer.idToken())
             #expect(issuer.jwksRequestCount == 1)
@@ -97,7 +97,7 @@ struct RemoteKeySetTests {
         try await TestIssuer.with { issuer in
             // Wide margins: five verifications must fit in one interval even on a loaded machine.
             let policy = CachePolicy(forcedRefreshInterval: .seconds(5))
-            let keys = try RemoteKeySet(url: issuer.jwksURL, cachePolicy: policy)
+            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
             _ = try await verifier.verify(try issuer.idToken())
 
@@ -123,7 +123,7 @@ struct RemoteKeySetTests {
         try await TestIssuer.with { issuer in
             let ecKey = issuer.addP256Key(keyID: "ec-1")
             issuer.jwksDelay = .milliseconds(200)
-            let keys = try RemoteKeySet(url: issuer.jwksURL)
+            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
             let rsaToken = try issuer.idToken()
             let ecToken = try issuer.idToken(key: ecKey)
@@ -150,7 +150,7 @@ struct RemoteKeySetTests {
         try await TestIssuer.with { issuer in
             issuer.jwksCacheControl = "public, max-age=1"
             let policy = CachePolicy(minimumLifetime: .zero, defaultLifetime: .seconds(3600))
-            let verifier = IDTokenVerifier(policy: issuer.policy, keys: try RemoteKeySet(url: issuer.jwksURL, cachePolicy: policy))
+            let verifier = IDTokenVerifier(policy: issuer.policy, keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy))
             let token = try issuer.idToken()
 
             _ = try await verifier.verify(token)
@@ -168,7 +168,7 @@ struct RemoteKeySetTests {
         try await TestIssuer.with { issuer in
             issuer.jwksCacheControl = "public, max-age=3600"
             let policy = CachePolicy(minimumLifetime: .zero, defaultLifetime: .milliseconds(100))
-            let verifier = IDTokenVerifier(policy: issuer.policy, keys: try RemoteKeySet(url: issuer.jwksURL, cachePolicy: policy))
+            let verifier = IDTokenVerifier(policy: issuer.policy, keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy))
             let token = try issuer.idToken()
 
             _ = try await verifier.verify(token)
@@ -183,7 +183,7 @@ struct RemoteKeySetTests {
         try await TestIssuer.with { issuer in
             issuer.jwksCacheControl = "max-age=3600"
             let policy = CachePolicy(minimumLifetime: .zero, maximumLifetime: .milliseconds(300))
-            let verifier = IDTokenVerifier(policy: issuer.policy, keys: try RemoteKeySet(url: issuer.jwksURL, cachePolicy: policy))
+            let verifier = IDTokenVerifier(policy: issuer.policy, keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy))
             let token = try issuer.idToken()
 
             _ = try await verifier.verify(token)
@@ -208,7 +208,7 @@ struct RemoteKeySetTests {
                 maximumStaleness: .seconds(4),
                 retryDelayAfterFailure: .seconds(30)
             )
-            let keys = try RemoteKeySet(url: issuer.jwksURL, cachePolicy: policy)
+            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
             let token = try issuer.idToken()
 
@@ -241,7 +241,7 @@ struct RemoteKeySetTests {
     @Test func coldCacheWithFailingEndpointFails() async throws {
         try await TestIssuer.with { issuer in
             issuer.jwksFails = true
-            let verifier = IDTokenVerifier(policy: issuer.policy, keys: try RemoteKeySet(url: issuer.jwksURL))
+            let verifier = IDTokenVerifier(policy: issuer.policy, keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared))
             let error = await #expect(throws: FederateError.self) { try await verifier.verify(try issuer.idToken()) }
             #expect(error?.code == .keyFetchFailed)
             #expect(issuer.jwksRequestCount == 1)
@@ -257,7 +257,7 @@ struct RemoteKeySetTests {
         "http://127.0.0.1.example.com/jwks",
     ])
     func plainHTTPNonLoopbackURLIsRefused(url: String) throws {
-        let error = #expect(throws: FederateError.self) { try RemoteKeySet(url: url) }
+        let error = #expect(throws: FederateError.self) { try RemoteKeySet(url: url, httpClient: AsyncHTTPClientTransport.shared) }
         #expect(error?.code == .insecureEndpoint)
     }
 
@@ -268,7 +268,7 @@ struct RemoteKeySetTests {
         "http://[::1]:8080/jwks",
     ])
     func httpsAndLoopbackURLsAreAccepted(url: String) throws {
-        let keys = try RemoteKeySet(url: url)
+        let keys = try RemoteKeySet(url: url, httpClient: AsyncHTTPClientTransport.shared)
         #expect(keys.url == url)
         #expect(keys.fetchCount == 0)
     }

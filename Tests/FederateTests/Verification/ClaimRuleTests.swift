@@ -1,6 +1,9 @@
 import Crypto
 import Testing
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 /// Each claim rule on its own: what it accepts and the code it throws.
 @Suite struct ClaimRuleTests {

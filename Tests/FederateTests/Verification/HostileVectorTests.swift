@@ -1,7 +1,10 @@
 import Foundation
 import FederateTestSupport
 import Testing
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 /// The auditor's hostile-but-legal tokens (Tests/Vectors/hostile.json, signed by Python's
 /// `cryptography`, not by Federate): extreme time claims, look-alike identifiers, tokens of

@@ -1,5 +1,8 @@
 import Testing
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 /// Every claim rule of IDTokenVerifier, each test failing if its rule is removed.
 @Suite struct IDTokenClaimsTests {

@@ -1,5 +1,8 @@
 import Testing
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 /// Each token kind's rule set, through the one pipeline with a real signature: every case
 /// fails when its rule is dropped from the kind.

@@ -1,5 +1,8 @@
 import Testing
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 /// Wycheproof's JWS and JWK vectors, run through the production path:
 /// `CompactJWS(parsing:)` → `JWSSignatureVerifier.verify(_:keySet:)`.

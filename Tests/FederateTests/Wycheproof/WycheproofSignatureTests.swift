@@ -1,5 +1,8 @@
 import Testing
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 /// Wycheproof's raw signature vectors for the primitives behind RS256, PS256, ES256 and
 /// EdDSA, run through the same code that verifies JWS signatures:

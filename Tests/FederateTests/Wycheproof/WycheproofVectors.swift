@@ -1,6 +1,9 @@
 import Foundation
 import Testing
-@testable import Federate
+import Federate
+@testable import FederateAccounts
+@testable import FederateRelyingParty
+@testable import FederateTokens
 
 /// Google's Wycheproof test vectors (https://github.com/C2SP/wycheproof), read at test time.
 ///

@@ -1,0 +1,56 @@
+public import FederateTokens
+public import FederateRelyingParty
+/// What an account error is about: the email in conflict and the credential that could
+/// not be used, so the application can resolve it (sign in with an existing provider, then
+/// ``AccountService/link(_:with:)`` the pending credential).
+///
+/// Attached to ``FederateError/accountContext`` for `account_exists_with_different_credential`,
+/// `credential_already_in_use` and `email_already_in_use`. Redacted in descriptions.
+public struct AccountErrorContext: FederateErrorDetail, Hashable {
+    /// The email in conflict, if any.
+    public let email: String?
+    /// The credential that was refused, to retry with later (e.g. link after signing in).
+    public let pendingCredential: Credential?
+    /// For `account_exists_with_different_credential`: the existing account's providers. For
+    /// the server's own use (it knows whom it answers); never show them to an anonymous caller,
+    /// which would tell an attacker how the victim signs in. Federate's routes do not.
+    public let existingProviderIDs: [String]
+
+    /// Creates a context.
+    public init(email: String?, pendingCredential: Credential?, existingProviderIDs: [String] = []) {
+        self.email = email
+        self.pendingCredential = pendingCredential
+        self.existingProviderIDs = existingProviderIDs
+    }
+
+    /// Redacted.
+    public var description: String {
+        "AccountErrorContext(credential: \(pendingCredential.map { "\($0.providerID)" } ?? "-"), providers: \(existingProviderIDs))"
+    }
+
+    /// Equal when the email, the providers and the credential's provider ID and subject are.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.email == rhs.email && lhs.existingProviderIDs == rhs.existingProviderIDs
+            && lhs.pendingCredential?.providerID == rhs.pendingCredential?.providerID
+            && lhs.pendingCredential?.subject == rhs.pendingCredential?.subject
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(email)
+        hasher.combine(existingProviderIDs)
+        hasher.combine(pendingCredential?.providerID)
+        hasher.combine(pendingCredential?.subject)
+    }
+}
+
+extension FederateError {
+    /// An account error with its context.
+    public init(_ code: Code, _ message: String, context: AccountErrorContext) {
+        self.init(code, message)
+        self.detail = context
+    }
+
+    /// For account errors: the email and the pending credential involved.
+    public var accountContext: AccountErrorContext? { detail as? AccountErrorContext }
+}

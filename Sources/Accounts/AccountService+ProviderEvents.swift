@@ -1,0 +1,48 @@
+public import FederateTokens
+public import FederateRelyingParty
+import Foundation
+
+extension AccountService {
+    /// Acts on what a provider said about one of its users (``ProviderEvent``). Events about
+    /// an identity no user has change nothing. Sessions end through the store, so every
+    /// instance refuses them from the next verification on.
+    public func apply(_ event: ProviderEvent) async throws {
+        let now = clock()
+        // Sessions issued up to the current second end (session times are whole seconds).
+        let validAfter = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down) + 1)
+        let remember = now.addingTimeInterval(configuration.sessionLifetime + configuration.clockTolerance)
+        switch event {
+        case .logout(let providerID, let subject, let sessionID):
+            if let sessionID {
+                try await store.endSessions(
+                    key: SessionProvider.providerSessionKey(providerID: providerID, sessionID: sessionID), validAfter: validAfter, expiresAt: remember)
+            } else if let subject {
+                try await store.endSessions(
+                    key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember)
+            }
+        case .sessionsRevoked(let providerID, let subject):
+            try await store.endSessions(
+                key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember)
+        case .accountDisabled(let providerID, let subject):
+            guard let user = try await store.user(providerID: providerID, subject: subject) else { return }
+            try await store.updateUser(uid: user.uid, UserUpdate(disabled: true))
+        case .identityRemoved(let providerID, let subject):
+            guard let user = try await store.user(providerID: providerID, subject: subject) else { return }
+            try await store.endSessions(
+                key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember)
+            if user.identities.count > 1 {
+                do {
+                    try await store.removeIdentity(providerID: providerID, fromUser: user.uid)
+                    return
+                } catch let error as FederateError where error.code == .lastProvider {
+                    // Another provider was unlinked meanwhile: keep the account, disabled.
+                }
+            }
+            try await store.updateUser(uid: user.uid, UserUpdate(disabled: true, tokensValidAfter: validAfter))
+        case .identityEmailChanged(let providerID, let subject, let email, let verified):
+            try await store.updateIdentityEmail(providerID: providerID, subject: subject, email: email, verified: verified)
+        case .acknowledged:
+            return
+        }
+    }
+}

@@ -1,0 +1,92 @@
+public import FederateTokens
+public import FederateRelyingParty
+public import Foundation
+
+extension AccountService {
+    /// Issues a session for `uid` whose user proved their identity at `authTime`
+    /// (``signIn(with:)`` and ``reauthenticate(_:with:)`` call it). The token is an ES256
+    /// JWT with `iss`, `sub`, `sid`, `iat`, `exp`, `auth_time`, and the key's `kid` in its header.
+    public func issueSession(uid: String, authTime: Date, provider: SessionProvider? = nil) async throws -> (session: AccountSession, token: String) {
+        let now = clock()
+        let key = try await keyRing.signingKey(now: now)
+        let issuedAt = Self.seconds(now)
+        let expiresAt = issuedAt + SafeNumber.clampedInt64(configuration.sessionLifetime)
+        let authSeconds = min(Self.seconds(authTime), issuedAt)
+        let sessionID = SecureRandom.token(byteCount: 16)
+        var claims: [String: JSONValue] = [
+            "iss": .string(configuration.issuer), "sub": .string(uid), "sid": .string(sessionID),
+            "iat": .integer(issuedAt), "exp": .integer(expiresAt), "auth_time": .integer(authSeconds),
+        ]
+        if let provider {
+            claims["idp"] = .string(provider.providerID)
+            claims["idp_sub"] = .string(provider.subject)
+            if let sessionID = provider.sessionID { claims["idp_sid"] = .string(sessionID) }
+        }
+        let token = try key.sign(claims: claims, algorithm: .es256)
+        let session = AccountSession(
+            uid: uid, sessionID: sessionID, issuedAt: Self.date(issuedAt), expiresAt: Self.date(expiresAt),
+            authTime: Self.date(authSeconds), keyID: key.keyID ?? "", provider: provider)
+        return (session, token)
+    }
+
+    /// Verifies a session token: signature (ES256, a key of this service's store), then the
+    /// session-token rules (``ClaimRules/sessionToken(issuer:)``: `iss`, `sub`, `sid`, `iat`,
+    /// `exp` and `auth_time`, with the configured clock tolerance). With `checkRevoked` (the default) also that the user exists
+    /// (`user_not_found`), is enabled (`user_disabled`), and that the session was neither
+    /// signed out nor issued before the user's `tokensValidAfter` (`session_revoked`).
+    public func verifySession(_ token: String, checkRevoked: Bool = true) async throws -> AccountSession {
+        let now = clock()
+        let jws = try CompactJWS(parsing: token)
+        guard let keyID = jws.header.keyID, !keyID.isEmpty else { throw FederateError(.unknownKey, "the session token has no kid") }
+        let keys = try await keyRing.verificationKeys(for: keyID, now: now)
+        let verifier = JWTVerifier(
+            rules: .sessionToken(issuer: configuration.issuer), allowedAlgorithms: [.es256], keys: keys,
+            clockTolerance: configuration.clockTolerance, requiresKeyID: true)
+        let verified = try verifier.verify(token, keySet: keys, now: now.timeIntervalSince1970)
+        var provider: SessionProvider?
+        if let providerID = try verified.string("idp"), let subject = try verified.string("idp_sub") {
+            provider = SessionProvider(providerID: providerID, subject: subject, sessionID: try verified.string("idp_sid"))
+        }
+        let session = AccountSession(
+            uid: try verified.requiredString("sub"), sessionID: try verified.requiredString("sid"),
+            issuedAt: try verified.requiredNumericDate("iat").date, expiresAt: try verified.requiredNumericDate("exp").date,
+            authTime: try verified.requiredNumericDate("auth_time").date, keyID: keyID, provider: provider)
+        if checkRevoked {
+            let user = try await activeUser(session.uid)
+            if let validAfter = user.tokensValidAfter, session.issuedAt < validAfter {
+                throw FederateError(.sessionRevoked, "the user's sessions were revoked after this one was issued")
+            }
+            if try await store.isSessionRevoked(id: session.sessionID) {
+                throw FederateError(.sessionRevoked, "the session was signed out")
+            }
+            if let provider = session.provider, let validAfter = try await store.sessionsEnded(keys: provider.endKeys),
+                session.issuedAt < validAfter
+            {
+                throw FederateError(.sessionRevoked, "the provider ended this session (logout or security event)")
+            }
+        }
+        return session
+    }
+
+    /// Throws `requires_recent_login` unless the session's `auth_time` is within `window`
+    /// (default ``AccountServiceConfiguration/recentLoginWindow``, 5 minutes) of now.
+    public func requireRecentLogin(_ session: AccountSession, within window: TimeInterval? = nil) throws(FederateError) {
+        let window = window ?? configuration.recentLoginWindow
+        let age = clock().timeIntervalSince(session.authTime)
+        guard age <= window else {
+            throw FederateError(
+                .requiresRecentLogin,
+                "this operation needs a sign-in within \(SafeNumber.text(window.rounded())) s; the last was \(SafeNumber.text(age.rounded())) s ago: reauthenticate")
+        }
+    }
+
+    /// Replaces the session-signing key now (it also happens by itself every
+    /// ``AccountServiceConfiguration/keyRotationInterval``). Existing sessions keep verifying.
+    public func rotateSessionKeys() async throws {
+        try await keyRing.rotate(now: clock())
+    }
+
+    /// Whole seconds since 1970, clamped (a `Date` from a verified token is within 0…2^53 s).
+    static func seconds(_ date: Date) -> Int64 { SafeNumber.clampedInt64(date.timeIntervalSince1970.rounded(.down)) }
+    static func date(_ seconds: Int64) -> Date { Date(timeIntervalSince1970: TimeInterval(seconds)) }
+}

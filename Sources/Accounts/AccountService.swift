@@ -1,0 +1,233 @@
+public import FederateTokens
+public import FederateRelyingParty
+import Crypto
+public import Foundation
+
+/// Turns provider credentials into accounts and sessions, on any ``AccountStore``.
+///
+/// ```swift
+/// let accounts = AccountService(store: try await SQLiteAccountStore.open(path: "accounts.sqlite"))
+/// let result = try await accounts.signIn(with: Credential(providerID: "oidc.example", tokens: tokens))
+/// // result.sessionToken → the client; later:
+/// let session = try await accounts.verifySession(token)
+/// try await accounts.unlink(session, providerID: "google.com")   // demands a recent sign-in
+/// ```
+///
+/// One provider identity belongs to one user (the store enforces it, also across server
+/// instances); with ``AccountStore/oneAccountPerEmail`` one email belongs to one user, and a
+/// new identity with a known email fails with `account_exists_with_different_credential`
+/// instead of creating a second account. Time comes from the injected `clock`.
+public struct AccountService: Sendable {
+    /// The store.
+    public let store: any AccountStore
+    /// Session settings.
+    public let configuration: AccountServiceConfiguration
+    let clock: @Sendable () -> Date
+    let keyRing: SessionKeyRing
+
+    /// Creates a service over `store`; `clock` tells the time (tests inject their own).
+    public init(store: any AccountStore, configuration: AccountServiceConfiguration = .standard, clock: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.configuration = configuration
+        self.clock = clock
+        self.keyRing = SessionKeyRing(store: store, configuration: configuration)
+    }
+
+    /// Signs in with a provider credential: the identity's user, or a new user when the
+    /// identity is new. Issues a session whose `auth_time` is when the user authenticated at
+    /// the provider: the ID token's `auth_time` when it has one (a sign-in on a two-hour-old
+    /// provider session is a two-hour-old sign-in), else now.
+    ///
+    /// Throws `account_exists_with_different_credential` (with the email, the pending
+    /// credential and the existing user's providers) when the identity is new but its email
+    /// belongs to a user, under one account per email; `user_disabled`; `invalid_credential`.
+    public func signIn(with credential: Credential) async throws -> AuthResult {
+        try Self.validate(credential)
+        for attempt in 0..<2 {
+            let now = clock()
+            if let user = try await store.user(providerID: credential.providerID, subject: credential.subject) {
+                return try await signInExisting(user, with: credential, now: now, authTime: Self.authTime(of: credential, now: now))
+            }
+            // Only a verified email counts toward one account per email: an unverified one never
+            // blocks a sign-in, joins an account or reveals that one exists.
+            if store.oneAccountPerEmail, credential.emailVerified, let email = credential.email,
+                let owner = try await store.users(email: email).first
+            {
+                // A concurrent first sign-in of this very identity may have created the owner
+                // between the two lookups: then this is a returning sign-in.
+                if let user = try await store.user(providerID: credential.providerID, subject: credential.subject) {
+                    return try await signInExisting(user, with: credential, now: now, authTime: Self.authTime(of: credential, now: now))
+                }
+                throw Self.accountExists(email: email, credential: credential, owner: owner)
+            }
+            let identity = ProviderIdentity(credential: credential, linkedAt: now)
+            let user = User(
+                uid: SecureRandom.token(byteCount: 21), email: credential.email, emailVerified: credential.emailVerified,
+                displayName: credential.profile.displayName, photoURL: credential.profile.photoURL,
+                createdAt: now, lastSignInAt: now, identities: [identity])
+            do {
+                try await store.createUser(user)
+            } catch let error as FederateError where [.credentialAlreadyInUse, .emailAlreadyInUse].contains(error.code) && attempt == 0 {
+                // Another request created a user with this identity or email first: look again.
+                continue
+            } catch let error as FederateError where error.code == .emailAlreadyInUse {
+                var owner: User?
+                if let email = credential.email { owner = try await store.users(email: email).first }
+                throw Self.accountExists(email: credential.email ?? "", credential: credential, owner: owner)
+            }
+            return try await authResult(user, credential: credential, isNewUser: true, authTime: Self.authTime(of: credential, now: now))
+        }
+        throw FederateError(.accountStoreFailed, "the identity was created and removed concurrently; try again")
+    }
+
+    /// Links the credential's identity to user `uid`, who can then sign in with it too.
+    ///
+    /// Throws `credential_already_in_use` (identity owned by another user; carries the
+    /// credential), `provider_already_linked`, `email_already_in_use` (the credential's email
+    /// belongs to another user, under one account per email), `user_not_found`, `user_disabled`.
+    public func link(_ uid: String, with credential: Credential) async throws -> AuthResult {
+        try Self.validate(credential)
+        let now = clock()
+        var user = try await activeUser(uid)
+        if let owner = try await store.user(providerID: credential.providerID, subject: credential.subject) {
+            if owner.uid.exactlyEquals(uid) {
+                throw FederateError(.providerAlreadyLinked, "this \(credential.providerID) identity is already linked to the user")
+            }
+            throw Self.credentialInUse(credential)
+        }
+        if user.identity(providerID: credential.providerID) != nil {
+            throw FederateError(.providerAlreadyLinked, "the user already has a \(credential.providerID) identity")
+        }
+        if store.oneAccountPerEmail, credential.emailVerified, let email = credential.email,
+            try await store.users(email: email).contains(where: { !$0.uid.exactlyEquals(uid) })
+        {
+            throw FederateError(.emailAlreadyInUse, "the credential's email belongs to another user",
+                context: AccountErrorContext(email: email, pendingCredential: credential))
+        }
+        let identity = ProviderIdentity(credential: credential, linkedAt: now)
+        do {
+            try await store.addIdentity(identity, toUser: uid)
+        } catch let error as FederateError where error.code == .credentialAlreadyInUse {
+            throw Self.credentialInUse(credential)
+        }
+        user.identities.append(identity)
+        if user.email == nil, let email = credential.email {
+            // Adopted only if the user still has no email (column by column, so a concurrent
+            // change of other fields stands) and, when verified, no one else holds it; the link
+            // stands either way.
+            let update = UserUpdate(
+                email: .init(address: email, verified: credential.emailVerified), emailOnlyIfNone: true,
+                displayNameIfNone: credential.profile.displayName, photoURLIfNone: credential.profile.photoURL)
+            if (try? await store.updateUser(uid: uid, update)) != nil, let fresh = try? await store.user(uid: uid) { user = fresh }
+        }
+        return AuthResult(
+            user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.providerID, profile: credential.profile, isNewUser: false),
+            credential: credential, session: nil, sessionToken: nil)
+    }
+
+    /// Proves again that the person is user `uid`: the credential must resolve to this user
+    /// (else `user_mismatch`). Issues a session whose `auth_time` is the ID token's
+    /// `auth_time` (else now), which sensitive operations (``requireRecentLogin(_:within:)``)
+    /// then judge.
+    ///
+    /// With `authenticatedAfter` — the start of the reauthentication flow — the provider must
+    /// have signed the user in again during the flow: the ID token's `auth_time` must be no
+    /// earlier than that instant minus the clock tolerance. A provider that approved silently
+    /// from its own session (or sent no `auth_time`) fails with `requires_recent_login`, and
+    /// nothing changes. Firebase's `reauthenticate(with:)` accepts any fresh credential; this
+    /// is stricter on purpose.
+    public func reauthenticate(_ uid: String, with credential: Credential, authenticatedAfter: Date? = nil) async throws -> AuthResult {
+        try Self.validate(credential)
+        let now = clock()
+        _ = try await activeUser(uid)
+        guard let owner = try await store.user(providerID: credential.providerID, subject: credential.subject), owner.uid.exactlyEquals(uid) else {
+            throw FederateError(.userMismatch, "the credential does not belong to this user",
+                context: AccountErrorContext(email: credential.email, pendingCredential: credential))
+        }
+        if let authenticatedAfter {
+            guard let authTime = credential.idToken?.authTime,
+                // `auth_time` is in whole seconds: compare with the flow's start rounded down.
+                authTime.timeIntervalSince1970 >= authenticatedAfter.timeIntervalSince1970.rounded(.down) - configuration.clockTolerance
+            else {
+                throw FederateError(
+                    .requiresRecentLogin,
+                    "the provider did not sign the user in again during the reauthentication (its auth_time is older than the flow, or absent)")
+            }
+        }
+        return try await signInExisting(owner, with: credential, now: now, authTime: Self.authTime(of: credential, now: now))
+    }
+
+    /// The user `uid`; `user_not_found` when absent.
+    public func user(uid: String) async throws -> User {
+        guard let user = try await store.user(uid: uid) else { throw FederateError(.userNotFound, "no user with this uid") }
+        return user
+    }
+
+    // MARK: Internals
+
+    func activeUser(_ uid: String) async throws -> User {
+        let user = try await user(uid: uid)
+        guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
+        return user
+    }
+
+    /// When the user authenticated: the ID token's `auth_time`, never later than now; now
+    /// when the credential has none.
+    static func authTime(of credential: Credential, now: Date) -> Date {
+        guard let authTime = credential.idToken?.authTime else { return now }
+        return min(authTime, now)
+    }
+
+    private func signInExisting(_ user: User, with credential: Credential, now: Date, authTime: Date) async throws -> AuthResult {
+        guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
+        guard let index = user.identities.firstIndex(where: { $0.providerID.exactlyEquals(credential.providerID) && $0.subject.exactlyEquals(credential.subject) }) else {
+            throw FederateError(.accountStoreFailed, "the store returned a user without the identity looked up")
+        }
+        let previous = user.identities[index]
+        var identity = ProviderIdentity(credential: credential, linkedAt: previous.linkedAt)
+        identity.tokens.refreshToken = credential.tokens.refreshToken ?? previous.tokens.refreshToken
+        try await store.recordSignIn(identity, uid: user.uid, at: now)
+        var user = user
+        user.identities[index] = identity
+        user.lastSignInAt = now
+        return try await authResult(user, credential: credential, isNewUser: false, authTime: authTime)
+    }
+
+    private func authResult(_ user: User, credential: Credential, isNewUser: Bool, authTime: Date) async throws -> AuthResult {
+        let (session, token) = try await issueSession(uid: user.uid, authTime: authTime, provider: SessionProvider(credential: credential))
+        return AuthResult(
+            user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.providerID, profile: credential.profile, isNewUser: isNewUser),
+            credential: credential, session: session, sessionToken: token)
+    }
+
+    static func validate(_ credential: Credential) throws(FederateError) {
+        guard !credential.providerID.isEmpty, !credential.subject.isEmpty else {
+            throw FederateError(.invalidCredential, "a credential needs a provider ID and a subject")
+        }
+        guard credential.providerID.utf8.count <= 128, credential.subject.utf8.count <= 255 else {
+            throw FederateError(.invalidCredential, "the provider ID or subject is too long")
+        }
+        // With a raw nonce, the ID token's `nonce` must be it or its SHA-256 in lower-case hex
+        // (what Apple's and Firebase's samples send), as Firebase checks.
+        if let rawNonce = credential.rawNonce, let idToken = credential.idToken {
+            let hashed = SHA256.hash(data: Array(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
+            guard let nonce = idToken.nonce, ConstantTime.equals(nonce, rawNonce) || ConstantTime.equals(nonce, hashed) else {
+                throw FederateError(.nonceMismatch, "the ID token's nonce does not match the credential's raw nonce")
+            }
+        }
+    }
+
+    static func accountExists(email: String, credential: Credential, owner: User?) -> FederateError {
+        FederateError(
+            .accountExistsWithDifferentCredential,
+            // The message never names the account's providers: it may reach an anonymous caller.
+            // The server, which knows whom it answers, has them in the context.
+            "an account with this email exists: sign in with one of its providers, then link this one",
+            context: AccountErrorContext(email: email, pendingCredential: credential, existingProviderIDs: owner?.providerIDs ?? []))
+    }
+
+    static func credentialInUse(_ credential: Credential) -> FederateError {
+        FederateError(.credentialAlreadyInUse, "this \(credential.providerID) identity belongs to another user",
+            context: AccountErrorContext(email: credential.email, pendingCredential: credential))
+    }
+}

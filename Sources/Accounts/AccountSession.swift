@@ -1,0 +1,42 @@
+public import FederateTokens
+public import FederateRelyingParty
+public import Foundation
+
+/// A verified session: the claims of a session token issued by ``AccountService``.
+///
+/// Obtained only from ``AccountService/verifySession(_:checkRevoked:)`` or an
+/// ``AuthResult``, so holding one proves the token verified. Sensitive operations take it
+/// and check ``authTime`` with ``AccountService/requireRecentLogin(_:within:)``.
+public struct AccountSession: Sendable, Hashable, CustomStringConvertible {
+    /// The user (`sub`).
+    public let uid: String
+    /// The session ID (`sid`), unique per issued session.
+    public let sessionID: String
+    /// When the token was issued (`iat`).
+    public let issuedAt: Date
+    /// When the token expires (`exp`).
+    public let expiresAt: Date
+    /// When the user last proved their identity with a provider (`auth_time`).
+    public let authTime: Date
+    /// The signing key's `kid`.
+    public let keyID: String
+    /// The provider identity the session was signed in (or reauthenticated) with, and the
+    /// provider's own session (`sid` of its ID token), when known: what a provider's logout
+    /// or security event ends (claims `idp`, `idp_sub`, `idp_sid`).
+    public let provider: SessionProvider?
+
+    init(uid: String, sessionID: String, issuedAt: Date, expiresAt: Date, authTime: Date, keyID: String, provider: SessionProvider? = nil) {
+        self.uid = uid
+        self.sessionID = sessionID
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+        self.authTime = authTime
+        self.keyID = keyID
+        self.provider = provider
+    }
+
+    /// The claims, for logs (the token itself is never kept here).
+    public var description: String {
+        "AccountSession(uid: \(uid), sid: \(sessionID), auth_time: \(authTime), exp: \(expiresAt))"
+    }
+}

@@ -1,0 +1,40 @@
+public import FederateTokens
+public import FederateRelyingParty
+extension Credential {
+    /// This credential with what its ID token lacks filled in from the provider's UserInfo
+    /// response (OpenID Connect Core §5.3.2): `email` with its `email_verified`, `name`,
+    /// `picture` and `preferred_username`. The ID token's values win where both have one;
+    /// `email_verified` always comes from whichever source gave the email. The UserInfo `sub`
+    /// must already have been checked against the ID token's (``OpenIDClient/userInfo(accessToken:expectedSubject:)``).
+    public func completed(withUserInfo claims: [String: JSONValue]) -> Credential {
+        let fromIDToken = idToken?.email != nil
+        let email = email ?? claims["email"]?.stringValue
+        let emailVerified: Bool
+        if fromIDToken || email == nil {
+            emailVerified = self.emailVerified
+        } else {
+            emailVerified = claims["email_verified"].flatMap(IDToken.flexibleBool) ?? false
+        }
+        var merged = profile.claims
+        for (name, value) in claims where merged[name] == nil { merged[name] = value }
+        let profile = ProviderProfile(
+            displayName: profile.displayName ?? claims["name"]?.stringValue, email: profile.email ?? email,
+            photoURL: profile.photoURL ?? claims["picture"]?.stringValue,
+            username: profile.username ?? claims["preferred_username"]?.stringValue, claims: merged)
+        return Credential(
+            providerID: providerID, subject: subject, email: email, emailVerified: emailVerified, idToken: idToken, tokens: tokens,
+            rawNonce: rawNonce, profile: profile)
+    }
+}
+
+extension OpenIDClient {
+    /// `credential` completed from UserInfo when the provider advertises a `userinfo_endpoint`
+    /// and the sign-in produced an access token: the response's `sub` must equal the ID
+    /// token's, byte for byte (`userinfo_subject_mismatch`), and a signed response goes
+    /// through the signed-userinfo rules. Without an endpoint, `credential` as it is.
+    public func completingWithUserInfo(_ credential: Credential) async throws -> Credential {
+        guard metadata.userinfoEndpoint != nil, let accessToken = credential.tokens.accessToken else { return credential }
+        let claims = try await userInfo(accessToken: accessToken, expectedSubject: credential.subject)
+        return credential.completed(withUserInfo: claims)
+    }
+}

@@ -1,0 +1,88 @@
+public import FederateTokens
+public import FederateRelyingParty
+public import Foundation
+
+/// What a provider hands the account layer after a successful sign-in: who the user is at
+/// the provider, the provider's tokens and profile.
+///
+/// Build it only from a *verified* ID token (``IDTokenVerifier``, ``OpenIDClient``): the
+/// account layer trusts its provider ID and subject. Its `description` is redacted (no
+/// tokens, no nonce).
+public struct Credential: Sendable, CustomStringConvertible {
+    /// The provider ID: `google.com`, `apple.com`, `oidc.<name>`.
+    public let providerID: String
+    /// The stable user identifier at the provider (`sub`).
+    public let subject: String
+    /// The email the provider reports, if any.
+    public let email: String?
+    /// Whether the provider says the email is verified.
+    public let emailVerified: Bool
+    /// The verified ID token, when the credential came from one.
+    public let idToken: IDToken?
+    /// The provider's access and refresh tokens (secrets).
+    public let tokens: ProviderTokens
+    /// The raw nonce sent in the authorization request, if any (secret).
+    public let rawNonce: String?
+    /// The provider's profile of the user.
+    public let profile: ProviderProfile
+
+    /// A credential from a verified ID token.
+    public init(
+        providerID: String, idToken: IDToken, accessToken: String? = nil, refreshToken: String? = nil,
+        rawNonce: String? = nil, profile: ProviderProfile? = nil
+    ) {
+        self.providerID = providerID
+        self.subject = idToken.subject
+        self.email = idToken.email
+        self.emailVerified = idToken.emailVerified ?? false
+        self.idToken = idToken
+        self.tokens = ProviderTokens(accessToken: accessToken, refreshToken: refreshToken)
+        self.rawNonce = rawNonce
+        self.profile = profile ?? ProviderProfile(idToken: idToken)
+    }
+
+    /// A credential from the tokens of a finished sign-in (``OpenIDClient/finish(_:pending:)``).
+    /// Throws ``FederateError/Code/invalidCredential`` when the token set has no verified ID token.
+    public init(providerID: String, tokens: TokenSet, rawNonce: String? = nil) throws(FederateError) {
+        guard let idToken = tokens.idTokenClaims else {
+            throw FederateError(.invalidCredential, "the token set has no verified ID token")
+        }
+        self.init(providerID: providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, rawNonce: rawNonce)
+    }
+
+    /// A credential from an identity established some other way (an already verified
+    /// assertion, a test). The caller vouches for `subject`.
+    public init(
+        providerID: String, subject: String, email: String? = nil, emailVerified: Bool = false,
+        tokens: ProviderTokens = ProviderTokens(), rawNonce: String? = nil, profile: ProviderProfile = ProviderProfile()
+    ) {
+        self.providerID = providerID
+        self.subject = subject
+        self.email = email ?? profile.email
+        self.emailVerified = emailVerified
+        self.idToken = nil
+        self.tokens = tokens
+        self.rawNonce = rawNonce
+        self.profile = profile
+    }
+
+    /// Every field as given (``completed(withUserInfo:)``).
+    init(
+        providerID: String, subject: String, email: String?, emailVerified: Bool, idToken: IDToken?, tokens: ProviderTokens,
+        rawNonce: String?, profile: ProviderProfile
+    ) {
+        self.providerID = providerID
+        self.subject = subject
+        self.email = email
+        self.emailVerified = emailVerified
+        self.idToken = idToken
+        self.tokens = tokens
+        self.rawNonce = rawNonce
+        self.profile = profile
+    }
+
+    /// Redacted: provider ID and subject only.
+    public var description: String {
+        "Credential(provider: \(providerID), sub: \(subject), tokens redacted)"
+    }
+}

@@ -1,0 +1,74 @@
+public import FederateTokens
+public import FederateRelyingParty
+/// Something a provider tells the relying party about one of its users, out of band: a
+/// back-channel logout, a security event, a notification. Provider modules turn what their
+/// provider POSTs into these (``ProviderEventSource``); ``AccountService/apply(_:)`` acts on them.
+public enum ProviderEvent: Sendable, Hashable {
+    /// Back-channel logout (OpenID Connect Back-Channel Logout 1.0): with `sessionID`, end the
+    /// sessions signed in through that provider session; with only `subject`, every session of
+    /// that provider identity.
+    case logout(providerID: String, subject: String?, sessionID: String?)
+    /// The provider revoked the identity's sessions or tokens (Google RISC `sessions-revoked`,
+    /// `tokens-revoked`): end every session of that identity.
+    case sessionsRevoked(providerID: String, subject: String)
+    /// The provider disabled the account (Google RISC `account-disabled`): disable the user.
+    case accountDisabled(providerID: String, subject: String)
+    /// The identity is gone at the provider (Apple `consent-revoked`, `account-delete`; Google
+    /// RISC `account-purged`): unlink it and end its sessions; a user left with no other
+    /// provider is disabled instead, so the account is not lost.
+    case identityRemoved(providerID: String, subject: String)
+    /// The provider reports a new state of the identity's email (Apple `email-disabled`: mail
+    /// to the relay address no longer arrives, so it is no longer a verified way to reach the
+    /// user; `email-enabled`: it is again). `email`, when given, replaces the address. The
+    /// user's own email is left as it is.
+    case identityEmailChanged(providerID: String, subject: String, email: String?, verified: Bool)
+    /// Nothing to change in the accounts (RISC `verification`, `account-enabled`,
+    /// `account-credential-change-required`): acknowledged.
+    case acknowledged(String)
+}
+
+/// Which of a provider's event routes a delivery came to.
+public enum ProviderEventRoute: String, Sendable, Hashable, CaseIterable {
+    /// `POST {auth}/{name}/backchannel-logout`, form field `logout_token`.
+    case backChannelLogout = "backchannel-logout"
+    /// `POST {auth}/{name}/notifications`: Apple's server-to-server notifications.
+    case notifications
+    /// `POST {auth}/{name}/risc`: Google's Cross-Account Protection security events.
+    case risc
+}
+
+/// What a provider's event delivery held, once verified.
+public struct ProviderEventBatch: Sendable, Hashable {
+    /// The events, in order.
+    public let events: [ProviderEvent]
+    /// The delivery's unique ID (the token's issuer and `jti`), to refuse replays across
+    /// every instance (``AccountStore/consumeEventID(_:expiresAt:)``); `nil` when it has none.
+    public let deliveryID: String?
+    /// How long, in seconds, the ID must be remembered (past the token's own expiry).
+    public let rememberFor: Double
+
+    /// Creates a batch.
+    public init(events: [ProviderEvent], deliveryID: String?, rememberFor: Double) {
+        self.events = events
+        self.deliveryID = deliveryID
+        self.rememberFor = rememberFor
+    }
+}
+
+/// A provider whose out-of-band deliveries the server routes can receive.
+public protocol ProviderEventSource: SignInProvider {
+    /// The routes this provider receives deliveries on.
+    var eventRoutes: Set<ProviderEventRoute> { get }
+
+    /// Verifies a delivery (the POSTed body) to `route` and returns its events. Throws
+    /// ``FederateError`` for anything not from the provider, or not for this client.
+    func receiveEvents(on route: ProviderEventRoute, body: [UInt8]) async throws -> ProviderEventBatch
+}
+
+/// A provider whose own session can be ended when the user signs out here (OpenID Connect
+/// RP-Initiated Logout 1.0): the server's sign-out answers with the URL to send the browser to.
+public protocol ProviderLogoutSource: SignInProvider {
+    /// The provider's logout URL for this client, or `nil` when it has no `end_session_endpoint`.
+    /// `postLogoutRedirectURI`, when given, must be registered with the provider.
+    func endSessionURL(postLogoutRedirectURI: String?) async throws -> String?
+}

@@ -1,0 +1,34 @@
+public import FederateTokens
+public import FederateRelyingParty
+/// What an identity provider says about the user: the profile part of a ``Credential``.
+///
+/// Stores keep the typed fields; ``claims`` (the raw ID-token claims) only travels in the
+/// ``AuthResult`` of the sign-in that produced it.
+public struct ProviderProfile: Sendable, Hashable {
+    /// The display name (`name`).
+    public var displayName: String?
+    /// The email address the provider reports.
+    public var email: String?
+    /// A picture URL (`picture`).
+    public var photoURL: String?
+    /// A username, when the provider has one (`preferred_username`).
+    public var username: String?
+    /// Every claim the provider sent (ID-token claims), for application-specific data. Not persisted.
+    public var claims: [String: JSONValue]
+
+    /// Creates a profile.
+    public init(displayName: String? = nil, email: String? = nil, photoURL: String? = nil, username: String? = nil, claims: [String: JSONValue] = [:]) {
+        self.displayName = displayName
+        self.email = email
+        self.photoURL = photoURL
+        self.username = username
+        self.claims = claims
+    }
+
+    /// The profile carried by a verified ID token (`name`, `email`, `picture`, `preferred_username`).
+    public init(idToken: IDToken) {
+        self.init(
+            displayName: idToken.name, email: idToken.email, photoURL: idToken.picture,
+            username: idToken.claims["preferred_username"]?.stringValue, claims: idToken.claims)
+    }
+}

@@ -1,0 +1,27 @@
+public import FederateTokens
+public import FederateRelyingParty
+public import Foundation
+
+/// A session-signing key as an ``AccountStore`` keeps it: an ES256 (P-256) private key
+/// with its `kid`.
+///
+/// Secret: the `description` is redacted. Stores keep it as given; protect the database
+/// accordingly (anyone who can read it can mint sessions).
+public struct SessionKeyRecord: Sendable, Hashable, CustomStringConvertible {
+    /// The `kid`.
+    public let keyID: String
+    /// The raw P-256 private scalar (32 bytes).
+    public let privateKey: [UInt8]
+    /// When the key was created; the newest key signs.
+    public let createdAt: Date
+
+    /// Creates a record.
+    public init(keyID: String, privateKey: [UInt8], createdAt: Date) {
+        self.keyID = keyID
+        self.privateKey = privateKey
+        self.createdAt = createdAt
+    }
+
+    /// Redacted.
+    public var description: String { "SessionKeyRecord(kid: \(keyID), created: \(createdAt), redacted)" }
+}

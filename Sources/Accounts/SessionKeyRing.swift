@@ -1,0 +1,91 @@
+public import FederateTokens
+public import FederateRelyingParty
+import Crypto
+import Foundation
+import Synchronization
+
+/// The session-signing keys of one ``AccountService``: read from the store, cached, rotated.
+final class SessionKeyRing: Sendable {
+    struct Keys: Sendable {
+        let signing: JWSSigningKey
+        let signingCreatedAt: Date
+        let verification: JSONWebKeySet
+        let fetchedAt: Date
+    }
+
+    private let store: any AccountStore
+    private let configuration: AccountServiceConfiguration
+    private let cache = Mutex<Keys?>(nil)
+
+    init(store: any AccountStore, configuration: AccountServiceConfiguration) {
+        self.store = store
+        self.configuration = configuration
+    }
+
+    /// The key to sign with at `now`; creates (rotates) one when the newest is too old.
+    func signingKey(now: Date) async throws -> JWSSigningKey {
+        if let keys = cache.withLock({ $0 }), isFresh(keys, now: now), !needsRotation(keys.signingCreatedAt, now: now) {
+            return keys.signing
+        }
+        var keys = try await load(now: now)
+        if keys == nil || keys.map({ needsRotation($0.signingCreatedAt, now: now) }) == true {
+            try await rotate(now: now)
+            keys = try await load(now: now)
+        }
+        guard let keys else { throw FederateError(.accountStoreFailed, "the store kept no session-signing key") }
+        return keys.signing
+    }
+
+    /// Keys that can verify a token signed with `keyID`: the cache, reread once when it lacks the `kid`.
+    func verificationKeys(for keyID: String, now: Date) async throws -> JSONWebKeySet {
+        if let keys = cache.withLock({ $0 }), isFresh(keys, now: now), keys.verification.key(withID: keyID) != nil {
+            return keys.verification
+        }
+        return try await load(now: now)?.verification ?? .empty
+    }
+
+    /// Adds a new signing key now and removes keys no token can need any more.
+    func rotate(now: Date) async throws {
+        let key = P256.Signing.PrivateKey()
+        // The newest key signs: make sure the new one is strictly newer than any before it.
+        let newest = try await store.sessionKeys().map(\.createdAt).max()
+        let createdAt = newest.map { max(now, $0.addingTimeInterval(0.001)) } ?? now
+        let record = SessionKeyRecord(keyID: SecureRandom.token(byteCount: 12), privateKey: Array(key.rawRepresentation), createdAt: createdAt)
+        try await store.addSessionKey(record)
+        let records = try await store.sessionKeys().sorted { $0.createdAt < $1.createdAt }
+        // A key retired when its successor appeared; its tokens expire a lifetime later.
+        let grace = configuration.sessionLifetime + configuration.keyCacheDuration + configuration.clockTolerance
+        for (old, successor) in zip(records, records.dropFirst()) where successor.createdAt.addingTimeInterval(grace) < now {
+            try await store.removeSessionKey(keyID: old.keyID)
+        }
+        cache.withLock { $0 = nil }
+    }
+
+    private func load(now: Date) async throws -> Keys? {
+        let records = try await store.sessionKeys().sorted { $0.createdAt < $1.createdAt }
+        guard let newest = records.last else {
+            cache.withLock { $0 = nil }
+            return nil
+        }
+        var jwks: [JSONWebKey] = []
+        var signing: JWSSigningKey?
+        for record in records {
+            guard let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: record.privateKey) else { continue }
+            let key = JWSSigningKey(p256: privateKey, keyID: record.keyID)
+            if let jwk = key.publicJWK(algorithm: .es256), let parsed = try? JSONWebKey(jwk: jwk) { jwks.append(parsed) }
+            if record.keyID == newest.keyID { signing = key }
+        }
+        guard let signing else { throw FederateError(.accountStoreFailed, "the newest session-signing key is unreadable") }
+        let keys = Keys(signing: signing, signingCreatedAt: newest.createdAt, verification: try JSONWebKeySet(keys: jwks), fetchedAt: now)
+        cache.withLock { $0 = keys }
+        return keys
+    }
+
+    private func isFresh(_ keys: Keys, now: Date) -> Bool {
+        now >= keys.fetchedAt && now.timeIntervalSince(keys.fetchedAt) < configuration.keyCacheDuration
+    }
+
+    private func needsRotation(_ createdAt: Date, now: Date) -> Bool {
+        now.timeIntervalSince(createdAt) >= configuration.keyRotationInterval
+    }
+}

@@ -1,0 +1,22 @@
+public import FederateTokens
+public import FederateRelyingParty
+/// A provider a server signs users in with: it builds the redirect and turns the callback
+/// into a ``Credential`` for the account layer. `OIDCProvider`, `GoogleProvider` and
+/// `AppleProvider` conform; server routes (FederateHummingbird) work with any conformer.
+public protocol SignInProvider: Sendable {
+    /// The provider ID its credentials carry (`google.com`, `apple.com`, `oidc.<name>`).
+    var providerID: String { get }
+
+    /// Builds the authorization request: where to send the browser and what to keep until
+    /// the callback (seal it into a cookie with ``PendingAuthorizationSealer``).
+    func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws -> BuiltAuthorizationRequest
+
+    /// Checks the callback (query or `form_post` parameters) against `pending`, exchanges the
+    /// code, verifies the ID token and returns the credential. Nothing is sent to the provider
+    /// when the callback fails its checks.
+    func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws -> Credential
+
+    /// Revokes the provider tokens of a credential (when its account is deleted). Providers
+    /// without a revocation endpoint do nothing.
+    func revoke(_ tokens: ProviderTokens) async throws
+}

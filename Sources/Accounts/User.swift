@@ -1,0 +1,78 @@
+public import FederateTokens
+public import FederateRelyingParty
+public import Foundation
+
+/// A user account: one person, with one or more linked provider identities.
+public struct User: Sendable, Hashable, CustomStringConvertible {
+    /// The stable user ID (random, URL-safe).
+    public var uid: String
+    /// The account's email, if known.
+    public var email: String?
+    /// Whether the email was verified by a provider.
+    public var emailVerified: Bool
+    /// The display name.
+    public var displayName: String?
+    /// A picture URL.
+    public var photoURL: String?
+    /// Whether the user is disabled (cannot sign in; sessions stop verifying).
+    public var disabled: Bool
+    /// When the account was created.
+    public var createdAt: Date
+    /// When the user last signed in or reauthenticated.
+    public var lastSignInAt: Date?
+    /// Sessions issued before this instant are revoked (``AccountService/revokeSessions(uid:)``).
+    public var tokensValidAfter: Date?
+    /// The linked provider identities, in linking order.
+    public var identities: [ProviderIdentity]
+
+    /// Creates a user.
+    public init(
+        uid: String, email: String?, emailVerified: Bool, displayName: String?, photoURL: String?, disabled: Bool = false,
+        createdAt: Date, lastSignInAt: Date?, tokensValidAfter: Date? = nil, identities: [ProviderIdentity]
+    ) {
+        self.uid = uid
+        self.email = email
+        self.emailVerified = emailVerified
+        self.displayName = displayName
+        self.photoURL = photoURL
+        self.disabled = disabled
+        self.createdAt = createdAt
+        self.lastSignInAt = lastSignInAt
+        self.tokensValidAfter = tokensValidAfter
+        self.identities = identities
+    }
+
+    /// The provider IDs of the linked identities.
+    public var providerIDs: [String] { identities.map(\.providerID) }
+
+    /// The linked identity of `providerID`, if any.
+    public func identity(providerID: String) -> ProviderIdentity? {
+        identities.first { $0.providerID.exactlyEquals(providerID) }
+    }
+
+    /// No tokens; the email is left out of logs too.
+    public var description: String {
+        "User(uid: \(uid), providers: \(providerIDs), disabled: \(disabled))"
+    }
+
+    /// What makes this user's email unique under one account per email: the normalized
+    /// email when it is **verified**, else `nil`. An unverified email is a label the provider
+    /// did not vouch for: it never blocks, joins or reveals another account, and a verified
+    /// sign-in with the same address is not refused because of it. Every store indexes this.
+    public var uniqueEmailKey: String? {
+        guard emailVerified, let email else { return nil }
+        return Self.normalizedEmail(email)
+    }
+
+    /// The form of an email used for uniqueness (one account per email), then compared byte
+    /// for byte: ASCII spaces, tabs and line breaks trimmed, and the ASCII letters A–Z
+    /// lower-cased — nothing else. Unicode case mapping is deliberately not applied: it folds
+    /// look-alikes together (`"\u{212A}"`, KELVIN SIGN, lower-cases to `"k"`), which would let
+    /// `\u{212A}evin@example.com` claim `kevin@example.com`'s account. Non-ASCII addresses keep
+    /// their exact bytes.
+    public static func normalizedEmail(_ email: String) -> String {
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        let bytes = email.utf8.drop(while: blank).reversed().drop(while: blank).reversed()
+        return String(decoding: bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,118 @@
+import ArgumentParser
+import Federate
+import FederateOIDC
+import Foundation
+import Logging
+
+/// The options that name an OpenID provider and this client, shared by `login` and `token`.
+struct ClientOptions: ParsableArguments {
+    /// How the client authenticates at the token and revocation endpoints.
+    enum AuthMethod: String, ExpressibleByArgument, CaseIterable {
+        case clientSecretBasic = "client_secret_basic"
+        case clientSecretPost = "client_secret_post"
+        case privateKeyJWT = "private_key_jwt"
+        case none
+    }
+
+    @Option(help: "The issuer URL, exactly as in its tokens' 'iss' claim.")
+    var issuer: String
+
+    @Option(name: .customLong("client-id"), help: "The client ID registered with the provider.")
+    var clientID: String
+
+    @Option(
+        name: .customLong("client-secret"),
+        help: "The client secret (or set FEDERATE_CLIENT_SECRET). Without one, the client is public ('none')."
+    )
+    var clientSecret: String?
+
+    @Option(
+        name: .customLong("auth-method"),
+        help: "client_secret_basic, client_secret_post, private_key_jwt or none. Default: chosen from the provider's token_endpoint_auth_methods_supported."
+    )
+    var authMethod: AuthMethod?
+
+    @Option(
+        name: .customLong("private-key"),
+        help: "With --auth-method private_key_jwt: a PEM file with the client's private key (P-256, P-384, P-521 or RSA; signs ES256/384/512 or RS256 assertions)."
+    )
+    var privateKey: String?
+
+    @Option(name: .customLong("key-id"), help: "With --private-key: the 'kid' the provider registered for the key (optional).")
+    var keyID: String?
+
+    /// The secret from the option or the environment; an empty value counts as none.
+    var resolvedSecret: String? {
+        let secret = clientSecret ?? ProcessInfo.processInfo.environment["FEDERATE_CLIENT_SECRET"]
+        return secret?.isEmpty == false ? secret : nil
+    }
+
+    func validate() throws {
+        switch authMethod {
+        case .clientSecretBasic?, .clientSecretPost?:
+            if resolvedSecret == nil { throw ValidationError("--auth-method \(authMethod?.rawValue ?? "") needs --client-secret or FEDERATE_CLIENT_SECRET.") }
+        case .none?:
+            if resolvedSecret != nil { throw ValidationError("--auth-method none takes no client secret.") }
+        case .privateKeyJWT?:
+            if privateKey == nil { throw ValidationError("--auth-method private_key_jwt needs --private-key FILE.") }
+            if resolvedSecret != nil { throw ValidationError("--auth-method private_key_jwt takes no client secret.") }
+        case nil:
+            break
+        }
+        if privateKey != nil, authMethod != .privateKeyJWT {
+            throw ValidationError("--private-key goes with --auth-method private_key_jwt.")
+        }
+    }
+
+    /// The provider these options describe, as a FederateOIDC provider.
+    func provider(id: String = "oidc.cli") throws -> OIDCProvider {
+        var provider = try OIDCProvider(
+            id: id, issuer: issuer, clientID: clientID, clientSecret: resolvedSecret, cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+        switch authMethod {
+        case .clientSecretBasic?: provider.authentication = .clientSecretBasic(secret: resolvedSecret ?? "")
+        case .clientSecretPost?: provider.authentication = .clientSecretPost(secret: resolvedSecret ?? "")
+        case .none?: provider.authentication = ClientAuthentication.none
+        case .privateKeyJWT?:
+            let path = privateKey ?? ""
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw FederateError(.invalidConfiguration, "cannot read the private key file '\(path)'")
+            }
+            let (key, algorithm) = try JWSSigningKey.fromPEM(String(decoding: data, as: UTF8.self), keyID: keyID)
+            provider.authentication = .privateKeyJWT(key: key, algorithm: algorithm)
+        case nil: break
+        }
+        return provider
+    }
+
+    /// Discovers the issuer (nothing else is sent before that succeeds) and creates the client.
+    func makeClient() async throws -> OpenIDClient {
+        var logger = Logger(label: "federate.cli")
+        logger.logLevel = .error  // The tool reports problems itself, as JSON on standard output.
+        return try await provider().client(logger: logger)
+    }
+}
+
+extension CLIOutput {
+    /// A token set as JSON: claims, scopes and expiry always; the raw tokens only when asked.
+    static func tokenSetObject(_ tokens: TokenSet, includeTokens: Bool) -> [String: JSONValue] {
+        var object: [String: JSONValue] = [
+            "granted_scopes": .array(tokens.grantedScopes.map(JSONValue.string)),
+            "refused_scopes": .array(tokens.refusedScopes.map(JSONValue.string)),
+            "expires_at": tokens.expiresAt.map { .integer(SafeNumber.clampedInt64($0.timeIntervalSince1970.rounded())) } ?? .null,
+        ]
+        if let claims = tokens.idTokenClaims { object["claims"] = .object(claims.claims) }
+        if includeTokens {
+            var raw: [String: JSONValue] = ["access_token": .string(tokens.accessToken), "token_type": .string(tokens.tokenType)]
+            if let refreshToken = tokens.refreshToken { raw["refresh_token"] = .string(refreshToken) }
+            if let idToken = tokens.idToken { raw["id_token"] = .string(idToken) }
+            object["tokens"] = .object(raw)
+        }
+        return object
+    }
+
+    /// Prints the error object and exits 1.
+    static func fail(_ error: any Error) -> ExitCode {
+        line(errorObject(error))
+        return ExitCode(1)
+    }
+}

@@ -1,0 +1,179 @@
+import ArgumentParser
+import Crypto
+import Federate
+import FederateApple
+import FederateDevProvider
+import FederateGoogle
+import FederateHummingbird
+import FederateOIDC
+import FederatePostgres
+import FederateSQLite
+import Foundation
+import Hummingbird
+import Logging
+import PostgresNIO
+
+/// `federate serve`: the reference app — federated login, linking, reauthentication and
+/// account deletion on Hummingbird, with small HTML pages and the JSON API.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the reference app: federated sign-in, linking and account deletion (see Docs/Server.md).",
+        discussion: """
+            Without --config: the dev provider runs in process in its generic, Google and Apple flavours (three \
+            providers, a user picker instead of passwords), accounts live in ./federate-demo.sqlite, and the app \
+            listens on http://127.0.0.1:PORT. GET /api/whoami takes the generic dev provider's ID tokens as bearer tokens. \
+            Prints {"url": URL, "providers": [...]} on standard output once it listens.
+            """
+    )
+
+    @Option(help: "A JSON configuration file (Docs/Server.md); secrets come from the environment variables it names.")
+    var config: String?
+
+    @Option(help: "The port to listen on (default 8080, or the file's).")
+    var port: Int?
+
+    func run() async throws {
+        do {
+            var settings = ServeConfiguration()
+            if let config {
+                guard let data = FileManager.default.contents(atPath: config) else {
+                    throw FederateError(.invalidConfiguration, "cannot read '\(config)'")
+                }
+                settings = try ServeConfiguration(json: Array(data), environment: ProcessInfo.processInfo.environment)
+            }
+            if let port { settings.port = port }
+            try await Self.serve(settings)
+        } catch {
+            throw CLIOutput.fail(error)
+        }
+    }
+
+    static func serve(_ settings: ServeConfiguration) async throws {
+        let logger = Logger(label: "federate.serve")
+        let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared, logger: logger)
+        let origin = settings.origin ?? "http://127.0.0.1:\(settings.port)"
+        var devProviders: [DevProvider] = []
+        var providers: [String: any SignInProvider] = [:]
+        var labels: [(name: String, label: String)] = []
+        for entry in settings.providers {
+            switch entry {
+            case .dev(let name, let flavorName):
+                guard let flavor = DevFlavor(rawValue: flavorName) else {
+                    throw FederateError(.invalidConfiguration, "unknown dev flavour '\(flavorName)'")
+                }
+                let dev = try await DevProvider.start(configuration: devConfiguration(flavor, name: name))
+                devProviders.append(dev)
+                providers[name] = try devSignIn(dev, flavor: flavor, cache: cache)
+                labels.append((name, ["generic": "the dev provider", "google": "Google (dev flavour)", "apple": "Apple (dev flavour)"][flavor.rawValue] ?? name))
+            case .google(let name, let clientID, let secret):
+                providers[name] = GoogleProvider(clientID: clientID, clientSecret: secret, cache: cache)
+                labels.append((name, "Google"))
+            case .apple(let name, let servicesID, let teamID, let keyID, let pem):
+                providers[name] = try AppleProvider(servicesID: servicesID, teamID: teamID, keyID: keyID, privateKeyPEM: pem, cache: cache)
+                labels.append((name, "Apple"))
+            case .oidc(let name, let issuer, let clientID, let secret):
+                providers[name] = try OIDCProvider(id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret, cache: cache)
+                labels.append((name, name))
+            }
+        }
+
+        var postgres: PostgresClient?
+        let store: any AccountStore
+        switch settings.store {
+        case .sqlite(let path):
+            store = try await SQLiteAccountStore.open(path: path)
+        case .postgres(let url, let schema):
+            let client = PostgresClient(configuration: try postgresConfiguration(url), backgroundLogger: logger)
+            postgres = client
+            store = try PostgresAccountStore(client: client, schema: schema)
+        }
+        let key = settings.sealingKey.map { SymmetricKey(data: $0) } ?? SymmetricKey(size: .bits256)
+        let accounts = AccountService(
+            store: store, configuration: AccountServiceConfiguration(issuer: origin, recentLoginWindow: settings.recentLoginSeconds))
+        let configuration = FederateServerConfiguration(
+            origin: origin, providers: providers, accounts: accounts,
+            sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: key)]))
+
+        let router = Router(context: FederateContext.self)
+        FederateRoutes<FederateContext>(configuration: configuration, logger: logger).register(on: router)
+        if let name = settings.apiProvider {
+            // An API for apps: bearer ID tokens of this provider, verified on every request.
+            guard let oidc = providers[name] as? OIDCProvider else {
+                throw FederateError(.invalidConfiguration, "api_bearer_provider '\(name)' is not an OpenID provider of this configuration")
+            }
+            let client = try await oidc.client()
+            let verifier = IDTokenBearerVerifier(providerID: oidc.id, verifier: IDTokenVerifier(policy: client.policy, keys: client.keys))
+            router.group("api").add(middleware: BearerAuthenticationMiddleware<FederateContext>(verifier: verifier))
+                .get("whoami") { _, context in
+                    let identity = context.federate.bearer
+                    return Response(
+                        status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes([
+                            "provider": .string(identity?.providerID ?? ""), "sub": .string(identity?.subject ?? ""),
+                        ]))))
+                }
+        }
+        let page = DemoPage.html(providers: labels)
+        let names = labels.map { JSONValue.string($0.name) }
+        router.get("/") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                     body: .init(byteBuffer: ByteBuffer(string: page)))
+        }
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: settings.port), serverName: "federate-serve"),
+            onServerRunning: { _ in
+                CLIOutput.line(["url": .string(origin + "/"), "providers": .array(names)])
+            },
+            logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            if let postgres {
+                group.addTask { await postgres.run() }
+                if let store = store as? PostgresAccountStore { try await store.migrate() }
+            }
+            group.addTask { try await app.runService() }
+            try await group.next()
+            group.cancelAll()
+        }
+        for dev in devProviders { try? await dev.stop() }
+    }
+
+    /// A dev provider whose clients redirect to this server's callback for `name`, with the
+    /// user picker (a person chooses who to be).
+    static func devConfiguration(_ flavor: DevFlavor, name: String) -> DevProviderConfiguration {
+        var configuration = DevProviderConfiguration.standard(for: flavor)
+        configuration.autoApproveSubject = nil
+        for index in configuration.clients.indices where !configuration.clients[index].redirectURIs.isEmpty {
+            configuration.clients[index].redirectURIs = ["http://127.0.0.1/auth/\(name)/callback", "http://[::1]/auth/\(name)/callback"]
+        }
+        return configuration
+    }
+
+    static func devSignIn(_ dev: DevProvider, flavor: DevFlavor, cache: ProviderCache) throws -> any SignInProvider {
+        let client = dev.configuration.clients[0]
+        switch flavor {
+        case .google:
+            return GoogleProvider(clientID: client.id, clientSecret: client.secret, endpoints: .at(dev.baseURL), cache: cache)
+        case .apple:
+            guard let key = dev.configuration.appleClientKey else { throw FederateError(.invalidConfiguration, "the Apple flavour has no key") }
+            return try AppleProvider(
+                servicesID: client.id, teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM, endpoints: .at(dev.baseURL), cache: cache)
+        case .generic, .firebase:
+            return try OIDCProvider(id: "oidc.dev", issuer: dev.issuer, clientID: client.id, clientSecret: client.secret, cache: cache)
+        }
+    }
+
+    /// `postgres://user[:password]@host[:port]/database`, without TLS on loopback hosts only.
+    static func postgresConfiguration(_ url: String) throws(FederateError) -> PostgresClient.Configuration {
+        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+            let host = components.host, let user = components.user
+        else {
+            throw FederateError(.invalidConfiguration, "the database URL is postgres://user:password@host:port/database")
+        }
+        let database = String(components.path.dropFirst())
+        let loopback = host == "127.0.0.1" || host == "::1" || host == "localhost"
+        return PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: user, password: components.password,
+            database: database.isEmpty ? nil : database, tls: loopback ? .disable : .require(.makeClientConfiguration()))
+    }
+}

@@ -1,0 +1,250 @@
+import ArgumentParser
+import Federate
+import Foundation
+
+/// `federate verify`: verifies ID tokens given as an argument or one per line on standard input.
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Verify ID tokens against an issuer (discovery) or a key set.",
+        discussion: """
+            With TOKEN: prints {"valid": true, "claims": {...}} and exits 0, or {"valid": false, "error": CODE, \
+            "message": ...} and exits 1. Without TOKEN: reads tokens from standard input, one per line, and writes \
+            one JSON line per token in the same order, flushed after each line; exits 0 at end of input. \
+            --output summary prints only "N valid, M invalid".
+            """
+    )
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case json, summary
+    }
+
+    @Option(help: "Discover this issuer and use its jwks_uri; 'iss' must equal it.")
+    var issuer: String?
+
+    @Option(help: "Verify as a built-in provider does: google, firebase or apple.")
+    var provider: ProviderVerification.Name?
+
+    @Option(name: .customLong("project-id"), help: "With --provider firebase: the Firebase project (else GOOGLE_CLOUD_PROJECT, GCLOUD_PROJECT).")
+    var projectID: String?
+
+    @Option(name: .customLong("keys-url"), help: "With --provider: a JWKS or x509-map file or URL instead of the provider's real keys.")
+    var keysURL: String?
+
+    @Option(help: "A JWKS file path or URL to verify with (instead of --issuer).")
+    var jwks: String?
+
+    @Option(name: .customLong("expected-issuer"), help: "With --jwks: the accepted 'iss' (repeatable). Without it, 'iss' is not checked.")
+    var expectedIssuers: [String] = []
+
+    @Option(name: .customLong("audience"), help: "An accepted client ID (repeatable; at least one).")
+    var audiences: [String] = []
+
+    @Option(help: "The expected 'nonce'.")
+    var nonce: String?
+
+    @Option(name: .customLong("max-age"), help: "Require 'auth_time' no older than this many seconds.")
+    var maxAge: Double?
+
+    @Option(name: .customLong("alg"), help: "An allowed algorithm (repeatable). Default: the issuer's advertised algorithms, or every asymmetric algorithm with --jwks.")
+    var algorithms: [String] = []
+
+    @Option(name: .customLong("at"), help: "Evaluate time claims at this UNIX time instead of now.")
+    var at: Double?
+
+    @Option(help: "json (default) or summary.")
+    var output: OutputFormat = .json
+
+    @Argument(help: "The ID token. Without it, tokens are read from standard input, one per line.")
+    var token: String?
+
+    func validate() throws {
+        guard [issuer != nil, jwks != nil, provider != nil].filter({ $0 }).count == 1 else {
+            throw ValidationError("Give exactly one of --issuer, --jwks or --provider.")
+        }
+        if provider == nil, projectID != nil || keysURL != nil {
+            throw ValidationError("--project-id and --keys-url go with --provider.")
+        }
+        if provider == .firebase {
+            guard audiences.isEmpty else { throw ValidationError("With --provider firebase the audience is the project: use --project-id.") }
+        } else {
+            guard !audiences.isEmpty else { throw ValidationError("Give at least one --audience.") }
+        }
+        if issuer != nil, !expectedIssuers.isEmpty {
+            throw ValidationError("--expected-issuer goes with --jwks; with --issuer, 'iss' must equal the issuer.")
+        }
+        if let at, NumericDate(secondsSince1970: at) == nil {
+            throw ValidationError("--at is a UNIX time from 0 to 2^53.")
+        }
+        if let maxAge, !(maxAge.isFinite && maxAge >= 0) {
+            throw ValidationError("--max-age is a non-negative number of seconds.")
+        }
+        for name in algorithms where JWSAlgorithm(rawValue: name) == nil {
+            throw ValidationError("Unknown algorithm '\(name)'. Known: \(JWSAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+    }
+
+    func run() async throws {
+        let session: VerificationSession
+        do {
+            session = try await makeSession()
+        } catch {
+            CLIOutput.line(CLIOutput.errorObject(error))
+            throw ExitCode(1)
+        }
+        let expectations = IDTokenExpectations(nonce: nonce, maxAge: maxAge, now: at)
+
+        if let token {
+            let verdict = await session.verify(token, expectations: expectations)
+            if output == .summary {
+                CLIOutput.write(verdict.isValid ? "1 valid, 0 invalid\n" : "0 valid, 1 invalid\n")
+            } else {
+                CLIOutput.line(verdict.json)
+            }
+            if !verdict.isValid { throw ExitCode(1) }
+            return
+        }
+
+        var valid = 0, invalid = 0
+        var lines = StandardInputLines()
+        while let line = lines.next() {
+            let verdict = await session.verify(Self.trimmed(line), expectations: expectations)
+            if verdict.isValid { valid += 1 } else { invalid += 1 }
+            if output == .json { CLIOutput.line(verdict.json) }
+        }
+        if output == .summary { CLIOutput.write("\(valid) valid, \(invalid) invalid\n") }
+    }
+
+    /// `line` without leading and trailing spaces, tabs and carriage returns. Byte-level:
+    /// Foundation's `trimmingCharacters(in:)` cost a third of the time per token.
+    static func trimmed(_ line: String) -> String {
+        let utf8 = line.utf8
+        func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }
+        guard let first = utf8.firstIndex(where: { !isBlank($0) }), let last = utf8.lastIndex(where: { !isBlank($0) }) else {
+            return ""
+        }
+        if first == utf8.startIndex && utf8.index(after: last) == utf8.endIndex { return line }
+        return String(line[first...last])
+    }
+
+    private func makeSession() async throws -> VerificationSession {
+        let explicitAlgorithms = Set(algorithms.compactMap(JWSAlgorithm.init(rawValue:)))
+        if let provider {
+            let verify = try ProviderVerification.make(provider, audiences: audiences, projectID: projectID, keysSource: keysURL)
+            return VerificationSession(policy: IDTokenPolicy(issuers: [], audiences: []), keys: .provider(verify), checkIssuer: true)
+        }
+        if let issuer {
+            let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: issuer)
+            var policy = IDTokenPolicy(metadata: metadata, clientID: audiences[0])
+            policy.audiences = IdentifierSet(audiences)
+            if !explicitAlgorithms.isEmpty { policy.allowedAlgorithms = explicitAlgorithms }
+            return VerificationSession(policy: policy, keys: .remote(try RemoteKeySet(url: metadata.jwksURI, httpClient: AsyncHTTPClientTransport.shared)), checkIssuer: true)
+        }
+        let source = jwks ?? ""
+        let keys: VerificationSession.Keys
+        if source.hasPrefix("https://") || source.hasPrefix("http://") {
+            keys = .remote(try RemoteKeySet(url: source, httpClient: AsyncHTTPClientTransport.shared))
+        } else {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: source))
+            } catch {
+                throw FederateError(.invalidKeySet, "cannot read key set file '\(source)'")
+            }
+            keys = .fixed(try JSONWebKeySet(jwks: Array(data)))
+        }
+        let policy = IDTokenPolicy(
+            issuers: IdentifierSet(expectedIssuers), audiences: IdentifierSet(audiences),
+            allowedAlgorithms: explicitAlgorithms.isEmpty ? JWSAlgorithm.asymmetric : explicitAlgorithms
+        )
+        return VerificationSession(policy: policy, keys: keys, checkIssuer: !expectedIssuers.isEmpty)
+    }
+}
+
+/// The verifier the command built, and how it verifies one token.
+struct VerificationSession {
+    enum Keys {
+        case fixed(JSONWebKeySet)
+        case remote(RemoteKeySet)
+        /// A built-in provider's verifier, which carries its own policy and keys.
+        case provider(ProviderVerification.Verify)
+    }
+
+    let policy: IDTokenPolicy
+    let keys: Keys
+    /// `false` only for `--jwks` without `--expected-issuer`: then any string `iss` passes.
+    let checkIssuer: Bool
+    /// With a fixed issuer: one verifier for every token.
+    private let sharedVerifier: IDTokenVerifier?
+
+    init(policy: IDTokenPolicy, keys: Keys, checkIssuer: Bool) {
+        self.policy = policy
+        self.keys = keys
+        self.checkIssuer = checkIssuer
+        sharedVerifier = checkIssuer ? Self.verifier(policy: policy, keys: keys) : nil
+    }
+
+    private static func verifier(policy: IDTokenPolicy, keys: Keys) -> IDTokenVerifier? {
+        switch keys {
+        case .fixed(let keySet): return IDTokenVerifier(policy: policy, keys: keySet)
+        case .remote(let remote): return IDTokenVerifier(policy: policy, keys: remote)
+        case .provider: return nil
+        }
+    }
+
+    /// The outcome for one token; its JSON is built only when printed (not in summary mode).
+    struct Verdict {
+        let claims: [String: JSONValue]?
+        let error: FederateError?
+
+        var isValid: Bool { error == nil }
+
+        var json: JSONValue {
+            if let error { return ["valid": false, "error": .string(error.code.rawValue), "message": .string(error.message)] }
+            return ["valid": true, "claims": .object(claims ?? [:])]
+        }
+    }
+
+    func verify(_ token: String, expectations: IDTokenExpectations) async -> Verdict {
+        do {
+            let claims: [String: JSONValue]
+            if case .provider(let verify) = keys {
+                claims = try await verify(token, expectations)
+            } else {
+                var verifier = sharedVerifier
+                if verifier == nil {
+                    var policy = policy
+                    policy.issuers = [try Self.unverifiedIssuer(of: token, limits: policy.limits)]
+                    verifier = Self.verifier(policy: policy, keys: keys)
+                }
+                switch (keys, verifier) {
+                case (.fixed(let keySet), let verifier?):
+                    claims = try verifier.verify(token, keySet: keySet, expecting: expectations).claims
+                case (_, let verifier?):
+                    claims = try await verifier.verify(token, expecting: expectations).claims
+                default:
+                    throw FederateError(.invalidConfiguration, "no verifier for these keys")
+                }
+            }
+            return Verdict(claims: claims, error: nil)
+        } catch {
+            return Verdict(claims: nil, error: CLIOutput.asFederateError(error))
+        }
+    }
+
+    /// The token's `iss`, read before verification only to accept it when no issuer was
+    /// given; the signature and every other claim are still verified.
+    private static func unverifiedIssuer(of token: String, limits: JWSLimits) throws -> String {
+        let jws = try CompactJWS(parsing: token, limits: limits)
+        let claims: [String: JSONValue]
+        do {
+            claims = try JSONParser(limits: .init(maxBytes: limits.maxTokenBytes, maxDepth: limits.maxJSONDepth)).parseObject(jws.payload)
+        } catch {
+            throw FederateError(.malformedToken, "the payload is not a JSON object")
+        }
+        guard case .string(let issuer)? = claims["iss"] else {
+            throw FederateError(.missingClaim, "required claim 'iss' is missing")
+        }
+        return issuer
+    }
+}

@@ -1,0 +1,128 @@
+public import FederateTokens
+import Synchronization
+
+/// A single cached value refreshed from a remote source: the mechanism behind key-set and
+/// discovery caching.
+///
+/// - Fresh values are returned under a brief lock (no actor hop, no await on the hot path).
+/// - One fetch at a time: concurrent callers that need a fetch share it (single flight).
+/// - Forced refreshes (unknown `kid`) are limited to one per ``CachePolicy/forcedRefreshInterval``.
+/// - When a refresh fails, the last good value keeps serving until
+///   ``CachePolicy/maximumStaleness`` after its expiry, retrying at most every
+///   ``CachePolicy/retryDelayAfterFailure``.
+final class RefreshingCache<Value: Sendable>: Sendable {
+    typealias Fetch = @Sendable () async throws(FederateError) -> (value: Value, lifetime: Duration)
+
+    private struct Entry {
+        let value: Value
+        let expiresAt: ContinuousClock.Instant
+    }
+
+    private struct State {
+        var current: Entry?
+        var inFlight: Task<Result<Entry, FederateError>, Never>?
+        var lastForcedRefresh: ContinuousClock.Instant?
+        var retryNotBefore: ContinuousClock.Instant?
+        var fetchCount = 0
+    }
+
+    private let policy: CachePolicy
+    private let fetch: Fetch
+    private let state = Mutex(State())
+    private let clock = ContinuousClock()
+
+    /// Creates a cache; `fetch` throws errors with the code callers should see.
+    init(policy: CachePolicy, fetch: @escaping Fetch) {
+        self.policy = policy
+        self.fetch = fetch
+    }
+
+    /// How many fetches have started (for tests and metrics).
+    var fetchCount: Int { state.withLock { $0.fetchCount } }
+
+    private enum Step {
+        case ready(Entry)
+        case wait(Task<Result<Entry, FederateError>, Never>)
+    }
+
+    /// The current value, fetching when there is none or it expired.
+    func value() async throws(FederateError) -> Value {
+        let now = clock.now
+        let step: Step = state.withLock { state in
+            if let current = state.current {
+                if now < current.expiresAt { return .ready(current) }
+                if let retry = state.retryNotBefore, now < retry, now < current.expiresAt + policy.maximumStaleness {
+                    return .ready(current)
+                }
+            }
+            return .wait(state.inFlight ?? startFetch(&state))
+        }
+        return try await resolve(step).value
+    }
+
+    /// A value other than the one the caller has (`isNewer` tells): the current one if a
+    /// concurrent caller already refreshed, else a forced refetch, or `nil` when the rate
+    /// limit forbids a refetch now.
+    func refreshed(isNewer: (Value) -> Bool) async throws(FederateError) -> Value? {
+        let now = clock.now
+        let step: Step? = state.withLock { state in
+            if let current = state.current, isNewer(current.value) { return .ready(current) }
+            if let inFlight = state.inFlight { return .wait(inFlight) }
+            if let last = state.lastForcedRefresh, now < last + policy.forcedRefreshInterval { return nil }
+            state.lastForcedRefresh = now
+            return .wait(startFetch(&state))
+        }
+        guard let step else { return nil }
+        let value = try await resolve(step).value
+        return isNewer(value) ? value : nil
+    }
+
+    private func resolve(_ step: Step) async throws(FederateError) -> Entry {
+        switch step {
+        case .ready(let entry):
+            return entry
+        case .wait(let task):
+            switch await task.value {
+            case .success(let entry):
+                return entry
+            case .failure(let error):
+                let now = clock.now
+                let stale: Entry? = state.withLock { state in
+                    guard let current = state.current, now < current.expiresAt + policy.maximumStaleness else { return nil }
+                    return current
+                }
+                if let stale { return stale }
+                throw error
+            }
+        }
+    }
+
+    /// Starts the one fetch; called with the lock held.
+    private func startFetch(_ state: inout State) -> Task<Result<Entry, FederateError>, Never> {
+        state.fetchCount += 1
+        let task = Task { [fetch, policy, clock] () -> Result<Entry, FederateError> in
+            let result: Result<(value: Value, lifetime: Duration), FederateError>
+            do throws(FederateError) {
+                result = .success(try await fetch())
+            } catch {
+                result = .failure(error)
+            }
+            let now = clock.now
+            return self.state.withLock { state -> Result<Entry, FederateError> in
+                state.inFlight = nil
+                switch result {
+                case .success(let fetched):
+                    let entry = Entry(value: fetched.value, expiresAt: now + fetched.lifetime)
+                    state.current = entry
+                    state.retryNotBefore = nil
+                    return .success(entry)
+                case .failure(let error):
+                    state.retryNotBefore = now + policy.retryDelayAfterFailure
+                    return .failure(error)
+                }
+            }
+        }
+        state.inFlight = task
+        return task
+    }
+}

@@ -1,0 +1,67 @@
+public import FederateTokens
+public import Logging
+import Synchronization
+
+/// What a long-lived provider keeps between sign-ins: its discovery document and its key
+/// sets, so a server does not fetch either per request. Shared by copies of a provider value
+/// (it is a reference), safe to share across tasks. Key sets are cached by URL and format
+/// only, so a changed provider configuration never reuses anything stale.
+public final class ProviderCache: Sendable {
+    /// Discovery, cached per issuer.
+    public let discovery: DiscoveryClient
+    private let httpClient: any HTTPClient
+    private let cachePolicy: CachePolicy
+    private let logger: Logger
+    private let keySets = Mutex<[String: RemoteKeySet]>([:])
+
+    /// Creates an empty cache.
+    public init(
+        httpClient: any HTTPClient, cachePolicy: CachePolicy = CachePolicy(),
+        logger: Logger = Logger(label: "federate.provider")
+    ) {
+        self.discovery = DiscoveryClient(httpClient: httpClient, cachePolicy: cachePolicy, logger: logger)
+        self.httpClient = httpClient
+        self.cachePolicy = cachePolicy
+        self.logger = logger
+    }
+
+    /// The key set at `url` (created on first use, then shared).
+    public func keySet(url: String, format: RemoteKeySet.Format = .jwks) throws(FederateError) -> RemoteKeySet {
+        let key = "\(format) \(url)"
+        if let existing = keySets.withLock({ $0[key] }) { return existing }
+        let created = try RemoteKeySet(url: url, format: format, httpClient: httpClient, cachePolicy: cachePolicy, logger: logger)
+        return keySets.withLock { sets in
+            if let existing = sets[key] { return existing }
+            sets[key] = created
+            return created
+        }
+    }
+
+    /// A client for `clientID` at the provider `metadata` describes (from ``discovery``),
+    /// with its key set from this cache.
+    public func client(
+        metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication, logger: Logger? = nil
+    ) throws(FederateError) -> OpenIDClient {
+        try OpenIDClient(
+            metadata: metadata, clientID: clientID, authentication: authentication, keys: try keySet(url: metadata.jwksURI),
+            httpClient: httpClient, logger: logger ?? self.logger)
+    }
+
+    /// A client for `clientID` at `issuer`, the way every provider makes one. Discovery and
+    /// keys come from this cache, unless `discovery` is given: then from that discovery
+    /// client, with a key set of the client's own fetched over `httpClient` (one-off clients).
+    /// `authentication` picks the client authentication once the metadata is known.
+    public func client(
+        issuer: String, clientID: String, discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil,
+        logger: Logger? = nil, authentication: (ProviderMetadata) throws(FederateError) -> ClientAuthentication
+    ) async throws -> OpenIDClient {
+        guard let discovery else {
+            let metadata = try await self.discovery.metadata(for: issuer)
+            return try client(metadata: metadata, clientID: clientID, authentication: try authentication(metadata), logger: logger)
+        }
+        let metadata = try await discovery.metadata(for: issuer)
+        return try OpenIDClient(
+            metadata: metadata, clientID: clientID, authentication: try authentication(metadata),
+            httpClient: httpClient ?? self.httpClient, logger: logger ?? self.logger)
+    }
+}

@@ -1,0 +1,146 @@
+public import FederateTokens
+/// An OpenID provider's configuration (OpenID Connect Discovery 1.0 §3), validated.
+///
+/// Validation: the document is a JSON object; `issuer` equals the issuer it was fetched
+/// for, exactly (§4.3: this is what stops one provider impersonating another); the
+/// required fields are present; every endpoint is HTTPS (loopback HTTP excepted).
+public struct ProviderMetadata: Sendable {
+    /// `issuer`.
+    public let issuer: String
+    /// `authorization_endpoint`.
+    public let authorizationEndpoint: String
+    /// `token_endpoint`.
+    public let tokenEndpoint: String
+    /// `jwks_uri`.
+    public let jwksURI: String
+    /// `userinfo_endpoint`, if advertised.
+    public let userinfoEndpoint: String?
+    /// `revocation_endpoint` (RFC 7009), if advertised.
+    public let revocationEndpoint: String?
+    /// `end_session_endpoint` (RP-initiated logout), if advertised.
+    public let endSessionEndpoint: String?
+    /// `introspection_endpoint` (RFC 7662), if advertised.
+    public let introspectionEndpoint: String?
+    /// `response_types_supported`.
+    public let responseTypesSupported: [String]
+    /// `subject_types_supported`.
+    public let subjectTypesSupported: [String]
+    /// `id_token_signing_alg_values_supported`, as written.
+    public let idTokenSigningAlgValuesSupported: [String]
+    /// `scopes_supported`, if advertised.
+    public let scopesSupported: [String]?
+    /// `response_modes_supported`, if advertised.
+    public let responseModesSupported: [String]?
+    /// `grant_types_supported`, if advertised.
+    public let grantTypesSupported: [String]?
+    /// `token_endpoint_auth_methods_supported`, if advertised (the spec's default is `client_secret_basic`).
+    public let tokenEndpointAuthMethodsSupported: [String]?
+    /// `code_challenge_methods_supported`, if advertised.
+    public let codeChallengeMethodsSupported: [String]?
+    /// `claims_supported`, if advertised.
+    public let claimsSupported: [String]?
+    /// `authorization_response_iss_parameter_supported` (RFC 9207); `false` when absent.
+    public let authorizationResponseIssParameterSupported: Bool
+    /// Every member of the document, for provider-specific fields.
+    public let document: [String: JSONValue]
+
+    /// The signing algorithms to allow for ID tokens by default: those advertised that
+    /// Federate implements for key sets, or RS256 when none is advertised or usable.
+    public var defaultIDTokenAlgorithms: Set<JWSAlgorithm> {
+        let advertised = Set(idTokenSigningAlgValuesSupported.compactMap(JWSAlgorithm.init(rawValue:)).filter { !$0.isSymmetric })
+        return advertised.isEmpty ? [.rs256] : advertised
+    }
+
+    /// Parses and validates a discovery document fetched for `expectedIssuer`.
+    public init(document bytes: some Collection<UInt8>, expectedIssuer: String) throws(FederateError) {
+        let members: [String: JSONValue]
+        do {
+            members = try JSONParser().parseObject(bytes)
+        } catch {
+            throw FederateError(.invalidDiscoveryDocument, "the discovery document is not a JSON object (\(error))")
+        }
+        try self.init(members: members, expectedIssuer: expectedIssuer)
+    }
+
+    /// Validates already-parsed members.
+    public init(members: [String: JSONValue], expectedIssuer: String) throws(FederateError) {
+        func string(_ name: String) throws(FederateError) -> String? {
+            guard let value = members[name] else { return nil }
+            guard case .string(let s) = value else {
+                throw FederateError(.invalidDiscoveryDocument, "'\(name)' is not a string")
+            }
+            return s
+        }
+        func required(_ name: String) throws(FederateError) -> String {
+            guard let s = try string(name), !s.isEmpty else {
+                throw FederateError(.invalidDiscoveryDocument, "required field '\(name)' is missing")
+            }
+            return s
+        }
+        func endpoint(_ name: String, required isRequired: Bool) throws(FederateError) -> String? {
+            let value = isRequired ? try required(name) : try string(name)
+            if let value { try EndpointSecurity.validate(value, field: name) }
+            return value
+        }
+        func strings(_ name: String) throws(FederateError) -> [String]? {
+            guard let value = members[name] else { return nil }
+            guard case .array(let entries) = value else {
+                throw FederateError(.invalidDiscoveryDocument, "'\(name)' is not an array")
+            }
+            var result: [String] = []
+            for entry in entries {
+                guard case .string(let s) = entry else {
+                    throw FederateError(.invalidDiscoveryDocument, "'\(name)' must hold strings")
+                }
+                result.append(s)
+            }
+            return result
+        }
+        func requiredStrings(_ name: String) throws(FederateError) -> [String] {
+            guard let list = try strings(name), !list.isEmpty else {
+                throw FederateError(.invalidDiscoveryDocument, "required field '\(name)' is missing or empty")
+            }
+            return list
+        }
+
+        let issuer = try required("issuer")
+        guard issuer.exactlyEquals(expectedIssuer) else {
+            throw FederateError(.discoveryIssuerMismatch, "the document's issuer '\(issuer.prefix(200))' differs from the requested issuer '\(expectedIssuer.prefix(200))'")
+        }
+        try EndpointSecurity.validate(issuer, field: "issuer")
+        self.issuer = issuer
+        self.authorizationEndpoint = try endpoint("authorization_endpoint", required: true) ?? ""
+        self.tokenEndpoint = try endpoint("token_endpoint", required: true) ?? ""
+        self.jwksURI = try endpoint("jwks_uri", required: true) ?? ""
+        self.userinfoEndpoint = try endpoint("userinfo_endpoint", required: false)
+        self.revocationEndpoint = try endpoint("revocation_endpoint", required: false)
+        self.endSessionEndpoint = try endpoint("end_session_endpoint", required: false)
+        self.introspectionEndpoint = try endpoint("introspection_endpoint", required: false)
+        self.responseTypesSupported = try requiredStrings("response_types_supported")
+        self.subjectTypesSupported = try requiredStrings("subject_types_supported")
+        self.idTokenSigningAlgValuesSupported = try requiredStrings("id_token_signing_alg_values_supported")
+        self.scopesSupported = try strings("scopes_supported")
+        self.responseModesSupported = try strings("response_modes_supported")
+        self.grantTypesSupported = try strings("grant_types_supported")
+        self.tokenEndpointAuthMethodsSupported = try strings("token_endpoint_auth_methods_supported")
+        self.codeChallengeMethodsSupported = try strings("code_challenge_methods_supported")
+        self.claimsSupported = try strings("claims_supported")
+        if let flag = members["authorization_response_iss_parameter_supported"] {
+            guard case .bool(let b) = flag else {
+                throw FederateError(.invalidDiscoveryDocument, "'authorization_response_iss_parameter_supported' is not a Boolean")
+            }
+            self.authorizationResponseIssParameterSupported = b
+        } else {
+            self.authorizationResponseIssParameterSupported = false
+        }
+        self.document = members
+    }
+
+    /// The discovery URL for an issuer: the issuer without a trailing `/`, then
+    /// `/.well-known/openid-configuration` (Discovery §4).
+    public static func discoveryURL(forIssuer issuer: String) -> String {
+        var base = issuer
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + "/.well-known/openid-configuration"
+    }
+}

@@ -1,0 +1,73 @@
+public import FederateTokens
+public import Foundation
+import Synchronization
+
+/// Keeps a user's tokens for calling the provider's APIs on their behalf, refreshing the
+/// access token shortly before it expires.
+///
+/// - One refresh at a time, shared by all concurrent callers.
+/// - A refresh that fails with `invalid_grant` surfaces as ``FederateError/Code/invalidGrant``:
+///   the refresh token is dead; sign the user in again.
+/// - Requests are signed with `Authorization: Bearer` (never the `access_token` query
+///   parameter, which ends up in logs).
+public final class AccessTokenHolder: Sendable {
+    private struct State {
+        var tokens: TokenSet
+        var refreshing: Task<TokenSet, any Error>?
+    }
+
+    private let client: OpenIDClient
+    private let leeway: TimeInterval
+    private let state: Mutex<State>
+
+    /// Holds `tokens` for `client`; refreshes when fewer than `leeway` seconds remain.
+    public init(client: OpenIDClient, tokens: TokenSet, leeway: TimeInterval = 60) {
+        self.client = client
+        self.leeway = leeway
+        self.state = Mutex(State(tokens: tokens))
+    }
+
+    /// The tokens held now.
+    public var tokens: TokenSet { state.withLock { $0.tokens } }
+
+    /// A valid access token, refreshed first when it is about to expire.
+    public func accessToken(now: Date = Date()) async throws -> String {
+        let task: Task<TokenSet, any Error>? = try state.withLock { state in
+            let tokens = state.tokens
+            guard let expiresAt = tokens.expiresAt, expiresAt.timeIntervalSince(now) < leeway else { return nil }
+            if let refreshing = state.refreshing { return refreshing }
+            guard let refreshToken = tokens.refreshToken else {
+                throw FederateError(.invalidGrant, "the access token expired and there is no refresh token: sign the user in again")
+            }
+            let client = self.client
+            let task = Task { try await client.refresh(refreshToken, previousIDToken: tokens.idTokenClaims) }
+            state.refreshing = task
+            return task
+        }
+        guard let task else { return tokens.accessToken }
+        do {
+            let fresh = try await task.value
+            state.withLock { state in
+                if state.refreshing == task { state.refreshing = nil }
+                state.tokens = TokenSet(
+                    accessToken: fresh.accessToken, tokenType: fresh.tokenType, expiresAt: fresh.expiresAt,
+                    refreshToken: fresh.refreshToken, idToken: fresh.idToken ?? state.tokens.idToken,
+                    idTokenClaims: fresh.idTokenClaims ?? state.tokens.idTokenClaims,
+                    grantedScopes: fresh.grantedScopes, refusedScopes: fresh.refusedScopes, response: fresh.response)
+            }
+            return fresh.accessToken
+        } catch {
+            state.withLock { state in if state.refreshing == task { state.refreshing = nil } }
+            throw error
+        }
+    }
+
+    /// Returns `request` with `Authorization: Bearer <access token>` set.
+    public func authorize(_ request: HTTPRequest) async throws -> HTTPRequest {
+        var request = request
+        let token = try await accessToken()
+        request.headers.removeAll { $0.name.caseInsensitiveEquals("Authorization") }
+        request.headers.append(("Authorization", "Bearer " + token))
+        return request
+    }
+}

@@ -1,0 +1,161 @@
+public import FederateTokens
+public import Foundation
+public import Logging
+
+/// How the provider returns the authorization response.
+public enum ResponseMode: String, Sendable, Hashable, CaseIterable {
+    /// In the redirect's query string (the default for `response_type=code`).
+    case query
+    /// In the redirect's fragment (only for clients that can read it).
+    case fragment
+    /// As an HTML form POSTed to the redirect URI (Apple, when `name`/`email` are requested).
+    case formPost = "form_post"
+}
+
+/// Why an authorization is being started: the account layer acts on it at the callback.
+public enum AuthorizationIntent: String, Sendable, Hashable, CaseIterable {
+    /// Sign in (or sign up).
+    case signIn
+    /// Link the provider to the signed-in user.
+    case link
+    /// Prove a fresh sign-in before a sensitive operation.
+    case reauthenticate
+}
+
+/// An OpenID Connect authorization request (authorization-code flow with PKCE).
+///
+/// Federate always uses `response_type=code`, `S256` PKCE, and fresh `state` and `nonce`
+/// of 256 bits each; `scope` always contains `openid`. Custom parameters can add
+/// provider-specific values (`login_hint`, `hd`, `include_granted_scopes`, …) but never
+/// set the parameters Federate owns: those are dropped, logged as a warning, and listed in
+/// ``BuiltAuthorizationRequest/droppedParameters``.
+public struct AuthorizationRequest: Sendable {
+    /// Parameters that custom parameters can never set.
+    public static let reservedParameters: Set<String> = [
+        "client_id", "response_type", "redirect_uri", "state", "scope", "response_mode", "nonce",
+        "code_challenge", "code_challenge_method",
+    ]
+
+    /// The provider ID the credential will carry (`google.com`, `apple.com`, `oidc.<name>`).
+    public var providerID: String
+    /// The client ID.
+    public var clientID: String
+    /// The redirect URI, exactly as registered with the provider.
+    public var redirectURI: String
+    /// Requested scopes; `openid` is added when missing.
+    public var scopes: [String]
+    /// `response_type`: only `code` is accepted (the implicit and hybrid flows are refused).
+    public var responseType: String
+    /// `response_mode`; `nil` sends none (the provider's default, `query`, for `code`).
+    public var responseMode: ResponseMode?
+    /// `prompt` (e.g. `login`, `consent`, `select_account`, `none`).
+    public var prompt: String?
+    /// `login_hint` (an email address or a subject identifier).
+    public var loginHint: String?
+    /// `max_age` in seconds; the ID token's `auth_time` is then checked against it.
+    public var maxAge: Int?
+    /// Provider-specific parameters. Reserved names are dropped.
+    public var customParameters: [String: String]
+    /// Why the flow runs. A ``AuthorizationIntent/reauthenticate`` request asks the provider
+    /// to sign the user in again, whatever its own session: it sends `prompt=login` and
+    /// `max_age=0` (OpenID Connect Core §3.1.2.1) unless ``prompt`` or ``maxAge`` is set. The
+    /// proof is checked when the flow ends: the ID token's `auth_time` must not be earlier
+    /// than the flow's start (``AccountService/reauthenticate(_:with:authenticatedAfter:)``),
+    /// so a provider that ignores both parameters cannot pass off an old sign-in as new.
+    public var intent: AuthorizationIntent
+    /// How long the pending authorization stays valid. Default 10 minutes.
+    public var lifetime: TimeInterval
+
+    /// Creates a request with the basic profile scopes.
+    public init(
+        providerID: String, clientID: String, redirectURI: String,
+        scopes: [String] = ["openid", "email", "profile"],
+        responseType: String = "code", responseMode: ResponseMode? = nil,
+        prompt: String? = nil, loginHint: String? = nil, maxAge: Int? = nil,
+        customParameters: [String: String] = [:], intent: AuthorizationIntent = .signIn,
+        lifetime: TimeInterval = 600
+    ) {
+        self.providerID = providerID
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.responseType = responseType
+        self.responseMode = responseMode
+        self.prompt = prompt
+        self.loginHint = loginHint
+        self.maxAge = maxAge
+        self.customParameters = customParameters
+        self.intent = intent
+        self.lifetime = lifetime
+    }
+
+    /// Builds the authorization URL for `metadata`, with fresh `state`, `nonce` and PKCE.
+    public func build(
+        for metadata: ProviderMetadata, now: Date = Date(), logger: Logger = Logger(label: "federate.authorize")
+    ) throws(FederateError) -> BuiltAuthorizationRequest {
+        guard responseType == "code" else {
+            throw FederateError(.unsupportedResponseType, "response_type '\(responseType.prefix(40))' is refused: Federate uses the authorization-code flow with PKCE only (the implicit flow leaks tokens)")
+        }
+        if let methods = metadata.codeChallengeMethodsSupported, !methods.contains("S256") {
+            throw FederateError(.invalidConfiguration, "the provider does not advertise PKCE S256")
+        }
+        if let responseMode, let modes = metadata.responseModesSupported, !modes.contains(responseMode.rawValue) {
+            throw FederateError(.invalidConfiguration, "the provider does not support response_mode \(responseMode.rawValue)")
+        }
+        guard let redirect = URLComponents(string: redirectURI), redirect.scheme != nil, redirect.fragment == nil else {
+            throw FederateError(.invalidConfiguration, "the redirect URI must be absolute and carry no fragment")
+        }
+        if let maxAge, maxAge < 0 { throw FederateError(.invalidConfiguration, "max_age must not be negative") }
+
+        var scopeList = scopes.filter { !$0.isEmpty }
+        if !scopeList.contains("openid") { scopeList.insert("openid", at: 0) }
+        var seen = Set<String>()
+        scopeList = scopeList.filter { seen.insert($0).inserted }
+
+        let pkce = PKCE()
+        let pending = PendingAuthorization(
+            issuer: metadata.issuer, providerID: providerID, clientID: clientID, redirectURI: redirectURI,
+            state: SecureRandom.token(), nonce: SecureRandom.token(), codeVerifier: pkce.verifier,
+            scopes: scopeList, responseMode: responseMode, maxAge: maxAge, intent: intent,
+            createdAt: now, expiresAt: now.addingTimeInterval(lifetime))
+
+        var parameters: [(String, String)] = [
+            ("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirectURI),
+            ("scope", scopeList.joined(separator: " ")), ("state", pending.state), ("nonce", pending.nonce),
+            ("code_challenge", pkce.challenge), ("code_challenge_method", pkce.method),
+        ]
+        if let responseMode { parameters.append(("response_mode", responseMode.rawValue)) }
+        let reauthenticating = intent == .reauthenticate
+        if let prompt = prompt ?? (reauthenticating ? "login" : nil) { parameters.append(("prompt", prompt)) }
+        if let loginHint { parameters.append(("login_hint", loginHint)) }
+        // For a reauthentication, `max_age=0` is sent but not enforced as a max age on the ID
+        // token: the account layer compares `auth_time` with the flow's start instead, and
+        // answers `requires_recent_login` when the provider did not sign the user in again.
+        if let maxAge = maxAge ?? (reauthenticating ? 0 : nil) { parameters.append(("max_age", String(maxAge))) }
+
+        var dropped: [String] = []
+        for name in customParameters.keys.sorted() {
+            let alreadySet = parameters.contains { $0.0 == name }
+            if Self.reservedParameters.contains(name) || alreadySet {
+                dropped.append(name)
+                logger.warning("custom authorization parameter dropped: Federate owns it", metadata: ["parameter": "\(name)"])
+                continue
+            }
+            parameters.append((name, customParameters[name] ?? ""))
+        }
+
+        let separator = metadata.authorizationEndpoint.contains("?") ? "&" : "?"
+        let url = metadata.authorizationEndpoint + separator + FormURLEncoding.encode(parameters)
+        return BuiltAuthorizationRequest(url: url, pending: pending, droppedParameters: dropped)
+    }
+}
+
+/// The result of ``AuthorizationRequest/build(for:now:logger:)``.
+public struct BuiltAuthorizationRequest: Sendable {
+    /// Where to send the browser.
+    public let url: String
+    /// What to keep until the callback (seal it with ``PendingAuthorizationSealer`` for a cookie).
+    public let pending: PendingAuthorization
+    /// Custom parameters that were dropped because Federate owns them.
+    public let droppedParameters: [String]
+}

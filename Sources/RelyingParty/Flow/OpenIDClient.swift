@@ -1,0 +1,257 @@
+public import FederateTokens
+import Foundation
+public import Logging
+
+/// A relying party for one client at one OpenID provider: builds authorization requests,
+/// validates callbacks, exchanges codes, refreshes, revokes and calls UserInfo.
+///
+/// ```swift
+/// let metadata = try await DiscoveryClient().metadata(for: issuer)
+/// let client = try OpenIDClient(metadata: metadata, clientID: "app", authentication: .clientSecretBasic(secret: secret))
+/// let built = try client.authorizationRequest(providerID: "oidc.example", redirectURI: redirect)
+/// // … redirect the browser to built.url; at the callback:
+/// let tokens = try await client.finish(AuthorizationResponse(query: query), pending: built.pending)
+/// ```
+public struct OpenIDClient: Sendable {
+    /// The provider's validated configuration.
+    public let metadata: ProviderMetadata
+    /// The client ID.
+    public let clientID: String
+    /// How the client authenticates to the provider.
+    public let authentication: ClientAuthentication
+    /// How ID tokens are verified (issuer, audience, algorithms from discovery by default).
+    public var policy: IDTokenPolicy
+    /// Where verification keys come from.
+    public let keys: any KeySetProvider
+    /// The transport.
+    public let httpClient: any HTTPClient
+    /// Overrides the discovered revocation endpoint (some providers do not advertise theirs).
+    public var revocationEndpoint: String?
+    private let logger: Logger
+
+    /// Creates a client. Keys default to a ``RemoteKeySet`` on the provider's `jwks_uri`.
+    public init(
+        metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication,
+        keys: (any KeySetProvider)? = nil, httpClient: any HTTPClient,
+        logger: Logger = Logger(label: "federate.client")
+    ) throws(FederateError) {
+        self.metadata = metadata
+        self.clientID = clientID
+        self.authentication = authentication
+        self.httpClient = httpClient
+        if let keys {
+            self.keys = keys
+        } else {
+            self.keys = try RemoteKeySet(url: metadata.jwksURI, httpClient: httpClient, logger: logger)
+        }
+        var policy = IDTokenPolicy(metadata: metadata, clientID: clientID)
+        // HS256/384/512 ID tokens are keyed with the client secret (OpenID Connect Core §10.1):
+        // allowed only when the provider advertises them and this client has a secret.
+        let advertisedHMAC = metadata.idTokenSigningAlgValuesSupported.compactMap(JWSAlgorithm.init(rawValue:)).filter(\.isSymmetric)
+        if let secret = authentication.clientSecret, !advertisedHMAC.isEmpty {
+            policy.hmacSecret = HMACSecret(utf8: secret)
+            policy.allowedAlgorithms.formUnion(advertisedHMAC)
+        }
+        self.policy = policy
+        self.logger = logger
+    }
+
+    // MARK: Authorization
+
+    /// Builds an authorization request for this client.
+    public func authorizationRequest(
+        providerID: String, redirectURI: String, scopes: [String] = ["openid", "email", "profile"],
+        responseMode: ResponseMode? = nil, prompt: String? = nil, loginHint: String? = nil, maxAge: Int? = nil,
+        customParameters: [String: String] = [:], intent: AuthorizationIntent = .signIn
+    ) throws(FederateError) -> BuiltAuthorizationRequest {
+        try AuthorizationRequest(
+            providerID: providerID, clientID: clientID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode,
+            prompt: prompt, loginHint: loginHint, maxAge: maxAge, customParameters: customParameters, intent: intent
+        ).build(for: metadata, logger: logger)
+    }
+
+    /// Validates the callback, then exchanges the code. Nothing is sent to the token
+    /// endpoint when the callback fails its checks.
+    public func finish(_ response: AuthorizationResponse, pending: PendingAuthorization) async throws -> TokenSet {
+        let code: String
+        do {
+            code = try response.validate(against: pending, metadata: metadata)
+        } catch {
+            logger.notice("callback refused", metadata: ["issuer": "\(metadata.issuer)", "error": "\(error.code)"])
+            throw error
+        }
+        logger.debug("callback accepted", metadata: ["issuer": "\(metadata.issuer)", "provider": "\(pending.providerID)"])
+        return try await exchange(code: code, pending: pending)
+    }
+
+    /// Exchanges an authorization code (with the PKCE verifier and the same redirect URI)
+    /// and verifies the ID token (nonce, `at_hash`, `max_age`).
+    public func exchange(code: String, pending: PendingAuthorization) async throws -> TokenSet {
+        guard pending.clientID == clientID, pending.issuer == metadata.issuer else {
+            throw FederateError(.invalidPendingAuthorization, "the pending authorization belongs to another client or issuer")
+        }
+        let response = try await postToTokenEndpoint([
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", pending.redirectURI),
+            ("code_verifier", pending.codeVerifier),
+        ])
+        return try await tokenSet(
+            from: response, requestedScopes: pending.scopes, previousRefreshToken: nil, idTokenRequired: true,
+            expectations: IDTokenExpectations(nonce: pending.nonce, maxAge: pending.maxAge.map(Double.init)))
+    }
+
+    /// Exchanges a code this client did not request itself — one a native SDK obtained (Sign
+    /// in with Apple on iOS, Google Sign-In on Android) and sent to the server — with what its
+    /// request used: the redirect URI (omitted when the request had none) and PKCE verifier,
+    /// if any. The ID token is verified, with `nonce` when the app sent one.
+    public func exchange(
+        code: String, redirectURI: String?, codeVerifier: String? = nil, nonce: String? = nil, scopes: [String] = ["openid"]
+    ) async throws -> TokenSet {
+        var form: [(String, String)] = [("grant_type", "authorization_code"), ("code", code)]
+        if let redirectURI { form.append(("redirect_uri", redirectURI)) }
+        if let codeVerifier { form.append(("code_verifier", codeVerifier)) }
+        let response = try await postToTokenEndpoint(form)
+        return try await tokenSet(
+            from: response, requestedScopes: scopes, previousRefreshToken: nil, idTokenRequired: true,
+            expectations: IDTokenExpectations(nonce: nonce))
+    }
+
+    /// Refreshes with `refreshToken`. A new ID token must keep the original `iss` and `sub`
+    /// and name this client in `aud` (OpenID Connect Core §12.2). `invalid_grant` means the
+    /// refresh token is dead: sign the user in again.
+    public func refresh(_ refreshToken: String, previousIDToken: IDToken? = nil, scopes: [String]? = nil) async throws -> TokenSet {
+        var form: [(String, String)] = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
+        if let scopes { form.append(("scope", scopes.joined(separator: " "))) }
+        let response: TokenResponse
+        do {
+            response = try await postToTokenEndpoint(form)
+        } catch let error as FederateError where error.code == .invalidGrant {
+            throw FederateError(.invalidGrant, "the refresh token is no longer valid: sign the user in again (\(error.providerError?.description ?? "invalid_grant"))")
+        }
+        let tokens = try await tokenSet(
+            from: response, requestedScopes: scopes ?? [], previousRefreshToken: refreshToken, idTokenRequired: false,
+            expectations: IDTokenExpectations())
+        if let previousIDToken, let fresh = tokens.idTokenClaims {
+            guard fresh.issuer.exactlyEquals(previousIDToken.issuer), fresh.subject.exactlyEquals(previousIDToken.subject),
+                fresh.audiences.contains(where: { $0.exactlyEquals(clientID) })
+            else {
+                throw FederateError(.refreshedIDTokenMismatch, "the refreshed ID token changed iss or sub, or lacks this client in aud")
+            }
+        }
+        return tokens
+    }
+
+    /// Revokes a token (RFC 7009). `hint` is `access_token` or `refresh_token`.
+    public func revoke(_ token: String, hint: String? = nil) async throws {
+        guard let endpoint = revocationEndpoint ?? metadata.revocationEndpoint else {
+            throw FederateError(.endpointNotAvailable, "the provider advertises no revocation_endpoint")
+        }
+        try EndpointSecurity.validate(endpoint, field: "revocation_endpoint")
+        var form: [(String, String)] = [("token", token)]
+        if let hint { form.append(("token_type_hint", hint)) }
+        let response = try await postForm(form, to: endpoint)
+        if response.isSuccess {
+            logger.debug("token revoked", metadata: ["endpoint": "\(endpoint)", "hint": "\(hint ?? "-")"])
+            return
+        }
+        throw logged(Self.errorFromResponse(response, endpoint: "revocation endpoint"), endpoint: endpoint)
+    }
+
+    /// Calls UserInfo with `Authorization: Bearer`; its `sub` must equal `expectedSubject`.
+    /// Accepts JSON, or a signed JWT (`application/jwt`) verified with the provider's keys.
+    public func userInfo(accessToken: String, expectedSubject: String) async throws -> [String: JSONValue] {
+        guard let endpoint = metadata.userinfoEndpoint else {
+            throw FederateError(.endpointNotAvailable, "the provider advertises no userinfo_endpoint")
+        }
+        let response = try await httpClient.send(HTTPRequest(
+            url: endpoint, headers: [("Authorization", "Bearer " + accessToken), ("Accept", "application/json, application/jwt")]))
+        guard response.isSuccess else { throw logged(Self.errorFromResponse(response, endpoint: "userinfo endpoint"), endpoint: endpoint) }
+        let claims: [String: JSONValue]
+        if response.header("Content-Type")?.lowercased().hasPrefix("application/jwt") == true {
+            claims = try await signedUserInfo(String(decoding: response.body, as: UTF8.self))
+        } else {
+            do {
+                claims = try JSONParser().parseObject(response.body)
+            } catch {
+                throw FederateError(.invalidTokenResponse, "the userinfo response is not a JSON object")
+            }
+        }
+        guard case .string(let subject)? = claims["sub"], subject.exactlyEquals(expectedSubject) else {
+            throw FederateError(.userinfoSubjectMismatch, "the userinfo 'sub' differs from the ID token's")
+        }
+        logger.debug("userinfo fetched", metadata: ["endpoint": "\(endpoint)", "claims": "\(claims.keys.sorted().joined(separator: ","))"])
+        return claims
+    }
+
+    /// A signed UserInfo response, through the one JWT pipeline with the signed-userinfo rules.
+    private func signedUserInfo(_ token: String) async throws -> [String: JSONValue] {
+        let verifier = JWTVerifier(
+            rules: .signedUserInfo(issuer: metadata.issuer, clientID: clientID), allowedAlgorithms: policy.allowedAlgorithms, keys: keys,
+            hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, limits: policy.limits)
+        return try await verifier.verify(token).claims
+    }
+
+    // MARK: Token endpoint
+
+    private func postToTokenEndpoint(_ form: [(String, String)]) async throws -> TokenResponse {
+        let response = try await postForm(form, to: metadata.tokenEndpoint)
+        guard response.status == 200 else {
+            throw logged(Self.errorFromResponse(response, endpoint: "token endpoint"), endpoint: metadata.tokenEndpoint)
+        }
+        return try TokenResponse(parsing: response.body)
+    }
+
+    private func postForm(_ form: [(String, String)], to endpoint: String) async throws -> HTTPResponse {
+        var form = form
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"),
+        ]
+        try authentication.apply(clientID: clientID, endpoint: endpoint, form: &form, headers: &headers, now: Date())
+        // Only the endpoint, the grant type and the method: never a form value that is a secret.
+        logger.debug("request to the provider", metadata: [
+            "endpoint": "\(endpoint)", "grant_type": "\(form.first { $0.0 == "grant_type" }?.1 ?? "-")",
+            "client_authentication": "\(authentication.methodName)",
+        ])
+        return try await httpClient.send(HTTPRequest(method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8)))
+    }
+
+    /// Logs a provider's refusal (its code only: descriptions are the provider's free text) and returns it.
+    private func logged(_ error: FederateError, endpoint: String) -> FederateError {
+        logger.notice("the provider refused", metadata: ["endpoint": "\(endpoint)", "error": "\(error.code)"])
+        return error
+    }
+
+    /// An OAuth error response as a FederateError with its provider error, else an unexpected status.
+    static func errorFromResponse(_ response: HTTPResponse, endpoint: String) -> FederateError {
+        if let object = try? JSONParser().parseObject(response.body), case .string(let code)? = object["error"] {
+            return FederateError(providerError: ProviderError(code: code, description: object["error_description"]?.stringValue, uri: object["error_uri"]?.stringValue))
+        }
+        return FederateError(.unexpectedStatus, "the \(endpoint) answered HTTP \(response.status)")
+    }
+
+    private func tokenSet(
+        from response: TokenResponse, requestedScopes: [String], previousRefreshToken: String?, idTokenRequired: Bool,
+        expectations: IDTokenExpectations
+    ) async throws -> TokenSet {
+        var idTokenClaims: IDToken?
+        if let token = response.idToken {
+            var expectations = expectations
+            expectations.accessToken = response.accessToken
+            idTokenClaims = try await IDTokenVerifier(policy: policy, keys: keys).verify(token, expecting: expectations)
+        } else if idTokenRequired {
+            throw FederateError(.invalidTokenResponse, "the token response has no id_token although openid was requested")
+        }
+        // No `scope` means the requested scopes were granted (RFC 6749 §5.1).
+        let granted = response.scopes ?? requestedScopes
+        logger.debug("tokens accepted", metadata: [
+            "issuer": "\(metadata.issuer)", "expires_in": "\(response.expiresIn.map(SafeNumber.text) ?? "-")",
+            "granted_scopes": "\(granted.joined(separator: " "))", "refresh_token": "\(response.refreshToken != nil)",
+            "id_token_kid": "\(idTokenClaims?.keyID ?? "-")", "id_token_alg": "\(idTokenClaims?.algorithm.rawValue ?? "-")",
+        ])
+        return TokenSet(
+            accessToken: response.accessToken, tokenType: response.tokenType,
+            expiresAt: response.expiresIn.map { Date().addingTimeInterval($0) },
+            refreshToken: response.refreshToken ?? previousRefreshToken, idToken: response.idToken,
+            idTokenClaims: idTokenClaims, grantedScopes: granted, refusedScopes: requestedScopes.filter { !granted.contains($0) },
+            response: response.members)
+    }
+}

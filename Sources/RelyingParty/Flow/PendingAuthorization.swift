@@ -1,0 +1,111 @@
+public import FederateTokens
+public import Foundation
+
+/// Everything needed between the redirect to the provider and the callback.
+///
+/// It holds secrets (`state`, `nonce`, the PKCE verifier): keep it server-side, or seal it
+/// with ``PendingAuthorizationSealer`` before putting it in a cookie. Its `description` is
+/// redacted.
+public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible {
+    /// The issuer the request went to.
+    public let issuer: String
+    /// The provider ID (`google.com`, `oidc.example`).
+    public let providerID: String
+    /// The client ID.
+    public let clientID: String
+    /// The redirect URI sent (the code exchange must send the same).
+    public let redirectURI: String
+    /// `state` (secret).
+    public let state: String
+    /// `nonce` (secret).
+    public let nonce: String
+    /// The PKCE verifier (secret).
+    public let codeVerifier: String
+    /// The scopes requested (to tell which were refused).
+    public let scopes: [String]
+    /// The response mode requested.
+    public let responseMode: ResponseMode?
+    /// `max_age` requested, if any.
+    public let maxAge: Int?
+    /// Why the flow runs.
+    public let intent: AuthorizationIntent
+    /// When the request was built.
+    public let createdAt: Date
+    /// After this instant the callback is refused.
+    public let expiresAt: Date
+    /// Application data carried through the flow (e.g. a same-origin `returnTo` path). Not secret-safe: do not put secrets here unsealed.
+    public var context: [String: String]
+
+    /// Creates a pending authorization (normally via ``AuthorizationRequest/build(for:now:logger:)``).
+    public init(
+        issuer: String, providerID: String, clientID: String, redirectURI: String, state: String, nonce: String,
+        codeVerifier: String, scopes: [String], responseMode: ResponseMode?, maxAge: Int?, intent: AuthorizationIntent,
+        createdAt: Date, expiresAt: Date, context: [String: String] = [:]
+    ) {
+        self.issuer = issuer
+        self.providerID = providerID
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.state = state
+        self.nonce = nonce
+        self.codeVerifier = codeVerifier
+        self.scopes = scopes
+        self.responseMode = responseMode
+        self.maxAge = maxAge
+        self.intent = intent
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.context = context
+    }
+
+    /// Whether the callback is still acceptable at `now`.
+    public func isExpired(at now: Date = Date()) -> Bool { now >= expiresAt }
+
+    /// Redacted: no state, nonce or verifier.
+    public var description: String {
+        "PendingAuthorization(issuer: \(issuer), provider: \(providerID), intent: \(intent.rawValue), expires: \(expiresAt), secrets redacted)"
+    }
+
+    var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "iss": .string(issuer), "pid": .string(providerID), "cid": .string(clientID), "ru": .string(redirectURI),
+            "st": .string(state), "no": .string(nonce), "cv": .string(codeVerifier), "sc": .array(scopes.map(JSONValue.string)),
+            "in": .string(intent.rawValue), "ca": .double(createdAt.timeIntervalSince1970), "ea": .double(expiresAt.timeIntervalSince1970),
+            "cx": .object(context.mapValues(JSONValue.string)),
+        ]
+        if let responseMode { object["rm"] = .string(responseMode.rawValue) }
+        if let maxAge { object["ma"] = .integer(Int64(maxAge)) }
+        return .object(object)
+    }
+
+    init(json: [String: JSONValue]) throws(FederateError) {
+        func string(_ key: String) throws(FederateError) -> String {
+            guard case .string(let s)? = json[key] else { throw FederateError(.invalidPendingAuthorization, "field '\(key)' missing") }
+            return s
+        }
+        func number(_ key: String) throws(FederateError) -> Double {
+            guard let n = json[key]?.doubleValue else { throw FederateError(.invalidPendingAuthorization, "field '\(key)' missing") }
+            return n
+        }
+        guard let intent = AuthorizationIntent(rawValue: try string("in")) else {
+            throw FederateError(.invalidPendingAuthorization, "unknown intent")
+        }
+        var responseMode: ResponseMode?
+        if json["rm"] != nil {
+            guard let mode = ResponseMode(rawValue: try string("rm")) else { throw FederateError(.invalidPendingAuthorization, "unknown response mode") }
+            responseMode = mode
+        }
+        var context: [String: String] = [:]
+        for (key, value) in json["cx"]?.objectValue ?? [:] {
+            guard case .string(let s) = value else { throw FederateError(.invalidPendingAuthorization, "context values are strings") }
+            context[key] = s
+        }
+        self.init(
+            issuer: try string("iss"), providerID: try string("pid"), clientID: try string("cid"), redirectURI: try string("ru"),
+            state: try string("st"), nonce: try string("no"), codeVerifier: try string("cv"),
+            scopes: (json["sc"]?.arrayValue ?? []).compactMap(\.stringValue), responseMode: responseMode,
+            maxAge: json["ma"]?.int64Value.map { Int($0) }, intent: intent,
+            createdAt: Date(timeIntervalSince1970: try number("ca")), expiresAt: Date(timeIntervalSince1970: try number("ea")),
+            context: context)
+    }
+}

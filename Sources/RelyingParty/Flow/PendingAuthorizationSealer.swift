@@ -1,0 +1,83 @@
+public import FederateTokens
+public import Crypto
+public import Foundation
+
+/// Seals a ``PendingAuthorization`` with AES-256-GCM so a server can keep it in a cookie
+/// and any of its instances can finish the flow.
+///
+/// Format: `v1.<key id>.<base64url(nonce || ciphertext || tag)>`; the version and key id
+/// are authenticated as associated data. The first key seals; every key opens, so keys can
+/// be rotated: add the new key first, keep the old one until cookies sealed with it expire.
+public struct PendingAuthorizationSealer: Sendable {
+    /// A sealing key and its identifier.
+    public struct Key: Sendable {
+        /// A short identifier written into sealed values (letters, digits, `-`, `_`).
+        public let id: String
+        let key: SymmetricKey
+
+        /// Creates a key; it must be 256 bits.
+        public init(id: String, key: SymmetricKey) throws(FederateError) {
+            guard key.bitCount == 256 else { throw FederateError(.invalidConfiguration, "a sealing key must be 256 bits") }
+            guard !id.isEmpty, id.utf8.count <= 32, id.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) }) else {
+                throw FederateError(.invalidConfiguration, "a sealing key id is 1-32 characters of [A-Za-z0-9_-]")
+            }
+            self.id = id
+            self.key = key
+        }
+    }
+
+    /// The keys; the first seals.
+    public let keys: [Key]
+    /// The largest sealed value accepted by ``open(_:now:)``.
+    public static let maxSealedBytes = 8 * 1024
+
+    /// Creates a sealer. At least one key is required.
+    public init(keys: [Key]) throws(FederateError) {
+        guard !keys.isEmpty else { throw FederateError(.invalidConfiguration, "at least one sealing key is required") }
+        self.keys = keys
+    }
+
+    /// Seals a pending authorization.
+    public func seal(_ pending: PendingAuthorization) throws -> String {
+        let key = keys[0]
+        let header = "v1.\(key.id)"
+        let box = try AES.GCM.seal(JSONSerializer.bytes(pending.json), using: key.key, authenticating: Array(header.utf8))
+        guard let combined = box.combined else { throw FederateError(.invalidPendingAuthorization, "sealing failed") }
+        return header + "." + Base64URL.encode(Array(combined))
+    }
+
+    /// Opens a sealed value. Throws ``FederateError/Code/invalidPendingAuthorization`` for
+    /// anything tampered, unknown, malformed or expired.
+    public func open(_ sealed: String, now: Date = Date()) throws(FederateError) -> PendingAuthorization {
+        guard sealed.utf8.count <= Self.maxSealedBytes else {
+            throw FederateError(.invalidPendingAuthorization, "the sealed value is too large")
+        }
+        let parts = sealed.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "v1" else {
+            throw FederateError(.invalidPendingAuthorization, "not a sealed pending authorization")
+        }
+        guard let key = keys.first(where: { $0.id == parts[1] }) else {
+            throw FederateError(.invalidPendingAuthorization, "sealed with an unknown key")
+        }
+        guard let combined = Base64URL.decode(parts[2]), combined.count > 28 else {
+            throw FederateError(.invalidPendingAuthorization, "malformed sealed value")
+        }
+        let plaintext: Data
+        do {
+            plaintext = try AES.GCM.open(try AES.GCM.SealedBox(combined: combined), using: key.key, authenticating: Array("v1.\(key.id)".utf8))
+        } catch {
+            throw FederateError(.invalidPendingAuthorization, "the sealed value does not authenticate")
+        }
+        let members: [String: JSONValue]
+        do {
+            members = try JSONParser(limits: .init(maxBytes: Self.maxSealedBytes, maxDepth: 4)).parseObject(plaintext)
+        } catch {
+            throw FederateError(.invalidPendingAuthorization, "the sealed content is malformed")
+        }
+        let pending = try PendingAuthorization(json: members)
+        guard !pending.isExpired(at: now) else {
+            throw FederateError(.invalidPendingAuthorization, "the authorization expired; start again")
+        }
+        return pending
+    }
+}

@@ -1,0 +1,71 @@
+public import FederateTokens
+/// A successful token-endpoint response (RFC 6749 §5.1), checked for shape before any of its
+/// tokens is used: `access_token` a non-empty string, `token_type` Bearer (in any case),
+/// `expires_in` a non-negative number, `refresh_token`, `id_token` and `scope` strings when
+/// present, `expires_in` at most 2^53 seconds (a larger one is refused: no later conversion may
+/// trap on it). The ID token is not verified here; ``OpenIDClient`` does that next.
+///
+/// Holds bearer credentials: its `description` is redacted.
+public struct TokenResponse: Sendable, CustomStringConvertible {
+    /// `access_token`.
+    public let accessToken: String
+    /// `token_type` as sent.
+    public let tokenType: String
+    /// `expires_in`, in seconds, if sent.
+    public let expiresIn: Double?
+    /// `refresh_token`, if sent.
+    public let refreshToken: String?
+    /// `id_token`, not yet verified, if sent.
+    public let idToken: String?
+    /// `scope` split on spaces, if sent.
+    public let scopes: [String]?
+    /// Every member of the response.
+    public let members: [String: JSONValue]
+
+    /// Parses a response body. Throws ``FederateError/Code/invalidTokenResponse``.
+    public init(parsing body: some Collection<UInt8>) throws(FederateError) {
+        let members: [String: JSONValue]
+        do {
+            members = try JSONParser().parseObject(body)
+        } catch {
+            throw FederateError(.invalidTokenResponse, "the token response is not a JSON object")
+        }
+        try self.init(members: members)
+    }
+
+    /// Checks already-parsed members. Throws ``FederateError/Code/invalidTokenResponse``.
+    public init(members: [String: JSONValue]) throws(FederateError) {
+        guard case .string(let accessToken)? = members["access_token"], !accessToken.isEmpty else {
+            throw FederateError(.invalidTokenResponse, "the token response has no access_token")
+        }
+        guard case .string(let tokenType)? = members["token_type"], tokenType.caseInsensitiveEquals("bearer") else {
+            throw FederateError(.invalidTokenResponse, "token_type must be Bearer")
+        }
+        var expiresIn: Double?
+        if let value = members["expires_in"] {
+            // Some providers send the number as a string; anything else is refused.
+            guard let seconds = value.doubleValue ?? value.stringValue.flatMap(Double.init), NumericDate(secondsSince1970: seconds) != nil else {
+                throw FederateError(.invalidTokenResponse, "expires_in is not a number of seconds from 0 to 2^53")
+            }
+            expiresIn = seconds
+        }
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresIn = expiresIn
+        self.refreshToken = try Self.optionalString("refresh_token", in: members)
+        self.idToken = try Self.optionalString("id_token", in: members)
+        self.scopes = try Self.optionalString("scope", in: members).map { $0.split(separator: " ").map(String.init) }
+        self.members = members
+    }
+
+    private static func optionalString(_ name: String, in members: [String: JSONValue]) throws(FederateError) -> String? {
+        guard let value = members[name] else { return nil }
+        guard case .string(let string) = value else { throw FederateError(.invalidTokenResponse, "\(name) is not a string") }
+        return string
+    }
+
+    /// Redacted.
+    public var description: String {
+        "TokenResponse(type: \(tokenType), refreshToken: \(refreshToken == nil ? "no" : "yes"), idToken: \(idToken == nil ? "no" : "yes"), tokens redacted)"
+    }
+}

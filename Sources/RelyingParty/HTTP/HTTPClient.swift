@@ -1,0 +1,98 @@
+public import FederateTokens
+/// The transport Federate's core talks through.
+///
+/// Two implementations ship as modules of their own: `AsyncHTTPClientTransport`
+/// (FederateAsyncHTTPClient, SwiftNIO) and `URLSessionTransport` (FederateURLSession,
+/// Foundation). Every API that talks to a provider takes one explicitly. Tests and applications
+/// may inject their own (for example to add tracing, or to inject failures).
+///
+/// Implementations must:
+/// - never follow redirects unless ``HTTPRequest/followRedirects`` is `true`;
+/// - stop reading and throw ``FederateError/Code/responseTooLarge`` once the body exceeds
+///   ``HTTPRequest/maxResponseBytes``;
+/// - throw ``FederateError/Code/httpTimeout`` when ``HTTPRequest/timeout`` elapses;
+/// - throw ``FederateError`` (``FederateError/Code/httpFailed``) for transport failures.
+///
+/// A non-2xx status is not an error at this level: it is returned as a response.
+public protocol HTTPClient: Sendable {
+    /// Sends a request and returns the complete response.
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
+
+/// An HTTP request, as a value.
+public struct HTTPRequest: Sendable {
+    /// The method, e.g. `GET` or `POST`.
+    public var method: String
+    /// The absolute URL.
+    public var url: String
+    /// Request headers, in order. Names are case-insensitive.
+    public var headers: [(name: String, value: String)]
+    /// The body, if any.
+    public var body: [UInt8]?
+    /// The deadline for the whole exchange.
+    public var timeout: Duration
+    /// The largest response body accepted.
+    public var maxResponseBytes: Int
+    /// Whether redirects are followed. Federate never sets this for discovery, key sets or token calls.
+    public var followRedirects: Bool
+
+    /// The default deadline for an exchange: 10 seconds.
+    public static let defaultTimeout: Duration = .seconds(10)
+    /// The default response size limit: 1 MiB.
+    public static let defaultMaxResponseBytes = 1 << 20
+
+    /// Creates a request.
+    public init(
+        method: String = "GET",
+        url: String,
+        headers: [(name: String, value: String)] = [],
+        body: [UInt8]? = nil,
+        timeout: Duration = HTTPRequest.defaultTimeout,
+        maxResponseBytes: Int = HTTPRequest.defaultMaxResponseBytes,
+        followRedirects: Bool = false
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.maxResponseBytes = maxResponseBytes
+        self.followRedirects = followRedirects
+    }
+}
+
+/// An HTTP response, as a value.
+public struct HTTPResponse: Sendable {
+    /// The status code.
+    public var status: Int
+    /// Response headers, in order.
+    public var headers: [(name: String, value: String)]
+    /// The complete body.
+    public var body: [UInt8]
+
+    /// Creates a response.
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of the header with this name (case-insensitive), if any.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveEquals(name) }?.value
+    }
+
+    /// Whether the status is in 200...299.
+    public var isSuccess: Bool { (200...299).contains(status) }
+}
+
+extension String {
+    /// ASCII case-insensitive comparison (header names, token types).
+    package func caseInsensitiveEquals(_ other: String) -> Bool {
+        let a = self.utf8, b = other.utf8
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7A)
+        }
+    }
+}

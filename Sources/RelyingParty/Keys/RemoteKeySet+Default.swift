@@ -1,0 +1,16 @@
+public import FederateTokens
+
+extension RemoteKeySet {
+    /// `keys` when given; else a ``RemoteKeySet`` on `url` fetched over `httpClient`. Provider
+    /// verifiers take one or the other: without either there is nothing to verify with, so
+    /// this throws ``FederateError/Code/invalidConfiguration``.
+    public static func keys(
+        _ keys: (any KeySetProvider)?, orFetch url: String, format: Format = .jwks, over httpClient: (any HTTPClient)?
+    ) throws(FederateError) -> any KeySetProvider {
+        if let keys { return keys }
+        guard let httpClient else {
+            throw FederateError(.invalidConfiguration, "give the verifier its keys, or an HTTP client to fetch them from \(url)")
+        }
+        return try RemoteKeySet(url: url, format: format, httpClient: httpClient)
+    }
+}

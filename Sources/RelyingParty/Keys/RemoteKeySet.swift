@@ -1,0 +1,85 @@
+public import FederateTokens
+public import Logging
+
+/// A key set fetched from a URL and cached: the usual ``KeySetProvider`` for a provider's
+/// `jwks_uri` (or Google's x509 key map).
+///
+/// - Cached for `Cache-Control: max-age`, clamped by the ``CachePolicy``.
+/// - A token with an unknown `kid` triggers one refetch, shared by all concurrent callers,
+///   and at most one such forced refetch per ``CachePolicy/forcedRefreshInterval``.
+/// - While the endpoint fails, the last good set keeps serving for
+///   ``CachePolicy/maximumStaleness`` after it expired; then ``FederateError/Code/keyFetchFailed``.
+/// - The URL must be HTTPS (or loopback HTTP); redirects are not followed.
+public final class RemoteKeySet: KeySetProvider {
+    /// The format of the document at the URL.
+    public enum Format: Sendable, Hashable {
+        /// A JWKS document (RFC 7517 §5).
+        case jwks
+        /// Google's `{kid: PEM certificate}` map.
+        case x509Map
+    }
+
+    /// The key endpoint.
+    public let url: String
+    /// The document format.
+    public let format: Format
+    private let cache: RefreshingCache<JSONWebKeySet>
+
+    /// Creates a remote key set. Nothing is fetched until the first verification.
+    public init(
+        url: String,
+        format: Format = .jwks,
+        httpClient: any HTTPClient,
+        cachePolicy: CachePolicy = CachePolicy(),
+        logger: Logger = Logger(label: "federate.keys")
+    ) throws(FederateError) {
+        try EndpointSecurity.validate(url, field: "key set URL")
+        self.url = url
+        self.format = format
+        self.cache = RefreshingCache(policy: cachePolicy) { () async throws(FederateError) in
+            let response: HTTPResponse
+            do {
+                response = try await httpClient.send(HTTPRequest(url: url, headers: [("Accept", "application/json")]))
+            } catch let error as FederateError {
+                logger.warning("key set fetch failed", metadata: ["url": "\(url)", "error": "\(error.code)"])
+                throw FederateError(.keyFetchFailed, "fetching \(url) failed: \(error.message)")
+            } catch {
+                throw FederateError(.keyFetchFailed, "fetching \(url) failed")
+            }
+            guard response.status == 200 else {
+                logger.warning("key set fetch failed", metadata: ["url": "\(url)", "status": "\(response.status)"])
+                throw FederateError(.keyFetchFailed, "\(url) answered HTTP \(response.status)")
+            }
+            let keySet: JSONWebKeySet
+            do throws(FederateError) {
+                switch format {
+                case .jwks: keySet = try JSONWebKeySet(jwks: response.body)
+                case .x509Map: keySet = try JSONWebKeySet(x509Map: response.body)
+                }
+            } catch {
+                throw FederateError(.keyFetchFailed, "\(url) served an unusable key set: \(error.message)")
+            }
+            for skipped in keySet.skipped {
+                logger.debug("key skipped", metadata: ["kid": "\(skipped.keyID ?? "-")", "reason": "\(skipped.reason)"])
+            }
+            let lifetime = cachePolicy.lifetime(cacheControl: response.header("Cache-Control"), age: response.header("Age"))
+            logger.debug("key set fetched", metadata: [
+                "url": "\(url)", "kids": "\(keySet.keyIDs.joined(separator: ","))", "cache_seconds": "\(lifetime.components.seconds)",
+            ])
+            return (keySet, lifetime)
+        }
+    }
+
+    /// How many fetches this key set has started (for tests and metrics).
+    public var fetchCount: Int { cache.fetchCount }
+
+    /// The cached keys, fetched when missing or expired.
+    public func keySet() async throws -> JSONWebKeySet {
+        try await cache.value()
+    }
+
+    /// A newer set after an unknown `kid`, or `nil` when rate-limited.
+    public func refreshedKeySet(after stale: JSONWebKeySet) async throws -> JSONWebKeySet? {
+        try await cache.refreshed { $0.identity != stale.identity }
+    }
+}

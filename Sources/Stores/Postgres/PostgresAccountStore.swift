@@ -1,0 +1,130 @@
+public import FederateAccounts
+public import FederateTokens
+import Foundation
+public import Logging
+public import PostgresNIO
+
+/// An ``AccountStore`` on PostgreSQL: many server instances, one store.
+///
+/// ```swift
+/// let client = PostgresClient(configuration: ...)
+/// Task { await client.run() }                          // the pool runs for the app's lifetime
+/// let store = try PostgresAccountStore(client: client)
+/// try await store.migrate()
+/// let accounts = AccountService(store: store)
+/// ```
+///
+/// Runs on postgres-nio's `PostgresClient` (a connection pool). Uniqueness lives in the
+/// database: constraints on (provider ID, subject) and (user, provider ID), and, under one
+/// account per email, a unique index on the normalized email. Multi-step writes are
+/// transactions that lock the user's row, so instances racing to link one identity to two
+/// users end with one winner; the loser gets `credential_already_in_use`.
+public final class PostgresAccountStore: AccountStore {
+    /// Whether one email may belong to one user only (a unique index on the normalized email).
+    public let oneAccountPerEmail: Bool
+    /// The pool.
+    public let client: PostgresClient
+    /// The PostgreSQL schema holding the tables (created by ``migrate()``).
+    public var schemaName: String { schema.name }
+    let schema: PostgresSchema
+    let logger: Logger
+
+    /// Creates a store on `client` (which the application runs) in `schema`.
+    /// Throws `invalid_configuration` for a schema name that is not a plain lower-case identifier.
+    public init(client: PostgresClient, schema: String = "public", oneAccountPerEmail: Bool = true, logger: Logger = Logger(label: "federate.postgres")) throws(FederateError) {
+        guard PostgresSchema.isValid(schema) else {
+            throw FederateError(.invalidConfiguration, "the schema name must be a lower-case identifier")
+        }
+        self.client = client
+        self.schema = PostgresSchema(name: schema)
+        self.oneAccountPerEmail = oneAccountPerEmail
+        self.logger = logger
+    }
+
+    /// Creates or upgrades the tables, and creates (or drops) the unique email index.
+    /// Safe to run from several instances at once (an advisory lock serializes them).
+    public func migrate() async throws {
+        try await transaction { connection in
+            try await self.run("SELECT pg_advisory_xact_lock(7275350101)", on: connection)
+            try await self.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \"\(self.schema.name)\""), on: connection)
+            try await self.run(
+                PostgresQuery(unsafeSQL: "CREATE TABLE IF NOT EXISTS \(self.schema.versions) (version integer PRIMARY KEY, applied_at double precision NOT NULL)"),
+                on: connection)
+            let rows = try await self.rows(PostgresQuery(unsafeSQL: "SELECT COALESCE(MAX(version), 0) FROM \(self.schema.versions)"), on: connection)
+            let applied = try rows.first?.decode(Int.self) ?? 0
+            for (index, statements) in self.schema.migrations.enumerated() where index + 1 > applied {
+                for statement in statements { try await self.run(PostgresQuery(unsafeSQL: statement), on: connection) }
+                try await self.run(
+                    "INSERT INTO \(unescaped: self.schema.versions) (version, applied_at) VALUES (\(index + 1), \(Date().timeIntervalSince1970))",
+                    on: connection)
+            }
+            do {
+                try await self.run(PostgresQuery(unsafeSQL: self.oneAccountPerEmail ? self.schema.createUniqueEmail : self.schema.dropUniqueEmail), on: connection)
+            } catch let error as FederateError where error.code == .emailAlreadyInUse {
+                throw FederateError(.accountStoreFailed, "cannot enforce one account per email: users already share an email")
+            }
+        }
+    }
+
+    // MARK: Execution
+
+    /// Runs `body` in a transaction on one pooled connection.
+    func transaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await client.withConnection { connection in
+                try await self.run("BEGIN", on: connection)
+                do {
+                    let result = try await body(connection)
+                    try await self.run("COMMIT", on: connection)
+                    return result
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: self.logger)
+                    throw error
+                }
+            }
+        } catch let error as FederateError {
+            throw error
+        } catch {
+            throw FederateError(.accountStoreFailed, "PostgreSQL: \(String(describing: error).prefix(200))")
+        }
+    }
+
+    /// Runs `body` on one pooled connection.
+    func connection<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        do {
+            return try await client.withConnection { try await body($0) }
+        } catch let error as FederateError {
+            throw error
+        } catch {
+            throw FederateError(.accountStoreFailed, "PostgreSQL: \(String(describing: error).prefix(200))")
+        }
+    }
+
+    func rows(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> [PostgresRow] {
+        do {
+            return try await connection.query(query, logger: logger).collect()
+        } catch let error as PSQLError {
+            throw Self.translate(error)
+        }
+    }
+
+    func run(_ query: PostgresQuery, on connection: PostgresConnection) async throws {
+        _ = try await rows(query, on: connection)
+    }
+
+    /// Maps unique violations to account errors; anything else is `account_store_failed`.
+    static func translate(_ error: PSQLError) -> FederateError {
+        guard let info = error.serverInfo else {
+            return FederateError(.accountStoreFailed, "PostgreSQL connection failed: \(error.code)")
+        }
+        if info[.sqlState] == "23505" {
+            switch info[.constraintName] {
+            case "identities_provider_subject": return FederateError(.credentialAlreadyInUse, "this identity belongs to another user")
+            case "identities_user_provider": return FederateError(.providerAlreadyLinked, "the user already has an identity of this provider")
+            case "users_email_unique": return FederateError(.emailAlreadyInUse, "the email belongs to another user")
+            default: break
+            }
+        }
+        return FederateError(.accountStoreFailed, "PostgreSQL \(info[.sqlState] ?? "?"): \((info[.message] ?? "").prefix(200))")
+    }
+}

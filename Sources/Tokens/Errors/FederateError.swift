@@ -1,0 +1,287 @@
+/// The one error type Federate's core throws.
+///
+/// Every error carries a stable, machine-readable ``code`` (a snake_case string that
+/// scripts, logs and HTTP APIs can rely on) and a human-readable ``message``. Messages
+/// never contain secrets: no token, key material, client secret or authorization code.
+///
+/// Codes are documented in `Docs/ErrorCodes.md`. New codes may be added in minor releases;
+/// existing codes never change meaning.
+public struct FederateError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The stable code of the error.
+    public let code: Code
+    /// A human-readable explanation. Free of secrets; not stable across releases.
+    public let message: String
+    /// The OAuth error the provider returned, when the error came from the provider
+    /// (authorization or token endpoint). Then ``code`` is the provider's `error` value.
+    public let providerError: ProviderError?
+    /// Typed details a layer above attaches (the account layer's `AccountErrorContext`).
+    public package(set) var detail: (any FederateErrorDetail)?
+    /// The underlying error, when this one wraps another (a transport failure, a store's
+    /// driver error). Its description may hold details the ``message`` leaves out; log it
+    /// at debug level only.
+    public package(set) var cause: (any Error)?
+
+    /// Creates an error with a code and a message.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+        self.providerError = nil
+    }
+
+    /// Creates an error for an OAuth error response from the provider.
+    public init(providerError: ProviderError) {
+        self.code = Code(rawValue: providerError.code)
+        self.message = providerError.description.map { "the provider answered \(providerError.code): \($0)" }
+            ?? "the provider answered \(providerError.code)"
+        self.providerError = providerError
+    }
+
+    /// Creates an error that wraps `cause`.
+    public init(_ code: Code, _ message: String, cause: any Error) {
+        self.init(code, message)
+        self.cause = cause
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+
+    /// Equal when the code, message, provider error and detail are; the cause is not compared.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        guard lhs.code == rhs.code, lhs.message == rhs.message, lhs.providerError == rhs.providerError else { return false }
+        switch (lhs.detail, rhs.detail) {
+        case (nil, nil): return true
+        case (let left?, let right?): return left.isEqual(to: right)
+        default: return false
+        }
+    }
+
+    /// Hashes the code, message and provider error.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(providerError)
+    }
+}
+
+/// Typed details that a layer attaches to a ``FederateError`` (``FederateError/detail``).
+/// Descriptions must be free of secrets: they may be logged.
+public protocol FederateErrorDetail: Sendable, CustomStringConvertible {
+    /// Whether `other` is the same detail.
+    func isEqual(to other: any FederateErrorDetail) -> Bool
+}
+
+extension FederateErrorDetail where Self: Equatable {
+    /// Equal when `other` is of this type and equal.
+    public func isEqual(to other: any FederateErrorDetail) -> Bool { (other as? Self) == self }
+}
+
+extension FederateError {
+    /// A stable error code. Provider modules may declare their own codes as static members.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+        /// The snake_case string form, e.g. `invalid_signature`.
+        public let rawValue: String
+
+        /// Creates a code from its string form.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// Creates a code from a string literal.
+        public init(stringLiteral value: String) { self.rawValue = value }
+
+        public var description: String { rawValue }
+    }
+}
+
+// MARK: - Token structure
+
+extension FederateError.Code {
+    /// The token is not a well-formed compact JWS / JWT.
+    public static let malformedToken: Self = "malformed_token"
+    /// The token exceeds the configured size limit.
+    public static let tokenTooLarge: Self = "token_too_large"
+    /// The header's `alg` is unknown, `none`, or not implemented.
+    public static let unsupportedAlgorithm: Self = "unsupported_algorithm"
+    /// The header's `alg` is a known algorithm that the verification policy does not allow.
+    public static let disallowedAlgorithm: Self = "disallowed_algorithm"
+    /// The header lists a `crit` extension Federate does not understand.
+    public static let unsupportedCriticalHeader: Self = "unsupported_critical_header"
+    /// No key in the key set has the token's `kid` (or, without a `kid`, no key fits the algorithm).
+    public static let unknownKey: Self = "unknown_key"
+    /// A key with the token's `kid` exists but cannot be used with the token's `alg`.
+    public static let keyAlgorithmMismatch: Self = "key_algorithm_mismatch"
+    /// The signature does not verify.
+    public static let invalidSignature: Self = "invalid_signature"
+}
+
+// MARK: - Claims
+
+extension FederateError.Code {
+    /// `iss` is not an accepted issuer.
+    public static let issuerMismatch: Self = "issuer_mismatch"
+    /// `aud` does not contain an accepted client ID.
+    public static let audienceMismatch: Self = "audience_mismatch"
+    /// `azp` is missing where required, or is not an accepted authorized party.
+    public static let azpMismatch: Self = "azp_mismatch"
+    /// `exp` is in the past (beyond the clock tolerance).
+    public static let tokenExpired: Self = "token_expired"
+    /// `iat` is in the future (beyond the clock tolerance).
+    public static let issuedInFuture: Self = "issued_in_future"
+    /// `nbf` is in the future (beyond the clock tolerance).
+    public static let notYetValid: Self = "not_yet_valid"
+    /// A required claim is absent.
+    public static let missingClaim: Self = "missing_claim"
+    /// A claim is present but has the wrong type or an invalid value.
+    public static let invalidClaim: Self = "invalid_claim"
+    /// The `nonce` claim is missing or differs from the expected nonce.
+    public static let nonceMismatch: Self = "nonce_mismatch"
+    /// `at_hash` does not match the access token.
+    public static let atHashMismatch: Self = "at_hash_mismatch"
+    /// `c_hash` does not match the authorization code.
+    public static let cHashMismatch: Self = "c_hash_mismatch"
+    /// `auth_time` is older than the requested `max_age`.
+    public static let authTooOld: Self = "auth_too_old"
+    /// The token is of another kind than the one expected (RFC 8725 §3.11): its header `typ` names another media type (`logout+jwt`, `at+jwt` where an ID token is expected), or an ID token carries `events`.
+    public static let tokenTypeMismatch: Self = "token_type_mismatch"
+    /// A back-channel logout token failed a check of the Back-Channel Logout spec (missing or wrong `events`, a `nonce`, neither `sub` nor `sid`, missing `jti`).
+    public static let invalidLogoutToken: Self = "invalid_logout_token"
+    /// A security event token (RFC 8417, e.g. Google RISC) lacks `jti` or a non-empty `events` object.
+    public static let invalidSecurityEvent: Self = "invalid_security_event"
+}
+
+// MARK: - Keys, discovery and transport
+
+extension FederateError.Code {
+    /// A key set (JWKS or x509 map) could not be parsed at all.
+    public static let invalidKeySet: Self = "invalid_key_set"
+    /// A single key is unusable (bad parameters, too small, weak).
+    public static let invalidKey: Self = "invalid_key"
+    /// The key set could not be fetched and no usable cached copy exists.
+    public static let keyFetchFailed: Self = "key_fetch_failed"
+    /// The discovery document's `issuer` differs from the issuer it was fetched for.
+    public static let discoveryIssuerMismatch: Self = "discovery_issuer_mismatch"
+    /// The discovery document is malformed or lacks a required field.
+    public static let invalidDiscoveryDocument: Self = "invalid_discovery_document"
+    /// The discovery document could not be fetched.
+    public static let discoveryFailed: Self = "discovery_failed"
+    /// An endpoint or issuer URL is not HTTPS (and not a loopback host).
+    public static let insecureEndpoint: Self = "insecure_endpoint"
+    /// A URL could not be parsed or is not acceptable.
+    public static let invalidURL: Self = "invalid_url"
+    /// The HTTP request failed at the transport level (connection refused, TLS, reset).
+    public static let httpFailed: Self = "http_failed"
+    /// The HTTP request did not complete within its timeout.
+    public static let httpTimeout: Self = "http_timeout"
+    /// The HTTP response body exceeded the configured limit.
+    public static let responseTooLarge: Self = "response_too_large"
+    /// The server answered with an unexpected HTTP status (including redirects, which are not followed).
+    public static let unexpectedStatus: Self = "unexpected_status"
+    /// A configuration value passed by the caller is invalid.
+    public static let invalidConfiguration: Self = "invalid_configuration"
+}
+
+// MARK: - Authorization flow
+
+extension FederateError.Code {
+    /// The callback's `state` differs from the one sent (or is missing): possible CSRF.
+    public static let stateMismatch: Self = "state_mismatch"
+    /// The callback's RFC 9207 `iss` is missing (when required) or differs from the issuer: possible mix-up.
+    public static let callbackIssuerMismatch: Self = "callback_issuer_mismatch"
+    /// The callback is malformed: duplicated or missing parameters.
+    public static let invalidCallback: Self = "invalid_callback"
+    /// The pending authorization expired, or its sealed form could not be opened.
+    public static let invalidPendingAuthorization: Self = "invalid_pending_authorization"
+    /// The request asked for something Federate refuses (e.g. the implicit flow).
+    public static let unsupportedResponseType: Self = "unsupported_response_type"
+    /// The token endpoint's answer is malformed or incomplete.
+    public static let invalidTokenResponse: Self = "invalid_token_response"
+    /// A refreshed ID token changed `iss` or `sub`, or lacks the client in `aud`.
+    public static let refreshedIDTokenMismatch: Self = "refreshed_id_token_mismatch"
+    /// UserInfo's `sub` differs from the ID token's `sub`.
+    public static let userinfoSubjectMismatch: Self = "userinfo_subject_mismatch"
+    /// The provider does not offer the endpoint this call needs.
+    public static let endpointNotAvailable: Self = "endpoint_not_available"
+    /// The provider answered the authorization request with an error; its own code is in
+    /// ``FederateError/providerError`` (and, from the server routes, in the `provider_error`
+    /// parameter). Used where a provider's code must not be mistaken for one of Federate's.
+    public static let providerError: Self = "provider_error"
+    /// The loopback listener timed out waiting for the browser's redirect.
+    public static let callbackTimeout: Self = "callback_timeout"
+
+    // Provider error codes (RFC 6749 §4.1.2.1 and §5.2, OpenID Connect Core §3.1.2.6, Google).
+    /// The user or the provider refused the request.
+    public static let accessDenied: Self = "access_denied"
+    /// The request is malformed.
+    public static let invalidRequest: Self = "invalid_request"
+    /// The code or refresh token is invalid, expired or revoked (on refresh: sign the user in again).
+    public static let invalidGrant: Self = "invalid_grant"
+    /// Client authentication failed.
+    public static let invalidClient: Self = "invalid_client"
+    /// The client may not use this grant.
+    public static let unauthorizedClient: Self = "unauthorized_client"
+    /// A requested scope is invalid.
+    public static let invalidScope: Self = "invalid_scope"
+    /// The provider requires an interactive login (`prompt=none` failed).
+    public static let loginRequired: Self = "login_required"
+    /// The provider requires consent (`prompt=none` failed).
+    public static let consentRequired: Self = "consent_required"
+    /// Google: an administrator policy blocks the request.
+    public static let adminPolicyEnforced: Self = "admin_policy_enforced"
+    /// Google: the app is internal to another organisation.
+    public static let orgInternal: Self = "org_internal"
+    /// Google: the request came from an embedded web view.
+    public static let disallowedUserAgent: Self = "disallowed_useragent"
+    /// The redirect URI is not registered.
+    public static let redirectURIMismatch: Self = "redirect_uri_mismatch"
+}
+
+// MARK: - Accounts
+
+extension FederateError.Code {
+    /// Sign-in with a new identity whose email belongs to an existing user (one account per email): sign in with one of that user's providers, then link; carries the email and the pending credential.
+    public static let accountExistsWithDifferentCredential: Self = "account_exists_with_different_credential"
+    /// The identity (provider ID and subject) already belongs to another user; carries the credential.
+    public static let credentialAlreadyInUse: Self = "credential_already_in_use"
+    /// The user already has an identity of this provider.
+    public static let providerAlreadyLinked: Self = "provider_already_linked"
+    /// The email belongs to another user (one account per email); carries the email.
+    public static let emailAlreadyInUse: Self = "email_already_in_use"
+    /// Reauthentication with a credential that belongs to another user (or to nobody).
+    public static let userMismatch: Self = "user_mismatch"
+    /// The user has no identity of this provider.
+    public static let noSuchProvider: Self = "no_such_provider"
+    /// Unlinking would remove the user's last way to sign in.
+    public static let lastProvider: Self = "last_provider"
+    /// The operation is sensitive and the session's `auth_time` is too old: reauthenticate.
+    public static let requiresRecentLogin: Self = "requires_recent_login"
+    /// The user is disabled.
+    public static let userDisabled: Self = "user_disabled"
+    /// No user with this uid (deleted, or never existed).
+    public static let userNotFound: Self = "user_not_found"
+    /// The credential lacks a provider ID or subject, or is otherwise unusable.
+    public static let invalidCredential: Self = "invalid_credential"
+    /// The session was signed out, or issued before the user's `tokensValidAfter` (Firebase: user-token-expired).
+    public static let sessionRevoked: Self = "session_revoked"
+    /// The account store failed (database unreachable, I/O, unexpected schema).
+    public static let accountStoreFailed: Self = "account_store_failed"
+}
+
+/// An OAuth 2.0 error response from a provider (RFC 6749 §4.1.2.1, §5.2).
+public struct ProviderError: Sendable, Hashable {
+    /// The `error` value, preserved as sent (restricted to printable ASCII, at most 128 characters).
+    public let code: String
+    /// `error_description`, if sent.
+    public let description: String?
+    /// `error_uri`, if sent.
+    public let uri: String?
+
+    /// Creates a provider error, sanitising what will appear in logs and messages.
+    public init(code: String, description: String?, uri: String?) {
+        self.code = ProviderError.sanitize(code) ?? "invalid_error_code"
+        self.description = description.flatMap(ProviderError.sanitize)
+        self.uri = uri.flatMap(ProviderError.sanitize)
+    }
+
+    /// Keeps printable ASCII only (RFC 6749 restricts these fields to %x20-7E), up to 128 characters.
+    static func sanitize(_ text: String) -> String? {
+        let printable = String(String.UnicodeScalarView(text.unicodeScalars.filter { (0x20...0x7E).contains($0.value) }).prefix(128))
+        return printable.isEmpty ? nil : printable
+    }
+}

@@ -1,0 +1,94 @@
+/// What an ID token must satisfy: one value, supplied by the caller or a provider module.
+public struct IDTokenPolicy: Sendable {
+    /// Accepted `iss` values, compared byte for byte. Google has two.
+    public var issuers: IdentifierSet
+    /// Accepted client IDs: `aud` (string or array) must contain one of them, byte for byte.
+    public var audiences: IdentifierSet
+    /// Accepted `azp` values. `nil` means the same as ``audiences``. When `aud` has several
+    /// values, `azp` is required; when present, it must be in this set.
+    public var authorizedParties: IdentifierSet?
+    /// Algorithms a token may be signed with.
+    public var allowedAlgorithms: Set<JWSAlgorithm>
+    /// The secret for HS256/384/512, when the provider signs ID tokens with the client secret.
+    public var hmacSecret: HMACSecret?
+    /// Leeway for `exp`, `iat`, `nbf` and `auth_time`, in seconds. Default 60.
+    public var clockTolerance: Double
+    /// When set, `auth_time` is required and must be no older than this many seconds.
+    public var maxAge: Double?
+    /// Claims that must be present in addition to the standard required ones.
+    public var requiredClaims: Set<String>
+    /// Size and nesting limits.
+    public var limits: JWSLimits
+
+    /// Creates a policy. `allowedAlgorithms` defaults to RS256, the one algorithm every
+    /// OpenID provider must support; use ``init(metadata:clientID:)`` to take the provider's
+    /// advertised algorithms.
+    public init(
+        issuers: IdentifierSet,
+        audiences: IdentifierSet,
+        allowedAlgorithms: Set<JWSAlgorithm> = [.rs256],
+        authorizedParties: IdentifierSet? = nil,
+        hmacSecret: HMACSecret? = nil,
+        clockTolerance: Double = 60,
+        maxAge: Double? = nil,
+        requiredClaims: Set<String> = [],
+        limits: JWSLimits = .default
+    ) {
+        self.issuers = issuers
+        self.audiences = audiences
+        self.allowedAlgorithms = allowedAlgorithms
+        self.authorizedParties = authorizedParties
+        self.hmacSecret = hmacSecret
+        self.clockTolerance = clockTolerance
+        self.maxAge = maxAge
+        self.requiredClaims = requiredClaims
+        self.limits = limits
+    }
+
+    /// A policy for one issuer and one client ID.
+    public init(issuer: String, clientID: String, allowedAlgorithms: Set<JWSAlgorithm> = [.rs256]) {
+        self.init(issuers: [issuer], audiences: [clientID], allowedAlgorithms: allowedAlgorithms)
+    }
+}
+
+extension IDTokenPolicy {
+    /// The ID-token kind's rules for one verification, in the order they run (OpenID
+    /// Connect Core §3.1.3.7; `Docs/Verification.md`): explicit type, no `events`, `iss`,
+    /// `sub`, `aud`, `azp`, `exp`, `iat`, `nbf`, `nonce` (when one was sent), `auth_time`
+    /// (with `max_age`), `at_hash` and `c_hash` (when given the values), required claims.
+    public func rules(for expectations: IDTokenExpectations) -> ClaimRules {
+        var rules: ClaimRules = [
+            ExplicitTypeRule.jwt, ForbiddenClaimRule.noEvents, IssuerRule(issuers), SubjectRule(), AudienceRule(audiences),
+            AuthorizedPartyRule(authorizedParties ?? audiences), ExpiryRule(), IssuedAtRule(), NotBeforeRule(),
+        ]
+        if let nonce = expectations.nonce { rules.append(NonceRule(expected: nonce)) }
+        rules.append(AuthTimeRule(maximumAge: expectations.maxAge ?? maxAge))
+        if let accessToken = expectations.accessToken { rules.append(TokenHashRule.accessToken(accessToken)) }
+        if let code = expectations.authorizationCode { rules.append(TokenHashRule.authorizationCode(code)) }
+        if !requiredClaims.isEmpty { rules.append(RequiredClaimsRule(requiredClaims)) }
+        return rules
+    }
+}
+
+/// Per-verification expectations: what only this sign-in knows.
+public struct IDTokenExpectations: Sendable {
+    /// The nonce sent in the authorization request; the token's `nonce` must equal it.
+    public var nonce: String?
+    /// The access token issued with the ID token; checked against `at_hash` when present.
+    public var accessToken: String?
+    /// The authorization code; checked against `c_hash` when present.
+    public var authorizationCode: String?
+    /// Overrides the policy's `max_age` for this sign-in.
+    public var maxAge: Double?
+    /// Evaluate time claims at this instant (seconds since 1970) instead of now.
+    public var now: Double?
+
+    /// Creates expectations; everything is optional.
+    public init(nonce: String? = nil, accessToken: String? = nil, authorizationCode: String? = nil, maxAge: Double? = nil, now: Double? = nil) {
+        self.nonce = nonce
+        self.accessToken = accessToken
+        self.authorizationCode = authorizationCode
+        self.maxAge = maxAge
+        self.now = now
+    }
+}
