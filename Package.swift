@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "FederateTokens", targets: ["FederateTokens"]),
         .library(name: "FederateRelyingParty", targets: ["FederateRelyingParty"]),
         .library(name: "FederateAsyncHTTPClient", targets: ["FederateAsyncHTTPClient"]),
+        .library(name: "FederateURLSession", targets: ["FederateURLSession"]),
         .library(name: "FederateLoopback", targets: ["FederateLoopback"]),
         .library(name: "FederateAccounts", targets: ["FederateAccounts"]),
         .library(name: "Federate", targets: ["Federate"]),
@@ -76,6 +77,12 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Sources/Transports/AsyncHTTPClient",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "FederateURLSession",
+            dependencies: ["FederateRelyingParty"],
+            path: "Sources/Transports/URLSession",
             swiftSettings: strict
         ),
         .target(
@@ -187,10 +194,16 @@ let package = Package(
             name: "FederateTests",
             dependencies: [
                 "Federate", "FederateTokens", "FederateRelyingParty", "FederateAccounts", "FederateAsyncHTTPClient",
-                "FederateLoopback", "FederateTestSupport", "FederateCLI",
+                "FederateLoopback", "FederateGoogle", "FederateTestSupport", "FederateCLI",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ] + crypto,
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FederateURLSessionTests",
+            dependencies: ["FederateURLSession", "FederateRelyingParty", "FederateTokens"],
+            exclude: ["loopback_server.py"],
             swiftSettings: strict
         ),
         .testTarget(

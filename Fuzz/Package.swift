@@ -25,6 +25,7 @@ let package = Package(
                 "CFuzzDriver",
                 .product(name: "Federate", package: federatePackage),
                 .product(name: "FederateApple", package: federatePackage),
+                .product(name: "FederateGoogle", package: federatePackage),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/FederateFuzz",

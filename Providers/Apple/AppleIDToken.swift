@@ -96,7 +96,7 @@ public struct AppleIdentity: Sendable {
         self.idToken = idToken
         func flag(_ name: String) throws(FederateError) -> Bool? {
             guard let value = idToken.claims[name] else { return nil }
-            guard let flag = IDToken.flexibleBool(value) else { throw FederateError(.invalidClaim, "'\(name)' is not a boolean") }
+            guard let flag = AppleClaims.bool(value) else { throw FederateError(.invalidClaim, "'\(name)' is not a boolean") }
             return flag
         }
         emailVerified = try flag("email_verified")

@@ -100,7 +100,7 @@ public struct AppleNotificationVerifier: Sendable {
             throw FederateError(.invalidClaim, "events.event_time is missing or not a time in milliseconds from 0 to 2^53 s")
         }
         let isPrivateEmail = try events["is_private_email"].map { (value) throws(FederateError) -> Bool in
-            guard let flag = IDToken.flexibleBool(value) else { throw FederateError(.invalidClaim, "events.is_private_email is not a boolean") }
+            guard let flag = AppleClaims.bool(value) else { throw FederateError(.invalidClaim, "events.is_private_email is not a boolean") }
             return flag
         }
         return AppleNotification(

@@ -30,12 +30,16 @@ extension AppleSignIn {
     /// The account layer's credential (provider `apple.com`). On the first sign-in its profile
     /// carries the name and email from Apple's one-time `user` JSON — the only time Apple
     /// sends the name — so the account layer stores them.
-    public func credential(rawNonce: String? = nil) -> Credential {
+    /// `nonceMode` says what the ID token carries for `rawNonce` (``AppleNonceMode/sha256Hex``
+    /// for a code from Apple's native SDK sent with a hashed nonce). `email_verified` is read
+    /// Apple's way (``AppleClaims``).
+    public func credential(rawNonce: String? = nil, nonceMode: AppleNonceMode = .raw) -> Credential {
         let idToken = identity.idToken
         let profile = ProviderProfile(
             displayName: user?.displayName, email: user?.email ?? idToken.email, claims: idToken.claims)
         return Credential(
             providerID: AppleProvider.providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-            rawNonce: rawNonce, profile: profile)
+            rawNonce: rawNonce, nonceClaim: rawNonce.map(nonceMode.expectedClaim(for:)), emailVerified: identity.emailVerified,
+            profile: profile)
     }
 }

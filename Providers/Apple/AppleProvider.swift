@@ -20,6 +20,10 @@ public import Logging
 /// Client secrets are ES256 JWTs made from the `.p8` key, cached and renewed before they
 /// expire (``AppleClientSecretCache``), one per client ID (`sub` must equal `client_id`).
 public struct AppleProvider: Sendable {
+    /// Where Apple looks for the domain-association file of a web sign-in's domain; serve the
+    /// file Apple gives you there, 200 without redirect (FederateHummingbird's `staticFiles`).
+    public static let domainAssociationPath = "/.well-known/apple-developer-domain-association.txt"
+
     /// The provider ID credentials carry.
     public static let providerID = "apple.com"
 
@@ -76,13 +80,10 @@ public struct AppleProvider: Sendable {
             throw FederateError(.invalidConfiguration, "'\(id)' is neither the Services ID nor one of the configured bundle IDs")
         }
         let authentication = ClientAuthentication.clientSecretPost(secret: try secretCache.secret())
-        var client = try await cache.client(
-            issuer: endpoints.issuer, clientID: id, discovery: discovery, httpClient: httpClient, logger: logger
+        return try await cache.client(
+            issuer: endpoints.issuer, clientID: id, profile: AppleProfile(endpoints: endpoints), discovery: discovery,
+            httpClient: httpClient, logger: logger
         ) { _ in authentication }
-        client.policy.issuers = [endpoints.issuer]
-        client.policy.allowedAlgorithms = [.rs256]
-        client.revocationEndpoint = client.metadata.revocationEndpoint ?? endpoints.revocationURL
-        return client
     }
 
     /// The web authorization request: `response_mode=form_post` whenever `name` or `email`
@@ -99,7 +100,7 @@ public struct AppleProvider: Sendable {
     /// Finishes the web flow from Apple's `form_post` callback: checks it, exchanges the code
     /// and reads Apple's claims. The one-time `user` (name, email) is in the result.
     public func finish(_ callback: AppleCallback, pending: PendingAuthorization, client: OpenIDClient) async throws -> AppleSignIn {
-        let tokens = try await Self.explained { try await client.finish(callback.response, pending: pending) }
+        let tokens = try await client.finish(callback.response, pending: pending)
         return try AppleSignIn(tokens: tokens, user: callback.user)
     }
 
@@ -107,31 +108,19 @@ public struct AppleProvider: Sendable {
     /// `redirect_uri` is sent. `rawNonce` is the nonce the app generated, checked with ``nonceMode``.
     public func exchangeNativeCode(_ code: String, bundleID: String, rawNonce: String? = nil) async throws -> AppleSignIn {
         let client = try await self.client(for: bundleID)
-        let tokens = try await Self.explained {
-            try await client.exchange(code: code, redirectURI: nil, nonce: rawNonce.map(nonceMode.expectedClaim(for:)))
-        }
+        let tokens = try await client.exchange(code: code, redirectURI: nil, nonce: rawNonce.map(nonceMode.expectedClaim(for:)))
         return try AppleSignIn(tokens: tokens, user: nil)
     }
 
     /// Refreshes (Apple keeps the refresh token; a dead one gives `invalid_grant`: sign in again).
     public func refresh(_ refreshToken: String, client: OpenIDClient, previousIDToken: IDToken? = nil) async throws -> TokenSet {
-        try await Self.explained { try await client.refresh(refreshToken, previousIDToken: previousIDToken) }
+        try await client.refresh(refreshToken, previousIDToken: previousIDToken)
     }
 
     /// Revokes a token (`hint`: `refresh_token` or `access_token`). Deleting an account
     /// should revoke its refresh token (App Store Review Guideline 5.1.1(v)).
     public func revoke(_ token: String, hint: String = "refresh_token", client: OpenIDClient) async throws {
-        try await Self.explained { try await client.revoke(token, hint: hint) }
-    }
-
-    /// Runs `body`, explaining Apple's token errors.
-    static func explained<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let error as FederateError {
-            guard let advice = AppleErrorGuidance.guidance(for: error.code.rawValue) else { throw error }
-            throw error.withGuidance(advice)
-        }
+        try await client.revoke(token, hint: hint)
     }
 }
 

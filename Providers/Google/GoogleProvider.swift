@@ -64,75 +64,58 @@ public struct GoogleProvider: Sendable {
         self.cache = cache
     }
 
-    /// Discovers Google's configuration and returns a client that accepts both issuer
-    /// spellings, applies the `azp` allow-list and revokes at Google's revocation endpoint.
+    /// What this configuration adds to OpenID Connect (``GoogleProfile``).
+    public var profile: GoogleProfile {
+        GoogleProfile(
+            endpoints: endpoints, authorizedParties: authorizedParties, hostedDomains: hostedDomains,
+            includeGrantedScopes: includeGrantedScopes, offlineAccess: offlineAccess)
+    }
+
+    /// Discovers Google's configuration and returns a client with this configuration's
+    /// ``profile``: both issuer spellings, the `azp` allow-list, the hosted-domain rule,
+    /// Google's parameters and revocation endpoint, and Google's error codes explained.
     /// Without `discovery`, discovery and keys come from ``cache``.
     public func client(
         discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil,
         logger: Logger = Logger(label: "federate.google")
     ) async throws -> OpenIDClient {
-        var client = try await cache.client(
-            issuer: endpoints.issuer, clientID: clientID, discovery: discovery, httpClient: httpClient, logger: logger
+        try await cache.client(
+            issuer: endpoints.issuer, clientID: clientID, profile: profile, discovery: discovery, httpClient: httpClient, logger: logger
         ) { metadata throws(FederateError) in try ClientAuthentication.negotiate(metadata: metadata, secret: clientSecret) }
-        client.policy.issuers = endpoints.issuers
-        client.policy.authorizedParties = authorizedParties
-        client.revocationEndpoint = client.metadata.revocationEndpoint ?? endpoints.revocationURL
-        return client
     }
 
-    /// Builds an authorization request with this provider's scopes and Google's parameters.
-    /// An installed app's `redirectURI` should come from ``GoogleRedirectURI``.
+    /// Builds an authorization request with this provider's scopes and custom parameters
+    /// (the client's profile adds Google's). An installed app's `redirectURI` should come
+    /// from ``GoogleRedirectURI``.
     public func authorizationRequest(
         with client: OpenIDClient, redirectURI: String, loginHint: String? = nil, prompt: String? = nil, maxAge: Int? = nil,
         intent: AuthorizationIntent = .signIn
     ) throws(FederateError) -> BuiltAuthorizationRequest {
-        var parameters = customParameters
-        if includeGrantedScopes { parameters["include_granted_scopes"] = "true" }
-        if offlineAccess { parameters["access_type"] = "offline" }
-        if hostedDomains.count == 1, let domain = hostedDomains.sorted.first { parameters["hd"] = domain }
-        return try client.authorizationRequest(
+        try client.authorizationRequest(
             providerID: Self.providerID, redirectURI: redirectURI, scopes: scopes, prompt: prompt, loginHint: loginHint,
-            maxAge: maxAge, customParameters: parameters, intent: intent)
+            maxAge: maxAge, customParameters: customParameters, intent: intent)
     }
 
-    /// Checks the callback, exchanges the code and checks the hosted domain. Google's error
-    /// codes keep their code and gain guidance.
+    /// Checks the callback, exchanges the code and verifies the ID token with the client's
+    /// rules (the hosted domain among them). Google's error codes keep their code and gain
+    /// guidance.
     public func finish(_ response: AuthorizationResponse, pending: PendingAuthorization, client: OpenIDClient) async throws -> GoogleSignIn {
-        let tokens: TokenSet
-        do {
-            tokens = try await client.finish(response, pending: pending)
-        } catch let error as FederateError {
-            throw GoogleErrorGuidance.explain(error)
-        }
+        let tokens = try await client.finish(response, pending: pending)
         guard let idToken = tokens.idTokenClaims else {
             throw FederateError(.missingClaim, "Google's token response has no ID token (is 'openid' among the scopes?)")
         }
-        let hostedDomain = idToken.claims["hd"]?.stringValue
-        if !hostedDomains.isEmpty {
-            guard let hostedDomain, hostedDomains.contains(hostedDomain) else {
-                throw FederateError(.hostedDomainMismatch, "the account is not in an accepted Google Workspace domain")
-            }
-        }
-        return GoogleSignIn(tokens: tokens, idToken: idToken, hostedDomain: hostedDomain)
+        return GoogleSignIn(tokens: tokens, idToken: idToken, hostedDomain: idToken.claims["hd"]?.stringValue)
     }
 
     /// Refreshes the access token. `invalid_grant` (expired, revoked or capped refresh token)
     /// keeps its code and says: sign the user in again.
     public func refresh(_ refreshToken: String, client: OpenIDClient, previousIDToken: IDToken? = nil) async throws -> TokenSet {
-        do {
-            return try await client.refresh(refreshToken, previousIDToken: previousIDToken)
-        } catch let error as FederateError {
-            throw GoogleErrorGuidance.explain(error)
-        }
+        try await client.refresh(refreshToken, previousIDToken: previousIDToken)
     }
 
     /// Revokes an access or refresh token (revoking an access token revokes its refresh token too).
     public func revoke(_ token: String, client: OpenIDClient) async throws {
-        do {
-            try await client.revoke(token)
-        } catch let error as FederateError {
-            throw GoogleErrorGuidance.explain(error)
-        }
+        try await client.revoke(token)
     }
 
     /// The installed-app flow on a desktop: takes a started receiver (usually

@@ -33,6 +33,9 @@ public struct OIDCProvider: Sendable {
     /// A configured client authentication; `nil` negotiates it from discovery's
     /// `token_endpoint_auth_methods_supported` and what this configuration has.
     public var authentication: ClientAuthentication?
+    /// What this provider adds to standard OpenID Connect (``StandardOpenIDProfile`` unless
+    /// given): the plug-in point for a provider module built on this one.
+    public let profile: any OpenIDProviderProfile
     /// Discovery and keys kept between sign-ins (shared by copies of this value).
     public let cache: ProviderCache
 
@@ -41,7 +44,7 @@ public struct OIDCProvider: Sendable {
         id: String, issuer: String, clientID: String, clientSecret: String? = nil,
         privateKey: (key: JWSSigningKey, algorithm: JWSAlgorithm)? = nil,
         scopes: [String] = ["openid", "email", "profile"], customParameters: [String: String] = [:],
-        cache: ProviderCache
+        profile: any OpenIDProviderProfile = StandardOpenIDProfile(), cache: ProviderCache
     ) throws(FederateError) {
         guard Self.isValidID(id) else {
             throw FederateError(.invalidConfiguration, "an OIDC provider ID is 'oidc.' followed by 1-64 of [A-Za-z0-9._-]")
@@ -56,6 +59,7 @@ public struct OIDCProvider: Sendable {
         self.privateKey = privateKey
         self.scopes = scopes
         self.customParameters = customParameters
+        self.profile = profile
         self.cache = cache
     }
 
@@ -82,7 +86,8 @@ public struct OIDCProvider: Sendable {
         logger: Logger = Logger(label: "federate.oidc")
     ) async throws -> OpenIDClient {
         try await cache.client(
-            issuer: issuer, clientID: clientID, discovery: discovery, httpClient: httpClient, logger: logger, authentication: negotiated)
+            issuer: issuer, clientID: clientID, profile: profile, discovery: discovery, httpClient: httpClient, logger: logger,
+            authentication: negotiated)
     }
 
     private func negotiated(_ metadata: ProviderMetadata) throws(FederateError) -> ClientAuthentication {

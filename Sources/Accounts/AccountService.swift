@@ -207,11 +207,9 @@ public struct AccountService: Sendable {
         guard credential.providerID.utf8.count <= 128, credential.subject.utf8.count <= 255 else {
             throw FederateError(.invalidCredential, "the provider ID or subject is too long")
         }
-        // With a raw nonce, the ID token's `nonce` must be it or its SHA-256 in lower-case hex
-        // (what Apple's and Firebase's samples send), as Firebase checks.
-        if let rawNonce = credential.rawNonce, let idToken = credential.idToken {
-            let hashed = SHA256.hash(data: Array(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
-            guard let nonce = idToken.nonce, ConstantTime.equals(nonce, rawNonce) || ConstantTime.equals(nonce, hashed) else {
+        // With a nonce, the ID token's `nonce` must be what the provider module said it is.
+        if let expected = credential.nonceClaim, let idToken = credential.idToken {
+            guard let nonce = idToken.nonce, ConstantTime.equals(nonce, expected) else {
                 throw FederateError(.nonceMismatch, "the ID token's nonce does not match the credential's raw nonce")
             }
         }

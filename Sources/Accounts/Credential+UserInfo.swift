@@ -13,7 +13,7 @@ extension Credential {
         if fromIDToken || email == nil {
             emailVerified = self.emailVerified
         } else {
-            emailVerified = claims["email_verified"].flatMap(IDToken.flexibleBool) ?? false
+            if case .bool(let verified)? = claims["email_verified"] { emailVerified = verified } else { emailVerified = false }
         }
         var merged = profile.claims
         for (name, value) in claims where merged[name] == nil { merged[name] = value }
@@ -23,7 +23,7 @@ extension Credential {
             username: profile.username ?? claims["preferred_username"]?.stringValue, claims: merged)
         return Credential(
             providerID: providerID, subject: subject, email: email, emailVerified: emailVerified, idToken: idToken, tokens: tokens,
-            rawNonce: rawNonce, profile: profile)
+            rawNonce: rawNonce, nonceClaim: nonceClaim, profile: profile)
     }
 }
 

@@ -23,21 +23,27 @@ public struct Credential: Sendable, CustomStringConvertible {
     public let tokens: ProviderTokens
     /// The raw nonce sent in the authorization request, if any (secret).
     public let rawNonce: String?
+    /// What the ID token's `nonce` must be: the raw nonce, or what the provider module derived
+    /// from it (Apple's native SDK sends its SHA-256 in hex). `nil` when there is no nonce.
+    public let nonceClaim: String?
     /// The provider's profile of the user.
     public let profile: ProviderProfile
 
-    /// A credential from a verified ID token.
+    /// A credential from a verified ID token. `emailVerified` defaults to the token's Boolean
+    /// `email_verified` (a provider module that sends it otherwise passes its own reading);
+    /// `nonceClaim` defaults to `rawNonce`.
     public init(
         providerID: String, idToken: IDToken, accessToken: String? = nil, refreshToken: String? = nil,
-        rawNonce: String? = nil, profile: ProviderProfile? = nil
+        rawNonce: String? = nil, nonceClaim: String? = nil, emailVerified: Bool? = nil, profile: ProviderProfile? = nil
     ) {
         self.providerID = providerID
         self.subject = idToken.subject
         self.email = idToken.email
-        self.emailVerified = idToken.emailVerified ?? false
+        self.emailVerified = emailVerified ?? idToken.emailVerified ?? false
         self.idToken = idToken
         self.tokens = ProviderTokens(accessToken: accessToken, refreshToken: refreshToken)
         self.rawNonce = rawNonce
+        self.nonceClaim = nonceClaim ?? rawNonce
         self.profile = profile ?? ProviderProfile(idToken: idToken)
     }
 
@@ -63,13 +69,14 @@ public struct Credential: Sendable, CustomStringConvertible {
         self.idToken = nil
         self.tokens = tokens
         self.rawNonce = rawNonce
+        self.nonceClaim = rawNonce
         self.profile = profile
     }
 
     /// Every field as given (``completed(withUserInfo:)``).
     init(
         providerID: String, subject: String, email: String?, emailVerified: Bool, idToken: IDToken?, tokens: ProviderTokens,
-        rawNonce: String?, profile: ProviderProfile
+        rawNonce: String?, nonceClaim: String?, profile: ProviderProfile
     ) {
         self.providerID = providerID
         self.subject = subject
@@ -78,6 +85,7 @@ public struct Credential: Sendable, CustomStringConvertible {
         self.idToken = idToken
         self.tokens = tokens
         self.rawNonce = rawNonce
+        self.nonceClaim = nonceClaim
         self.profile = profile
     }
 

@@ -65,9 +65,11 @@ struct ClientOptions: ParsableArguments {
     }
 
     /// The provider these options describe, as a FederateOIDC provider.
-    func provider(id: String = "oidc.cli") throws -> OIDCProvider {
+    func provider(id: String = "oidc.cli", revocationEndpoint: String? = nil) throws -> OIDCProvider {
         var provider = try OIDCProvider(
-            id: id, issuer: issuer, clientID: clientID, clientSecret: resolvedSecret, cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+            id: id, issuer: issuer, clientID: clientID, clientSecret: resolvedSecret,
+            profile: StandardOpenIDProfile(fallbackRevocationEndpoint: revocationEndpoint),
+            cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
         switch authMethod {
         case .clientSecretBasic?: provider.authentication = .clientSecretBasic(secret: resolvedSecret ?? "")
         case .clientSecretPost?: provider.authentication = .clientSecretPost(secret: resolvedSecret ?? "")
@@ -85,10 +87,10 @@ struct ClientOptions: ParsableArguments {
     }
 
     /// Discovers the issuer (nothing else is sent before that succeeds) and creates the client.
-    func makeClient() async throws -> OpenIDClient {
+    func makeClient(revocationEndpoint: String? = nil) async throws -> OpenIDClient {
         var logger = Logger(label: "federate.cli")
         logger.logLevel = .error  // The tool reports problems itself, as JSON on standard output.
-        return try await provider().client(logger: logger)
+        return try await provider(revocationEndpoint: revocationEndpoint).client(logger: logger)
     }
 }
 

@@ -37,7 +37,7 @@ enum ProviderVerification {
         }
     }
 
-    private static func keyProvider(_ source: String?, urlFormat: RemoteKeySet.Format) throws -> (any KeySetProvider)? {
+    private static func keyProvider(_ source: String?, urlFormat: KeySetFormat) throws -> (any KeySetProvider)? {
         guard let source else { return nil }
         if source.hasPrefix("https://") || source.hasPrefix("http://") {
             return try RemoteKeySet(url: source, format: urlFormat, httpClient: AsyncHTTPClientTransport.shared)

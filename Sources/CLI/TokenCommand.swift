@@ -68,8 +68,7 @@ struct TokenCommand: AsyncParsableCommand {
 
         func run() async throws {
             do {
-                var openID = try await client.makeClient()
-                if let revocationEndpoint { openID.revocationEndpoint = revocationEndpoint }
+                let openID = try await client.makeClient(revocationEndpoint: revocationEndpoint)
                 try await openID.revoke(token, hint: hint?.rawValue)
                 CLIOutput.line(["revoked": true])
             } catch {

@@ -22,9 +22,13 @@ enum Flavor {
     }
 
     /// A relying party for `clientID` at `provider`, from discovery.
-    static func client(_ provider: DevProvider, id: String, authentication: ClientAuthentication) async throws -> OpenIDClient {
+    static func client(
+        _ provider: DevProvider, id: String, authentication: ClientAuthentication,
+        profile: any OpenIDProviderProfile = StandardOpenIDProfile()
+    ) async throws -> OpenIDClient {
         let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: provider.issuer)
-        return try OpenIDClient(metadata: metadata, clientID: id, authentication: authentication, httpClient: AsyncHTTPClientTransport.shared)
+        return try OpenIDClient(
+            metadata: metadata, clientID: id, authentication: authentication, profile: profile, httpClient: AsyncHTTPClientTransport.shared)
     }
 
     /// Plays the browser: follows the authorization URL (auto-approve or `login_hint`) and

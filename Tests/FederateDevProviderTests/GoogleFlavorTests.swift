@@ -52,8 +52,9 @@ struct GoogleFlavorTests {
             // ...Google's verifier knows both spellings.
             let built = try client.authorizationRequest(providerID: "google.com", redirectURI: Flavor.redirectURI)
             let code = try #require(try await Flavor.authorize(built.url).parameters["code"])
-            var lenient = client
-            lenient.policy.issuers = GoogleEndpoints.at(provider.baseURL).issuers
+            let lenient = try await Flavor.client(
+                provider, id: Self.clientID, authentication: .clientSecretPost(secret: "dev-google-secret"),
+                profile: GoogleProfile(endpoints: .at(provider.baseURL)))
             let tokens = try await lenient.exchange(code: code, pending: built.pending)
             #expect(tokens.idTokenClaims?.issuer == String(provider.baseURL.dropFirst("http://".count)))
         }
@@ -85,14 +86,15 @@ struct GoogleFlavorTests {
 
     @Test func refreshKeepsTheRefreshTokenAndRevokingTheAccessTokenCascades() async throws {
         try await Flavor.with(Self.configuration()) { provider in
-            var client = try await Self.client(provider)
+            let client = try await Flavor.client(
+                provider, id: Self.clientID, authentication: .clientSecretPost(secret: "dev-google-secret"),
+                profile: StandardOpenIDProfile(fallbackRevocationEndpoint: GoogleEndpoints.at(provider.baseURL).revocationURL))
             let tokens = try await Flavor.signIn(client)
             let refreshToken = try #require(tokens.refreshToken)
             let refreshed = try await client.refresh(refreshToken, previousIDToken: tokens.idTokenClaims)
             #expect(refreshed.refreshToken == nil || refreshed.refreshToken == refreshToken)
             _ = try await client.refresh(refreshToken)  // still valid: Google does not rotate
 
-            client.revocationEndpoint = GoogleEndpoints.at(provider.baseURL).revocationURL
             let latest = try await client.refresh(refreshToken)
             try await client.revoke(latest.accessToken, hint: "access_token")
             let dead = await #expect(throws: FederateError.self) { try await client.refresh(refreshToken) }

@@ -37,7 +37,7 @@ struct FederateRoutesTests {
             "google": GoogleProvider(clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
             "apple": try AppleProvider(servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM, endpoints: .at(apple.baseURL), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
         ]
-        try await RoutesServer.run(providers: providers, accounts: accounts, appleDomainAssociation: "apple-association-contents") { origin in
+        try await RoutesServer.run(providers: providers, accounts: accounts, staticFiles: [AppleProvider.domainAssociationPath: "apple-association-contents"]) { origin in
             let browser = TestBrowser()
 
             // Sign in with the generic provider; returnTo must stay on this site.

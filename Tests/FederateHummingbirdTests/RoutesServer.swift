@@ -8,7 +8,7 @@ import Hummingbird
 /// `body`, which gets the server's origin. `/` answers "home".
 enum RoutesServer {
     static func run(
-        port: Int? = nil, providers: [String: any SignInProvider], accounts: AccountService, appleDomainAssociation: String? = nil,
+        port: Int? = nil, providers: [String: any SignInProvider], accounts: AccountService, staticFiles: [String: String] = [:],
         _ body: (_ origin: String) async throws -> Void
     ) async throws {
         let port = try port ?? FreePort.loopback()
@@ -16,7 +16,7 @@ enum RoutesServer {
         let configuration = FederateServerConfiguration(
             origin: origin, providers: providers, accounts: accounts,
             sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: SymmetricKey(size: .bits256))]),
-            appleDomainAssociation: appleDomainAssociation)
+            staticFiles: staticFiles)
         let router = Router(context: FederateContext.self)
         FederateRoutes<FederateContext>(configuration: configuration).register(on: router)
         router.get("/") { _, _ in "home" }

@@ -1,6 +1,7 @@
 import Crypto
 import Federate
 import FederateApple
+import FederateGoogle
 import Foundation
 
 /// What each fuzz target feeds its input to, and the invariants it checks on the way.

@@ -26,8 +26,8 @@ public final class ProviderCache: Sendable {
     }
 
     /// The key set at `url` (created on first use, then shared).
-    public func keySet(url: String, format: RemoteKeySet.Format = .jwks) throws(FederateError) -> RemoteKeySet {
-        let key = "\(format) \(url)"
+    public func keySet(url: String, format: KeySetFormat = .jwks) throws(FederateError) -> RemoteKeySet {
+        let key = "\(format.name) \(url)"
         if let existing = keySets.withLock({ $0[key] }) { return existing }
         let created = try RemoteKeySet(url: url, format: format, httpClient: httpClient, cachePolicy: cachePolicy, logger: logger)
         return keySets.withLock { sets in
@@ -38,13 +38,15 @@ public final class ProviderCache: Sendable {
     }
 
     /// A client for `clientID` at the provider `metadata` describes (from ``discovery``),
-    /// with its key set from this cache.
+    /// with `profile`'s policy and its key set from this cache.
     public func client(
-        metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication, logger: Logger? = nil
+        metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication,
+        profile: any OpenIDProviderProfile = StandardOpenIDProfile(), logger: Logger? = nil
     ) throws(FederateError) -> OpenIDClient {
-        try OpenIDClient(
-            metadata: metadata, clientID: clientID, authentication: authentication, keys: try keySet(url: metadata.jwksURI),
-            httpClient: httpClient, logger: logger ?? self.logger)
+        let location = profile.keySetLocation(metadata: metadata)
+        return try OpenIDClient(
+            metadata: metadata, clientID: clientID, authentication: authentication, profile: profile,
+            keys: try keySet(url: location.url, format: location.format), httpClient: httpClient, logger: logger ?? self.logger)
     }
 
     /// A client for `clientID` at `issuer`, the way every provider makes one. Discovery and
@@ -52,16 +54,18 @@ public final class ProviderCache: Sendable {
     /// client, with a key set of the client's own fetched over `httpClient` (one-off clients).
     /// `authentication` picks the client authentication once the metadata is known.
     public func client(
-        issuer: String, clientID: String, discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil,
-        logger: Logger? = nil, authentication: (ProviderMetadata) throws(FederateError) -> ClientAuthentication
+        issuer: String, clientID: String, profile: any OpenIDProviderProfile = StandardOpenIDProfile(),
+        discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil, logger: Logger? = nil,
+        authentication: (ProviderMetadata) throws(FederateError) -> ClientAuthentication
     ) async throws -> OpenIDClient {
         guard let discovery else {
             let metadata = try await self.discovery.metadata(for: issuer)
-            return try client(metadata: metadata, clientID: clientID, authentication: try authentication(metadata), logger: logger)
+            return try client(
+                metadata: metadata, clientID: clientID, authentication: try authentication(metadata), profile: profile, logger: logger)
         }
         let metadata = try await discovery.metadata(for: issuer)
         return try OpenIDClient(
-            metadata: metadata, clientID: clientID, authentication: try authentication(metadata),
+            metadata: metadata, clientID: clientID, authentication: try authentication(metadata), profile: profile,
             httpClient: httpClient ?? self.httpClient, logger: logger ?? self.logger)
     }
 }

@@ -19,40 +19,38 @@ public struct OpenIDClient: Sendable {
     public let clientID: String
     /// How the client authenticates to the provider.
     public let authentication: ClientAuthentication
-    /// How ID tokens are verified (issuer, audience, algorithms from discovery by default).
-    public var policy: IDTokenPolicy
+    /// How ID tokens are verified: derived once, by the profile, when the client is built.
+    public let policy: IDTokenPolicy
+    /// What the provider module adds to standard OpenID Connect.
+    public let profile: any OpenIDProviderProfile
     /// Where verification keys come from.
     public let keys: any KeySetProvider
     /// The transport.
     public let httpClient: any HTTPClient
-    /// Overrides the discovered revocation endpoint (some providers do not advertise theirs).
-    public var revocationEndpoint: String?
+    /// The revocation endpoint: discovery's, else the profile's fallback.
+    public let revocationEndpoint: String?
     private let logger: Logger
 
-    /// Creates a client. Keys default to a ``RemoteKeySet`` on the provider's `jwks_uri`.
+    /// Creates a client. The policy comes from `profile`; keys default to a ``RemoteKeySet``
+    /// at the profile's key-set location (discovery's `jwks_uri` unless the profile says otherwise).
     public init(
         metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication,
-        keys: (any KeySetProvider)? = nil, httpClient: any HTTPClient,
+        profile: any OpenIDProviderProfile = StandardOpenIDProfile(), keys: (any KeySetProvider)? = nil, httpClient: any HTTPClient,
         logger: Logger = Logger(label: "federate.client")
     ) throws(FederateError) {
         self.metadata = metadata
         self.clientID = clientID
         self.authentication = authentication
+        self.profile = profile
         self.httpClient = httpClient
         if let keys {
             self.keys = keys
         } else {
-            self.keys = try RemoteKeySet(url: metadata.jwksURI, httpClient: httpClient, logger: logger)
+            let location = profile.keySetLocation(metadata: metadata)
+            self.keys = try RemoteKeySet(url: location.url, format: location.format, httpClient: httpClient, logger: logger)
         }
-        var policy = IDTokenPolicy(metadata: metadata, clientID: clientID)
-        // HS256/384/512 ID tokens are keyed with the client secret (OpenID Connect Core §10.1):
-        // allowed only when the provider advertises them and this client has a secret.
-        let advertisedHMAC = metadata.idTokenSigningAlgValuesSupported.compactMap(JWSAlgorithm.init(rawValue:)).filter(\.isSymmetric)
-        if let secret = authentication.clientSecret, !advertisedHMAC.isEmpty {
-            policy.hmacSecret = HMACSecret(utf8: secret)
-            policy.allowedAlgorithms.formUnion(advertisedHMAC)
-        }
-        self.policy = policy
+        self.policy = profile.policy(metadata: metadata, clientID: clientID, authentication: authentication)
+        self.revocationEndpoint = metadata.revocationEndpoint ?? profile.fallbackRevocationEndpoint
         self.logger = logger
     }
 
@@ -66,7 +64,8 @@ public struct OpenIDClient: Sendable {
     ) throws(FederateError) -> BuiltAuthorizationRequest {
         try AuthorizationRequest(
             providerID: providerID, clientID: clientID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode,
-            prompt: prompt, loginHint: loginHint, maxAge: maxAge, customParameters: customParameters, intent: intent
+            prompt: prompt, loginHint: loginHint, maxAge: maxAge,
+            customParameters: profile.authorizationParameters.merging(customParameters) { _, caller in caller }, intent: intent
         ).build(for: metadata, logger: logger)
     }
 
@@ -78,7 +77,7 @@ public struct OpenIDClient: Sendable {
             code = try response.validate(against: pending, metadata: metadata)
         } catch {
             logger.notice("callback refused", metadata: ["issuer": "\(metadata.issuer)", "error": "\(error.code)"])
-            throw error
+            throw profile.explain(error)
         }
         logger.debug("callback accepted", metadata: ["issuer": "\(metadata.issuer)", "provider": "\(pending.providerID)"])
         return try await exchange(code: code, pending: pending)
@@ -125,7 +124,8 @@ public struct OpenIDClient: Sendable {
         do {
             response = try await postToTokenEndpoint(form)
         } catch let error as FederateError where error.code == .invalidGrant {
-            throw FederateError(.invalidGrant, "the refresh token is no longer valid: sign the user in again (\(error.providerError?.description ?? "invalid_grant"))")
+            throw profile.explain(FederateError(
+                .invalidGrant, "the refresh token is no longer valid: sign the user in again (\(error.providerError?.description ?? "invalid_grant"))"))
         }
         let tokens = try await tokenSet(
             from: response, requestedScopes: scopes ?? [], previousRefreshToken: refreshToken, idTokenRequired: false,
@@ -142,7 +142,7 @@ public struct OpenIDClient: Sendable {
 
     /// Revokes a token (RFC 7009). `hint` is `access_token` or `refresh_token`.
     public func revoke(_ token: String, hint: String? = nil) async throws {
-        guard let endpoint = revocationEndpoint ?? metadata.revocationEndpoint else {
+        guard let endpoint = revocationEndpoint else {
             throw FederateError(.endpointNotAvailable, "the provider advertises no revocation_endpoint")
         }
         try EndpointSecurity.validate(endpoint, field: "revocation_endpoint")
@@ -217,7 +217,7 @@ public struct OpenIDClient: Sendable {
     /// Logs a provider's refusal (its code only: descriptions are the provider's free text) and returns it.
     private func logged(_ error: FederateError, endpoint: String) -> FederateError {
         logger.notice("the provider refused", metadata: ["endpoint": "\(endpoint)", "error": "\(error.code)"])
-        return error
+        return profile.explain(error)
     }
 
     /// An OAuth error response as a FederateError with its provider error, else an unexpected status.

@@ -5,7 +5,7 @@ extension RemoteKeySet {
     /// verifiers take one or the other: without either there is nothing to verify with, so
     /// this throws ``FederateError/Code/invalidConfiguration``.
     public static func keys(
-        _ keys: (any KeySetProvider)?, orFetch url: String, format: Format = .jwks, over httpClient: (any HTTPClient)?
+        _ keys: (any KeySetProvider)?, orFetch url: String, format: KeySetFormat = .jwks, over httpClient: (any HTTPClient)?
     ) throws(FederateError) -> any KeySetProvider {
         if let keys { return keys }
         guard let httpClient else {

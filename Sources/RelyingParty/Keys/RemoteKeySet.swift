@@ -2,7 +2,7 @@ public import FederateTokens
 public import Logging
 
 /// A key set fetched from a URL and cached: the usual ``KeySetProvider`` for a provider's
-/// `jwks_uri` (or Google's x509 key map).
+/// `jwks_uri` (or another ``KeySetFormat`` a provider module adds).
 ///
 /// - Cached for `Cache-Control: max-age`, clamped by the ``CachePolicy``.
 /// - A token with an unknown `kid` triggers one refetch, shared by all concurrent callers,
@@ -11,24 +11,16 @@ public import Logging
 ///   ``CachePolicy/maximumStaleness`` after it expired; then ``FederateError/Code/keyFetchFailed``.
 /// - The URL must be HTTPS (or loopback HTTP); redirects are not followed.
 public final class RemoteKeySet: KeySetProvider {
-    /// The format of the document at the URL.
-    public enum Format: Sendable, Hashable {
-        /// A JWKS document (RFC 7517 §5).
-        case jwks
-        /// Google's `{kid: PEM certificate}` map.
-        case x509Map
-    }
-
     /// The key endpoint.
     public let url: String
     /// The document format.
-    public let format: Format
+    public let format: KeySetFormat
     private let cache: RefreshingCache<JSONWebKeySet>
 
     /// Creates a remote key set. Nothing is fetched until the first verification.
     public init(
         url: String,
-        format: Format = .jwks,
+        format: KeySetFormat = .jwks,
         httpClient: any HTTPClient,
         cachePolicy: CachePolicy = CachePolicy(),
         logger: Logger = Logger(label: "federate.keys")
@@ -52,10 +44,7 @@ public final class RemoteKeySet: KeySetProvider {
             }
             let keySet: JSONWebKeySet
             do throws(FederateError) {
-                switch format {
-                case .jwks: keySet = try JSONWebKeySet(jwks: response.body)
-                case .x509Map: keySet = try JSONWebKeySet(x509Map: response.body)
-                }
+                keySet = try format.parse(response.body)
             } catch {
                 throw FederateError(.keyFetchFailed, "\(url) served an unusable key set: \(error.message)")
             }

@@ -22,7 +22,7 @@ public import Logging
 ///   `DELETE /me/providers/{providerID}` (unlink); `DELETE /me` (delete the account and revoke
 ///   its provider tokens). State-changing routes need the CSRF header; unlink and delete need a
 ///   recent sign-in (`requires_recent_login`, 403).
-/// - `GET /.well-known/apple-developer-domain-association.txt`, answered 200 directly (Apple's
+/// - `GET` each of ``FederateServerConfiguration/staticFiles`` (Apple's domain association), answered 200 directly (Apple's
 ///   check follows no redirect) when configured.
 public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     /// What the routes serve.
@@ -60,9 +60,9 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         me.delete("providers/{providerID}") { _, context in try await self.unlink(context: context) }
         me.delete { _, context in try await self.deleteAccount(context: context) }
 
-        if let association = configuration.appleDomainAssociation {
-            router.get(".well-known/apple-developer-domain-association.txt") { _, _ in
-                Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: association)))
+        for (path, contents) in configuration.staticFiles {
+            router.get(RouterPath(path)) { _, _ in
+                Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: contents)))
             }
         }
     }

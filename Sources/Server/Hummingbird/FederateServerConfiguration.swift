@@ -12,9 +12,9 @@ public struct FederateServerConfiguration: Sendable {
     public var accounts: AccountService
     /// Seals pending authorizations into a cookie, so any server instance finishes a flow.
     public var sealer: PendingAuthorizationSealer
-    /// The contents of `/.well-known/apple-developer-domain-association.txt`, when Sign in
-    /// with Apple's domain check needs it.
-    public var appleDomainAssociation: String?
+    /// Plain-text files answered 200 directly at their exact path, for a provider's domain
+    /// check (`[AppleProvider.domainAssociationPath: contents]` for Sign in with Apple).
+    public var staticFiles: [String: String]
     /// Where routes live (`/auth`), and the JSON API (`/me`).
     public var authPath: String
     /// Where the browser goes after a sign-in without `returnTo`.
@@ -23,13 +23,13 @@ public struct FederateServerConfiguration: Sendable {
     /// Creates a configuration.
     public init(
         origin: String, providers: [String: any SignInProvider], accounts: AccountService, sealer: PendingAuthorizationSealer,
-        appleDomainAssociation: String? = nil, authPath: String = "/auth", defaultReturnTo: String = "/"
+        staticFiles: [String: String] = [:], authPath: String = "/auth", defaultReturnTo: String = "/"
     ) {
         self.origin = origin
         self.providers = providers
         self.accounts = accounts
         self.sealer = sealer
-        self.appleDomainAssociation = appleDomainAssociation
+        self.staticFiles = staticFiles
         self.authPath = authPath
         self.defaultReturnTo = defaultReturnTo
     }

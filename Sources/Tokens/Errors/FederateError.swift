@@ -205,7 +205,7 @@ extension FederateError.Code {
     /// The loopback listener timed out waiting for the browser's redirect.
     public static let callbackTimeout: Self = "callback_timeout"
 
-    // Provider error codes (RFC 6749 §4.1.2.1 and §5.2, OpenID Connect Core §3.1.2.6, Google).
+    // Provider error codes (RFC 6749 §4.1.2.1 and §5.2, OpenID Connect Core §3.1.2.6).
     /// The user or the provider refused the request.
     public static let accessDenied: Self = "access_denied"
     /// The request is malformed.
@@ -222,12 +222,6 @@ extension FederateError.Code {
     public static let loginRequired: Self = "login_required"
     /// The provider requires consent (`prompt=none` failed).
     public static let consentRequired: Self = "consent_required"
-    /// Google: an administrator policy blocks the request.
-    public static let adminPolicyEnforced: Self = "admin_policy_enforced"
-    /// Google: the app is internal to another organisation.
-    public static let orgInternal: Self = "org_internal"
-    /// Google: the request came from an embedded web view.
-    public static let disallowedUserAgent: Self = "disallowed_useragent"
     /// The redirect URI is not registered.
     public static let redirectURIMismatch: Self = "redirect_uri_mismatch"
 }

@@ -1,7 +1,7 @@
 /// A set of public verification keys, as fetched from a provider.
 ///
-/// Built from a JWKS document (``init(jwks:)``), from Google's x509 certificate map
-/// (``init(x509Map:)``), or from keys in hand (``init(keys:)``).
+/// Built from a JWKS document (``init(jwks:)``), from keys in hand (``init(keys:)``), or by a
+/// provider module's own format (``init(droppingAmbiguous:skipped:)``).
 ///
 /// Loading is tolerant per key and strict per set: a key that is unknown, unsupported,
 /// for encryption, symmetric or weak is skipped (and listed in ``skipped``), never fatal to
@@ -25,6 +25,12 @@ public struct JSONWebKeySet: Sendable {
         public let keyID: String?
         /// Why it was left out.
         public let reason: String
+
+        /// Records a key left out.
+        public init(keyID: String?, reason: String) {
+            self.keyID = keyID
+            self.reason = reason
+        }
     }
 
     /// An empty key set.
@@ -70,8 +76,9 @@ public struct JSONWebKeySet: Sendable {
         self.init(droppingAmbiguous: usable, skipped: skipped)
     }
 
-    /// Builds a set, dropping every key whose `kid` is shared with another usable key.
-    init(droppingAmbiguous usable: [JSONWebKey], skipped: [SkippedKey]) {
+    /// A set from keys a parser loaded: a `kid` on more than one key is ambiguous, and all
+    /// keys with it are dropped (and listed in ``skipped``), as for a JWKS document.
+    public init(droppingAmbiguous usable: [JSONWebKey], skipped: [SkippedKey]) {
         var counts: [ExactString: Int] = [:]
         for key in usable { if let kid = key.keyID { counts[ExactString(kid), default: 0] += 1 } }
         var skipped = skipped

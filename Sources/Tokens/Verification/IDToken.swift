@@ -44,8 +44,12 @@ public struct IDToken: Sendable, CustomStringConvertible {
 
     /// `email`, if present.
     public var email: String? { claims["email"]?.stringValue }
-    /// `email_verified`, accepting a Boolean or the strings `"true"`/`"false"` (Apple sends strings).
-    public var emailVerified: Bool? { claims["email_verified"].flatMap(IDToken.flexibleBool) }
+    /// `email_verified` when it is a JSON Boolean (OpenID Connect Core §5.1); anything else is
+    /// `nil`. A provider module that sends it otherwise reads it itself (FederateApple).
+    public var emailVerified: Bool? {
+        guard case .bool(let verified)? = claims["email_verified"] else { return nil }
+        return verified
+    }
     /// `name`, if present.
     public var name: String? { claims["name"]?.stringValue }
     /// `picture`, if present.
@@ -61,16 +65,6 @@ public struct IDToken: Sendable, CustomStringConvertible {
 
     private func date(_ name: String) -> Date? {
         claims[name].flatMap(NumericDate.init(json:))?.date
-    }
-
-    /// Reads a Boolean that some providers send as a string.
-    public static func flexibleBool(_ value: JSONValue) -> Bool? {
-        switch value {
-        case .bool(let b): return b
-        case .string("true"): return true
-        case .string("false"): return false
-        default: return nil
-        }
     }
 
     public var description: String {

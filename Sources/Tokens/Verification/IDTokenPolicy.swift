@@ -1,4 +1,5 @@
 /// What an ID token must satisfy: one value, supplied by the caller or a provider module.
+/// A value: a client or verifier keeps its own copy, which nothing changes after construction.
 public struct IDTokenPolicy: Sendable {
     /// Accepted `iss` values, compared byte for byte. Google has two.
     public var issuers: IdentifierSet
@@ -19,6 +20,9 @@ public struct IDTokenPolicy: Sendable {
     public var requiredClaims: Set<String>
     /// Size and nesting limits.
     public var limits: JWSLimits
+    /// Rules a provider adds to the ID-token kind's (run after them), such as Google's
+    /// hosted-domain rule.
+    public var additionalRules: ClaimRules
 
     /// Creates a policy. `allowedAlgorithms` defaults to RS256, the one algorithm every
     /// OpenID provider must support; use ``init(metadata:clientID:)`` to take the provider's
@@ -32,7 +36,8 @@ public struct IDTokenPolicy: Sendable {
         clockTolerance: Double = 60,
         maxAge: Double? = nil,
         requiredClaims: Set<String> = [],
-        limits: JWSLimits = .default
+        limits: JWSLimits = .default,
+        additionalRules: ClaimRules = []
     ) {
         self.issuers = issuers
         self.audiences = audiences
@@ -43,6 +48,7 @@ public struct IDTokenPolicy: Sendable {
         self.maxAge = maxAge
         self.requiredClaims = requiredClaims
         self.limits = limits
+        self.additionalRules = additionalRules
     }
 
     /// A policy for one issuer and one client ID.
@@ -66,6 +72,7 @@ extension IDTokenPolicy {
         if let accessToken = expectations.accessToken { rules.append(TokenHashRule.accessToken(accessToken)) }
         if let code = expectations.authorizationCode { rules.append(TokenHashRule.authorizationCode(code)) }
         if !requiredClaims.isEmpty { rules.append(RequiredClaimsRule(requiredClaims)) }
+        rules.append(contentsOf: additionalRules)
         return rules
     }
 }

@@ -98,12 +98,13 @@ struct RefreshRevokeUserInfoTests {
             let error = await #expect(throws: FederateError.self) { try await client.revoke("t", hint: "access_token") }
             #expect(error?.code.rawValue == "unsupported_token_type")
 
-            var withoutEndpoint = try provider.client(metadata: ["revocation_endpoint": nil])
+            let withoutEndpoint = try provider.client(metadata: ["revocation_endpoint": nil])
             let missing = await #expect(throws: FederateError.self) { try await withoutEndpoint.revoke("t") }
             #expect(missing?.code == .endpointNotAvailable)
             provider.on("/other-revoke") { _ in .status(200) }
-            withoutEndpoint.revocationEndpoint = provider.issuer + "/other-revoke"
-            try await withoutEndpoint.revoke("t")
+            let withFallback = try provider.client(
+                metadata: ["revocation_endpoint": nil], profile: StandardOpenIDProfile(fallbackRevocationEndpoint: provider.issuer + "/other-revoke"))
+            try await withFallback.revoke("t")
             #expect(provider.requests(to: "/other-revoke").count == 1)
         }
     }

@@ -73,11 +73,11 @@ final class ScriptedProvider: Sendable {
     /// A client whose keys are this provider's public key (no JWKS fetch).
     func client(
         _ authentication: ClientAuthentication = .clientSecretBasic(secret: "p@ss word"),
-        metadata overrides: [String: JSONValue?] = [:]
+        metadata overrides: [String: JSONValue?] = [:], profile: any OpenIDProviderProfile = StandardOpenIDProfile()
     ) throws -> OpenIDClient {
         let jwks = TestIssuer.jwks(for: [key])
         return try OpenIDClient(
-            metadata: metadata(overrides), clientID: Self.clientID, authentication: authentication,
+            metadata: metadata(overrides), clientID: Self.clientID, authentication: authentication, profile: profile,
             keys: JSONWebKeySet(jwks: Array(jwks.utf8)), httpClient: AsyncHTTPClientTransport.shared)
     }
 

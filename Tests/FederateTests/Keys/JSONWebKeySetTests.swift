@@ -4,6 +4,7 @@ import SwiftASN1
 import Testing
 import X509
 import Federate
+import FederateGoogle
 @testable import FederateAccounts
 @testable import FederateRelyingParty
 @testable import FederateTokens

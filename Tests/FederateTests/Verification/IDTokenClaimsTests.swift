@@ -9,7 +9,7 @@ import Federate
     let now = Int64(Fixtures.now)
 
     @Test func acceptsAValidTokenAndTypesItsClaims() async throws {
-        let token = Fixtures.token(["email": "a@example.com", "email_verified": "true", "auth_time": .integer(now - 5), "nonce": "n-1"])
+        let token = Fixtures.token(["email": "a@example.com", "email_verified": true, "auth_time": .integer(now - 5), "nonce": "n-1"])
         let idToken = try await IDTokenVerifier(policy: Fixtures.policy(), keys: Fixtures.keySet).verify(token, expecting: .init(nonce: "n-1"))
         #expect(idToken.issuer == Fixtures.issuer && idToken.subject == "user-1" && idToken.audiences == [Fixtures.clientID])
         #expect(idToken.email == "a@example.com" && idToken.emailVerified == true)
@@ -131,9 +131,12 @@ import Federate
         #expect(Fixtures.errorCode(duplicate) == .malformedToken)
     }
 
-    @Test func appleStyleStringBooleans() {
-        #expect(IDToken.flexibleBool("true") == true)
-        #expect(IDToken.flexibleBool(false) == false)
-        #expect(IDToken.flexibleBool("yes") == nil)
+    @Test func emailVerifiedIsAJSONBooleanOnly() throws {
+        // Strings are Apple's way, read by FederateApple (AppleClaims); the core reads the standard's Boolean.
+        for (value, expected): (JSONValue, Bool?) in [(.bool(true), true), (.bool(false), false), (.string("true"), nil), (.integer(1), nil)] {
+            let header = try JOSEHeader(members: ["alg": .string("RS256")])
+            let token = IDToken(VerifiedJWT(header: header, claims: ["email_verified": value], algorithm: .rs256, keyID: nil))
+            #expect(token.emailVerified == expected, "\(value)")
+        }
     }
 }

@@ -1,6 +1,11 @@
-import Crypto
-import _CryptoExtras
-import X509
+public import FederateRelyingParty
+public import FederateTokens
+
+extension KeySetFormat {
+    /// Google's `{kid: PEM certificate}` map, served for Firebase ID tokens and some Google
+    /// service accounts (``JSONWebKeySet/init(x509Map:limits:)``).
+    public static let x509Map = KeySetFormat(name: "x509") { (document) throws(FederateError) in try JSONWebKeySet(x509Map: document) }
+}
 
 extension JSONWebKeySet {
     /// Parses Google's x509 key map: a JSON object `{kid: "-----BEGIN CERTIFICATE-----..."}`,
@@ -24,33 +29,11 @@ extension JSONWebKeySet {
                 continue
             }
             do {
-                usable.append(JSONWebKey(keyID: kid, material: try Self.publicKey(fromCertificatePEM: pem)))
+                usable.append(try JSONWebKey(keyID: kid, certificatePEM: pem))
             } catch {
                 skipped.append(SkippedKey(keyID: kid, reason: error.message))
             }
         }
         self.init(droppingAmbiguous: usable, skipped: skipped)
-    }
-
-    private static func publicKey(fromCertificatePEM pem: String) throws(FederateError) -> PublicKeyMaterial {
-        let certificate: Certificate
-        do {
-            certificate = try Certificate(pemEncoded: pem)
-        } catch {
-            throw FederateError(.invalidKey, "not a PEM X.509 certificate")
-        }
-        let key = certificate.publicKey
-        if let rsa = _RSA.Signing.PublicKey(key) {
-            guard let primitives = try? rsa.getKeyPrimitives() else {
-                throw FederateError(.invalidKey, "RSA key parameters unreadable")
-            }
-            _ = try RSAPublicKeyChecks.validate(modulus: Array(primitives.modulus), exponent: Array(primitives.publicExponent))
-            return .rsa(rsa)
-        }
-        if let p256 = P256.Signing.PublicKey(key) { return .p256(p256) }
-        if let p384 = P384.Signing.PublicKey(key) { return .p384(p384) }
-        if let p521 = P521.Signing.PublicKey(key) { return .p521(p521) }
-        if let ed = Curve25519.Signing.PublicKey(key) { return .ed25519(ed) }
-        throw FederateError(.invalidKey, "certificate key type is not supported")
     }
 }

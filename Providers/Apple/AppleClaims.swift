@@ -1,0 +1,15 @@
+public import FederateTokens
+
+/// How Apple writes its claims.
+public enum AppleClaims {
+    /// A Boolean as Apple sends it: a JSON Boolean, or the string `"true"` or `"false"`
+    /// (`email_verified`, `is_private_email`, `nonce_supported`). Anything else is `nil`.
+    public static func bool(_ value: JSONValue) -> Bool? {
+        switch value {
+        case .bool(let flag): return flag
+        case .string("true"): return true
+        case .string("false"): return false
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,69 @@
+public import FederateTokens
+
+/// What a provider module adds to standard OpenID Connect: the relying-party layer names no
+/// provider, and an ``OpenIDClient`` is built from discovery plus a profile.
+///
+/// Every requirement has a default (``StandardOpenIDProfile`` is a profile that adds
+/// nothing), so a provider module implements only what its provider does differently.
+/// A client derives everything once, at construction; nothing can be changed afterwards.
+public protocol OpenIDProviderProfile: Sendable {
+    /// The ID-token policy for `clientID` at the provider that `metadata` describes. The
+    /// default is ``StandardOpenIDProfile/standardPolicy(metadata:clientID:authentication:)``.
+    func policy(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication) -> IDTokenPolicy
+
+    /// Parameters this provider adds to every authorization request (the caller's custom
+    /// parameters override them; reserved names are dropped by the request builder).
+    var authorizationParameters: [String: String] { get }
+
+    /// Where the provider's keys are, and in what format. Default: discovery's `jwks_uri`, JWKS.
+    func keySetLocation(metadata: ProviderMetadata) -> (url: String, format: KeySetFormat)
+
+    /// The revocation endpoint to use when discovery advertises none. Default: none.
+    var fallbackRevocationEndpoint: String? { get }
+
+    /// The error as the application should see it: a provider module adds what its
+    /// provider's codes mean (``FederateError/withGuidance(_:)``), keeping the code. Applied to
+    /// every error an ``OpenIDClient`` throws. Default: unchanged.
+    func explain(_ error: FederateError) -> FederateError
+}
+
+extension OpenIDProviderProfile {
+    public func policy(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication) -> IDTokenPolicy {
+        StandardOpenIDProfile.standardPolicy(metadata: metadata, clientID: clientID, authentication: authentication)
+    }
+
+    public var authorizationParameters: [String: String] { [:] }
+
+    public func keySetLocation(metadata: ProviderMetadata) -> (url: String, format: KeySetFormat) { (metadata.jwksURI, .jwks) }
+
+    public var fallbackRevocationEndpoint: String? { nil }
+
+    public func explain(_ error: FederateError) -> FederateError { error }
+}
+
+/// Standard OpenID Connect, nothing added: the profile of any provider configured by its
+/// issuer alone.
+public struct StandardOpenIDProfile: OpenIDProviderProfile {
+    /// The revocation endpoint to use when discovery advertises none.
+    public let fallbackRevocationEndpoint: String?
+
+    /// Creates the standard profile, optionally with a revocation endpoint for providers that
+    /// do not advertise theirs.
+    public init(fallbackRevocationEndpoint: String? = nil) {
+        self.fallbackRevocationEndpoint = fallbackRevocationEndpoint
+    }
+
+    /// The standard policy: the discovered issuer, this client as the audience, the
+    /// advertised signing algorithms; HS256/384/512 (keyed with the client secret, OpenID
+    /// Connect Core §10.1) only when the provider advertises them and this client has a secret.
+    public static func standardPolicy(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication) -> IDTokenPolicy {
+        var algorithms = metadata.defaultIDTokenAlgorithms
+        var secret: HMACSecret?
+        let advertisedHMAC = metadata.idTokenSigningAlgValuesSupported.compactMap(JWSAlgorithm.init(rawValue:)).filter(\.isSymmetric)
+        if let clientSecret = authentication.clientSecret, !advertisedHMAC.isEmpty {
+            secret = HMACSecret(utf8: clientSecret)
+            algorithms.formUnion(advertisedHMAC)
+        }
+        return IDTokenPolicy(issuers: [metadata.issuer], audiences: [clientID], allowedAlgorithms: algorithms, hmacSecret: secret)
+    }
+}
