@@ -112,3 +112,13 @@ public struct AppleIdentity: Sendable {
         }
     }
 }
+
+extension AppleIDTokenVerifier: BearerTokenVerifier {
+    /// `apple.com`.
+    public var providerID: String { AppleProvider.providerID }
+
+    /// Verifies an Apple ID token; the expectations' nonce is the raw nonce, compared as sent.
+    public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws -> BearerIdentity {
+        BearerIdentity(providerID: providerID, idToken: try await verify(token, rawNonce: expectations.nonce, now: expectations.now).idToken)
+    }
+}

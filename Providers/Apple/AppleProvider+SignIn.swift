@@ -43,3 +43,12 @@ extension AppleSignIn {
             profile: profile)
     }
 }
+
+extension AppleProvider: BearerTokenSource {
+    /// Apple ID tokens addressed to the Services ID or one of the bundle IDs, with Apple's
+    /// keys from ``cache``.
+    public func bearerVerifier() async throws -> any BearerTokenVerifier {
+        try AppleIDTokenVerifier(
+            clientIDs: IdentifierSet(clientIDs), endpoints: endpoints, keys: try cache.keySet(url: endpoints.keysURL))
+    }
+}

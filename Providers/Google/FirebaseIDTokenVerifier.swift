@@ -144,3 +144,14 @@ public enum FirebaseProjectID {
         return nil
     }
 }
+
+extension FirebaseIDTokenVerifier: BearerTokenVerifier {
+    /// `firebase`.
+    public var providerID: String { "firebase" }
+
+    /// Verifies a Firebase ID token (without the revocation check; a nonce is not part of
+    /// Firebase ID tokens and is ignored).
+    public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws -> BearerIdentity {
+        BearerIdentity(providerID: providerID, idToken: try await verify(token, now: expectations.now).idToken)
+    }
+}

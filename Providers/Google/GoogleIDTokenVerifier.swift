@@ -53,3 +53,12 @@ extension FederateError.Code {
     /// Google: the ID token's `hd` is missing or not an accepted Workspace domain.
     public static let hostedDomainMismatch: Self = "hosted_domain_mismatch"
 }
+
+extension GoogleIDTokenVerifier: BearerTokenVerifier {
+    /// `google.com`.
+    public var providerID: String { GoogleProvider.providerID }
+
+    public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws -> BearerIdentity {
+        BearerIdentity(providerID: providerID, idToken: try await verify(token, nonce: expectations.nonce, now: expectations.now))
+    }
+}

@@ -32,3 +32,13 @@ extension GoogleSignIn {
             rawNonce: rawNonce)
     }
 }
+
+extension GoogleProvider: BearerTokenSource {
+    /// Google ID tokens for this client (and the authorized parties and hosted domains
+    /// configured), with Google's keys from ``cache``.
+    public func bearerVerifier() async throws -> any BearerTokenVerifier {
+        try GoogleIDTokenVerifier(
+            clientIDs: [clientID], authorizedParties: authorizedParties, hostedDomains: hostedDomains,
+            keys: try cache.keySet(url: endpoints.keysURL), endpoints: endpoints)
+    }
+}

@@ -39,3 +39,12 @@ extension OIDCProvider: SignInProvider {
         return Credential(providerID: id, idToken: verified, accessToken: accessToken, rawNonce: rawNonce)
     }
 }
+
+extension OIDCProvider: BearerTokenSource {
+    /// This provider's ID tokens for its client, verified like a sign-in's (issuer,
+    /// audience, algorithms, the profile's rules) with keys from ``cache``.
+    public func bearerVerifier() async throws -> any BearerTokenVerifier {
+        let client = try await client()
+        return IDTokenBearerVerifier(providerID: id, verifier: IDTokenVerifier(policy: client.policy, keys: client.keys))
+    }
+}

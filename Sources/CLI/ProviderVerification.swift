@@ -11,29 +11,16 @@ enum ProviderVerification {
         case google, firebase, apple
     }
 
-    /// Verifies a token the way the provider module does; returns the verified claims.
-    typealias Verify = @Sendable (_ token: String, _ expectations: IDTokenExpectations) async throws -> [String: JSONValue]
-
-    /// Builds the verifier. `keysSource` is a file (JWKS or x509 map, recognised by content)
-    /// or a URL (a JWKS for google and apple, an x509 map for firebase); `nil` uses the
-    /// provider's real keys.
-    static func make(_ name: Name, audiences: [String], projectID: String?, keysSource: String?) throws -> Verify {
+    /// Builds the provider module's own verifier, through the one bearer-verifier protocol.
+    /// `keysSource` is a file (JWKS or x509 map, recognised by content) or a URL (a JWKS for
+    /// google and apple, an x509 map for firebase); `nil` uses the provider's real keys.
+    static func make(_ name: Name, audiences: [String], projectID: String?, keysSource: String?) throws -> any BearerTokenVerifier {
         let keys = try keyProvider(keysSource, urlFormat: name == .firebase ? .x509Map : .jwks)
+        let http = AsyncHTTPClientTransport.shared
         switch name {
-        case .google:
-            let verifier = try GoogleIDTokenVerifier(clientIDs: IdentifierSet(audiences), keys: keys, httpClient: AsyncHTTPClientTransport.shared)
-            return { token, expectations in
-                try await verifier.verify(token, nonce: expectations.nonce, now: expectations.now).claims
-            }
-        case .firebase:
-            let project = FirebaseProjectID.resolve(explicit: projectID)
-            let verifier = try FirebaseIDTokenVerifier(projectID: project, keys: keys, httpClient: AsyncHTTPClientTransport.shared)
-            return { token, expectations in try await verifier.verify(token, now: expectations.now).idToken.claims }
-        case .apple:
-            let verifier = try AppleIDTokenVerifier(clientIDs: IdentifierSet(audiences), keys: keys, httpClient: AsyncHTTPClientTransport.shared)
-            return { token, expectations in
-                try await verifier.verify(token, rawNonce: expectations.nonce, now: expectations.now).idToken.claims
-            }
+        case .google: return try GoogleIDTokenVerifier(clientIDs: IdentifierSet(audiences), keys: keys, httpClient: http)
+        case .firebase: return try FirebaseIDTokenVerifier(projectID: FirebaseProjectID.resolve(explicit: projectID), keys: keys, httpClient: http)
+        case .apple: return try AppleIDTokenVerifier(clientIDs: IdentifierSet(audiences), keys: keys, httpClient: http)
         }
     }
 

@@ -130,8 +130,8 @@ struct VerifyCommand: AsyncParsableCommand {
     private func makeSession() async throws -> VerificationSession {
         let explicitAlgorithms = Set(algorithms.compactMap(JWSAlgorithm.init(rawValue:)))
         if let provider {
-            let verify = try ProviderVerification.make(provider, audiences: audiences, projectID: projectID, keysSource: keysURL)
-            return VerificationSession(policy: IDTokenPolicy(issuers: [], audiences: []), keys: .provider(verify), checkIssuer: true)
+            return VerificationSession(
+                bearer: try ProviderVerification.make(provider, audiences: audiences, projectID: projectID, keysSource: keysURL))
         }
         if let issuer {
             let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: issuer)
@@ -166,29 +166,31 @@ struct VerificationSession {
     enum Keys {
         case fixed(JSONWebKeySet)
         case remote(RemoteKeySet)
-        /// A built-in provider's verifier, which carries its own policy and keys.
-        case provider(ProviderVerification.Verify)
     }
 
-    let policy: IDTokenPolicy
-    let keys: Keys
-    /// `false` only for `--jwks` without `--expected-issuer`: then any string `iss` passes.
-    let checkIssuer: Bool
-    /// With a fixed issuer: one verifier for every token.
-    private let sharedVerifier: IDTokenVerifier?
+    private enum Verifier {
+        /// A built-in provider's verifier, with its own policy and keys (the bearer protocol).
+        case bearer(any BearerTokenVerifier)
+        /// One verifier for every token; with keys in hand, verified synchronously.
+        case fixed(IDTokenVerifier, keySet: JSONWebKeySet?)
+        /// `--jwks` without `--expected-issuer`: any string `iss` passes, so the policy takes
+        /// each token's own.
+        case anyIssuer(IDTokenPolicy, Keys)
+    }
 
+    private let verifier: Verifier
+
+    /// A built-in provider's verifier.
+    init(bearer: any BearerTokenVerifier) {
+        verifier = .bearer(bearer)
+    }
+
+    /// `policy` with `keys`; without `checkIssuer`, the issuer is each token's own.
     init(policy: IDTokenPolicy, keys: Keys, checkIssuer: Bool) {
-        self.policy = policy
-        self.keys = keys
-        self.checkIssuer = checkIssuer
-        sharedVerifier = checkIssuer ? Self.verifier(policy: policy, keys: keys) : nil
-    }
-
-    private static func verifier(policy: IDTokenPolicy, keys: Keys) -> IDTokenVerifier? {
-        switch keys {
-        case .fixed(let keySet): return IDTokenVerifier(policy: policy, keys: keySet)
-        case .remote(let remote): return IDTokenVerifier(policy: policy, keys: remote)
-        case .provider: return nil
+        switch (checkIssuer, keys) {
+        case (false, _): verifier = .anyIssuer(policy, keys)
+        case (true, .fixed(let keySet)): verifier = .fixed(IDTokenVerifier(policy: policy, keys: keySet), keySet: keySet)
+        case (true, .remote(let remote)): verifier = .fixed(IDTokenVerifier(policy: policy, keys: remote), keySet: nil)
         }
     }
 
@@ -208,22 +210,18 @@ struct VerificationSession {
     func verify(_ token: String, expectations: IDTokenExpectations) async -> Verdict {
         do {
             let claims: [String: JSONValue]
-            if case .provider(let verify) = keys {
-                claims = try await verify(token, expectations)
-            } else {
-                var verifier = sharedVerifier
-                if verifier == nil {
-                    var policy = policy
-                    policy.issuers = [try Self.unverifiedIssuer(of: token, limits: policy.limits)]
-                    verifier = Self.verifier(policy: policy, keys: keys)
-                }
-                switch (keys, verifier) {
-                case (.fixed(let keySet), let verifier?):
-                    claims = try verifier.verify(token, keySet: keySet, expecting: expectations).claims
-                case (_, let verifier?):
-                    claims = try await verifier.verify(token, expecting: expectations).claims
-                default:
-                    throw FederateError(.invalidConfiguration, "no verifier for these keys")
+            switch verifier {
+            case .bearer(let bearer):
+                claims = try await bearer.verifyBearer(token, expecting: expectations).idToken.claims
+            case .fixed(let verifier, let keySet?):
+                claims = try verifier.verify(token, keySet: keySet, expecting: expectations).claims
+            case .fixed(let verifier, nil):
+                claims = try await verifier.verify(token, expecting: expectations).claims
+            case .anyIssuer(var policy, let keys):
+                policy.issuers = [try Self.unverifiedIssuer(of: token, limits: policy.limits)]
+                switch keys {
+                case .fixed(let keySet): claims = try IDTokenVerifier(policy: policy, keys: keySet).verify(token, keySet: keySet, expecting: expectations).claims
+                case .remote(let remote): claims = try await IDTokenVerifier(policy: policy, keys: remote).verify(token, expecting: expectations).claims
                 }
             }
             return Verdict(claims: claims, error: nil)

@@ -90,4 +90,50 @@ struct SignInProviderTests {
         let tampered = await #expect(throws: FederateError.self) { try await oidc.credential(idToken: idToken + "x") }
         #expect(tampered != nil)
     }
+
+    @Test func everyProviderVerifiesItsOwnIDTokensAsBearerTokensAndNoOthers() async throws {
+        let generic = try await DevProvider.start()
+        let google = try await DevProvider.start(configuration: .standard(for: .google))
+        let apple = try await DevProvider.start(configuration: .standard(for: .apple))
+        defer { Task { for provider in [generic, google, apple] { try? await provider.stop() } } }
+        let key = try #require(apple.configuration.appleClientKey)
+        let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared)
+        let oidc = try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache)
+        let googleProvider = GoogleProvider(
+            clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: cache)
+        let appleProvider = try AppleProvider(
+            servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM,
+            endpoints: .at(apple.baseURL), cache: cache)
+
+        // An ID token from each, as an app would obtain it.
+        var tokens: [String: String] = [:]
+        for (provider, client) in [
+            (oidc as any SignInProvider, try await oidc.client()), (googleProvider, try await googleProvider.client()),
+            (appleProvider, try await appleProvider.client()),
+        ] {
+            let built = try await provider.beginSignIn(redirectURI: "http://127.0.0.1:9/callback", intent: .signIn)
+            let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: built.url))
+            let callback = response.status == 200
+                ? AuthorizationResponse(parameters: HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self)))
+                : try AuthorizationResponse(redirectURL: try #require(response.header("Location")))
+            tokens[provider.providerID] = try #require(try await client.finish(callback, pending: built.pending).idToken)
+        }
+
+        // One protocol: each provider's verifier takes its own tokens and refuses the others'.
+        let sources: [any BearerTokenSource] = [oidc, googleProvider, appleProvider]
+        for source in sources {
+            let verifier = try await source.bearerVerifier()
+            for (issuedBy, token) in tokens {
+                if issuedBy == verifier.providerID {
+                    let identity = try await verifier.verifyBearer(token)
+                    #expect(identity.providerID == issuedBy)
+                    #expect(!identity.subject.isEmpty)
+                } else {
+                    let refused = await #expect(throws: FederateError.self) { try await verifier.verifyBearer(token) }
+                    // Another provider's keys: the signature (or the key) fails before the claims are read.
+                    #expect([.invalidSignature, .unknownKey].contains(refused?.code), "\(verifier.providerID) on a token of \(issuedBy)")
+                }
+            }
+        }
+    }
 }

@@ -99,11 +99,10 @@ struct ServeCommand: AsyncParsableCommand {
         FederateRoutes<FederateContext>(configuration: configuration, logger: logger).register(on: router)
         if let name = settings.apiProvider {
             // An API for apps: bearer ID tokens of this provider, verified on every request.
-            guard let oidc = providers[name] as? OIDCProvider else {
-                throw FederateError(.invalidConfiguration, "api_bearer_provider '\(name)' is not an OpenID provider of this configuration")
+            guard let source = providers[name] as? any BearerTokenSource else {
+                throw FederateError(.invalidConfiguration, "api_bearer_provider '\(name)' is not a provider of this configuration")
             }
-            let client = try await oidc.client()
-            let verifier = IDTokenBearerVerifier(providerID: oidc.id, verifier: IDTokenVerifier(policy: client.policy, keys: client.keys))
+            let verifier = try await source.bearerVerifier()
             router.group("api").add(middleware: BearerAuthenticationMiddleware<FederateContext>(verifier: verifier))
                 .get("whoami") { _, context in
                     let identity = context.federate.bearer

@@ -34,16 +34,6 @@ struct ServeConfiguration {
             case .dev(let name, _), .google(let name, _, _), .apple(let name, _, _, _, _), .oidc(let name, _, _, _): return name
             }
         }
-
-        /// Whether `GET /api/whoami` can take this provider's ID tokens: it is an `OIDCProvider`
-        /// (an `oidc` entry, or a dev provider in its generic or Firebase flavour).
-        var servesBearerAPI: Bool {
-            switch self {
-            case .oidc: return true
-            case .dev(_, let flavor): return flavor == "generic" || flavor == "firebase"
-            case .google, .apple: return false
-            }
-        }
     }
 
     var port: Int = 8080
@@ -143,9 +133,8 @@ struct ServeConfiguration {
         else {
             throw FederateError(.invalidConfiguration, "provider names are unique, non-empty, letters, digits and '-'")
         }
-        if let apiProvider, !providers.contains(where: { $0.servesBearerAPI && $0.name == apiProvider }) {
-            throw FederateError(
-                .invalidConfiguration, "api_bearer_provider '\(apiProvider)' is not an oidc provider or a generic dev provider of this file")
+        if let apiProvider, !names.contains(apiProvider) {
+            throw FederateError(.invalidConfiguration, "api_bearer_provider '\(apiProvider)' is not a provider of this file")
         }
     }
 }

@@ -1,4 +1,4 @@
-import Federate
+public import Federate
 public import Hummingbird
 
 /// Requires `Authorization: Bearer ID_TOKEN` verified by `verifier`, and records who the
@@ -25,7 +25,7 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
         }
         var context = context
         do {
-            context.federate.bearer = try await verifier.verify(token)
+            context.federate.bearer = try await verifier.verifyBearer(token)
         } catch let error as FederateError {
             return ErrorResponse.json(.unauthorized, error, headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
         }
