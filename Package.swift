@@ -133,6 +133,7 @@ let package = Package(
             dependencies: [
                 "FederateTokens", "FederateAccounts", logging,
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

@@ -75,15 +75,20 @@ public final class DevProvider: Sendable {
             },
             logger: logger)
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        let task = Task { try await group.run() }
+        let task = Task {
+            // A server that cannot bind ends here: end the wait for its port too.
+            defer { portContinuation.finish() }
+            try await group.run()
+        }
         var bound = 0
         for await value in ports {
             bound = value
             break
         }
         guard bound > 0 else {
-            task.cancel()
-            throw FederateError(.invalidConfiguration, "the dev provider could not listen on 127.0.0.1:\(port)")
+            let address = "127.0.0.1:\(port)"
+            do { try await task.value } catch { throw FederateError.addressInUse(error, address: address) ?? error }
+            throw FederateError(.invalidConfiguration, "the dev provider could not listen on \(address)")
         }
         let baseURL = "http://127.0.0.1:\(bound)"
         let issuer = configuration.flavor == .firebase ? baseURL + "/" + configuration.projectID : baseURL

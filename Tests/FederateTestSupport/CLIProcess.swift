@@ -114,6 +114,16 @@ public final class InteractiveCLI: Sendable {
         return (status, rest)
     }
 
+    /// Sends `signal` and waits for the exit: the status, and whether the process exited by
+    /// itself (`false` when a signal, or a trap, ended it).
+    public func send(signal: Int32) async -> (status: Int32, exited: Bool) {
+        kill(process.processIdentifier, signal)
+        return await BlockingThread.run { [process] in
+            process.waitUntilExit()
+            return (process.terminationStatus, process.terminationReason == .exit)
+        }
+    }
+
     /// Stops the process (SIGTERM) and waits for it to exit.
     public func terminate() async {
         process.terminate()

@@ -12,6 +12,7 @@ import Foundation
 import Hummingbird
 import Logging
 import PostgresNIO
+import ServiceLifecycle
 
 /// `federate serve`: the reference app — federated login, linking, reauthentication and
 /// account deletion on Hummingbird, with small HTML pages and the JSON API.
@@ -125,14 +126,19 @@ struct ServeCommand: AsyncParsableCommand {
                 CLIOutput.line(["url": .string(origin + "/"), "providers": .array(names)])
             },
             logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            if let postgres {
-                group.addTask { await postgres.run() }
-                if let store = store as? PostgresAccountStore { try await store.migrate() }
-            }
-            group.addTask { try await app.runService() }
-            try await group.next()
-            group.cancelAll()
+        // One group: SIGINT and SIGTERM stop the server first, then the store and the
+        // PostgreSQL client (services stop in reverse order), then the dev providers.
+        var services: [any Service] = []
+        if let postgres { services.append(postgres) }
+        if let sqlite = store as? SQLiteAccountStore { services.append(sqlite) }
+        let migrate: @Sendable () async throws -> Void = { if let store = store as? PostgresAccountStore { try await store.migrate() } }
+        services.append(AfterPreparing(prepare: migrate, service: app))
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            for dev in devProviders { try? await dev.stop() }
+            throw FederateError.addressInUse(error, address: "127.0.0.1:\(settings.port)") ?? error
         }
         for dev in devProviders { try? await dev.stop() }
     }
@@ -174,5 +180,16 @@ struct ServeCommand: AsyncParsableCommand {
         return PostgresClient.Configuration(
             host: host, port: components.port ?? 5432, username: user, password: components.password,
             database: database.isEmpty ? nil : database, tls: loopback ? .disable : .require(.makeClientConfiguration()))
+    }
+}
+
+/// Runs `prepare`, then `service`: the app listens only once the store is migrated.
+struct AfterPreparing: Service {
+    let prepare: @Sendable () async throws -> Void
+    let service: any Service
+
+    func run() async throws {
+        try await prepare()
+        try await service.run()
     }
 }

@@ -5,6 +5,8 @@ public import Logging
 import NIOCore
 import NIOPosix
 import SQLiteNIO
+public import ServiceLifecycle
+import Synchronization
 
 /// An ``AccountStore`` on an SQLite file: the embedded default.
 ///
@@ -13,13 +15,17 @@ import SQLiteNIO
 /// let accounts = AccountService(store: store)
 /// ```
 ///
+/// It is a `Service` (swift-service-lifecycle): run it in the application's `ServiceGroup`
+/// and it closes the database on graceful shutdown. A store released without being closed
+/// closes its connection in the background; it never traps.
+///
 /// The file runs in WAL mode with foreign keys on and a busy timeout, and is migrated on
 /// open. Uniqueness lives in the database: a unique index on (provider ID, subject), one on
 /// (user, provider ID), and, under one account per email, one on the normalized email.
 /// Multi-step writes run in `BEGIN IMMEDIATE` transactions, so several processes (or
 /// several stores) on one file cannot link one identity to two users: the loser gets
 /// `credential_already_in_use`.
-public final class SQLiteAccountStore: AccountStore {
+public final class SQLiteAccountStore: AccountStore, Service {
     /// Whether one email may belong to one user only (a unique index on the normalized email).
     public let oneAccountPerEmail: Bool
     /// The database file.
@@ -27,6 +33,7 @@ public final class SQLiteAccountStore: AccountStore {
     let connection: SQLiteConnection
     private let threadPool: NIOThreadPool
     private let lock = AsyncLock()
+    private let closed = Atomic<Bool>(false)
 
     private init(path: String, oneAccountPerEmail: Bool, connection: SQLiteConnection, threadPool: NIOThreadPool) {
         self.path = path
@@ -63,12 +70,33 @@ public final class SQLiteAccountStore: AccountStore {
         return store
     }
 
-    /// Closes the connection.
+    /// Closes the connection. Closing twice does nothing.
     public func close() async throws {
-        try await lock.withLock {
-            try await connection.close()
+        guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        do {
+            try await lock.withLock {
+                try await connection.close()
+            }
+        } catch {
+            closed.store(false, ordering: .releasing)  // Still open: a later close, or the deinit, closes it.
+            throw FederateError(.accountStoreFailed, "closing the SQLite database failed", cause: error)
         }
         try await threadPool.shutdownGracefully()
+    }
+
+    /// As a `Service`: waits for the group's graceful shutdown (or cancellation), then closes.
+    /// The close runs to its end even when the group cancels this service.
+    public func run() async throws {
+        try? await gracefulShutdown()
+        try await Task { try await self.close() }.value
+    }
+
+    deinit {
+        // Released unclosed (an error path, a test): close in the background. The close
+        // keeps the connection alive until it has run, so SQLiteNIO's check in its deinit holds.
+        guard !closed.load(ordering: .acquiring) else { return }
+        let threadPool = threadPool
+        connection.close().whenComplete { _ in threadPool.shutdownGracefully { _ in } }
     }
 
     private func prepare(busyTimeout: Duration) async throws {
