@@ -179,6 +179,13 @@ let package = Package(
             path: "Sources/CLI",
             swiftSettings: strict
         ),
+        // Docs/Architecture.md's fourth provider, built and tested with the rest.
+        .target(
+            name: "FederateExampleMicrosoft",
+            dependencies: ["FederateTokens", "FederateRelyingParty", "FederateAccounts", "FederateOIDC"],
+            path: "Examples/MicrosoftProvider",
+            swiftSettings: strict
+        ),
         // Tests
         .target(
             name: "FederateTestSupport",
@@ -242,7 +249,10 @@ let package = Package(
         ),
         .testTarget(
             name: "FederateDevProviderTests",
-            dependencies: ["FederateDevProvider", "Federate", "FederateTestSupport", "FederateCLI", "FederateGoogle", "FederateApple", "FederateOIDC"],
+            dependencies: [
+                "FederateDevProvider", "Federate", "FederateTestSupport", "FederateCLI", "FederateGoogle", "FederateApple", "FederateOIDC",
+                "FederateExampleMicrosoft",
+            ],
             swiftSettings: strict
         ),
     ],

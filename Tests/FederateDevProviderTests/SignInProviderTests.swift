@@ -1,6 +1,7 @@
 import Federate
 import FederateApple
 import FederateDevProvider
+import FederateExampleMicrosoft
 import FederateGoogle
 import FederateOIDC
 import FederateTestSupport
@@ -135,5 +136,24 @@ struct SignInProviderTests {
                 }
             }
         }
+    }
+
+    @Test func aFourthProviderPlugsInThroughTheProfile() async throws {
+        // Docs/Architecture.md's Microsoft provider, against the dev provider standing in for a tenant.
+        let dev = try await DevProvider.start()
+        defer { Task { try? await dev.stop() } }
+        let microsoft = try MicrosoftProvider(
+            tenant: "contoso", clientID: "dev-client", clientSecret: "dev-secret", issuer: dev.issuer,
+            cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+        let accounts = AccountService(store: InMemoryAccountStore())
+        let signedIn = try await accounts.signIn(with: try await Self.signIn(microsoft))
+        #expect(signedIn.user.providerIDs == ["microsoft.com"])
+
+        // The profile explains Entra's refusals, keeping the provider's code.
+        let refused = MicrosoftProfile().explain(FederateError(providerError: ProviderError(code: "invalid_client", description: nil, uri: nil)))
+        #expect(refused.code == .invalidClient)
+        #expect(refused.message.contains("Certificates & secrets"))
+        let verifier = try await microsoft.bearerVerifier()
+        #expect(verifier.providerID == "microsoft.com")
     }
 }
