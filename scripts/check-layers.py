@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Checks the layering of Docs/Architecture.md on the package's real dependency graph
+(`swift package describe --type json`, read from standard input):
+
+- the token layer (FederateTokens) depends on swift-crypto and swift-certificates only;
+- the relying-party and account layers, the URLSession transport and the provider modules
+  pull in no SwiftNIO, AsyncHTTPClient, Hummingbird or database driver;
+- each layer depends only on the layers below it.
+
+Usage: swift package describe --type json | python3 scripts/check-layers.py
+"""
+import json, sys
+
+package = json.load(sys.stdin)
+targets = {target['name']: target for target in package['targets']}
+
+def closure(name):
+    """Every target and product `name` depends on, directly or not."""
+    seen_targets, products, stack = set(), set(), [name]
+    while stack:
+        target = targets[stack.pop()]
+        products |= set(target.get('product_dependencies', []))
+        for dependency in target.get('target_dependencies', []):
+            if dependency not in seen_targets:
+                seen_targets.add(dependency)
+                stack.append(dependency)
+    return seen_targets, products
+
+SERVER_STACK = ('NIO', 'AsyncHTTPClient', 'Hummingbird', 'PostgresNIO', 'SQLiteNIO')
+LAYERS = [  # (module, the targets it may depend on)
+    ('FederateTokens', set()),
+    ('FederateRelyingParty', {'FederateTokens'}),
+    ('FederateURLSession', {'FederateTokens', 'FederateRelyingParty'}),
+    ('FederateAccounts', {'FederateTokens', 'FederateRelyingParty'}),
+    ('FederateOIDC', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
+    ('FederateGoogle', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
+    ('FederateApple', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
+]
+failures = []
+for module, allowed in LAYERS:
+    below, products = closure(module)
+    if not below <= allowed:
+        failures.append(f'{module} depends on {sorted(below - allowed)}, outside the layers below it')
+    heavy = sorted(p for p in products if p.startswith(SERVER_STACK))
+    if heavy:
+        failures.append(f'{module} pulls in {heavy}')
+    print(f'{module}: targets {sorted(below) or "-"}, products {sorted(products)}')
+tokens_products = closure('FederateTokens')[1]
+if not tokens_products <= {'Crypto', '_CryptoExtras', 'X509'}:
+    failures.append(f'FederateTokens needs {sorted(tokens_products)}: only swift-crypto and swift-certificates are allowed')
+for failure in failures:
+    print('layering: ' + failure, file=sys.stderr)
+sys.exit(1 if failures else 0)
