@@ -1,7 +1,7 @@
 // A fourth provider in under 100 lines: Microsoft Entra ID for one tenant, plugged into
 // Federate through the same protocols as Google and Apple (Docs/Architecture.md).
 public import FederateAccounts
-public import FederateOIDC
+import FederateOIDC
 public import FederateRelyingParty
 public import FederateTokens
 

@@ -1,5 +1,4 @@
 import Crypto
-public import FederateAccounts
 public import FederateRelyingParty
 public import FederateTokens
 import Foundation

@@ -1,6 +1,5 @@
 public import FederateAccounts
-public import FederateRelyingParty
-public import FederateTokens
+import FederateTokens
 import Foundation
 
 extension AppleProvider: ProviderEventSource {

@@ -1,5 +1,3 @@
-public import FederateAccounts
-public import FederateRelyingParty
 public import FederateTokens
 
 /// The `user` JSON Apple posts with the callback on a user's first authorization only:

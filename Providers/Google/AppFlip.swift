@@ -1,5 +1,4 @@
-public import FederateAccounts
-public import FederateRelyingParty
+import FederateRelyingParty
 public import FederateTokens
 import Foundation
 

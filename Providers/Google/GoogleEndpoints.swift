@@ -1,5 +1,3 @@
-public import FederateAccounts
-public import FederateRelyingParty
 public import FederateTokens
 
 /// Google's issuers and endpoints (all configurable, so tests and the dev provider's Google

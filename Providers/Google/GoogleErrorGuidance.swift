@@ -1,5 +1,3 @@
-public import FederateAccounts
-public import FederateRelyingParty
 public import FederateTokens
 
 /// What Google's authorization and token error codes mean for the application, appended to

@@ -1,4 +1,3 @@
-public import FederateAccounts
 public import FederateRelyingParty
 public import FederateTokens
 

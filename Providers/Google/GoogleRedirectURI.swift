@@ -1,5 +1,3 @@
-public import FederateAccounts
-public import FederateRelyingParty
 public import FederateTokens
 
 /// A redirect URI for Google's installed-app (desktop and mobile) flow, validated by Google's

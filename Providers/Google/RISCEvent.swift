@@ -1,5 +1,3 @@
-public import FederateAccounts
-public import FederateRelyingParty
 public import FederateTokens
 
 /// Who a Cross-Account Protection event is about.

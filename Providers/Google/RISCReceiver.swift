@@ -1,5 +1,3 @@
-public import FederateAccounts
-public import FederateRelyingParty
 public import FederateTokens
 public import Foundation
 import Synchronization

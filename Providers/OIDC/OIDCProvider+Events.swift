@@ -1,6 +1,6 @@
 public import FederateAccounts
-public import FederateRelyingParty
-public import FederateTokens
+import FederateRelyingParty
+import FederateTokens
 import Foundation
 
 extension OIDCProvider: ProviderEventSource {

@@ -1,5 +1,4 @@
 public import FederateTokens
-public import FederateRelyingParty
 /// What an account error is about: the email in conflict and the credential that could
 /// not be used, so the application can resolve it (sign in with an existing provider, then
 /// ``AccountService/link(_:with:)`` the pending credential).

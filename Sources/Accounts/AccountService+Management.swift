@@ -1,6 +1,5 @@
-public import FederateTokens
-public import FederateRelyingParty
-public import Foundation
+import FederateTokens
+import Foundation
 
 extension AccountService {
     /// Unlinks the identity of `providerID` from the session's user. Sensitive: requires a

@@ -1,5 +1,4 @@
-public import FederateTokens
-public import FederateRelyingParty
+import FederateTokens
 import Foundation
 
 extension AccountService {

@@ -1,5 +1,4 @@
 public import FederateTokens
-public import FederateRelyingParty
 public import Foundation
 
 extension AccountService {

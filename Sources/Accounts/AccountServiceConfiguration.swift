@@ -1,5 +1,3 @@
-public import FederateTokens
-public import FederateRelyingParty
 public import Foundation
 
 /// How ``AccountService`` issues and judges sessions.

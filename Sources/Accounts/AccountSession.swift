@@ -1,5 +1,3 @@
-public import FederateTokens
-public import FederateRelyingParty
 public import Foundation
 
 /// A verified session: the claims of a session token issued by ``AccountService``.

@@ -1,5 +1,3 @@
-public import FederateTokens
-public import FederateRelyingParty
 public import Foundation
 
 /// Where accounts live. Every method is one atomic step (a transaction in SQL stores), and

@@ -1,5 +1,3 @@
-public import FederateTokens
-public import FederateRelyingParty
 /// What the provider said at this sign-in, beyond the stored ``User``.
 public struct AdditionalUserInfo: Sendable, Hashable {
     /// The provider that signed the user in.

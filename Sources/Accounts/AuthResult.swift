@@ -1,5 +1,3 @@
-public import FederateTokens
-public import FederateRelyingParty
 /// The result of ``AccountService/signIn(with:)``, ``AccountService/link(_:with:)`` and
 /// ``AccountService/reauthenticate(_:with:)``.
 ///

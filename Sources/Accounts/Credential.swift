@@ -1,6 +1,6 @@
 public import FederateTokens
 public import FederateRelyingParty
-public import Foundation
+import Foundation
 
 /// What a provider hands the account layer after a successful sign-in: who the user is at
 /// the provider, the provider's tokens and profile.

@@ -1,5 +1,3 @@
-public import FederateTokens
-public import FederateRelyingParty
 /// Something a provider tells the relying party about one of its users, out of band: a
 /// back-channel logout, a security event, a notification. Provider modules turn what their
 /// provider POSTs into these (``ProviderEventSource``); ``AccountService/apply(_:)`` acts on them.

@@ -1,5 +1,3 @@
-public import FederateTokens
-public import FederateRelyingParty
 public import Foundation
 
 /// One provider identity linked to a ``User``: the pair (provider ID, subject) that belongs

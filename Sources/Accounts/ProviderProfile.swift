@@ -1,5 +1,4 @@
 public import FederateTokens
-public import FederateRelyingParty
 /// What an identity provider says about the user: the profile part of a ``Credential``.
 ///
 /// Stores keep the typed fields; ``claims`` (the raw ID-token claims) only travels in the

@@ -1,5 +1,3 @@
-public import FederateTokens
-public import FederateRelyingParty
 /// OAuth tokens a provider issued for one identity, kept so they can be revoked when the
 /// account is deleted (Apple requires it).
 ///

@@ -1,5 +1,3 @@
-public import FederateTokens
-public import FederateRelyingParty
 /// Provider tokens to revoke after an account is deleted (Apple requires apps to revoke).
 ///
 /// Secrets: the `description` is redacted.

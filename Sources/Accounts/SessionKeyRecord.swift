@@ -1,5 +1,3 @@
-public import FederateTokens
-public import FederateRelyingParty
 public import Foundation
 
 /// A session-signing key as an ``AccountStore`` keeps it: an ES256 (P-256) private key

@@ -1,5 +1,3 @@
-public import FederateTokens
-public import FederateRelyingParty
 /// The provider identity behind a session, and the provider's own session when its ID token
 /// named one (`sid`, OpenID Connect Back-Channel Logout 1.0 §2.1).
 public struct SessionProvider: Sendable, Hashable {

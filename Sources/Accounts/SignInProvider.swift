@@ -1,4 +1,3 @@
-public import FederateTokens
 public import FederateRelyingParty
 /// A provider a server signs users in with: it builds the redirect and turns the callback
 /// into a ``Credential`` for the account layer. `OIDCProvider`, `GoogleProvider` and

@@ -1,5 +1,3 @@
-public import FederateTokens
-public import FederateRelyingParty
 public import Foundation
 
 /// A change to some of a user's own fields, written column by column: every field it does

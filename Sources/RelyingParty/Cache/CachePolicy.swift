@@ -1,4 +1,3 @@
-public import FederateTokens
 /// How long fetched documents (key sets, discovery documents) are kept and refreshed.
 public struct CachePolicy: Sendable, Hashable {
     /// The shortest lifetime, whatever `Cache-Control` says (also used for `no-cache`). Default 60 s.

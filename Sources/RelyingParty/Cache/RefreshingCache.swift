@@ -1,4 +1,4 @@
-public import FederateTokens
+import FederateTokens
 import Synchronization
 
 /// A single cached value refreshed from a remote source: the mechanism behind key-set and

@@ -1,4 +1,4 @@
-public import FederateTokens
+import FederateTokens
 public import Logging
 import Synchronization
 

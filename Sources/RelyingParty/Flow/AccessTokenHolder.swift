@@ -1,4 +1,4 @@
-public import FederateTokens
+import FederateTokens
 public import Foundation
 import Synchronization
 

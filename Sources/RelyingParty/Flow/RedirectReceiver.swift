@@ -1,4 +1,3 @@
-public import FederateTokens
 
 /// Where a native or command-line app receives its authorization response (RFC 8252): a
 /// loopback listener (`LoopbackRedirectListener`, in FederateLoopback), or an app's own

@@ -1,4 +1,3 @@
-public import FederateTokens
 /// The transport Federate's core talks through.
 ///
 /// Two implementations ship as modules of their own: `AsyncHTTPClientTransport`

@@ -1,5 +1,5 @@
 public import FederateAccounts
-public import FederateTokens
+import FederateTokens
 public import Foundation
 import NIOCore
 import PostgresNIO

@@ -1,5 +1,5 @@
 public import FederateAccounts
-public import FederateTokens
+import FederateTokens
 import Foundation
 public import Logging
 import NIOCore

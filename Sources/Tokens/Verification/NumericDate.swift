@@ -58,7 +58,7 @@ public enum SafeNumber {
     /// `value` rounded toward zero, clamped into `Int64`'s range (NaN gives 0).
     public static func clampedInt64(_ value: Double) -> Int64 {
         if value.isNaN { return 0 }
-        if value >= 9_223_372_036_854_775_807 { return .max }
+        if value >= 0x1p63 { return .max }  // 2^63: the first Double above Int64.max
         if value <= -9_223_372_036_854_775_808 { return .min }
         return Int64(value.rounded(.towardZero))
     }

@@ -1,4 +1,4 @@
-public import FederateTokens
+import FederateTokens
 public import FederateRelyingParty
 public import AsyncHTTPClient
 import NIOCore

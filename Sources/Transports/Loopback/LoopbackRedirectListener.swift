@@ -1,4 +1,4 @@
-public import FederateTokens
+import FederateTokens
 public import FederateRelyingParty
 import NIOCore
 import NIOHTTP1
