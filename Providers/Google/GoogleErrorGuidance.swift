@@ -36,10 +36,10 @@ public enum GoogleErrorGuidance {
 }
 
 extension FederateError.Code {
-    /// an administrator policy blocks the request.
+    /// Google: an administrator policy blocks the request.
     public static let adminPolicyEnforced: Self = "admin_policy_enforced"
-    /// the app is internal to another organisation.
+    /// Google: the app is internal to another organisation.
     public static let orgInternal: Self = "org_internal"
-    /// the request came from an embedded web view.
+    /// Google: the request came from an embedded web view.
     public static let disallowedUserAgent: Self = "disallowed_useragent"
 }
