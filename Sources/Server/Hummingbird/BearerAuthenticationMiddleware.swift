@@ -19,7 +19,7 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let token = BearerToken.from(request.headers[.authorization]) else {
-            return ErrorResponse.json(
+            throw FederateHTTPError(
                 .unauthorized, code: .missingBearerToken, message: "send Authorization: Bearer ID_TOKEN",
                 headers: [.wwwAuthenticate: "Bearer error=\"invalid_request\""])
         }
@@ -27,7 +27,7 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
         do {
             context.federate.bearer = try await verifier.verifyBearer(token)
         } catch let error as FederateError {
-            return ErrorResponse.json(.unauthorized, error, headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
+            throw FederateHTTPError(.unauthorized, error, headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
         }
         return try await next(request, context)
     }

@@ -70,48 +70,57 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     // MARK: Sign-in flow
 
     private func start(_ request: Request, context: Context) async throws -> Response {
-        guard let name = context.parameters.get("provider"), let provider = configuration.provider(named: name) else {
-            return ErrorResponse.json(.notFound, code: .unknownProvider, message: "no provider by this name is configured")
-        }
+        let (name, provider) = try provider(context)
         let query = request.uri.queryParameters
         guard let intent = AuthorizationIntent(rawValue: query["intent"].map(String.init) ?? "signIn") else {
-            return ErrorResponse.json(.badRequest, code: .invalidRequest, message: "intent is signIn, link or reauthenticate")
+            throw FederateHTTPError(.badRequest, code: .invalidRequest, message: "intent is signIn, link or reauthenticate")
         }
         var uid: String?
         if intent != .signIn {
             guard let session = await currentSession(request) else {
-                return ErrorResponse.json(.unauthorized, code: .sessionRequired, message: "\(intent.rawValue) needs a signed-in user")
+                throw FederateHTTPError(.unauthorized, code: .sessionRequired, message: "\(intent.rawValue) needs a signed-in user")
             }
             uid = session.uid
         }
+        let built: BuiltAuthorizationRequest
         do {
-            let built = try await provider.beginSignIn(redirectURI: configuration.redirectURI(for: name), intent: intent)
-            var pending = built.pending
-            pending.context["returnTo"] = ReturnTo.sanitize(query["returnTo"].map(String.init), fallback: configuration.defaultReturnTo)
-            pending.context["uid"] = uid
-            let path = configuration.authPath + "/" + name
-            let cookie = SessionCookies.pending(
-                try configuration.sealer.seal(pending), state: pending.state, path: path, secure: configuration.secureCookies,
-                formPost: pending.responseMode == .formPost)
-            var headers: HTTPFields = [.location: built.url, .setCookie: "\(cookie)", .cacheControl: "no-store"]
-            // One cookie per flow, so sign-ins started in several tabs all complete; past the
-            // cap, the oldest flows are dropped.
-            for evicted in evictedFlows(RequestCookies(headers: request.headers[values: .cookie])) {
-                headers.append(.init(name: .setCookie, value: "\(SessionCookies.deletingPending(name: evicted.name, path: path, secure: configuration.secureCookies, formPost: evicted.formPost))"))
-            }
-            return Response(status: .found, headers: headers)
+            built = try await provider.beginSignIn(redirectURI: configuration.redirectURI(for: name), intent: intent)
         } catch let error as FederateError {
+            // The provider (its discovery or keys) is unreachable or refused: a bad gateway.
             logger.notice("sign-in could not start", metadata: ["provider": "\(name)", "error": "\(error.code)"])
-            return ErrorResponse.json(.badGateway, error)
+            throw FederateHTTPError(.badGateway, error)
         }
+        var pending = built.pending
+        pending.context["returnTo"] = ReturnTo.sanitize(query["returnTo"].map(String.init), fallback: configuration.defaultReturnTo)
+        pending.context["uid"] = uid
+        let path = configuration.authPath + "/" + name
+        var response = Response(status: .found, headers: [.location: built.url, .cacheControl: "no-store"])
+        response.setCookie(SessionCookies.pending(
+            try configuration.sealer.seal(pending), state: pending.state, path: path, secure: configuration.secureCookies,
+            formPost: pending.responseMode == .formPost))
+        // One cookie per flow, so sign-ins started in several tabs all complete; past the
+        // cap, the oldest flows are dropped.
+        for evicted in evictedFlows(request) {
+            response.setCookie(SessionCookies.deletingPending(
+                name: evicted.name, path: path, secure: configuration.secureCookies, formPost: evicted.formPost))
+        }
+        return response
+    }
+
+    /// The route's provider, or 404 `unknown_provider`.
+    private func provider(_ context: Context) throws(FederateHTTPError) -> (name: String, provider: any SignInProvider) {
+        guard let name = context.parameters.get("provider"), let provider = configuration.provider(named: name) else {
+            throw FederateHTTPError(.notFound, code: .unknownProvider, message: "no provider by this name is configured")
+        }
+        return (name, provider)
     }
 
     /// The pending flows to drop so that, with the one being started, at most
     /// ``SessionCookies/maximumPendingFlows`` remain: the oldest, and any that no longer opens.
-    private func evictedFlows(_ cookies: RequestCookies) -> [(name: String, formPost: Bool)] {
+    private func evictedFlows(_ request: Request) -> [(name: String, formPost: Bool)] {
         var flows: [(name: String, createdAt: Date, formPost: Bool)] = []
         var evicted: [(name: String, formPost: Bool)] = []
-        for (name, value) in cookies.all where name.hasPrefix(SessionCookies.pendingPrefix) {
+        for (name, value) in SessionCookies.pendingFlows(in: request) {
             if let pending = try? configuration.sealer.open(value) {
                 flows.append((name, pending.createdAt, pending.responseMode == .formPost))
             } else {
@@ -126,9 +135,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     }
 
     private func callback(_ request: Request, context: Context, parameters: String, isForm: Bool) async throws -> Response {
-        guard let name = context.parameters.get("provider"), let provider = configuration.provider(named: name) else {
-            return ErrorResponse.json(.notFound, code: .unknownProvider, message: "no provider by this name is configured")
-        }
+        let (name, provider) = try provider(context)
         let path = configuration.authPath + "/" + name
         // The flow is found by the callback's `state`. Without a state, or with one no flow of
         // this browser has, the callback is refused and every flow in progress is left as it
@@ -142,7 +149,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
                 throw FederateError(.stateMismatch, "the callback has no state")
             }
             cookieName = SessionCookies.pendingName(state: state)
-            guard let sealed = RequestCookies(headers: request.headers[values: .cookie])[cookieName] else {
+            guard let sealed = request.cookies[cookieName]?.value else {
                 throw FederateError(.stateMismatch, "no sign-in in progress in this browser has this state")
             }
             pending = try configuration.sealer.open(sealed)
@@ -151,40 +158,25 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             }
         } catch let error as FederateError {
             logger.notice("callback refused", metadata: ["provider": "\(name)", "error": "\(error.code)"])
-            return backToApp(configuration.defaultReturnTo, error: error, clearing: nil)
+            throw CallbackFailure(error: error, returnTo: configuration.defaultReturnTo, clearing: nil)
         }
         let clear = SessionCookies.deletingPending(
             name: cookieName, path: path, secure: configuration.secureCookies, formPost: pending.responseMode == .formPost)
         let returnTo = pending.context["returnTo"] ?? configuration.defaultReturnTo
+        let token: String?
         do {
-            let credential = try await provider.completeSignIn(callback, pending: pending)
-            var headers: HTTPFields = [.location: returnTo, .cacheControl: "no-store"]
-            headers.append(.init(name: .setCookie, value: "\(clear)"))
-            if let token = try await finish(pending, credential: credential, request: request) {
-                let maxAge = Int(SafeNumber.clampedInt64(configuration.accounts.configuration.sessionLifetime))
-                headers.append(.init(name: .setCookie, value: "\(SessionCookies.session(token, maxAge: maxAge, secure: configuration.secureCookies))"))
-            }
-            return Response(status: .seeOther, headers: headers)
+            token = try await finish(pending, credential: try await provider.completeSignIn(callback, pending: pending), request: request)
         } catch let error as FederateError {
             logger.notice("sign-in failed", metadata: ["provider": "\(name)", "error": "\(error.code)"])
-            return backToApp(returnTo, error: error, clearing: clear)
+            throw CallbackFailure(error: error, returnTo: returnTo, clearing: clear)
         }
-    }
-
-    /// Sends the browser back to the app's page with the error's code: `returnTo?error=CODE`
-    /// (and, for an error the provider answered, `error=provider_error&provider_error=ITS_CODE`).
-    /// No message goes along: the provider's free text never reaches the browser.
-    private func backToApp(_ returnTo: String, error: FederateError, clearing cookie: SetCookie?) -> Response {
-        var parameters: [(String, String)] = []
-        if let providerError = error.providerError {
-            parameters = [("error", FederateError.Code.providerError.rawValue), ("provider_error", providerError.code)]
-        } else {
-            parameters = [("error", error.code.rawValue)]
+        var response = Response(status: .seeOther, headers: [.location: returnTo, .cacheControl: "no-store"])
+        response.setCookie(clear)
+        if let token {
+            let maxAge = Int(SafeNumber.clampedInt64(configuration.accounts.configuration.sessionLifetime))
+            response.setCookie(SessionCookies.session(token, maxAge: maxAge, secure: configuration.secureCookies))
         }
-        let separator = returnTo.contains("?") ? "&" : "?"
-        var headers: HTTPFields = [.location: returnTo + separator + FormURLEncoding.encode(parameters), .cacheControl: "no-store"]
-        if let cookie { headers.append(.init(name: .setCookie, value: "\(cookie)")) }
-        return Response(status: .seeOther, headers: headers)
+        return response
     }
 
     // MARK: Provider events
@@ -198,7 +190,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         guard let name = context.parameters.get("provider"), let source = configuration.provider(named: name) as? any ProviderEventSource,
             source.eventRoutes.contains(route)
         else {
-            return ErrorResponse.json(.notFound, code: .unknownProvider, message: "no provider by this name receives \(route.rawValue)")
+            throw FederateHTTPError(.notFound, code: .unknownProvider, message: "no provider by this name receives \(route.rawValue)")
         }
         var request = request
         let body = try await request.collectBody(upTo: 64 * 1024)
@@ -216,10 +208,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             return Response(status: accepted, headers: [.cacheControl: "no-store"])
         } catch let error as FederateError {
             logger.notice("provider event refused", metadata: ["provider": "\(name)", "route": "\(route.rawValue)", "error": "\(error.code)"])
-            let body = JSONSerializer.bytes(["error": .string(error.code.rawValue), "error_description": .string(error.message)])
-            return Response(
-                status: .badRequest, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(bytes: body)))
+            throw ProviderEventRefusal(error: error)
         }
     }
 
@@ -247,25 +236,18 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     }
 
     private func currentSession(_ request: Request) async -> AccountSession? {
-        guard let token = RequestCookies(headers: request.headers[values: .cookie])[SessionCookies.sessionName(secure: configuration.secureCookies)] else {
-            return nil
-        }
+        guard let token = request.cookies[SessionCookies.sessionName(secure: configuration.secureCookies)]?.value else { return nil }
         return try? await configuration.accounts.verifySession(token)
     }
 
     // MARK: JSON API
 
     private func me(_ request: Request, context: Context) async throws -> Response {
-        guard let session = context.federate.session else { return ErrorResponse.json(.unauthorized, code: .sessionRequired, message: "sign in first") }
-        let user: User
-        do {
-            user = try await configuration.accounts.user(uid: session.uid)
-        } catch let error as FederateError {
-            return ErrorResponse.json(error)
-        }
-        let cookies = RequestCookies(headers: request.headers[values: .cookie])
+        let session = try requireSession(context)
+        let user = try await configuration.accounts.user(uid: session.uid)
         let csrfName = SessionCookies.csrfName(secure: configuration.secureCookies)
-        let csrf = cookies[csrfName] ?? SecureRandom.token(byteCount: 32)
+        let sentCSRF = request.cookies[csrfName]?.value
+        let csrf = sentCSRF ?? SecureRandom.token(byteCount: 32)
         let now = Date()
         var body: [String: JSONValue] = [
             "uid": .string(user.uid), "email_verified": .bool(user.emailVerified),
@@ -283,33 +265,22 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         ]
         if let email = user.email { body["email"] = .string(email) }
         if let name = user.displayName { body["display_name"] = .string(name) }
-        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]
-        if cookies[csrfName] == nil {
-            headers.append(.init(name: .setCookie, value: "\(SessionCookies.csrf(csrf, secure: configuration.secureCookies))"))
-        }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes(.object(body)))))
+        var response = jsonResponse(body)
+        if sentCSRF == nil { response.setCookie(SessionCookies.csrf(csrf, secure: configuration.secureCookies)) }
+        return response
     }
 
     private func unlink(context: Context) async throws -> Response {
-        guard let session = context.federate.session, let providerID = context.parameters.get("providerID") else {
-            return ErrorResponse.json(.unauthorized, code: .sessionRequired, message: "sign in first")
+        let session = try requireSession(context)
+        guard let providerID = context.parameters.get("providerID") else {
+            throw FederateHTTPError(.badRequest, code: .invalidRequest, message: "name the provider to unlink")
         }
-        do {
-            let user = try await configuration.accounts.unlink(session, providerID: providerID)
-            return jsonResponse(["uid": .string(user.uid), "providers": .array(user.providerIDs.map(JSONValue.string))])
-        } catch let error as FederateError {
-            return ErrorResponse.json(error)
-        }
+        let user = try await configuration.accounts.unlink(session, providerID: providerID)
+        return jsonResponse(["uid": .string(user.uid), "providers": .array(user.providerIDs.map(JSONValue.string))])
     }
 
     private func deleteAccount(context: Context) async throws -> Response {
-        guard let session = context.federate.session else { return ErrorResponse.json(.unauthorized, code: .sessionRequired, message: "sign in first") }
-        let revocable: [RevocableTokens]
-        do {
-            revocable = try await configuration.accounts.delete(session)
-        } catch let error as FederateError {
-            return ErrorResponse.json(error)
-        }
+        let revocable = try await configuration.accounts.delete(try requireSession(context))
         var revoked = 0
         for entry in revocable {
             guard let provider = configuration.providers.values.first(where: { $0.providerID.exactlyEquals(entry.providerID) }) else { continue }
@@ -321,7 +292,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             }
         }
         var response = jsonResponse(["deleted": true, "revoked": .integer(Int64(revoked))])
-        response.headers.append(.init(name: .setCookie, value: "\(SetCookie.deleting(SessionCookies.sessionName(secure: configuration.secureCookies), secure: configuration.secureCookies))"))
+        response.setCookie(SessionCookies.deletingSession(secure: configuration.secureCookies))
         return response
     }
 
@@ -340,8 +311,16 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             }
         }
         var response = jsonResponse(body)
-        response.headers.append(.init(name: .setCookie, value: "\(SetCookie.deleting(SessionCookies.sessionName(secure: configuration.secureCookies), secure: configuration.secureCookies))"))
+        response.setCookie(SessionCookies.deletingSession(secure: configuration.secureCookies))
         return response
+    }
+
+    /// The request's session, or 401 `session_required`.
+    private func requireSession(_ context: Context) throws(FederateHTTPError) -> AccountSession {
+        guard let session = context.federate.session else {
+            throw FederateHTTPError(.unauthorized, code: .sessionRequired, message: "sign in first")
+        }
+        return session
     }
 
     private func jsonResponse(_ body: [String: JSONValue]) -> Response {

@@ -24,26 +24,27 @@ public struct SessionAuthenticationMiddleware<Context: FederateRequestContext>: 
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let cookies = RequestCookies(headers: request.headers[values: .cookie])
         let bearer = BearerToken.from(request.headers[.authorization])
         let secure = FederateServerConfiguration.usesSecureCookies(origin: csrf.origin)
-        guard let token = bearer ?? cookies[SessionCookies.sessionName(secure: secure)] else {
-            return required ? ErrorResponse.json(.unauthorized, code: .sessionRequired, message: "sign in first") : try await next(request, context)
+        guard let token = bearer ?? request.cookies[SessionCookies.sessionName(secure: secure)]?.value else {
+            guard !required else { throw FederateHTTPError(.unauthorized, code: .sessionRequired, message: "sign in first") }
+            return try await next(request, context)
         }
         var context = context
         do {
             context.federate.session = try await accounts.verifySession(token)
         } catch let error as FederateError {
-            return required ? ErrorResponse.json(.unauthorized, error) : try await next(request, context)
+            guard !required else { throw FederateHTTPError(.unauthorized, error) }
+            return try await next(request, context)
         }
         if bearer == nil, CSRFCheck.isUnsafe(request.method.rawValue) {
             let headerToken = request.headers.first { $0.name.canonicalName == CSRFCheck.headerName.lowercased() }?.value
             let check = Result { () throws(FederateError) in
                 try csrf.verify(
                     origin: request.headers[.origin], referer: request.headers[.referer], headerToken: headerToken,
-                    cookieToken: cookies[SessionCookies.csrfName(secure: secure)])
+                    cookieToken: request.cookies[SessionCookies.csrfName(secure: secure)]?.value)
             }
-            if case .failure(let error) = check { return ErrorResponse.json(.forbidden, error) }
+            if case .failure(let error) = check { throw FederateHTTPError(.forbidden, error) }
         }
         return try await next(request, context)
     }
@@ -66,10 +67,13 @@ public struct RequireRecentLoginMiddleware<Context: FederateRequestContext>: Rou
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let session = context.federate.session else {
-            return ErrorResponse.json(.unauthorized, code: .sessionRequired, message: "sign in first")
+            throw FederateHTTPError(.unauthorized, code: .sessionRequired, message: "sign in first")
         }
-        let check = Result { () throws(FederateError) in try accounts.requireRecentLogin(session, within: window) }
-        if case .failure(let error) = check { return ErrorResponse.json(.forbidden, error) }
+        do throws(FederateError) {
+            try accounts.requireRecentLogin(session, within: window)
+        } catch {
+            throw FederateHTTPError(.forbidden, error)
+        }
         return try await next(request, context)
     }
 }
