@@ -47,7 +47,9 @@ struct ClientOptions: ParsableArguments {
         return secret?.isEmpty == false ? secret : nil
     }
 
-    func validate() throws {
+    /// The checks ArgumentParser's `validate()` would make, run from `run()` instead: then an
+    /// unknown option (a misspelt `--audiance`) is reported as unknown before any missing one.
+    func checkOptions() throws {
         switch authMethod {
         case .clientSecretBasic?, .clientSecretPost?:
             if resolvedSecret == nil { throw ValidationError("--auth-method \(authMethod?.rawValue ?? "") needs --client-secret or FEDERATE_CLIENT_SECRET.") }

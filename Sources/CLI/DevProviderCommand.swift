@@ -26,11 +26,14 @@ struct DevProviderCommand: AsyncParsableCommand {
     @Option(help: "A JSON file declaring clients and users (see Docs/DevProvider.md); its \"flavor\" wins over --flavor.")
     var config: String?
 
-    func validate() throws {
+    /// The checks ArgumentParser's `validate()` would make, run from `run()` instead: then an
+    /// unknown option (a misspelt `--audiance`) is reported as unknown before any missing one.
+    func checkOptions() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
     }
 
     func run() async throws {
+        try checkOptions()
         do {
             guard let flavor = DevFlavor(rawValue: flavor) else {
                 throw FederateError(.invalidConfiguration, "unknown flavour '\(self.flavor)' (generic, google, apple or firebase)")

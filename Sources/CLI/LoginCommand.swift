@@ -37,7 +37,10 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: "Seconds to wait for the browser to come back.")
     var timeout: Int = 300
 
-    func validate() throws {
+    /// The checks ArgumentParser's `validate()` would make, run from `run()` instead: then an
+    /// unknown option (a misspelt `--audiance`) is reported as unknown before any missing one.
+    func checkOptions() throws {
+        try client.checkOptions()
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
         guard (1...86_400).contains(timeout) else { throw ValidationError("--timeout must be 1...86400 seconds.") }
         _ = try customParameters()
@@ -58,6 +61,7 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try checkOptions()
         do {
             try await login()
         } catch {

@@ -29,6 +29,7 @@ struct TokenCommand: AsyncParsableCommand {
         var scope: String?
 
         func run() async throws {
+            try client.checkOptions()
             do {
                 let openID = try await client.makeClient()
                 let tokens = try await openID.refresh(refreshToken, scopes: scope.map { $0.split(separator: " ").map(String.init) })
@@ -67,6 +68,7 @@ struct TokenCommand: AsyncParsableCommand {
         var revocationEndpoint: String?
 
         func run() async throws {
+            try client.checkOptions()
             do {
                 let openID = try await client.makeClient(revocationEndpoint: revocationEndpoint)
                 try await openID.revoke(token, hint: hint?.rawValue)

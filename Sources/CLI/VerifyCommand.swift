@@ -58,7 +58,9 @@ struct VerifyCommand: AsyncParsableCommand {
     @Argument(help: "The ID token. Without it, tokens are read from standard input, one per line.")
     var token: String?
 
-    func validate() throws {
+    /// The checks ArgumentParser's `validate()` would make, run from `run()` instead: then an
+    /// unknown option (a misspelt `--audiance`) is reported as unknown before any missing one.
+    func checkOptions() throws {
         guard [issuer != nil, jwks != nil, provider != nil].filter({ $0 }).count == 1 else {
             throw ValidationError("Give exactly one of --issuer, --jwks or --provider.")
         }
@@ -85,6 +87,7 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try checkOptions()
         let session: VerificationSession
         do {
             session = try await makeSession()

@@ -28,6 +28,14 @@ import Federate
         #expect(json["claims"]?["email"] == "a@b.c")
     }
 
+    @Test func aMisspeltOptionIsReportedAsUnknownBeforeAMissingOne() async throws {
+        // With --audiance the audience is missing too; the misspelling is what the user must see.
+        let result = try await CLIProcess.run(["verify", "--jwks", try jwksFile(), "--audiance", Fixtures.clientID, "token"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("Unknown option '--audiance'"), "\(result.stderr)")
+        #expect(!result.stderr.contains("--audience."))
+    }
+
     @Test func invalidTokenPrintsCodeAndExitsOne() async throws {
         let expired = Fixtures.token(["exp": .integer(Int64(Fixtures.now) - 3600)])
         let result = try await CLIProcess.run(["verify", "--jwks", try jwksFile(), "--audience", Fixtures.clientID, expired])
