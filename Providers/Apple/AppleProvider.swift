@@ -7,8 +7,9 @@ public import Logging
 /// and codes that Apple's native SDK obtained for an app (bundle ID).
 ///
 /// ```swift
+/// let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared)   // one per server
 /// let apple = try AppleProvider(servicesID: "com.example.web", teamID: "TEAM123456", keyID: "KEY1234567",
-///                               privateKeyPEM: p8Contents)
+///                               privateKeyPEM: p8Contents, cache: cache)
 /// let client = try await apple.client()
 /// let built = try apple.authorizationRequest(with: client, redirectURI: "https://app.example/auth/apple/callback")
 /// // … redirect the browser; Apple POSTs the callback (form_post):

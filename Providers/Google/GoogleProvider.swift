@@ -7,7 +7,8 @@ public import Logging
 /// provider ID `google.com`.
 ///
 /// ```swift
-/// let google = GoogleProvider(clientID: "123.apps.googleusercontent.com", clientSecret: secret)
+/// let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared)   // one per server
+/// let google = GoogleProvider(clientID: "123.apps.googleusercontent.com", clientSecret: secret, cache: cache)
 /// let client = try await google.client()
 /// let built = try google.authorizationRequest(with: client, redirectURI: "https://app.example/auth/google/callback")
 /// // … redirect the browser to built.url; at the callback:

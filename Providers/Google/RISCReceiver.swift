@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// A token is accepted when: `alg` is RS256 and a `kid` names one of the RISC configuration's
 /// keys, the signature verifies, and the security-event rules pass
-/// (``Federate/ClaimRules/securityEvent(issuers:audiences:)``): `iss` equals the
+/// (``FederateTokens/ClaimRules/securityEvent(issuers:audiences:)``): `iss` equals the
 /// configuration's issuer exactly (mind its trailing slash), `aud` contains one of your
 /// client IDs, `jti` is present and `events` is a non-empty object. `exp` is not checked:
 /// security events do not expire. A `jti` seen within the

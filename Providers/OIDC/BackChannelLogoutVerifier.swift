@@ -6,7 +6,7 @@ import Foundation
 ///
 /// The checks of Back-Channel Logout 1.0 §2.6: signature by the provider's keys with an
 /// allowed algorithm (never `none`, HMAC only with the configured secret), then the
-/// logout-token rules (``Federate/ClaimRules/logoutToken(issuers:audiences:)``): `typ` absent
+/// logout-token rules (``FederateTokens/ClaimRules/logoutToken(issuers:audiences:)``): `typ` absent
 /// or `logout+jwt`, `iss`, `aud` containing the client, `iat` and `exp` required, `jti`,
 /// `events` with the `http://schemas.openid.net/event/backchannel-logout` member (itself an
 /// object), `sub` or `sid`, and no `nonce`. Replays (a `jti` already seen) are the caller's

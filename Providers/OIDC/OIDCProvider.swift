@@ -6,8 +6,9 @@ public import Logging
 /// Any OpenID provider, configured by its issuer: everything else comes from discovery.
 ///
 /// ```swift
+/// let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared)   // one per server
 /// let provider = try OIDCProvider(id: "oidc.example", issuer: "https://login.example.com",
-///                                 clientID: "app", clientSecret: secret)
+///                                 clientID: "app", clientSecret: secret, cache: cache)
 /// let client = try await provider.client()
 /// let built = try provider.authorizationRequest(with: client, redirectURI: callbackURL)
 /// ```

@@ -82,7 +82,7 @@ extension DevRoutes {
     }
 
     /// RFC 7523 client assertions, through the one JWT pipeline
-    /// (``Federate/ClaimRules/clientAssertion(clientID:audiences:maximumLifetime:)``): signed by a
+    /// (``FederateTokens/ClaimRules/clientAssertion(clientID:audiences:maximumLifetime:)``): signed by a
     /// registered key, `iss` = `sub` = the client, `aud` the token endpoint (at every endpoint,
     /// as RFC 7523 §3 allows), the endpoint called or the issuer, unexpired, at most 5 minutes
     /// long, `jti` used once.

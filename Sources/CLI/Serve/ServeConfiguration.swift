@@ -41,8 +41,8 @@ struct ServeConfiguration {
     var store: Store = .sqlite(path: "federate-demo.sqlite")
     var sealingKey: [UInt8]?
     var recentLoginSeconds: Double = 300
-    /// The provider whose ID tokens `GET /api/whoami` accepts as bearer tokens (an `oidc` or
-    /// generic `dev` provider); `nil` serves no API route.
+    /// The provider whose ID tokens `GET /api/whoami` accepts as bearer tokens (any provider
+    /// of the file, through its `BearerTokenSource`); `nil` serves no API route.
     var apiProvider: String? = "dev"
     var providers: [ProviderEntry] = [.dev(name: "dev", flavor: "generic"), .dev(name: "google", flavor: "google"), .dev(name: "apple", flavor: "apple")]
 

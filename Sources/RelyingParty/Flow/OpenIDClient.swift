@@ -6,8 +6,10 @@ public import Logging
 /// validates callbacks, exchanges codes, refreshes, revokes and calls UserInfo.
 ///
 /// ```swift
-/// let metadata = try await DiscoveryClient().metadata(for: issuer)
-/// let client = try OpenIDClient(metadata: metadata, clientID: "app", authentication: .clientSecretBasic(secret: secret))
+/// let http = AsyncHTTPClientTransport.shared   // FederateAsyncHTTPClient, or URLSessionTransport.shared
+/// let metadata = try await DiscoveryClient(httpClient: http).metadata(for: issuer)
+/// let client = try OpenIDClient(
+///     metadata: metadata, clientID: "app", authentication: .clientSecretBasic(secret: secret), httpClient: http)
 /// let built = try client.authorizationRequest(providerID: "oidc.example", redirectURI: redirect)
 /// // … redirect the browser to built.url; at the callback:
 /// let tokens = try await client.finish(AuthorizationResponse(query: query), pending: built.pending)

@@ -1,3 +1,5 @@
+import FederateTokens
+
 /// The transport Federate's core talks through.
 ///
 /// Two implementations ship as modules of their own: `AsyncHTTPClientTransport`
@@ -57,6 +59,26 @@ public struct HTTPRequest: Sendable {
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
         self.followRedirects = followRedirects
+    }
+}
+
+extension HTTPRequest {
+    /// The `User-Agent` the transports send by default:
+    /// `Federate/<version> (+https://github.com/federate-swift/federate)`.
+    public static let defaultUserAgent = "Federate/\(FederateVersion.string) (+https://github.com/federate-swift/federate)"
+
+    /// `scheme://host[:port]` of a URL, without credentials, path, query or fragment: what a
+    /// transport's error message may name.
+    package static func redactedOrigin(of url: String) -> String {
+        guard let separator = url.firstRange(of: "://") else { return "(unparsable URL)" }
+        let scheme = url[..<separator.lowerBound]
+        let rest = url[separator.upperBound...]
+        var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") {
+            authority = authority[authority.index(after: at)...]
+        }
+        let origin = "\(scheme)://\(authority)"
+        return origin.count > 120 ? String(origin.prefix(120)) + "…" : origin
     }
 }
 

@@ -8,7 +8,7 @@ public import PostgresNIO
 ///
 /// ```swift
 /// let client = PostgresClient(configuration: ...)
-/// Task { await client.run() }                          // the pool runs for the app's lifetime
+/// Task { await client.run() }                          // the pool runs for the app's lifetime (a ServiceGroup can run it)
 /// let store = try PostgresAccountStore(client: client)
 /// try await store.migrate()
 /// let accounts = AccountService(store: store)

@@ -2,10 +2,11 @@
 /// ``IDTokenPolicy`` (``IDTokenPolicy/rules(for:)``).
 ///
 /// ```swift
-/// let metadata = try await DiscoveryClient().metadata(for: "https://accounts.example.com")
+/// let http = AsyncHTTPClientTransport.shared   // discovery and RemoteKeySet: FederateRelyingParty
+/// let metadata = try await DiscoveryClient(httpClient: http).metadata(for: "https://accounts.example.com")
 /// let verifier = try IDTokenVerifier(
 ///     policy: IDTokenPolicy(metadata: metadata, clientID: "my-client"),
-///     keys: RemoteKeySet(url: metadata.jwksURI))
+///     keys: RemoteKeySet(url: metadata.jwksURI, httpClient: http))
 /// let idToken = try await verifier.verify(token, expecting: .init(nonce: nonce))
 /// ```
 ///

@@ -4,7 +4,7 @@ public import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
 
-/// The default ``HTTPClient``: a transport built on
+/// An ``HTTPClient`` built on
 /// [AsyncHTTPClient](https://github.com/swift-server/async-http-client).
 ///
 /// Every exchange follows the rules of the ``HTTPClient`` protocol:
@@ -33,10 +33,9 @@ import NIOHTTP1
 public struct AsyncHTTPClientTransport: FederateRelyingParty.HTTPClient {
     /// The `User-Agent` header value sent by default:
     /// `Federate/<version> (+https://github.com/federate-swift/federate)`.
-    public static let defaultUserAgent =
-        "Federate/\(FederateVersion.string) (+https://github.com/federate-swift/federate)"
+    public static let defaultUserAgent = HTTPRequest.defaultUserAgent
 
-    /// The process-wide default transport.
+    /// The process-wide shared transport.
     ///
     /// It is backed by AsyncHTTPClient instances that live for the whole process (they are
     /// never shut down, so there is nothing to clean up): they run on AsyncHTTPClient's
@@ -105,7 +104,7 @@ public struct AsyncHTTPClientTransport: FederateRelyingParty.HTTPClient {
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()
 
-        let origin = Self.redactedOrigin(of: request.url)
+        let origin = HTTPRequest.redactedOrigin(of: request.url)
         let outgoing = try self.makeRequest(request, origin: origin)
         let client = request.followRedirects ? self.redirectingClient : self.client
         let timeout = min(max(request.timeout, .zero), Self.maximumTimeout)
@@ -263,19 +262,6 @@ public struct AsyncHTTPClientTransport: FederateRelyingParty.HTTPClient {
 
     private static func tooLargeError(origin: String, limit: Int) -> FederateError {
         FederateError(.responseTooLarge, "response from \(origin) exceeds the limit of \(limit) bytes")
-    }
-
-    /// `scheme://host[:port]` of a URL, without credentials, path, query or fragment, for messages.
-    static func redactedOrigin(of url: String) -> String {
-        guard let separator = url.firstRange(of: "://") else { return "(unparsable URL)" }
-        let scheme = url[..<separator.lowerBound]
-        let rest = url[separator.upperBound...]
-        var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") {
-            authority = authority[authority.index(after: at)...]
-        }
-        let origin = "\(scheme)://\(authority)"
-        return origin.count > 120 ? String(origin.prefix(120)) + "…" : origin
     }
 }
 

@@ -65,10 +65,9 @@ import Synchronization
 public struct URLSessionTransport: HTTPClient {
     /// The `User-Agent` header value sent by default:
     /// `Federate/<version> (+https://github.com/federate-swift/federate)`.
-    public static let defaultUserAgent =
-        "Federate/\(FederateVersion.string) (+https://github.com/federate-swift/federate)"
+    public static let defaultUserAgent = HTTPRequest.defaultUserAgent
 
-    /// The process-wide default transport, with ``defaultConfiguration`` and
+    /// The process-wide shared transport, with ``defaultConfiguration`` and
     /// ``defaultUserAgent``.
     ///
     /// Its `URLSession` lives for the whole process and is never invalidated, so there is
@@ -122,7 +121,7 @@ public struct URLSessionTransport: HTTPClient {
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()
 
-        let origin = Self.redactedOrigin(of: request.url)
+        let origin = HTTPRequest.redactedOrigin(of: request.url)
         _ = try Self.validatedURL(request.url, origin: origin)  // fail before any work is started
         let timeout = min(max(request.timeout, .zero), Self.maximumTimeout)
         guard timeout > .zero else { throw Failures.timeout(origin: origin, timeout: timeout) }
@@ -190,7 +189,7 @@ public struct URLSessionTransport: HTTPClient {
         var visited: Set<String> = []
         var redirects = 0
         while true {
-            let origin = Self.redactedOrigin(of: current.url)
+            let origin = HTTPRequest.redactedOrigin(of: current.url)
             let url = try Self.validatedURL(current.url, origin: origin)
             visited.insert(url.absoluteString)
 
@@ -380,19 +379,6 @@ public struct URLSessionTransport: HTTPClient {
     private static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) / 1e18
-    }
-
-    /// `scheme://host[:port]` of a URL, without credentials, path, query or fragment, for messages.
-    static func redactedOrigin(of url: String) -> String {
-        guard let separator = url.firstRange(of: "://") else { return "(unparsable URL)" }
-        let scheme = url[..<separator.lowerBound]
-        let rest = url[separator.upperBound...]
-        var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") {
-            authority = authority[authority.index(after: at)...]
-        }
-        let origin = "\(scheme)://\(authority)"
-        return origin.count > 120 ? String(origin.prefix(120)) + "…" : origin
     }
 }
 
