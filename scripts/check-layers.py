@@ -11,7 +11,9 @@ Usage: swift package describe --type json | python3 scripts/check-layers.py
 """
 import json, sys
 
-package = json.load(sys.stdin)
+text = sys.stdin.read()
+# Resolution may print progress before the document on a fresh clone: start at the JSON.
+package = json.loads(text[text.index('{'):])
 targets = {target['name']: target for target in package['targets']}
 
 def closure(name):
