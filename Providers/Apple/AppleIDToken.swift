@@ -65,7 +65,7 @@ public struct AppleIDTokenVerifier: Sendable {
     }
 
     /// Verifies `token`; with `rawNonce`, its `nonce` must match per `nonceMode`.
-    public func verify(_ token: String, rawNonce: String? = nil, nonceMode: AppleNonceMode = .raw, now: Double? = nil) async throws -> AppleIdentity {
+    public func verify(_ token: String, rawNonce: String? = nil, nonceMode: AppleNonceMode = .raw, now: Double? = nil) async throws(FederateError) -> AppleIdentity {
         let expectations = IDTokenExpectations(nonce: rawNonce.map(nonceMode.expectedClaim(for:)), now: now)
         return try AppleIdentity(try await verifier.verify(token, expecting: expectations))
     }
@@ -117,7 +117,7 @@ extension AppleIDTokenVerifier: BearerTokenVerifier {
     public var providerID: String { AppleProvider.providerID }
 
     /// Verifies an Apple ID token; the expectations' nonce is the raw nonce, compared as sent.
-    public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws -> BearerIdentity {
+    public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity {
         BearerIdentity(providerID: providerID, idToken: try await verify(token, rawNonce: expectations.nonce, now: expectations.now).idToken)
     }
 }

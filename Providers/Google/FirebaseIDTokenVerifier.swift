@@ -53,10 +53,11 @@ public struct FirebaseIDTokenVerifier: Sendable {
 
     /// Verifies `token` and returns the Firebase reading of it.
     ///
-    /// With `checkRevoked`, the uid is looked up: a disabled user fails with `user_disabled`,
+    /// With `checkRevoked`, the uid is looked up (a lookup that fails with another error than a
+    /// `FederateError` gives `account_store_failed`): a disabled user fails with `user_disabled`,
     /// and a token whose `auth_time` is before the user's `tokensValidAfter` with
     /// `id_token_revoked`. An expired token fails with `id_token_expired`.
-    public func verify(_ token: String, checkRevoked: Bool = false, now: Double? = nil) async throws -> FirebaseToken {
+    public func verify(_ token: String, checkRevoked: Bool = false, now: Double? = nil) async throws(FederateError) -> FirebaseToken {
         let jws = try CompactJWS(parsing: token, limits: verifier.policy.limits)
         guard jws.header.keyID?.isEmpty == false else {
             throw FederateError(.unknownKey, "a Firebase ID token must name its key ('kid')")
@@ -73,7 +74,15 @@ public struct FirebaseIDTokenVerifier: Sendable {
             guard let userLookup else {
                 throw FederateError(.invalidConfiguration, "checkRevoked needs a userLookup")
             }
-            guard let state = try await userLookup(token.uid) else {
+            let found: FirebaseUserState?
+            do {
+                found = try await userLookup(token.uid)
+            } catch let error as FederateError {
+                throw error
+            } catch {
+                throw FederateError(.accountStoreFailed, "the user lookup for the revocation check failed", cause: error)
+            }
+            guard let state = found else {
                 throw FederateError(.userNotFound, "no user with this uid")
             }
             guard !state.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
@@ -150,7 +159,7 @@ extension FirebaseIDTokenVerifier: BearerTokenVerifier {
 
     /// Verifies a Firebase ID token (without the revocation check; a nonce is not part of
     /// Firebase ID tokens and is ignored).
-    public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws -> BearerIdentity {
+    public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity {
         BearerIdentity(providerID: providerID, idToken: try await verify(token, now: expectations.now).idToken)
     }
 }

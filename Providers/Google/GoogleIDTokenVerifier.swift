@@ -43,7 +43,7 @@ public struct GoogleIDTokenVerifier: Sendable {
     }
 
     /// Verifies `token` (with `nonce`, when the flow sent one).
-    public func verify(_ token: String, nonce: String? = nil, now: Double? = nil) async throws -> IDToken {
+    public func verify(_ token: String, nonce: String? = nil, now: Double? = nil) async throws(FederateError) -> IDToken {
         try await verifier.verify(token, expecting: IDTokenExpectations(nonce: nonce, now: now))
     }
 }
@@ -57,7 +57,7 @@ extension GoogleIDTokenVerifier: BearerTokenVerifier {
     /// `google.com`.
     public var providerID: String { GoogleProvider.providerID }
 
-    public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws -> BearerIdentity {
+    public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity {
         BearerIdentity(providerID: providerID, idToken: try await verify(token, nonce: expectations.nonce, now: expectations.now))
     }
 }

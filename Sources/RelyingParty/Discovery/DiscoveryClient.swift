@@ -1,4 +1,4 @@
-import FederateTokens
+public import FederateTokens
 public import Logging
 import Synchronization
 
@@ -25,7 +25,7 @@ public final class DiscoveryClient: Sendable {
     }
 
     /// The validated metadata of `issuer` (cached).
-    public func metadata(for issuer: String) async throws -> ProviderMetadata {
+    public func metadata(for issuer: String) async throws(FederateError) -> ProviderMetadata {
         try EndpointSecurity.validate(issuer, field: "issuer")
         let cache = caches.withLock { caches in
             if let existing = caches[issuer] { return existing }

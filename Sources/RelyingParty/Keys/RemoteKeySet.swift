@@ -63,12 +63,12 @@ public final class RemoteKeySet: KeySetProvider {
     public var fetchCount: Int { cache.fetchCount }
 
     /// The cached keys, fetched when missing or expired.
-    public func keySet() async throws -> JSONWebKeySet {
+    public func keySet() async throws(FederateError) -> JSONWebKeySet {
         try await cache.value()
     }
 
     /// A newer set after an unknown `kid`, or `nil` when rate-limited.
-    public func refreshedKeySet(after stale: JSONWebKeySet) async throws -> JSONWebKeySet? {
+    public func refreshedKeySet(after stale: JSONWebKeySet) async throws(FederateError) -> JSONWebKeySet? {
         try await cache.refreshed { $0.identity != stale.identity }
     }
 }

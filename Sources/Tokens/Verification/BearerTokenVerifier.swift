@@ -26,12 +26,12 @@ public protocol BearerTokenVerifier: Sendable {
     var providerID: String { get }
 
     /// Verifies `token`; throws ``FederateError`` when it is not acceptable.
-    func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws -> BearerIdentity
+    func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity
 }
 
 extension BearerTokenVerifier {
     /// Verifies `token` now, expecting no nonce.
-    public func verifyBearer(_ token: String) async throws -> BearerIdentity {
+    public func verifyBearer(_ token: String) async throws(FederateError) -> BearerIdentity {
         try await verifyBearer(token, expecting: IDTokenExpectations())
     }
 }
@@ -45,20 +45,20 @@ extension BearerTokenVerifier {
 public struct IDTokenBearerVerifier: BearerTokenVerifier {
     /// The provider the tokens come from.
     public let providerID: String
-    private let verifyToken: @Sendable (String, IDTokenExpectations) async throws -> IDToken
+    private let verifyToken: @Sendable (String, IDTokenExpectations) async throws(FederateError) -> IDToken
 
     /// Wraps `verify`, which returns the verified ID token or throws.
-    public init(providerID: String, verify: @escaping @Sendable (String, IDTokenExpectations) async throws -> IDToken) {
+    public init(providerID: String, verify: @escaping @Sendable (String, IDTokenExpectations) async throws(FederateError) -> IDToken) {
         self.providerID = providerID
         self.verifyToken = verify
     }
 
     /// Wraps an ``IDTokenVerifier`` (any OpenID issuer).
     public init(providerID: String, verifier: IDTokenVerifier) {
-        self.init(providerID: providerID) { token, expectations in try await verifier.verify(token, expecting: expectations) }
+        self.init(providerID: providerID) { (token, expectations) throws(FederateError) in try await verifier.verify(token, expecting: expectations) }
     }
 
-    public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws -> BearerIdentity {
+    public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity {
         BearerIdentity(providerID: providerID, idToken: try await verifyToken(token, expectations))
     }
 }

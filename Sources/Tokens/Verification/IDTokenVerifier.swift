@@ -30,7 +30,7 @@ public struct IDTokenVerifier: Sendable {
 
     /// Verifies `token`. On an unknown `kid`, asks the key provider for a refreshed set once
     /// (rate-limited there) and retries. Throws ``FederateError``.
-    public func verify(_ token: String, expecting expectations: IDTokenExpectations = IDTokenExpectations()) async throws -> IDToken {
+    public func verify(_ token: String, expecting expectations: IDTokenExpectations = IDTokenExpectations()) async throws(FederateError) -> IDToken {
         IDToken(try await pipeline(expectations).verify(token, now: expectations.now))
     }
 

@@ -60,7 +60,7 @@ public struct JWTVerifier: Sendable {
 
     /// Verifies `token` at `now` (seconds since 1970; default: the current time). Throws
     /// ``FederateError``.
-    public func verify(_ token: String, now: Double? = nil) async throws -> VerifiedJWT {
+    public func verify(_ token: String, now: Double? = nil) async throws(FederateError) -> VerifiedJWT {
         let jws = try parse(token)
         let result = try await keys.verifySignature(of: jws, with: signature)
         return try check(jws, signature: result, now: now)
@@ -97,7 +97,7 @@ public struct JWTVerifier: Sendable {
 extension KeySetProvider {
     /// Verifies `jws`'s signature with these keys; when its `kid` is unknown, asks once for a
     /// refreshed set (rate-limited by the provider) and tries again.
-    public func verifySignature(of jws: CompactJWS, with verifier: JWSSignatureVerifier) async throws -> JWSSignatureVerifier.Result {
+    public func verifySignature(of jws: CompactJWS, with verifier: JWSSignatureVerifier) async throws(FederateError) -> JWSSignatureVerifier.Result {
         let keySet = try await keySet()
         switch Result(catching: { () throws(FederateError) in try verifier.verify(jws, keySet: keySet) }) {
         case .success(let result):
