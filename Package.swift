@@ -128,10 +128,18 @@ let package = Package(
             path: "Providers/Google",
             swiftSettings: strict
         ),
+        // The account operations of the SQL stores, written once; each store adds its dialect.
+        // An implementation detail of the stores (no product).
+        .target(
+            name: "FederateSQLStore",
+            dependencies: ["FederateTokens", "FederateAccounts"],
+            path: "Sources/Stores/Shared",
+            swiftSettings: strict
+        ),
         .target(
             name: "FederateSQLite",
             dependencies: [
-                "FederateTokens", "FederateAccounts", logging,
+                "FederateTokens", "FederateAccounts", "FederateSQLStore", logging,
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -143,7 +151,7 @@ let package = Package(
         .target(
             name: "FederatePostgres",
             dependencies: [
-                "FederateTokens", "FederateAccounts", logging,
+                "FederateTokens", "FederateAccounts", "FederateSQLStore", logging,
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -232,7 +240,7 @@ let package = Package(
         .testTarget(
             name: "FederateAccountsTests",
             dependencies: [
-                "Federate", "FederateSQLite", "FederatePostgres", "FederateDevProvider", "FederateTestSupport", logging,
+                "Federate", "FederateSQLite", "FederatePostgres", "FederateSQLStore", "FederateDevProvider", "FederateTestSupport", logging,
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strict

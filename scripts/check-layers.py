@@ -3,8 +3,9 @@
 (`swift package describe --type json`, read from standard input):
 
 - the token layer (FederateTokens) depends on swift-crypto and swift-certificates only;
-- the relying-party and account layers, the URLSession transport and the provider modules
-  pull in no SwiftNIO, AsyncHTTPClient, Hummingbird or database driver;
+- the relying-party and account layers, the URLSession transport, the provider modules and
+  the SQL stores' shared operations pull in no SwiftNIO, AsyncHTTPClient, Hummingbird or
+  database driver;
 - each layer depends only on the layers below it.
 
 Usage: swift package describe --type json | python3 scripts/check-layers.py
@@ -37,6 +38,7 @@ LAYERS = [  # (module, the targets it may depend on)
     ('FederateOIDC', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
     ('FederateGoogle', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
     ('FederateApple', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
+    ('FederateSQLStore', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
 ]
 failures = []
 for module, allowed in LAYERS:

@@ -1,5 +1,6 @@
 public import FederateAccounts
 public import FederateTokens
+import FederateSQLStore
 import Foundation
 public import Logging
 public import PostgresNIO
@@ -69,28 +70,23 @@ public final class PostgresAccountStore: AccountStore {
     // MARK: Execution
 
     /// Runs `body` in a transaction on one pooled connection.
-    func transaction<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        do {
-            return try await client.withConnection { connection in
-                try await self.run("BEGIN", on: connection)
-                do {
-                    let result = try await body(connection)
-                    try await self.run("COMMIT", on: connection)
-                    return result
-                } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: self.logger)
-                    throw error
-                }
+    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        try await connection { connection in
+            try await self.run("BEGIN", on: connection)
+            do {
+                let result = try await body(connection)
+                try await self.run("COMMIT", on: connection)
+                return result
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: self.logger)
+                throw error
             }
-        } catch let error as FederateError {
-            throw error
-        } catch {
-            throw FederateError(.accountStoreFailed, "PostgreSQL: \(String(describing: error).prefix(200))")
         }
     }
 
-    /// Runs `body` on one pooled connection.
-    func connection<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    /// Runs `body` on one pooled connection; errors that are not ``FederateError``s (the
+    /// pool's, decoding) are `account_store_failed`.
+    func connection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         do {
             return try await client.withConnection { try await body($0) }
         } catch let error as FederateError {
@@ -119,9 +115,9 @@ public final class PostgresAccountStore: AccountStore {
         }
         if info[.sqlState] == "23505" {
             switch info[.constraintName] {
-            case "identities_provider_subject": return FederateError(.credentialAlreadyInUse, "this identity belongs to another user")
-            case "identities_user_provider": return FederateError(.providerAlreadyLinked, "the user already has an identity of this provider")
-            case "users_email_unique": return FederateError(.emailAlreadyInUse, "the email belongs to another user")
+            case "identities_provider_subject": return UniqueConstraint.identityProviderSubject.error
+            case "identities_user_provider": return UniqueConstraint.identityUserProvider.error
+            case "users_email_unique": return UniqueConstraint.userEmail.error
             default: break
             }
         }

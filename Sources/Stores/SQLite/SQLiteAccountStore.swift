@@ -1,5 +1,6 @@
 public import FederateAccounts
 import FederateTokens
+import FederateSQLStore
 import Foundation
 public import Logging
 import NIOCore
@@ -32,7 +33,8 @@ public final class SQLiteAccountStore: AccountStore, Service {
     public let path: String
     let connection: SQLiteConnection
     private let threadPool: NIOThreadPool
-    private let lock = AsyncLock()
+    /// Held while the connection runs a statement or a transaction.
+    let lock = AsyncLock()
     private let closed = Atomic<Bool>(false)
 
     private init(path: String, oneAccountPerEmail: Bool, connection: SQLiteConnection, threadPool: NIOThreadPool) {
@@ -142,11 +144,6 @@ public final class SQLiteAccountStore: AccountStore, Service {
         }
     }
 
-    /// One statement outside a transaction, holding the connection.
-    func locked<T>(_ body: () async throws -> T) async throws -> T {
-        try await lock.withLock { try await body() }
-    }
-
     func query(_ sql: String, _ binds: [SQLiteData] = []) async throws -> [SQLiteRow] {
         do {
             return try await connection.query(sql, binds)
@@ -163,13 +160,13 @@ public final class SQLiteAccountStore: AccountStore, Service {
     static func translate(_ error: SQLiteError) -> FederateError {
         let message = error.message
         if message.contains("UNIQUE constraint failed: identities.provider_id, identities.subject") {
-            return FederateError(.credentialAlreadyInUse, "this identity belongs to another user")
+            return UniqueConstraint.identityProviderSubject.error
         }
         if message.contains("UNIQUE constraint failed: identities.user_uid, identities.provider_id") {
-            return FederateError(.providerAlreadyLinked, "the user already has an identity of this provider")
+            return UniqueConstraint.identityUserProvider.error
         }
         if message.contains("UNIQUE constraint failed: users.email_normalized") {
-            return FederateError(.emailAlreadyInUse, "the email belongs to another user")
+            return UniqueConstraint.userEmail.error
         }
         return FederateError(.accountStoreFailed, "SQLite: \(message.prefix(200))")
     }

@@ -49,14 +49,4 @@ enum SQLiteSchema {
     /// The unique index that makes one email one account.
     static let createUniqueEmail = "CREATE UNIQUE INDEX IF NOT EXISTS users_email_unique ON users (email_normalized)"
     static let dropUniqueEmail = "DROP INDEX IF EXISTS users_email_unique"
-
-    /// The user columns and identity columns (aliased) read by every user query.
-    static let userSelect = """
-        SELECT u.uid, u.email, u.email_verified, u.display_name, u.photo_url, u.disabled, u.created_at, u.last_sign_in_at,
-            u.tokens_valid_after, i.provider_id AS i_provider_id, i.subject AS i_subject, i.email AS i_email,
-            i.email_verified AS i_email_verified, i.display_name AS i_display_name, i.photo_url AS i_photo_url,
-            i.username AS i_username, i.linked_at AS i_linked_at, i.access_token AS i_access_token, i.refresh_token AS i_refresh_token
-        FROM users u LEFT JOIN identities i ON i.user_uid = u.uid
-        """
-    static let userOrder = "ORDER BY u.created_at, u.uid, i.linked_at, i.rowid"
 }

@@ -1,0 +1,78 @@
+package import FederateSQLStore
+import FederateTokens
+import NIOCore
+import PostgresNIO
+
+/// The account operations are FederateSQLStore's; PostgreSQL supplies its dialect, pooled
+/// connections, and transactions that lock the user's row.
+extension PostgresAccountStore: SQLAccountStore {
+    /// ``SQLDialect/postgres(schema:)`` in the store's schema.
+    package var dialect: SQLDialect { .postgres(schema: schema.name) }
+
+    /// Runs `body` on one pooled connection; each statement commits on its own.
+    package func withConnection<T: Sendable>(_ body: (PostgresStatements) async throws -> T) async throws -> T {
+        try await connection { try await body(PostgresStatements(store: self, connection: $0)) }
+    }
+
+    /// Runs `body` in a transaction on one pooled connection.
+    package func withTransaction<T: Sendable>(_ body: (PostgresStatements) async throws -> T) async throws -> T {
+        try await transaction { try await body(PostgresStatements(store: self, connection: $0)) }
+    }
+}
+
+extension SQLDialect {
+    /// PostgreSQL's, with tables in `schema` (a valid identifier, ``PostgresSchema/isValid(_:)``):
+    /// `$n` placeholders; write transactions lock the user's row (`FOR UPDATE`), as the
+    /// default isolation (read committed) does not; `GREATEST`; identities ordered by their
+    /// `id`; and writes in `WITH` clauses.
+    package static func postgres(schema: String) -> SQLDialect {
+        SQLDialect(
+            placeholder: .dollarNumber, tablePrefix: "\"\(schema)\".", userRowLock: "FOR UPDATE", greatest: "GREATEST",
+            identityInsertionOrder: "i.id", writesInCommonTableExpressions: true)
+    }
+}
+
+/// A pooled connection as the shared operations use it.
+package struct PostgresStatements: SQLConnection {
+    let store: PostgresAccountStore
+    let connection: PostgresConnection
+
+    /// Runs one statement; unique violations become account errors (``PostgresAccountStore/translate(_:)``).
+    package func rows(_ sql: String, _ values: [SQLValue]) async throws -> [PostgresCells] {
+        var binds = PostgresBindings(capacity: values.count)
+        for value in values { binds.append(value) }
+        return try await store.rows(PostgresQuery(unsafeSQL: sql, binds: binds), on: connection).map { PostgresCells(row: $0.makeRandomAccess()) }
+    }
+}
+
+/// A result row, decoded as the PostgreSQL schema types each column.
+package struct PostgresCells: SQLRow {
+    let row: PostgresRandomAccessRow
+
+    /// A `text` column.
+    package func text(_ column: String) throws -> String? { try cell(column).decode(String?.self) }
+    /// A `double precision` column.
+    package func real(_ column: String) throws -> Double? { try cell(column).decode(Double?.self) }
+    /// A `boolean` column.
+    package func bool(_ column: String) throws -> Bool? { try cell(column).decode(Bool?.self) }
+    /// A `bytea` column.
+    package func bytes(_ column: String) throws -> [UInt8]? { try cell(column).decode(ByteBuffer?.self).map { Array(buffer: $0) } }
+
+    private func cell(_ column: String) throws -> PostgresCell {
+        guard row.contains(column) else { throw FederateError(.accountStoreFailed, "PostgreSQL: no column \(column) in the result") }
+        return row[column]
+    }
+}
+
+extension PostgresBindings {
+    /// Binds `value` as the PostgreSQL schema types it; `NULL` untyped, for the server to infer.
+    mutating func append(_ value: SQLValue) {
+        switch value {
+        case .text(let text?): append(text)
+        case .real(let number?): append(number)
+        case .text(nil), .real(nil): appendNull()
+        case .bool(let flag): append(flag)
+        case .bytes(let bytes): append(ByteBuffer(bytes: bytes))
+        }
+    }
+}

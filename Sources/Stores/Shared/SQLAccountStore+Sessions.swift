@@ -1,0 +1,90 @@
+package import FederateAccounts
+package import Foundation
+
+/// Signed-out sessions, sessions ended by providers, provider event IDs, session-signing keys.
+extension SQLAccountStore {
+    /// Remembers a signed-out session.
+    public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws {
+        try await withConnection { connection in
+            try await self.execute(
+                """
+                INSERT INTO \(table: .revokedSessions) (sid, uid, expires_at) VALUES (\(sessionID), \(uid), \(expiresAt))
+                ON CONFLICT (sid) DO NOTHING
+                """,
+                on: connection)
+        }
+    }
+
+    /// Whether a session was signed out.
+    public func isSessionRevoked(id sessionID: String) async throws -> Bool {
+        try await withConnection { try await self.returnsRow("SELECT sid FROM \(table: .revokedSessions) WHERE sid = \(sessionID)", on: $0) }
+    }
+
+    /// Forgets signed-out sessions that expired before `date`.
+    public func removeRevokedSessions(expiredBefore date: Date) async throws {
+        try await withConnection { try await self.execute("DELETE FROM \(table: .revokedSessions) WHERE expires_at < \(date)", on: $0) }
+    }
+
+    /// Ends the sessions tied to `key` issued before `validAfter` (never moving it back).
+    public func endSessions(key: String, validAfter: Date, expiresAt: Date) async throws {
+        let greatest = dialect.greatest
+        try await withConnection { connection in
+            try await self.execute(
+                """
+                INSERT INTO \(table: .endedSessions) (key, valid_after, expires_at) VALUES (\(key), \(validAfter), \(expiresAt))
+                ON CONFLICT (key) DO UPDATE SET
+                    valid_after = \(unescaped: greatest)(\(table: .endedSessions).valid_after, excluded.valid_after),
+                    expires_at = \(unescaped: greatest)(\(table: .endedSessions).expires_at, excluded.expires_at)
+                """,
+                on: connection)
+            try await self.execute("DELETE FROM \(table: .endedSessions) WHERE expires_at < \(Date())", on: connection)
+        }
+    }
+
+    /// The latest `validAfter` of `keys`.
+    public func sessionsEnded(keys: [String]) async throws -> Date? {
+        guard !keys.isEmpty else { return nil }
+        return try await withConnection { connection in
+            try await self.rows(
+                "SELECT MAX(valid_after) AS latest FROM \(table: .endedSessions) WHERE key IN (\(list: keys))", on: connection
+            ).first?.date("latest")
+        }
+    }
+
+    /// `true` the first time `id` is seen (until `expiresAt`), for every store on this database.
+    public func consumeEventID(_ id: String, expiresAt: Date) async throws -> Bool {
+        try await withConnection { connection in
+            try await self.execute("DELETE FROM \(table: .seenEvents) WHERE expires_at < \(Date())", on: connection)
+            return try await self.returnsRow(
+                "INSERT INTO \(table: .seenEvents) (id, expires_at) VALUES (\(id), \(expiresAt)) ON CONFLICT (id) DO NOTHING RETURNING id",
+                on: connection)
+        }
+    }
+
+    /// Every session-signing key, oldest first.
+    public func sessionKeys() async throws -> [SessionKeyRecord] {
+        try await withConnection { connection in
+            try await self.rows("SELECT kid, private_key, created_at FROM \(table: .sessionKeys) ORDER BY created_at", on: connection)
+                .compactMap { row in
+                    guard let kid = try row.text("kid"), let key = try row.bytes("private_key"), let created = try row.date("created_at") else {
+                        return nil
+                    }
+                    return SessionKeyRecord(keyID: kid, privateKey: key, createdAt: created)
+                }
+        }
+    }
+
+    /// Adds a session-signing key.
+    public func addSessionKey(_ key: SessionKeyRecord) async throws {
+        try await withConnection { connection in
+            try await self.execute(
+                "INSERT INTO \(table: .sessionKeys) (kid, private_key, created_at) VALUES (\(key.keyID), \(bytes: key.privateKey), \(key.createdAt))",
+                on: connection)
+        }
+    }
+
+    /// Removes a session-signing key.
+    public func removeSessionKey(keyID: String) async throws {
+        try await withConnection { try await self.execute("DELETE FROM \(table: .sessionKeys) WHERE kid = \(keyID)", on: $0) }
+    }
+}

@@ -1,0 +1,59 @@
+package import FederateAccounts
+
+/// An ``AccountStore`` on an SQL database. Its operations are written once, in this
+/// module: what each one reads, checks and writes, in which order, in which transaction,
+/// with which error. A store supplies only what its database does differently: its
+/// ``SQLDialect``, a connection, and a write transaction.
+///
+/// A store conforms in an extension and gets every `AccountStore` method:
+///
+/// ```swift
+/// extension SQLiteAccountStore: SQLAccountStore { ... }
+/// ```
+package protocol SQLAccountStore: AccountStore {
+    /// The store's view of a connection.
+    associatedtype Connection: SQLConnection
+
+    /// How the store's statements are written.
+    var dialect: SQLDialect { get }
+
+    /// Runs `body` on one connection, each statement in a transaction of its own. The
+    /// store turns its driver's errors into ``FederateError``s: a unique violation into
+    /// its ``UniqueConstraint/error``, the others into `account_store_failed`.
+    func withConnection<T: Sendable>(_ body: (Connection) async throws -> T) async throws -> T
+
+    /// Runs `body` in a write transaction on one connection, committed when `body` returns
+    /// and rolled back when it throws. In it, the `SELECT` of a user's row (with the
+    /// dialect's ``SQLDialect/userRowLock``) keeps that row, or the whole database, from
+    /// changing until the transaction ends, so concurrent changes to one user's identities
+    /// run one after the other. Errors as in ``withConnection(_:)``.
+    func withTransaction<T: Sendable>(_ body: (Connection) async throws -> T) async throws -> T
+}
+
+/// A connection as the shared operations use it: one statement at a time.
+package protocol SQLConnection {
+    /// A result row.
+    associatedtype Row: SQLRow
+
+    /// Runs `sql` (written in the store's dialect) with `values` bound to its placeholders
+    /// in order, and returns the rows.
+    func rows(_ sql: String, _ values: [SQLValue]) async throws -> [Row]
+}
+
+extension SQLAccountStore {
+    /// Runs `query`, rendered in the store's dialect, and returns the rows.
+    func rows(_ query: SQLQuery, on connection: Connection) async throws -> [Connection.Row] {
+        let (sql, values) = query.rendered(in: dialect)
+        return try await connection.rows(sql, values)
+    }
+
+    /// Runs `query`, rendered in the store's dialect, for its effect.
+    func execute(_ query: SQLQuery, on connection: Connection) async throws {
+        _ = try await rows(query, on: connection)
+    }
+
+    /// Whether `query` returns a row.
+    func returnsRow(_ query: SQLQuery, on connection: Connection) async throws -> Bool {
+        try await !rows(query, on: connection).isEmpty
+    }
+}

@@ -1,0 +1,120 @@
+package import Foundation
+
+/// One SQL statement (or a piece of one) with its values, written once for every dialect.
+/// Interpolated values become placeholders and tables are named when the statement is
+/// rendered in a store's ``SQLDialect``:
+///
+/// ```swift
+/// let query: SQLQuery = "SELECT uid FROM \(table: .users) WHERE uid = \(uid)"
+/// query.rendered(in: dialect)  // ("SELECT uid FROM users WHERE uid = ?", [.text(uid)]) on SQLite
+/// ```
+///
+/// An interpolated `String` is always a bound value, never SQL text; SQL text that is not a
+/// literal goes through `\(unescaped:)`, for the dialect's keywords only.
+package struct SQLQuery: Sendable, ExpressibleByStringInterpolation {
+    /// A piece of a statement.
+    package enum Fragment: Sendable, Hashable {
+        /// SQL text, as written.
+        case sql(String)
+        /// A value, written as a placeholder.
+        case value(SQLValue)
+        /// A table, named by the dialect.
+        case table(SQLTable)
+    }
+
+    /// The pieces, in order.
+    package private(set) var fragments: [Fragment]
+
+    /// SQL text with no values.
+    package init(stringLiteral sql: String) {
+        fragments = [.sql(sql)]
+    }
+
+    /// SQL text with interpolated values, tables and pieces.
+    package init(stringInterpolation: StringInterpolation) {
+        fragments = stringInterpolation.fragments
+    }
+
+    /// `queries` one after the other, with `separator` (SQL text) between them.
+    package init(joining queries: [SQLQuery], separator: String) {
+        fragments = []
+        for (index, query) in queries.enumerated() {
+            if index > 0 { fragments.append(.sql(separator)) }
+            fragments += query.fragments
+        }
+    }
+
+    /// The SQL text in `dialect`, and the values in placeholder order.
+    package func rendered(in dialect: SQLDialect) -> (sql: String, values: [SQLValue]) {
+        var sql = ""
+        var values: [SQLValue] = []
+        for fragment in fragments {
+            switch fragment {
+            case .sql(let text):
+                sql += text
+            case .value(let value):
+                values.append(value)
+                sql += dialect.placeholder(values.count)
+            case .table(let table):
+                sql += dialect.name(of: table)
+            }
+        }
+        return (sql, values)
+    }
+
+    /// Builds a statement from a string literal and its interpolations.
+    package struct StringInterpolation: StringInterpolationProtocol {
+        /// The pieces so far.
+        package private(set) var fragments: [Fragment] = []
+
+        /// Starts an empty statement.
+        package init(literalCapacity: Int, interpolationCount: Int) {
+            fragments.reserveCapacity(2 * interpolationCount + 1)
+        }
+
+        /// SQL text.
+        package mutating func appendLiteral(_ literal: String) {
+            if !literal.isEmpty { fragments.append(.sql(literal)) }
+        }
+
+        /// A text value (`NULL` when `nil`).
+        package mutating func appendInterpolation(_ text: String?) {
+            fragments.append(.value(.text(text)))
+        }
+
+        /// A Boolean value.
+        package mutating func appendInterpolation(_ flag: Bool) {
+            fragments.append(.value(.bool(flag)))
+        }
+
+        /// A date, as seconds since 1970 (`NULL` when `nil`).
+        package mutating func appendInterpolation(_ date: Date?) {
+            fragments.append(.value(.real(date?.timeIntervalSince1970)))
+        }
+
+        /// Bytes.
+        package mutating func appendInterpolation(bytes: [UInt8]) {
+            fragments.append(.value(.bytes(bytes)))
+        }
+
+        /// Text values separated by commas, for `IN (…)`.
+        package mutating func appendInterpolation(list texts: [String]) {
+            appendInterpolation(SQLQuery(joining: texts.map { "\($0)" }, separator: ", "))
+        }
+
+        /// A table, named by the dialect.
+        package mutating func appendInterpolation(table: SQLTable) {
+            fragments.append(.table(table))
+        }
+
+        /// A piece of a statement, with its values.
+        package mutating func appendInterpolation(_ query: SQLQuery) {
+            fragments += query.fragments
+        }
+
+        /// SQL text that is not a literal: a dialect's keyword or function name, never input.
+        package mutating func appendInterpolation(unescaped sql: String) {
+            fragments.append(.sql(sql))
+        }
+    }
+}
