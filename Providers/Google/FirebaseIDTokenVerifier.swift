@@ -63,9 +63,9 @@ public struct FirebaseIDTokenVerifier: Sendable {
             throw FederateError(.unknownKey, "a Firebase ID token must name its key ('kid')")
         }
         let idToken: IDToken
-        do {
+        do throws(FederateError) {
             idToken = try await verifier.verify(token, expecting: IDTokenExpectations(now: now))
-        } catch let error as FederateError where error.code == .tokenExpired {
+        } catch where error.code == .tokenExpired {
             throw FederateError(.idTokenExpired, "the Firebase ID token has expired: get a fresh one from the client SDK")
         }
         guard idToken.subject.utf8.count <= 128 else { throw FederateError(.invalidClaim, "'sub' exceeds 128 characters") }

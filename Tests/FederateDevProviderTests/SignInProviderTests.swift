@@ -117,7 +117,7 @@ struct SignInProviderTests {
             let callback = response.status == 200
                 ? AuthorizationResponse(parameters: HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self)))
                 : try AuthorizationResponse(redirectURL: try #require(response.header("Location")))
-            tokens[provider.providerID] = try #require(try await client.finish(callback, pending: built.pending).idToken)
+            tokens[provider.providerID] = try await client.finish(callback, pending: built.pending).idToken
         }
 
         // One protocol: each provider's verifier takes its own tokens and refuses the others'.

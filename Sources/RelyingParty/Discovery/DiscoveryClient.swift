@@ -41,12 +41,10 @@ public final class DiscoveryClient: Sendable {
         return RefreshingCache(policy: cachePolicy) {
             [httpClient, cachePolicy, logger] () async throws(FederateError) in
             let response: HTTPResponse
-            do {
-                response = try await httpClient.send(HTTPRequest(url: url, headers: [("Accept", "application/json")]))
-            } catch let error as FederateError {
-                throw FederateError(.discoveryFailed, "fetching \(url) failed: \(error.message)")
+            do throws(FederateError) {
+                response = try await httpClient.exchange(HTTPRequest(url: url, headers: [("Accept", "application/json")]))
             } catch {
-                throw FederateError(.discoveryFailed, "fetching \(url) failed")
+                throw FederateError(.discoveryFailed, "fetching \(url) failed: \(error.message)", cause: error)
             }
             guard response.status == 200 else {
                 logger.warning("discovery failed", metadata: ["url": "\(url)", "status": "\(response.status)"])

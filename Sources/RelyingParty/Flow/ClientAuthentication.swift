@@ -56,7 +56,7 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
     }
 
     /// Adds authentication to a form request for `endpoint`.
-    func apply(clientID: String, endpoint: String, form: inout [(String, String)], headers: inout [(name: String, value: String)], now: Date) throws {
+    func apply(clientID: String, endpoint: String, form: inout [(String, String)], headers: inout [(name: String, value: String)], now: Date) throws(FederateError) {
         switch self {
         case .clientSecretBasic(let secret):
             let credentials = FormURLEncoding.escape(clientID) + ":" + FormURLEncoding.escape(secret)
@@ -66,11 +66,18 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
             form.append(("client_secret", secret))
         case .privateKeyJWT(let key, let algorithm):
             let issuedAt = SafeNumber.clampedInt64(now.timeIntervalSince1970)
-            let assertion = try key.sign(
-                claims: [
-                    "iss": .string(clientID), "sub": .string(clientID), "aud": .string(endpoint),
-                    "jti": .string(SecureRandom.token()), "iat": .integer(issuedAt), "exp": .integer(issuedAt + 60),
-                ], algorithm: algorithm)
+            let assertion: String
+            do {
+                assertion = try key.sign(
+                    claims: [
+                        "iss": .string(clientID), "sub": .string(clientID), "aud": .string(endpoint),
+                        "jti": .string(SecureRandom.token()), "iat": .integer(issuedAt), "exp": .integer(issuedAt + 60),
+                    ], algorithm: algorithm)
+            } catch let error as FederateError {
+                throw error
+            } catch {
+                throw FederateError(.invalidConfiguration, "the client assertion could not be signed with this key", cause: error)
+            }
             form.append(("client_id", clientID))
             form.append(("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"))
             form.append(("client_assertion", assertion))

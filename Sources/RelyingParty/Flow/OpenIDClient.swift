@@ -73,7 +73,7 @@ public struct OpenIDClient: Sendable {
 
     /// Validates the callback, then exchanges the code. Nothing is sent to the token
     /// endpoint when the callback fails its checks.
-    public func finish(_ response: AuthorizationResponse, pending: PendingAuthorization) async throws -> TokenSet {
+    public func finish(_ response: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> TokenSet {
         let code: String
         do {
             code = try response.validate(against: pending, metadata: metadata)
@@ -87,7 +87,7 @@ public struct OpenIDClient: Sendable {
 
     /// Exchanges an authorization code (with the PKCE verifier and the same redirect URI)
     /// and verifies the ID token (nonce, `at_hash`, `max_age`).
-    public func exchange(code: String, pending: PendingAuthorization) async throws -> TokenSet {
+    public func exchange(code: String, pending: PendingAuthorization) async throws(FederateError) -> TokenSet {
         guard pending.clientID == clientID, pending.issuer == metadata.issuer else {
             throw FederateError(.invalidPendingAuthorization, "the pending authorization belongs to another client or issuer")
         }
@@ -106,7 +106,7 @@ public struct OpenIDClient: Sendable {
     /// if any. The ID token is verified, with `nonce` when the app sent one.
     public func exchange(
         code: String, redirectURI: String?, codeVerifier: String? = nil, nonce: String? = nil, scopes: [String] = ["openid"]
-    ) async throws -> TokenSet {
+    ) async throws(FederateError) -> TokenSet {
         var form: [(String, String)] = [("grant_type", "authorization_code"), ("code", code)]
         if let redirectURI { form.append(("redirect_uri", redirectURI)) }
         if let codeVerifier { form.append(("code_verifier", codeVerifier)) }
@@ -119,13 +119,13 @@ public struct OpenIDClient: Sendable {
     /// Refreshes with `refreshToken`. A new ID token must keep the original `iss` and `sub`
     /// and name this client in `aud` (OpenID Connect Core §12.2). `invalid_grant` means the
     /// refresh token is dead: sign the user in again.
-    public func refresh(_ refreshToken: String, previousIDToken: IDToken? = nil, scopes: [String]? = nil) async throws -> TokenSet {
+    public func refresh(_ refreshToken: String, previousIDToken: IDToken? = nil, scopes: [String]? = nil) async throws(FederateError) -> TokenSet {
         var form: [(String, String)] = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scopes { form.append(("scope", scopes.joined(separator: " "))) }
         let response: TokenResponse
-        do {
+        do throws(FederateError) {
             response = try await postToTokenEndpoint(form)
-        } catch let error as FederateError where error.code == .invalidGrant {
+        } catch where error.code == .invalidGrant {
             throw profile.explain(FederateError(
                 .invalidGrant, "the refresh token is no longer valid: sign the user in again (\(error.providerError?.description ?? "invalid_grant"))"))
         }
@@ -143,7 +143,7 @@ public struct OpenIDClient: Sendable {
     }
 
     /// Revokes a token (RFC 7009). `hint` is `access_token` or `refresh_token`.
-    public func revoke(_ token: String, hint: String? = nil) async throws {
+    public func revoke(_ token: String, hint: String? = nil) async throws(FederateError) {
         guard let endpoint = revocationEndpoint else {
             throw FederateError(.endpointNotAvailable, "the provider advertises no revocation_endpoint")
         }
@@ -160,11 +160,11 @@ public struct OpenIDClient: Sendable {
 
     /// Calls UserInfo with `Authorization: Bearer`; its `sub` must equal `expectedSubject`.
     /// Accepts JSON, or a signed JWT (`application/jwt`) verified with the provider's keys.
-    public func userInfo(accessToken: String, expectedSubject: String) async throws -> [String: JSONValue] {
+    public func userInfo(accessToken: String, expectedSubject: String) async throws(FederateError) -> [String: JSONValue] {
         guard let endpoint = metadata.userinfoEndpoint else {
             throw FederateError(.endpointNotAvailable, "the provider advertises no userinfo_endpoint")
         }
-        let response = try await httpClient.send(HTTPRequest(
+        let response = try await httpClient.exchange(HTTPRequest(
             url: endpoint, headers: [("Authorization", "Bearer " + accessToken), ("Accept", "application/json, application/jwt")]))
         guard response.isSuccess else { throw logged(Self.errorFromResponse(response, endpoint: "userinfo endpoint"), endpoint: endpoint) }
         let claims: [String: JSONValue]
@@ -185,7 +185,7 @@ public struct OpenIDClient: Sendable {
     }
 
     /// A signed UserInfo response, through the one JWT pipeline with the signed-userinfo rules.
-    private func signedUserInfo(_ token: String) async throws -> [String: JSONValue] {
+    private func signedUserInfo(_ token: String) async throws(FederateError) -> [String: JSONValue] {
         let verifier = JWTVerifier(
             rules: .signedUserInfo(issuer: metadata.issuer, clientID: clientID), allowedAlgorithms: policy.allowedAlgorithms, keys: keys,
             hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, limits: policy.limits)
@@ -194,7 +194,7 @@ public struct OpenIDClient: Sendable {
 
     // MARK: Token endpoint
 
-    private func postToTokenEndpoint(_ form: [(String, String)]) async throws -> TokenResponse {
+    private func postToTokenEndpoint(_ form: [(String, String)]) async throws(FederateError) -> TokenResponse {
         let response = try await postForm(form, to: metadata.tokenEndpoint)
         guard response.status == 200 else {
             throw logged(Self.errorFromResponse(response, endpoint: "token endpoint"), endpoint: metadata.tokenEndpoint)
@@ -202,7 +202,7 @@ public struct OpenIDClient: Sendable {
         return try TokenResponse(parsing: response.body)
     }
 
-    private func postForm(_ form: [(String, String)], to endpoint: String) async throws -> HTTPResponse {
+    private func postForm(_ form: [(String, String)], to endpoint: String) async throws(FederateError) -> HTTPResponse {
         var form = form
         var headers: [(name: String, value: String)] = [
             ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"),
@@ -213,7 +213,7 @@ public struct OpenIDClient: Sendable {
             "endpoint": "\(endpoint)", "grant_type": "\(form.first { $0.0 == "grant_type" }?.1 ?? "-")",
             "client_authentication": "\(authentication.methodName)",
         ])
-        return try await httpClient.send(HTTPRequest(method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8)))
+        return try await httpClient.exchange(HTTPRequest(method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8)))
     }
 
     /// Logs a provider's refusal (its code only: descriptions are the provider's free text) and returns it.
@@ -233,7 +233,7 @@ public struct OpenIDClient: Sendable {
     private func tokenSet(
         from response: TokenResponse, requestedScopes: [String], previousRefreshToken: String?, idTokenRequired: Bool,
         expectations: IDTokenExpectations
-    ) async throws -> TokenSet {
+    ) async throws(FederateError) -> TokenSet {
         var idTokenClaims: IDToken?
         if let token = response.idToken {
             var expectations = expectations

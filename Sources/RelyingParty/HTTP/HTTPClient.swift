@@ -1,4 +1,4 @@
-import FederateTokens
+package import FederateTokens
 
 /// The transport Federate's core talks through.
 ///
@@ -59,6 +59,23 @@ public struct HTTPRequest: Sendable {
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
         self.followRedirects = followRedirects
+    }
+}
+
+extension HTTPClient {
+    /// ``send(_:)`` with every failure as a ``FederateError``: a transport's own errors as they
+    /// are, cancellation as ``FederateError/Code/cancelled``, anything else as
+    /// ``FederateError/Code/httpFailed`` with the error as its `cause`.
+    package func exchange(_ request: HTTPRequest) async throws(FederateError) -> HTTPResponse {
+        do {
+            return try await send(request)
+        } catch let error as FederateError {
+            throw error
+        } catch is CancellationError {
+            throw FederateError(.cancelled, "the request to \(HTTPRequest.redactedOrigin(of: request.url)) was cancelled")
+        } catch {
+            throw FederateError(.httpFailed, "the request to \(HTTPRequest.redactedOrigin(of: request.url)) failed", cause: error)
+        }
     }
 }
 

@@ -30,13 +30,11 @@ public final class RemoteKeySet: KeySetProvider {
         self.format = format
         self.cache = RefreshingCache(policy: cachePolicy) { () async throws(FederateError) in
             let response: HTTPResponse
-            do {
-                response = try await httpClient.send(HTTPRequest(url: url, headers: [("Accept", "application/json")]))
-            } catch let error as FederateError {
-                logger.warning("key set fetch failed", metadata: ["url": "\(url)", "error": "\(error.code)"])
-                throw FederateError(.keyFetchFailed, "fetching \(url) failed: \(error.message)")
+            do throws(FederateError) {
+                response = try await httpClient.exchange(HTTPRequest(url: url, headers: [("Accept", "application/json")]))
             } catch {
-                throw FederateError(.keyFetchFailed, "fetching \(url) failed")
+                logger.warning("key set fetch failed", metadata: ["url": "\(url)", "error": "\(error.code)"])
+                throw FederateError(.keyFetchFailed, "fetching \(url) failed: \(error.message)", cause: error)
             }
             guard response.status == 200 else {
                 logger.warning("key set fetch failed", metadata: ["url": "\(url)", "status": "\(response.status)"])

@@ -24,9 +24,9 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
                 headers: [.wwwAuthenticate: "Bearer error=\"invalid_request\""])
         }
         var context = context
-        do {
+        do throws(FederateError) {
             context.federate.bearer = try await verifier.verifyBearer(token)
-        } catch let error as FederateError {
+        } catch {
             throw FederateHTTPError(.unauthorized, error, headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
         }
         return try await next(request, context)

@@ -1,5 +1,5 @@
 import Federate
-public import Hummingbird
+import Hummingbird
 
 /// The cookies Federate's routes set, with their names and attributes in one place.
 ///

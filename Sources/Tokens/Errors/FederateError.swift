@@ -169,6 +169,8 @@ extension FederateError.Code {
     public static let httpFailed: Self = "http_failed"
     /// The HTTP request did not complete within its timeout.
     public static let httpTimeout: Self = "http_timeout"
+    /// The task that made the request was cancelled.
+    public static let cancelled: Self = "cancelled"
     /// The HTTP response body exceeded the configured limit.
     public static let responseTooLarge: Self = "response_too_large"
     /// The server answered with an unexpected HTTP status (including redirects, which are not followed).
