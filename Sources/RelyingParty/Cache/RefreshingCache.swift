@@ -29,11 +29,12 @@ final class RefreshingCache<Value: Sendable>: Sendable {
     private let policy: CachePolicy
     private let fetch: Fetch
     private let state = Mutex(State())
-    private let clock = ContinuousClock()
+    private let clock: CacheClock
 
-    /// Creates a cache; `fetch` throws errors with the code callers should see.
-    init(policy: CachePolicy, fetch: @escaping Fetch) {
+    /// Creates a cache on `clock`; `fetch` throws errors with the code callers should see.
+    init(policy: CachePolicy, clock: CacheClock, fetch: @escaping Fetch) {
         self.policy = policy
+        self.clock = clock
         self.fetch = fetch
     }
 

@@ -9,6 +9,7 @@ import Synchronization
 /// refused with ``FederateError/Code/discoveryIssuerMismatch``.
 public final class DiscoveryClient: Sendable {
     private let httpClient: any HTTPClient
+    private let clock: CacheClock
     private let cachePolicy: CachePolicy
     private let logger: Logger
     private let caches = Mutex<[String: RefreshingCache<ProviderMetadata>]>([:])
@@ -16,11 +17,12 @@ public final class DiscoveryClient: Sendable {
     /// Creates a client.
     public init(
         httpClient: any HTTPClient,
-        cachePolicy: CachePolicy = CachePolicy(),
+        cachePolicy: CachePolicy = CachePolicy(), clock: CacheClock = .system,
         logger: Logger = Logger(label: "federate.discovery")
     ) {
         self.httpClient = httpClient
         self.cachePolicy = cachePolicy
+        self.clock = clock
         self.logger = logger
     }
 
@@ -38,7 +40,7 @@ public final class DiscoveryClient: Sendable {
 
     private func makeCache(issuer: String) -> RefreshingCache<ProviderMetadata> {
         let url = ProviderMetadata.discoveryURL(forIssuer: issuer)
-        return RefreshingCache(policy: cachePolicy) {
+        return RefreshingCache(policy: cachePolicy, clock: clock) {
             [httpClient, cachePolicy, logger] () async throws(FederateError) in
             let response: HTTPResponse
             do throws(FederateError) {

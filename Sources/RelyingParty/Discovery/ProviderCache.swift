@@ -11,17 +11,19 @@ public final class ProviderCache: Sendable {
     public let discovery: DiscoveryClient
     private let httpClient: any HTTPClient
     private let cachePolicy: CachePolicy
+    private let clock: CacheClock
     private let logger: Logger
     private let keySets = Mutex<[String: RemoteKeySet]>([:])
 
     /// Creates an empty cache.
     public init(
-        httpClient: any HTTPClient, cachePolicy: CachePolicy = CachePolicy(),
+        httpClient: any HTTPClient, cachePolicy: CachePolicy = CachePolicy(), clock: CacheClock = .system,
         logger: Logger = Logger(label: "federate.provider")
     ) {
-        self.discovery = DiscoveryClient(httpClient: httpClient, cachePolicy: cachePolicy, logger: logger)
+        self.discovery = DiscoveryClient(httpClient: httpClient, cachePolicy: cachePolicy, clock: clock, logger: logger)
         self.httpClient = httpClient
         self.cachePolicy = cachePolicy
+        self.clock = clock
         self.logger = logger
     }
 
@@ -29,7 +31,8 @@ public final class ProviderCache: Sendable {
     public func keySet(url: String, format: KeySetFormat = .jwks) throws(FederateError) -> RemoteKeySet {
         let key = "\(format.name) \(url)"
         if let existing = keySets.withLock({ $0[key] }) { return existing }
-        let created = try RemoteKeySet(url: url, format: format, httpClient: httpClient, cachePolicy: cachePolicy, logger: logger)
+        let created = try RemoteKeySet(
+            url: url, format: format, httpClient: httpClient, cachePolicy: cachePolicy, clock: clock, logger: logger)
         return keySets.withLock { sets in
             if let existing = sets[key] { return existing }
             sets[key] = created

@@ -22,13 +22,13 @@ public final class RemoteKeySet: KeySetProvider {
         url: String,
         format: KeySetFormat = .jwks,
         httpClient: any HTTPClient,
-        cachePolicy: CachePolicy = CachePolicy(),
+        cachePolicy: CachePolicy = CachePolicy(), clock: CacheClock = .system,
         logger: Logger = Logger(label: "federate.keys")
     ) throws(FederateError) {
         try EndpointSecurity.validate(url, field: "key set URL")
         self.url = url
         self.format = format
-        self.cache = RefreshingCache(policy: cachePolicy) { () async throws(FederateError) in
+        self.cache = RefreshingCache(policy: cachePolicy, clock: clock) { () async throws(FederateError) in
             let response: HTTPResponse
             do throws(FederateError) {
                 response = try await httpClient.exchange(HTTPRequest(url: url, headers: [("Accept", "application/json")]))

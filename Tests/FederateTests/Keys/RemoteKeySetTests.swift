@@ -95,9 +95,9 @@ struct RemoteKeySetTests {
     /// may refetch again (once).
     @Test func forcedRefetchIsAllowedAgainAfterInterval() async throws {
         try await TestIssuer.with { issuer in
-            // Wide margins: five verifications must fit in one interval even on a loaded machine.
+            let time = ManualCacheClock()
             let policy = CachePolicy(forcedRefreshInterval: .seconds(5))
-            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy)
+            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy, clock: time.clock)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
             _ = try await verifier.verify(try issuer.idToken())
 
@@ -107,7 +107,10 @@ struct RemoteKeySetTests {
             }
             #expect(issuer.jwksRequestCount == 2)
 
-            try await Task.sleep(for: .milliseconds(5200))
+            time.advance(by: .milliseconds(4900))
+            #expect(await errorCode { try await verifier.verify(unknown) } == .unknownKey)
+            #expect(issuer.jwksRequestCount == 2)  // still within the interval
+            time.advance(by: .milliseconds(200))
             for _ in 0..<5 {
                 #expect(await errorCode { try await verifier.verify(unknown) } == .unknownKey)
             }
@@ -149,30 +152,39 @@ struct RemoteKeySetTests {
     @Test func shortMaxAgeCausesRefetchAfterExpiry() async throws {
         try await TestIssuer.with { issuer in
             issuer.jwksCacheControl = "public, max-age=1"
+            let time = ManualCacheClock()
             let policy = CachePolicy(minimumLifetime: .zero, defaultLifetime: .seconds(3600))
-            let verifier = IDTokenVerifier(policy: issuer.policy, keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy))
+            let verifier = IDTokenVerifier(
+                policy: issuer.policy,
+                keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy, clock: time.clock))
             let token = try issuer.idToken()
 
             _ = try await verifier.verify(token)
             #expect(issuer.jwksRequestCount == 1)
+            time.advance(by: .milliseconds(900))
+            _ = try await verifier.verify(token)
+            #expect(issuer.jwksRequestCount == 1)  // not yet expired
 
-            try await Task.sleep(for: .milliseconds(1200))
+            time.advance(by: .milliseconds(300))
             _ = try await verifier.verify(token)
             #expect(issuer.jwksRequestCount == 2)
         }
     }
 
-    /// `max-age=3600` keeps the set: no refetch after 1.2 s. The default lifetime is 100 ms
+    /// `max-age=3600` keeps the set: no refetch 3,500 s later. The default lifetime is 100 ms
     /// here, so ignoring `max-age` would fail this test.
     @Test func longMaxAgeKeepsKeysCached() async throws {
         try await TestIssuer.with { issuer in
             issuer.jwksCacheControl = "public, max-age=3600"
+            let time = ManualCacheClock()
             let policy = CachePolicy(minimumLifetime: .zero, defaultLifetime: .milliseconds(100))
-            let verifier = IDTokenVerifier(policy: issuer.policy, keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy))
+            let verifier = IDTokenVerifier(
+                policy: issuer.policy,
+                keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy, clock: time.clock))
             let token = try issuer.idToken()
 
             _ = try await verifier.verify(token)
-            try await Task.sleep(for: .milliseconds(1200))
+            time.advance(by: .seconds(3500))
             _ = try await verifier.verify(token)
             #expect(issuer.jwksRequestCount == 1)
         }
@@ -182,12 +194,15 @@ struct RemoteKeySetTests {
     @Test func maxAgeIsClampedToMaximumLifetime() async throws {
         try await TestIssuer.with { issuer in
             issuer.jwksCacheControl = "max-age=3600"
+            let time = ManualCacheClock()
             let policy = CachePolicy(minimumLifetime: .zero, maximumLifetime: .milliseconds(300))
-            let verifier = IDTokenVerifier(policy: issuer.policy, keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy))
+            let verifier = IDTokenVerifier(
+                policy: issuer.policy,
+                keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy, clock: time.clock))
             let token = try issuer.idToken()
 
             _ = try await verifier.verify(token)
-            try await Task.sleep(for: .milliseconds(500))
+            time.advance(by: .milliseconds(301))
             _ = try await verifier.verify(token)
             #expect(issuer.jwksRequestCount == 2)
         }
@@ -195,8 +210,7 @@ struct RemoteKeySetTests {
 
     // MARK: - Stale keys
 
-    /// Lifetime 1 s, staleness 4 s (generous, so a busy machine cannot push the stale
-    /// check past the window). After expiry the endpoint answers 500: known keys keep
+    /// Lifetime 1 s, staleness 4 s, on a clock the test moves. After expiry the endpoint answers 500: known keys keep
     /// verifying from the stale copy (and, within `retryDelayAfterFailure`, without asking
     /// again); past the staleness window verification fails with `keyFetchFailed`; once the
     /// endpoint recovers, verification works again.
@@ -208,16 +222,16 @@ struct RemoteKeySetTests {
                 maximumStaleness: .seconds(4),
                 retryDelayAfterFailure: .seconds(30)
             )
-            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy)
+            let time = ManualCacheClock()
+            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy, clock: time.clock)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
             let token = try issuer.idToken()
 
-            _ = try await verifier.verify(token)
-            let fetchedAt = ContinuousClock.now  // the copy expires before +1 s, and is stale until before +5 s
+            _ = try await verifier.verify(token)  // the copy expires at +1 s, and is stale until +5 s
             #expect(issuer.jwksRequestCount == 1)
             issuer.jwksFails = true
 
-            try await Task.sleep(until: fetchedAt + .milliseconds(1500))
+            time.advance(by: .milliseconds(1500))
             let stale = try await verifier.verify(token)
             #expect(stale.keyID == "rsa-1")
             #expect(issuer.jwksRequestCount == 2)  // it did try to refresh, and got a 500
@@ -226,7 +240,7 @@ struct RemoteKeySetTests {
             _ = try await verifier.verify(token)
             #expect(issuer.jwksRequestCount == 2)
 
-            try await Task.sleep(until: fetchedAt + .milliseconds(5500))
+            time.advance(by: .milliseconds(3900))  // +5.4 s
             let error = await #expect(throws: FederateError.self) { try await verifier.verify(token) }
             #expect(error?.code == .keyFetchFailed)
             #expect(issuer.jwksRequestCount == 3)
