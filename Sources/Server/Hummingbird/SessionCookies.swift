@@ -63,12 +63,13 @@ public enum SessionCookies {
     /// only (`request.cookies` looks cookies up by name but cannot list them).
     static func pendingFlows(in request: Request) -> [(name: String, value: String)] {
         var flows: [(name: String, value: String)] = []
+        var seen = Set<String>()
         for header in request.headers[values: .cookie] {
             for pair in header.split(separator: ";") {
                 let trimmed = pair.drop { $0 == " " }
                 guard trimmed.hasPrefix(pendingPrefix), let equals = trimmed.firstIndex(of: "=") else { continue }
                 let name = String(trimmed[..<equals])
-                if !flows.contains(where: { $0.name == name }) { flows.append((name, String(trimmed[trimmed.index(after: equals)...]))) }
+                if seen.insert(name).inserted { flows.append((name, String(trimmed[trimmed.index(after: equals)...]))) }
             }
         }
         return flows
