@@ -21,7 +21,6 @@ public struct AppleProfile: OpenIDProviderProfile {
     public var fallbackRevocationEndpoint: String? { endpoints.revocationURL }
 
     public func explain(_ error: FederateError) -> FederateError {
-        guard let advice = AppleErrorGuidance.guidance(for: error.code.rawValue) else { return error }
-        return error.withGuidance(advice)
+        error.withGuidance(from: AppleErrorGuidance.guidance(for:))
     }
 }

@@ -77,10 +77,8 @@ public struct FirebaseIDTokenVerifier: Sendable {
             let found: FirebaseUserState?
             do {
                 found = try await userLookup(token.uid)
-            } catch let error as FederateError {
-                throw error
             } catch {
-                throw FederateError(.accountStoreFailed, "the user lookup for the revocation check failed", cause: error)
+                throw .wrapping(error, as: .accountStoreFailed, "the user lookup for the revocation check failed")
             }
             guard let state = found else {
                 throw FederateError(.userNotFound, "no user with this uid")

@@ -30,8 +30,7 @@ public enum GoogleErrorGuidance {
 
     /// `error` with Google's guidance appended when its code has some.
     public static func explain(_ error: FederateError) -> FederateError {
-        guard let advice = guidance(for: error.code.rawValue) else { return error }
-        return error.withGuidance(advice)
+        error.withGuidance(from: guidance(for:))
     }
 }
 

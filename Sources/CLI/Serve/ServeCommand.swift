@@ -134,13 +134,14 @@ struct ServeCommand: AsyncParsableCommand {
         let migrate: @Sendable () async throws -> Void = { if let store = store as? PostgresAccountStore { try await store.migrate() } }
         services.append(AfterPreparing(prepare: migrate, service: app))
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        var failure: (any Error)?
         do {
             try await group.run()
         } catch {
-            for dev in devProviders { try? await dev.stop() }
-            throw FederateError.addressInUse(error, address: "127.0.0.1:\(settings.port)") ?? error
+            failure = error
         }
         for dev in devProviders { try? await dev.stop() }
+        if let failure { throw FederateError.addressInUse(failure, address: "127.0.0.1:\(settings.port)") ?? failure }
     }
 
     /// A dev provider whose clients redirect to this server's callback for `name`, with the

@@ -73,10 +73,8 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
                         "iss": .string(clientID), "sub": .string(clientID), "aud": .string(endpoint),
                         "jti": .string(SecureRandom.token()), "iat": .integer(issuedAt), "exp": .integer(issuedAt + 60),
                     ], algorithm: algorithm)
-            } catch let error as FederateError {
-                throw error
             } catch {
-                throw FederateError(.invalidConfiguration, "the client assertion could not be signed with this key", cause: error)
+                throw .wrapping(error, as: .invalidConfiguration, "the client assertion could not be signed with this key")
             }
             form.append(("client_id", clientID))
             form.append(("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"))

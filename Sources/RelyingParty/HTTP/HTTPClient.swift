@@ -69,12 +69,10 @@ extension HTTPClient {
     package func exchange(_ request: HTTPRequest) async throws(FederateError) -> HTTPResponse {
         do {
             return try await send(request)
-        } catch let error as FederateError {
-            throw error
         } catch is CancellationError {
             throw FederateError(.cancelled, "the request to \(HTTPRequest.redactedOrigin(of: request.url)) was cancelled")
         } catch {
-            throw FederateError(.httpFailed, "the request to \(HTTPRequest.redactedOrigin(of: request.url)) failed", cause: error)
+            throw .wrapping(error, as: .httpFailed, "the request to \(HTTPRequest.redactedOrigin(of: request.url)) failed")
         }
     }
 }

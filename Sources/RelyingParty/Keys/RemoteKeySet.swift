@@ -44,7 +44,7 @@ public final class RemoteKeySet: KeySetProvider {
             do throws(FederateError) {
                 keySet = try format.parse(response.body)
             } catch {
-                throw FederateError(.keyFetchFailed, "\(url) served an unusable key set: \(error.message)")
+                throw FederateError(.keyFetchFailed, "\(url) served an unusable key set: \(error.message)", cause: error)
             }
             for skipped in keySet.skipped {
                 logger.debug("key skipped", metadata: ["kid": "\(skipped.keyID ?? "-")", "reason": "\(skipped.reason)"])
