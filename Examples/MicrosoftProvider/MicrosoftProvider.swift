@@ -40,21 +40,21 @@ public struct MicrosoftProvider: SignInProvider, BearerTokenSource {
 
     public var providerID: String { Self.providerID }
 
-    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws -> BuiltAuthorizationRequest {
+    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
         try await oidc.client().authorizationRequest(providerID: Self.providerID, redirectURI: redirectURI, intent: intent)
     }
 
-    public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws -> Credential {
+    public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> Credential {
         let client = try await oidc.client()
         let tokens = try await client.finish(callback, pending: pending)
         return try await client.completingWithUserInfo(try Credential(providerID: Self.providerID, tokens: tokens, rawNonce: pending.nonce))
     }
 
-    public func revoke(_ tokens: ProviderTokens) async throws {
+    public func revoke(_ tokens: ProviderTokens) async throws(FederateError) {
         // Entra has no RFC 7009 endpoint: a user's tokens are revoked by an administrator.
     }
 
-    public func bearerVerifier() async throws -> any BearerTokenVerifier {
+    public func bearerVerifier() async throws(FederateError) -> any BearerTokenVerifier {
         let client = try await oidc.client()
         return IDTokenBearerVerifier(providerID: Self.providerID, verifier: IDTokenVerifier(policy: client.policy, keys: client.keys))
     }

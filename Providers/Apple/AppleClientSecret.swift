@@ -9,8 +9,8 @@ public import Foundation
 /// `aud` `https://appleid.apple.com`, `sub` the client ID (Services ID or bundle ID); header
 /// `kid` the key ID.
 public struct AppleClientSecret: Sendable {
-    /// The longest lifetime Apple accepts, in seconds.
-    public static let maximumLifetime: TimeInterval = 15_777_000
+    /// The longest lifetime Apple accepts (15,777,000 seconds).
+    public static let maximumLifetime: Duration = .seconds(15_777_000)
     /// The audience Apple expects.
     public static let audience = "https://appleid.apple.com"
 
@@ -21,7 +21,7 @@ public struct AppleClientSecret: Sendable {
     /// The client ID the secret is for.
     public let clientID: String
     /// How long each secret is valid.
-    public let lifetime: TimeInterval
+    public let lifetime: Duration
     /// The `aud` of the secrets: Apple's ``audience``, or a stand-in's issuer in tests.
     public let tokenAudience: String
     private let key: JWSSigningKey
@@ -31,13 +31,13 @@ public struct AppleClientSecret: Sendable {
     /// ``FederateError/Code/invalidConfiguration`` for a lifetime outside 1…15,777,000 s.
     /// `audience` is Apple's unless a stand-in (the dev provider's Apple flavour) is used.
     public init(
-        teamID: String, keyID: String, clientID: String, privateKeyPEM: String, lifetime: TimeInterval = 15_777_000,
+        teamID: String, keyID: String, clientID: String, privateKeyPEM: String, lifetime: Duration = AppleClientSecret.maximumLifetime,
         audience: String = AppleClientSecret.audience
     ) throws(FederateError) {
         guard !teamID.isEmpty, !keyID.isEmpty, !clientID.isEmpty else {
             throw FederateError(.invalidConfiguration, "team ID, key ID and client ID must not be empty")
         }
-        guard lifetime >= 1, lifetime <= Self.maximumLifetime else {
+        guard lifetime >= .seconds(1), lifetime <= Self.maximumLifetime else {
             throw FederateError(.invalidConfiguration, "an Apple client secret lives 1 to 15,777,000 seconds")
         }
         let privateKey: P256.Signing.PrivateKey
@@ -55,11 +55,11 @@ public struct AppleClientSecret: Sendable {
     }
 
     /// A fresh client secret issued at `now`.
-    public func make(now: Date = Date()) throws -> String {
+    public func make(now: Date) throws(FederateError) -> String {
         let issuedAt = SafeNumber.clampedInt64(now.timeIntervalSince1970)
         return try key.sign(
             claims: [
-                "iss": .string(teamID), "iat": .integer(issuedAt), "exp": .integer(issuedAt &+ SafeNumber.clampedInt64(Double(lifetime))),
+                "iss": .string(teamID), "iat": .integer(issuedAt), "exp": .integer(issuedAt &+ lifetime.components.seconds),
                 "aud": .string(tokenAudience), "sub": .string(clientID),
             ],
             algorithm: .es256, header: ["kid": .string(keyID)])

@@ -1,3 +1,4 @@
+public import FederateTokens
 public import Foundation
 import Synchronization
 
@@ -18,12 +19,12 @@ public final class AppleClientSecretCache: Sendable {
     }
 
     /// A secret valid at `now` for a while yet.
-    public func secret(now: Date = Date()) throws -> String {
-        let margin = min(generator.lifetime / 10, 86_400)
-        return try cached.withLock { cached in
+    public func secret(now: Date) throws(FederateError) -> String {
+        let margin = min(generator.lifetime / 10, .seconds(86_400)).inSeconds
+        return try cached.withLock { (cached) throws(FederateError) in
             if let current = cached, current.expiresAt.timeIntervalSince(now) > margin { return current.secret }
             let secret = try generator.make(now: now)
-            cached = Cached(secret: secret, expiresAt: now.addingTimeInterval(generator.lifetime))
+            cached = Cached(secret: secret, expiresAt: now.adding(generator.lifetime))
             return secret
         }
     }

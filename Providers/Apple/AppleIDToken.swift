@@ -54,19 +54,20 @@ public struct AppleIDTokenVerifier: Sendable {
     public let verifier: IDTokenVerifier
 
     /// Creates a verifier for `clientIDs` (Services IDs and bundle IDs) with `keys`, or with
-    /// Apple's keys fetched over `httpClient`.
+    /// Apple's keys fetched over `httpClient`; tokens are checked at `clock`'s time.
     public init(
         clientIDs: IdentifierSet, endpoints: AppleEndpoints = .apple, keys: (any KeySetProvider)? = nil,
-        httpClient: (any HTTPClient)? = nil
+        httpClient: (any HTTPClient)? = nil, clock: FederateClock = .system
     ) throws(FederateError) {
-        let provider = try RemoteKeySet.keys(keys, orFetch: endpoints.keysURL, over: httpClient)
+        let provider = try RemoteKeySet.keys(keys, orFetch: endpoints.keysURL, over: httpClient, clock: clock)
         verifier = IDTokenVerifier(
-            policy: IDTokenPolicy(issuers: [endpoints.issuer], audiences: clientIDs, allowedAlgorithms: [.rs256]), keys: provider)
+            policy: IDTokenPolicy(issuers: [endpoints.issuer], audiences: clientIDs, allowedAlgorithms: [.rs256]), keys: provider,
+            clock: clock)
     }
 
     /// Verifies `token`; with `rawNonce`, its `nonce` must match per `nonceMode`.
-    public func verify(_ token: String, rawNonce: String? = nil, nonceMode: AppleNonceMode = .raw, now: Double? = nil) async throws(FederateError) -> AppleIdentity {
-        let expectations = IDTokenExpectations(nonce: rawNonce.map(nonceMode.expectedClaim(for:)), now: now)
+    public func verify(_ token: String, rawNonce: String? = nil, nonceMode: AppleNonceMode = .raw) async throws(FederateError) -> AppleIdentity {
+        let expectations = IDTokenExpectations(nonce: rawNonce.map(nonceMode.expectedClaim(for:)))
         return try AppleIdentity(try await verifier.verify(token, expecting: expectations))
     }
 }
@@ -118,6 +119,6 @@ extension AppleIDTokenVerifier: BearerTokenVerifier {
 
     /// Verifies an Apple ID token; the expectations' nonce is the raw nonce, compared as sent.
     public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity {
-        BearerIdentity(providerID: providerID, idToken: try await verify(token, rawNonce: expectations.nonce, now: expectations.now).idToken)
+        BearerIdentity(providerID: providerID, idToken: try await verify(token, rawNonce: expectations.nonce).idToken)
     }
 }

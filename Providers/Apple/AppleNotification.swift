@@ -53,17 +53,17 @@ public struct AppleNotificationVerifier: Sendable {
     public let verifier: JWTVerifier
 
     /// Creates a verifier for notifications addressed to `clientIDs`, with `keys` or with
-    /// Apple's keys fetched over `httpClient`.
+    /// Apple's keys fetched over `httpClient`; notifications are checked at `clock`'s time.
     public init(
         clientIDs: IdentifierSet, endpoints: AppleEndpoints = .apple, keys: (any KeySetProvider)? = nil,
-        httpClient: (any HTTPClient)? = nil
+        httpClient: (any HTTPClient)? = nil, clock: FederateClock = .system
     ) throws(FederateError) {
-        let provider = try RemoteKeySet.keys(keys, orFetch: endpoints.keysURL, over: httpClient)
-        verifier = JWTVerifier(issuers: [endpoints.issuer], audiences: clientIDs, allowedAlgorithms: [.rs256], keys: provider)
+        let provider = try RemoteKeySet.keys(keys, orFetch: endpoints.keysURL, over: httpClient, clock: clock)
+        verifier = JWTVerifier(issuers: [endpoints.issuer], audiences: clientIDs, allowedAlgorithms: [.rs256], keys: provider, clock: clock)
     }
 
     /// Verifies and decodes a request body.
-    public func verify(body: [UInt8], now: Double? = nil) async throws -> AppleNotification {
+    public func verify(body: [UInt8]) async throws(FederateError) -> AppleNotification {
         let payload: String
         do {
             let object = try JSONParser(limits: .init(maxBytes: 64 * 1024, maxDepth: 4)).parseObject(body)
@@ -72,7 +72,7 @@ public struct AppleNotificationVerifier: Sendable {
         } catch {
             throw FederateError(.malformedToken, "an Apple notification body is {\"payload\": JWT}")
         }
-        let token = try await verifier.verify(payload, now: now)
+        let token = try await verifier.verify(payload)
         return try Self.decode(claims: token.claims)
     }
 

@@ -1,5 +1,5 @@
 public import FederateAccounts
-import FederateTokens
+public import FederateTokens
 import Foundation
 
 extension AppleProvider: ProviderEventSource {
@@ -10,10 +10,11 @@ extension AppleProvider: ProviderEventSource {
     /// one of the bundle IDs) and returns what it means for the account: `consent-revoked` and
     /// `account-delete` remove the Apple identity; `email-disabled` and `email-enabled` set the
     /// identity's email as no longer (or again) verified.
-    public func receiveEvents(on route: ProviderEventRoute, body: [UInt8]) async throws -> ProviderEventBatch {
+    public func receiveEvents(on route: ProviderEventRoute, body: [UInt8]) async throws(FederateError) -> ProviderEventBatch {
         guard route == .notifications else { throw FederateError(.invalidRequest, "Apple sends server-to-server notifications only") }
         let client = try await client()
-        let verifier = try AppleNotificationVerifier(clientIDs: IdentifierSet(clientIDs), endpoints: endpoints, keys: client.keys)
+        let verifier = try AppleNotificationVerifier(
+            clientIDs: IdentifierSet(clientIDs), endpoints: endpoints, keys: client.keys, clock: client.clock)
         let notification = try await verifier.verify(body: body)
         let event: ProviderEvent
         switch notification.type {
@@ -27,6 +28,6 @@ extension AppleProvider: ProviderEventSource {
         // Deliveries can repeat: the JWT's jti, else the event itself, identifies one.
         let id = notification.notificationID
             ?? "\(notification.subject) \(notification.type) \(SafeNumber.text(notification.eventTime.timeIntervalSince1970))"
-        return ProviderEventBatch(events: [event], deliveryID: "apple \(id)", rememberFor: 7 * 86_400)
+        return ProviderEventBatch(events: [event], deliveryID: "apple \(id)", rememberFor: .seconds(7 * 86_400))
     }
 }

@@ -6,18 +6,18 @@ extension AppleProvider: SignInProvider {
     /// `apple.com`.
     public var providerID: String { Self.providerID }
 
-    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws -> BuiltAuthorizationRequest {
+    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
         try authorizationRequest(with: try await client(), redirectURI: redirectURI, intent: intent)
     }
 
     /// Completes from the callback's parameters (Apple's `form_post`, with the one-time `user`).
-    public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws -> Credential {
+    public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> Credential {
         let signIn = try await finish(try AppleCallback(response: callback), pending: pending, client: try await client())
         return signIn.credential(rawNonce: pending.nonce)
     }
 
     /// Revokes the refresh token (or the access token), as account deletion should.
-    public func revoke(_ tokens: ProviderTokens) async throws {
+    public func revoke(_ tokens: ProviderTokens) async throws(FederateError) {
         if let refresh = tokens.refreshToken {
             try await revoke(refresh, hint: "refresh_token", client: try await client())
         } else if let access = tokens.accessToken {
@@ -47,8 +47,8 @@ extension AppleSignIn {
 extension AppleProvider: BearerTokenSource {
     /// Apple ID tokens addressed to the Services ID or one of the bundle IDs, with Apple's
     /// keys from ``cache``.
-    public func bearerVerifier() async throws -> any BearerTokenVerifier {
+    public func bearerVerifier() async throws(FederateError) -> any BearerTokenVerifier {
         try AppleIDTokenVerifier(
-            clientIDs: IdentifierSet(clientIDs), endpoints: endpoints, keys: try cache.keySet(url: endpoints.keysURL))
+            clientIDs: IdentifierSet(clientIDs), endpoints: endpoints, keys: try cache.keySet(url: endpoints.keysURL), clock: cache.clock)
     }
 }

@@ -1,6 +1,6 @@
 public import FederateRelyingParty
 public import FederateTokens
-public import Foundation
+import Foundation
 public import Logging
 
 /// Sign in with Apple on a server, provider ID `apple.com`: the web flow with a Services ID,
@@ -50,7 +50,7 @@ public struct AppleProvider: Sendable {
     public init(
         servicesID: String, bundleIDs: IdentifierSet = [], teamID: String, keyID: String, privateKeyPEM: String,
         endpoints: AppleEndpoints = .apple, scopes: [String] = ["name", "email"], nonceMode: AppleNonceMode = .raw,
-        clientSecretLifetime: TimeInterval = 86_400 * 30, cache: ProviderCache
+        clientSecretLifetime: Duration = .seconds(86_400 * 30), cache: ProviderCache
     ) throws(FederateError) {
         var secrets: [ExactString: AppleClientSecretCache] = [:]
         for clientID in Array(bundleIDs) + [servicesID] {
@@ -74,12 +74,12 @@ public struct AppleProvider: Sendable {
     public func client(
         for clientID: String? = nil, discovery: DiscoveryClient? = nil,
         httpClient: (any HTTPClient)? = nil, logger: Logger = Logger(label: "federate.apple")
-    ) async throws -> OpenIDClient {
+    ) async throws(FederateError) -> OpenIDClient {
         let id = clientID ?? servicesID
         guard let secretCache = secrets[ExactString(id)] else {
             throw FederateError(.invalidConfiguration, "'\(id)' is neither the Services ID nor one of the configured bundle IDs")
         }
-        let authentication = ClientAuthentication.clientSecretPost(secret: try secretCache.secret())
+        let authentication = ClientAuthentication.clientSecretPost(secret: try secretCache.secret(now: cache.clock.now))
         return try await cache.client(
             issuer: endpoints.issuer, clientID: id, profile: AppleProfile(endpoints: endpoints), discovery: discovery,
             httpClient: httpClient, logger: logger
@@ -99,27 +99,27 @@ public struct AppleProvider: Sendable {
 
     /// Finishes the web flow from Apple's `form_post` callback: checks it, exchanges the code
     /// and reads Apple's claims. The one-time `user` (name, email) is in the result.
-    public func finish(_ callback: AppleCallback, pending: PendingAuthorization, client: OpenIDClient) async throws -> AppleSignIn {
+    public func finish(_ callback: AppleCallback, pending: PendingAuthorization, client: OpenIDClient) async throws(FederateError) -> AppleSignIn {
         let tokens = try await client.finish(callback.response, pending: pending)
         return try AppleSignIn(tokens: tokens, user: callback.user)
     }
 
     /// Exchanges a code from Apple's native SDK: the client is the app's bundle ID and no
     /// `redirect_uri` is sent. `rawNonce` is the nonce the app generated, checked with ``nonceMode``.
-    public func exchangeNativeCode(_ code: String, bundleID: String, rawNonce: String? = nil) async throws -> AppleSignIn {
+    public func exchangeNativeCode(_ code: String, bundleID: String, rawNonce: String? = nil) async throws(FederateError) -> AppleSignIn {
         let client = try await self.client(for: bundleID)
         let tokens = try await client.exchange(code: code, redirectURI: nil, nonce: rawNonce.map(nonceMode.expectedClaim(for:)))
         return try AppleSignIn(tokens: tokens, user: nil)
     }
 
     /// Refreshes (Apple keeps the refresh token; a dead one gives `invalid_grant`: sign in again).
-    public func refresh(_ refreshToken: String, client: OpenIDClient, previousIDToken: IDToken? = nil) async throws -> TokenSet {
+    public func refresh(_ refreshToken: String, client: OpenIDClient, previousIDToken: IDToken? = nil) async throws(FederateError) -> TokenSet {
         try await client.refresh(refreshToken, previousIDToken: previousIDToken)
     }
 
     /// Revokes a token (`hint`: `refresh_token` or `access_token`). Deleting an account
     /// should revoke its refresh token (App Store Review Guideline 5.1.1(v)).
-    public func revoke(_ token: String, hint: String = "refresh_token", client: OpenIDClient) async throws {
+    public func revoke(_ token: String, hint: String = "refresh_token", client: OpenIDClient) async throws(FederateError) {
         try await client.revoke(token, hint: hint)
     }
 }
@@ -152,7 +152,7 @@ public struct AppleSignIn: Sendable, CustomStringConvertible {
     /// The name and email Apple posts on the first authorization only: store them now.
     public let user: AppleUser?
 
-    init(tokens: TokenSet, user: AppleUser?) throws {
+    init(tokens: TokenSet, user: AppleUser?) throws(FederateError) {
         guard let idToken = tokens.idTokenClaims else {
             throw FederateError(.invalidTokenResponse, "Apple's token response has no ID token")
         }

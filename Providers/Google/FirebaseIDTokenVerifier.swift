@@ -12,43 +12,44 @@ public struct FirebaseIDTokenVerifier: Sendable {
     /// Google's certificate map for Firebase ID tokens.
     public static let certificatesURL = "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
 
-    /// The largest clock tolerance accepted, in seconds.
-    public static let maximumClockTolerance: Double = 300
+    /// The largest clock tolerance accepted.
+    public static let maximumClockTolerance: Duration = .seconds(300)
 
     /// The Firebase project ID.
     public let projectID: String
     /// The underlying verifier.
     public let verifier: IDTokenVerifier
-    /// Looks a uid up for the optional revocation check (see ``verify(_:checkRevoked:now:)``).
+    /// Looks a uid up for the optional revocation check (see ``verify(_:checkRevoked:)``).
     public let userLookup: (@Sendable (String) async throws -> FirebaseUserState?)?
 
     /// Creates a verifier for `projectID`.
     ///
     /// - Parameters:
-    ///   - clockTolerance: seconds of clock skew allowed, 0…300 (Firebase's SDKs use 0 to 300; default 5).
+    ///   - clockTolerance: the clock skew allowed, 0 to 300 seconds (Firebase's SDKs use 0 to 300; default 5).
     ///   - keys: the key provider; without it, a ``RemoteKeySet`` on the x509 map fetched over `httpClient`.
     ///   - httpClient: the transport for Google's keys, when `keys` is not given.
     ///   - issuerBase: `https://securetoken.google.com/` unless testing against a stand-in.
     ///   - userLookup: the user's revocation state by uid, for `checkRevoked`.
+    ///   - clock: the time tokens are checked at, and the fetched keys' cache expires by.
     public init(
-        projectID: String?, clockTolerance: Double = 5, keys: (any KeySetProvider)? = nil,
+        projectID: String?, clockTolerance: Duration = .seconds(5), keys: (any KeySetProvider)? = nil,
         httpClient: (any HTTPClient)? = nil, issuerBase: String = "https://securetoken.google.com/",
-        userLookup: (@Sendable (String) async throws -> FirebaseUserState?)? = nil
+        userLookup: (@Sendable (String) async throws -> FirebaseUserState?)? = nil, clock: FederateClock = .system
     ) throws(FederateError) {
         guard let projectID, !projectID.isEmpty else {
             throw FederateError(.projectIDMissing, "no Firebase project ID: pass one, or set it in the service-account JSON or GOOGLE_CLOUD_PROJECT")
         }
-        guard (0...Self.maximumClockTolerance).contains(clockTolerance) else {
+        guard (.zero...Self.maximumClockTolerance).contains(clockTolerance) else {
             throw FederateError(.invalidConfiguration, "the clock tolerance is 0 to 300 seconds")
         }
         self.userLookup = userLookup
-        let provider = try RemoteKeySet.keys(keys, orFetch: Self.certificatesURL, format: .x509Map, over: httpClient)
+        let provider = try RemoteKeySet.keys(keys, orFetch: Self.certificatesURL, format: .x509Map, over: httpClient, clock: clock)
         self.projectID = projectID
         self.verifier = IDTokenVerifier(
             policy: IDTokenPolicy(
                 issuers: [issuerBase + projectID], audiences: [projectID], allowedAlgorithms: [.rs256],
                 clockTolerance: clockTolerance, requiredClaims: ["auth_time"]),
-            keys: provider)
+            keys: provider, clock: clock)
     }
 
     /// Verifies `token` and returns the Firebase reading of it.
@@ -57,14 +58,14 @@ public struct FirebaseIDTokenVerifier: Sendable {
     /// `FederateError` gives `account_store_failed`): a disabled user fails with `user_disabled`,
     /// and a token whose `auth_time` is before the user's `tokensValidAfter` with
     /// `id_token_revoked`. An expired token fails with `id_token_expired`.
-    public func verify(_ token: String, checkRevoked: Bool = false, now: Double? = nil) async throws(FederateError) -> FirebaseToken {
+    public func verify(_ token: String, checkRevoked: Bool = false) async throws(FederateError) -> FirebaseToken {
         let jws = try CompactJWS(parsing: token, limits: verifier.policy.limits)
         guard jws.header.keyID?.isEmpty == false else {
             throw FederateError(.unknownKey, "a Firebase ID token must name its key ('kid')")
         }
         let idToken: IDToken
         do throws(FederateError) {
-            idToken = try await verifier.verify(token, expecting: IDTokenExpectations(now: now))
+            idToken = try await verifier.verify(token)
         } catch where error.code == .tokenExpired {
             throw FederateError(.idTokenExpired, "the Firebase ID token has expired: get a fresh one from the client SDK")
         }
@@ -158,6 +159,6 @@ extension FirebaseIDTokenVerifier: BearerTokenVerifier {
     /// Verifies a Firebase ID token (without the revocation check; a nonce is not part of
     /// Firebase ID tokens and is ignored).
     public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity {
-        BearerIdentity(providerID: providerID, idToken: try await verify(token, now: expectations.now).idToken)
+        BearerIdentity(providerID: providerID, idToken: try await verify(token).idToken)
     }
 }

@@ -29,22 +29,24 @@ public struct GoogleIDTokenVerifier: Sendable {
     ///   - keys: the key provider; without it, a ``RemoteKeySet`` on `endpoints.keysURL` fetched over `httpClient`.
     ///   - httpClient: the transport for Google's keys, when `keys` is not given.
     ///   - endpoints: Google's issuers and key URL (default: Google's own).
+    ///   - clock: the time tokens are checked at, and the fetched keys' cache expires by.
     public init(
         clientIDs: IdentifierSet, authorizedParties: IdentifierSet? = nil, hostedDomains: IdentifierSet = [],
-        keys: (any KeySetProvider)? = nil, httpClient: (any HTTPClient)? = nil, endpoints: GoogleEndpoints = .google
+        keys: (any KeySetProvider)? = nil, httpClient: (any HTTPClient)? = nil, endpoints: GoogleEndpoints = .google,
+        clock: FederateClock = .system
     ) throws(FederateError) {
-        let provider = try RemoteKeySet.keys(keys, orFetch: endpoints.keysURL, over: httpClient)
+        let provider = try RemoteKeySet.keys(keys, orFetch: endpoints.keysURL, over: httpClient, clock: clock)
         verifier = IDTokenVerifier(
             policy: IDTokenPolicy(
                 issuers: endpoints.issuers, audiences: clientIDs, allowedAlgorithms: [.rs256], authorizedParties: authorizedParties,
                 additionalRules: [HostedDomainRule(hostedDomains)]),
-            keys: provider)
+            keys: provider, clock: clock)
         self.hostedDomains = hostedDomains
     }
 
     /// Verifies `token` (with `nonce`, when the flow sent one).
-    public func verify(_ token: String, nonce: String? = nil, now: Double? = nil) async throws(FederateError) -> IDToken {
-        try await verifier.verify(token, expecting: IDTokenExpectations(nonce: nonce, now: now))
+    public func verify(_ token: String, nonce: String? = nil) async throws(FederateError) -> IDToken {
+        try await verifier.verify(token, expecting: IDTokenExpectations(nonce: nonce))
     }
 }
 
@@ -58,6 +60,6 @@ extension GoogleIDTokenVerifier: BearerTokenVerifier {
     public var providerID: String { GoogleProvider.providerID }
 
     public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity {
-        BearerIdentity(providerID: providerID, idToken: try await verify(token, nonce: expectations.nonce, now: expectations.now))
+        BearerIdentity(providerID: providerID, idToken: try await verify(token, nonce: expectations.nonce))
     }
 }

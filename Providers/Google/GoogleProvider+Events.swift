@@ -1,5 +1,5 @@
 public import FederateAccounts
-import FederateTokens
+public import FederateTokens
 import Foundation
 
 extension GoogleProvider: ProviderEventSource {
@@ -11,10 +11,10 @@ extension GoogleProvider: ProviderEventSource {
     /// `sessions-revoked` and the token revocations end the identity's sessions,
     /// `account-disabled` disables the user, `account-purged` removes the identity; the rest
     /// (`verification`, `account-enabled`, …) is acknowledged.
-    public func receiveEvents(on route: ProviderEventRoute, body: [UInt8]) async throws -> ProviderEventBatch {
+    public func receiveEvents(on route: ProviderEventRoute, body: [UInt8]) async throws(FederateError) -> ProviderEventBatch {
         guard route == .risc else { throw FederateError(.invalidRequest, "Google sends RISC security events only") }
         let client = try await client()
-        let receiver = RISCReceiver(clientIDs: [clientID], issuer: endpoints.riscIssuer, keys: client.keys)
+        let receiver = RISCReceiver(clientIDs: [clientID], issuer: endpoints.riscIssuer, keys: client.keys, clock: client.clock)
         let receipt = await receiver.receive(body)
         if let error = receipt.error { throw error }
         let events = receipt.events.map { event -> ProviderEvent in
@@ -30,6 +30,6 @@ extension GoogleProvider: ProviderEventSource {
                 return .acknowledged("risc")
             }
         }
-        return ProviderEventBatch(events: events, deliveryID: receipt.tokenID.map { "risc \(endpoints.riscIssuer) \($0)" }, rememberFor: 7 * 86_400)
+        return ProviderEventBatch(events: events, deliveryID: receipt.tokenID.map { "risc \(endpoints.riscIssuer) \($0)" }, rememberFor: .seconds(7 * 86_400))
     }
 }

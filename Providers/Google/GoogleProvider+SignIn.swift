@@ -6,19 +6,19 @@ extension GoogleProvider: SignInProvider {
     /// `google.com`.
     public var providerID: String { Self.providerID }
 
-    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws -> BuiltAuthorizationRequest {
+    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
         try authorizationRequest(with: try await client(), redirectURI: redirectURI, intent: intent)
     }
 
     /// Finishes the code flow, then completes the credential from Google's UserInfo endpoint.
-    public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws -> Credential {
+    public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> Credential {
         let client = try await client()
         let signIn = try await finish(callback, pending: pending, client: client)
         return try await client.completingWithUserInfo(signIn.credential(rawNonce: pending.nonce))
     }
 
     /// Revokes the refresh token (or, without one, the access token; Google revokes its pair).
-    public func revoke(_ tokens: ProviderTokens) async throws {
+    public func revoke(_ tokens: ProviderTokens) async throws(FederateError) {
         guard let token = tokens.refreshToken ?? tokens.accessToken else { return }
         try await revoke(token, client: try await client())
     }
@@ -36,9 +36,9 @@ extension GoogleSignIn {
 extension GoogleProvider: BearerTokenSource {
     /// Google ID tokens for this client (and the authorized parties and hosted domains
     /// configured), with Google's keys from ``cache``.
-    public func bearerVerifier() async throws -> any BearerTokenVerifier {
+    public func bearerVerifier() async throws(FederateError) -> any BearerTokenVerifier {
         try GoogleIDTokenVerifier(
             clientIDs: [clientID], authorizedParties: authorizedParties, hostedDomains: hostedDomains,
-            keys: try cache.keySet(url: endpoints.keysURL), endpoints: endpoints)
+            keys: try cache.keySet(url: endpoints.keysURL), endpoints: endpoints, clock: cache.clock)
     }
 }

@@ -78,7 +78,7 @@ public struct GoogleProvider: Sendable {
     public func client(
         discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil,
         logger: Logger = Logger(label: "federate.google")
-    ) async throws -> OpenIDClient {
+    ) async throws(FederateError) -> OpenIDClient {
         try await cache.client(
             issuer: endpoints.issuer, clientID: clientID, profile: profile, discovery: discovery, httpClient: httpClient, logger: logger
         ) { metadata throws(FederateError) in try ClientAuthentication.negotiate(metadata: metadata, secret: clientSecret) }
@@ -88,7 +88,7 @@ public struct GoogleProvider: Sendable {
     /// (the client's profile adds Google's). An installed app's `redirectURI` should come
     /// from ``GoogleRedirectURI``.
     public func authorizationRequest(
-        with client: OpenIDClient, redirectURI: String, loginHint: String? = nil, prompt: String? = nil, maxAge: Int? = nil,
+        with client: OpenIDClient, redirectURI: String, loginHint: String? = nil, prompt: String? = nil, maxAge: Duration? = nil,
         intent: AuthorizationIntent = .signIn
     ) throws(FederateError) -> BuiltAuthorizationRequest {
         try client.authorizationRequest(
@@ -99,7 +99,7 @@ public struct GoogleProvider: Sendable {
     /// Checks the callback, exchanges the code and verifies the ID token with the client's
     /// rules (the hosted domain among them). Google's error codes keep their code and gain
     /// guidance.
-    public func finish(_ response: AuthorizationResponse, pending: PendingAuthorization, client: OpenIDClient) async throws -> GoogleSignIn {
+    public func finish(_ response: AuthorizationResponse, pending: PendingAuthorization, client: OpenIDClient) async throws(FederateError) -> GoogleSignIn {
         let tokens = try await client.finish(response, pending: pending)
         guard let idToken = tokens.idTokenClaims else {
             throw FederateError(.missingClaim, "Google's token response has no ID token (is 'openid' among the scopes?)")
@@ -109,28 +109,33 @@ public struct GoogleProvider: Sendable {
 
     /// Refreshes the access token. `invalid_grant` (expired, revoked or capped refresh token)
     /// keeps its code and says: sign the user in again.
-    public func refresh(_ refreshToken: String, client: OpenIDClient, previousIDToken: IDToken? = nil) async throws -> TokenSet {
+    public func refresh(_ refreshToken: String, client: OpenIDClient, previousIDToken: IDToken? = nil) async throws(FederateError) -> TokenSet {
         try await client.refresh(refreshToken, previousIDToken: previousIDToken)
     }
 
     /// Revokes an access or refresh token (revoking an access token revokes its refresh token too).
-    public func revoke(_ token: String, client: OpenIDClient) async throws {
+    public func revoke(_ token: String, client: OpenIDClient) async throws(FederateError) {
         try await client.revoke(token)
     }
 
     /// The installed-app flow on a desktop: takes a started receiver (usually
     /// `LoopbackRedirectListener.start(answerAfterFinish: true)` from FederateLoopback), hands
     /// the authorization URL to `openBrowser`, waits for the redirect and finishes the
-    /// sign-in. The receiver is closed when this returns.
+    /// sign-in. The receiver is closed when this returns. An error `openBrowser` throws
+    /// becomes `browser_unavailable` (a ``FederateError`` it throws passes through).
     public func signInWithLoopback(
         client: OpenIDClient, listener: some RedirectReceiver, loginHint: String? = nil, timeout: Duration = .seconds(300),
         openBrowser: @Sendable (String) async throws -> Void
-    ) async throws -> GoogleSignIn {
+    ) async throws(FederateError) -> GoogleSignIn {
         defer { listener.close() }
         let redirect = try GoogleRedirectURI(listener.redirectURI)
         let built = try authorizationRequest(with: client, redirectURI: redirect.uri, loginHint: loginHint)
         listener.expect(state: built.pending.state)
-        try await openBrowser(built.url)
+        do {
+            try await openBrowser(built.url)
+        } catch {
+            throw .wrapping(error, as: .browserUnavailable, "the browser could not be opened")
+        }
         let response = try await listener.waitForCallback(timeout: timeout)
         do {
             let signIn = try await finish(response, pending: built.pending, client: client)

@@ -1,5 +1,5 @@
 public import FederateTokens
-public import Foundation
+import Foundation
 import Synchronization
 
 /// Receives Google's Cross-Account Protection Security Event Tokens (RFC 8417).
@@ -18,7 +18,8 @@ public final class RISCReceiver: Sendable {
     private let issuer: String
     private let clientIDs: IdentifierSet
     private let keys: any KeySetProvider
-    private let window: TimeInterval
+    private let window: Duration
+    private let clock: FederateClock
     private let seen = Mutex<[String: Date]>([:])
 
     /// Creates a receiver.
@@ -28,35 +29,41 @@ public final class RISCReceiver: Sendable {
     ///   - issuer: the configuration's `issuer`.
     ///   - keys: the configuration's `jwks_uri` keys (e.g. a ``RemoteKeySet``).
     ///   - deduplicationWindow: how long a `jti` is remembered (default one day).
-    public init(clientIDs: IdentifierSet, issuer: String = RISCReceiver.googleIssuer, keys: any KeySetProvider, deduplicationWindow: TimeInterval = 86_400) {
+    ///   - clock: the time tokens are checked at and `jti`s are remembered by.
+    public init(
+        clientIDs: IdentifierSet, issuer: String = RISCReceiver.googleIssuer, keys: any KeySetProvider,
+        deduplicationWindow: Duration = .seconds(86_400), clock: FederateClock = .system
+    ) {
         self.issuer = issuer
         self.clientIDs = clientIDs
         self.keys = keys
         self.window = deduplicationWindow
+        self.clock = clock
     }
 
     /// Handles a POSTed token (the request body) and says what to answer.
-    public func receive(_ body: [UInt8], now: Date = Date()) async -> RISCReceipt {
-        do {
+    public func receive(_ body: [UInt8]) async -> RISCReceipt {
+        let now = clock.now
+        do throws(FederateError) {
             let token = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            let (tokenID, events) = try await verify(token, now: now)
+            let (tokenID, events) = try await verify(token, at: now)
             let duplicate = seen.withLock { seen in
-                seen = seen.filter { now.timeIntervalSince($0.value) < window }
+                seen = seen.filter { now.timeIntervalSince($0.value) < window.inSeconds }
                 if seen[tokenID] != nil { return true }
                 seen[tokenID] = now
                 return false
             }
             return RISCReceipt(status: 202, tokenID: tokenID, events: duplicate ? [] : events, isDuplicate: duplicate, error: nil)
         } catch {
-            let failure = error as? FederateError ?? FederateError(.invalidSecurityEvent, "the security event token was refused")
-            return RISCReceipt(status: 400, tokenID: nil, events: [], isDuplicate: false, error: failure)
+            return RISCReceipt(status: 400, tokenID: nil, events: [], isDuplicate: false, error: error)
         }
     }
 
-    private func verify(_ token: String, now: Date) async throws -> (String, [RISCEvent]) {
+    private func verify(_ token: String, at now: Date) async throws(FederateError) -> (String, [RISCEvent]) {
         let verifier = JWTVerifier(
-            rules: .securityEvent(issuers: [issuer], audiences: clientIDs), allowedAlgorithms: [.rs256], keys: keys, requiresKeyID: true)
-        let token = try await verifier.verify(token, now: now.timeIntervalSince1970)
+            rules: .securityEvent(issuers: [issuer], audiences: clientIDs), allowedAlgorithms: [.rs256], keys: keys,
+            clock: .fixed(at: now), requiresKeyID: true)
+        let token = try await verifier.verify(token)
         // The security-event rules passed: `jti` is a non-empty string and `events` a non-empty object.
         guard let tokenID = try token.string("jti"), case .object(let events)? = token["events"] else {
             throw FederateError(.invalidSecurityEvent, "the security event token has no 'jti' or 'events'")

@@ -19,24 +19,27 @@ public struct BackChannelLogoutVerifier: Sendable {
     public let policy: IDTokenPolicy
     /// Where the provider's keys come from.
     public let keys: any KeySetProvider
+    /// The time tokens are checked at.
+    public let clock: FederateClock
 
-    /// Creates a verifier; use the same policy and keys as for the provider's ID tokens.
-    public init(policy: IDTokenPolicy, keys: any KeySetProvider) {
+    /// Creates a verifier; use the same policy, keys and clock as for the provider's ID tokens.
+    public init(policy: IDTokenPolicy, keys: any KeySetProvider, clock: FederateClock = .system) {
         self.policy = policy
         self.keys = keys
+        self.clock = clock
     }
 
-    /// Creates a verifier for an ``OpenIDClient``'s provider and client.
+    /// Creates a verifier for an ``OpenIDClient``'s provider and client, on its clock.
     public init(client: OpenIDClient) {
-        self.init(policy: client.policy, keys: client.keys)
+        self.init(policy: client.policy, keys: client.keys, clock: client.clock)
     }
 
-    /// Verifies a logout token; `now` is seconds since 1970 (default: the clock).
-    public func verify(_ token: String, now: Double? = nil) async throws -> LogoutToken {
+    /// Verifies a logout token at the ``clock``'s time.
+    public func verify(_ token: String) async throws(FederateError) -> LogoutToken {
         let verifier = JWTVerifier(
             rules: .logoutToken(issuers: policy.issuers, audiences: policy.audiences), allowedAlgorithms: policy.allowedAlgorithms,
-            keys: keys, hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, limits: policy.limits)
-        let token = try await verifier.verify(token, now: now)
+            keys: keys, hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, clock: clock, limits: policy.limits)
+        let token = try await verifier.verify(token)
         return LogoutToken(
             issuer: try token.requiredString("iss"), subject: try token.string("sub").flatMap { $0.isEmpty ? nil : $0 },
             sessionID: try token.string("sid").flatMap { $0.isEmpty ? nil : $0 }, tokenID: try token.requiredString("jti"),
@@ -46,18 +49,17 @@ public struct BackChannelLogoutVerifier: Sendable {
     /// Handles the POSTed form body (`logout_token=...`): the HTTP answer to send and, when
     /// valid, the token whose sessions the application must end. Valid: 200 with
     /// `Cache-Control: no-store`; anything else: 400 with a JSON error (Back-Channel Logout §2.8).
-    public func handle(formBody: [UInt8], now: Double? = nil) async -> BackChannelLogoutResponse {
-        do {
+    public func handle(formBody: [UInt8]) async -> BackChannelLogoutResponse {
+        do throws(FederateError) {
             guard let text = String(validating: formBody, as: UTF8.self) else {
                 throw FederateError(.invalidRequest, "the body is not UTF-8")
             }
             guard let token = try FormURLEncoding.decode(text)["logout_token"] else {
                 throw FederateError(.invalidRequest, "the body has no logout_token")
             }
-            return BackChannelLogoutResponse(logoutToken: try await verify(token, now: now), error: nil)
+            return BackChannelLogoutResponse(logoutToken: try await verify(token), error: nil)
         } catch {
-            let failure = error as? FederateError ?? FederateError(.invalidLogoutToken, "the logout token was refused")
-            return BackChannelLogoutResponse(logoutToken: nil, error: failure)
+            return BackChannelLogoutResponse(logoutToken: nil, error: error)
         }
     }
 }

@@ -1,6 +1,6 @@
 public import FederateAccounts
 import FederateRelyingParty
-import FederateTokens
+public import FederateTokens
 import Foundation
 
 extension OIDCProvider: ProviderEventSource {
@@ -9,23 +9,25 @@ extension OIDCProvider: ProviderEventSource {
 
     /// Verifies a back-channel logout request (`logout_token=…`, the logout-token rules of the
     /// one JWT pipeline, with this provider's keys and client) and returns its logout event.
-    public func receiveEvents(on route: ProviderEventRoute, body: [UInt8]) async throws -> ProviderEventBatch {
+    public func receiveEvents(on route: ProviderEventRoute, body: [UInt8]) async throws(FederateError) -> ProviderEventBatch {
         guard route == .backChannelLogout else { throw FederateError(.invalidRequest, "this provider receives back-channel logout only") }
         guard let text = String(validating: body, as: UTF8.self), let token = try FormURLEncoding.decode(text)["logout_token"] else {
             throw FederateError(.invalidRequest, "the body has no logout_token")
         }
-        let logout = try await BackChannelLogoutVerifier(client: try await client()).verify(token)
-        let expiresAt = logout.claims["exp"].flatMap(NumericDate.init(json:))?.secondsSince1970 ?? Date().timeIntervalSince1970
+        let client = try await client()
+        let logout = try await BackChannelLogoutVerifier(client: client).verify(token)
+        let now = client.clock.now.timeIntervalSince1970
+        let expiresAt = logout.claims["exp"].flatMap(NumericDate.init(json:))?.secondsSince1970 ?? now
         return ProviderEventBatch(
             events: [.logout(providerID: id, subject: logout.subject, sessionID: logout.sessionID)],
-            deliveryID: "logout \(logout.issuer) \(logout.tokenID)", rememberFor: max(0, expiresAt - Date().timeIntervalSince1970) + 300)
+            deliveryID: "logout \(logout.issuer) \(logout.tokenID)", rememberFor: .seconds(max(0, expiresAt - now) + 300))
     }
 }
 
 extension OIDCProvider: ProviderLogoutSource {
     /// The provider's `end_session_endpoint` with this client's `client_id` (and the
     /// post-logout redirect, when given), or `nil` when the provider advertises none.
-    public func endSessionURL(postLogoutRedirectURI: String?) async throws -> String? {
+    public func endSessionURL(postLogoutRedirectURI: String?) async throws(FederateError) -> String? {
         let client = try await client()
         guard client.metadata.endSessionEndpoint != nil else { return nil }
         return try RPInitiatedLogout.url(metadata: client.metadata, clientID: client.clientID, postLogoutRedirectURI: postLogoutRedirectURI)

@@ -6,19 +6,19 @@ extension OIDCProvider: SignInProvider {
     /// The provider ID (``id``).
     public var providerID: String { id }
 
-    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws -> BuiltAuthorizationRequest {
+    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
         try authorizationRequest(with: try await client(), redirectURI: redirectURI, intent: intent)
     }
 
     /// Finishes the code flow, then completes the credential from UserInfo when the provider
     /// has an endpoint (some release email and profile only there).
-    public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws -> Credential {
+    public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> Credential {
         let client = try await client()
         let tokens = try await client.finish(callback, pending: pending)
         return try await client.completingWithUserInfo(try Credential(providerID: id, tokens: tokens, rawNonce: pending.nonce))
     }
 
-    public func revoke(_ tokens: ProviderTokens) async throws {
+    public func revoke(_ tokens: ProviderTokens) async throws(FederateError) {
         let client = try await client()
         guard client.revocationEndpoint ?? client.metadata.revocationEndpoint != nil else { return }
         if let refresh = tokens.refreshToken {
@@ -32,7 +32,7 @@ extension OIDCProvider: SignInProvider {
     /// server — verified like any other: this provider's issuer, this client in `aud`, the
     /// advertised algorithms, `nonce` when `rawNonce` is given, `at_hash` when the access
     /// token is given and the token has one.
-    public func credential(idToken: String, rawNonce: String? = nil, accessToken: String? = nil) async throws -> Credential {
+    public func credential(idToken: String, rawNonce: String? = nil, accessToken: String? = nil) async throws(FederateError) -> Credential {
         let client = try await client()
         let verified = try await IDTokenVerifier(policy: client.policy, keys: client.keys)
             .verify(idToken, expecting: IDTokenExpectations(nonce: rawNonce, accessToken: accessToken))
@@ -43,7 +43,7 @@ extension OIDCProvider: SignInProvider {
 extension OIDCProvider: BearerTokenSource {
     /// This provider's ID tokens for its client, verified like a sign-in's (issuer,
     /// audience, algorithms, the profile's rules) with keys from ``cache``.
-    public func bearerVerifier() async throws -> any BearerTokenVerifier {
+    public func bearerVerifier() async throws(FederateError) -> any BearerTokenVerifier {
         let client = try await client()
         return IDTokenBearerVerifier(providerID: id, verifier: IDTokenVerifier(policy: client.policy, keys: client.keys))
     }

@@ -84,7 +84,7 @@ public struct OIDCProvider: Sendable {
     public func client(
         discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil,
         logger: Logger = Logger(label: "federate.oidc")
-    ) async throws -> OpenIDClient {
+    ) async throws(FederateError) -> OpenIDClient {
         try await cache.client(
             issuer: issuer, clientID: clientID, profile: profile, discovery: discovery, httpClient: httpClient, logger: logger,
             authentication: negotiated)
@@ -98,7 +98,7 @@ public struct OIDCProvider: Sendable {
     /// Builds an authorization request with this provider's scopes and custom parameters.
     public func authorizationRequest(
         with client: OpenIDClient, redirectURI: String, responseMode: ResponseMode? = nil, prompt: String? = nil,
-        loginHint: String? = nil, maxAge: Int? = nil, intent: AuthorizationIntent = .signIn
+        loginHint: String? = nil, maxAge: Duration? = nil, intent: AuthorizationIntent = .signIn
     ) throws(FederateError) -> BuiltAuthorizationRequest {
         try client.authorizationRequest(
             providerID: id, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode, prompt: prompt,

@@ -1,4 +1,4 @@
-import FederateTokens
+public import FederateTokens
 import Foundation
 
 extension AccountService {
@@ -6,7 +6,7 @@ extension AccountService {
     /// recent sign-in (`requires_recent_login`); `no_such_provider` when not linked;
     /// `last_provider` when it is the user's only way to sign in. Returns the user after.
     @discardableResult
-    public func unlink(_ session: AccountSession, providerID: String) async throws -> User {
+    public func unlink(_ session: AccountSession, providerID: String) async throws(FederateError) -> User {
         try requireRecentLogin(session)
         try await store.removeIdentity(providerID: providerID, fromUser: session.uid)
         return try await user(uid: session.uid)
@@ -16,7 +16,7 @@ extension AccountService {
     /// email is unverified until a provider vouches for it, so it claims nothing under one
     /// account per email (``User/uniqueEmailKey``) and never conflicts with another account.
     @discardableResult
-    public func updateEmail(_ session: AccountSession, to email: String) async throws -> User {
+    public func updateEmail(_ session: AccountSession, to email: String) async throws(FederateError) -> User {
         try requireRecentLogin(session)
         _ = try await activeUser(session.uid)
         try await store.updateUser(uid: session.uid, UserUpdate(email: .init(address: email, verified: false)))
@@ -25,13 +25,13 @@ extension AccountService {
 
     /// Deletes the session's user. Sensitive: requires a recent sign-in. Returns the
     /// provider tokens to revoke at each provider (Apple requires revocation on deletion).
-    public func delete(_ session: AccountSession) async throws -> [RevocableTokens] {
+    public func delete(_ session: AccountSession) async throws(FederateError) -> [RevocableTokens] {
         try requireRecentLogin(session)
         return try await deleteUser(uid: session.uid)
     }
 
     /// Deletes user `uid` without a session (administrators). Returns the provider tokens to revoke.
-    public func deleteUser(uid: String) async throws -> [RevocableTokens] {
+    public func deleteUser(uid: String) async throws(FederateError) -> [RevocableTokens] {
         guard let deleted = try await store.deleteUser(uid: uid) else {
             throw FederateError(.userNotFound, "no user with this uid")
         }
@@ -42,28 +42,28 @@ extension AccountService {
 
     /// Signs the session out: its token stops verifying (with `checkRevoked`). Also
     /// forgets sign-outs of sessions that have expired since (the table stays small).
-    public func signOut(_ session: AccountSession) async throws {
+    public func signOut(_ session: AccountSession) async throws(FederateError) {
         try await store.revokeSession(id: session.sessionID, uid: session.uid, expiresAt: session.expiresAt)
-        try await store.removeRevokedSessions(expiredBefore: clock().addingTimeInterval(-configuration.clockTolerance))
+        try await store.removeRevokedSessions(expiredBefore: clock.now.adding(.zero - configuration.clockTolerance))
     }
 
     /// Revokes every session of user `uid` issued up to now (`tokensValidAfter`, in whole
     /// seconds like `iat`: sessions issued during the current second are revoked too).
-    public func revokeSessions(uid: String) async throws {
-        try await store.updateUser(uid: uid, UserUpdate(tokensValidAfter: Date(timeIntervalSince1970: clock().timeIntervalSince1970.rounded(.down) + 1)))
+    public func revokeSessions(uid: String) async throws(FederateError) {
+        try await store.updateUser(uid: uid, UserUpdate(tokensValidAfter: Date(timeIntervalSince1970: clock.now.timeIntervalSince1970.rounded(.down) + 1)))
     }
 
     /// Disables user `uid`: sign-in fails with `user_disabled` and sessions stop verifying.
-    public func disable(uid: String) async throws {
+    public func disable(uid: String) async throws(FederateError) {
         try await setDisabled(uid: uid, true)
     }
 
     /// Enables user `uid` again.
-    public func enable(uid: String) async throws {
+    public func enable(uid: String) async throws(FederateError) {
         try await setDisabled(uid: uid, false)
     }
 
-    private func setDisabled(uid: String, _ disabled: Bool) async throws {
+    private func setDisabled(uid: String, _ disabled: Bool) async throws(FederateError) {
         try await store.updateUser(uid: uid, UserUpdate(disabled: disabled))
     }
 }

@@ -1,39 +1,39 @@
-import FederateTokens
+public import FederateTokens
 import Foundation
 
 extension AccountService {
     /// Acts on what a provider said about one of its users (``ProviderEvent``). Events about
     /// an identity no user has change nothing. Sessions end through the store, so every
     /// instance refuses them from the next verification on.
-    public func apply(_ event: ProviderEvent) async throws {
-        let now = clock()
+    public func apply(_ event: ProviderEvent) async throws(FederateError) {
+        let now = clock.now
         // Sessions issued up to the current second end (session times are whole seconds).
         let validAfter = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down) + 1)
-        let remember = now.addingTimeInterval(configuration.sessionLifetime + configuration.clockTolerance)
+        let remember = now.adding(configuration.sessionLifetime + configuration.clockTolerance)
         switch event {
         case .logout(let providerID, let subject, let sessionID):
             if let sessionID {
                 try await store.endSessions(
-                    key: SessionProvider.providerSessionKey(providerID: providerID, sessionID: sessionID), validAfter: validAfter, expiresAt: remember)
+                    key: SessionProvider.providerSessionKey(providerID: providerID, sessionID: sessionID), validAfter: validAfter, expiresAt: remember, now: now)
             } else if let subject {
                 try await store.endSessions(
-                    key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember)
+                    key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember, now: now)
             }
         case .sessionsRevoked(let providerID, let subject):
             try await store.endSessions(
-                key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember)
+                key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember, now: now)
         case .accountDisabled(let providerID, let subject):
             guard let user = try await store.user(providerID: providerID, subject: subject) else { return }
             try await store.updateUser(uid: user.uid, UserUpdate(disabled: true))
         case .identityRemoved(let providerID, let subject):
             guard let user = try await store.user(providerID: providerID, subject: subject) else { return }
             try await store.endSessions(
-                key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember)
+                key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember, now: now)
             if user.identities.count > 1 {
-                do {
+                do throws(FederateError) {
                     try await store.removeIdentity(providerID: providerID, fromUser: user.uid)
                     return
-                } catch let error as FederateError where error.code == .lastProvider {
+                } catch where error.code == .lastProvider {
                     // Another provider was unlinked meanwhile: keep the account, disabled.
                 }
             }

@@ -5,11 +5,11 @@ extension AccountService {
     /// Issues a session for `uid` whose user proved their identity at `authTime`
     /// (``signIn(with:)`` and ``reauthenticate(_:with:)`` call it). The token is an ES256
     /// JWT with `iss`, `sub`, `sid`, `iat`, `exp`, `auth_time`, and the key's `kid` in its header.
-    public func issueSession(uid: String, authTime: Date, provider: SessionProvider? = nil) async throws -> (session: AccountSession, token: String) {
-        let now = clock()
+    public func issueSession(uid: String, authTime: Date, provider: SessionProvider? = nil) async throws(FederateError) -> (session: AccountSession, token: String) {
+        let now = clock.now
         let key = try await keyRing.signingKey(now: now)
         let issuedAt = Self.seconds(now)
-        let expiresAt = issuedAt + SafeNumber.clampedInt64(configuration.sessionLifetime)
+        let expiresAt = SafeNumber.clampedInt64(Double(issuedAt) + configuration.sessionLifetime.inSeconds)
         let authSeconds = min(Self.seconds(authTime), issuedAt)
         let sessionID = SecureRandom.token(byteCount: 16)
         var claims: [String: JSONValue] = [
@@ -33,15 +33,15 @@ extension AccountService {
     /// `exp` and `auth_time`, with the configured clock tolerance). With `checkRevoked` (the default) also that the user exists
     /// (`user_not_found`), is enabled (`user_disabled`), and that the session was neither
     /// signed out nor issued before the user's `tokensValidAfter` (`session_revoked`).
-    public func verifySession(_ token: String, checkRevoked: Bool = true) async throws -> AccountSession {
-        let now = clock()
+    public func verifySession(_ token: String, checkRevoked: Bool = true) async throws(FederateError) -> AccountSession {
+        let now = clock.now
         let jws = try CompactJWS(parsing: token)
         guard let keyID = jws.header.keyID, !keyID.isEmpty else { throw FederateError(.unknownKey, "the session token has no kid") }
         let keys = try await keyRing.verificationKeys(for: keyID, now: now)
         let verifier = JWTVerifier(
             rules: .sessionToken(issuer: configuration.issuer), allowedAlgorithms: [.es256], keys: keys,
-            clockTolerance: configuration.clockTolerance, requiresKeyID: true)
-        let verified = try verifier.verify(token, keySet: keys, now: now.timeIntervalSince1970)
+            clockTolerance: configuration.clockTolerance, clock: .fixed(at: now), requiresKeyID: true)
+        let verified = try verifier.verify(token, keySet: keys)
         var provider: SessionProvider?
         if let providerID = try verified.string("idp"), let subject = try verified.string("idp_sub") {
             provider = SessionProvider(providerID: providerID, subject: subject, sessionID: try verified.string("idp_sid"))
@@ -69,20 +69,20 @@ extension AccountService {
 
     /// Throws `requires_recent_login` unless the session's `auth_time` is within `window`
     /// (default ``AccountServiceConfiguration/recentLoginWindow``, 5 minutes) of now.
-    public func requireRecentLogin(_ session: AccountSession, within window: TimeInterval? = nil) throws(FederateError) {
+    public func requireRecentLogin(_ session: AccountSession, within window: Duration? = nil) throws(FederateError) {
         let window = window ?? configuration.recentLoginWindow
-        let age = clock().timeIntervalSince(session.authTime)
-        guard age <= window else {
+        let age = clock.now.timeIntervalSince(session.authTime)
+        guard age <= window.inSeconds else {
             throw FederateError(
                 .requiresRecentLogin,
-                "this operation needs a sign-in within \(SafeNumber.text(window.rounded())) s; the last was \(SafeNumber.text(age.rounded())) s ago: reauthenticate")
+                "this operation needs a sign-in within \(window); the last was \(SafeNumber.text(age.rounded())) s ago: reauthenticate")
         }
     }
 
     /// Replaces the session-signing key now (it also happens by itself every
     /// ``AccountServiceConfiguration/keyRotationInterval``). Existing sessions keep verifying.
-    public func rotateSessionKeys() async throws {
-        try await keyRing.rotate(now: clock())
+    public func rotateSessionKeys() async throws(FederateError) {
+        try await keyRing.rotate(now: clock.now)
     }
 
     /// Whole seconds since 1970, clamped (a `Date` from a verified token is within 0…2^53 s).

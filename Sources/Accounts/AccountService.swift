@@ -1,4 +1,4 @@
-import FederateTokens
+public import FederateTokens
 import Crypto
 public import Foundation
 
@@ -21,11 +21,12 @@ public struct AccountService: Sendable {
     public let store: any AccountStore
     /// Session settings.
     public let configuration: AccountServiceConfiguration
-    let clock: @Sendable () -> Date
+    /// The time sessions are issued and checked at.
+    public let clock: FederateClock
     let keyRing: SessionKeyRing
 
-    /// Creates a service over `store`; `clock` tells the time (tests inject their own).
-    public init(store: any AccountStore, configuration: AccountServiceConfiguration = .standard, clock: @escaping @Sendable () -> Date = { Date() }) {
+    /// Creates a service over `store`; `clock` tells the time (tests inject one they advance).
+    public init(store: any AccountStore, configuration: AccountServiceConfiguration = .standard, clock: FederateClock = .system) {
         self.store = store
         self.configuration = configuration
         self.clock = clock
@@ -40,10 +41,10 @@ public struct AccountService: Sendable {
     /// Throws `account_exists_with_different_credential` (with the email, the pending
     /// credential and the existing user's providers) when the identity is new but its email
     /// belongs to a user, under one account per email; `user_disabled`; `invalid_credential`.
-    public func signIn(with credential: Credential) async throws -> AuthResult {
+    public func signIn(with credential: Credential) async throws(FederateError) -> AuthResult {
         try Self.validate(credential)
         for attempt in 0..<2 {
-            let now = clock()
+            let now = clock.now
             if let user = try await store.user(providerID: credential.providerID, subject: credential.subject) {
                 return try await signInExisting(user, with: credential, now: now, authTime: Self.authTime(of: credential, now: now))
             }
@@ -64,12 +65,12 @@ public struct AccountService: Sendable {
                 uid: SecureRandom.token(byteCount: 21), email: credential.email, emailVerified: credential.emailVerified,
                 displayName: credential.profile.displayName, photoURL: credential.profile.photoURL,
                 createdAt: now, lastSignInAt: now, identities: [identity])
-            do {
+            do throws(FederateError) {
                 try await store.createUser(user)
-            } catch let error as FederateError where [.credentialAlreadyInUse, .emailAlreadyInUse].contains(error.code) && attempt == 0 {
+            } catch where [.credentialAlreadyInUse, .emailAlreadyInUse].contains(error.code) && attempt == 0 {
                 // Another request created a user with this identity or email first: look again.
                 continue
-            } catch let error as FederateError where error.code == .emailAlreadyInUse {
+            } catch where error.code == .emailAlreadyInUse {
                 var owner: User?
                 if let email = credential.email { owner = try await store.users(email: email).first }
                 throw Self.accountExists(email: credential.email ?? "", credential: credential, owner: owner)
@@ -84,9 +85,9 @@ public struct AccountService: Sendable {
     /// Throws `credential_already_in_use` (identity owned by another user; carries the
     /// credential), `provider_already_linked`, `email_already_in_use` (the credential's email
     /// belongs to another user, under one account per email), `user_not_found`, `user_disabled`.
-    public func link(_ uid: String, with credential: Credential) async throws -> AuthResult {
+    public func link(_ uid: String, with credential: Credential) async throws(FederateError) -> AuthResult {
         try Self.validate(credential)
-        let now = clock()
+        let now = clock.now
         var user = try await activeUser(uid)
         if let owner = try await store.user(providerID: credential.providerID, subject: credential.subject) {
             if owner.uid.exactlyEquals(uid) {
@@ -104,9 +105,9 @@ public struct AccountService: Sendable {
                 context: AccountErrorContext(email: email, pendingCredential: credential))
         }
         let identity = ProviderIdentity(credential: credential, linkedAt: now)
-        do {
+        do throws(FederateError) {
             try await store.addIdentity(identity, toUser: uid)
-        } catch let error as FederateError where error.code == .credentialAlreadyInUse {
+        } catch where error.code == .credentialAlreadyInUse {
             throw Self.credentialInUse(credential)
         }
         user.identities.append(identity)
@@ -135,9 +136,9 @@ public struct AccountService: Sendable {
     /// from its own session (or sent no `auth_time`) fails with `requires_recent_login`, and
     /// nothing changes. Firebase's `reauthenticate(with:)` accepts any fresh credential; this
     /// is stricter on purpose.
-    public func reauthenticate(_ uid: String, with credential: Credential, authenticatedAfter: Date? = nil) async throws -> AuthResult {
+    public func reauthenticate(_ uid: String, with credential: Credential, authenticatedAfter: Date? = nil) async throws(FederateError) -> AuthResult {
         try Self.validate(credential)
-        let now = clock()
+        let now = clock.now
         _ = try await activeUser(uid)
         guard let owner = try await store.user(providerID: credential.providerID, subject: credential.subject), owner.uid.exactlyEquals(uid) else {
             throw FederateError(.userMismatch, "the credential does not belong to this user",
@@ -146,7 +147,7 @@ public struct AccountService: Sendable {
         if let authenticatedAfter {
             guard let authTime = credential.idToken?.authTime,
                 // `auth_time` is in whole seconds: compare with the flow's start rounded down.
-                authTime.timeIntervalSince1970 >= authenticatedAfter.timeIntervalSince1970.rounded(.down) - configuration.clockTolerance
+                authTime.timeIntervalSince1970 >= authenticatedAfter.timeIntervalSince1970.rounded(.down) - configuration.clockTolerance.inSeconds
             else {
                 throw FederateError(
                     .requiresRecentLogin,
@@ -157,14 +158,14 @@ public struct AccountService: Sendable {
     }
 
     /// The user `uid`; `user_not_found` when absent.
-    public func user(uid: String) async throws -> User {
+    public func user(uid: String) async throws(FederateError) -> User {
         guard let user = try await store.user(uid: uid) else { throw FederateError(.userNotFound, "no user with this uid") }
         return user
     }
 
     // MARK: Internals
 
-    func activeUser(_ uid: String) async throws -> User {
+    func activeUser(_ uid: String) async throws(FederateError) -> User {
         let user = try await user(uid: uid)
         guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
         return user
@@ -177,7 +178,7 @@ public struct AccountService: Sendable {
         return min(authTime, now)
     }
 
-    private func signInExisting(_ user: User, with credential: Credential, now: Date, authTime: Date) async throws -> AuthResult {
+    private func signInExisting(_ user: User, with credential: Credential, now: Date, authTime: Date) async throws(FederateError) -> AuthResult {
         guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
         guard let index = user.identities.firstIndex(where: { $0.providerID.exactlyEquals(credential.providerID) && $0.subject.exactlyEquals(credential.subject) }) else {
             throw FederateError(.accountStoreFailed, "the store returned a user without the identity looked up")
@@ -192,7 +193,7 @@ public struct AccountService: Sendable {
         return try await authResult(user, credential: credential, isNewUser: false, authTime: authTime)
     }
 
-    private func authResult(_ user: User, credential: Credential, isNewUser: Bool, authTime: Date) async throws -> AuthResult {
+    private func authResult(_ user: User, credential: Credential, isNewUser: Bool, authTime: Date) async throws(FederateError) -> AuthResult {
         let (session, token) = try await issueSession(uid: user.uid, authTime: authTime, provider: SessionProvider(credential: credential))
         return AuthResult(
             user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.providerID, profile: credential.profile, isNewUser: isNewUser),

@@ -1,3 +1,4 @@
+public import FederateTokens
 public import Foundation
 
 /// Where accounts live. Every method is one atomic step (a transaction in SQL stores), and
@@ -11,62 +12,81 @@ public import Foundation
 /// - a missing user → ``FederateError/Code/userNotFound``;
 /// - anything else the database says → ``FederateError/Code/accountStoreFailed``.
 ///
+/// The store is three protocols, one per concern, so a part of the SDK that needs one concern
+/// asks for that one only: ``UserStore`` (users and their provider identities),
+/// ``SessionStore`` (signed-out sessions, ended provider sessions, replayed event IDs) and
+/// ``SessionKeyStore`` (the keys session tokens are signed with).
+///
 /// Implementations: ``InMemoryAccountStore`` (tests), `SQLiteAccountStore` (FederateSQLite),
 /// `PostgresAccountStore` (FederatePostgres).
-public protocol AccountStore: Sendable {
+public protocol AccountStore: UserStore, SessionStore, SessionKeyStore {}
+
+/// Users and their provider identities: the part of an ``AccountStore`` that sign-in, linking
+/// and account management use. Errors as ``AccountStore`` lists them.
+public protocol UserStore: Sendable {
     /// Whether one email may belong to one user only (a unique index on the normalized email).
     var oneAccountPerEmail: Bool { get }
 
     /// The user with `uid`, with identities.
-    func user(uid: String) async throws -> User?
+    func user(uid: String) async throws(FederateError) -> User?
     /// The user who owns the identity (`providerID`, `subject`).
-    func user(providerID: String, subject: String) async throws -> User?
+    func user(providerID: String, subject: String) async throws(FederateError) -> User?
     /// The users whose **verified** email normalizes as `email` does (``User/uniqueEmailKey``):
     /// users with an unverified email are never found by it.
-    func users(email: String) async throws -> [User]
+    func users(email: String) async throws(FederateError) -> [User]
 
     /// Inserts a user with its identities.
-    func createUser(_ user: User) async throws
+    func createUser(_ user: User) async throws(FederateError)
     /// Changes the user's own fields that `update` names, column by column, in one atomic
     /// step, and nothing else (``UserUpdate``); identities are untouched.
     /// ``FederateError/Code/userNotFound`` when absent.
-    func updateUser(uid: String, _ update: UserUpdate) async throws
+    func updateUser(uid: String, _ update: UserUpdate) async throws(FederateError)
     /// Links `identity` to the user `uid`.
-    func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws
+    func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws(FederateError)
     /// Records a sign-in: stores the identity's latest email, profile and tokens, and sets
     /// the user's `lastSignInAt` to `date`.
-    func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws
+    func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws(FederateError)
     /// Sets the identity's email state (and, when `email` is given, its address), column by
     /// column; nothing when no user has the identity.
-    func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws
+    func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError)
     /// Unlinks the identity of `providerID` from `uid`: ``FederateError/Code/noSuchProvider``
     /// when absent, ``FederateError/Code/lastProvider`` when it is the only one.
-    func removeIdentity(providerID: String, fromUser uid: String) async throws
+    func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError)
     /// Deletes the user and their identities; returns what was deleted (`nil` if absent).
-    func deleteUser(uid: String) async throws -> User?
+    func deleteUser(uid: String) async throws(FederateError) -> User?
+}
 
+/// Signed-out sessions, provider sessions that ended, and provider event IDs already seen: the
+/// part of an ``AccountStore`` that session checks and provider events use. Every instance on
+/// one database sees every change. Errors: ``FederateError/Code/accountStoreFailed``.
+public protocol SessionStore: Sendable {
     /// Remembers that session `sessionID` was signed out (until `expiresAt`).
-    func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws
+    func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError)
     /// Whether session `sessionID` was signed out.
-    func isSessionRevoked(id sessionID: String) async throws -> Bool
+    func isSessionRevoked(id sessionID: String) async throws(FederateError) -> Bool
     /// Forgets signed-out sessions that expired before `date` (their tokens fail on `exp` anyway).
-    func removeRevokedSessions(expiredBefore date: Date) async throws
+    func removeRevokedSessions(expiredBefore date: Date) async throws(FederateError)
 
     /// Ends every session tied to `key` (a provider identity, or a provider's session; see
     /// ``AccountService/apply(_:)``) that was issued before `validAfter`; remembered until
-    /// `expiresAt`. A later call with an earlier `validAfter` changes nothing.
-    func endSessions(key: String, validAfter: Date, expiresAt: Date) async throws
+    /// `expiresAt`. A later call with an earlier `validAfter` changes nothing. Records that
+    /// expired before `now` may be forgotten.
+    func endSessions(key: String, validAfter: Date, expiresAt: Date, now: Date) async throws(FederateError)
     /// The latest `validAfter` recorded for any of `keys`, if any.
-    func sessionsEnded(keys: [String]) async throws -> Date?
+    func sessionsEnded(keys: [String]) async throws(FederateError) -> Date?
     /// Records a provider event's ID (a logout token's or security event's `jti`) until
     /// `expiresAt`; `true` the first time, `false` for a replay. Every instance on the same
-    /// store sees every ID.
-    func consumeEventID(_ id: String, expiresAt: Date) async throws -> Bool
+    /// store sees every ID. IDs that expired before `now` may be forgotten.
+    func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool
+}
 
+/// The keys session tokens are signed with (``AccountService`` rotates them): the part of an
+/// ``AccountStore`` that session signing uses. Errors: ``FederateError/Code/accountStoreFailed``.
+public protocol SessionKeyStore: Sendable {
     /// Every session-signing key.
-    func sessionKeys() async throws -> [SessionKeyRecord]
+    func sessionKeys() async throws(FederateError) -> [SessionKeyRecord]
     /// Adds a session-signing key.
-    func addSessionKey(_ key: SessionKeyRecord) async throws
+    func addSessionKey(_ key: SessionKeyRecord) async throws(FederateError)
     /// Removes a session-signing key.
-    func removeSessionKey(keyID: String) async throws
+    func removeSessionKey(keyID: String) async throws(FederateError)
 }

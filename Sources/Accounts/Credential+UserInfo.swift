@@ -32,7 +32,7 @@ extension OpenIDClient {
     /// and the sign-in produced an access token: the response's `sub` must equal the ID
     /// token's, byte for byte (`userinfo_subject_mismatch`), and a signed response goes
     /// through the signed-userinfo rules. Without an endpoint, `credential` as it is.
-    public func completingWithUserInfo(_ credential: Credential) async throws -> Credential {
+    public func completingWithUserInfo(_ credential: Credential) async throws(FederateError) -> Credential {
         guard metadata.userinfoEndpoint != nil, let accessToken = credential.tokens.accessToken else { return credential }
         let claims = try await userInfo(accessToken: accessToken, expectedSubject: credential.subject)
         return credential.completed(withUserInfo: claims)

@@ -1,4 +1,4 @@
-import FederateTokens
+public import FederateTokens
 public import Foundation
 import Synchronization
 
@@ -52,19 +52,19 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// The user with `uid`, with identities.
-    public func user(uid: String) async throws -> User? {
+    public func user(uid: String) async throws(FederateError) -> User? {
         state.withLock { $0.users[ExactString(uid)] }
     }
 
     /// The user who owns the identity (`providerID`, `subject`).
-    public func user(providerID: String, subject: String) async throws -> User? {
+    public func user(providerID: String, subject: String) async throws(FederateError) -> User? {
         state.withLock { state in
             state.owners[IdentityKey(providerID: providerID, subject: subject)].flatMap { state.users[ExactString($0)] }
         }
     }
 
     /// The users whose normalized email matches, oldest first.
-    public func users(email: String) async throws -> [User] {
+    public func users(email: String) async throws(FederateError) -> [User] {
         let normalized = User.normalizedEmail(email)
         return state.withLock { state in
             (state.emailOwners[ExactString(normalized)] ?? []).compactMap { state.users[ExactString($0)] }
@@ -72,7 +72,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Inserts a user with its identities; unique violations become account errors.
-    public func createUser(_ user: User) async throws {
+    public func createUser(_ user: User) async throws(FederateError) {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard state.users[ExactString(user.uid)] == nil else { throw FederateError(.accountStoreFailed, "a user with this uid exists") }
             try checkEmail(user, in: state)
@@ -94,7 +94,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Changes the fields `update` names (``UserUpdate/applied(to:)``); identities are untouched.
-    public func updateUser(uid: String, _ update: UserUpdate) async throws {
+    public func updateUser(uid: String, _ update: UserUpdate) async throws(FederateError) {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard let stored = state.users[ExactString(uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
             let updated = update.applied(to: stored)
@@ -106,7 +106,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Links an identity to a user; the database decides races (`credential_already_in_use`).
-    public func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws {
+    public func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws(FederateError) {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard var user = state.users[ExactString(uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
             let key = IdentityKey(providerID: identity.providerID, subject: identity.subject)
@@ -123,7 +123,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Stores the identity's latest data and the user's last sign-in.
-    public func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws {
+    public func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws(FederateError) {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard var user = state.users[ExactString(uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
             guard let index = user.identities.firstIndex(where: { $0.providerID.exactlyEquals(identity.providerID) && $0.subject.exactlyEquals(identity.subject) }) else {
@@ -136,7 +136,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Sets the identity's email state.
-    public func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws {
+    public func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError) {
         state.withLock { state in
             guard let uid = state.owners[IdentityKey(providerID: providerID, subject: subject)], var user = state.users[ExactString(uid)],
                 let index = user.identities.firstIndex(where: { $0.providerID.exactlyEquals(providerID) && $0.subject.exactlyEquals(subject) })
@@ -148,7 +148,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Unlinks a provider, refusing the last one (`last_provider`).
-    public func removeIdentity(providerID: String, fromUser uid: String) async throws {
+    public func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard var user = state.users[ExactString(uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
             guard let index = user.identities.firstIndex(where: { $0.providerID.exactlyEquals(providerID) }) else {
@@ -164,7 +164,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Deletes the user and their identities; returns what was deleted.
-    public func deleteUser(uid: String) async throws -> User? {
+    public func deleteUser(uid: String) async throws(FederateError) -> User? {
         state.withLock { state in
             guard let user = state.users.removeValue(forKey: ExactString(uid)) else { return nil }
             state.unindex(user)
@@ -176,37 +176,37 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Remembers a signed-out session.
-    public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws {
+    public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError) {
         state.withLock { $0.revokedSessions[ExactString(sessionID)] = expiresAt }
     }
 
     /// Whether a session was signed out.
-    public func isSessionRevoked(id sessionID: String) async throws -> Bool {
+    public func isSessionRevoked(id sessionID: String) async throws(FederateError) -> Bool {
         state.withLock { $0.revokedSessions[ExactString(sessionID)] != nil }
     }
 
     /// Forgets signed-out sessions that expired before `date`.
-    public func removeRevokedSessions(expiredBefore date: Date) async throws {
+    public func removeRevokedSessions(expiredBefore date: Date) async throws(FederateError) {
         state.withLock { $0.revokedSessions = $0.revokedSessions.filter { $0.value >= date } }
     }
 
     /// Ends the sessions tied to `key` issued before `validAfter`.
-    public func endSessions(key: String, validAfter: Date, expiresAt: Date) async throws {
+    public func endSessions(key: String, validAfter: Date, expiresAt: Date, now: Date) async throws(FederateError) {
         state.withLock { state in
+            state.endedSessions = state.endedSessions.filter { $0.value.expiresAt >= now }
             let old = state.endedSessions[ExactString(key)]
             state.endedSessions[ExactString(key)] = (max(old?.validAfter ?? validAfter, validAfter), max(old?.expiresAt ?? expiresAt, expiresAt))
         }
     }
 
     /// The latest `validAfter` of `keys`.
-    public func sessionsEnded(keys: [String]) async throws -> Date? {
+    public func sessionsEnded(keys: [String]) async throws(FederateError) -> Date? {
         state.withLock { state in keys.compactMap { state.endedSessions[ExactString($0)]?.validAfter }.max() }
     }
 
     /// `true` the first time `id` is seen (until `expiresAt`).
-    public func consumeEventID(_ id: String, expiresAt: Date) async throws -> Bool {
+    public func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
         state.withLock { state in
-            let now = Date()
             state.seenEvents = state.seenEvents.filter { $0.value >= now }
             guard state.seenEvents[ExactString(id)] == nil else { return false }
             state.seenEvents[ExactString(id)] = expiresAt
@@ -215,17 +215,17 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Every session-signing key, oldest first.
-    public func sessionKeys() async throws -> [SessionKeyRecord] {
+    public func sessionKeys() async throws(FederateError) -> [SessionKeyRecord] {
         state.withLock { Array($0.keys.values).sorted { $0.createdAt < $1.createdAt } }
     }
 
     /// Adds a session-signing key.
-    public func addSessionKey(_ key: SessionKeyRecord) async throws {
+    public func addSessionKey(_ key: SessionKeyRecord) async throws(FederateError) {
         state.withLock { $0.keys[ExactString(key.keyID)] = key }
     }
 
     /// Removes a session-signing key.
-    public func removeSessionKey(keyID: String) async throws {
+    public func removeSessionKey(keyID: String) async throws(FederateError) {
         state.withLock { _ = $0.keys.removeValue(forKey: ExactString(keyID)) }
     }
 

@@ -1,3 +1,4 @@
+public import FederateTokens
 /// Something a provider tells the relying party about one of its users, out of band: a
 /// back-channel logout, a security event, a notification. Provider modules turn what their
 /// provider POSTs into these (``ProviderEventSource``); ``AccountService/apply(_:)`` acts on them.
@@ -42,11 +43,11 @@ public struct ProviderEventBatch: Sendable, Hashable {
     /// The delivery's unique ID (the token's issuer and `jti`), to refuse replays across
     /// every instance (``AccountStore/consumeEventID(_:expiresAt:)``); `nil` when it has none.
     public let deliveryID: String?
-    /// How long, in seconds, the ID must be remembered (past the token's own expiry).
-    public let rememberFor: Double
+    /// How long the ID must be remembered (past the token's own expiry).
+    public let rememberFor: Duration
 
     /// Creates a batch.
-    public init(events: [ProviderEvent], deliveryID: String?, rememberFor: Double) {
+    public init(events: [ProviderEvent], deliveryID: String?, rememberFor: Duration) {
         self.events = events
         self.deliveryID = deliveryID
         self.rememberFor = rememberFor
@@ -60,7 +61,7 @@ public protocol ProviderEventSource: SignInProvider {
 
     /// Verifies a delivery (the POSTed body) to `route` and returns its events. Throws
     /// ``FederateError`` for anything not from the provider, or not for this client.
-    func receiveEvents(on route: ProviderEventRoute, body: [UInt8]) async throws -> ProviderEventBatch
+    func receiveEvents(on route: ProviderEventRoute, body: [UInt8]) async throws(FederateError) -> ProviderEventBatch
 }
 
 /// A provider whose own session can be ended when the user signs out here (OpenID Connect
@@ -68,5 +69,5 @@ public protocol ProviderEventSource: SignInProvider {
 public protocol ProviderLogoutSource: SignInProvider {
     /// The provider's logout URL for this client, or `nil` when it has no `end_session_endpoint`.
     /// `postLogoutRedirectURI`, when given, must be registered with the provider.
-    func endSessionURL(postLogoutRedirectURI: String?) async throws -> String?
+    func endSessionURL(postLogoutRedirectURI: String?) async throws(FederateError) -> String?
 }

@@ -12,17 +12,17 @@ final class SessionKeyRing: Sendable {
         let fetchedAt: Date
     }
 
-    private let store: any AccountStore
+    private let store: any SessionKeyStore
     private let configuration: AccountServiceConfiguration
     private let cache = Mutex<Keys?>(nil)
 
-    init(store: any AccountStore, configuration: AccountServiceConfiguration) {
+    init(store: any SessionKeyStore, configuration: AccountServiceConfiguration) {
         self.store = store
         self.configuration = configuration
     }
 
     /// The key to sign with at `now`; creates (rotates) one when the newest is too old.
-    func signingKey(now: Date) async throws -> JWSSigningKey {
+    func signingKey(now: Date) async throws(FederateError) -> JWSSigningKey {
         if let keys = cache.withLock({ $0 }), isFresh(keys, now: now), !needsRotation(keys.signingCreatedAt, now: now) {
             return keys.signing
         }
@@ -36,7 +36,7 @@ final class SessionKeyRing: Sendable {
     }
 
     /// Keys that can verify a token signed with `keyID`: the cache, reread once when it lacks the `kid`.
-    func verificationKeys(for keyID: String, now: Date) async throws -> JSONWebKeySet {
+    func verificationKeys(for keyID: String, now: Date) async throws(FederateError) -> JSONWebKeySet {
         if let keys = cache.withLock({ $0 }), isFresh(keys, now: now), keys.verification.key(withID: keyID) != nil {
             return keys.verification
         }
@@ -44,7 +44,7 @@ final class SessionKeyRing: Sendable {
     }
 
     /// Adds a new signing key now and removes keys no token can need any more.
-    func rotate(now: Date) async throws {
+    func rotate(now: Date) async throws(FederateError) {
         let key = P256.Signing.PrivateKey()
         // The newest key signs: make sure the new one is strictly newer than any before it.
         let newest = try await store.sessionKeys().map(\.createdAt).max()
@@ -54,13 +54,13 @@ final class SessionKeyRing: Sendable {
         let records = try await store.sessionKeys().sorted { $0.createdAt < $1.createdAt }
         // A key retired when its successor appeared; its tokens expire a lifetime later.
         let grace = configuration.sessionLifetime + configuration.keyCacheDuration + configuration.clockTolerance
-        for (old, successor) in zip(records, records.dropFirst()) where successor.createdAt.addingTimeInterval(grace) < now {
+        for (old, successor) in zip(records, records.dropFirst()) where successor.createdAt.adding(grace) < now {
             try await store.removeSessionKey(keyID: old.keyID)
         }
         cache.withLock { $0 = nil }
     }
 
-    private func load(now: Date) async throws -> Keys? {
+    private func load(now: Date) async throws(FederateError) -> Keys? {
         let records = try await store.sessionKeys().sorted { $0.createdAt < $1.createdAt }
         guard let newest = records.last else {
             cache.withLock { $0 = nil }
@@ -81,10 +81,10 @@ final class SessionKeyRing: Sendable {
     }
 
     private func isFresh(_ keys: Keys, now: Date) -> Bool {
-        now >= keys.fetchedAt && now.timeIntervalSince(keys.fetchedAt) < configuration.keyCacheDuration
+        now >= keys.fetchedAt && now.timeIntervalSince(keys.fetchedAt) < configuration.keyCacheDuration.inSeconds
     }
 
     private func needsRotation(_ createdAt: Date, now: Date) -> Bool {
-        now.timeIntervalSince(createdAt) >= configuration.keyRotationInterval
+        now.timeIntervalSince(createdAt) >= configuration.keyRotationInterval.inSeconds
     }
 }

@@ -1,3 +1,4 @@
+public import FederateTokens
 public import FederateRelyingParty
 /// A provider a server signs users in with: it builds the redirect and turns the callback
 /// into a ``Credential`` for the account layer. `OIDCProvider`, `GoogleProvider` and
@@ -8,14 +9,14 @@ public protocol SignInProvider: Sendable {
 
     /// Builds the authorization request: where to send the browser and what to keep until
     /// the callback (seal it into a cookie with ``PendingAuthorizationSealer``).
-    func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws -> BuiltAuthorizationRequest
+    func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest
 
     /// Checks the callback (query or `form_post` parameters) against `pending`, exchanges the
     /// code, verifies the ID token and returns the credential. Nothing is sent to the provider
     /// when the callback fails its checks.
-    func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws -> Credential
+    func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> Credential
 
     /// Revokes the provider tokens of a credential (when its account is deleted). Providers
     /// without a revocation endpoint do nothing.
-    func revoke(_ tokens: ProviderTokens) async throws
+    func revoke(_ tokens: ProviderTokens) async throws(FederateError)
 }

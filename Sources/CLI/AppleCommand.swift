@@ -41,11 +41,11 @@ struct AppleCommand: AsyncParsableCommand {
                 }
                 let generator = try AppleClientSecret(
                     teamID: teamID, keyID: keyID, clientID: clientID, privateKeyPEM: String(decoding: data, as: UTF8.self),
-                    lifetime: TimeInterval(lifetime))
-                let now = Date()
+                    lifetime: .seconds(lifetime))
+                let now = FederateClock.system.now
                 let secret = try generator.make(now: now)
                 CLIOutput.line([
-                    "client_secret": .string(secret), "expires_at": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970) &+ SafeNumber.clampedInt64(Double(lifetime))),
+                    "client_secret": .string(secret), "expires_at": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970) &+ Int64(lifetime)),
                 ])
             } catch {
                 throw CLIOutput.fail(error)

@@ -14,13 +14,17 @@ enum ProviderVerification {
     /// Builds the provider module's own verifier, through the one bearer-verifier protocol.
     /// `keysSource` is a file (JWKS or x509 map, recognised by content) or a URL (a JWKS for
     /// google and apple, an x509 map for firebase); `nil` uses the provider's real keys.
-    static func make(_ name: Name, audiences: [String], projectID: String?, keysSource: String?) throws -> any BearerTokenVerifier {
+    static func make(
+        _ name: Name, audiences: [String], projectID: String?, keysSource: String?, clock: FederateClock
+    ) throws -> any BearerTokenVerifier {
         let keys = try keyProvider(keysSource, urlFormat: name == .firebase ? .x509Map : .jwks)
         let http = AsyncHTTPClientTransport.shared
         switch name {
-        case .google: return try GoogleIDTokenVerifier(clientIDs: IdentifierSet(audiences), keys: keys, httpClient: http)
-        case .firebase: return try FirebaseIDTokenVerifier(projectID: FirebaseProjectID.resolve(explicit: projectID), keys: keys, httpClient: http)
-        case .apple: return try AppleIDTokenVerifier(clientIDs: IdentifierSet(audiences), keys: keys, httpClient: http)
+        case .google: return try GoogleIDTokenVerifier(clientIDs: IdentifierSet(audiences), keys: keys, httpClient: http, clock: clock)
+        case .firebase:
+            return try FirebaseIDTokenVerifier(
+                projectID: FirebaseProjectID.resolve(explicit: projectID), keys: keys, httpClient: http, clock: clock)
+        case .apple: return try AppleIDTokenVerifier(clientIDs: IdentifierSet(audiences), keys: keys, httpClient: http, clock: clock)
         }
     }
 

@@ -78,8 +78,8 @@ struct VerifyCommand: AsyncParsableCommand {
         if let at, NumericDate(secondsSince1970: at) == nil {
             throw ValidationError("--at is a UNIX time from 0 to 2^53.")
         }
-        if let maxAge, !(maxAge.isFinite && maxAge >= 0) {
-            throw ValidationError("--max-age is a non-negative number of seconds.")
+        if let maxAge, !(maxAge.isFinite && maxAge >= 0 && maxAge <= NumericDate.maximum) {
+            throw ValidationError("--max-age is a number of seconds from 0 to 2^53.")
         }
         for name in algorithms where JWSAlgorithm(rawValue: name) == nil {
             throw ValidationError("Unknown algorithm '\(name)'. Known: \(JWSAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -95,7 +95,7 @@ struct VerifyCommand: AsyncParsableCommand {
             CLIOutput.line(CLIOutput.errorObject(error))
             throw ExitCode(1)
         }
-        let expectations = IDTokenExpectations(nonce: nonce, maxAge: maxAge, now: at)
+        let expectations = IDTokenExpectations(nonce: nonce, maxAge: maxAge.flatMap(Duration.checkedSeconds))
 
         if let token {
             let verdict = await session.verify(token, expectations: expectations)
@@ -130,18 +130,25 @@ struct VerifyCommand: AsyncParsableCommand {
         return String(line[first...last])
     }
 
+    /// The time tokens are checked at: `--at`, else the system's.
+    private var clock: FederateClock {
+        at.map { FederateClock.fixed(at: Date(timeIntervalSince1970: $0)) } ?? .system
+    }
+
     private func makeSession() async throws -> VerificationSession {
         let explicitAlgorithms = Set(algorithms.compactMap(JWSAlgorithm.init(rawValue:)))
         if let provider {
             return VerificationSession(
-                bearer: try ProviderVerification.make(provider, audiences: audiences, projectID: projectID, keysSource: keysURL))
+                bearer: try ProviderVerification.make(provider, audiences: audiences, projectID: projectID, keysSource: keysURL, clock: clock))
         }
         if let issuer {
             let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: issuer)
             var policy = IDTokenPolicy(metadata: metadata, clientID: audiences[0])
             policy.audiences = IdentifierSet(audiences)
             if !explicitAlgorithms.isEmpty { policy.allowedAlgorithms = explicitAlgorithms }
-            return VerificationSession(policy: policy, keys: .remote(try RemoteKeySet(url: metadata.jwksURI, httpClient: AsyncHTTPClientTransport.shared)), checkIssuer: true)
+            return VerificationSession(
+                policy: policy, keys: .remote(try RemoteKeySet(url: metadata.jwksURI, httpClient: AsyncHTTPClientTransport.shared)),
+                checkIssuer: true, clock: clock)
         }
         let source = jwks ?? ""
         let keys: VerificationSession.Keys
@@ -160,7 +167,7 @@ struct VerifyCommand: AsyncParsableCommand {
             issuers: IdentifierSet(expectedIssuers), audiences: IdentifierSet(audiences),
             allowedAlgorithms: explicitAlgorithms.isEmpty ? JWSAlgorithm.asymmetric : explicitAlgorithms
         )
-        return VerificationSession(policy: policy, keys: keys, checkIssuer: !expectedIssuers.isEmpty)
+        return VerificationSession(policy: policy, keys: keys, checkIssuer: !expectedIssuers.isEmpty, clock: clock)
     }
 }
 
@@ -182,18 +189,22 @@ struct VerificationSession {
     }
 
     private let verifier: Verifier
+    private let clock: FederateClock
 
     /// A built-in provider's verifier.
     init(bearer: any BearerTokenVerifier) {
         verifier = .bearer(bearer)
+        clock = .system
     }
 
-    /// `policy` with `keys`; without `checkIssuer`, the issuer is each token's own.
-    init(policy: IDTokenPolicy, keys: Keys, checkIssuer: Bool) {
+    /// `policy` with `keys`, checking tokens at `clock`'s time; without `checkIssuer`, the
+    /// issuer is each token's own.
+    init(policy: IDTokenPolicy, keys: Keys, checkIssuer: Bool, clock: FederateClock) {
+        self.clock = clock
         switch (checkIssuer, keys) {
         case (false, _): verifier = .anyIssuer(policy, keys)
-        case (true, .fixed(let keySet)): verifier = .fixed(IDTokenVerifier(policy: policy, keys: keySet), keySet: keySet)
-        case (true, .remote(let remote)): verifier = .fixed(IDTokenVerifier(policy: policy, keys: remote), keySet: nil)
+        case (true, .fixed(let keySet)): verifier = .fixed(IDTokenVerifier(policy: policy, keys: keySet, clock: clock), keySet: keySet)
+        case (true, .remote(let remote)): verifier = .fixed(IDTokenVerifier(policy: policy, keys: remote, clock: clock), keySet: nil)
         }
     }
 
@@ -223,8 +234,10 @@ struct VerificationSession {
             case .anyIssuer(var policy, let keys):
                 policy.issuers = [try Self.unverifiedIssuer(of: token, limits: policy.limits)]
                 switch keys {
-                case .fixed(let keySet): claims = try IDTokenVerifier(policy: policy, keys: keySet).verify(token, keySet: keySet, expecting: expectations).claims
-                case .remote(let remote): claims = try await IDTokenVerifier(policy: policy, keys: remote).verify(token, expecting: expectations).claims
+                case .fixed(let keySet):
+                    claims = try IDTokenVerifier(policy: policy, keys: keySet, clock: clock).verify(token, keySet: keySet, expecting: expectations).claims
+                case .remote(let remote):
+                    claims = try await IDTokenVerifier(policy: policy, keys: remote, clock: clock).verify(token, expecting: expectations).claims
                 }
             }
             return Verdict(claims: claims, error: nil)

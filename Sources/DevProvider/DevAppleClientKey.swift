@@ -42,13 +42,13 @@ public struct DevAppleClientKey: Sendable {
     }
 
     /// A client secret for `clientID` as Apple requires it: ES256, `iss` the team, `sub` the
-    /// client, `aud` the provider's issuer, valid `lifetime` seconds from `now`.
-    public func clientSecret(clientID: String, audience: String, lifetime: TimeInterval = 3600, now: Date = Date()) throws -> String {
+    /// client, `aud` the provider's issuer, valid `lifetime` from `now`.
+    public func clientSecret(clientID: String, audience: String, lifetime: Duration = .seconds(3600), now: Date) throws -> String {
         let issuedAt = SafeNumber.clampedInt64(now.timeIntervalSince1970)
         return try JWSSigningKey(p256: key, keyID: keyID).sign(
             claims: [
                 "iss": .string(teamID), "sub": .string(clientID), "aud": .string(audience), "iat": .integer(issuedAt),
-                "exp": .integer(issuedAt &+ SafeNumber.clampedInt64(Double(lifetime))),
+                "exp": .integer(issuedAt &+ lifetime.wholeSeconds),
             ],
             algorithm: .es256, header: [:])
     }

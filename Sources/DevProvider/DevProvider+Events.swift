@@ -23,7 +23,7 @@ extension DevProvider {
         if let reason { event["reason"] = .string(reason) }
         let jti = tokenID ?? DevRandom.token()
         let claims: [String: JSONValue] = [
-            "iss": .string(riscIssuer), "aud": .string(audience), "iat": .integer(SafeNumber.clampedInt64(Date().timeIntervalSince1970)),
+            "iss": .string(riscIssuer), "aud": .string(audience), "iat": .integer(SafeNumber.clampedInt64(configuration.clock.now.timeIntervalSince1970)),
             "jti": .string(jti), "events": .object([eventType: .object(event)]),
         ]
         let token = try state.keys.withLock { $0.current.rsa }.sign(claims: claims, algorithm: .rs256, header: ["typ": "secevent+jwt"])
@@ -44,7 +44,7 @@ extension DevProvider {
         _ type: String, subject: String, clientID: String, email: String? = nil, isPrivateEmail: Bool? = nil, tokenID: String? = nil,
         to receiverURL: String, http: any HTTPClient = AsyncHTTPClientTransport.shared
     ) async throws -> (status: Int, tokenID: String) {
-        let now = Date()
+        let now = configuration.clock.now
         var events: [String: JSONValue] = [
             "type": .string(type), "sub": .string(subject), "event_time": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970 * 1000)),
         ]
@@ -65,12 +65,13 @@ extension DevProvider {
     /// Firebase flavour: a securetoken-style ID token for `user`, as the Firebase client SDK
     /// would obtain after a sign-in (`iss` the issuer, `aud` the project ID, `auth_time`,
     /// `firebase.sign_in_provider`), signed by a key in the certificate map.
-    public func firebaseIDToken(for user: DevUser, authTime: Date = Date(), now: Date = Date()) throws -> String {
+    /// `authTime` defaults to now (the configuration's clock).
+    public func firebaseIDToken(for user: DevUser, authTime: Date? = nil) throws -> String {
         let client = DevClient(id: configuration.projectID, redirectURIs: [])
         var firebase = configuration
         firebase.flavor = .firebase
         return try DevTokenMinter(issuer: issuer, flavor: .firebase, configuration: firebase, state: state).idToken(
-            for: user, client: client, nonce: nil, accessToken: nil, authTime: authTime, scopes: ["openid"], now: now)
+            for: user, client: client, nonce: nil, accessToken: nil, authTime: authTime ?? configuration.clock.now, scopes: ["openid"])
     }
 }
 
@@ -80,7 +81,7 @@ extension DevProvider {
     /// (valid for an hour); `nil` for a client without either.
     public func clientSecret(for client: DevClient) throws -> String? {
         if let team = client.teamID, let key = configuration.appleClientKey, key.teamID == team {
-            return try key.clientSecret(clientID: client.id, audience: issuer)
+            return try key.clientSecret(clientID: client.id, audience: issuer, now: configuration.clock.now)
         }
         return client.secret
     }
@@ -98,10 +99,11 @@ extension DevProvider {
             throw FederateError(.invalidConfiguration, "no test user '\(subject)'")
         }
         let code = DevRandom.token()
+        let now = configuration.clock.now
         state.codes.withLock {
             $0[code] = DevCodeGrant(
-                clientID: clientID, redirectURI: nil, user: user, nonce: nonce, codeChallenge: nil, scopes: scopes, authTime: Date(),
-                expiresAt: Date().addingTimeInterval(60))
+                clientID: clientID, redirectURI: nil, user: user, nonce: nonce, codeChallenge: nil, scopes: scopes, authTime: now,
+                expiresAt: now.addingTimeInterval(60))
         }
         return code
     }

@@ -1,5 +1,5 @@
 public import Federate
-public import Foundation
+import Foundation
 
 /// How the dev provider signs a token it is asked to make wrong on purpose.
 public enum DevSignature: Sendable, Hashable {
@@ -24,8 +24,9 @@ extension DevProvider {
     public func backChannelLogoutToken(
         clientID: String, subject: String?, sessionID: String? = nil, audience: String? = nil,
         events: JSONValue? = .object([DevProvider.backChannelLogoutEvent: .object([:])]), nonce: String? = nil,
-        signature: DevSignature = .rs256, now: Date = Date()
+        signature: DevSignature = .rs256
     ) throws -> String {
+        let now = configuration.clock.now
         var claims: [String: JSONValue] = [
             "iss": .string(issuer), "aud": .string(audience ?? clientID), "iat": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970)),
             "exp": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970) + 120), "jti": .string(DevRandom.token()),

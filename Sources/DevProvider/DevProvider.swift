@@ -1,5 +1,5 @@
 import Federate
-public import Foundation
+import Foundation
 import Hummingbird
 public import Logging
 import ServiceLifecycle
@@ -63,7 +63,7 @@ public final class DevProvider: Sendable {
     public static func start(
         configuration: DevProviderConfiguration = .standard, port: Int = 0, logger: Logger = Logger(label: "federate.dev-provider")
     ) async throws -> DevProvider {
-        let state = try DevProviderState()
+        let state = try DevProviderState(clock: configuration.clock)
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let router = Router()
         DevRoutes(configuration: configuration, state: state).register(on: router)
@@ -97,8 +97,8 @@ public final class DevProvider: Sendable {
         return DevProvider(issuer: issuer, baseURL: baseURL, port: bound, configuration: configuration, state: state, group: group, task: task)
     }
 
-    /// Publishes new signing keys now; the previous ones stay in the JWKS for `overlap` seconds.
-    public func rotateKeys(overlap: TimeInterval = 300) throws {
+    /// Publishes new signing keys now; the previous ones stay in the JWKS for `overlap`.
+    public func rotateKeys(overlap: Duration = .seconds(300)) throws {
         try state.rotateKeys(overlap: overlap)
     }
 

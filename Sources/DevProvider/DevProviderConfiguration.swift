@@ -1,5 +1,5 @@
-import Federate
-public import Foundation
+public import Federate
+import Foundation
 
 /// What the dev provider serves.
 public struct DevProviderConfiguration: Sendable {
@@ -13,21 +13,25 @@ public struct DevProviderConfiguration: Sendable {
     /// `login_hint` still wins.
     public var autoApproveSubject: String?
     /// Lifetime of access and ID tokens.
-    public var tokenLifetime: TimeInterval
-    /// `Cache-Control: max-age` of the key set and certificate map, in seconds.
-    public var keysMaxAge: Int
+    public var tokenLifetime: Duration
+    /// `Cache-Control: max-age` of the key set and certificate map (sent in whole seconds).
+    public var keysMaxAge: Duration
     /// Firebase flavour: the project ID (the issuer is the server's URL plus `/` and this).
     public var projectID: String
     /// Firebase flavour: `firebase.sign_in_provider` of the tokens.
     public var firebaseSignInProvider: String
     /// Apple flavour: the key the standard Apple client signs its client secrets with.
     public var appleClientKey: DevAppleClientKey?
+    /// The provider's time: when tokens are issued and expire, codes and sessions age, and
+    /// retired keys stop being published. A test hands it the clock it gives the relying
+    /// party, and advances both at once.
+    public var clock: FederateClock
 
     /// Creates a configuration.
     public init(
         flavor: DevFlavor = .generic, clients: [DevClient], users: [DevUser], autoApproveSubject: String? = nil,
-        tokenLifetime: TimeInterval = 3600, keysMaxAge: Int = 300, projectID: String = "dev-project",
-        firebaseSignInProvider: String = "google.com", appleClientKey: DevAppleClientKey? = nil
+        tokenLifetime: Duration = .seconds(3600), keysMaxAge: Duration = .seconds(300), projectID: String = "dev-project",
+        firebaseSignInProvider: String = "google.com", appleClientKey: DevAppleClientKey? = nil, clock: FederateClock = .system
     ) {
         self.flavor = flavor
         self.clients = clients
@@ -38,6 +42,7 @@ public struct DevProviderConfiguration: Sendable {
         self.projectID = projectID
         self.firebaseSignInProvider = firebaseSignInProvider
         self.appleClientKey = appleClientKey
+        self.clock = clock
     }
 
     /// Loopback redirect URIs on any port.

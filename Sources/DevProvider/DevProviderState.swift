@@ -60,32 +60,38 @@ final class DevProviderState: Sendable {
     /// and for Apple's "first authorization" (`user` JSON).
     let grants = Mutex<[String: Set<String>]>([:])
 
-    init() throws {
-        keys = Mutex(Keys(current: try DevSigningKeys(generation: 1), retired: []))
+    /// The provider's time (``DevProviderConfiguration/clock``).
+    let clock: FederateClock
+
+    init(clock: FederateClock) throws {
+        self.clock = clock
+        keys = Mutex(Keys(current: try DevSigningKeys(generation: 1, now: clock.now), retired: []))
     }
 
     /// Publishes new keys now; the old ones stay published for `overlap`.
-    func rotateKeys(overlap: TimeInterval, now: Date = Date()) throws {
+    func rotateKeys(overlap: Duration) throws {
+        let now = clock.now
         let generation = keys.withLock { $0.current.generation } + 1
         let fresh = try DevSigningKeys(generation: generation, now: now)
         keys.withLock { keys in
             guard fresh.generation > keys.current.generation else { return }
-            keys.retired.append((keys.current, now.addingTimeInterval(overlap)))
+            keys.retired.append((keys.current, now.adding(overlap)))
             keys.current = fresh
         }
     }
 
     /// Every published key generation: the current one and retired ones inside their overlap.
-    func publishedKeys(now: Date = Date()) -> [DevSigningKeys] {
-        keys.withLock { keys in
+    func publishedKeys() -> [DevSigningKeys] {
+        let now = clock.now
+        return keys.withLock { keys in
             keys.retired.removeAll { $0.until <= now }
             return [keys.current] + keys.retired.map(\.keys)
         }
     }
 
     /// The JWKS: RSA and EC keys of every published generation (RSA only for Google-like flavours).
-    func jwks(includeEC: Bool = true, now: Date = Date()) -> [UInt8] {
-        let entries = publishedKeys(now: now).flatMap { generation in
+    func jwks(includeEC: Bool = true) -> [UInt8] {
+        let entries = publishedKeys().flatMap { generation in
             let keys: [(JWSSigningKey, String)] = [(generation.rsa, "RS256")] + (includeEC ? [(generation.ec, "ES256")] : [])
             return keys.compactMap { key, algorithm in
                 key.publicJWK().map { jwk -> JSONValue in
@@ -100,16 +106,17 @@ final class DevProviderState: Sendable {
     }
 
     /// The x509 certificate map `{kid: PEM}` of the published RSA keys.
-    func certificateMap(now: Date = Date()) -> [UInt8] {
+    func certificateMap() -> [UInt8] {
         var map: [String: JSONValue] = [:]
-        for generation in publishedKeys(now: now) {
+        for generation in publishedKeys() {
             if let kid = generation.rsa.keyID { map[kid] = .string(generation.rsaCertificatePEM) }
         }
         return JSONSerializer.bytes(.object(map))
     }
 
-    func takeCode(_ code: String, now: Date = Date()) -> DevCodeGrant? {
-        codes.withLock { codes in
+    func takeCode(_ code: String) -> DevCodeGrant? {
+        let now = clock.now
+        return codes.withLock { codes in
             guard let grant = codes.removeValue(forKey: code), grant.expiresAt > now else { return nil }
             return grant
         }

@@ -46,7 +46,7 @@ extension DevRoutes {
             if parameters["prompt"] == "none" { return fail("login_required", "no signed-in user") }
             return picker(parameters)
         }
-        let now = Date()
+        let now = configuration.clock.now
         let session = state.ssoSessions.withLock { $0[user.subject] }
         let authTime: Date
         if picked != nil {

@@ -76,9 +76,10 @@ extension DevRoutes {
         guard let keys = client.publicKeys else { return false }
         let rules: ClaimRules = [
             IssuerRule([team]), SubjectRule(accepted: [client.id]), AudienceRule([issuer]), ExpiryRule(), IssuedAtRule(),
-            MaximumLifetimeRule(seconds: 15_777_000),
+            MaximumLifetimeRule(maximum: .seconds(15_777_000)),
         ]
-        return (try? JWTVerifier(rules: rules, allowedAlgorithms: [.es256], keys: keys, clockTolerance: 0).verify(secret, keySet: keys)) != nil
+        let verifier = JWTVerifier(rules: rules, allowedAlgorithms: [.es256], keys: keys, clockTolerance: .zero, clock: configuration.clock)
+        return (try? verifier.verify(secret, keySet: keys)) != nil
     }
 
     /// RFC 7523 client assertions, through the one JWT pipeline
@@ -101,7 +102,7 @@ extension DevRoutes {
         guard client.acceptedAuthMethods.contains(.privateKeyJWT) else { return fail("this client may not use private_key_jwt") }
         let verifier = JWTVerifier(
             rules: .clientAssertion(clientID: client.id, audiences: [baseURL + endpoints.token, endpoint, issuer]),
-            allowedAlgorithms: [.rs256, .es256, .ps256, .edDSA], keys: keys, clockTolerance: 0)
+            allowedAlgorithms: [.rs256, .es256, .ps256, .edDSA], keys: keys, clockTolerance: .zero, clock: configuration.clock)
         let verified: VerifiedJWT
         do {
             verified = try verifier.verify(assertion, keySet: keys)

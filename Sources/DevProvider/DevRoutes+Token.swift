@@ -60,7 +60,7 @@ extension DevRoutes {
         client: DevClient, user: DevUser, scopes: [String], nonce: String?, authTime: Date, keepRefreshToken: String? = nil
     ) throws -> Response {
         let access = DevRandom.token(), refresh = keepRefreshToken ?? DevRandom.token()
-        let expiresAt = Date().addingTimeInterval(configuration.tokenLifetime)
+        let expiresAt = configuration.clock.now.adding(configuration.tokenLifetime)
         state.tokens.withLock { tokens in
             if let old = tokens[refresh]?.sibling { tokens.removeValue(forKey: old) }
             tokens[access] = DevTokenGrant(clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: expiresAt, sibling: refresh)
@@ -68,7 +68,7 @@ extension DevRoutes {
         }
         let idToken = try minter.idToken(for: user, client: client, nonce: nonce, accessToken: access, authTime: authTime, scopes: scopes)
         var body: [String: JSONValue] = [
-            "access_token": .string(access), "token_type": "Bearer", "expires_in": .integer(SafeNumber.clampedInt64(configuration.tokenLifetime)),
+            "access_token": .string(access), "token_type": "Bearer", "expires_in": .integer(configuration.tokenLifetime.wholeSeconds),
             "id_token": .string(idToken),
         ]
         if keepRefreshToken == nil { body["refresh_token"] = .string(refresh) }
@@ -93,7 +93,7 @@ extension DevRoutes {
             return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer"])
         }
         let token = String(authorization.dropFirst(7))
-        guard let grant = state.tokens.withLock({ $0[token] }), let expiresAt = grant.expiresAt, expiresAt > Date() else {
+        guard let grant = state.tokens.withLock({ $0[token] }), let expiresAt = grant.expiresAt, expiresAt > configuration.clock.now else {
             return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
         }
         let client = client(grant.clientID)

@@ -96,7 +96,7 @@ struct DevRoutes: Sendable {
 
     /// A key set or certificate map, cached as configured.
     func keys(_ body: [UInt8]) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=\(configuration.keysMaxAge)"],
+        Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=\(configuration.keysMaxAge.wholeSeconds)"],
                  body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 

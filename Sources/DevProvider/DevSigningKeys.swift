@@ -13,7 +13,7 @@ struct DevSigningKeys: Sendable {
     /// The RSA key's certificate in PEM, as Google's securetoken certificate map serves it.
     let rsaCertificatePEM: String
 
-    init(generation: Int, now: Date = Date()) throws {
+    init(generation: Int, now: Date) throws {
         let rsaKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         self.generation = generation
         rsa = JWSSigningKey(rsa: rsaKey, keyID: "dev-rsa-\(generation)")

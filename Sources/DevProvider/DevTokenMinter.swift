@@ -9,12 +9,13 @@ struct DevTokenMinter {
     let state: DevProviderState
 
     func idToken(
-        for user: DevUser, client: DevClient, nonce: String?, accessToken: String?, authTime: Date, scopes: [String], now: Date = Date()
+        for user: DevUser, client: DevClient, nonce: String?, accessToken: String?, authTime: Date, scopes: [String]
     ) throws -> String {
+        let now = state.clock.now
         let faults = client.faults
-        if faults.contains(.rotateKeys) { try state.rotateKeys(overlap: 3600, now: now) }
+        if faults.contains(.rotateKeys) { try state.rotateKeys(overlap: .seconds(3600)) }
         let issuedAt = SafeNumber.clampedInt64(now.timeIntervalSince1970) + (faults.contains(.futureToken) ? 3600 : 0)
-        let expiresAt = faults.contains(.expiredToken) ? SafeNumber.clampedInt64(now.timeIntervalSince1970) - 3600 : issuedAt &+ SafeNumber.clampedInt64(configuration.tokenLifetime)
+        let expiresAt = faults.contains(.expiredToken) ? SafeNumber.clampedInt64(now.timeIntervalSince1970) - 3600 : issuedAt &+ configuration.tokenLifetime.wholeSeconds
         var claims: [String: JSONValue] = [
             "iss": .string(faults.contains(.wrongIssuer) ? issuer + "/other" : tokenIssuer(for: client)),
             "sub": .string(user.subject),

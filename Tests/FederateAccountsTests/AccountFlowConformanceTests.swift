@@ -119,7 +119,7 @@ extension AccountsTests {
                 #expect(session.uid == first.user.uid)
                 #expect(session.authTime == clock.now)
 
-                clock.advance(by: 60)
+                clock.advance(by: .seconds(60))
                 let second = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com", accessToken: "at-2", refreshToken: "rt-2"))
                 #expect(!second.additionalUserInfo.isNewUser)
                 #expect(second.user.uid == first.user.uid)
@@ -228,7 +228,7 @@ extension AccountsTests {
             try await kind.withService { accounts, clock in
                 let ann = try await accounts.signIn(with: TestCredential.make("google.com", "g-ann", email: "ann@example.com"))
                 _ = try await accounts.signIn(with: TestCredential.make("google.com", "g-bob", email: "bob@example.com"))
-                clock.advance(by: 3600)
+                clock.advance(by: .seconds(3600))
 
                 let mismatch = await expectError(.userMismatch) {
                     try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("google.com", "g-bob"))
@@ -257,7 +257,7 @@ extension AccountsTests {
                 await expectError(.noSuchProvider) { try await accounts.unlink(session, providerID: "apple.com") }
                 _ = try await accounts.link(ann.user.uid, with: TestCredential.make("apple.com", "a-ann"))
 
-                clock.advance(by: 301)
+                clock.advance(by: .seconds(301))
                 await expectError(.requiresRecentLogin) { try await accounts.unlink(session, providerID: "apple.com") }
                 #expect(try await accounts.user(uid: ann.user.uid).providerIDs == ["google.com", "apple.com"])
 
@@ -288,7 +288,7 @@ extension AccountsTests {
                 #expect(!updated.emailVerified)
                 #expect(try await accounts.user(uid: ann.uid).email == "ann@new.example")
                 #expect(try await accounts.store.users(email: "ANN@new.example").isEmpty)
-                clock.advance(by: 600)
+                clock.advance(by: .seconds(600))
                 await expectError(.requiresRecentLogin) { try await accounts.updateEmail(ann, to: "ann@later.example") }
             }
         }
@@ -301,7 +301,7 @@ extension AccountsTests {
                 let token = try #require(ann.sessionToken)
                 let session = try await accounts.verifySession(token)
 
-                clock.advance(by: 400)
+                clock.advance(by: .seconds(400))
                 await expectError(.requiresRecentLogin) { try await accounts.delete(session) }
                 let fresh = try #require(try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("apple.com", "a-ann", accessToken: "apple-at-2")).session)
                 let revocable = try await accounts.delete(fresh)

@@ -96,7 +96,7 @@ extension AccountsTests {
 
                     // An old session cannot unlink; after reauthentication the new session can.
                     let oldSession = try await accounts.verifySession(try #require(viaSecond.sessionToken))
-                    clock.advance(by: 600)
+                    clock.advance(by: .seconds(600))
                     await expectError(.requiresRecentLogin) { try await accounts.unlink(oldSession, providerID: "oidc.second") }
                     let fresh = try await accounts.reauthenticate(uid, with: try await dev.credential())
                     let freshSession = try await accounts.verifySession(try #require(fresh.sessionToken))

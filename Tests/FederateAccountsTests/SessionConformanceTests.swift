@@ -15,7 +15,7 @@ extension AccountsTests {
                 #expect(session == result.session)
                 #expect(session.uid == result.user.uid)
                 #expect(session.issuedAt == clock.now)
-                #expect(session.expiresAt == clock.now.addingTimeInterval(AccountServiceConfiguration.standard.sessionLifetime))
+                #expect(session.expiresAt == clock.now.addingTimeInterval(24 * 3600))
                 #expect(session.authTime == clock.now)
 
                 // The token is an ES256 JWT with the claims and a kid.
@@ -49,11 +49,11 @@ extension AccountsTests {
                 let ann = try await accounts.signIn(with: TestCredential.make("google.com", "g-ann"))
                 let other = try await accounts.signIn(with: TestCredential.make("apple.com", "a-ann"))
                 let annToken = try #require(ann.sessionToken), otherToken = try #require(other.sessionToken)
-                clock.advance(by: 2)
+                clock.advance(by: .seconds(2))
                 try await accounts.apply(.sessionsRevoked(providerID: "google.com", subject: "g-ann"))
                 await expectError(.sessionRevoked) { try await accounts.verifySession(annToken) }
                 _ = try await accounts.verifySession(otherToken)  // another identity's session stands
-                clock.advance(by: 2)
+                clock.advance(by: .seconds(2))
                 let again = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-ann")).sessionToken)
                 _ = try await accounts.verifySession(again)  // a sign-in after the event stands
                 try await accounts.apply(.identityEmailChanged(providerID: "apple.com", subject: "a-ann", email: "relay@example.com", verified: false))
@@ -62,9 +62,9 @@ extension AccountsTests {
                 try await accounts.apply(.accountDisabled(providerID: "apple.com", subject: "a-ann"))
                 #expect(try await accounts.user(uid: other.user.uid).disabled)
                 // Replays: an ID counts once, on every instance of the store.
-                #expect(try await accounts.store.consumeEventID("logout iss jti-1", expiresAt: clock.now.addingTimeInterval(600)))
-                #expect(try await !accounts.store.consumeEventID("logout iss jti-1", expiresAt: clock.now.addingTimeInterval(600)))
-                #expect(try await accounts.store.consumeEventID("logout iss jti-2", expiresAt: clock.now.addingTimeInterval(600)))
+                #expect(try await accounts.store.consumeEventID("logout iss jti-1", expiresAt: clock.now.addingTimeInterval(600), now: clock.now))
+                #expect(try await !accounts.store.consumeEventID("logout iss jti-1", expiresAt: clock.now.addingTimeInterval(600), now: clock.now))
+                #expect(try await accounts.store.consumeEventID("logout iss jti-2", expiresAt: clock.now.addingTimeInterval(600), now: clock.now))
             }
         }
 
@@ -104,11 +104,11 @@ extension AccountsTests {
                 _ = try await accounts.verifySession(first, checkRevoked: false)
                 _ = try await accounts.verifySession(second)
 
-                clock.advance(by: 10)
+                clock.advance(by: .seconds(10))
                 try await accounts.revokeSessions(uid: uid)
                 #expect(try await accounts.user(uid: uid).tokensValidAfter == clock.now.addingTimeInterval(1))
                 await expectError(.sessionRevoked) { try await accounts.verifySession(second) }
-                clock.advance(by: 1)
+                clock.advance(by: .seconds(1))
                 let third = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
                 _ = try await accounts.verifySession(third)
                 await expectError(.userNotFound) { try await accounts.revokeSessions(uid: "nobody") }
@@ -116,7 +116,7 @@ extension AccountsTests {
                 // Sign-outs are forgotten once their sessions have expired.
                 let firstSession = try await accounts.verifySession(first, checkRevoked: false)
                 #expect(try await accounts.store.isSessionRevoked(id: firstSession.sessionID))
-                clock.advance(by: AccountServiceConfiguration.standard.sessionLifetime + 60)
+                clock.advance(by: AccountServiceConfiguration.standard.sessionLifetime + .seconds(60))
                 let fourth = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).session)
                 try await accounts.signOut(fourth)
                 #expect(try await !accounts.store.isSessionRevoked(id: firstSession.sessionID))
@@ -126,28 +126,28 @@ extension AccountsTests {
 
         @Test(arguments: StoreKind.allCases)
         func requireRecentLogin(kind: StoreKind) async throws {
-            try await kind.withService(configuration: AccountServiceConfiguration(recentLoginWindow: 120)) { accounts, clock in
+            try await kind.withService(configuration: AccountServiceConfiguration(recentLoginWindow: .seconds(120))) { accounts, clock in
                 let session = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).session)
                 try accounts.requireRecentLogin(session)
-                clock.advance(by: 120)
+                clock.advance(by: .seconds(120))
                 try accounts.requireRecentLogin(session)
-                clock.advance(by: 1)
+                clock.advance(by: .seconds(1))
                 let error = await expectError(.requiresRecentLogin) { try accounts.requireRecentLogin(session) }
                 #expect(error?.message.contains("reauthenticate") == true)
-                try accounts.requireRecentLogin(session, within: 3600)
-                await expectError(.requiresRecentLogin) { try accounts.requireRecentLogin(session, within: 60) }
+                try accounts.requireRecentLogin(session, within: .seconds(3600))
+                await expectError(.requiresRecentLogin) { try accounts.requireRecentLogin(session, within: .seconds(60)) }
             }
         }
 
         @Test(arguments: StoreKind.allCases)
         func keyRotation(kind: StoreKind) async throws {
-            let configuration = AccountServiceConfiguration(sessionLifetime: 3600, keyRotationInterval: 86400, keyCacheDuration: 30)
+            let configuration = AccountServiceConfiguration(sessionLifetime: .seconds(3600), keyRotationInterval: .seconds(86400), keyCacheDuration: .seconds(30))
             try await kind.withService(configuration: configuration) { accounts, clock in
                 let old = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
                 let oldKey = try await accounts.verifySession(old).keyID
 
                 // A second instance on the same store shares the keys.
-                let instance = AccountService(store: accounts.store, configuration: configuration, clock: clock.function)
+                let instance = AccountService(store: accounts.store, configuration: configuration, clock: clock.clock)
                 #expect(try await instance.verifySession(old).keyID == oldKey)
 
                 // Explicit rotation: new tokens use a new kid, old ones keep verifying.
@@ -161,7 +161,7 @@ extension AccountsTests {
                 #expect(try await accounts.store.sessionKeys().count == 2)
 
                 // Automatic rotation after the interval; keys whose tokens have all expired are removed.
-                clock.advance(by: 86400 + 1)
+                clock.advance(by: .seconds(86400 + 1))
                 let later = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).session)
                 #expect(later.keyID != rotated.keyID && later.keyID != oldKey)
                 let kids = Set(try await accounts.store.sessionKeys().map(\.keyID))

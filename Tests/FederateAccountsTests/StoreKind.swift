@@ -42,7 +42,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
             // `clockBehind`: the service's clock starts that far behind real time, for tests that
             // move it forward while a real-time provider reports `auth_time`.
             let clock = TestClock(Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - clockBehind).rounded(.down)))
-            return try await body(AccountService(store: store, configuration: configuration, clock: clock.function), clock)
+            return try await body(AccountService(store: store, configuration: configuration, clock: clock.clock), clock)
         }
     }
 }
@@ -102,8 +102,7 @@ extension TestCredential {
             ],
             algorithm: .hs256)
         let policy = IDTokenPolicy(issuers: ["https://idp.example"], audiences: ["rp"], allowedAlgorithms: [.hs256], hmacSecret: secret)
-        let idToken = try IDTokenVerifier(policy: policy, keys: JSONWebKeySet.empty)
-            .verify(token, keySet: .empty, expecting: IDTokenExpectations(now: now.timeIntervalSince1970))
+        let idToken = try IDTokenVerifier(policy: policy, keys: JSONWebKeySet.empty, clock: .fixed(at: now)).verify(token, keySet: .empty)
         return Credential(providerID: providerID, idToken: idToken)
     }
 }

@@ -15,7 +15,7 @@ extension AccountsTests {
                 #expect(try await store.journalMode() == "wal")
                 // Whole seconds: Date's own representation does not round-trip every fraction through seconds since 1970.
                 let clock = TestClock()
-                let created = try await AccountService(store: store, clock: clock.function).signIn(
+                let created = try await AccountService(store: store, clock: clock.clock).signIn(
                     with: TestCredential.make("google.com", "g-1", email: "ann@example.com", refreshToken: "rt"))
                 try await store.close()
 
@@ -24,7 +24,7 @@ extension AccountsTests {
                 #expect(user == created.user)
                 #expect(user.identities.first?.tokens.refreshToken == "rt")
                 // Sessions issued before the restart still verify: the keys are in the file.
-                _ = try await AccountService(store: reopened, clock: clock.function).verifySession(try #require(created.sessionToken))
+                _ = try await AccountService(store: reopened, clock: clock.clock).verifySession(try #require(created.sessionToken))
                 try await reopened.close()
             }
         }
@@ -56,10 +56,10 @@ extension AccountsTests {
             }
             let first = try PostgresAccountStore(client: client, schema: schema)
             let clock = TestClock()
-            let created = try await AccountService(store: first, clock: clock.function).signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com"))
+            let created = try await AccountService(store: first, clock: clock.clock).signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com"))
             let second = try await TestPostgres.store(schema: schema)
             #expect(try await second.user(uid: created.user.uid) == created.user)
-            _ = try await AccountService(store: second, clock: clock.function).verifySession(try #require(created.sessionToken))
+            _ = try await AccountService(store: second, clock: clock.clock).verifySession(try #require(created.sessionToken))
         }
 
         @Test func postgresEmailIndexFollowsThePolicy() async throws {

@@ -12,7 +12,7 @@ struct AppleClientSecretTests {
     @Test func secretHasApplesClaimsAndVerifiesWithThePublicKey() throws {
         let generator = try AppleClientSecret(
             teamID: "TEAM123456", keyID: "KEY1234567", clientID: "com.example.web", privateKeyPEM: Self.key.pemRepresentation,
-            lifetime: 3600)
+            lifetime: .seconds(3600))
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let secret = try generator.make(now: now)
         let jws = try CompactJWS(parsing: secret)
@@ -31,9 +31,9 @@ struct AppleClientSecretTests {
 
     @Test func lifetimeIsBoundedAndKeyMustBeP256() throws {
         let pem = Self.key.pemRepresentation
-        #expect(throws: FederateError.self) { try AppleClientSecret(teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: pem, lifetime: 15_777_001) }
-        #expect(throws: FederateError.self) { try AppleClientSecret(teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: pem, lifetime: 0) }
-        _ = try AppleClientSecret(teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: pem, lifetime: 15_777_000)
+        #expect(throws: FederateError.self) { try AppleClientSecret(teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: pem, lifetime: .seconds(15_777_001)) }
+        #expect(throws: FederateError.self) { try AppleClientSecret(teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: pem, lifetime: .seconds(0)) }
+        _ = try AppleClientSecret(teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: pem, lifetime: .seconds(15_777_000))
         let p384 = P384.Signing.PrivateKey().pemRepresentation
         let error = #expect(throws: FederateError.self) { try AppleClientSecret(teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: p384) }
         #expect(error?.code == .invalidKey)
@@ -41,7 +41,7 @@ struct AppleClientSecretTests {
     }
 
     @Test func cacheReusesThenRenewsBeforeExpiry() throws {
-        let generator = try AppleClientSecret(teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: Self.key.pemRepresentation, lifetime: 1000)
+        let generator = try AppleClientSecret(teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: Self.key.pemRepresentation, lifetime: .seconds(1000))
         let cache = AppleClientSecretCache(generator: generator)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         let first = try cache.secret(now: start)
@@ -84,6 +84,7 @@ struct AppleTokenTests {
         do { return try TestIssuer.rsaKey(keyID: "apple-1") } catch { fatalError("\(error)") }
     }()
     static let now = 1_800_000_000.0
+    static let clock = FederateClock.fixed(at: Date(timeIntervalSince1970: now))
     static let keys: JSONWebKeySet = (try? JSONWebKeySet(jwks: Array(TestIssuer.jwks(for: [key]).utf8))) ?? .empty
 
     static func token(_ change: [String: JSONValue] = [:], algorithm: JWSAlgorithm = .rs256) throws -> String {
@@ -97,42 +98,42 @@ struct AppleTokenTests {
     }
 
     @Test func stringBooleansAndRealUserStatusAreDecoded() async throws {
-        let verifier = try AppleIDTokenVerifier(clientIDs: ["com.example.web"], keys: Self.keys)
-        let identity = try await verifier.verify(Self.token(), now: Self.now)
+        let verifier = try AppleIDTokenVerifier(clientIDs: ["com.example.web"], keys: Self.keys, clock: Self.clock)
+        let identity = try await verifier.verify(Self.token())
         #expect(identity.userID == "001234.abcdef")
         #expect(identity.emailVerified == true)
         #expect(identity.isPrivateEmail == true)
         #expect(identity.realUserStatus == 2)
         #expect(identity.nonceSupported == true)
-        let booleans = try await verifier.verify(Self.token(["email_verified": false, "is_private_email": "false"]), now: Self.now)
+        let booleans = try await verifier.verify(Self.token(["email_verified": false, "is_private_email": "false"]))
         #expect(booleans.emailVerified == false && booleans.isPrivateEmail == false)
         await #expect(throws: FederateError.self) {
-            try await verifier.verify(Self.token(["email_verified": "maybe"]), now: Self.now)
+            try await verifier.verify(Self.token(["email_verified": "maybe"]))
         }
         await #expect(throws: FederateError.self) {
-            try await verifier.verify(Self.token(["real_user_status": 7]), now: Self.now)
+            try await verifier.verify(Self.token(["real_user_status": 7]))
         }
     }
 
     @Test func nonceRawOrHashed() async throws {
-        let verifier = try AppleIDTokenVerifier(clientIDs: ["com.example.web"], keys: Self.keys)
+        let verifier = try AppleIDTokenVerifier(clientIDs: ["com.example.web"], keys: Self.keys, clock: Self.clock)
         let hashed = AppleNonceMode.sha256Hex.expectedClaim(for: "raw-nonce")
         #expect(hashed.count == 64 && hashed == hashed.lowercased())
-        _ = try await verifier.verify(Self.token(["nonce": .string(hashed)]), rawNonce: "raw-nonce", nonceMode: .sha256Hex, now: Self.now)
-        _ = try await verifier.verify(Self.token(["nonce": "raw-nonce"]), rawNonce: "raw-nonce", nonceMode: .raw, now: Self.now)
+        _ = try await verifier.verify(Self.token(["nonce": .string(hashed)]), rawNonce: "raw-nonce", nonceMode: .sha256Hex)
+        _ = try await verifier.verify(Self.token(["nonce": "raw-nonce"]), rawNonce: "raw-nonce", nonceMode: .raw)
         let error = await #expect(throws: FederateError.self) {
-            try await verifier.verify(Self.token(["nonce": "raw-nonce"]), rawNonce: "raw-nonce", nonceMode: .sha256Hex, now: Self.now)
+            try await verifier.verify(Self.token(["nonce": "raw-nonce"]), rawNonce: "raw-nonce", nonceMode: .sha256Hex)
         }
         #expect(error?.code == .nonceMismatch)
     }
 
     @Test func wrongIssuerAudienceAndAlgorithmAreRefused() async throws {
-        let verifier = try AppleIDTokenVerifier(clientIDs: ["com.example.web"], keys: Self.keys)
-        let issuer = await #expect(throws: FederateError.self) { try await verifier.verify(Self.token(["iss": "https://evil.example"]), now: Self.now) }
+        let verifier = try AppleIDTokenVerifier(clientIDs: ["com.example.web"], keys: Self.keys, clock: Self.clock)
+        let issuer = await #expect(throws: FederateError.self) { try await verifier.verify(Self.token(["iss": "https://evil.example"])) }
         #expect(issuer?.code == .issuerMismatch)
-        let audience = await #expect(throws: FederateError.self) { try await verifier.verify(Self.token(["aud": "com.other"]), now: Self.now) }
+        let audience = await #expect(throws: FederateError.self) { try await verifier.verify(Self.token(["aud": "com.other"])) }
         #expect(audience?.code == .audienceMismatch)
-        let ps256 = await #expect(throws: FederateError.self) { try await verifier.verify(Self.token(algorithm: .ps256), now: Self.now) }
+        let ps256 = await #expect(throws: FederateError.self) { try await verifier.verify(Self.token(algorithm: .ps256)) }
         #expect(ps256?.code == .disallowedAlgorithm)
     }
 
@@ -142,14 +143,14 @@ struct AppleTokenTests {
     }
 
     @Test func notificationsAreVerifiedAndTyped() async throws {
-        let verifier = try AppleNotificationVerifier(clientIDs: ["com.example.web"], keys: Self.keys)
+        let verifier = try AppleNotificationVerifier(clientIDs: ["com.example.web"], keys: Self.keys, clock: Self.clock)
         let types: [(String, AppleNotification.EventType)] = [
             ("email-disabled", .emailDisabled), ("email-enabled", .emailEnabled), ("consent-revoked", .consentRevoked),
             ("account-delete", .accountDelete), ("something-new", .other("something-new")),
         ]
         for (name, type) in types {
             let events = #"{"type":"\#(name)","sub":"001234.abcdef","event_time":1800000000123,"email":"x@privaterelay.appleid.com","is_private_email":"true"}"#
-            let note = try await verifier.verify(body: Self.notification(events), now: Self.now)
+            let note = try await verifier.verify(body: Self.notification(events))
             #expect(note.type == type)
             #expect(note.subject == "001234.abcdef")
             #expect(note.isPrivateEmail == true)
@@ -157,31 +158,31 @@ struct AppleTokenTests {
         }
         // A repeated delivery decodes to the same notification (handling must be idempotent).
         let events = #"{"type":"consent-revoked","sub":"s","event_time":1}"#
-        let first = try await verifier.verify(body: Self.notification(events), now: Self.now)
-        let again = try await verifier.verify(body: Self.notification(events), now: Self.now)
+        let first = try await verifier.verify(body: Self.notification(events))
+        let again = try await verifier.verify(body: Self.notification(events))
         #expect(first == again)
     }
 
     @Test(arguments: [#"{"sub":"s","event_time":1}"#, #"{"type":"x","event_time":1}"#, #"{"type":"x","sub":"s"}"#, "not json"])
     func malformedEventsAreRefused(events: String) async throws {
-        let verifier = try AppleNotificationVerifier(clientIDs: ["com.example.web"], keys: Self.keys)
-        await #expect(throws: FederateError.self) { try await verifier.verify(body: Self.notification(events), now: Self.now) }
+        let verifier = try AppleNotificationVerifier(clientIDs: ["com.example.web"], keys: Self.keys, clock: Self.clock)
+        await #expect(throws: FederateError.self) { try await verifier.verify(body: Self.notification(events)) }
     }
 
     @Test func forgedOrMisaddressedNotificationsAreRefused() async throws {
-        let verifier = try AppleNotificationVerifier(clientIDs: ["com.example.web"], keys: Self.keys)
+        let verifier = try AppleNotificationVerifier(clientIDs: ["com.example.web"], keys: Self.keys, clock: Self.clock)
         let forged = try JWSSigningKey.generateRSA(keyID: "apple-1").sign(claims: [
             "iss": "https://appleid.apple.com", "aud": "com.example.web", "sub": "s", "iat": .integer(Int64(Self.now)),
             "exp": .integer(Int64(Self.now) + 60), "events": #"{"type":"account-delete","sub":"s","event_time":1}"#,
         ], algorithm: .rs256)
         let error = await #expect(throws: FederateError.self) {
-            try await verifier.verify(body: JSONSerializer.bytes(["payload": .string(forged)]), now: Self.now)
+            try await verifier.verify(body: JSONSerializer.bytes(["payload": .string(forged)]))
         }
         #expect(error?.code == .invalidSignature)
-        await #expect(throws: FederateError.self) { try await verifier.verify(body: Array("{}".utf8), now: Self.now) }
-        let other = try AppleNotificationVerifier(clientIDs: ["com.other"], keys: Self.keys)
+        await #expect(throws: FederateError.self) { try await verifier.verify(body: Array("{}".utf8)) }
+        let other = try AppleNotificationVerifier(clientIDs: ["com.other"], keys: Self.keys, clock: Self.clock)
         await #expect(throws: FederateError.self) {
-            try await other.verify(body: Self.notification(#"{"type":"x","sub":"s","event_time":1}"#), now: Self.now)
+            try await other.verify(body: Self.notification(#"{"type":"x","sub":"s","event_time":1}"#))
         }
     }
 }

@@ -15,9 +15,9 @@ struct AppleFlavorTests {
     static func secret(_ provider: DevProvider, clientID: String = servicesID, teamID: String? = nil) throws -> String {
         let key = try #require(provider.configuration.appleClientKey)
         return try AppleClientSecret(
-            teamID: teamID ?? key.teamID, keyID: key.keyID, clientID: clientID, privateKeyPEM: key.privateKeyPEM, lifetime: 600,
+            teamID: teamID ?? key.teamID, keyID: key.keyID, clientID: clientID, privateKeyPEM: key.privateKeyPEM, lifetime: .seconds(600),
             audience: provider.issuer
-        ).make()
+        ).make(now: Date())
     }
 
     static func client(_ provider: DevProvider, secret: String) async throws -> OpenIDClient {
@@ -70,11 +70,11 @@ struct AppleFlavorTests {
             let otherKey = try AppleClientSecret(
                 teamID: "DEVTEAM001", keyID: "DEVKEY0001", clientID: Self.servicesID,
                 privateKeyPEM: DevAppleClientKey(teamID: "DEVTEAM001", keyID: "DEVKEY0001").privateKeyPEM, audience: provider.issuer
-            ).make()
+            ).make(now: Date())
             let appleAudience = try AppleClientSecret(
                 teamID: "DEVTEAM001", keyID: "DEVKEY0001", clientID: Self.servicesID,
                 privateKeyPEM: try #require(provider.configuration.appleClientKey).privateKeyPEM
-            ).make()
+            ).make(now: Date())
             for secret in [wrongSubject, wrongTeam, otherKey, appleAudience, "plain-secret"] {
                 let client = try await Self.client(provider, secret: secret)
                 let error = await #expect(throws: FederateError.self) { try await Flavor.signIn(client, scopes: ["openid"]) }

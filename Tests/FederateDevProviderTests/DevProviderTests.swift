@@ -120,7 +120,7 @@ struct DevProviderTests {
         try await Self.with { provider in
             let client = try await Self.client(provider)
             let before = try await Self.signIn(provider, client: client)
-            try provider.rotateKeys(overlap: 300)
+            try provider.rotateKeys(overlap: .seconds(300))
             let after = try await Self.signIn(provider, client: client)  // new kid: one refetch
             #expect(before.idTokenClaims?.keyID != after.idTokenClaims?.keyID)
             let verifier = IDTokenVerifier(policy: client.policy, keys: client.keys)

@@ -1,4 +1,5 @@
 import Federate
+import FederateTestSupport
 import FederateDevProvider
 import FederateGoogle
 import Foundation
@@ -8,9 +9,9 @@ import Testing
 /// through the certificate map, as a server verifies the tokens its apps send.
 @Suite("Dev provider: Firebase flavour")
 struct FirebaseFlavorTests {
-    static func verifier(_ provider: DevProvider, keys: RemoteKeySet? = nil) throws -> FirebaseIDTokenVerifier {
+    static func verifier(_ provider: DevProvider, keys: RemoteKeySet? = nil, clock: FederateClock = .system) throws -> FirebaseIDTokenVerifier {
         let map = try keys ?? RemoteKeySet(url: try #require(provider.certificatesURL), format: .x509Map, httpClient: AsyncHTTPClientTransport.shared)
-        return try FirebaseIDTokenVerifier(projectID: "dev-project", keys: map, issuerBase: provider.baseURL + "/")
+        return try FirebaseIDTokenVerifier(projectID: "dev-project", keys: map, issuerBase: provider.baseURL + "/", clock: clock)
     }
 
     @Test func tokensVerifyThroughTheCertificateMap() async throws {
@@ -40,19 +41,24 @@ struct FirebaseFlavorTests {
     }
 
     @Test func certificateMapIsRefetchedWhenMaxAgeExpires() async throws {
+        let time = TestClock()
         var configuration = DevProviderConfiguration.standard(for: .firebase)
-        configuration.keysMaxAge = 1
+        configuration.keysMaxAge = .seconds(1)
+        configuration.clock = time.clock
         try await Flavor.with(configuration) { provider in
             let fetches = CountingHTTPClient()
             let keys = try RemoteKeySet(
                 url: try #require(provider.certificatesURL), format: .x509Map, httpClient: fetches,
-                cachePolicy: CachePolicy(minimumLifetime: .seconds(1), forcedRefreshInterval: .seconds(3600)))
-            let verifier = try Self.verifier(provider, keys: keys)
+                cachePolicy: CachePolicy(minimumLifetime: .seconds(1), forcedRefreshInterval: .seconds(3600)), clock: time.clock)
+            let verifier = try Self.verifier(provider, keys: keys, clock: time.clock)
             let user = DevProviderConfiguration.standardUsers[0]
             _ = try await verifier.verify(try provider.firebaseIDToken(for: user))
             _ = try await verifier.verify(try provider.firebaseIDToken(for: user))
             #expect(fetches.count == 1)
-            try await Task.sleep(for: .milliseconds(2100))
+            time.advance(by: .milliseconds(999))
+            _ = try await verifier.verify(try provider.firebaseIDToken(for: user))
+            #expect(fetches.count == 1)  // not yet expired
+            time.advance(by: .milliseconds(1))
             _ = try await verifier.verify(try provider.firebaseIDToken(for: user))
             #expect(fetches.count == 2)
         }
@@ -62,9 +68,9 @@ struct FirebaseFlavorTests {
         try await Flavor.with(.standard(for: .firebase)) { provider in
             let verifier = try Self.verifier(provider)
             let user = DevProviderConfiguration.standardUsers[0]
-            let old = Date().addingTimeInterval(-7200)
+            let twoHoursLater = try Self.verifier(provider, clock: .fixed(at: Date().addingTimeInterval(7200)))
             let expired = await #expect(throws: FederateError.self) {
-                try await verifier.verify(try provider.firebaseIDToken(for: user, authTime: old, now: old))
+                try await twoHoursLater.verify(try provider.firebaseIDToken(for: user))
             }
             #expect(expired?.code == .idTokenExpired)
             let otherProject = try FirebaseIDTokenVerifier(

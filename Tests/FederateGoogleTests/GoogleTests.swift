@@ -10,6 +10,8 @@ enum GoogleFixtures {
     }()
     static let keys: JSONWebKeySet = (try? JSONWebKeySet(jwks: Array(TestIssuer.jwks(for: [key]).utf8))) ?? .empty
     static let now = 1_800_000_000.0
+    /// The verifiers' clock, stopped at ``now``.
+    static let clock = FederateClock.fixed(at: Date(timeIntervalSince1970: now))
 
     static func sign(_ claims: [String: JSONValue], header: [String: JSONValue] = ["typ": "JWT"]) throws -> String {
         try key.sign(claims: claims, algorithm: .rs256, header: header)
@@ -31,21 +33,21 @@ struct GoogleIDTokenTests {
     }
 
     @Test func bothIssuerSpellingsAreAccepted() async throws {
-        let verifier = try GoogleIDTokenVerifier(clientIDs: ["web.apps.googleusercontent.com"], keys: GoogleFixtures.keys)
-        #expect(try await verifier.verify(Self.token(), now: GoogleFixtures.now).subject == "1100")
-        #expect(try await verifier.verify(Self.token(["iss": "accounts.google.com"]), now: GoogleFixtures.now).subject == "1100")
+        let verifier = try GoogleIDTokenVerifier(clientIDs: ["web.apps.googleusercontent.com"], keys: GoogleFixtures.keys, clock: GoogleFixtures.clock)
+        #expect(try await verifier.verify(Self.token()).subject == "1100")
+        #expect(try await verifier.verify(Self.token(["iss": "accounts.google.com"])).subject == "1100")
         let error = await #expect(throws: FederateError.self) {
-            try await verifier.verify(Self.token(["iss": "https://accounts.google.com/"]), now: GoogleFixtures.now)
+            try await verifier.verify(Self.token(["iss": "https://accounts.google.com/"]))
         }
         #expect(error?.code == .issuerMismatch)
     }
 
     @Test func hostedDomainComesFromTheTokenOnly() async throws {
         let verifier = try GoogleIDTokenVerifier(
-            clientIDs: ["web.apps.googleusercontent.com"], hostedDomains: ["example.com"], keys: GoogleFixtures.keys)
-        _ = try await verifier.verify(Self.token(["hd": "example.com"]), now: GoogleFixtures.now)
+            clientIDs: ["web.apps.googleusercontent.com"], hostedDomains: ["example.com"], keys: GoogleFixtures.keys, clock: GoogleFixtures.clock)
+        _ = try await verifier.verify(Self.token(["hd": "example.com"]))
         for change: [String: JSONValue?] in [["hd": nil], ["hd": "evil.example"], ["hd": 7]] {
-            let error = await #expect(throws: FederateError.self) { try await verifier.verify(Self.token(change), now: GoogleFixtures.now) }
+            let error = await #expect(throws: FederateError.self) { try await verifier.verify(Self.token(change)) }
             #expect(error?.code == .hostedDomainMismatch)
         }
     }
@@ -54,20 +56,20 @@ struct GoogleIDTokenTests {
         // An Android app's token sent to the server: aud is the server's client, azp the app's.
         let verifier = try GoogleIDTokenVerifier(
             clientIDs: ["web.apps.googleusercontent.com"], authorizedParties: ["android.apps.googleusercontent.com"],
-            keys: GoogleFixtures.keys)
-        _ = try await verifier.verify(Self.token(["azp": "android.apps.googleusercontent.com"]), now: GoogleFixtures.now)
+            keys: GoogleFixtures.keys, clock: GoogleFixtures.clock)
+        _ = try await verifier.verify(Self.token(["azp": "android.apps.googleusercontent.com"]))
         let error = await #expect(throws: FederateError.self) {
-            try await verifier.verify(Self.token(["azp": "stranger.apps.googleusercontent.com"]), now: GoogleFixtures.now)
+            try await verifier.verify(Self.token(["azp": "stranger.apps.googleusercontent.com"]))
         }
         #expect(error?.code == .azpMismatch)
     }
 
     @Test func nonceAndAudienceAreChecked() async throws {
-        let verifier = try GoogleIDTokenVerifier(clientIDs: ["web.apps.googleusercontent.com"], keys: GoogleFixtures.keys)
-        _ = try await verifier.verify(Self.token(["nonce": "n1"]), nonce: "n1", now: GoogleFixtures.now)
-        let nonce = await #expect(throws: FederateError.self) { try await verifier.verify(Self.token(["nonce": "n2"]), nonce: "n1", now: GoogleFixtures.now) }
+        let verifier = try GoogleIDTokenVerifier(clientIDs: ["web.apps.googleusercontent.com"], keys: GoogleFixtures.keys, clock: GoogleFixtures.clock)
+        _ = try await verifier.verify(Self.token(["nonce": "n1"]), nonce: "n1")
+        let nonce = await #expect(throws: FederateError.self) { try await verifier.verify(Self.token(["nonce": "n2"]), nonce: "n1") }
         #expect(nonce?.code == .nonceMismatch)
-        let audience = await #expect(throws: FederateError.self) { try await verifier.verify(Self.token(["aud": "other"]), now: GoogleFixtures.now) }
+        let audience = await #expect(throws: FederateError.self) { try await verifier.verify(Self.token(["aud": "other"])) }
         #expect(audience?.code == .audienceMismatch)
     }
 }
@@ -90,11 +92,11 @@ struct FirebaseIDTokenTests {
     }
 
     static var verifier: FirebaseIDTokenVerifier {
-        (try? FirebaseIDTokenVerifier(projectID: project, keys: GoogleFixtures.keys)) ?? { fatalError("verifier") }()
+        (try? FirebaseIDTokenVerifier(projectID: project, keys: GoogleFixtures.keys, clock: GoogleFixtures.clock)) ?? { fatalError("verifier") }()
     }
 
     @Test func validTokenGivesUIDAndSignInProvider() async throws {
-        let token = try await Self.verifier.verify(Self.token(), now: GoogleFixtures.now)
+        let token = try await Self.verifier.verify(Self.token())
         #expect(token.uid == "uid-1")
         #expect(token.signInProvider == "google.com")
         #expect(token.identities["google.com"] == ["1100"])
@@ -112,7 +114,7 @@ struct FirebaseIDTokenTests {
         (["sub": .string(String(repeating: "u", count: 129))], .invalidClaim),
     ] as [([String: JSONValue?], FederateError.Code)])
     func firebaseRulesAreEnforced(change: [String: JSONValue?], code: FederateError.Code) async throws {
-        let error = await #expect(throws: FederateError.self) { try await Self.verifier.verify(Self.token(change), now: GoogleFixtures.now) }
+        let error = await #expect(throws: FederateError.self) { try await Self.verifier.verify(Self.token(change)) }
         #expect(error?.code == code)
     }
 
@@ -120,7 +122,7 @@ struct FirebaseIDTokenTests {
         // Signed by the right key, but the header names no key.
         let claims = try JSONParser().parseObject(CompactJWS(parsing: Self.token()).payload)
         let withoutKid = try GoogleFixtures.key.withKeyID(nil).sign(claims: claims, algorithm: .rs256)
-        let error = await #expect(throws: FederateError.self) { try await Self.verifier.verify(withoutKid, now: GoogleFixtures.now) }
+        let error = await #expect(throws: FederateError.self) { try await Self.verifier.verify(withoutKid) }
         #expect(error?.code == .unknownKey)
     }
 
@@ -130,28 +132,28 @@ struct FirebaseIDTokenTests {
             "revoked": FirebaseUserState(tokensValidAfter: Date(timeIntervalSince1970: GoogleFixtures.now - 50)),
             "disabled": FirebaseUserState(disabled: true),
         ]
-        let verifier = try FirebaseIDTokenVerifier(projectID: Self.project, keys: GoogleFixtures.keys, userLookup: { states[$0] })
-        _ = try await verifier.verify(Self.token(), checkRevoked: true, now: GoogleFixtures.now)
+        let verifier = try FirebaseIDTokenVerifier(projectID: Self.project, keys: GoogleFixtures.keys, userLookup: { states[$0] }, clock: GoogleFixtures.clock)
+        _ = try await verifier.verify(Self.token(), checkRevoked: true)
         let revoked = await #expect(throws: FederateError.self) {
-            try await verifier.verify(Self.token(["sub": "revoked"]), checkRevoked: true, now: GoogleFixtures.now)
+            try await verifier.verify(Self.token(["sub": "revoked"]), checkRevoked: true)
         }
         #expect(revoked?.code == .idTokenRevoked)
         let disabled = await #expect(throws: FederateError.self) {
-            try await verifier.verify(Self.token(["sub": "disabled"]), checkRevoked: true, now: GoogleFixtures.now)
+            try await verifier.verify(Self.token(["sub": "disabled"]), checkRevoked: true)
         }
         #expect(disabled?.code == .userDisabled)
         let unknown = await #expect(throws: FederateError.self) {
-            try await verifier.verify(Self.token(["sub": "nobody"]), checkRevoked: true, now: GoogleFixtures.now)
+            try await verifier.verify(Self.token(["sub": "nobody"]), checkRevoked: true)
         }
         #expect(unknown?.code == .userNotFound)
         // Without the check, the revoked user's token still verifies (as in the Admin SDKs).
-        _ = try await verifier.verify(Self.token(["sub": "revoked"]), now: GoogleFixtures.now)
+        _ = try await verifier.verify(Self.token(["sub": "revoked"]))
     }
 
     @Test func configurationIsChecked() {
-        let missing = #expect(throws: FederateError.self) { try FirebaseIDTokenVerifier(projectID: nil, keys: GoogleFixtures.keys) }
+        let missing = #expect(throws: FederateError.self) { try FirebaseIDTokenVerifier(projectID: nil, keys: GoogleFixtures.keys, clock: GoogleFixtures.clock) }
         #expect(missing?.code == .projectIDMissing)
-        #expect(throws: FederateError.self) { try FirebaseIDTokenVerifier(projectID: "p", clockTolerance: 301, keys: GoogleFixtures.keys) }
+        #expect(throws: FederateError.self) { try FirebaseIDTokenVerifier(projectID: "p", clockTolerance: .seconds(301), keys: GoogleFixtures.keys, clock: GoogleFixtures.clock) }
     }
 
     @Test func projectIDResolutionOrder() {

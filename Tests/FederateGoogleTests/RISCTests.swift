@@ -8,7 +8,6 @@ import Testing
 struct RISCTests {
     static let prefix = "https://schemas.openid.net/secevent/"
     /// The receiver's clock: the fixtures' instant (the tokens' `iat`).
-    static let now = Date(timeIntervalSince1970: GoogleFixtures.now)
 
     static func token(_ change: [String: JSONValue?] = [:], key: JWSSigningKey = GoogleFixtures.key, algorithm: JWSAlgorithm = .rs256) throws -> [UInt8] {
         var claims: [String: JSONValue] = [
@@ -25,11 +24,11 @@ struct RISCTests {
         return Array(try key.sign(claims: claims, algorithm: algorithm, header: ["typ": "secevent+jwt"]).utf8)
     }
 
-    static func receiver() -> RISCReceiver { RISCReceiver(clientIDs: ["web-client"], keys: GoogleFixtures.keys) }
+    static func receiver() -> RISCReceiver { RISCReceiver(clientIDs: ["web-client"], keys: GoogleFixtures.keys, clock: GoogleFixtures.clock) }
 
     @Test func acceptedEventIsDecodedAndRepeatIsDeduplicated() async throws {
         let receiver = Self.receiver()
-        let first = await receiver.receive(try Self.token(), now: Self.now)
+        let first = await receiver.receive(try Self.token())
         #expect(first.status == 202)
         #expect(first.tokenID == "evt-1")
         #expect(first.events.count == 1)
@@ -38,7 +37,7 @@ struct RISCTests {
             return
         }
         #expect(subject.subject == "1100" && subject.type == "iss-sub" && reason == "hijacking")
-        let again = await receiver.receive(try Self.token(), now: Self.now)
+        let again = await receiver.receive(try Self.token())
         #expect(again.status == 202)
         #expect(again.isDuplicate)
         #expect(again.events.isEmpty)
@@ -53,7 +52,7 @@ struct RISCTests {
         let uri = Self.prefix + type
         let receipt = await Self.receiver().receive(try Self.token([
             "jti": .string(type), "events": .object([uri: ["subject": ["subject_type": "iss-sub", "sub": "1100"], "state": "st"]]),
-        ]), now: Self.now)
+        ]))
         #expect(receipt.status == 202)
         let event = try #require(receipt.events.first)
         switch (type, event) {
@@ -83,7 +82,7 @@ struct RISCTests {
             (Array("not a token".utf8), .malformedToken),
         ]
         for (body, code) in cases {
-            let receipt = await receiver.receive(body, now: Self.now)
+            let receipt = await receiver.receive(body)
             #expect(receipt.status == 400)
             #expect(receipt.error?.code == code, "\(String(describing: receipt.error))")
             #expect(receipt.events.isEmpty)
@@ -91,10 +90,12 @@ struct RISCTests {
     }
 
     @Test func deduplicationWindowExpires() async throws {
-        let receiver = RISCReceiver(clientIDs: ["web-client"], keys: GoogleFixtures.keys, deduplicationWindow: 60)
-        let start = Date(timeIntervalSince1970: GoogleFixtures.now)
-        #expect(await receiver.receive(try Self.token(), now: start).isDuplicate == false)
-        #expect(await receiver.receive(try Self.token(), now: start.addingTimeInterval(30)).isDuplicate)
-        #expect(await receiver.receive(try Self.token(), now: start.addingTimeInterval(120)).isDuplicate == false)
+        let time = TestClock(Date(timeIntervalSince1970: GoogleFixtures.now))
+        let receiver = RISCReceiver(clientIDs: ["web-client"], keys: GoogleFixtures.keys, deduplicationWindow: .seconds(60), clock: time.clock)
+        #expect(await receiver.receive(try Self.token()).isDuplicate == false)
+        time.advance(by: .seconds(30))
+        #expect(await receiver.receive(try Self.token()).isDuplicate)
+        time.advance(by: .seconds(90))
+        #expect(await receiver.receive(try Self.token()).isDuplicate == false)
     }
 }

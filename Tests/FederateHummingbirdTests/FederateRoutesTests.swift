@@ -14,8 +14,9 @@ import Testing
 /// and redirects by hand) against dev providers of three flavours.
 @Suite("FederateRoutes end to end", .serialized)
 struct FederateRoutesTests {
-    static func devConfiguration(_ flavor: DevFlavor, path: String) -> DevProviderConfiguration {
+    static func devConfiguration(_ flavor: DevFlavor, path: String, clock: FederateClock = .system) -> DevProviderConfiguration {
         var configuration = DevProviderConfiguration.standard(for: flavor)
+        configuration.clock = clock
         for index in configuration.clients.indices where !configuration.clients[index].redirectURIs.isEmpty {
             configuration.clients[index].redirectURIs = ["http://127.0.0.1" + path]
         }
@@ -31,7 +32,7 @@ struct FederateRoutesTests {
         // The dev providers tell real time in `auth_time`; the server's clock starts ten minutes
         // behind and catches up below, so the first sign-in is ten minutes old by then.
         let clock = TestClock(Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 600).rounded(.down)))
-        let accounts = AccountService(store: InMemoryAccountStore(), clock: clock.function)
+        let accounts = AccountService(store: InMemoryAccountStore(), clock: clock.clock)
         let providers: [String: any SignInProvider] = [
             "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
             "google": GoogleProvider(clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
@@ -66,7 +67,7 @@ struct FederateRoutesTests {
             #expect(try JSONParser().parseObject(try await browser.send(origin + "/me").body)["uid"]?.stringValue == uid)
 
             // Ten minutes later, deleting needs a recent sign-in; reauthenticating rotates the session.
-            clock.advance(by: 600)
+            clock.advance(by: .seconds(600))
             let tooOld = try await browser.send(origin + "/me", method: "DELETE", headers: [("Origin", origin), ("X-CSRF-Token", csrf)])
             #expect(tooOld.status == 403)
             #expect(String(decoding: tooOld.body, as: UTF8.self).contains("\"requires_recent_login\""))
@@ -95,20 +96,25 @@ struct FederateRoutesTests {
     /// `prompt=login` and `max_age=0`, as Apple does) proves nothing: the callback answers
     /// `requires_recent_login` and the session stays as it was.
     @Test func reauthenticationWithoutAFreshProviderSignInIsRefused() async throws {
+        // One clock for the provider, the relying party and the accounts, moved by hand.
+        let time = TestClock()
         var devConfiguration = Self.devConfiguration(.generic, path: "/auth/dev/callback")
+        devConfiguration.clock = time.clock
         for index in devConfiguration.clients.indices { devConfiguration.clients[index].faults.insert(.ignoresPrompt) }
         let generic = try await DevProvider.start(configuration: devConfiguration)
         defer { Task { try? await generic.stop() } }
         // No tolerance: the provider's session began before the flow, whole seconds apart or not.
-        let accounts = AccountService(store: InMemoryAccountStore(), configuration: AccountServiceConfiguration(clockTolerance: 0))
+        let accounts = AccountService(
+            store: InMemoryAccountStore(), configuration: AccountServiceConfiguration(clockTolerance: .zero), clock: time.clock)
+        let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared, clock: time.clock)
         let providers: [String: any SignInProvider] = [
-            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache)
         ]
         try await RoutesServer.run(providers: providers, accounts: accounts) { origin in
             let browser = TestBrowser()
             _ = try await browser.navigate(origin + "/auth/dev/start", origin: origin)
             let session = try #require(browser.cookie("federate_session"))
-            try await Task.sleep(for: .milliseconds(1100))  // the provider's session is now a second older than the next flow
+            time.advance(by: .seconds(1))  // the provider's session is now a second older than the next flow
             _ = try await browser.navigate(origin + "/auth/dev/start?intent=reauthenticate", origin: origin)
             #expect(browser.history.last == origin + "/?error=requires_recent_login", "\(browser.history)")
             #expect(browser.cookie("federate_session") == session)

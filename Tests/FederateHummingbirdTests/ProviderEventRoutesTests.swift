@@ -15,24 +15,27 @@ import Testing
 @Suite("Provider events", .serialized)
 struct ProviderEventRoutesTests {
     @Test func eventsEndSessionsUnlinkAndDisable() async throws {
-        var genericConfiguration = FederateRoutesTests.devConfiguration(.generic, path: "/auth/dev/callback")
+        // One clock for the providers, the relying party and the accounts, moved by hand.
+        let time = TestClock()
+        var genericConfiguration = FederateRoutesTests.devConfiguration(.generic, path: "/auth/dev/callback", clock: time.clock)
         genericConfiguration.autoApproveSubject = nil
         let generic = try await DevProvider.start(configuration: genericConfiguration)
-        var googleConfiguration = FederateRoutesTests.devConfiguration(.google, path: "/auth/google/callback")
+        var googleConfiguration = FederateRoutesTests.devConfiguration(.google, path: "/auth/google/callback", clock: time.clock)
         googleConfiguration.autoApproveSubject = nil
         let google = try await DevProvider.start(configuration: googleConfiguration)
-        let apple = try await DevProvider.start(configuration: FederateRoutesTests.devConfiguration(.apple, path: "/auth/apple/callback"))
+        let apple = try await DevProvider.start(configuration: FederateRoutesTests.devConfiguration(.apple, path: "/auth/apple/callback", clock: time.clock))
         defer { Task { for provider in [generic, google, apple] { try? await provider.stop() } } }
         let key = try #require(apple.configuration.appleClientKey)
         let store = InMemoryAccountStore()
-        let accounts = AccountService(store: store)
+        let accounts = AccountService(store: store, clock: time.clock)
+        let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared, clock: time.clock)
         let googleClientID = "dev-google.apps.googleusercontent.com"
         let providers: [String: any SignInProvider] = [
-            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
-            "google": GoogleProvider(clientID: googleClientID, clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
+            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache),
+            "google": GoogleProvider(clientID: googleClientID, clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: cache),
             "apple": try AppleProvider(
                 servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM,
-                endpoints: .at(apple.baseURL), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
+                endpoints: .at(apple.baseURL), cache: cache),
         ]
         try await RoutesServer.run(providers: providers, accounts: accounts) { origin in
             func signIn(_ browser: TestBrowser) async throws {
@@ -59,11 +62,11 @@ struct ProviderEventRoutesTests {
             // Logout by sub ends every session of the identity, in every browser.
             let phone = TestBrowser()
             try await signIn(phone)
-            try await Task.sleep(for: .milliseconds(1100))  // sessions count in whole seconds
+            time.advance(by: .seconds(1))  // sessions count in whole seconds
             #expect(try await generic.sendBackChannelLogout(try generic.backChannelLogoutToken(clientID: "dev-client", subject: "alice"), to: backChannel) == 200)
             #expect(try await laptop.send(origin + "/me").status == 401)
             #expect(try await phone.send(origin + "/me").status == 401)
-            try await Task.sleep(for: .milliseconds(1100))
+            time.advance(by: .seconds(1))
             try await signIn(laptop)  // a new sign-in after the logout stands
 
             // Link Apple; Apple says consent was revoked: Apple is unlinked, the account stays.
@@ -88,7 +91,7 @@ struct ProviderEventRoutesTests {
             _ = try await googleBrowser.navigate(origin + "/auth/google/start", origin: origin, pick: "110248495921238986422")  // Carol
             let googleUID = try #require(try JSONParser().parseObject(try await googleBrowser.send(origin + "/me").body)["uid"]?.stringValue)
             let googleSubject = try #require(try await accounts.user(uid: googleUID).identity(providerID: "google.com")?.subject)
-            try await Task.sleep(for: .milliseconds(1100))
+            time.advance(by: .seconds(1))
             let risc = origin + "/auth/google/risc"
             let prefix = "https://schemas.openid.net/secevent/"
             let sessions = try await google.sendSecurityEvent(

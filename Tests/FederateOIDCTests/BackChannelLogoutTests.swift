@@ -16,7 +16,8 @@ struct BackChannelLogoutTests {
     static var verifier: BackChannelLogoutVerifier {
         let keySet = (try? JSONWebKeySet(jwks: Array(TestIssuer.jwks(for: [key]).utf8))) ?? .empty
         return BackChannelLogoutVerifier(
-            policy: IDTokenPolicy(issuers: [issuer], audiences: [clientID], allowedAlgorithms: [.rs256]), keys: keySet)
+            policy: IDTokenPolicy(issuers: [issuer], audiences: [clientID], allowedAlgorithms: [.rs256]), keys: keySet,
+            clock: .fixed(at: Date(timeIntervalSince1970: now)))
     }
 
     /// A logout token with the spec's claims; `change` replaces (or with `nil` removes) claims.
@@ -33,12 +34,12 @@ struct BackChannelLogoutTests {
     }
 
     @Test func validTokenIsAcceptedWithSubjectAndSession() async throws {
-        let logout = try await Self.verifier.verify(Self.token(), now: Self.now)
+        let logout = try await Self.verifier.verify(Self.token())
         #expect(logout.subject == "user-1")
         #expect(logout.sessionID == "session-9")
         #expect(logout.tokenID == "logout-1")
-        #expect(try await Self.verifier.verify(Self.token(["sub": nil]), now: Self.now).sessionID == "session-9")
-        #expect(try await Self.verifier.verify(Self.token(["sid": nil]), now: Self.now).subject == "user-1")
+        #expect(try await Self.verifier.verify(Self.token(["sub": nil])).sessionID == "session-9")
+        #expect(try await Self.verifier.verify(Self.token(["sid": nil])).subject == "user-1")
     }
 
     @Test(arguments: [
@@ -55,33 +56,33 @@ struct BackChannelLogoutTests {
         (["exp": .integer(Int64(now) - 3600)], .tokenExpired),
     ] as [([String: JSONValue?], FederateError.Code)])
     func specViolationsAreRefused(change: [String: JSONValue?], code: FederateError.Code) async throws {
-        let error = await #expect(throws: FederateError.self) { try await Self.verifier.verify(Self.token(change), now: Self.now) }
+        let error = await #expect(throws: FederateError.self) { try await Self.verifier.verify(Self.token(change)) }
         #expect(error?.code == code)
     }
 
     @Test func wrongAlgorithmsAndKeysAreRefused() async throws {
         let hmac = try Self.token(key: JWSSigningKey(hmac: HMACSecret(utf8: String(repeating: "s", count: 32))), algorithm: .hs256)
-        let hmacError = await #expect(throws: FederateError.self) { try await Self.verifier.verify(hmac, now: Self.now) }
+        let hmacError = await #expect(throws: FederateError.self) { try await Self.verifier.verify(hmac) }
         #expect(hmacError?.code == .disallowedAlgorithm)
 
         let parts = try Self.token().split(separator: ".")
         let none = Base64URL.encode(#"{"alg":"none"}"#) + "." + parts[1] + "."
-        await #expect(throws: FederateError.self) { try await Self.verifier.verify(none, now: Self.now) }
+        await #expect(throws: FederateError.self) { try await Self.verifier.verify(none) }
 
         let stranger = try Self.token(key: JWSSigningKey.generateRSA(keyID: "rsa-1"))
-        let forged = await #expect(throws: FederateError.self) { try await Self.verifier.verify(stranger, now: Self.now) }
+        let forged = await #expect(throws: FederateError.self) { try await Self.verifier.verify(stranger) }
         #expect(forged?.code == .invalidSignature)
     }
 
     @Test func handlerAnswers200NoStoreOr400() async throws {
-        let ok = await Self.verifier.handle(formBody: Array(("logout_token=" + (try Self.token())).utf8), now: Self.now)
+        let ok = await Self.verifier.handle(formBody: Array(("logout_token=" + (try Self.token())).utf8))
         #expect(ok.status == 200)
         #expect(ok.headers.contains { $0.name == "Cache-Control" && $0.value == "no-store" })
         #expect(ok.body.isEmpty)
         #expect(ok.logoutToken?.subject == "user-1")
 
         for body in ["logout_token=" + (try Self.token(["nonce": "x"])), "other=1", "logout_token=a.b.c"] {
-            let refused = await Self.verifier.handle(formBody: Array(body.utf8), now: Self.now)
+            let refused = await Self.verifier.handle(formBody: Array(body.utf8))
             #expect(refused.status == 400)
             #expect(refused.headers.contains { $0.name == "Cache-Control" && $0.value == "no-store" })
             #expect(String(decoding: refused.body, as: UTF8.self).contains("invalid_request"))

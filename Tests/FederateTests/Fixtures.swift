@@ -50,10 +50,10 @@ enum Fixtures {
     /// Verifies synchronously against `keySet` and returns the error code, or nil when valid.
     static func errorCode(
         _ token: String, policy: IDTokenPolicy = policy(), keySet: JSONWebKeySet = keySet,
-        expecting: IDTokenExpectations = IDTokenExpectations()
+        expecting: IDTokenExpectations = IDTokenExpectations(), clock: FederateClock = .system
     ) -> FederateError.Code? {
         do {
-            _ = try IDTokenVerifier(policy: policy, keys: keySet).verify(token, keySet: keySet, expecting: expecting)
+            _ = try IDTokenVerifier(policy: policy, keys: keySet, clock: clock).verify(token, keySet: keySet, expecting: expecting)
             return nil
         } catch {
             return error.code

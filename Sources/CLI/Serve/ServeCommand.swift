@@ -91,7 +91,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let key = settings.sealingKey.map { SymmetricKey(data: $0) } ?? SymmetricKey(size: .bits256)
         let accounts = AccountService(
-            store: store, configuration: AccountServiceConfiguration(issuer: origin, recentLoginWindow: settings.recentLoginSeconds))
+            store: store, configuration: AccountServiceConfiguration(issuer: origin, recentLoginWindow: .seconds(settings.recentLoginSeconds)))
         let configuration = FederateServerConfiguration(
             origin: origin, providers: providers, accounts: accounts,
             sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: key)]))

@@ -29,10 +29,10 @@ final class RefreshingCache<Value: Sendable>: Sendable {
     private let policy: CachePolicy
     private let fetch: Fetch
     private let state = Mutex(State())
-    private let clock: CacheClock
+    private let clock: FederateClock
 
     /// Creates a cache on `clock`; `fetch` throws errors with the code callers should see.
-    init(policy: CachePolicy, clock: CacheClock, fetch: @escaping Fetch) {
+    init(policy: CachePolicy, clock: FederateClock, fetch: @escaping Fetch) {
         self.policy = policy
         self.clock = clock
         self.fetch = fetch
@@ -48,7 +48,7 @@ final class RefreshingCache<Value: Sendable>: Sendable {
 
     /// The current value, fetching when there is none or it expired.
     func value() async throws(FederateError) -> Value {
-        let now = clock.now
+        let now = clock.instant
         let step: Step = state.withLock { state in
             if let current = state.current {
                 if now < current.expiresAt { return .ready(current) }
@@ -65,7 +65,7 @@ final class RefreshingCache<Value: Sendable>: Sendable {
     /// concurrent caller already refreshed, else a forced refetch, or `nil` when the rate
     /// limit forbids a refetch now.
     func refreshed(isNewer: (Value) -> Bool) async throws(FederateError) -> Value? {
-        let now = clock.now
+        let now = clock.instant
         let step: Step? = state.withLock { state in
             if let current = state.current, isNewer(current.value) { return .ready(current) }
             if let inFlight = state.inFlight { return .wait(inFlight) }
@@ -87,7 +87,7 @@ final class RefreshingCache<Value: Sendable>: Sendable {
             case .success(let entry):
                 return entry
             case .failure(let error):
-                let now = clock.now
+                let now = clock.instant
                 let stale: Entry? = state.withLock { state in
                     guard let current = state.current, now < current.expiresAt + policy.maximumStaleness else { return nil }
                     return current
@@ -108,7 +108,7 @@ final class RefreshingCache<Value: Sendable>: Sendable {
             } catch {
                 result = .failure(error)
             }
-            let now = clock.now
+            let now = clock.instant
             return self.state.withLock { state -> Result<Entry, FederateError> in
                 state.inFlight = nil
                 switch result {

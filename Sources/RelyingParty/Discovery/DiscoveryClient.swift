@@ -9,7 +9,7 @@ import Synchronization
 /// refused with ``FederateError/Code/discoveryIssuerMismatch``.
 public final class DiscoveryClient: Sendable {
     private let httpClient: any HTTPClient
-    private let clock: CacheClock
+    private let clock: FederateClock
     private let cachePolicy: CachePolicy
     private let logger: Logger
     private let caches = Mutex<[String: RefreshingCache<ProviderMetadata>]>([:])
@@ -17,7 +17,7 @@ public final class DiscoveryClient: Sendable {
     /// Creates a client.
     public init(
         httpClient: any HTTPClient,
-        cachePolicy: CachePolicy = CachePolicy(), clock: CacheClock = .system,
+        cachePolicy: CachePolicy = CachePolicy(), clock: FederateClock = .system,
         logger: Logger = Logger(label: "federate.discovery")
     ) {
         self.httpClient = httpClient

@@ -11,13 +11,15 @@ public final class ProviderCache: Sendable {
     public let discovery: DiscoveryClient
     private let httpClient: any HTTPClient
     private let cachePolicy: CachePolicy
-    private let clock: CacheClock
+    /// The time its caches expire by, handed on to the clients it builds (flows, ID tokens)
+    /// and to the provider modules built on it: one clock for everything a provider does.
+    public let clock: FederateClock
     private let logger: Logger
     private let keySets = Mutex<[String: RemoteKeySet]>([:])
 
     /// Creates an empty cache.
     public init(
-        httpClient: any HTTPClient, cachePolicy: CachePolicy = CachePolicy(), clock: CacheClock = .system,
+        httpClient: any HTTPClient, cachePolicy: CachePolicy = CachePolicy(), clock: FederateClock = .system,
         logger: Logger = Logger(label: "federate.provider")
     ) {
         self.discovery = DiscoveryClient(httpClient: httpClient, cachePolicy: cachePolicy, clock: clock, logger: logger)
@@ -49,7 +51,8 @@ public final class ProviderCache: Sendable {
         let location = profile.keySetLocation(metadata: metadata)
         return try OpenIDClient(
             metadata: metadata, clientID: clientID, authentication: authentication, profile: profile,
-            keys: try keySet(url: location.url, format: location.format), httpClient: httpClient, logger: logger ?? self.logger)
+            keys: try keySet(url: location.url, format: location.format), httpClient: httpClient, clock: clock,
+            logger: logger ?? self.logger)
     }
 
     /// A client for `clientID` at `issuer`, the way every provider makes one. Discovery and
@@ -60,7 +63,7 @@ public final class ProviderCache: Sendable {
         issuer: String, clientID: String, profile: any OpenIDProviderProfile = StandardOpenIDProfile(),
         discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil, logger: Logger? = nil,
         authentication: (ProviderMetadata) throws(FederateError) -> ClientAuthentication
-    ) async throws -> OpenIDClient {
+    ) async throws(FederateError) -> OpenIDClient {
         guard let discovery else {
             let metadata = try await self.discovery.metadata(for: issuer)
             return try client(
@@ -69,6 +72,6 @@ public final class ProviderCache: Sendable {
         let metadata = try await discovery.metadata(for: issuer)
         return try OpenIDClient(
             metadata: metadata, clientID: clientID, authentication: try authentication(metadata), profile: profile,
-            httpClient: httpClient ?? self.httpClient, logger: logger ?? self.logger)
+            httpClient: httpClient ?? self.httpClient, clock: clock, logger: logger ?? self.logger)
     }
 }

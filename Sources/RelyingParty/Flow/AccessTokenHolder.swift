@@ -1,5 +1,5 @@
-import FederateTokens
-public import Foundation
+public import FederateTokens
+import Foundation
 import Synchronization
 
 /// Keeps a user's tokens for calling the provider's APIs on their behalf, refreshing the
@@ -13,15 +13,16 @@ import Synchronization
 public final class AccessTokenHolder: Sendable {
     private struct State {
         var tokens: TokenSet
-        var refreshing: Task<TokenSet, any Error>?
+        var refreshing: Task<Result<TokenSet, FederateError>, Never>?
     }
 
     private let client: OpenIDClient
-    private let leeway: TimeInterval
+    private let leeway: Duration
     private let state: Mutex<State>
 
-    /// Holds `tokens` for `client`; refreshes when fewer than `leeway` seconds remain.
-    public init(client: OpenIDClient, tokens: TokenSet, leeway: TimeInterval = 60) {
+    /// Holds `tokens` for `client`; refreshes when less than `leeway` remains (by the
+    /// client's ``OpenIDClient/clock``).
+    public init(client: OpenIDClient, tokens: TokenSet, leeway: Duration = .seconds(60)) {
         self.client = client
         self.leeway = leeway
         self.state = Mutex(State(tokens: tokens))
@@ -31,22 +32,29 @@ public final class AccessTokenHolder: Sendable {
     public var tokens: TokenSet { state.withLock { $0.tokens } }
 
     /// A valid access token, refreshed first when it is about to expire.
-    public func accessToken(now: Date = Date()) async throws -> String {
-        let task: Task<TokenSet, any Error>? = try state.withLock { state in
+    public func accessToken() async throws(FederateError) -> String {
+        let now = client.clock.now
+        let task: Task<Result<TokenSet, FederateError>, Never>? = try state.withLock { (state) throws(FederateError) in
             let tokens = state.tokens
-            guard let expiresAt = tokens.expiresAt, expiresAt.timeIntervalSince(now) < leeway else { return nil }
+            guard let expiresAt = tokens.expiresAt, expiresAt.timeIntervalSince(now) < leeway.inSeconds else { return nil }
             if let refreshing = state.refreshing { return refreshing }
             guard let refreshToken = tokens.refreshToken else {
                 throw FederateError(.invalidGrant, "the access token expired and there is no refresh token: sign the user in again")
             }
             let client = self.client
-            let task = Task { try await client.refresh(refreshToken, previousIDToken: tokens.idTokenClaims) }
+            let task = Task { () async -> Result<TokenSet, FederateError> in
+                do throws(FederateError) {
+                    return .success(try await client.refresh(refreshToken, previousIDToken: tokens.idTokenClaims))
+                } catch {
+                    return .failure(error)
+                }
+            }
             state.refreshing = task
             return task
         }
         guard let task else { return tokens.accessToken }
         do {
-            let fresh = try await task.value
+            let fresh = try await task.value.get()
             state.withLock { state in
                 if state.refreshing == task { state.refreshing = nil }
                 state.tokens = TokenSet(
@@ -63,7 +71,7 @@ public final class AccessTokenHolder: Sendable {
     }
 
     /// Returns `request` with `Authorization: Bearer <access token>` set.
-    public func authorize(_ request: HTTPRequest) async throws -> HTTPRequest {
+    public func authorize(_ request: HTTPRequest) async throws(FederateError) -> HTTPRequest {
         var request = request
         let token = try await accessToken()
         request.headers.removeAll { $0.name.caseInsensitiveEquals("Authorization") }

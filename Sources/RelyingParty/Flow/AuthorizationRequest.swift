@@ -52,8 +52,8 @@ public struct AuthorizationRequest: Sendable {
     public var prompt: String?
     /// `login_hint` (an email address or a subject identifier).
     public var loginHint: String?
-    /// `max_age` in seconds; the ID token's `auth_time` is then checked against it.
-    public var maxAge: Int?
+    /// `max_age` (sent in whole seconds); the ID token's `auth_time` is then checked against it.
+    public var maxAge: Duration?
     /// Provider-specific parameters. Reserved names are dropped.
     public var customParameters: [String: String]
     /// Why the flow runs. A ``AuthorizationIntent/reauthenticate`` request asks the provider
@@ -64,16 +64,16 @@ public struct AuthorizationRequest: Sendable {
     /// so a provider that ignores both parameters cannot pass off an old sign-in as new.
     public var intent: AuthorizationIntent
     /// How long the pending authorization stays valid. Default 10 minutes.
-    public var lifetime: TimeInterval
+    public var lifetime: Duration
 
     /// Creates a request with the basic profile scopes.
     public init(
         providerID: String, clientID: String, redirectURI: String,
         scopes: [String] = ["openid", "email", "profile"],
         responseType: String = "code", responseMode: ResponseMode? = nil,
-        prompt: String? = nil, loginHint: String? = nil, maxAge: Int? = nil,
+        prompt: String? = nil, loginHint: String? = nil, maxAge: Duration? = nil,
         customParameters: [String: String] = [:], intent: AuthorizationIntent = .signIn,
-        lifetime: TimeInterval = 600
+        lifetime: Duration = .seconds(600)
     ) {
         self.providerID = providerID
         self.clientID = clientID
@@ -89,9 +89,10 @@ public struct AuthorizationRequest: Sendable {
         self.lifetime = lifetime
     }
 
-    /// Builds the authorization URL for `metadata`, with fresh `state`, `nonce` and PKCE.
+    /// Builds the authorization URL for `metadata`, with fresh `state`, `nonce` and PKCE; the
+    /// flow starts at `now` (``OpenIDClient`` passes its clock's time).
     public func build(
-        for metadata: ProviderMetadata, now: Date = Date(), logger: Logger = Logger(label: "federate.authorize")
+        for metadata: ProviderMetadata, now: Date, logger: Logger = Logger(label: "federate.authorize")
     ) throws(FederateError) -> BuiltAuthorizationRequest {
         guard responseType == "code" else {
             throw FederateError(.unsupportedResponseType, "response_type '\(responseType.prefix(40))' is refused: Federate uses the authorization-code flow with PKCE only (the implicit flow leaks tokens)")
@@ -105,7 +106,7 @@ public struct AuthorizationRequest: Sendable {
         guard let redirect = URLComponents(string: redirectURI), redirect.scheme != nil, redirect.fragment == nil else {
             throw FederateError(.invalidConfiguration, "the redirect URI must be absolute and carry no fragment")
         }
-        if let maxAge, maxAge < 0 { throw FederateError(.invalidConfiguration, "max_age must not be negative") }
+        if let maxAge, maxAge < .zero { throw FederateError(.invalidConfiguration, "max_age must not be negative") }
 
         var scopeList = scopes.filter { !$0.isEmpty }
         if !scopeList.contains("openid") { scopeList.insert("openid", at: 0) }
@@ -117,7 +118,7 @@ public struct AuthorizationRequest: Sendable {
             issuer: metadata.issuer, providerID: providerID, clientID: clientID, redirectURI: redirectURI,
             state: SecureRandom.token(), nonce: SecureRandom.token(), codeVerifier: pkce.verifier,
             scopes: scopeList, responseMode: responseMode, maxAge: maxAge, intent: intent,
-            createdAt: now, expiresAt: now.addingTimeInterval(lifetime))
+            createdAt: now, expiresAt: now.adding(lifetime))
 
         var parameters: [(String, String)] = [
             ("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirectURI),
@@ -131,7 +132,7 @@ public struct AuthorizationRequest: Sendable {
         // For a reauthentication, `max_age=0` is sent but not enforced as a max age on the ID
         // token: the account layer compares `auth_time` with the flow's start instead, and
         // answers `requires_recent_login` when the provider did not sign the user in again.
-        if let maxAge = maxAge ?? (reauthenticating ? 0 : nil) { parameters.append(("max_age", String(maxAge))) }
+        if let maxAge = maxAge ?? (reauthenticating ? .zero : nil) { parameters.append(("max_age", String(maxAge.wholeSeconds))) }
 
         var dropped: [String] = []
         for name in customParameters.keys.sorted() {

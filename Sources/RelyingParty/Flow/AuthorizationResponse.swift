@@ -48,7 +48,7 @@ public struct AuthorizationResponse: Sendable, CustomStringConvertible {
     /// checks, when those parameters are present); `state` equals the one sent (constant
     /// time); the RFC 9207 `iss` is present when the provider advertises it and equals the
     /// issuer whenever present; `code` is present.
-    public func validate(against pending: PendingAuthorization, metadata: ProviderMetadata, now: Date = Date()) throws(FederateError) -> String {
+    public func validate(against pending: PendingAuthorization, metadata: ProviderMetadata, now: Date) throws(FederateError) -> String {
         guard !pending.isExpired(at: now) else {
             throw FederateError(.invalidPendingAuthorization, "the authorization expired; start again")
         }

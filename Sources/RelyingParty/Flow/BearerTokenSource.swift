@@ -6,5 +6,5 @@ public import FederateTokens
 public protocol BearerTokenSource: Sendable {
     /// The verifier for this provider's ID tokens addressed to its clients, with keys from
     /// its cache.
-    func bearerVerifier() async throws -> any BearerTokenVerifier
+    func bearerVerifier() async throws(FederateError) -> any BearerTokenVerifier
 }

@@ -31,6 +31,8 @@ public struct OpenIDClient: Sendable {
     public let httpClient: any HTTPClient
     /// The revocation endpoint: discovery's, else the profile's fallback.
     public let revocationEndpoint: String?
+    /// The time flows start, expire and are checked at, and ID tokens verified at.
+    public let clock: FederateClock
     private let logger: Logger
 
     /// Creates a client. The policy comes from `profile`; keys default to a ``RemoteKeySet``
@@ -38,9 +40,10 @@ public struct OpenIDClient: Sendable {
     public init(
         metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication,
         profile: any OpenIDProviderProfile = StandardOpenIDProfile(), keys: (any KeySetProvider)? = nil, httpClient: any HTTPClient,
-        logger: Logger = Logger(label: "federate.client")
+        clock: FederateClock = .system, logger: Logger = Logger(label: "federate.client")
     ) throws(FederateError) {
         self.metadata = metadata
+        self.clock = clock
         self.clientID = clientID
         self.authentication = authentication
         self.profile = profile
@@ -49,7 +52,7 @@ public struct OpenIDClient: Sendable {
             self.keys = keys
         } else {
             let location = profile.keySetLocation(metadata: metadata)
-            self.keys = try RemoteKeySet(url: location.url, format: location.format, httpClient: httpClient, logger: logger)
+            self.keys = try RemoteKeySet(url: location.url, format: location.format, httpClient: httpClient, clock: clock, logger: logger)
         }
         self.policy = profile.policy(metadata: metadata, clientID: clientID, authentication: authentication)
         self.revocationEndpoint = metadata.revocationEndpoint ?? profile.fallbackRevocationEndpoint
@@ -61,14 +64,14 @@ public struct OpenIDClient: Sendable {
     /// Builds an authorization request for this client.
     public func authorizationRequest(
         providerID: String, redirectURI: String, scopes: [String] = ["openid", "email", "profile"],
-        responseMode: ResponseMode? = nil, prompt: String? = nil, loginHint: String? = nil, maxAge: Int? = nil,
+        responseMode: ResponseMode? = nil, prompt: String? = nil, loginHint: String? = nil, maxAge: Duration? = nil,
         customParameters: [String: String] = [:], intent: AuthorizationIntent = .signIn
     ) throws(FederateError) -> BuiltAuthorizationRequest {
         try AuthorizationRequest(
             providerID: providerID, clientID: clientID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode,
             prompt: prompt, loginHint: loginHint, maxAge: maxAge,
             customParameters: profile.authorizationParameters.merging(customParameters) { _, caller in caller }, intent: intent
-        ).build(for: metadata, logger: logger)
+        ).build(for: metadata, now: clock.now, logger: logger)
     }
 
     /// Validates the callback, then exchanges the code. Nothing is sent to the token
@@ -76,7 +79,7 @@ public struct OpenIDClient: Sendable {
     public func finish(_ response: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> TokenSet {
         let code: String
         do {
-            code = try response.validate(against: pending, metadata: metadata)
+            code = try response.validate(against: pending, metadata: metadata, now: clock.now)
         } catch {
             logger.notice("callback refused", metadata: ["issuer": "\(metadata.issuer)", "error": "\(error.code)"])
             throw profile.explain(error)
@@ -97,7 +100,7 @@ public struct OpenIDClient: Sendable {
         ])
         return try await tokenSet(
             from: response, requestedScopes: pending.scopes, previousRefreshToken: nil, idTokenRequired: true,
-            expectations: IDTokenExpectations(nonce: pending.nonce, maxAge: pending.maxAge.map(Double.init)))
+            expectations: IDTokenExpectations(nonce: pending.nonce, maxAge: pending.maxAge))
     }
 
     /// Exchanges a code this client did not request itself — one a native SDK obtained (Sign
@@ -207,7 +210,7 @@ public struct OpenIDClient: Sendable {
         var headers: [(name: String, value: String)] = [
             ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"),
         ]
-        try authentication.apply(clientID: clientID, endpoint: endpoint, form: &form, headers: &headers, now: Date())
+        try authentication.apply(clientID: clientID, endpoint: endpoint, form: &form, headers: &headers, now: clock.now)
         // Only the endpoint, the grant type and the method: never a form value that is a secret.
         logger.debug("request to the provider", metadata: [
             "endpoint": "\(endpoint)", "grant_type": "\(form.first { $0.0 == "grant_type" }?.1 ?? "-")",
@@ -238,7 +241,7 @@ public struct OpenIDClient: Sendable {
         if let token = response.idToken {
             var expectations = expectations
             expectations.accessToken = response.accessToken
-            idTokenClaims = try await IDTokenVerifier(policy: policy, keys: keys).verify(token, expecting: expectations)
+            idTokenClaims = try await IDTokenVerifier(policy: policy, keys: keys, clock: clock).verify(token, expecting: expectations)
         } else if idTokenRequired {
             throw FederateError(.invalidTokenResponse, "the token response has no id_token although openid was requested")
         }
@@ -251,7 +254,7 @@ public struct OpenIDClient: Sendable {
         ])
         return TokenSet(
             accessToken: response.accessToken, tokenType: response.tokenType,
-            expiresAt: response.expiresIn.map { Date().addingTimeInterval($0) },
+            expiresAt: response.expiresIn.map { clock.now.addingTimeInterval($0) },
             refreshToken: response.refreshToken ?? previousRefreshToken, idToken: response.idToken,
             idTokenClaims: idTokenClaims, grantedScopes: granted, refusedScopes: requestedScopes.filter { !granted.contains($0) },
             response: response.members)

@@ -26,7 +26,7 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
     /// The response mode requested.
     public let responseMode: ResponseMode?
     /// `max_age` requested, if any.
-    public let maxAge: Int?
+    public let maxAge: Duration?
     /// Why the flow runs.
     public let intent: AuthorizationIntent
     /// When the request was built.
@@ -39,7 +39,7 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
     /// Creates a pending authorization (normally via ``AuthorizationRequest/build(for:now:logger:)``).
     public init(
         issuer: String, providerID: String, clientID: String, redirectURI: String, state: String, nonce: String,
-        codeVerifier: String, scopes: [String], responseMode: ResponseMode?, maxAge: Int?, intent: AuthorizationIntent,
+        codeVerifier: String, scopes: [String], responseMode: ResponseMode?, maxAge: Duration?, intent: AuthorizationIntent,
         createdAt: Date, expiresAt: Date, context: [String: String] = [:]
     ) {
         self.issuer = issuer
@@ -59,7 +59,7 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// Whether the callback is still acceptable at `now`.
-    public func isExpired(at now: Date = Date()) -> Bool { now >= expiresAt }
+    public func isExpired(at now: Date) -> Bool { now >= expiresAt }
 
     /// Redacted: no state, nonce or verifier.
     public var description: String {
@@ -74,7 +74,7 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
             "cx": .object(context.mapValues(JSONValue.string)),
         ]
         if let responseMode { object["rm"] = .string(responseMode.rawValue) }
-        if let maxAge { object["ma"] = .integer(Int64(maxAge)) }
+        if let maxAge { object["ma"] = .integer(maxAge.wholeSeconds) }
         return .object(object)
     }
 
@@ -104,7 +104,7 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
             issuer: try string("iss"), providerID: try string("pid"), clientID: try string("cid"), redirectURI: try string("ru"),
             state: try string("st"), nonce: try string("no"), codeVerifier: try string("cv"),
             scopes: (json["sc"]?.arrayValue ?? []).compactMap(\.stringValue), responseMode: responseMode,
-            maxAge: json["ma"]?.int64Value.map { Int($0) }, intent: intent,
+            maxAge: json["ma"]?.int64Value.map { Duration.seconds($0) }, intent: intent,
             createdAt: Date(timeIntervalSince1970: try number("ca")), expiresAt: Date(timeIntervalSince1970: try number("ea")),
             context: context)
     }

@@ -38,17 +38,18 @@ public struct PendingAuthorizationSealer: Sendable {
     }
 
     /// Seals a pending authorization.
-    public func seal(_ pending: PendingAuthorization) throws -> String {
+    public func seal(_ pending: PendingAuthorization) throws(FederateError) -> String {
         let key = keys[0]
         let header = "v1.\(key.id)"
-        let box = try AES.GCM.seal(JSONSerializer.bytes(pending.json), using: key.key, authenticating: Array(header.utf8))
-        guard let combined = box.combined else { throw FederateError(.invalidPendingAuthorization, "sealing failed") }
+        guard let box = try? AES.GCM.seal(JSONSerializer.bytes(pending.json), using: key.key, authenticating: Array(header.utf8)),
+            let combined = box.combined
+        else { throw FederateError(.invalidPendingAuthorization, "sealing failed") }
         return header + "." + Base64URL.encode(Array(combined))
     }
 
     /// Opens a sealed value. Throws ``FederateError/Code/invalidPendingAuthorization`` for
     /// anything tampered, unknown, malformed or expired.
-    public func open(_ sealed: String, now: Date = Date()) throws(FederateError) -> PendingAuthorization {
+    public func open(_ sealed: String, now: Date) throws(FederateError) -> PendingAuthorization {
         guard sealed.utf8.count <= Self.maxSealedBytes else {
             throw FederateError(.invalidPendingAuthorization, "the sealed value is too large")
         }

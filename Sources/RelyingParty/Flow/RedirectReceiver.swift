@@ -1,3 +1,4 @@
+public import FederateTokens
 
 /// Where a native or command-line app receives its authorization response (RFC 8252): a
 /// loopback listener (`LoopbackRedirectListener`, in FederateLoopback), or an app's own
@@ -12,7 +13,7 @@ public protocol RedirectReceiver: Sendable {
 
     /// Waits for the callback. Throws ``FederateError/Code/callbackTimeout`` when `timeout`
     /// passes first.
-    func waitForCallback(timeout: Duration) async throws -> AuthorizationResponse
+    func waitForCallback(timeout: Duration) async throws(FederateError) -> AuthorizationResponse
 
     /// Tells the receiver how the sign-in ended (a listener answers the browser's page).
     func finish(succeeded: Bool) async

@@ -22,7 +22,7 @@ public final class RemoteKeySet: KeySetProvider {
         url: String,
         format: KeySetFormat = .jwks,
         httpClient: any HTTPClient,
-        cachePolicy: CachePolicy = CachePolicy(), clock: CacheClock = .system,
+        cachePolicy: CachePolicy = CachePolicy(), clock: FederateClock = .system,
         logger: Logger = Logger(label: "federate.keys")
     ) throws(FederateError) {
         try EndpointSecurity.validate(url, field: "key set URL")

@@ -85,7 +85,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         let built: BuiltAuthorizationRequest
         do {
             built = try await provider.beginSignIn(redirectURI: configuration.redirectURI(for: name), intent: intent)
-        } catch let error as FederateError {
+        } catch {
             // The provider (its discovery or keys) is unreachable or refused: a bad gateway.
             logger.notice("sign-in could not start", metadata: ["provider": "\(name)", "error": "\(error.code)"])
             throw FederateHTTPError(.badGateway, error)
@@ -120,8 +120,9 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     private func evictedFlows(_ request: Request) -> [(name: String, formPost: Bool)] {
         var flows: [(name: String, createdAt: Date, formPost: Bool)] = []
         var evicted: [(name: String, formPost: Bool)] = []
+        let now = configuration.accounts.clock.now
         for (name, value) in SessionCookies.pendingFlows(in: request) {
-            if let pending = try? configuration.sealer.open(value) {
+            if let pending = try? configuration.sealer.open(value, now: now) {
                 flows.append((name, pending.createdAt, pending.responseMode == .formPost))
             } else {
                 evicted.append((name, false))
@@ -152,7 +153,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             guard let sealed = request.cookies[cookieName]?.value else {
                 throw FederateError(.stateMismatch, "no sign-in in progress in this browser has this state")
             }
-            pending = try configuration.sealer.open(sealed)
+            pending = try configuration.sealer.open(sealed, now: configuration.accounts.clock.now)
             guard pending.providerID.exactlyEquals(provider.providerID) else {
                 throw FederateError(.invalidPendingAuthorization, "the sign-in in progress is for another provider")
             }
@@ -173,7 +174,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         var response = Response(status: .seeOther, headers: [.location: returnTo, .cacheControl: "no-store"])
         response.setCookie(clear)
         if let token {
-            let maxAge = Int(SafeNumber.clampedInt64(configuration.accounts.configuration.sessionLifetime))
+            let maxAge = Int(configuration.accounts.configuration.sessionLifetime.wholeSeconds)
             response.setCookie(SessionCookies.session(token, maxAge: maxAge, secure: configuration.secureCookies))
         }
         return response
@@ -195,10 +196,11 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         var request = request
         let body = try await request.collectBody(upTo: 64 * 1024)
         let accepted: HTTPResponse.Status = route == .risc ? .accepted : .ok
-        do {
+        do throws(FederateError) {
             let batch = try await source.receiveEvents(on: route, body: Array(buffer: body))
             if let id = batch.deliveryID {
-                let fresh = try await configuration.accounts.store.consumeEventID(id, expiresAt: Date().addingTimeInterval(batch.rememberFor))
+                let now = configuration.accounts.clock.now
+                let fresh = try await configuration.accounts.store.consumeEventID(id, expiresAt: now.adding(batch.rememberFor), now: now)
                 if !fresh {
                     guard route != .backChannelLogout else { throw FederateError(.invalidLogoutToken, "this logout token was already received") }
                     return Response(status: accepted, headers: [.cacheControl: "no-store"])
@@ -206,7 +208,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             }
             for event in batch.events { try await configuration.accounts.apply(event) }
             return Response(status: accepted, headers: [.cacheControl: "no-store"])
-        } catch let error as FederateError {
+        } catch {
             logger.notice("provider event refused", metadata: ["provider": "\(name)", "route": "\(route.rawValue)", "error": "\(error.code)"])
             throw ProviderEventRefusal(error: error)
         }
@@ -248,7 +250,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         let csrfName = SessionCookies.csrfName(secure: configuration.secureCookies)
         let sentCSRF = request.cookies[csrfName]?.value
         let csrf = sentCSRF ?? SecureRandom.token(byteCount: 32)
-        let now = Date()
+        let now = configuration.accounts.clock.now
         var body: [String: JSONValue] = [
             "uid": .string(user.uid), "email_verified": .bool(user.emailVerified),
             "providers": .array(user.identities.map { identity in

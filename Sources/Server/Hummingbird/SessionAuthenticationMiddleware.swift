@@ -33,7 +33,7 @@ public struct SessionAuthenticationMiddleware<Context: FederateRequestContext>: 
         var context = context
         do {
             context.federate.session = try await accounts.verifySession(token)
-        } catch let error as FederateError {
+        } catch {
             guard !required else { throw FederateHTTPError(.unauthorized, error) }
             return try await next(request, context)
         }
@@ -56,11 +56,11 @@ public struct SessionAuthenticationMiddleware<Context: FederateRequestContext>: 
 public struct RequireRecentLoginMiddleware<Context: FederateRequestContext>: RouterMiddleware {
     /// Knows the window and the clock.
     public let accounts: AccountService
-    /// The window in seconds; `nil` uses the account layer's.
-    public let window: Double?
+    /// The window; `nil` uses the account layer's.
+    public let window: Duration?
 
     /// Creates the middleware.
-    public init(accounts: AccountService, within window: Double? = nil) {
+    public init(accounts: AccountService, within window: Duration? = nil) {
         self.accounts = accounts
         self.window = window
     }

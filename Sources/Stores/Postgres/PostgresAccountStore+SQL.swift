@@ -1,5 +1,5 @@
 package import FederateSQLStore
-import FederateTokens
+package import FederateTokens
 import NIOCore
 import PostgresNIO
 
@@ -10,13 +10,13 @@ extension PostgresAccountStore: SQLAccountStore {
     package var dialect: SQLDialect { .postgres(schema: schema.name) }
 
     /// Runs `body` on one pooled connection; each statement commits on its own.
-    package func withConnection<T: Sendable>(_ body: (PostgresStatements) async throws -> T) async throws -> T {
-        try await connection { try await body(PostgresStatements(store: self, connection: $0)) }
+    package func withConnection<T: Sendable>(_ body: (PostgresStatements) async throws(FederateError) -> T) async throws(FederateError) -> T {
+        try await connection { (connection) async throws(FederateError) in try await body(PostgresStatements(store: self, connection: connection)) }
     }
 
     /// Runs `body` in a transaction on one pooled connection.
-    package func withTransaction<T: Sendable>(_ body: (PostgresStatements) async throws -> T) async throws -> T {
-        try await transaction { try await body(PostgresStatements(store: self, connection: $0)) }
+    package func withTransaction<T: Sendable>(_ body: (PostgresStatements) async throws(FederateError) -> T) async throws(FederateError) -> T {
+        try await transaction { (connection) async throws(FederateError) in try await body(PostgresStatements(store: self, connection: connection)) }
     }
 }
 
@@ -38,7 +38,7 @@ package struct PostgresStatements: SQLConnection {
     let connection: PostgresConnection
 
     /// Runs one statement; unique violations become account errors (``PostgresAccountStore/translate(_:)``).
-    package func rows(_ sql: String, _ values: [SQLValue]) async throws -> [PostgresCells] {
+    package func rows(_ sql: String, _ values: [SQLValue]) async throws(FederateError) -> [PostgresCells] {
         var binds = PostgresBindings(capacity: values.count)
         for value in values { binds.append(value) }
         return try await store.rows(PostgresQuery(unsafeSQL: sql, binds: binds), on: connection).map { PostgresCells(row: $0.makeRandomAccess()) }
@@ -50,17 +50,22 @@ package struct PostgresCells: SQLRow {
     let row: PostgresRandomAccessRow
 
     /// A `text` column.
-    package func text(_ column: String) throws -> String? { try cell(column).decode(String?.self) }
+    package func text(_ column: String) throws(FederateError) -> String? { try decode(column, as: String?.self) }
     /// A `double precision` column.
-    package func real(_ column: String) throws -> Double? { try cell(column).decode(Double?.self) }
+    package func real(_ column: String) throws(FederateError) -> Double? { try decode(column, as: Double?.self) }
     /// A `boolean` column.
-    package func bool(_ column: String) throws -> Bool? { try cell(column).decode(Bool?.self) }
+    package func bool(_ column: String) throws(FederateError) -> Bool? { try decode(column, as: Bool?.self) }
     /// A `bytea` column.
-    package func bytes(_ column: String) throws -> [UInt8]? { try cell(column).decode(ByteBuffer?.self).map { Array(buffer: $0) } }
+    package func bytes(_ column: String) throws(FederateError) -> [UInt8]? { try decode(column, as: ByteBuffer?.self).map { Array(buffer: $0) } }
 
-    private func cell(_ column: String) throws -> PostgresCell {
+    /// The column's value as `type`; a missing column or an undecodable value is `account_store_failed`.
+    private func decode<T: PostgresDecodable>(_ column: String, as type: T.Type) throws(FederateError) -> T {
         guard row.contains(column) else { throw FederateError(.accountStoreFailed, "PostgreSQL: no column \(column) in the result") }
-        return row[column]
+        do {
+            return try row[column].decode(T.self)
+        } catch {
+            throw FederateError(.accountStoreFailed, "PostgreSQL: column \(column) is not a \(T.self)", cause: error)
+        }
     }
 }
 

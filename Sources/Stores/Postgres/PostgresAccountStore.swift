@@ -44,24 +44,29 @@ public final class PostgresAccountStore: AccountStore {
 
     /// Creates or upgrades the tables, and creates (or drops) the unique email index.
     /// Safe to run from several instances at once (an advisory lock serializes them).
-    public func migrate() async throws {
-        try await transaction { connection in
+    public func migrate() async throws(FederateError) {
+        try await transaction { (connection) async throws(FederateError) in
             try await self.run("SELECT pg_advisory_xact_lock(7275350101)", on: connection)
             try await self.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \"\(self.schema.name)\""), on: connection)
             try await self.run(
                 PostgresQuery(unsafeSQL: "CREATE TABLE IF NOT EXISTS \(self.schema.versions) (version integer PRIMARY KEY, applied_at double precision NOT NULL)"),
                 on: connection)
             let rows = try await self.rows(PostgresQuery(unsafeSQL: "SELECT COALESCE(MAX(version), 0) FROM \(self.schema.versions)"), on: connection)
-            let applied = try rows.first?.decode(Int.self) ?? 0
+            let applied: Int
+            do {
+                applied = try rows.first?.decode(Int.self) ?? 0
+            } catch {
+                throw FederateError(.accountStoreFailed, "PostgreSQL: the schema version is unreadable", cause: error)
+            }
             for (index, statements) in self.schema.migrations.enumerated() where index + 1 > applied {
                 for statement in statements { try await self.run(PostgresQuery(unsafeSQL: statement), on: connection) }
                 try await self.run(
-                    "INSERT INTO \(unescaped: self.schema.versions) (version, applied_at) VALUES (\(index + 1), \(Date().timeIntervalSince1970))",
+                    "INSERT INTO \(unescaped: self.schema.versions) (version, applied_at) VALUES (\(index + 1), \(FederateClock.system.now.timeIntervalSince1970))",  // when it ran, for the record
                     on: connection)
             }
-            do {
+            do throws(FederateError) {
                 try await self.run(PostgresQuery(unsafeSQL: self.oneAccountPerEmail ? self.schema.createUniqueEmail : self.schema.dropUniqueEmail), on: connection)
-            } catch let error as FederateError where error.code == .emailAlreadyInUse {
+            } catch where error.code == .emailAlreadyInUse {
                 throw FederateError(.accountStoreFailed, "cannot enforce one account per email: users already share an email")
             }
         }
@@ -70,10 +75,10 @@ public final class PostgresAccountStore: AccountStore {
     // MARK: Execution
 
     /// Runs `body` in a transaction on one pooled connection.
-    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
-        try await connection { connection in
+    func transaction<T: Sendable>(_ body: (PostgresConnection) async throws(FederateError) -> T) async throws(FederateError) -> T {
+        try await connection { (connection) async throws(FederateError) in
             try await self.run("BEGIN", on: connection)
-            do {
+            do throws(FederateError) {
                 let result = try await body(connection)
                 try await self.run("COMMIT", on: connection)
                 return result
@@ -86,7 +91,7 @@ public final class PostgresAccountStore: AccountStore {
 
     /// Runs `body` on one pooled connection; errors that are not ``FederateError``s (the
     /// pool's, decoding) are `account_store_failed`.
-    func connection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    func connection<T: Sendable>(_ body: (PostgresConnection) async throws(FederateError) -> T) async throws(FederateError) -> T {
         do {
             return try await client.withConnection { try await body($0) }
         } catch let error as FederateError {
@@ -96,15 +101,17 @@ public final class PostgresAccountStore: AccountStore {
         }
     }
 
-    func rows(_ query: PostgresQuery, on connection: PostgresConnection) async throws -> [PostgresRow] {
+    func rows(_ query: PostgresQuery, on connection: PostgresConnection) async throws(FederateError) -> [PostgresRow] {
         do {
             return try await connection.query(query, logger: logger).collect()
         } catch let error as PSQLError {
             throw Self.translate(error)
+        } catch {
+            throw FederateError(.accountStoreFailed, "PostgreSQL failed", cause: error)
         }
     }
 
-    func run(_ query: PostgresQuery, on connection: PostgresConnection) async throws {
+    func run(_ query: PostgresQuery, on connection: PostgresConnection) async throws(FederateError) {
         _ = try await rows(query, on: connection)
     }
 

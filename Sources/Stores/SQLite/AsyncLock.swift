@@ -11,7 +11,7 @@ final class AsyncLock: Sendable {
     private let state = Mutex(State())
 
     /// Runs `body` while holding the lock.
-    func withLock<T>(_ body: () async throws -> T) async rethrows -> T {
+    func withLock<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T {
         await lock()
         defer { unlock() }
         return try await body()

@@ -1,3 +1,4 @@
+package import FederateTokens
 package import FederateSQLStore
 import NIOCore
 import SQLiteNIO
@@ -9,13 +10,13 @@ extension SQLiteAccountStore: SQLAccountStore {
     package var dialect: SQLDialect { .sqlite }
 
     /// Runs `body` holding the connection; each statement commits on its own.
-    package func withConnection<T: Sendable>(_ body: (SQLiteStatements) async throws -> T) async throws -> T {
-        try await lock.withLock { try await body(SQLiteStatements(store: self)) }
+    package func withConnection<T: Sendable>(_ body: (SQLiteStatements) async throws(FederateError) -> T) async throws(FederateError) -> T {
+        try await lock.withLock { () async throws(FederateError) in try await body(SQLiteStatements(store: self)) }
     }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction, holding the connection.
-    package func withTransaction<T: Sendable>(_ body: (SQLiteStatements) async throws -> T) async throws -> T {
-        try await transaction { try await body(SQLiteStatements(store: self)) }
+    package func withTransaction<T: Sendable>(_ body: (SQLiteStatements) async throws(FederateError) -> T) async throws(FederateError) -> T {
+        try await transaction { () async throws(FederateError) in try await body(SQLiteStatements(store: self)) }
     }
 }
 
@@ -33,7 +34,7 @@ package struct SQLiteStatements: SQLConnection {
     let store: SQLiteAccountStore
 
     /// Runs one statement; SQLite errors become account errors (``SQLiteAccountStore/translate(_:)``).
-    package func rows(_ sql: String, _ values: [SQLValue]) async throws -> [SQLiteCells] {
+    package func rows(_ sql: String, _ values: [SQLValue]) async throws(FederateError) -> [SQLiteCells] {
         try await store.query(sql, values.map(SQLiteData.init)).map(SQLiteCells.init)
     }
 }

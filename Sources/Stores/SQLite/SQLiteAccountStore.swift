@@ -1,5 +1,5 @@
 public import FederateAccounts
-import FederateTokens
+public import FederateTokens
 import FederateSQLStore
 import Foundation
 public import Logging
@@ -73,7 +73,7 @@ public final class SQLiteAccountStore: AccountStore, Service {
     }
 
     /// Closes the connection. Closing twice does nothing.
-    public func close() async throws {
+    public func close() async throws(FederateError) {
         guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
         do {
             try await lock.withLock {
@@ -83,14 +83,20 @@ public final class SQLiteAccountStore: AccountStore, Service {
             closed.store(false, ordering: .releasing)  // Still open: a later close, or the deinit, closes it.
             throw FederateError(.accountStoreFailed, "closing the SQLite database failed", cause: error)
         }
-        try await threadPool.shutdownGracefully()
+        do {
+            try await threadPool.shutdownGracefully()
+        } catch {
+            throw FederateError(.accountStoreFailed, "stopping the SQLite thread failed", cause: error)
+        }
     }
 
     /// As a `Service`: waits for the group's graceful shutdown (or cancellation), then closes.
     /// The close runs to its end even when the group cancels this service.
-    public func run() async throws {
+    public func run() async throws(FederateError) {
         try? await gracefulShutdown()
-        try await Task { try await self.close() }.value
+        try await Task { () async -> Result<Void, FederateError> in
+            do throws(FederateError) { return .success(try await self.close()) } catch { return .failure(error) }
+        }.value.get()
     }
 
     deinit {
@@ -101,18 +107,18 @@ public final class SQLiteAccountStore: AccountStore, Service {
         connection.close().whenComplete { _ in threadPool.shutdownGracefully { _ in } }
     }
 
-    private func prepare(busyTimeout: Duration) async throws {
+    private func prepare(busyTimeout: Duration) async throws(FederateError) {
         let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         try await run("PRAGMA busy_timeout = \(milliseconds)")
         _ = try await query("PRAGMA journal_mode = WAL")
         try await run("PRAGMA foreign_keys = ON")
         try await run("PRAGMA synchronous = NORMAL")
-        try await transaction {
+        try await transaction { () async throws(FederateError) in
             try await self.run("CREATE TABLE IF NOT EXISTS federate_schema (version INTEGER PRIMARY KEY NOT NULL, applied_at REAL NOT NULL)")
             let applied = try await self.query("SELECT COALESCE(MAX(version), 0) AS version FROM federate_schema").first?.column("version")?.integer ?? 0
             for (index, statements) in SQLiteSchema.migrations.enumerated() where index + 1 > applied {
                 for statement in statements { try await self.run(statement) }
-                try await self.run("INSERT INTO federate_schema (version, applied_at) VALUES (?, ?)", [.integer(index + 1), .float(Date().timeIntervalSince1970)])
+                try await self.run("INSERT INTO federate_schema (version, applied_at) VALUES (?, ?)", [.integer(index + 1), .float(FederateClock.system.now.timeIntervalSince1970)])  // when it ran, for the record
             }
             do {
                 try await self.run(self.oneAccountPerEmail ? SQLiteSchema.createUniqueEmail : SQLiteSchema.dropUniqueEmail)
@@ -123,17 +129,17 @@ public final class SQLiteAccountStore: AccountStore, Service {
     }
 
     /// The journal mode the database runs in (`wal`).
-    public func journalMode() async throws -> String {
-        try await lock.withLock { try await query("PRAGMA journal_mode").first?.column("journal_mode")?.string ?? "" }
+    public func journalMode() async throws(FederateError) -> String {
+        try await lock.withLock { () async throws(FederateError) in try await query("PRAGMA journal_mode").first?.column("journal_mode")?.string ?? "" }
     }
 
     // MARK: Execution
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction, holding the connection.
-    func transaction<T>(_ body: () async throws -> T) async throws -> T {
-        try await lock.withLock {
+    func transaction<T>(_ body: () async throws(FederateError) -> T) async throws(FederateError) -> T {
+        try await lock.withLock { () async throws(FederateError) in
             try await run("BEGIN IMMEDIATE")
-            do {
+            do throws(FederateError) {
                 let result = try await body()
                 try await run("COMMIT")
                 return result
@@ -144,15 +150,17 @@ public final class SQLiteAccountStore: AccountStore, Service {
         }
     }
 
-    func query(_ sql: String, _ binds: [SQLiteData] = []) async throws -> [SQLiteRow] {
+    func query(_ sql: String, _ binds: [SQLiteData] = []) async throws(FederateError) -> [SQLiteRow] {
         do {
             return try await connection.query(sql, binds)
         } catch let error as SQLiteError {
             throw Self.translate(error)
+        } catch {
+            throw FederateError(.accountStoreFailed, "SQLite failed", cause: error)
         }
     }
 
-    func run(_ sql: String, _ binds: [SQLiteData] = []) async throws {
+    func run(_ sql: String, _ binds: [SQLiteData] = []) async throws(FederateError) {
         _ = try await query(sql, binds)
     }
 

@@ -6,7 +6,7 @@ import Foundation
 extension SQLAccountStore {
     /// The users matching `condition`, with their identities, oldest first: one row per
     /// identity (or one for a user with none), joined and decoded.
-    func users(where condition: SQLQuery, on connection: Connection) async throws -> [User] {
+    func users(where condition: SQLQuery, on connection: Connection) async throws(FederateError) -> [User] {
         let rows = try await rows(
             """
             SELECT u.uid, u.email, u.email_verified, u.display_name, u.photo_url, u.disabled, u.created_at, u.last_sign_in_at,
@@ -35,7 +35,7 @@ extension SQLAccountStore {
     }
 
     /// The identity in a joined user row (its `i_` columns), or `nil` for a user with none.
-    private static func identity(in row: Connection.Row) throws -> ProviderIdentity? {
+    private static func identity(in row: Connection.Row) throws(FederateError) -> ProviderIdentity? {
         guard let providerID = try row.text("i_provider_id"), let subject = try row.text("i_subject"),
             let linkedAt = try row.date("i_linked_at")
         else { return nil }
@@ -50,12 +50,12 @@ extension SQLAccountStore {
     }
 
     /// Inserts the user's row (not its identities).
-    func insertUserRow(_ user: User, on connection: Connection) async throws {
+    func insertUserRow(_ user: User, on connection: Connection) async throws(FederateError) {
         try await execute("INSERT INTO \(table: .users) (\(Self.userColumns)) VALUES (\(Self.userValues(user)))", on: connection)
     }
 
     /// Links `identity` to `uid`: a unique violation is the race's loser.
-    func insert(_ identity: ProviderIdentity, uid: String, on connection: Connection) async throws {
+    func insert(_ identity: ProviderIdentity, uid: String, on connection: Connection) async throws(FederateError) {
         try await execute(
             "INSERT INTO \(table: .identities) (user_uid, \(Self.identityColumns)) VALUES (\(uid), \(Self.identityValues(identity)))",
             on: connection)

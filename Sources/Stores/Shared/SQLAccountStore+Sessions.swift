@@ -1,11 +1,12 @@
+package import FederateTokens
 package import FederateAccounts
 package import Foundation
 
 /// Signed-out sessions, sessions ended by providers, provider event IDs, session-signing keys.
 extension SQLAccountStore {
     /// Remembers a signed-out session.
-    public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws {
-        try await withConnection { connection in
+    public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError) {
+        try await withConnection { (connection) async throws(FederateError) in
             try await self.execute(
                 """
                 INSERT INTO \(table: .revokedSessions) (sid, uid, expires_at) VALUES (\(sessionID), \(uid), \(expiresAt))
@@ -16,19 +17,19 @@ extension SQLAccountStore {
     }
 
     /// Whether a session was signed out.
-    public func isSessionRevoked(id sessionID: String) async throws -> Bool {
-        try await withConnection { try await self.returnsRow("SELECT sid FROM \(table: .revokedSessions) WHERE sid = \(sessionID)", on: $0) }
+    public func isSessionRevoked(id sessionID: String) async throws(FederateError) -> Bool {
+        try await withConnection { (connection) async throws(FederateError) in try await self.returnsRow("SELECT sid FROM \(table: .revokedSessions) WHERE sid = \(sessionID)", on: connection) }
     }
 
     /// Forgets signed-out sessions that expired before `date`.
-    public func removeRevokedSessions(expiredBefore date: Date) async throws {
-        try await withConnection { try await self.execute("DELETE FROM \(table: .revokedSessions) WHERE expires_at < \(date)", on: $0) }
+    public func removeRevokedSessions(expiredBefore date: Date) async throws(FederateError) {
+        try await withConnection { (connection) async throws(FederateError) in try await self.execute("DELETE FROM \(table: .revokedSessions) WHERE expires_at < \(date)", on: connection) }
     }
 
     /// Ends the sessions tied to `key` issued before `validAfter` (never moving it back).
-    public func endSessions(key: String, validAfter: Date, expiresAt: Date) async throws {
+    public func endSessions(key: String, validAfter: Date, expiresAt: Date, now: Date) async throws(FederateError) {
         let greatest = dialect.greatest
-        try await withConnection { connection in
+        try await withConnection { (connection) async throws(FederateError) in
             try await self.execute(
                 """
                 INSERT INTO \(table: .endedSessions) (key, valid_after, expires_at) VALUES (\(key), \(validAfter), \(expiresAt))
@@ -37,14 +38,14 @@ extension SQLAccountStore {
                     expires_at = \(unescaped: greatest)(\(table: .endedSessions).expires_at, excluded.expires_at)
                 """,
                 on: connection)
-            try await self.execute("DELETE FROM \(table: .endedSessions) WHERE expires_at < \(Date())", on: connection)
+            try await self.execute("DELETE FROM \(table: .endedSessions) WHERE expires_at < \(now)", on: connection)
         }
     }
 
     /// The latest `validAfter` of `keys`.
-    public func sessionsEnded(keys: [String]) async throws -> Date? {
+    public func sessionsEnded(keys: [String]) async throws(FederateError) -> Date? {
         guard !keys.isEmpty else { return nil }
-        return try await withConnection { connection in
+        return try await withConnection { (connection) async throws(FederateError) in
             try await self.rows(
                 "SELECT MAX(valid_after) AS latest FROM \(table: .endedSessions) WHERE key IN (\(list: keys))", on: connection
             ).first?.date("latest")
@@ -52,9 +53,9 @@ extension SQLAccountStore {
     }
 
     /// `true` the first time `id` is seen (until `expiresAt`), for every store on this database.
-    public func consumeEventID(_ id: String, expiresAt: Date) async throws -> Bool {
-        try await withConnection { connection in
-            try await self.execute("DELETE FROM \(table: .seenEvents) WHERE expires_at < \(Date())", on: connection)
+    public func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
+        try await withConnection { (connection) async throws(FederateError) in
+            try await self.execute("DELETE FROM \(table: .seenEvents) WHERE expires_at < \(now)", on: connection)
             return try await self.returnsRow(
                 "INSERT INTO \(table: .seenEvents) (id, expires_at) VALUES (\(id), \(expiresAt)) ON CONFLICT (id) DO NOTHING RETURNING id",
                 on: connection)
@@ -62,21 +63,21 @@ extension SQLAccountStore {
     }
 
     /// Every session-signing key, oldest first.
-    public func sessionKeys() async throws -> [SessionKeyRecord] {
-        try await withConnection { connection in
-            try await self.rows("SELECT kid, private_key, created_at FROM \(table: .sessionKeys) ORDER BY created_at", on: connection)
-                .compactMap { row in
-                    guard let kid = try row.text("kid"), let key = try row.bytes("private_key"), let created = try row.date("created_at") else {
-                        return nil
-                    }
-                    return SessionKeyRecord(keyID: kid, privateKey: key, createdAt: created)
+    public func sessionKeys() async throws(FederateError) -> [SessionKeyRecord] {
+        try await withConnection { (connection) async throws(FederateError) in
+            var records: [SessionKeyRecord] = []
+            for row in try await self.rows("SELECT kid, private_key, created_at FROM \(table: .sessionKeys) ORDER BY created_at", on: connection) {
+                if let kid = try row.text("kid"), let key = try row.bytes("private_key"), let created = try row.date("created_at") {
+                    records.append(SessionKeyRecord(keyID: kid, privateKey: key, createdAt: created))
                 }
+            }
+            return records
         }
     }
 
     /// Adds a session-signing key.
-    public func addSessionKey(_ key: SessionKeyRecord) async throws {
-        try await withConnection { connection in
+    public func addSessionKey(_ key: SessionKeyRecord) async throws(FederateError) {
+        try await withConnection { (connection) async throws(FederateError) in
             try await self.execute(
                 "INSERT INTO \(table: .sessionKeys) (kid, private_key, created_at) VALUES (\(key.keyID), \(bytes: key.privateKey), \(key.createdAt))",
                 on: connection)
@@ -84,7 +85,7 @@ extension SQLAccountStore {
     }
 
     /// Removes a session-signing key.
-    public func removeSessionKey(keyID: String) async throws {
-        try await withConnection { try await self.execute("DELETE FROM \(table: .sessionKeys) WHERE kid = \(keyID)", on: $0) }
+    public func removeSessionKey(keyID: String) async throws(FederateError) {
+        try await withConnection { (connection) async throws(FederateError) in try await self.execute("DELETE FROM \(table: .sessionKeys) WHERE kid = \(keyID)", on: connection) }
     }
 }

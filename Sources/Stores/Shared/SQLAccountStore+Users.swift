@@ -1,16 +1,16 @@
 package import FederateAccounts
-import FederateTokens
+package import FederateTokens
 
 /// Finding, creating, updating and deleting users.
 extension SQLAccountStore {
     /// The user with `uid`, with identities.
-    public func user(uid: String) async throws -> User? {
-        try await withConnection { try await self.users(where: "u.uid = \(uid)", on: $0).first }
+    public func user(uid: String) async throws(FederateError) -> User? {
+        try await withConnection { (connection) async throws(FederateError) in try await self.users(where: "u.uid = \(uid)", on: connection).first }
     }
 
     /// The user who owns the identity (`providerID`, `subject`).
-    public func user(providerID: String, subject: String) async throws -> User? {
-        try await withConnection { connection in
+    public func user(providerID: String, subject: String) async throws(FederateError) -> User? {
+        try await withConnection { (connection) async throws(FederateError) in
             try await self.users(
                 where: "u.uid = (SELECT user_uid FROM \(table: .identities) WHERE provider_id = \(providerID) AND subject = \(subject))",
                 on: connection
@@ -19,16 +19,16 @@ extension SQLAccountStore {
     }
 
     /// The users whose normalized email matches, oldest first.
-    public func users(email: String) async throws -> [User] {
+    public func users(email: String) async throws(FederateError) -> [User] {
         let normalized = User.normalizedEmail(email)
-        return try await withConnection { try await self.users(where: "u.email_normalized = \(normalized)", on: $0) }
+        return try await withConnection { (connection) async throws(FederateError) in try await self.users(where: "u.email_normalized = \(normalized)", on: connection) }
     }
 
     /// Inserts a user with its identities; unique violations become account errors.
-    public func createUser(_ user: User) async throws {
+    public func createUser(_ user: User) async throws(FederateError) {
         if dialect.writesInCommonTableExpressions, user.identities.count == 1, let identity = user.identities.first {
             // The common case in one statement (one round trip, atomic on its own).
-            try await withConnection { connection in
+            try await withConnection { (connection) async throws(FederateError) in
                 try await self.execute(
                     """
                     WITH new_user AS (
@@ -40,7 +40,7 @@ extension SQLAccountStore {
                     on: connection)
             }
         } else {
-            try await withTransaction { connection in
+            try await withTransaction { (connection) async throws(FederateError) in
                 try await self.insertUserRow(user, on: connection)
                 for identity in user.identities { try await self.insert(identity, uid: user.uid, on: connection) }
             }
@@ -50,7 +50,7 @@ extension SQLAccountStore {
     /// Changes the columns `update` names and no other (``UserUpdate``), in one statement:
     /// every expression reads the row as it is when the statement runs (PostgreSQL: under
     /// its row lock; SQLite: under the file's write lock).
-    public func updateUser(uid: String, _ update: UserUpdate) async throws {
+    public func updateUser(uid: String, _ update: UserUpdate) async throws(FederateError) {
         var assignments: [SQLQuery] = []
         if let email = update.email {
             let key: SQLQuery = email.verified ? "\(User.normalizedEmail(email.address))" : "NULL"
@@ -73,15 +73,15 @@ extension SQLAccountStore {
                 "tokens_valid_after = \(unescaped: dialect.greatest)(COALESCE(tokens_valid_after, \(validAfter)), \(validAfter))")
         }
         let set: SQLQuery = assignments.isEmpty ? "uid = uid" : SQLQuery(joining: assignments, separator: ", ")
-        let found = try await withConnection { connection in
+        let found = try await withConnection { (connection) async throws(FederateError) in
             try await self.returnsRow("UPDATE \(table: .users) SET \(set) WHERE uid = \(uid) RETURNING uid", on: connection)
         }
         guard found else { throw FederateError(.userNotFound, "no user with this uid") }
     }
 
     /// Deletes the user and their identities; returns what was deleted.
-    public func deleteUser(uid: String) async throws -> User? {
-        try await withTransaction { connection in
+    public func deleteUser(uid: String) async throws(FederateError) -> User? {
+        try await withTransaction { (connection) async throws(FederateError) in
             guard try await self.lockUser(uid, on: connection) else { return nil }
             let user = try await self.users(where: "u.uid = \(uid)", on: connection).first
             try await self.execute("DELETE FROM \(table: .identities) WHERE user_uid = \(uid)", on: connection)
@@ -93,7 +93,7 @@ extension SQLAccountStore {
     /// Whether the user exists; in a write transaction, their row stays as it is until
     /// the transaction ends (``SQLDialect/userRowLock``), so concurrent changes to one
     /// user's identities run one after the other.
-    func lockUser(_ uid: String, on connection: Connection) async throws -> Bool {
+    func lockUser(_ uid: String, on connection: Connection) async throws(FederateError) -> Bool {
         try await returnsRow("SELECT uid FROM \(table: .users) WHERE uid = \(uid) \(unescaped: dialect.userRowLock)", on: connection)
     }
 }

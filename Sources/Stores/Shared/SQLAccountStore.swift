@@ -1,3 +1,4 @@
+package import FederateTokens
 package import FederateAccounts
 
 /// An ``AccountStore`` on an SQL database. Its operations are written once, in this
@@ -20,14 +21,14 @@ package protocol SQLAccountStore: AccountStore {
     /// Runs `body` on one connection, each statement in a transaction of its own. The
     /// store turns its driver's errors into ``FederateError``s: a unique violation into
     /// its ``UniqueConstraint/error``, the others into `account_store_failed`.
-    func withConnection<T: Sendable>(_ body: (Connection) async throws -> T) async throws -> T
+    func withConnection<T: Sendable>(_ body: (Connection) async throws(FederateError) -> T) async throws(FederateError) -> T
 
     /// Runs `body` in a write transaction on one connection, committed when `body` returns
     /// and rolled back when it throws. In it, the `SELECT` of a user's row (with the
     /// dialect's ``SQLDialect/userRowLock``) keeps that row, or the whole database, from
     /// changing until the transaction ends, so concurrent changes to one user's identities
     /// run one after the other. Errors as in ``withConnection(_:)``.
-    func withTransaction<T: Sendable>(_ body: (Connection) async throws -> T) async throws -> T
+    func withTransaction<T: Sendable>(_ body: (Connection) async throws(FederateError) -> T) async throws(FederateError) -> T
 }
 
 /// A connection as the shared operations use it: one statement at a time.
@@ -37,23 +38,23 @@ package protocol SQLConnection {
 
     /// Runs `sql` (written in the store's dialect) with `values` bound to its placeholders
     /// in order, and returns the rows.
-    func rows(_ sql: String, _ values: [SQLValue]) async throws -> [Row]
+    func rows(_ sql: String, _ values: [SQLValue]) async throws(FederateError) -> [Row]
 }
 
 extension SQLAccountStore {
     /// Runs `query`, rendered in the store's dialect, and returns the rows.
-    func rows(_ query: SQLQuery, on connection: Connection) async throws -> [Connection.Row] {
+    func rows(_ query: SQLQuery, on connection: Connection) async throws(FederateError) -> [Connection.Row] {
         let (sql, values) = query.rendered(in: dialect)
         return try await connection.rows(sql, values)
     }
 
     /// Runs `query`, rendered in the store's dialect, for its effect.
-    func execute(_ query: SQLQuery, on connection: Connection) async throws {
+    func execute(_ query: SQLQuery, on connection: Connection) async throws(FederateError) {
         _ = try await rows(query, on: connection)
     }
 
     /// Whether `query` returns a row.
-    func returnsRow(_ query: SQLQuery, on connection: Connection) async throws -> Bool {
+    func returnsRow(_ query: SQLQuery, on connection: Connection) async throws(FederateError) -> Bool {
         try await !rows(query, on: connection).isEmpty
     }
 }

@@ -177,6 +177,8 @@ extension FederateError.Code {
     public static let unexpectedStatus: Self = "unexpected_status"
     /// A configuration value passed by the caller is invalid.
     public static let invalidConfiguration: Self = "invalid_configuration"
+    /// Signing a JWS failed inside the cryptography library (a key it cannot use).
+    public static let signingFailed: Self = "signing_failed"
 }
 
 // MARK: - Authorization flow
@@ -206,6 +208,8 @@ extension FederateError.Code {
     public static let providerError: Self = "provider_error"
     /// The loopback listener timed out waiting for the browser's redirect.
     public static let callbackTimeout: Self = "callback_timeout"
+    /// The app's own step that opens the authorization URL in a browser failed.
+    public static let browserUnavailable: Self = "browser_unavailable"
 
     // Provider error codes (RFC 6749 §4.1.2.1 and §5.2, OpenID Connect Core §3.1.2.6).
     /// The user or the provider refused the request.

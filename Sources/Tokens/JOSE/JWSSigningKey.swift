@@ -33,8 +33,13 @@ public struct JWSSigningKey: Sendable, CustomStringConvertible {
     public init(hmac secret: HMACSecret, keyID: String? = nil) { material = .hmac(secret); self.keyID = keyID }
 
     /// Generates a fresh RSA key of `bits` (≥ 2048).
-    public static func generateRSA(bits: Int = 2048, keyID: String?) throws -> JWSSigningKey {
-        JWSSigningKey(rsa: try _RSA.Signing.PrivateKey(keySize: .init(bitCount: bits)), keyID: keyID)
+    /// `invalid_configuration` when the system refuses the size.
+    public static func generateRSA(bits: Int = 2048, keyID: String?) throws(FederateError) -> JWSSigningKey {
+        do {
+            return JWSSigningKey(rsa: try _RSA.Signing.PrivateKey(keySize: .init(bitCount: bits)), keyID: keyID)
+        } catch {
+            throw FederateError(.invalidConfiguration, "cannot generate a \(bits)-bit RSA key", cause: error)
+        }
     }
 
     /// Redacted.
@@ -76,7 +81,9 @@ public struct JWSSigningKey: Sendable, CustomStringConvertible {
     }
 
     /// Signs a payload as a compact JWS. `header` adds members; `alg` and `kid` are set here.
-    public func sign(payload: [UInt8], algorithm: JWSAlgorithm, header: [String: JSONValue] = [:]) throws -> String {
+    /// `invalid_configuration` when the key cannot sign `algorithm`, `signing_failed` when the
+    /// cryptography library fails.
+    public func sign(payload: [UInt8], algorithm: JWSAlgorithm, header: [String: JSONValue] = [:]) throws(FederateError) -> String {
         guard supports(algorithm) else {
             throw FederateError(.invalidConfiguration, "this key cannot sign \(algorithm.rawValue)")
         }
@@ -99,11 +106,19 @@ public struct JWSSigningKey: Sendable, CustomStringConvertible {
     }
 
     /// Signs a JSON claims set as a JWT.
-    public func sign(claims: [String: JSONValue], algorithm: JWSAlgorithm, header: [String: JSONValue] = ["typ": "JWT"]) throws -> String {
+    public func sign(claims: [String: JSONValue], algorithm: JWSAlgorithm, header: [String: JSONValue] = ["typ": "JWT"]) throws(FederateError) -> String {
         try sign(payload: JSONSerializer.bytes(.object(claims)), algorithm: algorithm, header: header)
     }
 
-    private func rawSignature(_ input: [UInt8], algorithm: JWSAlgorithm) throws -> [UInt8] {
+    private func rawSignature(_ input: [UInt8], algorithm: JWSAlgorithm) throws(FederateError) -> [UInt8] {
+        do {
+            return try rawSignatureFromLibrary(input, algorithm: algorithm)
+        } catch {
+            throw FederateError(.signingFailed, "signing with \(algorithm.rawValue) failed", cause: error)
+        }
+    }
+
+    private func rawSignatureFromLibrary(_ input: [UInt8], algorithm: JWSAlgorithm) throws -> [UInt8] {
         switch material {
         case .rsa(let key):
             let padding: _RSA.Signing.Padding = [.ps256, .ps384, .ps512].contains(algorithm) ? .PSS : .insecurePKCS1v1_5

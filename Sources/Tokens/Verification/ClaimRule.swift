@@ -1,3 +1,5 @@
+public import Foundation
+
 /// One check on a JWT's claims (or protected header), run after its signature verified.
 ///
 /// A rule has one job — expiry, issuer, audience, type — and throws ``FederateError`` with a
@@ -10,17 +12,23 @@ public protocol ClaimRule: Sendable {
 }
 
 /// What every rule may read besides the token: the instant of verification and the clock
-/// tolerance.
+/// tolerance, as dates and spans and, for comparing with a token's `NumericDate`s, in seconds.
 public struct ClaimContext: Sendable, Hashable {
-    /// The instant the time rules evaluate at, in seconds since 1970.
-    public var now: Double
-    /// Seconds of clock skew allowed for `exp`, `iat`, `nbf` and `auth_time`.
-    public var clockTolerance: Double
+    /// The instant the time rules evaluate at (the verifier's ``FederateClock/now``).
+    public let now: Date
+    /// The clock skew allowed for `exp`, `iat`, `nbf` and `auth_time`.
+    public let clockTolerance: Duration
+    /// ``now`` in seconds since 1970, as `NumericDate` counts.
+    public let secondsSince1970: Double
+    /// ``clockTolerance`` in seconds.
+    public let toleranceSeconds: Double
 
     /// Creates a context.
-    public init(now: Double, clockTolerance: Double) {
+    public init(now: Date, clockTolerance: Duration) {
         self.now = now
         self.clockTolerance = clockTolerance
+        self.secondsSince1970 = now.timeIntervalSince1970
+        self.toleranceSeconds = clockTolerance.inSeconds
     }
 }
 

@@ -12,10 +12,10 @@ public struct IDTokenPolicy: Sendable {
     public var allowedAlgorithms: Set<JWSAlgorithm>
     /// The secret for HS256/384/512, when the provider signs ID tokens with the client secret.
     public var hmacSecret: HMACSecret?
-    /// Leeway for `exp`, `iat`, `nbf` and `auth_time`, in seconds. Default 60.
-    public var clockTolerance: Double
-    /// When set, `auth_time` is required and must be no older than this many seconds.
-    public var maxAge: Double?
+    /// Leeway for `exp`, `iat`, `nbf` and `auth_time`. Default 60 seconds.
+    public var clockTolerance: Duration
+    /// When set, `auth_time` is required and must be no older than this.
+    public var maxAge: Duration?
     /// Claims that must be present in addition to the standard required ones.
     public var requiredClaims: Set<String>
     /// Size and nesting limits.
@@ -33,8 +33,8 @@ public struct IDTokenPolicy: Sendable {
         allowedAlgorithms: Set<JWSAlgorithm> = [.rs256],
         authorizedParties: IdentifierSet? = nil,
         hmacSecret: HMACSecret? = nil,
-        clockTolerance: Double = 60,
-        maxAge: Double? = nil,
+        clockTolerance: Duration = .seconds(60),
+        maxAge: Duration? = nil,
         requiredClaims: Set<String> = [],
         limits: JWSLimits = .default,
         additionalRules: ClaimRules = []
@@ -86,16 +86,14 @@ public struct IDTokenExpectations: Sendable {
     /// The authorization code; checked against `c_hash` when present.
     public var authorizationCode: String?
     /// Overrides the policy's `max_age` for this sign-in.
-    public var maxAge: Double?
-    /// Evaluate time claims at this instant (seconds since 1970) instead of now.
-    public var now: Double?
+    public var maxAge: Duration?
 
-    /// Creates expectations; everything is optional.
-    public init(nonce: String? = nil, accessToken: String? = nil, authorizationCode: String? = nil, maxAge: Double? = nil, now: Double? = nil) {
+    /// Creates expectations; everything is optional. The instant of verification is the
+    /// verifier's clock (``IDTokenVerifier/clock``), not an expectation.
+    public init(nonce: String? = nil, accessToken: String? = nil, authorizationCode: String? = nil, maxAge: Duration? = nil) {
         self.nonce = nonce
         self.accessToken = accessToken
         self.authorizationCode = authorizationCode
         self.maxAge = maxAge
-        self.now = now
     }
 }

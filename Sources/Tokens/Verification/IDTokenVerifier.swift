@@ -17,39 +17,44 @@ public struct IDTokenVerifier: Sendable {
     public let policy: IDTokenPolicy
     /// Where keys come from.
     public let keys: any KeySetProvider
+    /// The time tokens are checked at.
+    public let clock: FederateClock
     /// The pipeline for verifications that expect no nonce, hashes or max age (a bearer
     /// token, a token from an app): built once, not per token.
     private let plain: JWTVerifier
 
-    /// Creates a verifier.
-    public init(policy: IDTokenPolicy, keys: any KeySetProvider) {
+    /// Creates a verifier that checks tokens at `clock`'s time.
+    public init(policy: IDTokenPolicy, keys: any KeySetProvider, clock: FederateClock = .system) {
         self.policy = policy
         self.keys = keys
-        self.plain = Self.pipeline(policy: policy, keys: keys, expectations: IDTokenExpectations())
+        self.clock = clock
+        self.plain = Self.pipeline(policy: policy, keys: keys, clock: clock, expectations: IDTokenExpectations())
     }
 
     /// Verifies `token`. On an unknown `kid`, asks the key provider for a refreshed set once
     /// (rate-limited there) and retries. Throws ``FederateError``.
     public func verify(_ token: String, expecting expectations: IDTokenExpectations = IDTokenExpectations()) async throws(FederateError) -> IDToken {
-        IDToken(try await pipeline(expectations).verify(token, now: expectations.now))
+        IDToken(try await pipeline(expectations).verify(token))
     }
 
     /// Verifies `token` against a key set in hand, synchronously (no refetch).
     public func verify(
         _ token: String, keySet: JSONWebKeySet, expecting expectations: IDTokenExpectations = IDTokenExpectations()
     ) throws(FederateError) -> IDToken {
-        IDToken(try pipeline(expectations).verify(token, keySet: keySet, now: expectations.now))
+        IDToken(try pipeline(expectations).verify(token, keySet: keySet))
     }
 
     private func pipeline(_ expectations: IDTokenExpectations) -> JWTVerifier {
         let plainRules = expectations.nonce == nil && expectations.accessToken == nil && expectations.authorizationCode == nil
             && expectations.maxAge == nil
-        return plainRules ? plain : Self.pipeline(policy: policy, keys: keys, expectations: expectations)
+        return plainRules ? plain : Self.pipeline(policy: policy, keys: keys, clock: clock, expectations: expectations)
     }
 
-    private static func pipeline(policy: IDTokenPolicy, keys: any KeySetProvider, expectations: IDTokenExpectations) -> JWTVerifier {
+    private static func pipeline(
+        policy: IDTokenPolicy, keys: any KeySetProvider, clock: FederateClock, expectations: IDTokenExpectations
+    ) -> JWTVerifier {
         JWTVerifier(
             rules: policy.rules(for: expectations), allowedAlgorithms: policy.allowedAlgorithms, keys: keys,
-            hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, limits: policy.limits)
+            hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, clock: clock, limits: policy.limits)
     }
 }

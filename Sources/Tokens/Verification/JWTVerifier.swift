@@ -21,8 +21,10 @@ public struct JWTVerifier: Sendable {
     public let rules: ClaimRules
     /// Where keys come from.
     public let keys: any KeySetProvider
-    /// Seconds of clock skew allowed to the time rules.
-    public let clockTolerance: Double
+    /// The clock skew allowed to the time rules.
+    public let clockTolerance: Duration
+    /// The time tokens are checked at.
+    public let clock: FederateClock
     /// Whether the header must name its key (`kid`).
     public let requiresKeyID: Bool
     /// Size and nesting limits.
@@ -31,12 +33,14 @@ public struct JWTVerifier: Sendable {
     /// A verifier applying `rules` to tokens signed with one of `allowedAlgorithms`.
     public init(
         rules: ClaimRules, allowedAlgorithms: Set<JWSAlgorithm>, keys: any KeySetProvider, hmacSecret: HMACSecret? = nil,
-        clockTolerance: Double = 60, requiresKeyID: Bool = false, limits: JWSLimits = .default
+        clockTolerance: Duration = .seconds(60), clock: FederateClock = .system, requiresKeyID: Bool = false,
+        limits: JWSLimits = .default
     ) {
         self.signature = JWSSignatureVerifier(allowedAlgorithms: allowedAlgorithms, hmacSecret: hmacSecret)
         self.rules = rules
         self.keys = keys
         self.clockTolerance = clockTolerance
+        self.clock = clock
         self.requiresKeyID = requiresKeyID
         self.limits = limits
     }
@@ -47,7 +51,8 @@ public struct JWTVerifier: Sendable {
     /// `nbf` when present.
     public init(
         issuers: IdentifierSet, audiences: IdentifierSet, allowedAlgorithms: Set<JWSAlgorithm>, keys: any KeySetProvider,
-        hmacSecret: HMACSecret? = nil, clockTolerance: Double = 60, requiresKeyID: Bool = false, requiresIssuedAt: Bool = true,
+        hmacSecret: HMACSecret? = nil, clockTolerance: Duration = .seconds(60), clock: FederateClock = .system,
+        requiresKeyID: Bool = false, requiresIssuedAt: Bool = true,
         requiresExpiry: Bool = false, checksExpiry: Bool = true, limits: JWSLimits = .default
     ) {
         var rules: ClaimRules = [ExplicitTypeRule.jwt, IssuerRule(issuers), AudienceRule(audiences), IssuedAtRule(required: requiresIssuedAt)]
@@ -55,22 +60,21 @@ public struct JWTVerifier: Sendable {
         rules.append(NotBeforeRule())
         self.init(
             rules: rules, allowedAlgorithms: allowedAlgorithms, keys: keys, hmacSecret: hmacSecret, clockTolerance: clockTolerance,
-            requiresKeyID: requiresKeyID, limits: limits)
+            clock: clock, requiresKeyID: requiresKeyID, limits: limits)
     }
 
-    /// Verifies `token` at `now` (seconds since 1970; default: the current time). Throws
-    /// ``FederateError``.
-    public func verify(_ token: String, now: Double? = nil) async throws(FederateError) -> VerifiedJWT {
+    /// Verifies `token` at the ``clock``'s time. Throws ``FederateError``.
+    public func verify(_ token: String) async throws(FederateError) -> VerifiedJWT {
         let jws = try parse(token)
         let result = try await keys.verifySignature(of: jws, with: signature)
-        return try check(jws, signature: result, now: now)
+        return try check(jws, signature: result)
     }
 
     /// Verifies `token` with a key set in hand, synchronously (no refetch).
-    public func verify(_ token: String, keySet: JSONWebKeySet, now: Double? = nil) throws(FederateError) -> VerifiedJWT {
+    public func verify(_ token: String, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
         let jws = try parse(token)
         let result = try signature.verify(jws, keySet: keySet)
-        return try check(jws, signature: result, now: now)
+        return try check(jws, signature: result)
     }
 
     private func parse(_ token: String) throws(FederateError) -> CompactJWS {
@@ -81,7 +85,7 @@ public struct JWTVerifier: Sendable {
         return jws
     }
 
-    private func check(_ jws: CompactJWS, signature: JWSSignatureVerifier.Result, now: Double?) throws(FederateError) -> VerifiedJWT {
+    private func check(_ jws: CompactJWS, signature: JWSSignatureVerifier.Result) throws(FederateError) -> VerifiedJWT {
         let claims: [String: JSONValue]
         do {
             claims = try JSONParser(limits: .init(maxBytes: limits.maxTokenBytes, maxDepth: limits.maxJSONDepth)).parseObject(jws.payload)
@@ -89,7 +93,7 @@ public struct JWTVerifier: Sendable {
             throw FederateError(.malformedToken, "the payload is not a JSON object (\(error))")
         }
         let token = VerifiedJWT(header: jws.header, claims: claims, algorithm: signature.algorithm, keyID: signature.keyID)
-        try rules.check(token, context: ClaimContext(now: now ?? Date().timeIntervalSince1970, clockTolerance: clockTolerance))
+        try rules.check(token, context: ClaimContext(now: clock.now, clockTolerance: clockTolerance))
         return token
     }
 }

@@ -1,4 +1,4 @@
-import FederateTokens
+public import FederateTokens
 public import FederateRelyingParty
 import NIOCore
 import NIOHTTP1
@@ -120,25 +120,27 @@ public final class LoopbackRedirectListener: RedirectReceiver {
 
     /// Waits for the one callback, then stops listening. Throws
     /// ``FederateError/Code/callbackTimeout`` when `timeout` passes first.
-    public func waitForCallback(timeout: Duration = .seconds(300)) async throws -> AuthorizationResponse {
+    public func waitForCallback(timeout: Duration = .seconds(300)) async throws(FederateError) -> AuthorizationResponse {
         // With `answerAfterFinish` the browser's connection stays open until ``finish(succeeded:)``.
         defer { if !delivery.answerAfterFinish { acceptTask.cancel() } }
         let results = self.results
-        return try await withThrowingTaskGroup(of: Result<AuthorizationResponse, FederateError>?.self) { group in
+        let first = await withTaskGroup(of: Result<AuthorizationResponse, FederateError>?.self) { group in
             group.addTask {
                 for await result in results { return result }
                 return nil
             }
             group.addTask {
-                try await Task.sleep(for: timeout)
+                try? await Task.sleep(for: timeout)
                 return nil
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next(), let result = first else {
-                throw FederateError(.callbackTimeout, "no redirect arrived within \(timeout)")
-            }
-            return try result.get()
+            return await group.next() ?? nil
         }
+        guard let first else {
+            if Task.isCancelled { throw FederateError(.cancelled, "the wait for the redirect was cancelled") }
+            throw FederateError(.callbackTimeout, "no redirect arrived within \(timeout)")
+        }
+        return try first.get()
     }
 
     /// Stops listening without waiting.

@@ -30,18 +30,18 @@ struct AuthorizationRequestTests {
     @Test func reauthenticationAsksTheProviderToSignTheUserInAgain() throws {
         var request = AuthorizationRequest(
             providerID: "oidc.example", clientID: FlowFixtures.clientID, redirectURI: FlowFixtures.redirectURI, intent: .reauthenticate)
-        let built = try request.build(for: FlowFixtures.metadata())
+        let built = try request.build(for: FlowFixtures.metadata(), now: Date())
         let query = try FlowFixtures.query(of: built.url)
         #expect(query["prompt"] == "login" && query["max_age"] == "0")
         // Checked against the flow's start by the account layer, not as a max age on the ID token.
         #expect(built.pending.maxAge == nil && built.pending.intent == .reauthenticate)
         // The caller's own values win; a sign-in sends neither.
         request.prompt = "select_account"
-        request.maxAge = 30
-        let custom = try FlowFixtures.query(of: try request.build(for: FlowFixtures.metadata()).url)
+        request.maxAge = .seconds(30)
+        let custom = try FlowFixtures.query(of: try request.build(for: FlowFixtures.metadata(), now: Date()).url)
         #expect(custom["prompt"] == "select_account" && custom["max_age"] == "30")
         request = AuthorizationRequest(providerID: "oidc.example", clientID: FlowFixtures.clientID, redirectURI: FlowFixtures.redirectURI)
-        let signIn = try FlowFixtures.query(of: try request.build(for: FlowFixtures.metadata()).url)
+        let signIn = try FlowFixtures.query(of: try request.build(for: FlowFixtures.metadata(), now: Date()).url)
         #expect(signIn["prompt"] == nil && signIn["max_age"] == nil)
     }
 
@@ -65,14 +65,14 @@ struct AuthorizationRequestTests {
     func otherResponseTypesAreRefused(responseType: String) throws {
         let request = AuthorizationRequest(
             providerID: "oidc.example", clientID: "c", redirectURI: FlowFixtures.redirectURI, responseType: responseType)
-        let error = #expect(throws: FederateError.self) { try request.build(for: FlowFixtures.metadata()) }
+        let error = #expect(throws: FederateError.self) { try request.build(for: FlowFixtures.metadata(), now: Date()) }
         #expect(error?.code == .unsupportedResponseType)
     }
 
     @Test func openidIsAlwaysRequestedOnceFirst() throws {
         let request = AuthorizationRequest(
             providerID: "p", clientID: "c", redirectURI: FlowFixtures.redirectURI, scopes: ["email", "email", "", "profile"])
-        let built = try request.build(for: FlowFixtures.metadata())
+        let built = try request.build(for: FlowFixtures.metadata(), now: Date())
         #expect(try FlowFixtures.query(of: built.url)["scope"] == "openid email profile")
         #expect(built.pending.scopes == ["openid", "email", "profile"])
     }
@@ -80,14 +80,14 @@ struct AuthorizationRequestTests {
     @Test func optionalParametersAreSent() throws {
         let request = AuthorizationRequest(
             providerID: "p", clientID: "c", redirectURI: FlowFixtures.redirectURI, responseMode: .formPost,
-            prompt: "login", loginHint: "ada@example.com", maxAge: 300)
-        let built = try request.build(for: FlowFixtures.metadata())
+            prompt: "login", loginHint: "ada@example.com", maxAge: .seconds(300))
+        let built = try request.build(for: FlowFixtures.metadata(), now: Date())
         let query = try FlowFixtures.query(of: built.url)
         #expect(query["response_mode"] == "form_post")
         #expect(query["prompt"] == "login")
         #expect(query["login_hint"] == "ada@example.com")
         #expect(query["max_age"] == "300")
-        #expect(built.pending.maxAge == 300)
+        #expect(built.pending.maxAge == .seconds(300))
         #expect(built.pending.responseMode == .formPost)
     }
 
@@ -99,7 +99,7 @@ struct AuthorizationRequestTests {
         let messages = LogCapture()
         let request = AuthorizationRequest(
             providerID: "p", clientID: "c", redirectURI: FlowFixtures.redirectURI, customParameters: custom)
-        let built = try request.build(for: FlowFixtures.metadata(), logger: messages.logger)
+        let built = try request.build(for: FlowFixtures.metadata(), now: Date(), logger: messages.logger)
         let query = try FlowFixtures.query(of: built.url)
 
         #expect(Set(built.droppedParameters) == AuthorizationRequest.reservedParameters)
@@ -115,7 +115,7 @@ struct AuthorizationRequestTests {
         let request = AuthorizationRequest(
             providerID: "p", clientID: "c", redirectURI: FlowFixtures.redirectURI, prompt: "login",
             customParameters: ["prompt": "none"])
-        let built = try request.build(for: FlowFixtures.metadata())
+        let built = try request.build(for: FlowFixtures.metadata(), now: Date())
         #expect(built.droppedParameters == ["prompt"])
         #expect(try FlowFixtures.query(of: built.url)["prompt"] == "login")
     }
@@ -133,9 +133,9 @@ struct AuthorizationRequestTests {
     }
 
     @Test func negativeMaxAgeAndFragmentRedirectAreRefused() throws {
-        #expect(throws: FederateError.self) { try FlowFixtures.built(maxAge: -1) }
+        #expect(throws: FederateError.self) { try FlowFixtures.built(maxAge: .seconds(-1)) }
         let request = AuthorizationRequest(providerID: "p", clientID: "c", redirectURI: "https://rp.example/cb#x")
-        #expect(throws: FederateError.self) { try request.build(for: FlowFixtures.metadata()) }
+        #expect(throws: FederateError.self) { try request.build(for: FlowFixtures.metadata(), now: Date()) }
     }
 
     @Test func pendingExpiresAfterTenMinutesByDefault() throws {

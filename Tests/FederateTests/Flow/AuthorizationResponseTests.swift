@@ -17,7 +17,7 @@ struct AuthorizationResponseTests {
         let (metadata, pending) = try setUp(issParameter: issParameter)
         var parameters = parameters
         for (name, value) in parameters where value == "$STATE" { parameters[name] = pending.state }
-        return try AuthorizationResponse(parameters: parameters).validate(against: pending, metadata: metadata)
+        return try AuthorizationResponse(parameters: parameters).validate(against: pending, metadata: metadata, now: Date())
     }
 
     @Test func validCallbackYieldsTheCode() throws {
@@ -60,7 +60,7 @@ struct AuthorizationResponseTests {
         let last = state.removeLast()
         state.append(last == "A" ? "B" : "A")
         let error = #expect(throws: FederateError.self) {
-            try AuthorizationResponse(parameters: ["code": "c", "state": state]).validate(against: pending, metadata: metadata)
+            try AuthorizationResponse(parameters: ["code": "c", "state": state]).validate(against: pending, metadata: metadata, now: Date())
         }
         #expect(error?.code == .stateMismatch)
     }
@@ -109,7 +109,7 @@ struct AuthorizationResponseTests {
         let metadata = try FlowFixtures.metadata()
         let pending = try FlowFixtures.built(metadata: metadata, now: Date().addingTimeInterval(-601)).pending
         let error = #expect(throws: FederateError.self) {
-            try AuthorizationResponse(parameters: ["code": "c", "state": pending.state]).validate(against: pending, metadata: metadata)
+            try AuthorizationResponse(parameters: ["code": "c", "state": pending.state]).validate(against: pending, metadata: metadata, now: Date())
         }
         #expect(error?.code == .invalidPendingAuthorization)
     }
@@ -120,7 +120,7 @@ struct AuthorizationResponseTests {
         members["issuer"] = "https://other.example"
         let other = try ProviderMetadata(members: members, expectedIssuer: "https://other.example")
         let error = #expect(throws: FederateError.self) {
-            try AuthorizationResponse(parameters: ["code": "c", "state": pending.state]).validate(against: pending, metadata: other)
+            try AuthorizationResponse(parameters: ["code": "c", "state": pending.state]).validate(against: pending, metadata: other, now: Date())
         }
         #expect(error?.code == .callbackIssuerMismatch)
     }
@@ -139,12 +139,12 @@ struct PendingAuthorizationSealerTests {
 
     @Test func roundTripKeepsEveryField() throws {
         let sealer = try PendingAuthorizationSealer(keys: [Self.key("k1")])
-        var pending = try FlowFixtures.built(responseMode: .formPost, maxAge: 60).pending
+        var pending = try FlowFixtures.built(responseMode: .formPost, maxAge: .seconds(60)).pending
         pending.context = ["returnTo": "/settings"]
         let sealed = try sealer.seal(pending)
         #expect(sealed.hasPrefix("v1.k1."))
         #expect(!sealed.contains(pending.state) && !sealed.contains(pending.codeVerifier))
-        let opened = try sealer.open(sealed)
+        let opened = try sealer.open(sealed, now: Date())
         #expect(opened.state == pending.state)
         #expect(opened.nonce == pending.nonce)
         #expect(opened.codeVerifier == pending.codeVerifier)
@@ -153,7 +153,7 @@ struct PendingAuthorizationSealerTests {
         #expect(opened.providerID == pending.providerID)
         #expect(opened.clientID == pending.clientID)
         #expect(opened.scopes == pending.scopes)
-        #expect(opened.maxAge == 60)
+        #expect(opened.maxAge == .seconds(60))
         #expect(opened.responseMode == .formPost)
         #expect(opened.intent == pending.intent)
         #expect(opened.context == ["returnTo": "/settings"])
@@ -166,17 +166,17 @@ struct PendingAuthorizationSealerTests {
         var bytes = Array(sealed.utf8)
         let index = bytes.count - 10
         bytes[index] = bytes[index] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
-        let error = #expect(throws: FederateError.self) { try sealer.open(String(decoding: bytes, as: UTF8.self)) }
+        let error = #expect(throws: FederateError.self) { try sealer.open(String(decoding: bytes, as: UTF8.self), now: Date()) }
         #expect(error?.code == .invalidPendingAuthorization)
         // The key id is authenticated too: relabelling under another known key fails.
         let other = try PendingAuthorizationSealer(keys: [Self.key("k1"), Self.key("k2")])
-        #expect(throws: FederateError.self) { try other.open(sealed.replacingOccurrences(of: "v1.k1.", with: "v1.k2.")) }
+        #expect(throws: FederateError.self) { try other.open(sealed.replacingOccurrences(of: "v1.k1.", with: "v1.k2."), now: Date()) }
     }
 
     @Test func anotherServersKeyCannotOpen() throws {
         let sealed = try PendingAuthorizationSealer(keys: [Self.key("k1")]).seal(FlowFixtures.built().pending)
         let stranger = try PendingAuthorizationSealer(keys: [Self.key("k1")])
-        #expect(throws: FederateError.self) { try stranger.open(sealed) }
+        #expect(throws: FederateError.self) { try stranger.open(sealed, now: Date()) }
     }
 
     @Test func rotationSealsWithTheNewKeyAndStillOpensTheOld() throws {
@@ -184,10 +184,10 @@ struct PendingAuthorizationSealerTests {
         let before = try PendingAuthorizationSealer(keys: [old])
         let after = try PendingAuthorizationSealer(keys: [new, old])
         let sealedBefore = try before.seal(FlowFixtures.built().pending)
-        #expect(try after.open(sealedBefore).clientID == FlowFixtures.clientID)
+        #expect(try after.open(sealedBefore, now: Date()).clientID == FlowFixtures.clientID)
         #expect(try after.seal(FlowFixtures.built().pending).hasPrefix("v1.new."))
         let retired = try PendingAuthorizationSealer(keys: [new])
-        #expect(throws: FederateError.self) { try retired.open(sealedBefore) }
+        #expect(throws: FederateError.self) { try retired.open(sealedBefore, now: Date()) }
     }
 
     @Test func expiredValuesAreRefused() throws {
@@ -200,7 +200,7 @@ struct PendingAuthorizationSealerTests {
     @Test(arguments: ["", "v1", "v1.k1", "v2.k1.AAAA", "v1.k1.AAAA", "v1.k1.!!!", "v1.k1.a.b"])
     func malformedValuesAreRefused(sealed: String) throws {
         let sealer = try PendingAuthorizationSealer(keys: [Self.key("k1")])
-        let error = #expect(throws: FederateError.self) { try sealer.open(sealed) }
+        let error = #expect(throws: FederateError.self) { try sealer.open(sealed, now: Date()) }
         #expect(error?.code == .invalidPendingAuthorization)
     }
 

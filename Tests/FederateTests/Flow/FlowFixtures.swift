@@ -30,7 +30,7 @@ enum FlowFixtures {
 
     /// A freshly built request for the default client.
     static func built(
-        metadata: ProviderMetadata? = nil, responseMode: ResponseMode? = nil, maxAge: Int? = nil,
+        metadata: ProviderMetadata? = nil, responseMode: ResponseMode? = nil, maxAge: Duration? = nil,
         customParameters: [String: String] = [:], now: Date = Date()
     ) throws -> BuiltAuthorizationRequest {
         try AuthorizationRequest(

@@ -159,19 +159,24 @@ struct RefreshRevokeUserInfoTests {
 
     @Test func holderRefreshesOnceForConcurrentCallersShortlyBeforeExpiry() async throws {
         try await ScriptedProvider.with { provider in
-            let client = try provider.client()
+            let time = TestClock()
+            let client = try provider.client(clock: time.clock)
             let first = try await Self.signIn(provider, client: client)
             provider.on("/token") { _ in
-                var response = (try? provider.tokenResponse(nonce: nil, accessToken: "access-2")) ?? .status(500)
+                let now = Int64(time.now.timeIntervalSince1970)  // the provider shares the test's clock
+                let claims: [String: JSONValue] = ["iat": .integer(now), "exp": .integer(now + 600)]
+                var response = (try? provider.tokenResponse(nonce: nil, accessToken: "access-2", idTokenClaims: claims)) ?? .status(500)
                 response.delay = .milliseconds(200)
                 return response
             }
             let holder = AccessTokenHolder(client: client, tokens: first)
             #expect(try await holder.accessToken() == "access-1")  // an hour left: no refresh
 
-            let soon = Date().addingTimeInterval(3600 - 30)  // 30 s before expiry, inside the 60 s leeway
+            time.advance(by: .seconds(3600 - 61))  // 61 s before expiry: outside the 60 s leeway
+            #expect(try await holder.accessToken() == "access-1")
+            time.advance(by: .seconds(31))  // 30 s before expiry, inside the leeway
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<20 { group.addTask { try await holder.accessToken(now: soon) } }
+                for _ in 0..<20 { group.addTask { try await holder.accessToken() } }
                 return try await group.reduce(into: [String]()) { $0.append($1) }
             }
             #expect(tokens == Array(repeating: "access-2", count: 20))
@@ -185,7 +190,7 @@ struct RefreshRevokeUserInfoTests {
         try await ScriptedProvider.with { provider in
             let client = try provider.client()
             let first = try await Self.signIn(provider, client: client)
-            let holder = AccessTokenHolder(client: client, tokens: first, leeway: 7200)  // always "about to expire"
+            let holder = AccessTokenHolder(client: client, tokens: first, leeway: .seconds(7200))  // always "about to expire"
             provider.tokenEndpointAnswers(.json(#"{"error":"invalid_grant"}"#, status: 400))
             let error = await #expect(throws: FederateError.self) {
                 try await holder.authorize(HTTPRequest(url: provider.issuer + "/api"))

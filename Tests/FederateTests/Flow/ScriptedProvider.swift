@@ -73,16 +73,17 @@ final class ScriptedProvider: Sendable {
     /// A client whose keys are this provider's public key (no JWKS fetch).
     func client(
         _ authentication: ClientAuthentication = .clientSecretBasic(secret: "p@ss word"),
-        metadata overrides: [String: JSONValue?] = [:], profile: any OpenIDProviderProfile = StandardOpenIDProfile()
+        metadata overrides: [String: JSONValue?] = [:], profile: any OpenIDProviderProfile = StandardOpenIDProfile(),
+        clock: FederateClock = .system
     ) throws -> OpenIDClient {
         let jwks = TestIssuer.jwks(for: [key])
         return try OpenIDClient(
             metadata: metadata(overrides), clientID: Self.clientID, authentication: authentication, profile: profile,
-            keys: JSONWebKeySet(jwks: Array(jwks.utf8)), httpClient: AsyncHTTPClientTransport.shared)
+            keys: JSONWebKeySet(jwks: Array(jwks.utf8)), httpClient: AsyncHTTPClientTransport.shared, clock: clock)
     }
 
     /// A pending authorization for `client`, as built for a real redirect.
-    func pending(for client: OpenIDClient, maxAge: Int? = nil) throws -> PendingAuthorization {
+    func pending(for client: OpenIDClient, maxAge: Duration? = nil) throws -> PendingAuthorization {
         try client.authorizationRequest(providerID: "oidc.test", redirectURI: "http://127.0.0.1:9/callback", maxAge: maxAge).pending
     }
 

@@ -165,7 +165,7 @@ struct TokenEndpointTests {
     @Test func maxAgeIsCheckedAgainstAuthTime() async throws {
         try await ScriptedProvider.with { provider in
             let client = try provider.client()
-            let pending = try provider.pending(for: client, maxAge: 60)
+            let pending = try provider.pending(for: client, maxAge: .seconds(60))
             let longAgo = Int64(Date().timeIntervalSince1970) - 3600
             provider.tokenEndpointAnswers(try provider.tokenResponse(nonce: pending.nonce, idTokenClaims: ["auth_time": .integer(longAgo)]))
             let error = await #expect(throws: FederateError.self) { try await client.exchange(code: "c", pending: pending) }

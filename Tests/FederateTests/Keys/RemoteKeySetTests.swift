@@ -95,7 +95,7 @@ struct RemoteKeySetTests {
     /// may refetch again (once).
     @Test func forcedRefetchIsAllowedAgainAfterInterval() async throws {
         try await TestIssuer.with { issuer in
-            let time = ManualCacheClock()
+            let time = TestClock()
             let policy = CachePolicy(forcedRefreshInterval: .seconds(5))
             let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy, clock: time.clock)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
@@ -152,7 +152,7 @@ struct RemoteKeySetTests {
     @Test func shortMaxAgeCausesRefetchAfterExpiry() async throws {
         try await TestIssuer.with { issuer in
             issuer.jwksCacheControl = "public, max-age=1"
-            let time = ManualCacheClock()
+            let time = TestClock()
             let policy = CachePolicy(minimumLifetime: .zero, defaultLifetime: .seconds(3600))
             let verifier = IDTokenVerifier(
                 policy: issuer.policy,
@@ -176,7 +176,7 @@ struct RemoteKeySetTests {
     @Test func longMaxAgeKeepsKeysCached() async throws {
         try await TestIssuer.with { issuer in
             issuer.jwksCacheControl = "public, max-age=3600"
-            let time = ManualCacheClock()
+            let time = TestClock()
             let policy = CachePolicy(minimumLifetime: .zero, defaultLifetime: .milliseconds(100))
             let verifier = IDTokenVerifier(
                 policy: issuer.policy,
@@ -194,7 +194,7 @@ struct RemoteKeySetTests {
     @Test func maxAgeIsClampedToMaximumLifetime() async throws {
         try await TestIssuer.with { issuer in
             issuer.jwksCacheControl = "max-age=3600"
-            let time = ManualCacheClock()
+            let time = TestClock()
             let policy = CachePolicy(minimumLifetime: .zero, maximumLifetime: .milliseconds(300))
             let verifier = IDTokenVerifier(
                 policy: issuer.policy,
@@ -222,7 +222,7 @@ struct RemoteKeySetTests {
                 maximumStaleness: .seconds(4),
                 retryDelayAfterFailure: .seconds(30)
             )
-            let time = ManualCacheClock()
+            let time = TestClock()
             let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy, clock: time.clock)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
             let token = try issuer.idToken()

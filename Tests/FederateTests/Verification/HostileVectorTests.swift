@@ -54,9 +54,10 @@ import Federate
         let policy = IDTokenPolicy(
             issuers: [try #require(document["issuer"]?.stringValue)], audiences: [try #require(document["audience"]?.stringValue)],
             allowedAlgorithms: JWSAlgorithm.asymmetric)
-        let expectations = IDTokenExpectations(maxAge: Self.maxAge(vector.options), now: try #require(document["at"]?.doubleValue))
+        let expectations = IDTokenExpectations(maxAge: Self.maxAge(vector.options).map { .seconds($0) })
+        let at = FederateClock.fixed(at: Date(timeIntervalSince1970: try #require(document["at"]?.doubleValue)))
         do {
-            _ = try IDTokenVerifier(policy: policy, keys: keySet).verify(vector.token, keySet: keySet, expecting: expectations)
+            _ = try IDTokenVerifier(policy: policy, keys: keySet, clock: at).verify(vector.token, keySet: keySet, expecting: expectations)
             #expect(vector.error == nil, "accepted: \(vector.name)")
         } catch {
             #expect(error.code.rawValue == vector.error, "\(vector.name): \(error)")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Federate
 @testable import FederateAccounts
@@ -23,8 +24,10 @@ import Federate
         }
         do {
             let token = try Fixtures.rsa.sign(claims: claims, algorithm: .rs256, header: header)
-            _ = try JWTVerifier(rules: rules, allowedAlgorithms: [.rs256], keys: Fixtures.keySet, requiresKeyID: requiresKeyID)
-                .verify(token, keySet: Fixtures.keySet, now: now)
+            _ = try JWTVerifier(
+                rules: rules, allowedAlgorithms: [.rs256], keys: Fixtures.keySet, clock: .fixed(at: Date(timeIntervalSince1970: now)),
+                requiresKeyID: requiresKeyID
+            ).verify(token, keySet: Fixtures.keySet)
             return nil
         } catch let error as FederateError {
             return error.code

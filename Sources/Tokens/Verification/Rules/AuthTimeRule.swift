@@ -1,16 +1,16 @@
 /// `auth_time` is a ``NumericDate`` not in the future; with a ``maximumAge`` it is required
-/// and no older than that many seconds (OpenID Connect Core §3.1.3.7, `max_age`).
+/// and no older than that (OpenID Connect Core §3.1.3.7, `max_age`).
 ///
 /// Absent where required: ``FederateError/Code/missingClaim``. Not a NumericDate or in the
 /// future: ``FederateError/Code/invalidClaim``. Too old: ``FederateError/Code/authTooOld``.
 public struct AuthTimeRule: ClaimRule {
-    /// The oldest acceptable authentication, in seconds before now.
-    public let maximumAge: Double?
+    /// How long before now the oldest acceptable authentication may be.
+    public let maximumAge: Duration?
     /// Whether `auth_time` must be present even without a maximum age.
     public let required: Bool
 
     /// Creates the rule.
-    public init(maximumAge: Double? = nil, required: Bool = false) {
+    public init(maximumAge: Duration? = nil, required: Bool = false) {
         self.maximumAge = maximumAge
         self.required = required
     }
@@ -21,12 +21,12 @@ public struct AuthTimeRule: ClaimRule {
             if required { throw FederateError(.missingClaim, "required claim 'auth_time' is missing") }
             return
         }
-        guard authTime.secondsSince1970 <= context.now + context.clockTolerance else {
+        guard authTime.secondsSince1970 <= context.secondsSince1970 + context.toleranceSeconds else {
             throw FederateError(.invalidClaim, "'auth_time' is in the future")
         }
         if let maximumAge {
-            guard context.now <= authTime.secondsSince1970 + maximumAge + context.clockTolerance else {
-                throw FederateError(.authTooOld, "the user authenticated at \(authTime), more than \(SafeNumber.text(maximumAge)) s ago")
+            guard context.secondsSince1970 <= authTime.secondsSince1970 + maximumAge.inSeconds + context.toleranceSeconds else {
+                throw FederateError(.authTooOld, "the user authenticated at \(authTime), more than \(maximumAge) ago")
             }
         }
     }

@@ -16,8 +16,8 @@ public struct ExpiryRule: ClaimRule {
             guard !required else { throw FederateError(.missingClaim, "required claim 'exp' is missing") }
             return
         }
-        guard context.now < expiresAt.secondsSince1970 + context.clockTolerance else {
-            throw FederateError(.tokenExpired, "the token expired at \(expiresAt) (now \(SafeNumber.text(context.now)))")
+        guard context.secondsSince1970 < expiresAt.secondsSince1970 + context.toleranceSeconds else {
+            throw FederateError(.tokenExpired, "the token expired at \(expiresAt) (now \(SafeNumber.text(context.secondsSince1970)))")
         }
     }
 }

@@ -16,8 +16,8 @@ public struct IssuedAtRule: ClaimRule {
             guard !required else { throw FederateError(.missingClaim, "required claim 'iat' is missing") }
             return
         }
-        guard issuedAt.secondsSince1970 <= context.now + context.clockTolerance else {
-            throw FederateError(.issuedInFuture, "'iat' \(issuedAt) is in the future (now \(SafeNumber.text(context.now)))")
+        guard issuedAt.secondsSince1970 <= context.secondsSince1970 + context.toleranceSeconds else {
+            throw FederateError(.issuedInFuture, "'iat' \(issuedAt) is in the future (now \(SafeNumber.text(context.secondsSince1970)))")
         }
     }
 }
