@@ -22,7 +22,8 @@ struct DoctorCommandTests {
         for check in run.checks {
             #expect(Set(check.keys).isSubset(of: ["id", "status", "message", "federate", "code", "details"]), "\(check)", sourceLocation: sourceLocation)
             for key in ["id", "message", "federate"] {
-                #expect(!(check[key]?.stringValue ?? "").isEmpty, "\(key) in \(check)", sourceLocation: sourceLocation)
+                let text = check[key]?.stringValue ?? ""
+                #expect(text.isEmpty == false, "\(key) in \(check)", sourceLocation: sourceLocation)
             }
             let status = check["status"]?.stringValue ?? ""
             #expect(statuses.contains(status), sourceLocation: sourceLocation)
@@ -66,7 +67,7 @@ struct DoctorCommandTests {
         #expect(output.stdout.hasPrefix("federate doctor \(provider.issuer)\n"))
         #expect(output.stdout.contains("ok      discovery.issuer: "))
         #expect(output.stdout.contains("WARNING endpoints.tls: "))
-        #expect(output.stdout.contains("        Federate: "))
+        #expect(output.stdout.contains("        ↳ Federate "))
         #expect(output.stdout.contains(" 0 failures.\n"))
     }
 
@@ -235,7 +236,7 @@ struct DoctorCommandTests {
         #expect(run.output.status == 0)
         #expect(run.status("keys.kid") == "warning")
         #expect(run.check("keys.kid")?["federate"]?.stringValue?.contains("tries each key of matching type") == true)
-        #expect(run.check("keys.usable")?["details"]?["keys"] == [["kty": "RSA", "kid": nil, "alg": nil, "use": nil, "crv": nil]])
+        #expect(run.check("keys.usable")?["details"]?["keys"] == [["kty": "RSA", "kid": nil, "alg": nil, "use": "sig", "crv": nil]])
         #expect(run.status("keys.skipped") == "warning")
         let skipped = run.check("keys.skipped")?["details"]?["keys"]?.arrayValue ?? []
         #expect(skipped.map { $0["kid"] } == ["hmac", "enc"])

@@ -20,12 +20,12 @@ enum AlgorithmDiagnosis {
     /// The findings `algorithms.accepted`, `algorithms.hmac`, `algorithms.none` and `algorithms.unknown`.
     static func checks(_ metadata: ProviderMetadata) -> [DoctorCheck] {
         let advertised = metadata.idTokenSigningAlgValuesSupported
-        let accepted = asymmetric(metadata), hmac = hmac(metadata)
+        let accepted = Self.asymmetric(metadata), hmacAlgorithms = Self.hmac(metadata)
         let unknown = advertised.filter { JWSAlgorithm(rawValue: $0) == nil && $0 != "none" }
         let details: JSONValue = .object([
             "advertised": .array(advertised.prefix(64).map { .string(DoctorText.clipped($0, limit: 40)) }),
             "accepted": .array(accepted.map { .string($0.rawValue) }),
-            "hmac": .array(hmac.map { .string($0.rawValue) }),
+            "hmac": .array(hmacAlgorithms.map { .string($0.rawValue) }),
         ])
         var checks: [DoctorCheck] = []
         let acceptedNames = accepted.map(\.rawValue).joined(separator: ", ")
@@ -34,10 +34,10 @@ enum AlgorithmDiagnosis {
                 "algorithms.accepted", .ok, "The provider advertises \(acceptedNames), which Federate verifies with its key set.",
                 federate: "Federate allows exactly these algorithms for this provider's ID tokens (RS256 alone when the provider advertises none it implements).",
                 details: details))
-        } else if !hmac.isEmpty {
+        } else if !hmacAlgorithms.isEmpty {
             checks.append(DoctorCheck(
                 "algorithms.accepted", .warning,
-                "The provider advertises only HMAC algorithms (\(hmac.map(\.rawValue).joined(separator: ", "))) for ID tokens.",
+                "The provider advertises only HMAC algorithms (\(hmacAlgorithms.map(\.rawValue).joined(separator: ", "))) for ID tokens.",
                 federate: "Federate verifies HMAC-signed ID tokens only with the client secret (a confidential client, OpenID Connect Core §10.1), never with a key from the key set; without a secret it expects RS256, which the provider does not advertise, and refuses its tokens.",
                 details: details))
         } else {
@@ -47,9 +47,9 @@ enum AlgorithmDiagnosis {
                 federate: "Federate falls back to RS256, which the provider does not advertise: it will refuse the provider's ID tokens (disallowed_algorithm or unsupported_algorithm).",
                 details: details))
         }
-        if !hmac.isEmpty, !accepted.isEmpty {
+        if !hmacAlgorithms.isEmpty, !accepted.isEmpty {
             checks.append(DoctorCheck(
-                "algorithms.hmac", .ok, "The provider also advertises \(hmac.map(\.rawValue).joined(separator: ", ")).",
+                "algorithms.hmac", .ok, "The provider also advertises \(hmacAlgorithms.map(\.rawValue).joined(separator: ", ")).",
                 federate: "Federate accepts HMAC-signed ID tokens only for a client with a secret, keyed with that secret; a public client, `federate verify` and bearer verification refuse them."))
         }
         if advertised.contains("none") {

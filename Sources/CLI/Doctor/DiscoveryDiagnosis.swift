@@ -42,8 +42,7 @@ struct DiscoveryDiagnosis {
     }
 
     private static func refused(_ error: FederateError, issuer: String, url: String, http: RecordingHTTPClient) -> [DoctorCheck] {
-        let exchange = http.latest(for: url)
-        guard let exchange else {
+        guard let exchange = http.latest(for: url) else {
             // Nothing was fetched: the issuer itself is refused, or the transport failed.
             let federate: String
             switch error.code {

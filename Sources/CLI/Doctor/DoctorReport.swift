@@ -40,7 +40,7 @@ struct DoctorReport: Sendable {
             case .failure: label = "FAILURE"
             }
             out += "\(label) \(check.id): \(check.message)\n"
-            out += "        Federate: \(check.federate)\n"
+            out += "        ↳ \(check.federate)\n"
         }
         let warnings = count(.warning), failures = count(.failure)
         out += "\n\(checks.count) checks: \(count(.ok)) ok, \(warnings) warning\(warnings == 1 ? "" : "s"), \(failures) failure\(failures == 1 ? "" : "s").\n"

@@ -35,7 +35,7 @@ enum EndpointDiagnosis {
 
     /// `endpoints.tls`: every URL is https, or plain http on loopback (development only).
     private static func tls(_ metadata: ProviderMetadata) -> DoctorCheck {
-        let plain = endpoints(metadata).filter { URLComponents(string: $0.url)?.scheme?.lowercased() != "https" }.map(\.field)
+        let plain = endpoints(metadata).filter { URLComponents(string: $0.url)?.scheme?.lowercased() != "https" }.map { $0.field }
         let federate = "Federate calls only https endpoints, or plain http on a loopback host (127.0.0.0/8, ::1, localhost) for development."
         if plain.isEmpty {
             return DoctorCheck("endpoints.tls", .ok, "Every endpoint uses https.", federate: federate)
@@ -93,7 +93,7 @@ enum EndpointDiagnosis {
                 "endpoints.auth_methods", .ok, "No token_endpoint_auth_methods_supported: the specification's default is client_secret_basic.",
                 federate: "With a client secret Federate uses client_secret_basic; without one it sends only client_id ('none', a public client with PKCE).")
         }
-        let usable = federateAuthMethods.filter(advertised.contains)
+        let usable = federateAuthMethods.filter { advertised.contains($0) }
         let details: JSONValue = .object(["advertised": .array(advertised.prefix(64).map { .string(DoctorText.clipped($0, limit: 60)) })])
         guard !usable.isEmpty else {
             return DoctorCheck(

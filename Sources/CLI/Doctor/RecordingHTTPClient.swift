@@ -40,6 +40,6 @@ final class RecordingHTTPClient: HTTPClient {
 
     /// The latest exchange with `url`, if any.
     func latest(for url: String) -> Exchange? {
-        recorded.withLock { list in list.last { $0.url == url } }
+        recorded.withLock { list in list.last(where: { $0.url == url }) }
     }
 }
