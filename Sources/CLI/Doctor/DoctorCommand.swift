@@ -1,0 +1,61 @@
+import ArgumentParser
+import Federate
+
+/// `federate doctor ISSUER [--client-id ID] [--output text|json]`: checks a provider's
+/// configuration the way Federate will use it, and says what Federate does about each quirk.
+struct DoctorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check an OpenID provider's discovery, keys, algorithms, endpoints and clock against what Federate does.",
+        discussion: """
+            Each check has an id, a status (ok, warning or failure), a message and what Federate does about it. \
+            Exit 0 when no check fails (warnings do not fail), 1 when one does. --output json prints one JSON object \
+            {"issuer", "client_id", "result", "summary", "checks": [{"id", "status", "message", "federate", "code"?, "details"?}]}.
+            """
+    )
+
+    /// The output formats.
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Argument(help: "The issuer URL, exactly as it appears in its tokens' 'iss' claim.")
+    var issuer: String
+
+    @Option(name: .customLong("client-id"), help: "Also check what can be checked for this client without its secret.")
+    var clientID: String?
+
+    @Option(help: "text (default) or json.")
+    var output: OutputFormat = .text
+
+    /// The checks ArgumentParser's `validate()` would make, run from `run()` instead: then an
+    /// unknown option is reported as unknown before any other problem.
+    func checkOptions() throws {
+        if let clientID, clientID.isEmpty { throw ValidationError("--client-id must not be empty.") }
+    }
+
+    func run() async throws {
+        try checkOptions()
+        let report = await Self.examine(issuer: issuer, clientID: clientID, httpClient: AsyncHTTPClientTransport.shared)
+        switch output {
+        case .text: CLIOutput.write(report.text)
+        case .json: CLIOutput.line(report.json)
+        }
+        if report.result == .failure { throw ExitCode(1) }
+    }
+
+    /// Runs every check against `issuer` over `httpClient`. Never throws: whatever goes wrong is a finding.
+    static func examine(issuer: String, clientID: String?, httpClient: any HTTPClient) async -> DoctorReport {
+        let http = RecordingHTTPClient(base: httpClient)
+        let discovery = await DiscoveryDiagnosis.run(issuer: issuer, http: http)
+        var checks = discovery.checks
+        if let metadata = discovery.metadata {
+            checks += AlgorithmDiagnosis.checks(metadata)
+            checks += await KeySetDiagnosis.run(metadata: metadata, http: http)
+            checks += EndpointDiagnosis.checks(metadata)
+            if let clientID { checks += ClientDiagnosis.checks(metadata, clientID: clientID) }
+        }
+        if !http.exchanges.isEmpty { checks.append(ClockDiagnosis.check(http.exchanges)) }
+        return DoctorReport(issuer: issuer, clientID: clientID, checks: checks)
+    }
+}
