@@ -64,12 +64,12 @@ enum ClientDiagnosis {
         let details: JSONValue = .object([
             "profile": .string(profile.rawValue), "issuers": .array(policy.issuers.sorted.map(JSONValue.string)),
             "audiences": .array(policy.audiences.sorted.map { .string(DoctorText.clipped($0, limit: 200)) }),
-            "algorithms": .array(algorithms.map(JSONValue.string)), "clock_tolerance_seconds": .double(policy.clockTolerance),
+            "algorithms": .array(algorithms.map(JSONValue.string)), "clock_tolerance_seconds": .double(policy.clockTolerance.inSeconds),
         ])
         return DoctorCheck(
             "client.policy", .ok,
             "Federate applies \(profile.name) to this issuer.",
-            federate: "An ID token for this client must have iss \(DoctorText.list(policy.issuers.sorted)), aud containing \(DoctorText.quoted(clientID)), alg \(algorithms.joined(separator: " or ")), a non-empty sub, and exp, iat and nbf within \(Int(policy.clockTolerance)) s.",
+            federate: "An ID token for this client must have iss \(DoctorText.list(policy.issuers.sorted)), aud containing \(DoctorText.quoted(clientID)), alg \(algorithms.joined(separator: " or ")), a non-empty sub, and exp, iat and nbf within \(policy.clockTolerance.wholeSeconds) s.",
             details: details)
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// clock, compared with Federate's default clock tolerance (``IDTokenPolicy/clockTolerance``).
 enum ClockDiagnosis {
     /// Federate's default leeway for `exp`, `iat`, `nbf` and `auth_time`, in seconds.
-    static var defaultTolerance: Double { IDTokenPolicy(issuers: [], audiences: []).clockTolerance }
+    static var defaultTolerance: Double { IDTokenPolicy(issuers: [], audiences: []).clockTolerance.inSeconds }
 
     /// The finding `clock.skew`, from the exchange whose `Date` is furthest from local time.
     static func check(_ exchanges: [RecordingHTTPClient.Exchange], tolerance: Double = defaultTolerance) -> DoctorCheck {
@@ -29,9 +29,9 @@ enum ClockDiagnosis {
                 ?? "The provider's responses carry no Date header."
             return DoctorCheck(
                 "clock.skew", .warning, message + " Clock skew was not checked.",
-                federate: "Federate allows \(Int(tolerance)) s of clock skew for exp, iat, nbf and auth_time (IDTokenPolicy.clockTolerance); keep both clocks synchronised (NTP).")
+                federate: "Federate allows \(SafeNumber.clampedInt64(tolerance)) s of clock skew for exp, iat, nbf and auth_time (IDTokenPolicy.clockTolerance); keep both clocks synchronised (NTP).")
         }
-        let seconds = Int(worst.skew.rounded())
+        let seconds = SafeNumber.clampedInt64(max(-NumericDate.maximum, min(NumericDate.maximum, worst.skew.rounded())))  // abs(_:) never overflows
         let direction = seconds >= 0 ? "ahead of" : "behind"
         let details: JSONValue = .object([
             "skew_seconds": .integer(Int64(seconds)), "uncertainty_seconds": .double((worst.uncertainty * 10).rounded() / 10),
@@ -43,14 +43,14 @@ enum ClockDiagnosis {
                 : "ID tokens look older: they are refused as expired (exp) early, and max_age checks see older sign-ins"
             return DoctorCheck(
                 "clock.skew", .warning,
-                "The provider's clock is about \(abs(seconds)) s \(direction) this machine's (Date header), more than Federate's \(Int(tolerance)) s tolerance.",
-                federate: "Federate allows \(Int(tolerance)) s of clock skew (IDTokenPolicy.clockTolerance); beyond it \(effect). Synchronise this machine's clock (NTP) or raise clockTolerance.",
+                "The provider's clock is about \(abs(seconds)) s \(direction) this machine's (Date header), more than Federate's \(SafeNumber.clampedInt64(tolerance)) s tolerance.",
+                federate: "Federate allows \(SafeNumber.clampedInt64(tolerance)) s of clock skew (IDTokenPolicy.clockTolerance); beyond it \(effect). Synchronise this machine's clock (NTP) or raise clockTolerance.",
                 details: details)
         }
         return DoctorCheck(
             "clock.skew", .ok,
-            "The provider's clock is within about \(max(1, abs(seconds))) s of this machine's (Date header, ±\(Int(worst.uncertainty.rounded(.up))) s).",
-            federate: "Federate allows \(Int(tolerance)) s of clock skew for exp, iat, nbf and auth_time (IDTokenPolicy.clockTolerance).",
+            "The provider's clock is within about \(max(1, abs(seconds))) s of this machine's (Date header, ±\(SafeNumber.clampedInt64(worst.uncertainty.rounded(.up))) s).",
+            federate: "Federate allows \(SafeNumber.clampedInt64(tolerance)) s of clock skew for exp, iat, nbf and auth_time (IDTokenPolicy.clockTolerance).",
             details: details)
     }
 }

@@ -28,9 +28,9 @@ final class RecordingHTTPClient: HTTPClient {
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let sentAt = Date()
+        let sentAt = FederateClock.system.now
         let response = try await base.send(request)
-        let exchange = Exchange(url: request.url, response: response, sentAt: sentAt, receivedAt: Date())
+        let exchange = Exchange(url: request.url, response: response, sentAt: sentAt, receivedAt: FederateClock.system.now)
         recorded.withLock { $0.append(exchange) }
         return response
     }
