@@ -69,4 +69,9 @@ public protocol AccountStore: Sendable {
     func addSessionKey(_ key: SessionKeyRecord) async throws
     /// Removes a session-signing key.
     func removeSessionKey(keyID: String) async throws
+
+    /// One cheap round trip to the store (`SELECT 1` in the SQL stores), for a readiness
+    /// probe; throws `account_store_failed` when the store does not answer. The default
+    /// looks up a session ID that cannot exist.
+    func ping() async throws
 }
