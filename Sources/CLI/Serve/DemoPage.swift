@@ -19,7 +19,7 @@ enum DemoPage {
     }
 
     static func html(providers: [Provider]) -> String {
-        let list = JSONSerializer.bytes(.array(providers.map { provider in
+        let list = JSONSerializer.bytes(.array(providers.map { provider -> JSONValue in
             ["name": .string(provider.name), "label": .string(provider.label), "provider_id": .string(provider.providerID)]
         }))
         // JSON inside a <script>: "</" could end the element early.

@@ -4,20 +4,32 @@ import Synchronization
 /// operation is cancelled and left to end on its own, so a connection attempt that hangs
 /// never holds the caller (a readiness probe must answer promptly).
 func withDeadline<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async -> T) async -> T? {
-    let waiting = Mutex<CheckedContinuation<T?, Never>?>(nil)
-    let finish: @Sendable (T?) -> Void = { value in
-        waiting.withLock { continuation in
-            continuation?.resume(returning: value)
-            continuation = nil
-        }
-    }
+    let answer = FirstAnswer<T?>()
     return await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
-        waiting.withLock { $0 = continuation }
-        let work = Task { finish(await operation()) }
+        answer.waiting(continuation)
+        let work = Task { answer.resume(await operation()) }
         Task {
             try? await Task.sleep(for: timeout)
             work.cancel()
-            finish(nil)
+            answer.resume(nil)
+        }
+    }
+}
+
+/// A continuation resumed once, by whichever answer comes first.
+private final class FirstAnswer<T: Sendable>: Sendable {
+    private let continuation = Mutex<CheckedContinuation<T, Never>?>(nil)
+
+    /// Sets the continuation (before any answer can come: the tasks start after it).
+    func waiting(_ new: CheckedContinuation<T, Never>) {
+        continuation.withLock { $0 = new }
+    }
+
+    /// Resumes with `value` unless another answer came first.
+    func resume(_ value: T) {
+        continuation.withLock { waiting in
+            waiting?.resume(returning: value)
+            waiting = nil
         }
     }
 }

@@ -1,4 +1,4 @@
-public import Federate
+import Federate
 public import Hummingbird
 public import Logging
 

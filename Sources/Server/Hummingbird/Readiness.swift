@@ -1,5 +1,5 @@
 public import Federate
-import Logging
+public import Logging
 
 /// What `/readyz` checks (``HealthRoutes``): the account store answers a cheap round trip
 /// (``AccountStore/ping()``) within ``storeTimeout``, and every provider that can say so

@@ -1,4 +1,4 @@
-package import FederateAccounts
+import FederateAccounts
 
 /// The readiness round trip of the SQL stores.
 extension SQLAccountStore {
