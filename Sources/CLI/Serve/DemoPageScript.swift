@@ -69,7 +69,8 @@ enum DemoPageScript {
           const a = document.createElement("a"); a.className = "button"; a.href = href; a.textContent = label; if (id) a.id = id; return a;
         }
         function ago(seconds) {
-          if (seconds < 60) return "just now";
+          if (seconds < 10) return "just now";
+          if (seconds < 60) return seconds + " seconds ago";
           if (seconds < 3600) { const m = Math.floor(seconds / 60); return m + (m === 1 ? " minute ago" : " minutes ago"); }
           const h = Math.floor(seconds / 3600); return h + (h === 1 ? " hour ago" : " hours ago");
         }
