@@ -160,7 +160,10 @@ let package = Package(
         ),
         .target(
             name: "FederateHummingbird",
-            dependencies: ["Federate", logging, .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "Federate", logging, .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             path: "Sources/Server/Hummingbird",
             swiftSettings: strict
         ),
@@ -249,7 +252,8 @@ let package = Package(
             name: "FederateHummingbirdTests",
             dependencies: [
                 "FederateHummingbird", "Federate", "FederateTestSupport", "FederateDevProvider", "FederateCLI",
-                "FederateGoogle", "FederateApple", "FederateOIDC",
+                "FederateGoogle", "FederateApple", "FederateOIDC", "FederateSQLite", "FederatePostgres", logging,
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

@@ -19,7 +19,12 @@ public import Foundation
 ///
 /// Implementations: ``InMemoryAccountStore`` (tests), `SQLiteAccountStore` (FederateSQLite),
 /// `PostgresAccountStore` (FederatePostgres).
-public protocol AccountStore: UserStore, SessionStore, SessionKeyStore {}
+public protocol AccountStore: UserStore, SessionStore, SessionKeyStore {
+    /// One cheap round trip to the store (`SELECT 1` in the SQL stores), for a readiness
+    /// probe; throws `account_store_failed` when the store does not answer. The default
+    /// looks up a session ID that cannot exist.
+    func ping() async throws(FederateError)
+}
 
 /// Users and their provider identities: the part of an ``AccountStore`` that sign-in, linking
 /// and account management use. Errors as ``AccountStore`` lists them.

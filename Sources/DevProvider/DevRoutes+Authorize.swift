@@ -30,6 +30,9 @@ extension DevRoutes {
         func fail(_ error: String, _ description: String) -> Response {
             redirect(redirectURI, mode: mode, [("error", error), ("error_description", description)], state: parameters["state"])
         }
+        // The person pressed Cancel on the sign-in page: the provider answers access_denied,
+        // with state, to the registered redirect URI (RFC 6749 §4.1.2.1), as a real one does.
+        if parameters["cancel"] != nil { return fail("access_denied", "the user cancelled the sign-in") }
         guard parameters["response_type"] == "code" else { return fail("unsupported_response_type", "only response_type=code") }
         if let error = client.authorizationError { return fail(error, "injected by the dev provider's client configuration") }
         let scopes = (parameters["scope"] ?? "").split(separator: " ").map(String.init)
@@ -110,9 +113,10 @@ extension DevRoutes {
         }
     }
 
-    /// The page listing test users; choosing one POSTs the request back with `user`.
+    /// The page listing test users; choosing one POSTs the request back with `user`, and
+    /// Cancel POSTs it back with `cancel` (answered `error=access_denied`).
     func picker(_ parameters: [String: String]) -> Response {
-        let hidden = parameters.sorted { $0.key < $1.key }.filter { $0.key != "user" }
+        let hidden = parameters.sorted { $0.key < $1.key }.filter { $0.key != "user" && $0.key != "cancel" }
             .map { "<input type=\"hidden\" name=\"\(html($0.key))\" value=\"\(html($0.value))\">" }.joined()
         let buttons = configuration.users.map { user in
             "<li style=\"margin: .4em 0\"><button style=\"font: inherit; padding: .45em .9em\" name=\"user\" value=\"\(html(user.subject))\">\(html(user.name)) &lt;\(html(user.email))&gt;</button></li>"
@@ -121,7 +125,8 @@ extension DevRoutes {
         return page(status: .ok, title: "Federate dev provider: sign in", body: """
             <h1>Sign in as…</h1><p><strong>\(html(parameters["client_id"] ?? "An app"))</strong> asks who you are \
             (scopes: \(html(parameters["scope"] ?? "")))\(html(flavorName)).</p>
-            <form method="post" action="\(html(endpoints.authorize))">\(hidden)<ul style="list-style: none; padding: 0">\(buttons)</ul></form>
+            <form method="post" action="\(html(endpoints.authorize))">\(hidden)<ul style="list-style: none; padding: 0">\(buttons)</ul>
+            <button id="cancel" style="font: inherit; padding: .45em .9em" name="cancel" value="1">Cancel</button></form>
             <p style="color: #6e6e73">This is Federate's development provider: no passwords, test users only.</p>
             """)
     }

@@ -4,14 +4,18 @@ import Foundation
 import Testing
 
 /// `federate serve` in a real browser: Debian's headless Chromium, driven by selenium
-/// (`Tests/Interop/browser_e2e.py`), signs in with the generic dev provider, links the Google
-/// and Apple flavours, signs out, signs in with Google to the same account, is sent to
-/// reauthenticate before deleting, then deletes. Screenshots go to `Tests/Artifacts/screenshots`.
-/// Needs chromium and chromium-driver (`.ci/run` installs them): missing, the test fails.
+/// (`Tests/Interop/browser_e2e.py`), goes through every state of the demo page — signed out
+/// (providers by name), Cancel at the dev provider (a plain-words message), signed in with one
+/// provider (no raw uid, no Unlink on it, "Link another" offering only unlinked providers),
+/// an error in plain words (account exists), linking Google and Apple, the same account through
+/// Google, the re-sign-in prompt before deleting and its "click Delete again", and deletion.
+/// Screenshots of each state go to `Tests/Artifacts/screenshots` (those in Docs/Server.md
+/// are copied from there). Needs chromium and chromium-driver (`.ci/run` installs them):
+/// missing, the test fails.
 @Suite("Browser: federate serve in headless Chromium", .serialized)
 struct BrowserEndToEndTests {
     @Test(.timeLimit(.minutes(10)))
-    func personSignsInLinksReauthenticatesAndDeletes() async throws {
+    func demoPageStatesFromSignInToDeletion() async throws {
         let root = try ExternalProcess.packageRoot()
         for tool in ["chromium", "chromedriver"] {
             let found = await ExternalProcess.run(["sh", "-c", "command -v \(tool)"], in: root, timeout: 30)
@@ -27,8 +31,11 @@ struct BrowserEndToEndTests {
         try #require(!run.timedOut, "the browser test timed out")
         let result = try JSONParser().parseObject(Array(run.stdout.utf8))
         #expect(result["ok"] == true, "\(run.stdout)\n\(ExternalProcess.tail(run.stderr))")
-        #expect(result["steps"]?.arrayValue?.count == 8)
-        for name in ["1-signed-out", "2-signed-in", "2b-account-exists", "3-linked", "4-requires-recent-login", "5-deleted"] {
+        #expect(result["steps"]?.arrayValue?.count == 9)
+        for name in [
+            "1-signed-out", "dev-provider-picker", "1b-cancelled", "2-signed-in", "2b-account-exists", "3-linked",
+            "4-requires-recent-login", "4b-signed-in-again", "5-deleted",
+        ] {
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("Tests/Artifacts/screenshots/\(name).png").path))
         }
     }

@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """A real browser (Debian's headless Chromium, driven by selenium) through `federate serve`.
 
-Starts `federate serve` with a throwaway SQLite file and a short recent-login window, then, as
-a person would: signs in with the generic dev provider, links the Google and Apple flavours
-(Apple answers with a form_post), signs out, signs in with Google and lands on the same
-account, tries to delete the account with a session that is no longer recent and is sent to
-reauthenticate, then deletes it. Screenshots of the main pages go to --screenshots.
+Starts `federate serve` with a throwaway SQLite file and a short recent-login window
+(`--recent-login-seconds`), then, as a person would, checks each state of the demo page:
+signed out (buttons named after providers, never `oidc.dev`); Cancel at the dev provider
+(a plain-words message, the code only in the muted support line); signed in with one
+provider (a friendly summary, no raw uid, no Unlink on the only provider, "Link another"
+offering only unlinked providers); Google before linking (account exists, in plain words);
+linking Google and Apple (Apple answers with a form_post); signing in with Google to the same
+account; deleting with a sign-in that is no longer recent (the page says what happens next
+and offers the re-sign-in, then says to click Delete again); deleting. Screenshots of each
+state go to --screenshots.
 
 Prints one JSON object {"ok": true|false, "steps": [...], "error": ...}; exits 0 only when
 every step passed. Needs chromium and chromium-driver (Debian) and selenium (requirements.txt).
@@ -39,9 +44,9 @@ def main():
     work = tempfile.mkdtemp(prefix="federate-browser-")
     config = os.path.join(work, "serve.json")
     with open(config, "w") as f:
-        json.dump({"port": a.port, "store": {"sqlite": os.path.join(work, "accounts.sqlite")},
-                   "recent_login_seconds": RECENT_LOGIN_SECONDS}, f)
-    server = subprocess.Popen([a.federate, "serve", "--config", config], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        json.dump({"port": a.port, "store": {"sqlite": os.path.join(work, "accounts.sqlite")}}, f)
+    server = subprocess.Popen([a.federate, "serve", "--config", config, "--recent-login-seconds", str(RECENT_LOGIN_SECONDS)],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     driver = None
     try:
         line = server.stdout.readline()
@@ -53,28 +58,64 @@ def main():
         def shot(name):
             driver.save_screenshot(os.path.join(a.screenshots, name + ".png"))
 
+        def account_uid():
+            # The uid is not on the page: ask /me, as the page's script does.
+            return driver.execute_script(
+                "var r = new XMLHttpRequest(); r.open('GET', '/me', false); r.send(); return JSON.parse(r.responseText).uid;")
+
         def home_signed_in():
             wait.until(EC.visibility_of_element_located((By.ID, "signed-in")))
-            wait.until(lambda d: d.find_element(By.ID, "uid").text.strip() != "")
-            return driver.find_element(By.ID, "uid").text
+            wait.until(lambda d: d.find_element(By.ID, "who").text.strip() != "")
+            uid = account_uid()
+            assert uid not in driver.find_element(By.TAG_NAME, "body").text, "the raw uid is shown"
+            return uid
 
         def pick(email):
             # The dev provider's page listing its test users: choose one, as a person would.
-            button = wait.until(EC.element_to_be_clickable((By.XPATH, "//button[contains(., '%s')]" % email)))
-            if "picker" not in steps[-1]:
-                shot("dev-provider-picker")
-            button.click()
+            wait.until(EC.element_to_be_clickable((By.XPATH, "//button[contains(., '%s')]" % email))).click()
+
+        def message(text):
+            wait.until(EC.text_to_be_present_in_element((By.ID, "message-text"), text))
+            return driver.find_element(By.ID, "message-code").text
 
         def linked():
-            return sorted(li.text.split(" ")[0] for li in driver.find_elements(By.CSS_SELECTOR, "#linked li"))
+            return sorted(li.find_element(By.CSS_SELECTOR, ".provider").text for li in driver.find_elements(By.CSS_SELECTOR, "#linked li"))
 
+        def unlink_buttons():
+            return driver.find_elements(By.CSS_SELECTOR, "#linked button")
+
+        def link_offers():
+            return sorted(b.get_attribute("id") for b in driver.find_elements(By.CSS_SELECTOR, "#link a"))
+
+        # Signed out: a button per provider, by its name.
         driver.get(url)
         wait.until(EC.visibility_of_element_located((By.ID, "signed-out")))
+        labels = sorted(b.text for b in driver.find_elements(By.CSS_SELECTOR, "#sign-in a"))
+        assert labels == ["Sign in with Apple", "Sign in with Dev provider", "Sign in with Google"], labels
+        assert "oidc.dev" not in driver.find_element(By.TAG_NAME, "body").text
         shot("1-signed-out")
+
+        # Cancel at the dev provider: back with access_denied, said in plain words.
+        driver.find_element(By.ID, "sign-in-dev").click()
+        wait.until(EC.element_to_be_clickable((By.ID, "cancel")))
+        shot("dev-provider-picker")
+        driver.find_element(By.ID, "cancel").click()
+        code = message("You cancelled signing in with Dev provider")
+        assert "access_denied" in code, code
+        assert "error=" not in driver.current_url, driver.current_url
+        wait.until(EC.visibility_of_element_located((By.ID, "signed-out")))
+        shot("1b-cancelled")
+        steps.append("cancelled at the dev provider: told in plain words")
+
+        # Signed in with one provider: no Unlink on it; "Link another" offers only the others.
         driver.find_element(By.ID, "sign-in-dev").click()
         pick("alice@example.com")
         uid = home_signed_in()
-        steps.append("signed in with the generic dev provider: " + uid)
+        assert driver.find_element(By.ID, "who").text == "Alice Example", driver.find_element(By.ID, "who").text
+        assert linked() == ["Dev provider"], linked()
+        assert unlink_buttons() == [], "Unlink offered on the only provider"
+        assert link_offers() == ["link-apple", "link-google"], link_offers()
+        steps.append("signed in with the dev provider: no Unlink, link offers Google and Apple")
         shot("2-signed-in")
 
         # The same person tries Google before linking it: the page says so in plain words,
@@ -83,7 +124,8 @@ def main():
         wait.until(EC.visibility_of_element_located((By.ID, "signed-out")))
         driver.find_element(By.ID, "sign-in-google").click()
         pick("alice@example.com")
-        wait.until(EC.text_to_be_present_in_element((By.ID, "message"), "An account already uses this email"))
+        code = message("An account already uses this email")
+        assert "account_exists_with_different_credential" in code, code
         assert "error=" not in driver.current_url, driver.current_url
         shot("2b-account-exists")
         steps.append("Google before linking: told to sign in with the first provider, then link")
@@ -95,32 +137,39 @@ def main():
         driver.find_element(By.ID, "link-google").click()
         pick("alice@example.com")
         wait.until(lambda d: len(linked()) == 2)
+        assert len(unlink_buttons()) == 2
+        assert link_offers() == ["link-apple"], link_offers()
         driver.find_element(By.ID, "link-apple").click()
         pick("alice@example.com")  # Apple's flavour answers with an auto-submitting form_post
         wait.until(lambda d: len(linked()) == 3)
-        assert linked() == ["apple.com", "google.com", "oidc.dev"], linked()
-        steps.append("linked google.com and apple.com")
+        assert linked() == ["Apple", "Dev provider", "Google"], linked()
+        assert link_offers() == [], link_offers()
+        steps.append("linked Google and Apple")
         shot("3-linked")
 
         driver.find_element(By.ID, "sign-out").click()
         wait.until(EC.visibility_of_element_located((By.ID, "signed-out")))
-        steps.append("signed out")
         driver.find_element(By.ID, "sign-in-google").click()
         pick("alice@example.com")
         again = home_signed_in()
         assert again == uid, (again, uid)
-        steps.append("signed in with Google: same account")
+        steps.append("signed out, signed in with Google: same account")
 
+        # Deleting needs a recent sign-in: the page says what happens next and offers it.
         time.sleep(RECENT_LOGIN_SECONDS + 1.5)
         driver.find_element(By.ID, "delete").click()
-        wait.until(EC.text_to_be_present_in_element((By.ID, "message"), "recent sign-in"))
+        message("Sign in again to confirm; you'll come back here and can then delete the account.")
         shot("4-requires-recent-login")
-        pick("alice@example.com")  # sent to reauthenticate
-        home_signed_in()
-        wait.until(lambda d: "not recent" not in d.find_element(By.ID, "age").text)
-        steps.append("reauthenticated")
+        steps.append("delete asked for a recent sign-in, saying what happens next")
+        driver.find_element(By.CSS_SELECTOR, "#message-actions a").click()
+        pick("alice@example.com")
+        again = home_signed_in()
+        assert again == uid, (again, uid)
+        message("Click Delete account again")
+        shot("4b-signed-in-again")
+        steps.append("signed in again: told to click Delete again")
         driver.find_element(By.ID, "delete").click()
-        wait.until(EC.text_to_be_present_in_element((By.ID, "message"), "Account deleted."))
+        message("Account deleted.")
         wait.until(EC.visibility_of_element_located((By.ID, "signed-out")))
         shot("5-deleted")
         steps.append("account deleted")

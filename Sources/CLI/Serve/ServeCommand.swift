@@ -34,6 +34,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (default 8080, or the file's).")
     var port: Int?
 
+    @Option(help: "How recent a sign-in must be, in seconds, to unlink a provider or delete the account (default 300, or the file's).")
+    var recentLoginSeconds: Double?
+
     func run() async throws {
         do {
             var settings = ServeConfiguration()
@@ -44,6 +47,10 @@ struct ServeCommand: AsyncParsableCommand {
                 settings = try ServeConfiguration(json: Array(data), environment: ProcessInfo.processInfo.environment)
             }
             if let port { settings.port = port }
+            if let recentLoginSeconds {
+                try ServeConfiguration.checkRecentLoginSeconds(recentLoginSeconds)
+                settings.recentLoginSeconds = recentLoginSeconds
+            }
             try await Self.serve(settings)
         } catch {
             throw CLIOutput.fail(error)
@@ -56,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
         let origin = settings.origin ?? "http://127.0.0.1:\(settings.port)"
         var devProviders: [DevProvider] = []
         var providers: [String: any SignInProvider] = [:]
-        var labels: [(name: String, label: String)] = []
+        var buttons: [DemoPage.Provider] = []
         for entry in settings.providers {
             switch entry {
             case .dev(let name, let flavorName):
@@ -66,16 +73,16 @@ struct ServeCommand: AsyncParsableCommand {
                 let dev = try await DevProvider.start(configuration: devConfiguration(flavor, name: name))
                 devProviders.append(dev)
                 providers[name] = try devSignIn(dev, flavor: flavor, cache: cache)
-                labels.append((name, ["generic": "the dev provider", "google": "Google (dev flavour)", "apple": "Apple (dev flavour)"][flavor.rawValue] ?? name))
+                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? devLabel(flavor), providerID: providers[name]?.providerID ?? ""))
             case .google(let name, let clientID, let secret):
                 providers[name] = GoogleProvider(clientID: clientID, clientSecret: secret, cache: cache)
-                labels.append((name, "Google"))
+                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "Google", providerID: GoogleProvider.providerID))
             case .apple(let name, let servicesID, let teamID, let keyID, let pem):
                 providers[name] = try AppleProvider(servicesID: servicesID, teamID: teamID, keyID: keyID, privateKeyPEM: pem, cache: cache)
-                labels.append((name, "Apple"))
+                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "Apple", providerID: AppleProvider.providerID))
             case .oidc(let name, let issuer, let clientID, let secret):
                 providers[name] = try OIDCProvider(id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret, cache: cache)
-                labels.append((name, name))
+                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? name, providerID: "oidc.\(name)"))
             }
         }
 
@@ -98,6 +105,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         let router = Router(context: FederateContext.self)
         FederateRoutes<FederateContext>(configuration: configuration, logger: logger).register(on: router)
+        HealthRoutes<FederateContext>(readiness: Readiness(configuration: configuration), logger: logger).register(on: router)
         if let name = settings.apiProvider {
             // An API for apps: bearer ID tokens of this provider, verified on every request.
             guard let source = providers[name] as? any BearerTokenSource else {
@@ -114,8 +122,8 @@ struct ServeCommand: AsyncParsableCommand {
                         ]))))
                 }
         }
-        let page = DemoPage.html(providers: labels)
-        let names = labels.map { JSONValue.string($0.name) }
+        let page = DemoPage.html(providers: buttons)
+        let names = buttons.map { JSONValue.string($0.name) }
         router.get("/") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                      body: .init(byteBuffer: ByteBuffer(string: page)))
@@ -133,6 +141,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let sqlite = store as? SQLiteAccountStore { services.append(sqlite) }
         let migrate: @Sendable () async throws -> Void = { if let store = store as? PostgresAccountStore { try await store.migrate() } }
         services.append(AfterPreparing(prepare: migrate, service: app))
+        // Last in, first stopped: it fetches the providers' discovery documents and keys, so
+        // /readyz turns ready, and keeps them fresh.
+        services.append(ProviderWarmer(providers: providers, logger: logger))
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         var failure: (any Error)?
         do {
@@ -142,6 +153,16 @@ struct ServeCommand: AsyncParsableCommand {
         }
         for dev in devProviders { try? await dev.stop() }
         if let failure { throw FederateError.addressInUse(failure, address: "127.0.0.1:\(settings.port)") ?? failure }
+    }
+
+    /// What the sign-in buttons call a dev provider of `flavor`: the provider it stands in for.
+    static func devLabel(_ flavor: DevFlavor) -> String {
+        switch flavor {
+        case .generic: return "Dev provider"
+        case .google: return "Google"
+        case .apple: return "Apple"
+        case .firebase: return "Firebase"
+        }
     }
 
     /// A dev provider whose clients redirect to this server's callback for `name`, with the

@@ -12,7 +12,7 @@ import Foundation
 ///  "providers": [
 ///    {"name": "google", "type": "google", "client_id": "…", "client_secret_env": "GOOGLE_CLIENT_SECRET"},
 ///    {"name": "apple", "type": "apple", "services_id": "…", "team_id": "…", "key_id": "…", "private_key_env": "APPLE_P8"},
-///    {"name": "corp", "type": "oidc", "issuer": "https://login.corp.example", "client_id": "…", "client_secret_env": "CORP_SECRET"},
+///    {"name": "corp", "type": "oidc", "label": "Corp SSO", "issuer": "https://login.corp.example", "client_id": "…", "client_secret_env": "CORP_SECRET"},
 ///    {"name": "dev", "type": "dev", "flavor": "generic"}]}
 /// ```
 ///
@@ -45,6 +45,19 @@ struct ServeConfiguration {
     /// of the file, through its `BearerTokenSource`); `nil` serves no API route.
     var apiProvider: String? = "dev"
     var providers: [ProviderEntry] = [.dev(name: "dev", flavor: "generic"), .dev(name: "google", flavor: "google"), .dev(name: "apple", flavor: "apple")]
+    /// What the demo page's buttons call each provider, by name (a provider's `"label"`);
+    /// unnamed ones are called after their type ("Google", "Apple", "Dev provider").
+    var labels: [String: String] = [:]
+
+    /// The button label configured for provider `name`, if any.
+    func label(of name: String) -> String? { labels[name] }
+
+    /// Throws unless `seconds` is a usable recent-login window: 0 to a year.
+    static func checkRecentLoginSeconds(_ seconds: Double) throws(FederateError) {
+        guard seconds.isFinite, seconds >= 0, seconds <= 31_536_000 else {
+            throw FederateError(.invalidConfiguration, "recent_login_seconds is a number of seconds from 0 to 31536000 (a year)")
+        }
+    }
 
     /// The defaults: three dev-provider flavours in process, SQLite in a local file.
     init() {}
@@ -93,9 +106,10 @@ struct ServeConfiguration {
             sealingKey = Array(bytes)
         }
         if let value = object["recent_login_seconds"] {
-            guard let seconds = value.doubleValue, seconds.isFinite, seconds >= 0, seconds <= 31_536_000 else {
+            guard let seconds = value.doubleValue else {
                 throw FederateError(.invalidConfiguration, "recent_login_seconds is a number of seconds from 0 to 31536000 (a year)")
             }
+            try Self.checkRecentLoginSeconds(seconds)
             recentLoginSeconds = seconds
         }
         if let value = object["api_bearer_provider"] {
@@ -110,6 +124,12 @@ struct ServeConfiguration {
             providers = []
             for entry in entries {
                 let name = try string(entry, "name")
+                if let label = entry["label"] {
+                    guard let text = label.stringValue, !text.isEmpty, text.count <= 64 else {
+                        throw FederateError(.invalidConfiguration, "provider '\(name)': label is a short text (1-64 characters)")
+                    }
+                    labels[name] = text
+                }
                 switch entry["type"]?.stringValue {
                 case "dev": providers.append(.dev(name: name, flavor: entry["flavor"]?.stringValue ?? "generic"))
                 case "google": providers.append(.google(name: name, clientID: try string(entry, "client_id"), clientSecret: try secret(entry, "client_secret_env")))

@@ -41,6 +41,16 @@ final class RefreshingCache<Value: Sendable>: Sendable {
     /// How many fetches have started (for tests and metrics).
     var fetchCount: Int { state.withLock { $0.fetchCount } }
 
+    /// The cached value when ``value()`` would serve it even if a fetch failed now: fresh,
+    /// or stale within ``CachePolicy/maximumStaleness``; `nil` otherwise. Fetches nothing.
+    var warmValue: Value? {
+        let now = clock.instant
+        return state.withLock { state in
+            guard let current = state.current, now < current.expiresAt + policy.maximumStaleness else { return nil }
+            return current.value
+        }
+    }
+
     private enum Step {
         case ready(Entry)
         case wait(Task<Result<Entry, FederateError>, Never>)

@@ -38,6 +38,12 @@ public final class DiscoveryClient: Sendable {
         return try await cache.value()
     }
 
+    /// `issuer`'s document when it is in the cache (fresh, or stale but still served), else
+    /// `nil`: fetches nothing. A readiness check asks this.
+    public func cachedMetadata(for issuer: String) -> ProviderMetadata? {
+        caches.withLock { $0[issuer] }?.warmValue
+    }
+
     private func makeCache(issuer: String) -> RefreshingCache<ProviderMetadata> {
         let url = ProviderMetadata.discoveryURL(forIssuer: issuer)
         return RefreshingCache(policy: cachePolicy, clock: clock) {

@@ -42,6 +42,23 @@ public final class ProviderCache: Sendable {
         }
     }
 
+    /// Fetches `issuer`'s discovery document and the key set `profile` locates from it into
+    /// this cache (nothing when both are fresh), so the first sign-in does not wait on them.
+    /// Throws `discovery_failed`, `key_fetch_failed` and the like when the provider cannot be reached.
+    public func warm(issuer: String, profile: any OpenIDProviderProfile = StandardOpenIDProfile()) async throws(FederateError) {
+        let metadata = try await discovery.metadata(for: issuer)
+        let location = profile.keySetLocation(metadata: metadata)
+        _ = try await keySet(url: location.url, format: location.format).keySet()
+    }
+
+    /// Whether `issuer`'s discovery document and the key set `profile` locates from it are
+    /// both cached (fresh, or stale but still served). Fetches nothing.
+    public func isWarm(issuer: String, profile: any OpenIDProviderProfile = StandardOpenIDProfile()) -> Bool {
+        guard let metadata = discovery.cachedMetadata(for: issuer) else { return false }
+        let location = profile.keySetLocation(metadata: metadata)
+        return keySets.withLock { $0["\(location.format.name) \(location.url)"] }?.isWarm ?? false
+    }
+
     /// A client for `clientID` at the provider `metadata` describes (from ``discovery``),
     /// with `profile`'s policy and its key set from this cache.
     public func client(

@@ -60,6 +60,9 @@ public final class RemoteKeySet: KeySetProvider {
     /// How many fetches this key set has started (for tests and metrics).
     public var fetchCount: Int { cache.fetchCount }
 
+    /// Whether keys are in the cache (fresh, or stale but still served): fetches nothing.
+    public var isWarm: Bool { cache.warmValue != nil }
+
     /// The cached keys, fetched when missing or expired.
     public func keySet() async throws(FederateError) -> JSONWebKeySet {
         try await cache.value()

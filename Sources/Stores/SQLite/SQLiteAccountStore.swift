@@ -151,6 +151,8 @@ public final class SQLiteAccountStore: AccountStore, Service {
     }
 
     func query(_ sql: String, _ binds: [SQLiteData] = []) async throws(FederateError) -> [SQLiteRow] {
+        // Called with the lock held, so a close (which holds it too) has finished or not begun.
+        guard !connection.isClosed else { throw FederateError(.accountStoreFailed, "the SQLite database is closed") }
         do {
             return try await connection.query(sql, binds)
         } catch let error as SQLiteError {

@@ -1,0 +1,9 @@
+public import FederateTokens
+
+/// The default readiness round trip, for stores that have no cheaper one.
+extension AccountStore {
+    /// Looks up a session ID that cannot exist: one indexed read.
+    public func ping() async throws(FederateError) {
+        _ = try await isSessionRevoked(id: "")
+    }
+}

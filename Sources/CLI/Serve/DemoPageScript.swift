@@ -1,0 +1,152 @@
+/// The demo page's script (``DemoPage``): renders the signed-out and signed-in states from
+/// `GET /me`, calls the JSON API, and says every error in plain words.
+///
+/// Errors arrive as a stable Federate error code: from the callback as `?error=CODE` (a
+/// provider's refusal as `error=provider_error&provider_error=ITS_CODE`), from the API as
+/// `{"error": CODE}`. `sentences` maps each code a person can meet to what happened and what
+/// to do next; the code itself stays visible, small and muted, for support. Flows start with
+/// `returnTo=/?via=NAME` (so the message can name the provider) or, for a re-sign-in,
+/// `returnTo=/?confirm=ACTION` (so the page can say: now click it again).
+enum DemoPageScript {
+    static let source = #"""
+        const $ = (id) => document.getElementById(id);
+        let me = null;
+        const labelOf = (name) => (providers.find((p) => p.name === name) || {}).label;
+        const labelOfID = (id) => (providers.find((p) => p.provider_id === id) || {}).label || id;
+        const start = (name, intent, returnTo) =>
+          "/auth/" + encodeURIComponent(name) + "/start?intent=" + intent + "&returnTo=" + encodeURIComponent(returnTo);
+
+        // What happened, and the way forward, for each stable error code ({p}: the provider).
+        const sentences = {
+          account_exists_with_different_credential: "An account already uses this email. Sign in with the method you used before, then link {p} from your account.",
+          credential_already_in_use: "That {p} account already belongs to another account here. To use that account, sign out and sign in with {p}.",
+          provider_already_linked: "Your account already has a {p} account linked. Unlink it first to link a different one.",
+          email_already_in_use: "Another account already uses this email. Sign in to that account instead.",
+          user_mismatch: "You signed in at {p} as someone else. Sign in again as the person signed in here.",
+          requires_recent_login: "{p} did not ask you to sign in again, so this does not count as a fresh sign-in. Try again.",
+          access_denied: "You cancelled signing in with {p}. Nothing changed: choose a way to sign in when you are ready.",
+          provider_error: "{p} did not complete the sign-in. Try again, or choose another way to sign in.",
+          state_mismatch: "That sign-in was not started on this page, or has already finished. Start again here.",
+          invalid_pending_authorization: "That sign-in took too long or was started in another browser. Start again here.",
+          userinfo_subject_mismatch: "{p} gave inconsistent answers about who you are. Try again, or choose another way to sign in.",
+          user_disabled: "This account is disabled. Contact support if you think this is a mistake.",
+          user_not_found: "This account no longer exists. Sign in to create a new one.",
+          session_required: "You are signed out. Sign in again to continue.",
+          session_revoked: "You were signed out. Sign in again to continue.",
+          last_provider: "This is the only way to sign in to your account, so it cannot be unlinked. Link another one first.",
+          no_such_provider: "That sign-in method is not linked to your account any more. The page is now up to date.",
+          csrf_failed: "This page was out of date. Reload it and try again.",
+          account_store_failed: "We could not reach the account database. Try again in a moment.",
+          discovery_failed: "We could not reach {p}. Try again in a moment, or choose another way to sign in.",
+          key_fetch_failed: "We could not reach {p}. Try again in a moment, or choose another way to sign in.",
+          http_failed: "We could not reach {p}. Try again in a moment, or choose another way to sign in.",
+          http_timeout: "{p} took too long to answer. Try again in a moment, or choose another way to sign in.",
+          unknown_provider: "That way to sign in is not available here. Choose another one.",
+        };
+        const fallback = "Signing in with {p} did not work. Try again, or choose another way to sign in.";
+
+        function clearMessage() { $("message").hidden = true; }
+        // Shows `text`; `code` (optional) in the muted support line; `actions` (optional) are buttons or links.
+        function say(text, options) {
+          const o = options || {};
+          $("message-text").textContent = text;
+          $("message-code").textContent = o.code ? "Code for support: " + o.code : "";
+          $("message-actions").innerHTML = "";
+          for (const a of o.actions || []) $("message-actions").appendChild(a);
+          $("message").className = o.info ? "info" : "";
+          $("message").hidden = false;
+        }
+        function explain(code, providerLabel, providerCode) {
+          const key = code === "provider_error" && providerCode === "access_denied" ? "access_denied" : code;
+          const sentence = sentences[key] || fallback;
+          say(sentence.split("{p}").join(providerLabel || "the provider"), { code: providerCode ? code + " / " + providerCode : code });
+        }
+        function button(label, onclick, cls, id) {
+          const b = document.createElement("button"); b.textContent = label; b.onclick = onclick;
+          if (cls) b.className = cls; if (id) b.id = id; return b;
+        }
+        function link(label, href, id) {
+          const a = document.createElement("a"); a.className = "button"; a.href = href; a.textContent = label; if (id) a.id = id; return a;
+        }
+        function ago(seconds) {
+          if (seconds < 10) return "just now";
+          if (seconds < 60) return seconds + " seconds ago";
+          if (seconds < 3600) { const m = Math.floor(seconds / 60); return m + (m === 1 ? " minute ago" : " minutes ago"); }
+          const h = Math.floor(seconds / 3600); return h + (h === 1 ? " hour ago" : " hours ago");
+        }
+        async function api(method, path) {
+          const response = await fetch(path, { method, headers: { "X-CSRF-Token": me ? me.csrf_token : "" } });
+          let body = {};
+          try { body = await response.json(); } catch (e) { body = { error: "unexpected_status" }; }
+          return { status: response.status, body };
+        }
+
+        async function load() {
+          const response = await fetch("/me");
+          if (response.status !== 200) {
+            me = null; $("signed-in").hidden = true; $("signed-out").hidden = false; $("sign-in").innerHTML = "";
+            for (const p of providers) $("sign-in").appendChild(link("Sign in with " + p.label, start(p.name, "signIn", "/?via=" + p.name), "sign-in-" + p.name));
+            return;
+          }
+          me = await response.json();
+          $("signed-out").hidden = true; $("signed-in").hidden = false;
+          $("who").textContent = me.display_name || me.email || "you";
+          $("email").textContent = me.display_name && me.email ? " (" + me.email + ")" : "";
+          const count = me.providers.length;
+          $("summary").textContent = "Signed in " + ago(me.session_age_seconds) + " · " + count +
+            (count === 1 ? " way to sign in" : " ways to sign in") + (me.email_verified ? " · email verified" : "");
+          $("linked").innerHTML = ""; $("link").innerHTML = "";
+          for (const p of me.providers) {
+            const li = document.createElement("li"); li.dataset.providerId = p.provider_id;
+            const name = document.createElement("span"); name.className = "provider"; name.textContent = p.route ? (labelOf(p.route) || labelOfID(p.provider_id)) : labelOfID(p.provider_id);
+            li.appendChild(name);
+            if (p.email) { const e = document.createElement("span"); e.className = "muted"; e.textContent = p.email; li.appendChild(e); }
+            // The last way to sign in cannot be unlinked: no button for it.
+            if (count > 1) li.appendChild(button("Unlink", () => unlink(p), "danger", "unlink-" + (p.route || p.provider_id)));
+            $("linked").appendChild(li);
+          }
+          const linkedIDs = me.providers.map((p) => p.provider_id);
+          const unlinked = providers.filter((p) => !linkedIDs.includes(p.provider_id));
+          for (const p of unlinked) $("link").appendChild(link("Link " + p.label, start(p.name, "link", "/?via=" + p.name), "link-" + p.name));
+          if (unlinked.length === 0) { const n = document.createElement("p"); n.className = "muted"; n.textContent = "Every available way to sign in is linked."; $("link").appendChild(n); }
+        }
+
+        // A sensitive change refused for want of a recent sign-in: say what happens next and
+        // offer the re-sign-in with each linked provider; it comes back with ?confirm=ACTION.
+        function askToSignInAgain(action, what) {
+          const actions = me.providers.filter((p) => p.route).map((p) =>
+            link("Sign in again with " + (labelOf(p.route) || labelOfID(p.provider_id)), start(p.route, "reauthenticate", "/?via=" + p.route + "&confirm=" + action), "reauth-" + p.route));
+          say(what + " needs a recent sign-in. Sign in again to confirm; you'll come back here and can then " +
+              (action === "delete" ? "delete the account." : "unlink it."), { actions, code: "requires_recent_login", info: true });
+        }
+        async function unlink(p) {
+          const result = await api("DELETE", "/me/providers/" + encodeURIComponent(p.provider_id));
+          if (result.status === 403 && result.body.error === "requires_recent_login") return askToSignInAgain("unlink", "Unlinking " + labelOfID(p.provider_id));
+          if (result.status === 200) say(labelOfID(p.provider_id) + " is no longer linked to your account.", { info: true });
+          else explain(result.body.error, labelOfID(p.provider_id));
+          await load();
+        }
+        $("sign-out").onclick = async () => { await api("POST", "/auth/signout"); me = null; say("You are signed out.", { info: true }); await load(); };
+        $("delete").onclick = async () => {
+          const result = await api("DELETE", "/me");
+          if (result.status === 403 && result.body.error === "requires_recent_login") return askToSignInAgain("delete", "Deleting your account");
+          if (result.status === 200) { say("Account deleted. Your sign-in methods are unlinked and their access revoked.", { info: true }); me = null; }
+          else explain(result.body.error);
+          await load();
+        };
+
+        // Back from a provider: ?error=CODE (and provider_error=…) in plain words, or the
+        // re-sign-in done; then clean the address.
+        const query = new URLSearchParams(window.location.search);
+        const via = labelOf(query.get("via") || "");
+        if (query.get("error")) {
+          explain(query.get("error"), via, query.get("provider_error"));
+        } else if (query.get("confirm") === "delete") {
+          say("You signed in again. Click Delete account again to delete it.", { info: true });
+        } else if (query.get("confirm") === "unlink") {
+          say("You signed in again. Click Unlink again to unlink it.", { info: true });
+        }
+        if (window.location.search) history.replaceState(null, "", window.location.pathname);
+        load();
+        """#
+}

@@ -1,0 +1,55 @@
+import Federate
+public import Hummingbird
+public import Logging
+
+/// Health endpoints for an orchestrator's probes, added with one call:
+///
+/// ```swift
+/// HealthRoutes<FederateContext>(readiness: Readiness(configuration: configuration)).register(on: router)
+/// ```
+///
+/// - `GET /healthz`: the process is up and serving — always 200 `{"status": "ok"}`; it
+///   touches neither the store nor a provider (a liveness probe).
+/// - `GET /readyz`: ready for traffic (``Readiness``) — 200 `{"status": "ready"}`, else 503
+///   `{"status": "not_ready", "not_ready": ["store", "provider:google"]}`, naming what is not
+///   ready and nothing more (no error text, no secret).
+///
+/// Both answer `Cache-Control: no-store` and need no session.
+public struct HealthRoutes<Context: RequestContext>: Sendable {
+    /// What `/readyz` checks.
+    public let readiness: Readiness
+    /// The liveness path (`/healthz`).
+    public let healthPath: String
+    /// The readiness path (`/readyz`).
+    public let readyPath: String
+    private let logger: Logger
+
+    /// Creates the routes.
+    public init(
+        readiness: Readiness, healthPath: String = "/healthz", readyPath: String = "/readyz",
+        logger: Logger = Logger(label: "federate.health")
+    ) {
+        self.readiness = readiness
+        self.healthPath = healthPath
+        self.readyPath = readyPath
+        self.logger = logger
+    }
+
+    /// Registers `GET` ``healthPath`` and ``readyPath`` on `router`.
+    public func register(on router: Router<Context>) {
+        router.get(RouterPath(healthPath)) { _, _ in Self.json(.ok, ["status": "ok"]) }
+        router.get(RouterPath(readyPath)) { _, _ in
+            let failing = await readiness.failingChecks(logger: logger)
+            guard failing.isEmpty else {
+                return Self.json(.serviceUnavailable, ["status": "not_ready", "not_ready": .array(failing.map(JSONValue.string))])
+            }
+            return Self.json(.ok, ["status": "ready"])
+        }
+    }
+
+    private static func json(_ status: HTTPResponse.Status, _ body: [String: JSONValue]) -> Response {
+        Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes(.object(body)))))
+    }
+}

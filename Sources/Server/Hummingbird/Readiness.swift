@@ -1,0 +1,61 @@
+public import Federate
+public import Logging
+
+/// What `/readyz` checks (``HealthRoutes``): the account store answers a cheap round trip
+/// (``AccountStore/ping()``) within ``storeTimeout``, and every provider that can say so
+/// (``WarmableProvider``) has its discovery document and key set in the cache, so the next
+/// sign-in or token verification does not wait on the provider. Nothing is fetched by the
+/// check; ``ProviderWarmer`` does the fetching.
+public struct Readiness: Sendable {
+    /// The account store.
+    public var store: any AccountStore
+    /// The providers, by route name.
+    public var providers: [String: any SignInProvider]
+    /// How long the store may take to answer before it counts as down.
+    public var storeTimeout: Duration
+
+    /// Checks `store` and `providers`.
+    public init(store: any AccountStore, providers: [String: any SignInProvider], storeTimeout: Duration = .seconds(2)) {
+        self.store = store
+        self.providers = providers
+        self.storeTimeout = storeTimeout
+    }
+
+    /// Checks the store and providers that `configuration` serves.
+    public init(configuration: FederateServerConfiguration, storeTimeout: Duration = .seconds(2)) {
+        self.init(store: configuration.accounts.store, providers: configuration.providers, storeTimeout: storeTimeout)
+    }
+
+    /// The checks that fail, by name, sorted: `store` when the store does not answer in
+    /// time, `provider:NAME` for each provider whose discovery document or key set is not
+    /// cached. Empty when ready. Names only: no error text, nothing secret.
+    public func failingChecks(logger: Logger? = nil) async -> [String] {
+        let store = self.store
+        let storeAnswer = await withDeadline(storeTimeout) { () async -> FederateError.Code? in
+            do {
+                try await store.ping()
+                return nil
+            } catch let error as FederateError {
+                return error.code
+            } catch {
+                return .accountStoreFailed
+            }
+        }
+        var failing: [String] = []
+        switch storeAnswer {
+        case .some(.none): break
+        case .some(.some(let code)):
+            logger?.notice("readiness: the account store failed", metadata: ["error": "\(code)"])
+            failing.append("store")
+        case .none:
+            logger?.notice("readiness: the account store did not answer in time", metadata: ["timeout": "\(storeTimeout)"])
+            failing.append("store")
+        }
+        for (name, provider) in providers.sorted(by: { $0.key < $1.key }) {
+            if let warmable = provider as? any WarmableProvider, !warmable.isWarm {
+                failing.append("provider:" + name)
+            }
+        }
+        return failing
+    }
+}
