@@ -188,8 +188,9 @@ class Run:
         tokens = self.state.get("selftest_tokens", {}).get("basic")
         if not tokens or not tokens.get("id_token"):
             return False, "no ID token from provider_selftest"
+        # `--option=value`: a random nonce may begin with "-", which would read as an option.
         r = self.federate(["verify", "--issuer", self.info["issuer"], "--audience", tokens["client_id"],
-                           "--nonce", tokens["nonce"], tokens["id_token"]])
+                           "--nonce=" + tokens["nonce"], tokens["id_token"]])
         self.save("verify_id_token", r)
         out = r["output"] or {}
         problems = []
@@ -226,7 +227,7 @@ class Run:
         tokens = self.state.get("login_client_secret_basic_tokens")
         if not tokens:
             return False, "no tokens from login_client_secret_basic"
-        r = self.federate(["token", "refresh", *self.creds("basic"), "--refresh-token", tokens["refresh_token"]])
+        r = self.federate(["token", "refresh", *self.creds("basic"), "--refresh-token=" + tokens["refresh_token"]])
         self.save("refresh", r)
         out = r["output"] if isinstance(r["output"], dict) else {}
         problems = []
@@ -261,9 +262,9 @@ class Run:
             or (self.state.get("login_client_secret_basic_tokens") or {}).get("refresh_token")
         if not token:
             return False, "no refresh token to revoke"
-        r = self.federate(["token", "revoke", *self.creds("basic"), "--token", token, "--hint", "refresh_token",
+        r = self.federate(["token", "revoke", *self.creds("basic"), "--token=" + token, "--hint", "refresh_token",
                            "--revocation-endpoint", self.info["revocation_endpoint"]])
-        r2 = self.federate(["token", "refresh", *self.creds("basic"), "--refresh-token", token])
+        r2 = self.federate(["token", "refresh", *self.creds("basic"), "--refresh-token=" + token])
         self.save("revocation", {"revoke": r, "refresh_after": r2})
         problems = []
         if r["exit"] != 0 or not isinstance(r["output"], dict) or r["output"].get("revoked") is not True:
