@@ -173,6 +173,7 @@ let package = Package(
                 "Federate", logging,
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ] + crypto,
             path: "Sources/DevProvider",
             swiftSettings: strict

@@ -56,6 +56,6 @@ public struct MicrosoftProvider: SignInProvider, BearerTokenSource {
 
     public func bearerVerifier() async throws(FederateError) -> any BearerTokenVerifier {
         let client = try await oidc.client()
-        return IDTokenBearerVerifier(providerID: Self.providerID, verifier: IDTokenVerifier(policy: client.policy, keys: client.keys))
+        return IDTokenBearerVerifier(providerID: Self.providerID, verifier: client.idTokenVerifier)
     }
 }

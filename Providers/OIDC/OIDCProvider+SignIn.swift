@@ -34,7 +34,7 @@ extension OIDCProvider: SignInProvider {
     /// token is given and the token has one.
     public func credential(idToken: String, rawNonce: String? = nil, accessToken: String? = nil) async throws(FederateError) -> Credential {
         let client = try await client()
-        let verified = try await IDTokenVerifier(policy: client.policy, keys: client.keys)
+        let verified = try await client.idTokenVerifier
             .verify(idToken, expecting: IDTokenExpectations(nonce: rawNonce, accessToken: accessToken))
         return Credential(providerID: id, idToken: verified, accessToken: accessToken, rawNonce: rawNonce)
     }
@@ -45,6 +45,6 @@ extension OIDCProvider: BearerTokenSource {
     /// audience, algorithms, the profile's rules) with keys from ``cache``.
     public func bearerVerifier() async throws(FederateError) -> any BearerTokenVerifier {
         let client = try await client()
-        return IDTokenBearerVerifier(providerID: id, verifier: IDTokenVerifier(policy: client.policy, keys: client.keys))
+        return IDTokenBearerVerifier(providerID: id, verifier: client.idTokenVerifier)
     }
 }

@@ -1,5 +1,6 @@
 import Federate
 import Foundation
+import NIOPosix
 import Hummingbird
 public import Logging
 import ServiceLifecycle
@@ -63,7 +64,10 @@ public final class DevProvider: Sendable {
     public static func start(
         configuration: DevProviderConfiguration = .standard, port: Int = 0, logger: Logger = Logger(label: "federate.dev-provider")
     ) async throws -> DevProvider {
-        let state = try DevProviderState(clock: configuration.clock)
+        // RSA key generation takes a quarter of a second in a debug build: run it on NIO's
+        // blocking-work pool, not on a cooperative thread that other tasks are waiting for.
+        let clock = configuration.clock
+        let state = try await NIOThreadPool.singleton.runIfActive { try DevProviderState(clock: clock) }
         let (ports, portContinuation) = AsyncStream<Int>.makeStream()
         let router = Router()
         DevRoutes(configuration: configuration, state: state).register(on: router)

@@ -35,6 +35,12 @@ public struct OpenIDClient: Sendable {
     public let clock: FederateClock
     private let logger: Logger
 
+    /// This client's ID tokens, verified as its flows verify them: its ``policy``, ``keys``
+    /// and ``clock``. For tokens obtained elsewhere (an app's own sign-in) and bearer tokens.
+    public var idTokenVerifier: IDTokenVerifier {
+        IDTokenVerifier(policy: policy, keys: keys, clock: clock)
+    }
+
     /// Creates a client. The policy comes from `profile`; keys default to a ``RemoteKeySet``
     /// at the profile's key-set location (discovery's `jwks_uri` unless the profile says otherwise).
     public init(
@@ -191,7 +197,7 @@ public struct OpenIDClient: Sendable {
     private func signedUserInfo(_ token: String) async throws(FederateError) -> [String: JSONValue] {
         let verifier = JWTVerifier(
             rules: .signedUserInfo(issuer: metadata.issuer, clientID: clientID), allowedAlgorithms: policy.allowedAlgorithms, keys: keys,
-            hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, limits: policy.limits)
+            hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, clock: clock, limits: policy.limits)
         return try await verifier.verify(token).claims
     }
 
@@ -241,7 +247,7 @@ public struct OpenIDClient: Sendable {
         if let token = response.idToken {
             var expectations = expectations
             expectations.accessToken = response.accessToken
-            idTokenClaims = try await IDTokenVerifier(policy: policy, keys: keys, clock: clock).verify(token, expecting: expectations)
+            idTokenClaims = try await idTokenVerifier.verify(token, expecting: expectations)
         } else if idTokenRequired {
             throw FederateError(.invalidTokenResponse, "the token response has no id_token although openid was requested")
         }
