@@ -162,21 +162,32 @@ public struct URLSessionTransport: HTTPClient {
     ///
     /// URLSession's own timeouts cannot do this: `timeoutIntervalForRequest` is an idle timeout
     /// on Apple platforms and a per-hop timer on Linux, and neither spans redirects and body.
+    /// The caller gets its answer at the deadline even if the operation is slow to notice its
+    /// cancellation: the operation is not awaited once the deadline has passed.
     private static func withDeadline(
         _ deadline: ContinuousClock.Instant,
         timeoutError: FederateError,
         _ operation: @escaping @Sendable () async throws -> HTTPResponse
     ) async throws -> HTTPResponse {
-        try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(until: deadline, clock: .continuous)
-                return nil
+        let work = Task { try await operation() }
+        let answer = FirstAnswer()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                answer.waiting(continuation)
+                let timer = Task {
+                    try? await Task.sleep(until: deadline, clock: .continuous)
+                    guard !Task.isCancelled else { return }
+                    work.cancel()
+                    answer.resume(.failure(timeoutError))
+                }
+                Task {
+                    let result = await work.result
+                    timer.cancel()
+                    answer.resume(result)
+                }
             }
-            // Whichever child finishes first wins; cancelling the other stops its exchange.
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let response = first else { throw timeoutError }
-            return response
+        } onCancel: {
+            work.cancel()
         }
     }
 
@@ -220,9 +231,7 @@ public struct URLSessionTransport: HTTPClient {
     ) async throws -> HTTPResponse {
         let urlRequest = try self.makeURLRequest(request, url: url, origin: origin, timeout: timeout)
         let exchange = Exchange(method: request.method, limit: request.maxResponseBytes, origin: origin)
-        let task = self.session.session.dataTask(with: urlRequest)
-        self.session.delegate.register(exchange, for: task)
-        task.resume()
+        self.session.start(urlRequest, for: exchange)
 
         do {
             return try await withTaskCancellationHandler {
@@ -233,7 +242,7 @@ public struct URLSessionTransport: HTTPClient {
         } catch {
             // The deadline, the size limit or the caller ended the exchange early: the transfer
             // must not go on in the background.
-            self.session.cancel(task)
+            self.session.cancel(exchange)
             throw error
         }
     }
@@ -419,8 +428,25 @@ private final class SessionHandle: Sendable {
     /// delegate queue, and only after the task's ``Exchange`` has finished, makes every redirect
     /// callback either run before the cancellation (and answer normally) or see the finished
     /// exchange (and not answer at all; see ``SessionDelegate``).
-    func cancel(_ task: URLSessionTask) {
-        self.session.delegateQueue.addOperation { task.cancel() }
+    func cancel(_ exchange: Exchange) {
+        self.session.delegateQueue.addOperation { exchange.task?.cancel() }
+    }
+
+    /// Creates and starts the task for `request` on the delegate queue, never on the calling
+    /// thread: swift-corelibs-foundation's `dataTask(with:)` and `resume()` wait on the
+    /// session's internal queue, and a busy session once held both of Swift's cooperative
+    /// threads there (on two cores, the whole process). The serial queue runs this before
+    /// the task's callbacks and before ``cancel(_:)``.
+    func start(_ request: URLRequest, for exchange: Exchange) {
+        let session = self.session
+        let delegate = self.delegate
+        session.delegateQueue.addOperation {
+            guard !exchange.isFinished else { return }  // ended (deadline, caller) before it began
+            let task = session.dataTask(with: request)
+            delegate.register(exchange, for: task)
+            exchange.task = task
+            task.resume()
+        }
     }
 
     deinit {
@@ -529,6 +555,13 @@ private final class Exchange: Sendable {
     private let limit: Int
     private let origin: String
     private let state = Mutex(State())
+    private let startedTask = Mutex<URLSessionTask?>(nil)
+
+    /// The URLSession task carrying the exchange, once started (on the delegate queue).
+    var task: URLSessionTask? {
+        get { self.startedTask.withLock { $0 } }
+        set { self.startedTask.withLock { $0 = newValue } }
+    }
 
     init(method: String, limit: Int, origin: String) {
         self.method = method
@@ -702,5 +735,25 @@ private enum Failures {
         case .cancelled: "the request was cancelled"
         default: "URLSession failed"
         }
+    }
+}
+
+/// The one answer of ``URLSessionTransport``'s deadline race: the response, its error or the
+/// timeout, whichever comes first; later ones are dropped.
+private final class FirstAnswer: Sendable {
+    private let continuation = Mutex<CheckedContinuation<HTTPResponse, any Error>?>(nil)
+
+    /// Sets the continuation to resume.
+    func waiting(_ new: CheckedContinuation<HTTPResponse, any Error>) {
+        continuation.withLock { $0 = new }
+    }
+
+    /// Resumes with `result` unless another answer came first.
+    func resume(_ result: Result<HTTPResponse, any Error>) {
+        let waiting = continuation.withLock { waiting -> CheckedContinuation<HTTPResponse, any Error>? in
+            defer { waiting = nil }
+            return waiting
+        }
+        waiting?.resume(with: result)
     }
 }
