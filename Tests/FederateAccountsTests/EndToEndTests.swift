@@ -1,4 +1,5 @@
 import Federate
+import FederateTestSupport
 import FederateDevProvider
 import Foundation
 import Testing
@@ -19,8 +20,8 @@ extension AccountsTests {
 
             static func start(id: String) async throws -> Provider {
                 let server = try await DevProvider.start()
-                let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: server.issuer)
-                let client = try OpenIDClient(metadata: metadata, clientID: "dev-client", authentication: .clientSecretBasic(secret: "dev-secret"), httpClient: AsyncHTTPClientTransport.shared)
+                let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: server.issuer)
+                let client = try OpenIDClient(metadata: metadata, clientID: "dev-client", authentication: .clientSecretBasic(secret: "dev-secret"), httpClient: PatientTransport.shared)
                 return Provider(id: id, server: server, client: client)
             }
 
@@ -28,7 +29,7 @@ extension AccountsTests {
             /// and finishes the code flow; the core verifies the ID token (signature, iss, aud, nonce).
             func signIn(loginHint: String? = nil) async throws -> (TokenSet, PendingAuthorization) {
                 let built = try client.authorizationRequest(providerID: id, redirectURI: EndToEndTests.redirectURI, loginHint: loginHint)
-                let redirect = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: built.url))
+                let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
                 #expect(redirect.status == 302)
                 let callback = try AuthorizationResponse(redirectURL: try #require(redirect.header("Location")))
                 return (try await client.finish(callback, pending: built.pending), built.pending)

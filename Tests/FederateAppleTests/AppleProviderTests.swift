@@ -17,7 +17,7 @@ struct AppleProviderTests {
             let key = try #require(provider.configuration.appleClientKey)
             let apple = try AppleProvider(
                 servicesID: "com.example.dev.web", bundleIDs: ["com.example.dev.app"], teamID: key.teamID, keyID: key.keyID,
-                privateKeyPEM: key.privateKeyPEM, endpoints: .at(provider.baseURL), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+                privateKeyPEM: key.privateKeyPEM, endpoints: .at(provider.baseURL), cache: ProviderCache(httpClient: PatientTransport.shared))
             try await body(provider, apple)
             try await provider.stop()
         } catch {
@@ -28,7 +28,7 @@ struct AppleProviderTests {
 
     /// Plays the browser up to Apple's auto-submitting form and returns the POST body.
     static func formPost(_ url: String) async throws -> [UInt8] {
-        let page = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: url))
+        let page = try await PatientTransport.shared.send(HTTPRequest(url: url))
         #expect(page.status == 200)
         let fields = HTMLForm.hiddenFields(String(decoding: page.body, as: UTF8.self))
         return Array(FormURLEncoding.encode(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }).utf8)
@@ -82,10 +82,10 @@ struct AppleProviderTests {
             let stranger = DevAppleClientKey(teamID: key.teamID, keyID: key.keyID)
             let apple = try AppleProvider(
                 servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: stranger.privateKeyPEM,
-                endpoints: .at(provider.baseURL), scopes: [], cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+                endpoints: .at(provider.baseURL), scopes: [], cache: ProviderCache(httpClient: PatientTransport.shared))
             let client = try await apple.client()
             let built = try apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
-            let redirect = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: built.url))
+            let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
             let callback = try AuthorizationResponse(redirectURL: try #require(redirect.header("Location")))
             let error = await #expect(throws: FederateError.self) {
                 try await apple.finish(AppleCallback(response: callback), pending: built.pending, client: client)
@@ -110,7 +110,7 @@ struct AppleProviderTests {
 
     @Test func nonP256KeyIsRefusedClearly() {
         let error = #expect(throws: FederateError.self) {
-            try AppleProvider(servicesID: "s", teamID: "t", keyID: "k", privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+            try AppleProvider(servicesID: "s", teamID: "t", keyID: "k", privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----", cache: ProviderCache(httpClient: PatientTransport.shared))
         }
         #expect(error?.code == .invalidKey)
     }

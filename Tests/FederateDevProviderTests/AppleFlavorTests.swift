@@ -39,7 +39,7 @@ struct AppleFlavorTests {
             #expect(apple.user?.email == "alice@example.com")
             let tokens = try await client.finish(apple.response, pending: first.pending)
 
-            let verifier = try AppleIDTokenVerifier(clientIDs: [Self.servicesID], endpoints: .at(provider.baseURL), httpClient: AsyncHTTPClientTransport.shared)
+            let verifier = try AppleIDTokenVerifier(clientIDs: [Self.servicesID], endpoints: .at(provider.baseURL), httpClient: PatientTransport.shared)
             let identity = try await verifier.verify(try #require(tokens.idToken), rawNonce: nil)
             #expect(identity.userID == Self.alice)
             #expect(identity.emailVerified == true)  // sent as the string "true"
@@ -99,7 +99,7 @@ struct AppleFlavorTests {
 
     @Test func serverToServerNotificationsAreVerifiedAndTyped() async throws {
         try await Flavor.with(.standard(for: .apple)) { provider in
-            let verifier = try AppleNotificationVerifier(clientIDs: [Self.servicesID], endpoints: .at(provider.baseURL), httpClient: AsyncHTTPClientTransport.shared)
+            let verifier = try AppleNotificationVerifier(clientIDs: [Self.servicesID], endpoints: .at(provider.baseURL), httpClient: PatientTransport.shared)
             let received = ReceivedNotifications()
             let server = try await LoopbackHTTPServer.start { request in
                 do {

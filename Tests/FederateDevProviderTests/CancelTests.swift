@@ -15,7 +15,7 @@ struct CancelTests {
         try await DevProviderTests.with(configuration) { provider in
             let client = try await DevProviderTests.client(provider)
             let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: DevProviderTests.redirectURI)
-            let page = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: built.url))
+            let page = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
             #expect(page.status == 200)
             let html = String(decoding: page.body, as: UTF8.self)
             #expect(html.contains(">Cancel</button>"))
@@ -25,7 +25,7 @@ struct CancelTests {
             fields["cancel"] = "1"
             let action = String(built.url.prefix { $0 != "?" })
             let body = FormURLEncoding.encode(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
-            let answer = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(
+            let answer = try await PatientTransport.shared.send(HTTPRequest(
                 method: "POST", url: action, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8)))
             #expect(answer.status == 302)
             let location = try #require(answer.header("Location"))

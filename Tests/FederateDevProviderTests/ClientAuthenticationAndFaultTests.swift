@@ -1,4 +1,5 @@
 import Crypto
+import FederateTestSupport
 import Federate
 import FederateDevProvider
 import Foundation
@@ -46,7 +47,7 @@ struct ClientAuthenticationAndFaultTests {
                     algorithm: .es256)
             }
             func revoke(_ assertion: String) async throws -> HTTPResponse {
-                try await AsyncHTTPClientTransport.shared.send(HTTPRequest(
+                try await PatientTransport.shared.send(HTTPRequest(
                     method: "POST", url: provider.baseURL + "/revoke", headers: [("Content-Type", "application/x-www-form-urlencoded")],
                     body: Array(FormURLEncoding.encode([
                         ("token", "unknown"), ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
@@ -60,13 +61,13 @@ struct ClientAuthenticationAndFaultTests {
             let reason = try JSONParser().parseObject(tooLong.body)["error_description"]?.stringValue ?? ""
             #expect(reason.contains("invalid_claim") && reason.contains("300"), "\(reason)")
 
-            let basic = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(
+            let basic = try await PatientTransport.shared.send(HTTPRequest(
                 method: "POST", url: provider.baseURL + "/token",
                 headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Authorization", "Basic " + Data("dev-client:wrong".utf8).base64EncodedString())],
                 body: Array("grant_type=refresh_token&refresh_token=x".utf8)))
             #expect(basic.status == 401 && basic.header("WWW-Authenticate")?.hasPrefix("Basic") == true)
 
-            let document = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: provider.issuer + "/.well-known/openid-configuration"))
+            let document = try await PatientTransport.shared.send(HTTPRequest(url: provider.issuer + "/.well-known/openid-configuration"))
             #expect(try JSONParser().parseObject(document.body)["revocation_endpoint_auth_methods_supported"]?.arrayValue?.contains("private_key_jwt") == true)
         }
     }
@@ -84,7 +85,7 @@ struct ClientAuthenticationAndFaultTests {
                 ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"), ("client_assertion", assertion),
             ])
             func post() async throws -> JSONValue? {
-                let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(
+                let response = try await PatientTransport.shared.send(HTTPRequest(
                     method: "POST", url: provider.baseURL + "/token", headers: [("Content-Type", "application/x-www-form-urlencoded")],
                     body: Array(form.utf8)))
                 return try JSONParser().parseObject(response.body)["error"]
@@ -111,7 +112,7 @@ struct ClientAuthenticationAndFaultTests {
         var configuration = DevProviderConfiguration.standard
         configuration.clients.append(DevClient(id: "slow", secret: "s", redirectURIs: [Flavor.redirectURI], faults: [.slowResponse]))
         try await Flavor.with(configuration) { provider in
-            let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: provider.issuer)
+            let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: provider.issuer)
             let client = try OpenIDClient(
                 metadata: metadata, clientID: "slow", authentication: .clientSecretBasic(secret: "s"),
                 httpClient: TimeoutOverride(timeout: .milliseconds(500)))

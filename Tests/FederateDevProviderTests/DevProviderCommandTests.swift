@@ -14,7 +14,7 @@ struct DevProviderCommandTests {
         let printed = try JSONParser().parseObject(Array(line.utf8))
         let issuer = try #require(printed["issuer"]?.stringValue)
         #expect(printed["flavor"]?.stringValue == flavor)
-        let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: issuer)
+        let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: issuer)
         #expect(metadata.issuer == issuer)
         let login = try #require(printed["login"]?.stringValue)
         #expect(login.hasPrefix("federate login --no-browser --issuer \(issuer) --client-id "))

@@ -15,15 +15,15 @@ struct DevProviderTests {
     }
 
     static func client(_ provider: DevProvider, id: String = "dev-client", secret: String? = "dev-secret") async throws -> OpenIDClient {
-        let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: provider.issuer)
+        let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: provider.issuer)
         return try OpenIDClient(
             metadata: metadata, clientID: id,
-            authentication: secret.map { ClientAuthentication.clientSecretBasic(secret: $0) } ?? ClientAuthentication.none, httpClient: AsyncHTTPClientTransport.shared)
+            authentication: secret.map { ClientAuthentication.clientSecretBasic(secret: $0) } ?? ClientAuthentication.none, httpClient: PatientTransport.shared)
     }
 
     /// Follows the authorization URL (auto-approve) to the redirect and returns the callback.
     static func authorize(_ url: String) async throws -> AuthorizationResponse {
-        let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: url))
+        let response = try await PatientTransport.shared.send(HTTPRequest(url: url))
         #expect(response.status == 302, "\(String(decoding: response.body, as: UTF8.self))")
         let location = try #require(response.header("Location"))
         return try AuthorizationResponse(redirectURL: location)
@@ -87,13 +87,13 @@ struct DevProviderTests {
     @Test func requestsWithoutPKCEOrWithForeignRedirectsAreRefused() async throws {
         try await Self.with { provider in
             let base = provider.issuer + "/authorize?response_type=code&client_id=dev-client&scope=openid&state=s1"
-            let noPKCE = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: base + "&redirect_uri=" + FormURLEncoding.escape(Self.redirectURI)))
+            let noPKCE = try await PatientTransport.shared.send(HTTPRequest(url: base + "&redirect_uri=" + FormURLEncoding.escape(Self.redirectURI)))
             #expect(noPKCE.status == 302)
             let callback = try AuthorizationResponse(redirectURL: try #require(noPKCE.header("Location")))
             #expect(callback.parameters["error"] == "invalid_request")
             #expect(callback.parameters["state"] == "s1")
 
-            let foreign = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(
+            let foreign = try await PatientTransport.shared.send(HTTPRequest(
                 url: base + "&code_challenge=" + String(repeating: "a", count: 43) + "&code_challenge_method=S256&redirect_uri="
                     + FormURLEncoding.escape("https://evil.example/callback")))
             #expect(foreign.status == 400)
@@ -105,11 +105,11 @@ struct DevProviderTests {
         try await Self.with { provider in
             let client = try await Self.client(provider)
             let fragment = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: Self.redirectURI, responseMode: .fragment)
-            let redirected = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: fragment.url))
+            let redirected = try await PatientTransport.shared.send(HTTPRequest(url: fragment.url))
             #expect(try #require(redirected.header("Location")).contains("#code="))
 
             let formPost = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: Self.redirectURI, responseMode: .formPost)
-            let page = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: formPost.url))
+            let page = try await PatientTransport.shared.send(HTTPRequest(url: formPost.url))
             let html = String(decoding: page.body, as: UTF8.self)
             #expect(page.status == 200)
             #expect(html.contains("method=\"post\"") && html.contains("name=\"code\"") && html.contains("name=\"iss\""))

@@ -10,7 +10,7 @@ import Testing
 @Suite("Dev provider: Firebase flavour")
 struct FirebaseFlavorTests {
     static func verifier(_ provider: DevProvider, keys: RemoteKeySet? = nil, clock: FederateClock = .system) throws -> FirebaseIDTokenVerifier {
-        let map = try keys ?? RemoteKeySet(url: try #require(provider.certificatesURL), format: .x509Map, httpClient: AsyncHTTPClientTransport.shared)
+        let map = try keys ?? RemoteKeySet(url: try #require(provider.certificatesURL), format: .x509Map, httpClient: PatientTransport.shared)
         return try FirebaseIDTokenVerifier(projectID: "dev-project", keys: map, issuerBase: provider.baseURL + "/", clock: clock)
     }
 
@@ -22,7 +22,7 @@ struct FirebaseFlavorTests {
             #expect(verified.uid == "alice")
             #expect(verified.signInProvider == "google.com")
 
-            let map = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: try #require(provider.certificatesURL)))
+            let map = try await PatientTransport.shared.send(HTTPRequest(url: try #require(provider.certificatesURL)))
             #expect(map.header("Cache-Control")?.contains("max-age=300") == true)
             #expect(String(decoding: map.body, as: UTF8.self).contains("BEGIN CERTIFICATE"))
         }
@@ -74,7 +74,7 @@ struct FirebaseFlavorTests {
             }
             #expect(expired?.code == .idTokenExpired)
             let otherProject = try FirebaseIDTokenVerifier(
-                projectID: "another-project", keys: try RemoteKeySet(url: try #require(provider.certificatesURL), format: .x509Map, httpClient: AsyncHTTPClientTransport.shared),
+                projectID: "another-project", keys: try RemoteKeySet(url: try #require(provider.certificatesURL), format: .x509Map, httpClient: PatientTransport.shared),
                 issuerBase: provider.baseURL + "/")
             let wrongProject = await #expect(throws: FederateError.self) {
                 try await otherProject.verify(try provider.firebaseIDToken(for: user))
@@ -98,6 +98,6 @@ final class CountingHTTPClient: HTTPClient, @unchecked Sendable {
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         lock.withLock { requests += 1 }
-        return try await AsyncHTTPClientTransport.shared.send(request)
+        return try await PatientTransport.shared.send(request)
     }
 }

@@ -26,15 +26,15 @@ enum Flavor {
         _ provider: DevProvider, id: String, authentication: ClientAuthentication,
         profile: any OpenIDProviderProfile = StandardOpenIDProfile()
     ) async throws -> OpenIDClient {
-        let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: provider.issuer)
+        let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: provider.issuer)
         return try OpenIDClient(
-            metadata: metadata, clientID: id, authentication: authentication, profile: profile, httpClient: AsyncHTTPClientTransport.shared)
+            metadata: metadata, clientID: id, authentication: authentication, profile: profile, httpClient: PatientTransport.shared)
     }
 
     /// Plays the browser: follows the authorization URL (auto-approve or `login_hint`) and
     /// returns the callback, from a redirect (query or fragment) or a `form_post` page.
     static func authorize(_ url: String) async throws -> AuthorizationResponse {
-        let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: url))
+        let response = try await PatientTransport.shared.send(HTTPRequest(url: url))
         if response.status == 200 {
             return AuthorizationResponse(parameters: HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self)))
         }

@@ -33,10 +33,10 @@ struct GoogleFlavorTests {
             #expect(claims.claims["given_name"] == "Alice")
 
             let endpoints = GoogleEndpoints.at(provider.baseURL)
-            let verifier = try GoogleIDTokenVerifier(clientIDs: [Self.clientID], hostedDomains: ["example.com"], httpClient: AsyncHTTPClientTransport.shared, endpoints: endpoints)
+            let verifier = try GoogleIDTokenVerifier(clientIDs: [Self.clientID], hostedDomains: ["example.com"], httpClient: PatientTransport.shared, endpoints: endpoints)
             let verified = try await verifier.verify(try #require(tokens.idToken))
             #expect(verified.subject == "110248495921238986420")
-            let otherDomain = try GoogleIDTokenVerifier(clientIDs: [Self.clientID], hostedDomains: ["other.example"], httpClient: AsyncHTTPClientTransport.shared, endpoints: endpoints)
+            let otherDomain = try GoogleIDTokenVerifier(clientIDs: [Self.clientID], hostedDomains: ["other.example"], httpClient: PatientTransport.shared, endpoints: endpoints)
             let refused = await #expect(throws: FederateError.self) { try await otherDomain.verify(try #require(tokens.idToken)) }
             #expect(refused?.code == .hostedDomainMismatch)
         }
@@ -106,7 +106,7 @@ struct GoogleFlavorTests {
     @Test func riscEventsAreVerifiedAndReplaysAreDeduplicated() async throws {
         try await Flavor.with(Self.configuration()) { provider in
             let receiver = RISCReceiver(
-                clientIDs: [Self.clientID], issuer: provider.riscIssuer, keys: try RemoteKeySet(url: provider.jwksURL, httpClient: AsyncHTTPClientTransport.shared))
+                clientIDs: [Self.clientID], issuer: provider.riscIssuer, keys: try RemoteKeySet(url: provider.jwksURL, httpClient: PatientTransport.shared))
             let server = try await LoopbackHTTPServer.start { request in
                 let receipt = await receiver.receive(request.body)
                 return .json(receipt.isDuplicate ? #"{"duplicate":true}"# : "{}", status: receipt.status)
@@ -123,7 +123,7 @@ struct GoogleFlavorTests {
             #expect(foreign.status == 400)
 
             // The RISC configuration names the issuer and keys the receiver uses.
-            let document = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: provider.baseURL + "/.well-known/risc-configuration"))
+            let document = try await PatientTransport.shared.send(HTTPRequest(url: provider.baseURL + "/.well-known/risc-configuration"))
             let object = try JSONParser().parseObject(document.body)
             #expect(object["issuer"]?.stringValue == provider.riscIssuer)
             #expect(object["jwks_uri"]?.stringValue == provider.jwksURL)

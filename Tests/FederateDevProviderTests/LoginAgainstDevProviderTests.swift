@@ -75,10 +75,10 @@ struct LoginAgainstDevProviderTests {
             if line.hasPrefix("http://") { url = line; break }
         }
         let authorizationURL = try #require(url, "no authorization URL on standard error")
-        let approved = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: authorizationURL))
+        let approved = try await PatientTransport.shared.send(HTTPRequest(url: authorizationURL))
         let callback = try #require(approved.header("Location"), "\(String(decoding: approved.body, as: UTF8.self))")
         #expect(callback.hasPrefix("http://127.0.0.1:"))
-        let page = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: callback))
+        let page = try await PatientTransport.shared.send(HTTPRequest(url: callback))
         #expect(page.status == 200)
 
         let output = await process.finish()

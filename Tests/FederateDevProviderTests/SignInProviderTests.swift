@@ -15,7 +15,7 @@ struct SignInProviderTests {
     /// Plays the browser for `provider` (redirect or Apple's form_post) and completes the sign-in.
     static func signIn(_ provider: any SignInProvider, intent: AuthorizationIntent = .signIn) async throws -> Credential {
         let built = try await provider.beginSignIn(redirectURI: "http://127.0.0.1:9/callback", intent: intent)
-        let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: built.url))
+        let response = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
         let callback = response.status == 200
             ? AuthorizationResponse(parameters: HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self)))
             : try AuthorizationResponse(redirectURL: try #require(response.header("Location")))
@@ -29,11 +29,11 @@ struct SignInProviderTests {
         defer { Task { for provider in [generic, google, apple] { try? await provider.stop() } } }
         let key = try #require(apple.configuration.appleClientKey)
         let providers: [any SignInProvider] = [
-            try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
-            GoogleProvider(clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
+            try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: PatientTransport.shared)),
+            GoogleProvider(clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: ProviderCache(httpClient: PatientTransport.shared)),
             try AppleProvider(
                 servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM,
-                endpoints: .at(apple.baseURL), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
+                endpoints: .at(apple.baseURL), cache: ProviderCache(httpClient: PatientTransport.shared)),
         ]
         #expect(providers.map(\.providerID) == ["oidc.dev", "google.com", "apple.com"])
         let accounts = AccountService(store: InMemoryAccountStore())
@@ -70,11 +70,11 @@ struct SignInProviderTests {
     @Test func oidcManualCredentialFromAnIDTokenObtainedElsewhere() async throws {
         let provider = try await DevProvider.start()
         defer { Task { try? await provider.stop() } }
-        let oidc = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+        let oidc = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: PatientTransport.shared))
         // The "app" signs in on its own and sends the ID token and its raw nonce.
         let client = try await oidc.client()
         let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
-        let redirect = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: built.url))
+        let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
         let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
         let idToken = try #require(tokens.idToken)
 
@@ -85,7 +85,7 @@ struct SignInProviderTests {
         #expect(wrongNonce?.code == .nonceMismatch)
         let wrongAccessToken = await #expect(throws: FederateError.self) { try await oidc.credential(idToken: idToken, accessToken: "other-token") }
         #expect(wrongAccessToken?.code == .atHashMismatch)
-        let otherClient = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-public", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+        let otherClient = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-public", cache: ProviderCache(httpClient: PatientTransport.shared))
         let foreign = await #expect(throws: FederateError.self) { try await otherClient.credential(idToken: idToken) }
         #expect(foreign?.code == .audienceMismatch)
         let tampered = await #expect(throws: FederateError.self) { try await oidc.credential(idToken: idToken + "x") }
@@ -98,7 +98,7 @@ struct SignInProviderTests {
         let apple = try await DevProvider.start(configuration: .standard(for: .apple))
         defer { Task { for provider in [generic, google, apple] { try? await provider.stop() } } }
         let key = try #require(apple.configuration.appleClientKey)
-        let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared)
+        let cache = ProviderCache(httpClient: PatientTransport.shared)
         let oidc = try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache)
         let googleProvider = GoogleProvider(
             clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: cache)
@@ -113,7 +113,7 @@ struct SignInProviderTests {
             (appleProvider, try await appleProvider.client()),
         ] {
             let built = try await provider.beginSignIn(redirectURI: "http://127.0.0.1:9/callback", intent: .signIn)
-            let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: built.url))
+            let response = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
             let callback = response.status == 200
                 ? AuthorizationResponse(parameters: HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self)))
                 : try AuthorizationResponse(redirectURL: try #require(response.header("Location")))
@@ -144,7 +144,7 @@ struct SignInProviderTests {
         defer { Task { try? await dev.stop() } }
         let microsoft = try MicrosoftProvider(
             tenant: "contoso", clientID: "dev-client", clientSecret: "dev-secret", issuer: dev.issuer,
-            cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+            cache: ProviderCache(httpClient: PatientTransport.shared))
         let accounts = AccountService(store: InMemoryAccountStore())
         let signedIn = try await accounts.signIn(with: try await Self.signIn(microsoft))
         #expect(signedIn.user.providerIDs == ["microsoft.com"])

@@ -28,15 +28,15 @@ struct GoogleProviderTests {
     static func google(_ provider: DevProvider, scopes: [String] = ["openid", "email", "profile"], hostedDomains: IdentifierSet = []) -> GoogleProvider {
         GoogleProvider(
             clientID: clientID, clientSecret: "dev-google-secret", endpoints: .at(provider.baseURL), scopes: scopes,
-            hostedDomains: hostedDomains, cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+            hostedDomains: hostedDomains, cache: ProviderCache(httpClient: PatientTransport.shared))
     }
 
     /// Plays the browser: follows the URL and then the redirect to the loopback listener. Like
     /// a real browser it is not awaited: the listener's page waits for the sign-in to finish.
     static func browser(_ url: String) async throws {
-        let approved = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: url))
+        let approved = try await PatientTransport.shared.send(HTTPRequest(url: url))
         let callback = try #require(approved.header("Location"))
-        Task { _ = try? await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: callback)) }
+        Task { _ = try? await PatientTransport.shared.send(HTTPRequest(url: callback)) }
     }
 
     @Test func installedAppLoopbackSignInWithHostedDomain() async throws {

@@ -24,7 +24,7 @@ struct CallbackTests {
         let dev = try await DevProvider.start(configuration: devConfiguration)
         defer { Task { try? await dev.stop() } }
         let providers: [String: any SignInProvider] = [
-            "dev": try OIDCProvider(id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+            "dev": try OIDCProvider(id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: PatientTransport.shared))
         ]
         try await RoutesServer.run(providers: providers, accounts: AccountService(store: InMemoryAccountStore())) { origin in
             try await body(origin, TestBrowser(), dev)

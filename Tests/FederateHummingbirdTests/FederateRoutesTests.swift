@@ -34,9 +34,9 @@ struct FederateRoutesTests {
         let clock = TestClock(Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 600).rounded(.down)))
         let accounts = AccountService(store: InMemoryAccountStore(), clock: clock.clock)
         let providers: [String: any SignInProvider] = [
-            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
-            "google": GoogleProvider(clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
-            "apple": try AppleProvider(servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM, endpoints: .at(apple.baseURL), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
+            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: PatientTransport.shared)),
+            "google": GoogleProvider(clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: ProviderCache(httpClient: PatientTransport.shared)),
+            "apple": try AppleProvider(servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM, endpoints: .at(apple.baseURL), cache: ProviderCache(httpClient: PatientTransport.shared)),
         ]
         try await RoutesServer.run(providers: providers, accounts: accounts, staticFiles: [AppleProvider.domainAssociationPath: "apple-association-contents"]) { origin in
             let browser = TestBrowser()
@@ -106,7 +106,7 @@ struct FederateRoutesTests {
         // No tolerance: the provider's session began before the flow, whole seconds apart or not.
         let accounts = AccountService(
             store: InMemoryAccountStore(), configuration: AccountServiceConfiguration(clockTolerance: .zero), clock: time.clock)
-        let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared, clock: time.clock)
+        let cache = ProviderCache(httpClient: PatientTransport.shared, clock: time.clock)
         let providers: [String: any SignInProvider] = [
             "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache)
         ]
@@ -124,7 +124,7 @@ struct FederateRoutesTests {
 
     static func waitUntilListening(_ origin: String) async throws {
         for _ in 0..<100 {
-            if (try? await AsyncHTTPClientTransport.shared.send(Federate.HTTPRequest(url: origin + "/"))) != nil { return }
+            if (try? await PatientTransport.shared.send(Federate.HTTPRequest(url: origin + "/"))) != nil { return }
             try await Task.sleep(for: .milliseconds(50))
         }
         Issue.record("the server did not start")

@@ -103,7 +103,7 @@ struct HealthRoutesTests {
         defer { Task { try? await dev.stop() } }
         let provider = try OIDCProvider(
             id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret",
-            cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+            cache: ProviderCache(httpClient: PatientTransport.shared))
         let providers: [String: any SignInProvider] = ["dev": provider]
         let readiness = Readiness(store: InMemoryAccountStore(), providers: providers)
         try await Self.withApp(readiness) { get in
@@ -132,7 +132,7 @@ struct HealthRoutesTests {
         try await dev.stop()
         let provider = try OIDCProvider(
             id: "oidc.gone", issuer: issuer, clientID: "dev-client", clientSecret: "dev-secret",
-            cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+            cache: ProviderCache(httpClient: PatientTransport.shared))
         #expect(await ProviderWarmer(providers: ["gone": provider]).warmAll() == ["gone"])
         #expect(!provider.isWarm)
         try await Self.withApp(Readiness(store: InMemoryAccountStore(), providers: ["gone": provider])) { get in

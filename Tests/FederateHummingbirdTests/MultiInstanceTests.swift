@@ -29,7 +29,7 @@ struct MultiInstanceTests {
 
         func waitUntilListening() async throws {
             for _ in 0..<200 {
-                if (try? await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: origin + "/"))) != nil { return }
+                if (try? await PatientTransport.shared.send(HTTPRequest(url: origin + "/"))) != nil { return }
                 try await Task.sleep(for: .milliseconds(50))
             }
             Issue.record("federate serve on \(port) did not start")
@@ -136,19 +136,19 @@ struct MultiInstanceTests {
 
         // The API for apps takes the dev provider's ID tokens as bearer tokens, on either instance.
         let client = try OpenIDClient(
-            metadata: try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: dev.issuer), clientID: "dev-client",
-            authentication: .clientSecretBasic(secret: "dev-secret"), httpClient: AsyncHTTPClientTransport.shared)
+            metadata: try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: dev.issuer), clientID: "dev-client",
+            authentication: .clientSecretBasic(secret: "dev-secret"), httpClient: PatientTransport.shared)
         let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/auth/dev/callback", loginHint: "alice")
-        let redirect = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: built.url))
+        let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
         let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
         let idToken = try #require(tokens.idToken)
         for instance in [a, b] {
-            let whoami = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(
+            let whoami = try await PatientTransport.shared.send(HTTPRequest(
                 url: instance.origin + "/api/whoami", headers: [("Authorization", "Bearer " + idToken)]))
             #expect(whoami.status == 200)
             #expect(try JSONParser().parseObject(whoami.body)["sub"] == "alice")
         }
-        let tampered = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(
+        let tampered = try await PatientTransport.shared.send(HTTPRequest(
             url: a.origin + "/api/whoami", headers: [("Authorization", "Bearer " + idToken + "x")]))
         #expect(tampered.status == 401)
 

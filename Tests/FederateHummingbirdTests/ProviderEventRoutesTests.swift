@@ -28,7 +28,7 @@ struct ProviderEventRoutesTests {
         let key = try #require(apple.configuration.appleClientKey)
         let store = InMemoryAccountStore()
         let accounts = AccountService(store: store, clock: time.clock)
-        let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared, clock: time.clock)
+        let cache = ProviderCache(httpClient: PatientTransport.shared, clock: time.clock)
         let googleClientID = "dev-google.apps.googleusercontent.com"
         let providers: [String: any SignInProvider] = [
             "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache),

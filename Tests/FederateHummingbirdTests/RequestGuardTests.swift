@@ -1,4 +1,5 @@
 import Federate
+import FederateTestSupport
 import FederateDevProvider
 @testable import FederateHummingbird
 import Foundation
@@ -53,8 +54,8 @@ struct RequestGuardTests {
     @Test func bearerMiddlewareAcceptsOnlyVerifiedIDTokens() async throws {
         let provider = try await DevProvider.start()
         defer { Task { try? await provider.stop() } }
-        let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: provider.issuer)
-        let verifier = IDTokenVerifier(policy: IDTokenPolicy(metadata: metadata, clientID: "dev-client"), keys: try RemoteKeySet(url: metadata.jwksURI, httpClient: AsyncHTTPClientTransport.shared))
+        let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: provider.issuer)
+        let verifier = IDTokenVerifier(policy: IDTokenPolicy(metadata: metadata, clientID: "dev-client"), keys: try RemoteKeySet(url: metadata.jwksURI, httpClient: PatientTransport.shared))
         let router = Router(context: FederateContext.self)
         router.group("api").add(middleware: BearerAuthenticationMiddleware(verifier: IDTokenBearerVerifier(providerID: "oidc.dev", verifier: verifier)))
             .get("whoami") { _, context in context.federate.bearer?.subject ?? "nobody" }
@@ -80,11 +81,11 @@ struct RequestGuardTests {
 
     /// An ID token from the dev provider for `clientID`, through the core's code flow.
     static func idToken(_ provider: DevProvider, clientID: String, secret: String?) async throws -> String {
-        let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: provider.issuer)
+        let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: provider.issuer)
         let client = try OpenIDClient(
-            metadata: metadata, clientID: clientID, authentication: secret.map { .clientSecretBasic(secret: $0) } ?? .none, httpClient: AsyncHTTPClientTransport.shared)
+            metadata: metadata, clientID: clientID, authentication: secret.map { .clientSecretBasic(secret: $0) } ?? .none, httpClient: PatientTransport.shared)
         let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
-        let redirect = try await AsyncHTTPClientTransport.shared.send(Federate.HTTPRequest(url: built.url))
+        let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
         let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
         return try #require(tokens.idToken)
     }

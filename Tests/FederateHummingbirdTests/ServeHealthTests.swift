@@ -24,7 +24,7 @@ struct ServeHealthTests {
         #expect(started.contains("\"url\""))
         let origin = "http://127.0.0.1:\(port)"
 
-        let alive = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: origin + "/healthz"))
+        let alive = try await PatientTransport.shared.send(HTTPRequest(url: origin + "/healthz"))
         #expect(alive.status == 200)
         #expect(try JSONParser().parseObject(alive.body) == ["status": "ok"])
 
@@ -32,7 +32,7 @@ struct ServeHealthTests {
         var ready: HTTPResponse?
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
-            let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: origin + "/readyz"))
+            let response = try await PatientTransport.shared.send(HTTPRequest(url: origin + "/readyz"))
             if response.status == 200 {
                 ready = response
                 break

@@ -24,7 +24,7 @@ final class TestBrowser: @unchecked Sendable {
         }
         if url.hasPrefix("http://127.0.0.1"), !cookies.isEmpty { all.append((name: "Cookie", value: cookies)) }
         if body != nil { all.append((name: "Content-Type", value: "application/x-www-form-urlencoded")) }
-        let response = try await AsyncHTTPClientTransport.shared.send(Federate.HTTPRequest(
+        let response = try await PatientTransport.shared.send(Federate.HTTPRequest(
             method: method, url: url, headers: all, body: body.map { Array($0.utf8) }))
         for header in response.headers where header.name.lowercased() == "set-cookie" {
             let pair = header.value.split(separator: ";")[0]

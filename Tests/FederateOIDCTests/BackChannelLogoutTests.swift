@@ -96,13 +96,13 @@ struct OIDCProviderTests {
     @Test(arguments: ["oidc.example", "oidc.a", "oidc.my-idp_2.prod"])
     func validIDs(id: String) throws {
         #expect(OIDCProvider.isValidID(id))
-        _ = try OIDCProvider(id: id, issuer: "https://op.example", clientID: "c", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+        _ = try OIDCProvider(id: id, issuer: "https://op.example", clientID: "c", cache: ProviderCache(httpClient: PatientTransport.shared))
     }
 
     @Test(arguments: ["google.com", "oidc.", "oidc", "saml.x", "oidc.a b", "oidc." + String(repeating: "x", count: 65)])
     func invalidIDs(id: String) {
         #expect(!OIDCProvider.isValidID(id))
-        #expect(throws: FederateError.self) { try OIDCProvider(id: id, issuer: "https://op.example", clientID: "c", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)) }
+        #expect(throws: FederateError.self) { try OIDCProvider(id: id, issuer: "https://op.example", clientID: "c", cache: ProviderCache(httpClient: PatientTransport.shared)) }
     }
 
     @Test func logoutURLCarriesHintRedirectAndState() throws {

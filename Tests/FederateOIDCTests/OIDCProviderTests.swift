@@ -41,29 +41,29 @@ struct OIDCProviderAgainstDevProviderTests {
     static func signIn(_ oidc: OIDCProvider) async throws -> (OpenIDClient, TokenSet) {
         let client = try await oidc.client()
         let built = try oidc.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
-        let redirect = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: built.url))
+        let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
         let callback = try AuthorizationResponse(redirectURL: try #require(redirect.header("Location")))
         return (client, try await client.finish(callback, pending: built.pending))
     }
 
     @Test func everyClientAuthenticationMethodSignsIn() async throws {
         try await Self.with { provider in
-            var basic = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "basic-only", clientSecret: "b-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+            var basic = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "basic-only", clientSecret: "b-secret", cache: ProviderCache(httpClient: PatientTransport.shared))
             basic.authentication = .clientSecretBasic(secret: "b-secret")
-            var post = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "post-only", clientSecret: "p-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+            var post = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "post-only", clientSecret: "p-secret", cache: ProviderCache(httpClient: PatientTransport.shared))
             post.authentication = .clientSecretPost(secret: "p-secret")
             let providers = [
                 basic, post,
-                try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "keyed", privateKey: (Self.rsaKey, .rs256), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
-                try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "keyed", privateKey: (Self.ecKey, .es256), cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
-                try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-public", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)),
+                try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "keyed", privateKey: (Self.rsaKey, .rs256), cache: ProviderCache(httpClient: PatientTransport.shared)),
+                try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "keyed", privateKey: (Self.ecKey, .es256), cache: ProviderCache(httpClient: PatientTransport.shared)),
+                try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-public", cache: ProviderCache(httpClient: PatientTransport.shared)),
             ]
             for oidc in providers {
                 let (client, tokens) = try await Self.signIn(oidc)
                 #expect(tokens.idTokenClaims?.subject == "alice", "\(client.authentication.methodName)")
             }
             // A method the client is not registered for is refused.
-            var wrong = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "basic-only", clientSecret: "b-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+            var wrong = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "basic-only", clientSecret: "b-secret", cache: ProviderCache(httpClient: PatientTransport.shared))
             wrong.authentication = .clientSecretPost(secret: "b-secret")
             let refused = await #expect(throws: FederateError.self) { try await Self.signIn(wrong) }
             #expect(refused?.code == "invalid_client")
@@ -72,12 +72,12 @@ struct OIDCProviderAgainstDevProviderTests {
 
     @Test func rpInitiatedLogoutReturnsToTheRegisteredURI() async throws {
         try await Self.with { provider in
-            let oidc = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+            let oidc = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: PatientTransport.shared))
             let (client, tokens) = try await Self.signIn(oidc)
             let url = try RPInitiatedLogout.url(
                 metadata: client.metadata, clientID: "dev-client", idTokenHint: tokens.idToken,
                 postLogoutRedirectURI: "http://127.0.0.1:9/callback", state: "bye-1")
-            let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: url))
+            let response = try await PatientTransport.shared.send(HTTPRequest(url: url))
             #expect(response.status == 302)
             #expect(response.header("Location") == "http://127.0.0.1:9/callback?state=bye-1")
         }
@@ -85,7 +85,7 @@ struct OIDCProviderAgainstDevProviderTests {
 
     @Test func backChannelLogoutTokensFromTheProvider() async throws {
         try await Self.with { provider in
-            let oidc = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
+            let oidc = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: PatientTransport.shared))
             let client = try await oidc.client()
             let verifier = BackChannelLogoutVerifier(client: client)
             let receiver = try await LoopbackHTTPServer.start { request in

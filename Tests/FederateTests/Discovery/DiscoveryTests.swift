@@ -30,7 +30,7 @@ struct DiscoveryTests {
 
     @Test func validDocumentIsParsed() async throws {
         try await TestIssuer.with { issuer in
-            let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: issuer.issuer)
+            let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: issuer.issuer)
             #expect(metadata.issuer == issuer.issuer)
             #expect(metadata.authorizationEndpoint == issuer.issuer + "/authorize")
             #expect(metadata.tokenEndpoint == issuer.issuer + "/token")
@@ -63,7 +63,7 @@ struct DiscoveryTests {
         try await TestIssuer.with { issuer in
             issuer.discoveryIssuer = "https://attacker.example.com"
             let error = await #expect(throws: FederateError.self) {
-                try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: issuer.issuer)
+                try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: issuer.issuer)
             }
             #expect(error?.code == .discoveryIssuerMismatch)
             #expect(issuer.discoveryRequestCount == 1)
@@ -75,13 +75,13 @@ struct DiscoveryTests {
         try await TestIssuer.with { issuer in
             issuer.discoveryIssuer = issuer.issuer + "/"
             let documentHasSlash = await #expect(throws: FederateError.self) {
-                try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: issuer.issuer)
+                try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: issuer.issuer)
             }
             #expect(documentHasSlash?.code == .discoveryIssuerMismatch)
 
             issuer.discoveryIssuer = nil
             let requestHasSlash = await #expect(throws: FederateError.self) {
-                try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: issuer.issuer + "/")
+                try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: issuer.issuer + "/")
             }
             #expect(requestHasSlash?.code == .discoveryIssuerMismatch)
             #expect(issuer.discoveryRequestCount == 2)
@@ -95,7 +95,7 @@ struct DiscoveryTests {
         try await TestIssuer.with { issuer in
             issuer.setDiscoveryMember(field, to: nil)
             let error = await #expect(throws: FederateError.self) {
-                try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: issuer.issuer)
+                try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: issuer.issuer)
             }
             #expect(error?.code == .invalidDiscoveryDocument)
         }
@@ -106,7 +106,7 @@ struct DiscoveryTests {
         try await TestIssuer.with { issuer in
             issuer.setDiscoveryMember(field, to: .string("http://idp.example.com/\(field)"))
             let error = await #expect(throws: FederateError.self) {
-                try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: issuer.issuer)
+                try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: issuer.issuer)
             }
             #expect(error?.code == .insecureEndpoint)
         }
@@ -115,7 +115,7 @@ struct DiscoveryTests {
     /// A plain-http, non-loopback issuer is refused before any request is made.
     @Test func plainHTTPIssuerIsRefused() async throws {
         let error = await #expect(throws: FederateError.self) {
-            try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: "http://idp.example.com")
+            try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: "http://idp.example.com")
         }
         #expect(error?.code == .insecureEndpoint)
     }
@@ -125,7 +125,7 @@ struct DiscoveryTests {
         try await TestIssuer.with { issuer in
             issuer.discoveryStatus = status
             let error = await #expect(throws: FederateError.self) {
-                try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: issuer.issuer)
+                try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: issuer.issuer)
             }
             #expect(error?.code == .discoveryFailed)
             #expect(issuer.discoveryRequestCount == 1)
@@ -137,7 +137,7 @@ struct DiscoveryTests {
     /// The document is fetched once per issuer: later and concurrent calls use the cache.
     @Test func metadataIsCached() async throws {
         try await TestIssuer.with { issuer in
-            let client = DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared)
+            let client = DiscoveryClient(httpClient: PatientTransport.shared)
             let first = try await client.metadata(for: issuer.issuer)
             let second = try await client.metadata(for: issuer.issuer)
             #expect(first.jwksURI == second.jwksURI)
@@ -156,7 +156,7 @@ struct DiscoveryTests {
     /// Concurrent first calls on a cold cache (response delayed so they overlap) share one request.
     @Test func concurrentFirstCallsShareOneRequest() async throws {
         try await TestIssuer.with { issuer in
-            let client = DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared)
+            let client = DiscoveryClient(httpClient: PatientTransport.shared)
             issuer.discoveryDelay = .milliseconds(200)
             let issuers = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<20 {
@@ -177,7 +177,7 @@ struct DiscoveryTests {
             #expect(issuer.issuer == issuer.baseURL + "/tenants/acme")
             #expect(ProviderMetadata.discoveryURL(forIssuer: issuer.issuer) == issuer.baseURL + "/tenants/acme/.well-known/openid-configuration")
 
-            let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: issuer.issuer)
+            let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: issuer.issuer)
             #expect(metadata.issuer == issuer.issuer)
             #expect(issuer.server.requestCount(path: "/tenants/acme/.well-known/openid-configuration") == 1)
             #expect(issuer.server.requestCount == 1)
@@ -192,7 +192,7 @@ struct DiscoveryTests {
             issuer.discoveryIssuer = slashed
             #expect(ProviderMetadata.discoveryURL(forIssuer: slashed) == issuer.discoveryURL)
 
-            let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: slashed)
+            let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: slashed)
             #expect(metadata.issuer == slashed)
             #expect(issuer.server.requestCount(path: "/tenants/acme/.well-known/openid-configuration") == 1)
             #expect(issuer.server.requestCount == 1)
@@ -205,8 +205,8 @@ struct DiscoveryTests {
     @Test func discoveryKeySetAndVerifierAcceptIssuerTokens() async throws {
         try await TestIssuer.with(issuerPath: "/realms/test") { issuer in
             let ecKey = issuer.addP256Key(keyID: "ec-1")
-            let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: issuer.issuer)
-            let keys = try RemoteKeySet(url: metadata.jwksURI, httpClient: AsyncHTTPClientTransport.shared)
+            let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: issuer.issuer)
+            let keys = try RemoteKeySet(url: metadata.jwksURI, httpClient: PatientTransport.shared)
             let verifier = IDTokenVerifier(
                 policy: IDTokenPolicy(metadata: metadata, clientID: TestIssuer.defaultClientID),
                 keys: keys

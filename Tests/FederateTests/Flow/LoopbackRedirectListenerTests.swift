@@ -1,4 +1,5 @@
 import Federate
+import FederateTestSupport
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ struct LoopbackRedirectListenerTests {
     static func get(_ url: String, method: String = "GET", body: String? = nil) async throws -> HTTPResponse {
         var headers: [(name: String, value: String)] = []
         if body != nil { headers.append(("Content-Type", "application/x-www-form-urlencoded")) }
-        return try await AsyncHTTPClientTransport.shared.send(
+        return try await PatientTransport.shared.send(
             HTTPRequest(method: method, url: url, headers: headers, body: body.map { Array($0.utf8) } ?? []))
     }
 

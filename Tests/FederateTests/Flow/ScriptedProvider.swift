@@ -79,7 +79,7 @@ final class ScriptedProvider: Sendable {
         let jwks = TestIssuer.jwks(for: [key])
         return try OpenIDClient(
             metadata: metadata(overrides), clientID: Self.clientID, authentication: authentication, profile: profile,
-            keys: JSONWebKeySet(jwks: Array(jwks.utf8)), httpClient: AsyncHTTPClientTransport.shared, clock: clock)
+            keys: JSONWebKeySet(jwks: Array(jwks.utf8)), httpClient: PatientTransport.shared, clock: clock)
     }
 
     /// A pending authorization for `client`, as built for a real redirect.

@@ -25,7 +25,7 @@ struct SecretsStayOutTests {
             provider.on("/jwks") { _ in .json(jwks) }
             let client = try OpenIDClient(
                 metadata: provider.metadata(), clientID: ScriptedProvider.clientID,
-                authentication: .clientSecretBasic(secret: Self.clientSecret), httpClient: AsyncHTTPClientTransport.shared, logger: logger)
+                authentication: .clientSecretBasic(secret: Self.clientSecret), httpClient: PatientTransport.shared, logger: logger)
             let built = try client.authorizationRequest(
                 providerID: "oidc.test", redirectURI: "http://127.0.0.1:9/callback", customParameters: ["state": "x"])
             let pending = built.pending

@@ -256,7 +256,7 @@ struct TokenEndpointTests {
             let client = try provider.client()
             let other = try OpenIDClient(
                 metadata: provider.metadata(), clientID: "other-client", authentication: .none,
-                keys: JSONWebKeySet(jwks: Array(TestIssuer.jwks(for: [provider.key]).utf8)), httpClient: AsyncHTTPClientTransport.shared)
+                keys: JSONWebKeySet(jwks: Array(TestIssuer.jwks(for: [provider.key]).utf8)), httpClient: PatientTransport.shared)
             let pending = try provider.pending(for: other)
             let error = await #expect(throws: FederateError.self) { try await client.exchange(code: "c", pending: pending) }
             #expect(error?.code == .invalidPendingAuthorization)

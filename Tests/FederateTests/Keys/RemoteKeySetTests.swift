@@ -13,7 +13,7 @@ struct RemoteKeySetTests {
     /// one refetch, and is accepted.
     @Test func newKeyIDCausesOneRefetchAndIsAccepted() async throws {
         try await TestIssuer.with { issuer in
-            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared)
+            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: PatientTransport.shared)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
 
             let first = try await verifier.verify(try issuer.idToken())
@@ -37,7 +37,7 @@ struct RemoteKeySetTests {
     /// picked up with one refetch; tokens of the retired key then fail without further fetches.
     @Test func rotationToNewKeyTypeRetiresOldKey() async throws {
         try await TestIssuer.with { issuer in
-            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared)
+            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: PatientTransport.shared)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
             let oldToken = try issuer.idToken()
             _ = try await verifier.verify(oldToken)
@@ -62,7 +62,7 @@ struct RemoteKeySetTests {
     /// (the default `forcedRefreshInterval` is 30 s).
     @Test func unknownKeyIDBurstCausesAtMostOneForcedRefetch() async throws {
         try await TestIssuer.with { issuer in
-            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared)
+            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: PatientTransport.shared)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
             _ = try await verifier.verify(try issuer.idToken())
             #expect(issuer.jwksRequestCount == 1)
@@ -97,7 +97,7 @@ struct RemoteKeySetTests {
         try await TestIssuer.with { issuer in
             let time = TestClock()
             let policy = CachePolicy(forcedRefreshInterval: .seconds(5))
-            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy, clock: time.clock)
+            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: PatientTransport.shared, cachePolicy: policy, clock: time.clock)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
             _ = try await verifier.verify(try issuer.idToken())
 
@@ -126,7 +126,7 @@ struct RemoteKeySetTests {
         try await TestIssuer.with { issuer in
             let ecKey = issuer.addP256Key(keyID: "ec-1")
             issuer.jwksDelay = .milliseconds(200)
-            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared)
+            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: PatientTransport.shared)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
             let rsaToken = try issuer.idToken()
             let ecToken = try issuer.idToken(key: ecKey)
@@ -156,7 +156,7 @@ struct RemoteKeySetTests {
             let policy = CachePolicy(minimumLifetime: .zero, defaultLifetime: .seconds(3600))
             let verifier = IDTokenVerifier(
                 policy: issuer.policy,
-                keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy, clock: time.clock))
+                keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: PatientTransport.shared, cachePolicy: policy, clock: time.clock))
             let token = try issuer.idToken()
 
             _ = try await verifier.verify(token)
@@ -180,7 +180,7 @@ struct RemoteKeySetTests {
             let policy = CachePolicy(minimumLifetime: .zero, defaultLifetime: .milliseconds(100))
             let verifier = IDTokenVerifier(
                 policy: issuer.policy,
-                keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy, clock: time.clock))
+                keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: PatientTransport.shared, cachePolicy: policy, clock: time.clock))
             let token = try issuer.idToken()
 
             _ = try await verifier.verify(token)
@@ -198,7 +198,7 @@ struct RemoteKeySetTests {
             let policy = CachePolicy(minimumLifetime: .zero, maximumLifetime: .milliseconds(300))
             let verifier = IDTokenVerifier(
                 policy: issuer.policy,
-                keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy, clock: time.clock))
+                keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: PatientTransport.shared, cachePolicy: policy, clock: time.clock))
             let token = try issuer.idToken()
 
             _ = try await verifier.verify(token)
@@ -223,7 +223,7 @@ struct RemoteKeySetTests {
                 retryDelayAfterFailure: .seconds(30)
             )
             let time = TestClock()
-            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy, clock: time.clock)
+            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: PatientTransport.shared, cachePolicy: policy, clock: time.clock)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys)
             let token = try issuer.idToken()
 
@@ -255,7 +255,7 @@ struct RemoteKeySetTests {
     @Test func coldCacheWithFailingEndpointFails() async throws {
         try await TestIssuer.with { issuer in
             issuer.jwksFails = true
-            let verifier = IDTokenVerifier(policy: issuer.policy, keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared))
+            let verifier = IDTokenVerifier(policy: issuer.policy, keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: PatientTransport.shared))
             let error = await #expect(throws: FederateError.self) { try await verifier.verify(try issuer.idToken()) }
             #expect(error?.code == .keyFetchFailed)
             #expect(issuer.jwksRequestCount == 1)
@@ -271,7 +271,7 @@ struct RemoteKeySetTests {
         "http://127.0.0.1.example.com/jwks",
     ])
     func plainHTTPNonLoopbackURLIsRefused(url: String) throws {
-        let error = #expect(throws: FederateError.self) { try RemoteKeySet(url: url, httpClient: AsyncHTTPClientTransport.shared) }
+        let error = #expect(throws: FederateError.self) { try RemoteKeySet(url: url, httpClient: PatientTransport.shared) }
         #expect(error?.code == .insecureEndpoint)
     }
 
@@ -282,7 +282,7 @@ struct RemoteKeySetTests {
         "http://[::1]:8080/jwks",
     ])
     func httpsAndLoopbackURLsAreAccepted(url: String) throws {
-        let keys = try RemoteKeySet(url: url, httpClient: AsyncHTTPClientTransport.shared)
+        let keys = try RemoteKeySet(url: url, httpClient: PatientTransport.shared)
         #expect(keys.url == url)
         #expect(keys.fetchCount == 0)
     }
