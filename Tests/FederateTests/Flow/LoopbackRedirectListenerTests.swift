@@ -25,7 +25,7 @@ struct LoopbackRedirectListenerTests {
         #expect(page.status == 200)
         #expect(String(decoding: page.body, as: UTF8.self).contains("Return to the application"))
 
-        let response = try await listener.waitForCallback(timeout: .seconds(5))
+        let response = try await listener.waitForCallback(timeout: .seconds(60))
         #expect(response.parameters == ["code": "abc", "state": "xyz"])
     }
 
@@ -33,7 +33,7 @@ struct LoopbackRedirectListenerTests {
         let listener = try await LoopbackRedirectListener.start()
         defer { listener.close() }
         _ = try await Self.get(listener.redirectURI, method: "POST", body: "code=posted&state=s")
-        let response = try await listener.waitForCallback(timeout: .seconds(5))
+        let response = try await listener.waitForCallback(timeout: .seconds(60))
         #expect(response.parameters["code"] == "posted")
     }
 
@@ -43,7 +43,7 @@ struct LoopbackRedirectListenerTests {
         _ = try await Self.get(listener.redirectURI + "?code=first&state=s")
         let second = try? await Self.get(listener.redirectURI + "?code=second&state=s")
         #expect(second.map { $0.status != 200 } ?? true)
-        #expect(try await listener.waitForCallback(timeout: .seconds(5)).parameters["code"] == "first")
+        #expect(try await listener.waitForCallback(timeout: .seconds(60)).parameters["code"] == "first")
     }
 
     /// A page of another site can hit the port: a callback with another state, or none, is
@@ -58,7 +58,7 @@ struct LoopbackRedirectListenerTests {
         #expect(none.status == 400)
         let right = try await Self.get(listener.redirectURI + "?code=good&state=the-right-state")
         #expect(right.status == 200)
-        #expect(try await listener.waitForCallback(timeout: .seconds(5)).parameters["code"] == "good")
+        #expect(try await listener.waitForCallback(timeout: .seconds(60)).parameters["code"] == "good")
     }
 
     /// With `answerAfterFinish`, the page waits for the app's outcome: it says the sign-in
@@ -68,7 +68,7 @@ struct LoopbackRedirectListenerTests {
         let listener = try await LoopbackRedirectListener.start(answerAfterFinish: true)
         defer { listener.close() }
         async let page = Self.get(listener.redirectURI + "?code=abc&state=s")
-        _ = try await listener.waitForCallback(timeout: .seconds(5))
+        _ = try await listener.waitForCallback(timeout: .seconds(60))
         await listener.finish(succeeded: succeeded)
         let text = String(decoding: try await page.body, as: UTF8.self)
         #expect(text.contains(succeeded ? "The sign-in finished" : "did not finish"), "\(text)")
