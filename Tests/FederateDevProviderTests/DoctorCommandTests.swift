@@ -42,7 +42,7 @@ struct DoctorCommandTests {
     @Test func theDevProviderPassesWithAClientID() async throws {
         let provider = try await DevProvider.start()
         defer { Task { try? await provider.stop() } }
-        let output = try await CLIProcess.run(["doctor", provider.issuer, "--client-id", "dev-client", "--output", "json"])
+        let output = try await CLIProcess.run(["doctor", provider.issuer, "--client-id", "dev-client", "--output", "json", "--timeout", "60"])
         let run = DoctorFixture.Run(output: output, report: try JSONParser().parseObject(Array(output.stdout.utf8)))
         Self.expectShape(run)
         #expect(output.status == 0, "\(output.stdout)")
@@ -62,7 +62,7 @@ struct DoctorCommandTests {
     @Test func textOutputIsTheDefault() async throws {
         let provider = try await DevProvider.start()
         defer { Task { try? await provider.stop() } }
-        let output = try await CLIProcess.run(["doctor", provider.issuer])
+        let output = try await CLIProcess.run(["doctor", provider.issuer, "--timeout", "60"])
         #expect(output.status == 0)
         #expect(output.stdout.hasPrefix("federate doctor \(provider.issuer)\n"))
         #expect(output.stdout.contains("ok      discovery.issuer: "))
@@ -76,6 +76,10 @@ struct DoctorCommandTests {
         #expect(unknown.status == 64)
         let empty = try await CLIProcess.run(["doctor", "http://127.0.0.1:1", "--client-id", ""])
         #expect(empty.status == 64)
+        for timeout in ["0", "601", "-1", "soon"] {
+            let refused = try await CLIProcess.run(["doctor", "http://127.0.0.1:1", "--timeout", timeout])
+            #expect(refused.status == 64, "--timeout \(timeout)")
+        }
     }
 
     // MARK: Discovery
@@ -184,7 +188,7 @@ struct DoctorCommandTests {
             members["issuer"] = .string(issuer + "\u{1B}[2J\u{202E}")
             return .json(JSONSerializer.string(.object(members)))
         }
-        let output = try await CLIProcess.run(["doctor", server.baseURL])
+        let output = try await CLIProcess.run(["doctor", server.baseURL, "--timeout", "60"])
         try await server.stop()
         #expect(output.status == 1)
         #expect(!output.stdout.contains("\u{1B}") && !output.stdout.contains("\u{202E}"))

@@ -93,7 +93,8 @@ struct DoctorFixture: Sendable {
             if let date = fixture.date(Date()) { response.headers.append((name: "Date", value: date)) }
             return response
         }
-        let output = try await CLIProcess.run(["doctor", server.baseURL, "--output", "json"] + arguments)
+        // A minute per request: the fixture's server shares a loaded machine with the other tests.
+        let output = try await CLIProcess.run(["doctor", server.baseURL, "--output", "json", "--timeout", "60"] + arguments)
         try await server.stop()
         let report = try JSONParser().parseObject(Array(output.stdout.utf8))
         return Run(output: output, report: report)

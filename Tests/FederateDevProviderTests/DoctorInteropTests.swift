@@ -27,7 +27,7 @@ struct DoctorInteropTests {
         let issuer = "http://127.0.0.1:\(port)"
         try #require(ready == "READY " + issuer, "idpy_provider.py did not start: \(ready ?? "no output")")
 
-        let output = try await CLIProcess.run(["doctor", issuer, "--client-id", "federate-rp", "--output", "json"])
+        let output = try await CLIProcess.run(["doctor", issuer, "--client-id", "federate-rp", "--output", "json", "--timeout", "60"])
         await op.terminate()
         let run = DoctorFixture.Run(output: output, report: try JSONParser().parseObject(Array(output.stdout.utf8)))
         DoctorCommandTests.expectShape(run)

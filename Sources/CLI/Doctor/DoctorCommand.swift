@@ -28,15 +28,20 @@ struct DoctorCommand: AsyncParsableCommand {
     @Option(help: "text (default) or json.")
     var output: OutputFormat = .text
 
+    @Option(help: "Seconds each request to the provider may take, 1 to 600 (default 10, as Federate's own requests).")
+    var timeout: Int = 10
+
     /// The checks ArgumentParser's `validate()` would make, run from `run()` instead: then an
     /// unknown option is reported as unknown before any other problem.
     func checkOptions() throws {
         if let clientID, clientID.isEmpty { throw ValidationError("--client-id must not be empty.") }
+        guard (1...600).contains(timeout) else { throw ValidationError("--timeout is 1 to 600 seconds.") }
     }
 
     func run() async throws {
         try checkOptions()
-        let report = await Self.examine(issuer: issuer, clientID: clientID, httpClient: AsyncHTTPClientTransport.shared)
+        let report = await Self.examine(
+            issuer: issuer, clientID: clientID, httpClient: AsyncHTTPClientTransport.shared, timeout: .seconds(timeout))
         switch output {
         case .text: CLIOutput.write(report.text)
         case .json: CLIOutput.line(report.json)
@@ -44,9 +49,10 @@ struct DoctorCommand: AsyncParsableCommand {
         if report.result == .failure { throw ExitCode(1) }
     }
 
-    /// Runs every check against `issuer` over `httpClient`. Never throws: whatever goes wrong is a finding.
-    static func examine(issuer: String, clientID: String?, httpClient: any HTTPClient) async -> DoctorReport {
-        let http = RecordingHTTPClient(base: httpClient)
+    /// Runs every check against `issuer` over `httpClient`, each request allowed `timeout`.
+    /// Never throws: whatever goes wrong is a finding.
+    static func examine(issuer: String, clientID: String?, httpClient: any HTTPClient, timeout: Duration) async -> DoctorReport {
+        let http = RecordingHTTPClient(base: httpClient, timeout: timeout)
         let discovery = await DiscoveryDiagnosis.run(issuer: issuer, http: http)
         var checks = discovery.checks
         if let metadata = discovery.metadata {

@@ -20,14 +20,18 @@ final class RecordingHTTPClient: HTTPClient {
     }
 
     private let base: any HTTPClient
+    private let timeout: Duration
     private let recorded = Mutex<[Exchange]>([])
 
-    /// Records what `base` answers.
-    init(base: any HTTPClient) {
+    /// Records what `base` answers, each request allowed `timeout`.
+    init(base: any HTTPClient, timeout: Duration) {
         self.base = base
+        self.timeout = timeout
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var request = request
+        request.timeout = timeout
         let sentAt = FederateClock.system.now
         let response = try await base.send(request)
         let exchange = Exchange(url: request.url, response: response, sentAt: sentAt, receivedAt: FederateClock.system.now)
