@@ -268,6 +268,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Typechecks every Swift snippet of Docs/ against the built modules
+        // (scripts/extract-doc-snippets.py); depends on every module the guides import.
+        .testTarget(
+            name: "FederateDocsTests",
+            dependencies: [
+                "Federate", "FederateURLSession", "FederateOIDC", "FederateGoogle", "FederateApple", "FederateSQLite",
+                "FederatePostgres", "FederateHummingbird", "FederateDevProvider", logging,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ] + crypto,
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
