@@ -248,6 +248,30 @@ def typecheck(doc, snippets, out_dir, flags, cache):
     return ok, outputs
 
 
+def errors_only(output):
+    """The error diagnostics (with their notes and source excerpts), each once: a snippet that
+    `continues` another repeats its code, and so its errors."""
+    blocks, seen, kept = [], set(), []
+    for line in output:
+        if re.match(r"^\S+:\d+:\d+: (error|warning|note|remark):", line) or not blocks:
+            blocks.append([line])
+        else:
+            blocks[-1].append(line)
+    keep = False
+    for block in blocks:
+        header = block[0]
+        if re.match(r"^\S+:\d+:\d+: error:", header) or not re.match(r"^\S+:\d+:\d+: ", header):
+            keep = True
+        elif re.match(r"^\S+:\d+:\d+: warning:", header):
+            keep = False
+        # notes follow their error or warning
+        text = "\n".join(block)
+        if keep and text not in seen:
+            seen.add(text)
+            kept.extend(block)
+    return kept
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--build-dir", default=os.path.join(ROOT, ".build", "debug"))
@@ -287,11 +311,11 @@ def main():
                 ok, output = False, [f"error: {error}"]
             if not ok:
                 failed.append(doc)
-                print("\n".join(output))
+                print("\n".join(errors_only(output)))
                 bad = sorted({int(m.group(1)) for m in re.finditer(re.escape(doc) + r":(\d+):\d+: error", "\n".join(output))})
                 for snippet in extracted[doc]:
-                    if any(snippet.line <= l < snippet.end for l in bad) or any(
-                            snippet.prelude_line <= l < snippet.line for l in bad):
+                    if any(snippet.line <= l < snippet.end for l in bad) or (snippet.prelude and any(
+                            snippet.prelude_line <= l < snippet.line for l in bad)):
                         print(f"{doc}:{snippet.line - 1}: the snippet here does not compile")
     for doc, line, reason in skipped:
         print(f"{doc}:{line - 1}: skipped ({reason})")
