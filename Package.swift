@@ -51,6 +51,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        // `swift package generate-documentation` (scripts/build-docs.sh); no target depends on it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // 1. Tokens
@@ -266,6 +268,19 @@ let package = Package(
                 "FederateDevProvider", "Federate", "FederateTestSupport", "FederateCLI", "FederateGoogle", "FederateApple", "FederateOIDC",
                 "FederateExampleMicrosoft",
             ],
+            swiftSettings: strict
+        ),
+        // Typechecks every Swift snippet of Docs/ against the built modules
+        // (scripts/extract-doc-snippets.py); depends on every module the guides import.
+        .testTarget(
+            name: "FederateDocsTests",
+            dependencies: [
+                "Federate", "FederateURLSession", "FederateOIDC", "FederateGoogle", "FederateApple", "FederateSQLite",
+                "FederatePostgres", "FederateHummingbird", "FederateDevProvider", logging,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ] + crypto,
             swiftSettings: strict
         ),
     ],

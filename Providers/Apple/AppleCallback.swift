@@ -10,13 +10,13 @@ public struct AppleCallback: Sendable {
     public let user: AppleUser?
 
     /// Parses the POSTed form body. Duplicated parameters, a malformed body or a malformed
-    /// `user` throw ``FederateError/Code/invalidCallback``.
+    /// `user` throw `FederateError/Code/invalidCallback`.
     public init(formBody: [UInt8]) throws(FederateError) {
         try self.init(response: try AuthorizationResponse(formBody: formBody))
     }
 
     /// Wraps an already parsed response (a query redirect, when neither `name` nor `email` was
-    /// requested). A malformed `user` throws ``FederateError/Code/invalidCallback``.
+    /// requested). A malformed `user` throws `FederateError/Code/invalidCallback`.
     public init(response: AuthorizationResponse) throws(FederateError) {
         self.response = response
         self.user = try response.parameters["user"].map { (json) throws(FederateError) in try AppleUser(json: json) }

@@ -27,8 +27,8 @@ public struct AppleClientSecret: Sendable {
     private let key: JWSSigningKey
 
     /// Creates a generator from the `.p8` file's PEM text. Throws
-    /// ``FederateError/Code/invalidKey`` for a key that is not a P-256 private key, and
-    /// ``FederateError/Code/invalidConfiguration`` for a lifetime outside 1…15,777,000 s.
+    /// `FederateError/Code/invalidKey` for a key that is not a P-256 private key, and
+    /// `FederateError/Code/invalidConfiguration` for a lifetime outside 1…15,777,000 s.
     /// `audience` is Apple's unless a stand-in (the dev provider's Apple flavour) is used.
     public init(
         teamID: String, keyID: String, clientID: String, privateKeyPEM: String, lifetime: Duration = AppleClientSecret.maximumLifetime,

@@ -91,7 +91,7 @@ public struct AppleIdentity: Sendable {
     /// `transfer_sub`, during an app transfer between teams.
     public var transferSubject: String? { idToken.claims["transfer_sub"]?.stringValue }
 
-    /// Reads Apple's claims; a present claim of the wrong type throws ``FederateError/Code/invalidClaim``.
+    /// Reads Apple's claims; a present claim of the wrong type throws `FederateError/Code/invalidClaim`.
     public init(_ idToken: IDToken) throws(FederateError) {
         self.idToken = idToken
         func flag(_ name: String) throws(FederateError) -> Bool? {

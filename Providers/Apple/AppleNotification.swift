@@ -76,7 +76,7 @@ public struct AppleNotificationVerifier: Sendable {
         return try Self.decode(claims: token.claims)
     }
 
-    /// Decodes the verified claims' `events` string. Throws ``FederateError/Code/invalidClaim``.
+    /// Decodes the verified claims' `events` string. Throws `FederateError/Code/invalidClaim`.
     public static func decode(claims: [String: JSONValue]) throws(FederateError) -> AppleNotification {
         let events: [String: JSONValue]
         switch claims["events"] {

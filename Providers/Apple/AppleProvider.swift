@@ -46,7 +46,7 @@ public struct AppleProvider: Sendable {
     public var clientIDs: [String] { secrets.keys.map(\.value).sorted() }
 
     /// Creates a provider. `bundleIDs` are the apps whose native codes the server exchanges.
-    /// Throws ``FederateError/Code/invalidKey`` for a key that is not P-256.
+    /// Throws `FederateError/Code/invalidKey` for a key that is not P-256.
     public init(
         servicesID: String, bundleIDs: IdentifierSet = [], teamID: String, keyID: String, privateKeyPEM: String,
         endpoints: AppleEndpoints = .apple, scopes: [String] = ["name", "email"], nonceMode: AppleNonceMode = .raw,

@@ -11,7 +11,7 @@ public struct AppleUser: Sendable, Hashable {
     /// The email (possibly a private relay address), if sent.
     public let email: String?
 
-    /// Parses the `user` parameter. Throws ``FederateError/Code/invalidCallback`` when it is
+    /// Parses the `user` parameter. Throws `FederateError/Code/invalidCallback` when it is
     /// not a JSON object of that shape (unknown members are ignored).
     public init(json: String) throws(FederateError) {
         let object: [String: JSONValue]

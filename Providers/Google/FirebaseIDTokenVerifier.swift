@@ -25,8 +25,9 @@ public struct FirebaseIDTokenVerifier: Sendable {
     /// Creates a verifier for `projectID`.
     ///
     /// - Parameters:
+    ///   - projectID: the Firebase project ID (the tokens' `aud`); `nil` is `invalid_configuration`.
     ///   - clockTolerance: the clock skew allowed, 0 to 300 seconds (Firebase's SDKs use 0 to 300; default 5).
-    ///   - keys: the key provider; without it, a ``RemoteKeySet`` on the x509 map fetched over `httpClient`.
+    ///   - keys: the key provider; without it, a `RemoteKeySet` on the x509 map fetched over `httpClient`.
     ///   - httpClient: the transport for Google's keys, when `keys` is not given.
     ///   - issuerBase: `https://securetoken.google.com/` unless testing against a stand-in.
     ///   - userLookup: the user's revocation state by uid, for `checkRevoked`.

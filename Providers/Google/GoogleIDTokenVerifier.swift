@@ -26,7 +26,7 @@ public struct GoogleIDTokenVerifier: Sendable {
     ///   - clientIDs: the accepted `aud` values.
     ///   - authorizedParties: the accepted `azp` values (default: `clientIDs`).
     ///   - hostedDomains: when not empty, `hd` must be one of them.
-    ///   - keys: the key provider; without it, a ``RemoteKeySet`` on `endpoints.keysURL` fetched over `httpClient`.
+    ///   - keys: the key provider; without it, a `RemoteKeySet` on `endpoints.keysURL` fetched over `httpClient`.
     ///   - httpClient: the transport for Google's keys, when `keys` is not given.
     ///   - endpoints: Google's issuers and key URL (default: Google's own).
     ///   - clock: the time tokens are checked at, and the fetched keys' cache expires by.

@@ -122,7 +122,7 @@ public struct GoogleProvider: Sendable {
     /// `LoopbackRedirectListener.start(answerAfterFinish: true)` from FederateLoopback), hands
     /// the authorization URL to `openBrowser`, waits for the redirect and finishes the
     /// sign-in. The receiver is closed when this returns. An error `openBrowser` throws
-    /// becomes `browser_unavailable` (a ``FederateError`` it throws passes through).
+    /// becomes `browser_unavailable` (a `FederateError` it throws passes through).
     public func signInWithLoopback(
         client: OpenIDClient, listener: some RedirectReceiver, loginHint: String? = nil, timeout: Duration = .seconds(300),
         openBrowser: @Sendable (String) async throws -> Void

@@ -29,7 +29,7 @@ public struct GoogleRedirectURI: Sendable, Hashable, CustomStringConvertible {
     public static let maximumUWPSchemeLength = 39
 
     /// Validates `uri`. `forUWP` applies the 39-character scheme limit. Throws
-    /// ``FederateError/Code/invalidRedirectURI``.
+    /// `FederateError/Code/invalidRedirectURI`.
     public init(_ uri: String, forUWP: Bool = false) throws(FederateError) {
         self.uri = uri
         if uri.hasPrefix("http://") || uri.hasPrefix("https://") {

@@ -3,7 +3,7 @@ public import FederateTokens
 /// Google's `hd` claim: when accepted domains are configured, the ID token's `hd` must be one
 /// of them, byte for byte. Taken from the token only, never from the request (the `hd`
 /// request parameter is a hint to the account chooser). Broken:
-/// ``FederateError/Code/hostedDomainMismatch``.
+/// `FederateError/Code/hostedDomainMismatch`.
 public struct HostedDomainRule: ClaimRule {
     /// The accepted Workspace domains; empty accepts any account, with or without `hd`.
     public let accepted: IdentifierSet

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// A token is accepted when: `alg` is RS256 and a `kid` names one of the RISC configuration's
 /// keys, the signature verifies, and the security-event rules pass
-/// (``FederateTokens/ClaimRules/securityEvent(issuers:audiences:)``): `iss` equals the
+/// (`ClaimRules.securityEvent(issuers:audiences:)`): `iss` equals the
 /// configuration's issuer exactly (mind its trailing slash), `aud` contains one of your
 /// client IDs, `jti` is present and `events` is a non-empty object. `exp` is not checked:
 /// security events do not expire. A `jti` seen within the
@@ -27,7 +27,7 @@ public final class RISCReceiver: Sendable {
     /// - Parameters:
     ///   - clientIDs: your OAuth client IDs (the accepted `aud` values).
     ///   - issuer: the configuration's `issuer`.
-    ///   - keys: the configuration's `jwks_uri` keys (e.g. a ``RemoteKeySet``).
+    ///   - keys: the configuration's `jwks_uri` keys (e.g. a `RemoteKeySet`).
     ///   - deduplicationWindow: how long a `jti` is remembered (default one day).
     ///   - clock: the time tokens are checked at and `jti`s are remembered by.
     public init(

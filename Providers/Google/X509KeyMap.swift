@@ -3,7 +3,7 @@ public import FederateTokens
 
 extension KeySetFormat {
     /// Google's `{kid: PEM certificate}` map, served for Firebase ID tokens and some Google
-    /// service accounts (``JSONWebKeySet/init(x509Map:limits:)``).
+    /// service accounts (`JSONWebKeySet.init(x509Map:limits:)`).
     public static let x509Map = KeySetFormat(name: "x509") { (document) throws(FederateError) in try JSONWebKeySet(x509Map: document) }
 }
 

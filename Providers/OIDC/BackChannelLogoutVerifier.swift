@@ -6,7 +6,7 @@ import Foundation
 ///
 /// The checks of Back-Channel Logout 1.0 §2.6: signature by the provider's keys with an
 /// allowed algorithm (never `none`, HMAC only with the configured secret), then the
-/// logout-token rules (``FederateTokens/ClaimRules/logoutToken(issuers:audiences:)``): `typ` absent
+/// logout-token rules (`ClaimRules.logoutToken(issuers:audiences:)`): `typ` absent
 /// or `logout+jwt`, `iss`, `aud` containing the client, `iat` and `exp` required, `jti`,
 /// `events` with the `http://schemas.openid.net/event/backchannel-logout` member (itself an
 /// object), `sub` or `sid`, and no `nonce`. Replays (a `jti` already seen) are the caller's
@@ -29,7 +29,7 @@ public struct BackChannelLogoutVerifier: Sendable {
         self.clock = clock
     }
 
-    /// Creates a verifier for an ``OpenIDClient``'s provider and client, on its clock.
+    /// Creates a verifier for an `OpenIDClient`'s provider and client, on its clock.
     public init(client: OpenIDClient) {
         self.init(policy: client.policy, keys: client.keys, clock: client.clock)
     }

@@ -33,7 +33,7 @@ public struct OIDCProvider: Sendable {
     /// A configured client authentication; `nil` negotiates it from discovery's
     /// `token_endpoint_auth_methods_supported` and what this configuration has.
     public var authentication: ClientAuthentication?
-    /// What this provider adds to standard OpenID Connect (``StandardOpenIDProfile`` unless
+    /// What this provider adds to standard OpenID Connect (`StandardOpenIDProfile` unless
     /// given): the plug-in point for a provider module built on this one.
     public let profile: any OpenIDProviderProfile
     /// Discovery and keys kept between sign-ins (shared by copies of this value).

@@ -4,10 +4,12 @@ public import FederateTokens
 /// RP-initiated logout (OpenID Connect RP-Initiated Logout 1.0).
 public enum RPInitiatedLogout {
     /// The URL to send the browser to so the provider ends its session, from the provider's
-    /// `end_session_endpoint`. Throws ``FederateError/Code/endpointNotAvailable`` when the
+    /// `end_session_endpoint`. Throws `FederateError/Code/endpointNotAvailable` when the
     /// provider has none.
     ///
     /// - Parameters:
+    ///   - metadata: the provider's discovery document, with its `end_session_endpoint`.
+    ///   - clientID: this client's ID, sent as `client_id`.
     ///   - idTokenHint: the ID token the user signed in with (recommended by the spec).
     ///   - postLogoutRedirectURI: where the provider sends the browser afterwards; it must be
     ///     registered with the provider.

@@ -3,7 +3,7 @@ public import FederateTokens
 /// not be used, so the application can resolve it (sign in with an existing provider, then
 /// ``AccountService/link(_:with:)`` the pending credential).
 ///
-/// Attached to ``FederateError/accountContext`` for `account_exists_with_different_credential`,
+/// Attached to `FederateError/accountContext` for `account_exists_with_different_credential`,
 /// `credential_already_in_use` and `email_already_in_use`. Redacted in descriptions.
 public struct AccountErrorContext: FederateErrorDetail, Hashable {
     /// The email in conflict, if any.
@@ -34,7 +34,7 @@ public struct AccountErrorContext: FederateErrorDetail, Hashable {
             && lhs.pendingCredential?.subject == rhs.pendingCredential?.subject
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(email)
         hasher.combine(existingProviderIDs)

@@ -3,7 +3,7 @@ public import Foundation
 
 extension AccountService {
     /// Issues a session for `uid` whose user proved their identity at `authTime`
-    /// (``signIn(with:)`` and ``reauthenticate(_:with:)`` call it). The token is an ES256
+    /// (``signIn(with:)`` and ``reauthenticate(_:with:authenticatedAfter:)`` call it). The token is an ES256
     /// JWT with `iss`, `sub`, `sid`, `iat`, `exp`, `auth_time`, and the key's `kid` in its header.
     public func issueSession(uid: String, authTime: Date, provider: SessionProvider? = nil) async throws(FederateError) -> (session: AccountSession, token: String) {
         let now = clock.now
@@ -29,7 +29,7 @@ extension AccountService {
     }
 
     /// Verifies a session token: signature (ES256, a key of this service's store), then the
-    /// session-token rules (``ClaimRules/sessionToken(issuer:)``: `iss`, `sub`, `sid`, `iat`,
+    /// session-token rules (`ClaimRules/sessionToken(issuer:)`: `iss`, `sub`, `sid`, `iat`,
     /// `exp` and `auth_time`, with the configured clock tolerance). With `checkRevoked` (the default) also that the user exists
     /// (`user_not_found`), is enabled (`user_disabled`), and that the session was neither
     /// signed out nor issued before the user's `tokensValidAfter` (`session_revoked`).

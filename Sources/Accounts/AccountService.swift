@@ -13,7 +13,7 @@ public import Foundation
 /// ```
 ///
 /// One provider identity belongs to one user (the store enforces it, also across server
-/// instances); with ``AccountStore/oneAccountPerEmail`` one email belongs to one user, and a
+/// instances); with ``UserStore/oneAccountPerEmail`` one email belongs to one user, and a
 /// new identity with a known email fails with `account_exists_with_different_credential`
 /// instead of creating a second account. Time comes from the injected `clock`.
 public struct AccountService: Sendable {

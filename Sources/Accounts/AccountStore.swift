@@ -5,12 +5,12 @@ public import Foundation
 /// uniqueness is enforced by the store itself, so that several server instances racing on
 /// one database cannot link one identity to two users.
 ///
-/// Errors are ``FederateError``s:
-/// - a (provider ID, subject) pair already owned → ``FederateError/Code/credentialAlreadyInUse``;
-/// - a second identity of one provider on a user → ``FederateError/Code/providerAlreadyLinked``;
-/// - a normalized email already used, when ``oneAccountPerEmail`` → ``FederateError/Code/emailAlreadyInUse``;
-/// - a missing user → ``FederateError/Code/userNotFound``;
-/// - anything else the database says → ``FederateError/Code/accountStoreFailed``.
+/// Errors are `FederateError`s:
+/// - a (provider ID, subject) pair already owned → `FederateError/Code/credentialAlreadyInUse`;
+/// - a second identity of one provider on a user → `FederateError/Code/providerAlreadyLinked`;
+/// - a normalized email already used, when ``UserStore/oneAccountPerEmail`` → `FederateError/Code/emailAlreadyInUse`;
+/// - a missing user → `FederateError/Code/userNotFound`;
+/// - anything else the database says → `FederateError/Code/accountStoreFailed`.
 ///
 /// The store is three protocols, one per concern, so a part of the SDK that needs one concern
 /// asks for that one only: ``UserStore`` (users and their provider identities),
@@ -44,7 +44,7 @@ public protocol UserStore: Sendable {
     func createUser(_ user: User) async throws(FederateError)
     /// Changes the user's own fields that `update` names, column by column, in one atomic
     /// step, and nothing else (``UserUpdate``); identities are untouched.
-    /// ``FederateError/Code/userNotFound`` when absent.
+    /// `FederateError/Code/userNotFound` when absent.
     func updateUser(uid: String, _ update: UserUpdate) async throws(FederateError)
     /// Links `identity` to the user `uid`.
     func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws(FederateError)
@@ -54,8 +54,8 @@ public protocol UserStore: Sendable {
     /// Sets the identity's email state (and, when `email` is given, its address), column by
     /// column; nothing when no user has the identity.
     func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError)
-    /// Unlinks the identity of `providerID` from `uid`: ``FederateError/Code/noSuchProvider``
-    /// when absent, ``FederateError/Code/lastProvider`` when it is the only one.
+    /// Unlinks the identity of `providerID` from `uid`: `FederateError/Code/noSuchProvider`
+    /// when absent, `FederateError/Code/lastProvider` when it is the only one.
     func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError)
     /// Deletes the user and their identities; returns what was deleted (`nil` if absent).
     func deleteUser(uid: String) async throws(FederateError) -> User?
@@ -63,7 +63,7 @@ public protocol UserStore: Sendable {
 
 /// Signed-out sessions, provider sessions that ended, and provider event IDs already seen: the
 /// part of an ``AccountStore`` that session checks and provider events use. Every instance on
-/// one database sees every change. Errors: ``FederateError/Code/accountStoreFailed``.
+/// one database sees every change. Errors: `FederateError/Code/accountStoreFailed`.
 public protocol SessionStore: Sendable {
     /// Remembers that session `sessionID` was signed out (until `expiresAt`).
     func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError)
@@ -86,7 +86,7 @@ public protocol SessionStore: Sendable {
 }
 
 /// The keys session tokens are signed with (``AccountService`` rotates them): the part of an
-/// ``AccountStore`` that session signing uses. Errors: ``FederateError/Code/accountStoreFailed``.
+/// ``AccountStore`` that session signing uses. Errors: `FederateError/Code/accountStoreFailed`.
 public protocol SessionKeyStore: Sendable {
     /// Every session-signing key.
     func sessionKeys() async throws(FederateError) -> [SessionKeyRecord]

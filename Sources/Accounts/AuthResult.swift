@@ -1,5 +1,5 @@
 /// The result of ``AccountService/signIn(with:)``, ``AccountService/link(_:with:)`` and
-/// ``AccountService/reauthenticate(_:with:)``.
+/// ``AccountService/reauthenticate(_:with:authenticatedAfter:)``.
 ///
 /// Contains secrets (the session token, the provider's tokens): the `description` is redacted.
 public struct AuthResult: Sendable, CustomStringConvertible {

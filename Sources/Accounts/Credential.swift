@@ -5,7 +5,7 @@ import Foundation
 /// What a provider hands the account layer after a successful sign-in: who the user is at
 /// the provider, the provider's tokens and profile.
 ///
-/// Build it only from a *verified* ID token (``IDTokenVerifier``, ``OpenIDClient``): the
+/// Build it only from a *verified* ID token (`IDTokenVerifier`, `OpenIDClient`): the
 /// account layer trusts its provider ID and subject. Its `description` is redacted (no
 /// tokens, no nonce).
 public struct Credential: Sendable, CustomStringConvertible {
@@ -47,8 +47,8 @@ public struct Credential: Sendable, CustomStringConvertible {
         self.profile = profile ?? ProviderProfile(idToken: idToken)
     }
 
-    /// A credential from the tokens of a finished sign-in (``OpenIDClient/finish(_:pending:)``).
-    /// Throws ``FederateError/Code/invalidCredential`` when the token set has no verified ID token.
+    /// A credential from the tokens of a finished sign-in (`OpenIDClient/finish(_:pending:)`).
+    /// Throws `FederateError/Code/invalidCredential` when the token set has no verified ID token.
     public init(providerID: String, tokens: TokenSet, rawNonce: String? = nil) throws(FederateError) {
         guard let idToken = tokens.idTokenClaims else {
             throw FederateError(.invalidCredential, "the token set has no verified ID token")

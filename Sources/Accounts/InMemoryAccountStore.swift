@@ -5,7 +5,7 @@ import Synchronization
 /// An ``AccountStore`` in memory, for tests and prototypes. Every method is atomic (one lock).
 ///
 /// Every key — uid, provider ID, subject, session ID, key ID, normalized email — is compared
-/// byte for byte (``ExactString``), as the SQL stores compare them: look-alike identifiers
+/// byte for byte (`ExactString`), as the SQL stores compare them: look-alike identifiers
 /// never share a row.
 public final class InMemoryAccountStore: AccountStore {
     private struct State {

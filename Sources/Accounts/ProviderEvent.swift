@@ -41,7 +41,7 @@ public struct ProviderEventBatch: Sendable, Hashable {
     /// The events, in order.
     public let events: [ProviderEvent]
     /// The delivery's unique ID (the token's issuer and `jti`), to refuse replays across
-    /// every instance (``AccountStore/consumeEventID(_:expiresAt:)``); `nil` when it has none.
+    /// every instance (``SessionStore/consumeEventID(_:expiresAt:now:)``); `nil` when it has none.
     public let deliveryID: String?
     /// How long the ID must be remembered (past the token's own expiry).
     public let rememberFor: Duration
@@ -60,7 +60,7 @@ public protocol ProviderEventSource: SignInProvider {
     var eventRoutes: Set<ProviderEventRoute> { get }
 
     /// Verifies a delivery (the POSTed body) to `route` and returns its events. Throws
-    /// ``FederateError`` for anything not from the provider, or not for this client.
+    /// `FederateError` for anything not from the provider, or not for this client.
     func receiveEvents(on route: ProviderEventRoute, body: [UInt8]) async throws(FederateError) -> ProviderEventBatch
 }
 

@@ -8,7 +8,7 @@ public protocol SignInProvider: Sendable {
     var providerID: String { get }
 
     /// Builds the authorization request: where to send the browser and what to keep until
-    /// the callback (seal it into a cookie with ``PendingAuthorizationSealer``).
+    /// the callback (seal it into a cookie with `PendingAuthorizationSealer`).
     func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest
 
     /// Checks the callback (query or `form_post` parameters) against `pending`, exchanges the

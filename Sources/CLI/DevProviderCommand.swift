@@ -12,7 +12,7 @@ struct DevProviderCommand: AsyncParsableCommand {
             Listens on 127.0.0.1, prints {"issuer": URL, "flavor": F, "login": COMMAND} on standard output (the COMMAND \
             signs in with the first client; for the Apple flavour it carries a client secret valid for an hour), and serves \
             until interrupted. Without --config, each flavour has ready-made clients and users (see Docs/DevProvider.md); \
-            the generic one: client dev-client / dev-secret and public client dev-public (loopback redirects on any port), \
+            the generic one: client dev-client / dev-secret and public client dev-public (loopback redirects on any port and path), \
             users alice and bob, alice auto-approved.
             """
     )

@@ -20,7 +20,10 @@ public struct DevClient: Sendable {
     /// The secret; `nil` for a public client or one that authenticates with keys. In the
     /// Apple flavour the secret sent must instead be an ES256 JWT (see ``teamID``).
     public var secret: String?
-    /// The registered redirect URIs, matched exactly (a loopback URI matches any port, RFC 8252 §7.3).
+    /// The registered redirect URIs, matched exactly, except on loopback: a plain-HTTP
+    /// `127.0.0.1` or `[::1]` URI matches any port (RFC 8252 §7.3), and one whose path is `/*`
+    /// (`http://127.0.0.1/*`) matches any path on that host too, so an app's own callback path
+    /// (`/auth/dev/callback`) works without registering it.
     public var redirectURIs: [String]
     /// Faults applied to this client's tokens and token requests.
     public var faults: Set<DevFault>
@@ -76,8 +79,9 @@ public struct DevClient: Sendable {
     private static func sameLoopbackIgnoringPort(_ registered: String, _ candidate: String) -> Bool {
         guard let r = URLComponents(string: registered), let c = URLComponents(string: candidate),
             r.scheme == "http", c.scheme == "http", let host = r.host, ["127.0.0.1", "::1", "[::1]"].contains(host),
-            r.port == nil, c.host == r.host, c.path == r.path, c.query == r.query
+            r.port == nil, c.host == r.host, c.user == nil, c.password == nil, c.fragment == nil
         else { return false }
-        return true
+        if r.path == "/*" { return c.path.hasPrefix("/") && r.query == nil }
+        return c.path == r.path && c.query == r.query
     }
 }

@@ -13,8 +13,12 @@ extension DevProvider {
     /// - Parameters:
     ///   - eventType: the full event-type URI, e.g.
     ///     `https://schemas.openid.net/secevent/risc/event-type/sessions-revoked`.
+    ///   - subject: the Google user's `sub`.
+    ///   - audience: the receiving client ID (the token's `aud`).
     ///   - reason: the `reason` member (for `account-disabled`: `hijacking` or `bulk-account`).
     ///   - tokenID: the `jti`; a fresh random one by default (pass the same twice to replay).
+    ///   - receiverURL: the relying party's RISC endpoint.
+    ///   - http: the transport that POSTs it.
     public func sendSecurityEvent(
         _ eventType: String, subject: String, audience: String, reason: String? = nil, tokenID: String? = nil,
         to receiverURL: String, http: any HTTPClient = AsyncHTTPClientTransport.shared
@@ -39,7 +43,13 @@ extension DevProvider {
     ///
     /// - Parameters:
     ///   - type: `email-disabled`, `email-enabled`, `consent-revoked` or `account-delete`.
+    ///   - subject: the Apple user's `sub`.
+    ///   - clientID: the receiving services ID (the token's `aud`).
+    ///   - email: the `email` member, for the email events.
+    ///   - isPrivateEmail: the `is_private_email` member.
     ///   - tokenID: the `jti`; a fresh random one by default (pass the same twice to repeat).
+    ///   - receiverURL: the relying party's notification endpoint.
+    ///   - http: the transport that POSTs it.
     public func sendAppleNotification(
         _ type: String, subject: String, clientID: String, email: String? = nil, isPrivateEmail: Bool? = nil, tokenID: String? = nil,
         to receiverURL: String, http: any HTTPClient = AsyncHTTPClientTransport.shared

@@ -45,8 +45,9 @@ public struct DevProviderConfiguration: Sendable {
         self.clock = clock
     }
 
-    /// Loopback redirect URIs on any port.
-    public static let loopbackRedirects = ["http://127.0.0.1/callback", "http://[::1]/callback"]
+    /// Loopback redirect URIs on any port and any path (`http://127.0.0.1:PORT/any/path`), so
+    /// `federate login`'s `/callback` and an app's `/auth/{name}/callback` both work.
+    public static let loopbackRedirects = ["http://127.0.0.1/*", "http://[::1]/*"]
 
     /// Two test users: alice (verified email) and bob (unverified), alice auto-approved.
     public static let standardUsers = [

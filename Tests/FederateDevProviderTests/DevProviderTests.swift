@@ -155,4 +155,20 @@ struct DevProviderTests {
         #expect(configuration.autoApproveSubject == "u1")
         #expect(throws: FederateError.self) { try DevProviderConfiguration(json: Array(#"{"clients":[{"id":"c","faults":["nope"]}],"users":[]}"#.utf8)) }
     }
+
+    /// The standard clients take any loopback port and path (an app's `/auth/dev/callback` as well
+    /// as `federate login`'s `/callback`), and nothing that is not plain-HTTP loopback.
+    @Test func standardClientsAcceptAnyLoopbackRedirect() throws {
+        let client = try #require(DevProviderConfiguration.standard.clients.first)
+        for uri in ["http://127.0.0.1:8080/auth/dev/callback", "http://127.0.0.1:53123/callback", "http://[::1]:9/cb?x=1"] {
+            #expect(client.accepts(redirectURI: uri), "\(uri)")
+        }
+        for uri in [
+            "https://127.0.0.1:8080/callback", "http://localhost:8080/callback", "http://127.0.0.2:8080/callback",
+            "http://evil.example/callback", "http://127.0.0.1.evil.example/callback", "http://user@127.0.0.1:8080/callback",
+            "http://127.0.0.1:8080/callback#fragment",
+        ] {
+            #expect(!client.accepts(redirectURI: uri), "\(uri)")
+        }
+    }
 }

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// Each issuer's document is fetched once, cached like key sets (``CachePolicy``), with one
 /// fetch in flight per issuer; a document whose `issuer` differs from the requested one is
-/// refused with ``FederateError/Code/discoveryIssuerMismatch``.
+/// refused with `FederateError/Code/discoveryIssuerMismatch`.
 public final class DiscoveryClient: Sendable {
     private let httpClient: any HTTPClient
     private let clock: FederateClock

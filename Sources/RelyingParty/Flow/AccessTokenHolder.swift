@@ -6,7 +6,7 @@ import Synchronization
 /// access token shortly before it expires.
 ///
 /// - One refresh at a time, shared by all concurrent callers.
-/// - A refresh that fails with `invalid_grant` surfaces as ``FederateError/Code/invalidGrant``:
+/// - A refresh that fails with `invalid_grant` surfaces as `FederateError/Code/invalidGrant`:
 ///   the refresh token is dead; sign the user in again.
 /// - Requests are signed with `Authorization: Bearer` (never the `access_token` query
 ///   parameter, which ends up in logs).

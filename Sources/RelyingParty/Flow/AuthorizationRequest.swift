@@ -60,7 +60,7 @@ public struct AuthorizationRequest: Sendable {
     /// to sign the user in again, whatever its own session: it sends `prompt=login` and
     /// `max_age=0` (OpenID Connect Core §3.1.2.1) unless ``prompt`` or ``maxAge`` is set. The
     /// proof is checked when the flow ends: the ID token's `auth_time` must not be earlier
-    /// than the flow's start (``AccountService/reauthenticate(_:with:authenticatedAfter:)``),
+    /// than the flow's start (`AccountService/reauthenticate(_:with:authenticatedAfter:)`),
     /// so a provider that ignores both parameters cannot pass off an old sign-in as new.
     public var intent: AuthorizationIntent
     /// How long the pending authorization stays valid. Default 10 minutes.

@@ -44,7 +44,7 @@ public struct AuthorizationResponse: Sendable, CustomStringConvertible {
     /// Checks the response against what was sent and returns the authorization code.
     ///
     /// In order: the pending authorization has not expired; an OAuth `error` becomes a
-    /// ``FederateError`` with ``FederateError/providerError`` (after the state and issuer
+    /// `FederateError` with `FederateError/providerError` (after the state and issuer
     /// checks, when those parameters are present); `state` equals the one sent (constant
     /// time); the RFC 9207 `iss` is present when the provider advertises it and equals the
     /// issuer whenever present; `code` is present.

@@ -22,7 +22,7 @@ public protocol OpenIDProviderProfile: Sendable {
     var fallbackRevocationEndpoint: String? { get }
 
     /// The error as the application should see it: a provider module adds what its
-    /// provider's codes mean (``FederateError/withGuidance(_:)``), keeping the code. Applied to
+    /// provider's codes mean (`FederateError/withGuidance(_:)`), keeping the code. Applied to
     /// every error an ``OpenIDClient`` throws. Default: unchanged.
     func explain(_ error: FederateError) -> FederateError
 }

@@ -47,7 +47,7 @@ public struct PendingAuthorizationSealer: Sendable {
         return header + "." + Base64URL.encode(Array(combined))
     }
 
-    /// Opens a sealed value. Throws ``FederateError/Code/invalidPendingAuthorization`` for
+    /// Opens a sealed value. Throws `FederateError/Code/invalidPendingAuthorization` for
     /// anything tampered, unknown, malformed or expired.
     public func open(_ sealed: String, now: Date) throws(FederateError) -> PendingAuthorization {
         guard sealed.utf8.count <= Self.maxSealedBytes else {

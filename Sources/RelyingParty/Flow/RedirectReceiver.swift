@@ -11,7 +11,7 @@ public protocol RedirectReceiver: Sendable {
     /// From now on, only a callback carrying exactly this `state` is taken.
     func expect(state: String)
 
-    /// Waits for the callback. Throws ``FederateError/Code/callbackTimeout`` when `timeout`
+    /// Waits for the callback. Throws `FederateError/Code/callbackTimeout` when `timeout`
     /// passes first.
     func waitForCallback(timeout: Duration) async throws(FederateError) -> AuthorizationResponse
 

@@ -22,7 +22,7 @@ public struct TokenResponse: Sendable, CustomStringConvertible {
     /// Every member of the response.
     public let members: [String: JSONValue]
 
-    /// Parses a response body. Throws ``FederateError/Code/invalidTokenResponse``.
+    /// Parses a response body. Throws `FederateError/Code/invalidTokenResponse`.
     public init(parsing body: some Collection<UInt8>) throws(FederateError) {
         let members: [String: JSONValue]
         do {
@@ -33,7 +33,7 @@ public struct TokenResponse: Sendable, CustomStringConvertible {
         try self.init(members: members)
     }
 
-    /// Checks already-parsed members. Throws ``FederateError/Code/invalidTokenResponse``.
+    /// Checks already-parsed members. Throws `FederateError/Code/invalidTokenResponse`.
     public init(members: [String: JSONValue]) throws(FederateError) {
         guard case .string(let accessToken)? = members["access_token"], !accessToken.isEmpty else {
             throw FederateError(.invalidTokenResponse, "the token response has no access_token")

@@ -4,8 +4,8 @@ import Foundation
 /// Checks that a URL Federate will call (issuer, discovery, key set, token endpoint) is
 /// HTTPS, or plain HTTP on a loopback host for local development.
 public enum EndpointSecurity {
-    /// Validates `url` for the named `field`; throws ``FederateError/Code/insecureEndpoint``
-    /// or ``FederateError/Code/invalidURL``.
+    /// Validates `url` for the named `field`; throws `FederateError/Code/insecureEndpoint`
+    /// or `FederateError/Code/invalidURL`.
     public static func validate(_ url: String, field: String) throws(FederateError) {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
             let host = components.host, !host.isEmpty

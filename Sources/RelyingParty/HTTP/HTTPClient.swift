@@ -9,10 +9,10 @@ package import FederateTokens
 ///
 /// Implementations must:
 /// - never follow redirects unless ``HTTPRequest/followRedirects`` is `true`;
-/// - stop reading and throw ``FederateError/Code/responseTooLarge`` once the body exceeds
+/// - stop reading and throw `FederateError/Code/responseTooLarge` once the body exceeds
 ///   ``HTTPRequest/maxResponseBytes``;
-/// - throw ``FederateError/Code/httpTimeout`` when ``HTTPRequest/timeout`` elapses;
-/// - throw ``FederateError`` (``FederateError/Code/httpFailed``) for transport failures.
+/// - throw `FederateError/Code/httpTimeout` when ``HTTPRequest/timeout`` elapses;
+/// - throw `FederateError` (`FederateError/Code/httpFailed`) for transport failures.
 ///
 /// A non-2xx status is not an error at this level: it is returned as a response.
 public protocol HTTPClient: Sendable {

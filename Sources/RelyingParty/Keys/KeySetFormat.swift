@@ -1,6 +1,6 @@
 public import FederateTokens
 
-/// How a key endpoint's document becomes a ``JSONWebKeySet``: a JWKS (``jwks``), or a format
+/// How a key endpoint's document becomes a `JSONWebKeySet`: a JWKS (``jwks``), or a format
 /// a provider module adds (FederateGoogle's x509 certificate map). The relying-party layer
 /// knows only JWKS.
 public struct KeySetFormat: Sendable {
@@ -9,7 +9,7 @@ public struct KeySetFormat: Sendable {
     private let parser: @Sendable ([UInt8]) throws(FederateError) -> JSONWebKeySet
 
     /// Creates a format from its name and parser. The parser must skip unusable keys rather
-    /// than fail the whole set, as ``JSONWebKeySet/init(jwks:limits:)`` does.
+    /// than fail the whole set, as `JSONWebKeySet/init(jwks:limits:)` does.
     public init(name: String, parser: @escaping @Sendable ([UInt8]) throws(FederateError) -> JSONWebKeySet) {
         self.name = name
         self.parser = parser

@@ -3,7 +3,7 @@ public import FederateTokens
 extension RemoteKeySet {
     /// `keys` when given; else a ``RemoteKeySet`` on `url` fetched over `httpClient`. Provider
     /// verifiers take one or the other: without either there is nothing to verify with, so
-    /// this throws ``FederateError/Code/invalidConfiguration``.
+    /// this throws `FederateError/Code/invalidConfiguration`.
     public static func keys(
         _ keys: (any KeySetProvider)?, orFetch url: String, format: KeySetFormat = .jwks, over httpClient: (any HTTPClient)?,
         clock: FederateClock = .system

@@ -1,14 +1,14 @@
 public import FederateTokens
 public import Logging
 
-/// A key set fetched from a URL and cached: the usual ``KeySetProvider`` for a provider's
+/// A key set fetched from a URL and cached: the usual `KeySetProvider` for a provider's
 /// `jwks_uri` (or another ``KeySetFormat`` a provider module adds).
 ///
 /// - Cached for `Cache-Control: max-age`, clamped by the ``CachePolicy``.
 /// - A token with an unknown `kid` triggers one refetch, shared by all concurrent callers,
 ///   and at most one such forced refetch per ``CachePolicy/forcedRefreshInterval``.
 /// - While the endpoint fails, the last good set keeps serving for
-///   ``CachePolicy/maximumStaleness`` after it expired; then ``FederateError/Code/keyFetchFailed``.
+///   ``CachePolicy/maximumStaleness`` after it expired; then `FederateError/Code/keyFetchFailed`.
 /// - The URL must be HTTPS (or loopback HTTP); redirects are not followed.
 public final class RemoteKeySet: KeySetProvider {
     /// The key endpoint.

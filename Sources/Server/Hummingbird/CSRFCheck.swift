@@ -31,7 +31,7 @@ public struct CSRFCheck: Sendable {
         !["GET", "HEAD", "OPTIONS"].contains(method.uppercased())
     }
 
-    /// Throws ``FederateError/Code/csrfFailed`` unless the request passes.
+    /// Throws `FederateError/Code/csrfFailed` unless the request passes.
     public func verify(origin requestOrigin: String?, referer: String?, headerToken: String?, cookieToken: String?) throws(FederateError) {
         let claimed = requestOrigin ?? referer.map(Self.origin(ofURL:))
         guard let claimed, claimed == origin else {

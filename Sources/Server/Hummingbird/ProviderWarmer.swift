@@ -2,7 +2,7 @@ public import Federate
 public import Logging
 public import ServiceLifecycle
 
-/// Keeps every provider's discovery document and key set in the cache (``WarmableProvider``),
+/// Keeps every provider's discovery document and key set in the cache (`WarmableProvider`),
 /// so `/readyz` turns ready soon after start and the first sign-in does not wait on a
 /// provider. A swift-service-lifecycle `Service`: run it in the application's `ServiceGroup`.
 ///
@@ -18,7 +18,7 @@ public struct ProviderWarmer: Service {
     public var retryInterval: Duration
     private let logger: Logger
 
-    /// Creates a warmer for `providers` (those that are not ``WarmableProvider`` are skipped).
+    /// Creates a warmer for `providers` (those that are not `WarmableProvider` are skipped).
     public init(
         providers: [String: any SignInProvider], interval: Duration = .seconds(60), retryInterval: Duration = .seconds(2),
         logger: Logger = Logger(label: "federate.warmer")

@@ -2,8 +2,8 @@ public import Federate
 public import Logging
 
 /// What `/readyz` checks (``HealthRoutes``): the account store answers a cheap round trip
-/// (``AccountStore/ping()``) within ``storeTimeout``, and every provider that can say so
-/// (``WarmableProvider``) has its discovery document and key set in the cache, so the next
+/// (`AccountStore/ping()`) within ``storeTimeout``, and every provider that can say so
+/// (`WarmableProvider`) has its discovery document and key set in the cache, so the next
 /// sign-in or token verification does not wait on the provider. Nothing is fetched by the
 /// check; ``ProviderWarmer`` does the fetching.
 public struct Readiness: Sendable {

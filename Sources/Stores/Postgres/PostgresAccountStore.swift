@@ -5,7 +5,7 @@ import Foundation
 public import Logging
 public import PostgresNIO
 
-/// An ``AccountStore`` on PostgreSQL: many server instances, one store.
+/// An `AccountStore` on PostgreSQL: many server instances, one store.
 ///
 /// ```swift
 /// let client = PostgresClient(configuration: ...)

@@ -9,7 +9,7 @@ import SQLiteNIO
 public import ServiceLifecycle
 import Synchronization
 
-/// An ``AccountStore`` on an SQLite file: the embedded default.
+/// An `AccountStore` on an SQLite file: the embedded default.
 ///
 /// ```swift
 /// let store = try await SQLiteAccountStore.open(path: "/var/lib/app/accounts.sqlite")

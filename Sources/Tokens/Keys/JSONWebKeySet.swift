@@ -1,6 +1,6 @@
 /// A set of public verification keys, as fetched from a provider.
 ///
-/// Built from a JWKS document (``init(jwks:)``), from keys in hand (``init(keys:)``), or by a
+/// Built from a JWKS document (``init(jwks:limits:)``), from keys in hand (``init(keys:)``), or by a
 /// provider module's own format (``init(droppingAmbiguous:skipped:)``).
 ///
 /// Loading is tolerant per key and strict per set: a key that is unknown, unsupported,

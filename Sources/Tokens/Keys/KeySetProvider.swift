@@ -1,5 +1,5 @@
 /// Where a verifier gets its keys: a fixed ``JSONWebKeySet``, or a cache of a remote
-/// key endpoint (``RemoteKeySet``).
+/// key endpoint (`RemoteKeySet`).
 public protocol KeySetProvider: Sendable {
     /// The keys to verify with now (fetching them if none are cached or they expired).
     func keySet() async throws(FederateError) -> JSONWebKeySet

@@ -10,7 +10,7 @@ import Darwin
 /// SIGN) equals `"K-client"`, and `"a\u{037E}"` (GREEK QUESTION MARK) equals `"a;"`. For
 /// identifiers — issuers, audiences, `azp`, `kid`, client IDs, `state`, `nonce`, `sub`,
 /// provider IDs, store keys — that is a look-alike accepted as the real thing. Federate
-/// compares identifiers through this type (or ``Swift/String/exactlyEquals(_:)``) only.
+/// compares identifiers through this type (or `String.exactlyEquals(_:)`) only.
 public struct ExactString: Sendable, Hashable, CustomStringConvertible {
     /// The string.
     public let value: String

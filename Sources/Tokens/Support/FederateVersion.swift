@@ -1,7 +1,7 @@
 /// The version of the Federate library.
 ///
 /// Used, for example, in the default `User-Agent` header that
-/// ``AsyncHTTPClientTransport`` sends.
+/// `AsyncHTTPClientTransport` sends.
 public enum FederateVersion {
     /// The semantic version of this release, e.g. `0.1.0`.
     public static let string = "0.1.0"

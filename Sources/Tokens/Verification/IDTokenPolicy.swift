@@ -25,7 +25,7 @@ public struct IDTokenPolicy: Sendable {
     public var additionalRules: ClaimRules
 
     /// Creates a policy. `allowedAlgorithms` defaults to RS256, the one algorithm every
-    /// OpenID provider must support; use ``init(metadata:clientID:)`` to take the provider's
+    /// OpenID provider must support; use `init(metadata:clientID:)` (FederateRelyingParty) to take the provider's
     /// advertised algorithms.
     public init(
         issuers: IdentifierSet,

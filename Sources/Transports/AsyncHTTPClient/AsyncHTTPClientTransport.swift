@@ -4,25 +4,25 @@ public import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
 
-/// An ``HTTPClient`` built on
+/// An `HTTPClient` built on
 /// [AsyncHTTPClient](https://github.com/swift-server/async-http-client).
 ///
-/// Every exchange follows the rules of the ``HTTPClient`` protocol:
+/// Every exchange follows the rules of the `HTTPClient` protocol:
 ///
-/// - **No redirects** unless ``HTTPRequest/followRedirects`` is `true`. A 3xx answer is
-///   returned as a plain ``HTTPResponse`` carrying its status and `Location` header.
+/// - **No redirects** unless `HTTPRequest/followRedirects` is `true`. A 3xx answer is
+///   returned as a plain `HTTPResponse` carrying its status and `Location` header.
 ///   When redirects are requested, at most 5 are followed and cycles are rejected.
-/// - **One deadline for the whole exchange.** ``HTTPRequest/timeout`` covers connecting,
+/// - **One deadline for the whole exchange.** `HTTPRequest/timeout` covers connecting,
 ///   sending, waiting for the head *and* reading the body. Timeouts of any kind become
-///   ``FederateError/Code/httpTimeout``. Timeouts above 24 hours are treated as 24 hours.
+///   `FederateError/Code/httpTimeout`. Timeouts above 24 hours are treated as 24 hours.
 /// - **Bounded memory.** A response whose `Content-Length` exceeds
-///   ``HTTPRequest/maxResponseBytes`` is rejected before its body is read; a body without
+///   `HTTPRequest/maxResponseBytes` is rejected before its body is read; a body without
 ///   a length (for example chunked) is read incrementally and abandoned as soon as it
-///   exceeds the limit. Both throw ``FederateError/Code/responseTooLarge``.
+///   exceeds the limit. Both throw `FederateError/Code/responseTooLarge`.
 /// - **A `User-Agent` header** (``defaultUserAgent`` or the one given at creation) is
 ///   added unless the request already has one.
-/// - Only `http` and `https` URLs are accepted (``FederateError/Code/invalidURL`` otherwise).
-/// - Any other transport failure becomes ``FederateError/Code/httpFailed``. Error messages
+/// - Only `http` and `https` URLs are accepted (`FederateError/Code/invalidURL` otherwise).
+/// - Any other transport failure becomes `FederateError/Code/httpFailed`. Error messages
 ///   name only the scheme, host and port of the URL, never its path, query, credentials,
 ///   the request headers or the body.
 /// - Cancelling the calling task cancels the exchange and throws `CancellationError`.
@@ -42,7 +42,7 @@ public struct AsyncHTTPClientTransport: FederateRelyingParty.HTTPClient {
     /// default event loop group (`MultiThreadedEventLoopGroup.singleton` on Linux), use a
     /// 5-second connect timeout, do not retry failed connection attempts (a refused
     /// connection fails at once) and do not decompress bodies. Redirects are disallowed,
-    /// except for requests with ``HTTPRequest/followRedirects`` set, which use a second
+    /// except for requests with `HTTPRequest/followRedirects` set, which use a second
     /// client that follows at most 5 redirects and rejects cycles.
     public static let shared = AsyncHTTPClientTransport(
         client: SharedClients.nonRedirecting,
@@ -67,9 +67,9 @@ public struct AsyncHTTPClientTransport: FederateRelyingParty.HTTPClient {
     /// Create the client with `redirectConfiguration: .disallow`. AsyncHTTPClient follows
     /// redirects by default, and a transport cannot change that; if the client follows a
     /// redirect for a request that does not allow it, ``send(_:)`` throws
-    /// ``FederateError/Code/invalidConfiguration`` instead of returning the response (the
+    /// `FederateError/Code/invalidConfiguration` instead of returning the response (the
     /// redirect target will have been requested by then). The same client serves requests
-    /// with ``HTTPRequest/followRedirects`` set, so those follow redirects only if the client
+    /// with `HTTPRequest/followRedirects` set, so those follow redirects only if the client
     /// is configured to.
     ///
     /// - Parameters:
@@ -97,9 +97,9 @@ public struct AsyncHTTPClientTransport: FederateRelyingParty.HTTPClient {
     ///
     /// A non-2xx status (including 3xx when redirects are not followed) is returned, not thrown.
     ///
-    /// - Throws: ``FederateError`` with code ``FederateError/Code/httpTimeout``,
-    ///   ``FederateError/Code/responseTooLarge``, ``FederateError/Code/invalidURL``,
-    ///   ``FederateError/Code/invalidConfiguration`` or ``FederateError/Code/httpFailed``;
+    /// - Throws: `FederateError` with code `FederateError/Code/httpTimeout`,
+    ///   `FederateError/Code/responseTooLarge`, `FederateError/Code/invalidURL`,
+    ///   `FederateError/Code/invalidConfiguration` or `FederateError/Code/httpFailed`;
     ///   `CancellationError` if the calling task is cancelled.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()

@@ -119,7 +119,7 @@ public final class LoopbackRedirectListener: RedirectReceiver {
     }
 
     /// Waits for the one callback, then stops listening. Throws
-    /// ``FederateError/Code/callbackTimeout`` when `timeout` passes first.
+    /// `FederateError/Code/callbackTimeout` when `timeout` passes first.
     public func waitForCallback(timeout: Duration = .seconds(300)) async throws(FederateError) -> AuthorizationResponse {
         // With `answerAfterFinish` the browser's connection stays open until ``finish(succeeded:)``.
         defer { if !delivery.answerAfterFinish { acceptTask.cancel() } }

@@ -8,30 +8,30 @@ public import FederateRelyingParty
 import FederateTokens
 import Synchronization
 
-/// An ``HTTPClient`` built on Foundation's `URLSession`, for applications that do not want
+/// An `HTTPClient` built on Foundation's `URLSession`, for applications that do not want
 /// to depend on SwiftNIO.
 ///
 /// Every exchange follows the same rules as `AsyncHTTPClientTransport`:
 ///
-/// - **No redirects** unless ``HTTPRequest/followRedirects`` is `true`. A 3xx answer is
-///   returned as a plain ``HTTPResponse`` carrying its status and `Location` header.
+/// - **No redirects** unless `HTTPRequest/followRedirects` is `true`. A 3xx answer is
+///   returned as a plain `HTTPResponse` carrying its status and `Location` header.
 ///   When redirects are requested, at most 5 are followed (301, 302, 303, 307 and 308, to
-///   `http` and `https` URLs only) and cycles are rejected (``FederateError/Code/httpFailed``).
+///   `http` and `https` URLs only) and cycles are rejected (`FederateError/Code/httpFailed`).
 ///   A 303, or a 301/302 answering a `POST`, turns the request into a `GET` without a body;
 ///   a redirect to another origin drops `Authorization`, `Proxy-Authorization`, `Cookie` and
 ///   `Origin`.
-/// - **One deadline for the whole exchange.** ``HTTPRequest/timeout`` covers connecting,
+/// - **One deadline for the whole exchange.** `HTTPRequest/timeout` covers connecting,
 ///   sending, waiting for the head *and* reading the body, across redirects. Timeouts of any
-///   kind become ``FederateError/Code/httpTimeout``. Timeouts above 24 hours are treated as
+///   kind become `FederateError/Code/httpTimeout`. Timeouts above 24 hours are treated as
 ///   24 hours.
 /// - **Bounded memory.** A response whose `Content-Length` exceeds
-///   ``HTTPRequest/maxResponseBytes`` is rejected as soon as its head arrives; a body without
+///   `HTTPRequest/maxResponseBytes` is rejected as soon as its head arrives; a body without
 ///   a length (for example chunked) is read incrementally and abandoned as soon as it
-///   exceeds the limit. Both throw ``FederateError/Code/responseTooLarge``.
+///   exceeds the limit. Both throw `FederateError/Code/responseTooLarge`.
 /// - **A `User-Agent` header** (``defaultUserAgent`` or the one given at creation) is
 ///   added unless the request already has one.
-/// - Only `http` and `https` URLs are accepted (``FederateError/Code/invalidURL`` otherwise).
-/// - Any other transport failure becomes ``FederateError/Code/httpFailed``. Error messages
+/// - Only `http` and `https` URLs are accepted (`FederateError/Code/invalidURL` otherwise).
+/// - Any other transport failure becomes `FederateError/Code/httpFailed`. Error messages
 ///   name only the scheme, host and port of the URL, never its path, query, credentials,
 ///   the request headers or the body.
 /// - Cancelling the calling task cancels the exchange and throws `CancellationError`.
@@ -51,11 +51,11 @@ import Synchronization
 ///   sends `Accept-Encoding: identity`), so a conforming server sends the body unencoded. If a
 ///   server encodes the body anyway, the returned body holds the *decoded* bytes while the
 ///   returned headers are those the server sent (`Content-Encoding` and `Content-Length`
-///   still describe the encoded body); ``HTTPRequest/maxResponseBytes`` then limits the
+///   still describe the encoded body); `HTTPRequest/maxResponseBytes` then limits the
 ///   decoded bytes, which also guards against decompression bombs. On Linux, a
 ///   `Content-Encoding` libcurl does not know (anything but `identity`, `gzip`, `deflate`,
 ///   `br` and `zstd`), or an encoded body that fails to decode, fails the exchange with
-///   ``FederateError/Code/httpFailed``.
+///   `FederateError/Code/httpFailed`.
 /// - **Redirect bodies on Linux.** swift-corelibs-foundation reads the whole body of a 301,
 ///   302, 303 or 305–308 answer before the transport sees the answer, so for those the size
 ///   limit is enforced only once the body has been read (the deadline still bounds the time
@@ -115,9 +115,9 @@ public struct URLSessionTransport: HTTPClient {
     ///
     /// A non-2xx status (including 3xx when redirects are not followed) is returned, not thrown.
     ///
-    /// - Throws: ``FederateError`` with code ``FederateError/Code/httpTimeout``,
-    ///   ``FederateError/Code/responseTooLarge``, ``FederateError/Code/invalidURL`` or
-    ///   ``FederateError/Code/httpFailed``; `CancellationError` if the calling task is cancelled.
+    /// - Throws: `FederateError` with code `FederateError/Code/httpTimeout`,
+    ///   `FederateError/Code/responseTooLarge`, `FederateError/Code/invalidURL` or
+    ///   `FederateError/Code/httpFailed`; `CancellationError` if the calling task is cancelled.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()
 
