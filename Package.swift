@@ -18,6 +18,16 @@ let crypto: [Target.Dependency] = [
     .product(name: "_CryptoExtras", package: "swift-crypto"),
 ]
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+// Metrics and tracing APIs only (no backend, no NIO): Federate emits, the application
+// chooses where to (Docs/Operations.md).
+let observability: [Target.Dependency] = [
+    .product(name: "CoreMetrics", package: "swift-metrics"),
+    .product(name: "Tracing", package: "swift-distributed-tracing"),
+]
+let observabilityTesting: [Target.Dependency] = [
+    .product(name: "MetricsTestKit", package: "swift-metrics"),
+    .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+]
 
 let package = Package(
     name: "Federate",
@@ -53,19 +63,22 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // `swift package generate-documentation` (scripts/build-docs.sh); no target depends on it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // 1. Tokens
         .target(
             name: "FederateTokens",
-            dependencies: crypto + [.product(name: "X509", package: "swift-certificates")],
+            dependencies: crypto + observability + [.product(name: "X509", package: "swift-certificates")],
             path: "Sources/Tokens",
             swiftSettings: strict
         ),
         // 2. Relying party
         .target(
             name: "FederateRelyingParty",
-            dependencies: ["FederateTokens", logging] + crypto,
+            dependencies: ["FederateTokens", logging] + crypto + observability,
             path: "Sources/RelyingParty",
             swiftSettings: strict
         ),
@@ -101,7 +114,7 @@ let package = Package(
         // 4. Accounts
         .target(
             name: "FederateAccounts",
-            dependencies: ["FederateTokens", "FederateRelyingParty", logging] + crypto,
+            dependencies: ["FederateTokens", "FederateRelyingParty", logging] + crypto + observability,
             path: "Sources/Accounts",
             swiftSettings: strict
         ),
@@ -189,7 +202,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ] + observability,
             path: "Sources/CLI",
             swiftSettings: strict
         ),
@@ -219,7 +233,7 @@ let package = Package(
                 "FederateLoopback", "FederateGoogle", "FederateTestSupport", "FederateCLI",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
-            ] + crypto,
+            ] + crypto + observability + observabilityTesting,
             swiftSettings: strict
         ),
         .testTarget(
@@ -248,7 +262,7 @@ let package = Package(
             dependencies: [
                 "Federate", "FederateSQLite", "FederatePostgres", "FederateSQLStore", "FederateDevProvider", "FederateTestSupport", logging,
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
+            ] + observability + observabilityTesting,
             swiftSettings: strict
         ),
         .testTarget(
@@ -259,7 +273,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-            ],
+            ] + observability + observabilityTesting,
             swiftSettings: strict
         ),
         .testTarget(

@@ -54,15 +54,16 @@ public struct AppleIDTokenVerifier: Sendable {
     public let verifier: IDTokenVerifier
 
     /// Creates a verifier for `clientIDs` (Services IDs and bundle IDs) with `keys`, or with
-    /// Apple's keys fetched over `httpClient`; tokens are checked at `clock`'s time.
+    /// Apple's keys fetched over `httpClient`; tokens are checked at `clock`'s time, and
+    /// verifications counted and traced through `observability` (Docs/Operations.md).
     public init(
         clientIDs: IdentifierSet, endpoints: AppleEndpoints = .apple, keys: (any KeySetProvider)? = nil,
-        httpClient: (any HTTPClient)? = nil, clock: FederateClock = .system
+        httpClient: (any HTTPClient)? = nil, clock: FederateClock = .system, observability: Observability = Observability()
     ) throws(FederateError) {
-        let provider = try RemoteKeySet.keys(keys, orFetch: endpoints.keysURL, over: httpClient, clock: clock)
+        let provider = try RemoteKeySet.keys(keys, orFetch: endpoints.keysURL, over: httpClient, clock: clock, observability: observability)
         verifier = IDTokenVerifier(
             policy: IDTokenPolicy(issuers: [endpoints.issuer], audiences: clientIDs, allowedAlgorithms: [.rs256]), keys: provider,
-            clock: clock)
+            clock: clock, observability: observability)
     }
 
     /// Verifies `token`; with `rawNonce`, its `nonce` must match per `nonceMode`.

@@ -49,6 +49,7 @@ extension AppleProvider: BearerTokenSource {
     /// keys from ``cache``.
     public func bearerVerifier() async throws(FederateError) -> any BearerTokenVerifier {
         try AppleIDTokenVerifier(
-            clientIDs: IdentifierSet(clientIDs), endpoints: endpoints, keys: try cache.keySet(url: endpoints.keysURL), clock: cache.clock)
+            clientIDs: IdentifierSet(clientIDs), endpoints: endpoints, keys: try cache.keySet(url: endpoints.keysURL), clock: cache.clock,
+            observability: cache.observability)
     }
 }

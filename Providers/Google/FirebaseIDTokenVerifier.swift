@@ -32,10 +32,12 @@ public struct FirebaseIDTokenVerifier: Sendable {
     ///   - issuerBase: `https://securetoken.google.com/` unless testing against a stand-in.
     ///   - userLookup: the user's revocation state by uid, for `checkRevoked`.
     ///   - clock: the time tokens are checked at, and the fetched keys' cache expires by.
+    ///   - observability: where verifications are counted and traced (Docs/Operations.md).
     public init(
         projectID: String?, clockTolerance: Duration = .seconds(5), keys: (any KeySetProvider)? = nil,
         httpClient: (any HTTPClient)? = nil, issuerBase: String = "https://securetoken.google.com/",
-        userLookup: (@Sendable (String) async throws -> FirebaseUserState?)? = nil, clock: FederateClock = .system
+        userLookup: (@Sendable (String) async throws -> FirebaseUserState?)? = nil, clock: FederateClock = .system,
+        observability: Observability = Observability()
     ) throws(FederateError) {
         guard let projectID, !projectID.isEmpty else {
             throw FederateError(.projectIDMissing, "no Firebase project ID: pass one, or set it in the service-account JSON or GOOGLE_CLOUD_PROJECT")
@@ -44,13 +46,14 @@ public struct FirebaseIDTokenVerifier: Sendable {
             throw FederateError(.invalidConfiguration, "the clock tolerance is 0 to 300 seconds")
         }
         self.userLookup = userLookup
-        let provider = try RemoteKeySet.keys(keys, orFetch: Self.certificatesURL, format: .x509Map, over: httpClient, clock: clock)
+        let provider = try RemoteKeySet.keys(
+            keys, orFetch: Self.certificatesURL, format: .x509Map, over: httpClient, clock: clock, observability: observability)
         self.projectID = projectID
         self.verifier = IDTokenVerifier(
             policy: IDTokenPolicy(
                 issuers: [issuerBase + projectID], audiences: [projectID], allowedAlgorithms: [.rs256],
                 clockTolerance: clockTolerance, requiredClaims: ["auth_time"]),
-            keys: provider, clock: clock)
+            keys: provider, clock: clock, observability: observability)
     }
 
     /// Verifies `token` and returns the Firebase reading of it.

@@ -30,17 +30,18 @@ public struct GoogleIDTokenVerifier: Sendable {
     ///   - httpClient: the transport for Google's keys, when `keys` is not given.
     ///   - endpoints: Google's issuers and key URL (default: Google's own).
     ///   - clock: the time tokens are checked at, and the fetched keys' cache expires by.
+    ///   - observability: where verifications are counted and traced (Docs/Operations.md).
     public init(
         clientIDs: IdentifierSet, authorizedParties: IdentifierSet? = nil, hostedDomains: IdentifierSet = [],
         keys: (any KeySetProvider)? = nil, httpClient: (any HTTPClient)? = nil, endpoints: GoogleEndpoints = .google,
-        clock: FederateClock = .system
+        clock: FederateClock = .system, observability: Observability = Observability()
     ) throws(FederateError) {
-        let provider = try RemoteKeySet.keys(keys, orFetch: endpoints.keysURL, over: httpClient, clock: clock)
+        let provider = try RemoteKeySet.keys(keys, orFetch: endpoints.keysURL, over: httpClient, clock: clock, observability: observability)
         verifier = IDTokenVerifier(
             policy: IDTokenPolicy(
                 issuers: endpoints.issuers, audiences: clientIDs, allowedAlgorithms: [.rs256], authorizedParties: authorizedParties,
                 additionalRules: [HostedDomainRule(hostedDomains)]),
-            keys: provider, clock: clock)
+            keys: provider, clock: clock, observability: observability)
         self.hostedDomains = hostedDomains
     }
 

@@ -39,6 +39,6 @@ extension GoogleProvider: BearerTokenSource {
     public func bearerVerifier() async throws(FederateError) -> any BearerTokenVerifier {
         try GoogleIDTokenVerifier(
             clientIDs: [clientID], authorizedParties: authorizedParties, hostedDomains: hostedDomains,
-            keys: try cache.keySet(url: endpoints.keysURL), endpoints: endpoints, clock: cache.clock)
+            keys: try cache.keySet(url: endpoints.keysURL), endpoints: endpoints, clock: cache.clock, observability: cache.observability)
     }
 }

@@ -8,7 +8,7 @@ extension AccountService {
     @discardableResult
     public func unlink(_ session: AccountSession, providerID: String) async throws(FederateError) -> User {
         try requireRecentLogin(session)
-        try await store.removeIdentity(providerID: providerID, fromUser: session.uid)
+        try await storage.removeIdentity(providerID: providerID, fromUser: session.uid)
         return try await user(uid: session.uid)
     }
 
@@ -19,7 +19,7 @@ extension AccountService {
     public func updateEmail(_ session: AccountSession, to email: String) async throws(FederateError) -> User {
         try requireRecentLogin(session)
         _ = try await activeUser(session.uid)
-        try await store.updateUser(uid: session.uid, UserUpdate(email: .init(address: email, verified: false)))
+        try await storage.updateUser(uid: session.uid, UserUpdate(email: .init(address: email, verified: false)))
         return try await user(uid: session.uid)
     }
 
@@ -32,7 +32,7 @@ extension AccountService {
 
     /// Deletes user `uid` without a session (administrators). Returns the provider tokens to revoke.
     public func deleteUser(uid: String) async throws(FederateError) -> [RevocableTokens] {
-        guard let deleted = try await store.deleteUser(uid: uid) else {
+        guard let deleted = try await storage.deleteUser(uid: uid) else {
             throw FederateError(.userNotFound, "no user with this uid")
         }
         return deleted.identities.filter { !$0.tokens.isEmpty }.map {
@@ -43,14 +43,14 @@ extension AccountService {
     /// Signs the session out: its token stops verifying (with `checkRevoked`). Also
     /// forgets sign-outs of sessions that have expired since (the table stays small).
     public func signOut(_ session: AccountSession) async throws(FederateError) {
-        try await store.revokeSession(id: session.sessionID, uid: session.uid, expiresAt: session.expiresAt)
-        try await store.removeRevokedSessions(expiredBefore: clock.now.adding(.zero - configuration.clockTolerance))
+        try await storage.revokeSession(id: session.sessionID, uid: session.uid, expiresAt: session.expiresAt)
+        try await storage.removeRevokedSessions(expiredBefore: clock.now.adding(.zero - configuration.clockTolerance))
     }
 
     /// Revokes every session of user `uid` issued up to now (`tokensValidAfter`, in whole
     /// seconds like `iat`: sessions issued during the current second are revoked too).
     public func revokeSessions(uid: String) async throws(FederateError) {
-        try await store.updateUser(uid: uid, UserUpdate(tokensValidAfter: Date(timeIntervalSince1970: clock.now.timeIntervalSince1970.rounded(.down) + 1)))
+        try await storage.updateUser(uid: uid, UserUpdate(tokensValidAfter: Date(timeIntervalSince1970: clock.now.timeIntervalSince1970.rounded(.down) + 1)))
     }
 
     /// Disables user `uid`: sign-in fails with `user_disabled` and sessions stop verifying.
@@ -64,6 +64,6 @@ extension AccountService {
     }
 
     private func setDisabled(uid: String, _ disabled: Bool) async throws(FederateError) {
-        try await store.updateUser(uid: uid, UserUpdate(disabled: disabled))
+        try await storage.updateUser(uid: uid, UserUpdate(disabled: disabled))
     }
 }

@@ -13,33 +13,33 @@ extension AccountService {
         switch event {
         case .logout(let providerID, let subject, let sessionID):
             if let sessionID {
-                try await store.endSessions(
+                try await storage.endSessions(
                     key: SessionProvider.providerSessionKey(providerID: providerID, sessionID: sessionID), validAfter: validAfter, expiresAt: remember, now: now)
             } else if let subject {
-                try await store.endSessions(
+                try await storage.endSessions(
                     key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember, now: now)
             }
         case .sessionsRevoked(let providerID, let subject):
-            try await store.endSessions(
+            try await storage.endSessions(
                 key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember, now: now)
         case .accountDisabled(let providerID, let subject):
-            guard let user = try await store.user(providerID: providerID, subject: subject) else { return }
-            try await store.updateUser(uid: user.uid, UserUpdate(disabled: true))
+            guard let user = try await storage.user(providerID: providerID, subject: subject) else { return }
+            try await storage.updateUser(uid: user.uid, UserUpdate(disabled: true))
         case .identityRemoved(let providerID, let subject):
-            guard let user = try await store.user(providerID: providerID, subject: subject) else { return }
-            try await store.endSessions(
+            guard let user = try await storage.user(providerID: providerID, subject: subject) else { return }
+            try await storage.endSessions(
                 key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember, now: now)
             if user.identities.count > 1 {
                 do throws(FederateError) {
-                    try await store.removeIdentity(providerID: providerID, fromUser: user.uid)
+                    try await storage.removeIdentity(providerID: providerID, fromUser: user.uid)
                     return
                 } catch where error.code == .lastProvider {
                     // Another provider was unlinked meanwhile: keep the account, disabled.
                 }
             }
-            try await store.updateUser(uid: user.uid, UserUpdate(disabled: true, tokensValidAfter: validAfter))
+            try await storage.updateUser(uid: user.uid, UserUpdate(disabled: true, tokensValidAfter: validAfter))
         case .identityEmailChanged(let providerID, let subject, let email, let verified):
-            try await store.updateIdentityEmail(providerID: providerID, subject: subject, email: email, verified: verified)
+            try await storage.updateIdentityEmail(providerID: providerID, subject: subject, email: email, verified: verified)
         case .acknowledged:
             return
         }

@@ -34,6 +34,10 @@ extension AccountService {
     /// (`user_not_found`), is enabled (`user_disabled`), and that the session was neither
     /// signed out nor issued before the user's `tokensValidAfter` (`session_revoked`).
     public func verifySession(_ token: String, checkRevoked: Bool = true) async throws(FederateError) -> AccountSession {
+        try await observedSessionVerification { () async throws(FederateError) in try await verifySessionUnobserved(token, checkRevoked: checkRevoked) }
+    }
+
+    private func verifySessionUnobserved(_ token: String, checkRevoked: Bool) async throws(FederateError) -> AccountSession {
         let now = clock.now
         let jws = try CompactJWS(parsing: token)
         guard let keyID = jws.header.keyID, !keyID.isEmpty else { throw FederateError(.unknownKey, "the session token has no kid") }
@@ -55,10 +59,10 @@ extension AccountService {
             if let validAfter = user.tokensValidAfter, session.issuedAt < validAfter {
                 throw FederateError(.sessionRevoked, "the user's sessions were revoked after this one was issued")
             }
-            if try await store.isSessionRevoked(id: session.sessionID) {
+            if try await storage.isSessionRevoked(id: session.sessionID) {
                 throw FederateError(.sessionRevoked, "the session was signed out")
             }
-            if let provider = session.provider, let validAfter = try await store.sessionsEnded(keys: provider.endKeys),
+            if let provider = session.provider, let validAfter = try await storage.sessionsEnded(keys: provider.endKeys),
                 session.issuedAt < validAfter
             {
                 throw FederateError(.sessionRevoked, "the provider ended this session (logout or security event)")

@@ -16,21 +16,38 @@ public import Foundation
 /// instances); with ``UserStore/oneAccountPerEmail`` one email belongs to one user, and a
 /// new identity with a known email fails with `account_exists_with_different_credential`
 /// instead of creating a second account. Time comes from the injected `clock`.
+///
+/// Sign-ins, links, reauthentications and session verifications are counted and traced
+/// through the injected ``Observability`` (Docs/Operations.md), and each store operation is a
+/// span (``TracedAccountStore``) when tracing is on.
 public struct AccountService: Sendable {
-    /// The store.
+    /// The store, as given.
     public let store: any AccountStore
+    /// Where metrics and spans go.
+    public let observability: Observability
+    /// The store the service calls: ``store``, in a ``TracedAccountStore`` when tracing.
+    let storage: any AccountStore
+    let metrics: AccountMetrics
     /// Session settings.
     public let configuration: AccountServiceConfiguration
     /// The time sessions are issued and checked at.
     public let clock: FederateClock
     let keyRing: SessionKeyRing
 
-    /// Creates a service over `store`; `clock` tells the time (tests inject one they advance).
-    public init(store: any AccountStore, configuration: AccountServiceConfiguration = .standard, clock: FederateClock = .system) {
+    /// Creates a service over `store`; `clock` tells the time (tests inject one they advance);
+    /// metrics and spans go to `observability` (by default, the systems the application bootstrapped).
+    public init(
+        store: any AccountStore, configuration: AccountServiceConfiguration = .standard, clock: FederateClock = .system,
+        observability: Observability = Observability()
+    ) {
         self.store = store
         self.configuration = configuration
         self.clock = clock
-        self.keyRing = SessionKeyRing(store: store, configuration: configuration)
+        self.observability = observability
+        self.metrics = AccountMetrics(observability: observability)
+        let storage: any AccountStore = observability.isTracing ? TracedAccountStore(store, observability: observability) : store
+        self.storage = storage
+        self.keyRing = SessionKeyRing(store: storage, configuration: configuration)
     }
 
     /// Signs in with a provider credential: the identity's user, or a new user when the
@@ -42,20 +59,24 @@ public struct AccountService: Sendable {
     /// credential and the existing user's providers) when the identity is new but its email
     /// belongs to a user, under one account per email; `user_disabled`; `invalid_credential`.
     public func signIn(with credential: Credential) async throws(FederateError) -> AuthResult {
+        try await observed(.signIn, providerID: credential.providerID) { () async throws(FederateError) in try await signInUnobserved(with: credential) }
+    }
+
+    private func signInUnobserved(with credential: Credential) async throws(FederateError) -> AuthResult {
         try Self.validate(credential)
         for attempt in 0..<2 {
             let now = clock.now
-            if let user = try await store.user(providerID: credential.providerID, subject: credential.subject) {
+            if let user = try await storage.user(providerID: credential.providerID, subject: credential.subject) {
                 return try await signInExisting(user, with: credential, now: now, authTime: Self.authTime(of: credential, now: now))
             }
             // Only a verified email counts toward one account per email: an unverified one never
             // blocks a sign-in, joins an account or reveals that one exists.
             if store.oneAccountPerEmail, credential.emailVerified, let email = credential.email,
-                let owner = try await store.users(email: email).first
+                let owner = try await storage.users(email: email).first
             {
                 // A concurrent first sign-in of this very identity may have created the owner
                 // between the two lookups: then this is a returning sign-in.
-                if let user = try await store.user(providerID: credential.providerID, subject: credential.subject) {
+                if let user = try await storage.user(providerID: credential.providerID, subject: credential.subject) {
                     return try await signInExisting(user, with: credential, now: now, authTime: Self.authTime(of: credential, now: now))
                 }
                 throw Self.accountExists(email: email, credential: credential, owner: owner)
@@ -66,13 +87,13 @@ public struct AccountService: Sendable {
                 displayName: credential.profile.displayName, photoURL: credential.profile.photoURL,
                 createdAt: now, lastSignInAt: now, identities: [identity])
             do throws(FederateError) {
-                try await store.createUser(user)
+                try await storage.createUser(user)
             } catch where [.credentialAlreadyInUse, .emailAlreadyInUse].contains(error.code) && attempt == 0 {
                 // Another request created a user with this identity or email first: look again.
                 continue
             } catch where error.code == .emailAlreadyInUse {
                 var owner: User?
-                if let email = credential.email { owner = try await store.users(email: email).first }
+                if let email = credential.email { owner = try await storage.users(email: email).first }
                 throw Self.accountExists(email: credential.email ?? "", credential: credential, owner: owner)
             }
             return try await authResult(user, credential: credential, isNewUser: true, authTime: Self.authTime(of: credential, now: now))
@@ -86,10 +107,14 @@ public struct AccountService: Sendable {
     /// credential), `provider_already_linked`, `email_already_in_use` (the credential's email
     /// belongs to another user, under one account per email), `user_not_found`, `user_disabled`.
     public func link(_ uid: String, with credential: Credential) async throws(FederateError) -> AuthResult {
+        try await observed(.link, providerID: credential.providerID) { () async throws(FederateError) in try await linkUnobserved(uid, with: credential) }
+    }
+
+    private func linkUnobserved(_ uid: String, with credential: Credential) async throws(FederateError) -> AuthResult {
         try Self.validate(credential)
         let now = clock.now
         var user = try await activeUser(uid)
-        if let owner = try await store.user(providerID: credential.providerID, subject: credential.subject) {
+        if let owner = try await storage.user(providerID: credential.providerID, subject: credential.subject) {
             if owner.uid.exactlyEquals(uid) {
                 throw FederateError(.providerAlreadyLinked, "this \(credential.providerID) identity is already linked to the user")
             }
@@ -99,14 +124,14 @@ public struct AccountService: Sendable {
             throw FederateError(.providerAlreadyLinked, "the user already has a \(credential.providerID) identity")
         }
         if store.oneAccountPerEmail, credential.emailVerified, let email = credential.email,
-            try await store.users(email: email).contains(where: { !$0.uid.exactlyEquals(uid) })
+            try await storage.users(email: email).contains(where: { !$0.uid.exactlyEquals(uid) })
         {
             throw FederateError(.emailAlreadyInUse, "the credential's email belongs to another user",
                 context: AccountErrorContext(email: email, pendingCredential: credential))
         }
         let identity = ProviderIdentity(credential: credential, linkedAt: now)
         do throws(FederateError) {
-            try await store.addIdentity(identity, toUser: uid)
+            try await storage.addIdentity(identity, toUser: uid)
         } catch where error.code == .credentialAlreadyInUse {
             throw Self.credentialInUse(credential)
         }
@@ -118,7 +143,7 @@ public struct AccountService: Sendable {
             let update = UserUpdate(
                 email: .init(address: email, verified: credential.emailVerified), emailOnlyIfNone: true,
                 displayNameIfNone: credential.profile.displayName, photoURLIfNone: credential.profile.photoURL)
-            if (try? await store.updateUser(uid: uid, update)) != nil, let fresh = try? await store.user(uid: uid) { user = fresh }
+            if (try? await storage.updateUser(uid: uid, update)) != nil, let fresh = try? await storage.user(uid: uid) { user = fresh }
         }
         return AuthResult(
             user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.providerID, profile: credential.profile, isNewUser: false),
@@ -137,10 +162,16 @@ public struct AccountService: Sendable {
     /// nothing changes. Firebase's `reauthenticate(with:)` accepts any fresh credential; this
     /// is stricter on purpose.
     public func reauthenticate(_ uid: String, with credential: Credential, authenticatedAfter: Date? = nil) async throws(FederateError) -> AuthResult {
+        try await observed(.reauthenticate, providerID: credential.providerID) { () async throws(FederateError) in
+            try await reauthenticateUnobserved(uid, with: credential, authenticatedAfter: authenticatedAfter)
+        }
+    }
+
+    private func reauthenticateUnobserved(_ uid: String, with credential: Credential, authenticatedAfter: Date?) async throws(FederateError) -> AuthResult {
         try Self.validate(credential)
         let now = clock.now
         _ = try await activeUser(uid)
-        guard let owner = try await store.user(providerID: credential.providerID, subject: credential.subject), owner.uid.exactlyEquals(uid) else {
+        guard let owner = try await storage.user(providerID: credential.providerID, subject: credential.subject), owner.uid.exactlyEquals(uid) else {
             throw FederateError(.userMismatch, "the credential does not belong to this user",
                 context: AccountErrorContext(email: credential.email, pendingCredential: credential))
         }
@@ -159,7 +190,7 @@ public struct AccountService: Sendable {
 
     /// The user `uid`; `user_not_found` when absent.
     public func user(uid: String) async throws(FederateError) -> User {
-        guard let user = try await store.user(uid: uid) else { throw FederateError(.userNotFound, "no user with this uid") }
+        guard let user = try await storage.user(uid: uid) else { throw FederateError(.userNotFound, "no user with this uid") }
         return user
     }
 
@@ -186,7 +217,7 @@ public struct AccountService: Sendable {
         let previous = user.identities[index]
         var identity = ProviderIdentity(credential: credential, linkedAt: previous.linkedAt)
         identity.tokens.refreshToken = credential.tokens.refreshToken ?? previous.tokens.refreshToken
-        try await store.recordSignIn(identity, uid: user.uid, at: now)
+        try await storage.recordSignIn(identity, uid: user.uid, at: now)
         var user = user
         user.identities[index] = identity
         user.lastSignInAt = now

@@ -68,13 +68,17 @@ public final class InteractiveCLI: Sendable {
         try self.init(executable: CLIProcess.executablePath, arguments: arguments, readStandardError: readStandardError)
     }
 
-    /// Starts any program (a test's own server, say) the same way, in `directory` when given.
-    public init(executable: String, arguments: [String], directory: String? = nil, readStandardError: Bool = false) throws {
+    /// Starts any program (a test's own server, say) the same way, in `directory` when given,
+    /// with `environment` added to this process's.
+    public init(
+        executable: String, arguments: [String], directory: String? = nil, environment: [String: String] = [:], readStandardError: Bool = false
+    ) throws {
         let output = Pipe()
         standardOutput = PipeLineReader(output.fileHandleForReading)
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added } }
         process.standardInput = input
         process.standardOutput = output
         if readStandardError {

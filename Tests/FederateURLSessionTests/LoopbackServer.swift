@@ -29,13 +29,11 @@ final class LoopbackServer: Sendable {
         return LoopbackServer(port: port, process: process, input: input)
     }
 
-    /// A port on 127.0.0.1 that nothing listens on (it was free a moment ago).
-    static func freePort() async throws -> Int {
-        try await offThePool {
-            let (process, _, port) = try run("freeport")
-            process.waitUntilExit()
-            return port
-        }
+    /// A port on 127.0.0.1 that refuses connections while the returned value lives: the script
+    /// holds it bound and never listens, so a server a parallel test starts cannot take it.
+    static func refusing() async throws -> LoopbackServer {
+        let (process, input, port) = try await offThePool { try run("refusing") }
+        return LoopbackServer(port: port, process: process, input: input)
     }
 
     /// `http://127.0.0.1:<port><path>`.

@@ -355,10 +355,12 @@ struct URLSessionTransportTests {
     // MARK: - Transport failures
 
     @Test func connectionRefusedFails() async throws {
-        let port = try await LoopbackServer.freePort()
+        let refusing = try await LoopbackServer.refusing()  // held until the end: no parallel test's server can take it
+        let port = refusing.port
         let (error, elapsed) = await timedFailure {
             try await transport.send(HTTPRequest(url: "http://127.0.0.1:\(port)/echo", timeout: .seconds(60)))
         }
+        withExtendedLifetime(refusing) {}
         let failure = try #require(error as? FederateError)
         #expect(failure.code == .httpFailed)
         #expect(failure.message.contains("127.0.0.1:\(port)"))
@@ -400,7 +402,9 @@ struct URLSessionTransportTests {
 
     @Test func errorMessagesNameOnlyTheOrigin() async throws {
         try await withServer { server in
-            let refusedPort = try await LoopbackServer.freePort()
+            let refusing = try await LoopbackServer.refusing()
+            defer { withExtendedLifetime(refusing) {} }
+            let refusedPort = refusing.port
             let secretHeaders = [(name: "Authorization", value: "Bearer secret-header")]
             let secretBody = Array("secret-body".utf8)
             func secretURL(port: Int, scheme: String = "http") -> String {

@@ -7,7 +7,7 @@ wire: lying Content-Length headers, stalls, truncation, endless chunked bodies.
 Usage:
   loopback_server.py          serve on 127.0.0.1:<free port>; prints the port, then serves
                               until stdin closes (so it never outlives the test process)
-  loopback_server.py freeport print a port nothing listens on, then exit
+  loopback_server.py refusing  hold a port bound, never listening, until stdin closes
 """
 
 import base64
@@ -148,15 +148,14 @@ class Server(socketserver.ThreadingMixIn, socketserver.TCPServer):
     allow_reuse_address = True
 
 
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def main():
-    if len(sys.argv) > 1 and sys.argv[1] == "freeport":
-        print(free_port(), flush=True)
+    if len(sys.argv) > 1 and sys.argv[1] == "refusing":
+        # Bound, never listening: connections are refused, and no other server can take the
+        # port until stdin closes.
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as held:
+            held.bind(("127.0.0.1", 0))
+            print(held.getsockname()[1], flush=True)
+            sys.stdin.read()
         return
     server = Server(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()

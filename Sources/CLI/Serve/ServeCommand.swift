@@ -12,7 +12,9 @@ import Foundation
 import Hummingbird
 import Logging
 import PostgresNIO
+import Prometheus
 import ServiceLifecycle
+import Tracing
 
 /// `federate serve`: the reference app — federated login, linking, reauthentication and
 /// account deletion on Hummingbird, with small HTML pages and the JSON API.
@@ -59,7 +61,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     static func serve(_ settings: ServeConfiguration) async throws {
         let logger = Logger(label: "federate.serve")
-        let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared, logger: logger)
+        // Metrics go to this server's own registry, served at /metrics when enabled; spans to
+        // whatever tracer the process bootstrapped (none: spans cost nothing).
+        let registry = PrometheusCollectorRegistry()
+        let observability = settings.metrics.enabled
+            ? Observability(metrics: PrometheusMetricsFactory(registry: registry), tracer: InstrumentationSystem.tracer) : Observability()
+        let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared, logger: logger, observability: observability)
         let origin = settings.origin ?? "http://127.0.0.1:\(settings.port)"
         var devProviders: [DevProvider] = []
         var providers: [String: any SignInProvider] = [:]
@@ -98,7 +105,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let key = settings.sealingKey.map { SymmetricKey(data: $0) } ?? SymmetricKey(size: .bits256)
         let accounts = AccountService(
-            store: store, configuration: AccountServiceConfiguration(issuer: origin, recentLoginWindow: .seconds(settings.recentLoginSeconds)))
+            store: store, configuration: AccountServiceConfiguration(issuer: origin, recentLoginWindow: .seconds(settings.recentLoginSeconds)),
+            observability: observability)
         let configuration = FederateServerConfiguration(
             origin: origin, providers: providers, accounts: accounts,
             sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: key)]))
@@ -106,6 +114,7 @@ struct ServeCommand: AsyncParsableCommand {
         let router = Router(context: FederateContext.self)
         FederateRoutes<FederateContext>(configuration: configuration, logger: logger).register(on: router)
         HealthRoutes<FederateContext>(readiness: Readiness(configuration: configuration), logger: logger).register(on: router)
+        MetricsRoute(registry: registry, settings: settings.metrics).register(on: router)
         if let name = settings.apiProvider {
             // An API for apps: bearer ID tokens of this provider, verified on every request.
             guard let source = providers[name] as? any BearerTokenSource else {

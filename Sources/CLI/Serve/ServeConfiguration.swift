@@ -9,6 +9,7 @@ import Foundation
 ///  "sealing_key_env": "FEDERATE_SEALING_KEY",         // base64 of 32 bytes; shared by all instances
 ///  "recent_login_seconds": 300,
 ///  "api_bearer_provider": "corp",                     // GET /api/whoami takes this provider's ID tokens
+///  "metrics": {"enabled": true, "bearer_token_env": "FEDERATE_METRICS_TOKEN"},   // GET /metrics; off when absent
 ///  "providers": [
 ///    {"name": "google", "type": "google", "client_id": "…", "client_secret_env": "GOOGLE_CLIENT_SECRET"},
 ///    {"name": "apple", "type": "apple", "services_id": "…", "team_id": "…", "key_id": "…", "private_key_env": "APPLE_P8"},
@@ -48,6 +49,8 @@ struct ServeConfiguration {
     /// What the demo page's buttons call each provider, by name (a provider's `"label"`);
     /// unnamed ones are called after their type ("Google", "Apple", "Dev provider").
     var labels: [String: String] = [:]
+    /// Whether `GET /metrics` answers, and with which token (off by default).
+    var metrics = MetricsSettings()
 
     /// The button label configured for provider `name`, if any.
     func label(of name: String) -> String? { labels[name] }
@@ -111,6 +114,9 @@ struct ServeConfiguration {
             }
             try Self.checkRecentLoginSeconds(seconds)
             recentLoginSeconds = seconds
+        }
+        if let value = object["metrics"] {
+            metrics = try MetricsSettings(json: value, environment: environment)
         }
         if let value = object["api_bearer_provider"] {
             guard let name = value.stringValue else {

@@ -30,11 +30,14 @@ final class RefreshingCache<Value: Sendable>: Sendable {
     private let fetch: Fetch
     private let state = Mutex(State())
     private let clock: FederateClock
+    private let metrics: CacheMetrics?
 
     /// Creates a cache on `clock`; `fetch` throws errors with the code callers should see.
-    init(policy: CachePolicy, clock: FederateClock, fetch: @escaping Fetch) {
+    /// `metrics`, when given, counts fetches, refused refetches and stale serves.
+    init(policy: CachePolicy, clock: FederateClock, metrics: CacheMetrics? = nil, fetch: @escaping Fetch) {
         self.policy = policy
         self.clock = clock
+        self.metrics = metrics
         self.fetch = fetch
     }
 
@@ -53,6 +56,8 @@ final class RefreshingCache<Value: Sendable>: Sendable {
 
     private enum Step {
         case ready(Entry)
+        /// An expired value served while the source is failing.
+        case stale(Entry)
         case wait(Task<Result<Entry, FederateError>, Never>)
     }
 
@@ -63,7 +68,7 @@ final class RefreshingCache<Value: Sendable>: Sendable {
             if let current = state.current {
                 if now < current.expiresAt { return .ready(current) }
                 if let retry = state.retryNotBefore, now < retry, now < current.expiresAt + policy.maximumStaleness {
-                    return .ready(current)
+                    return .stale(current)
                 }
             }
             return .wait(state.inFlight ?? startFetch(&state))
@@ -83,7 +88,10 @@ final class RefreshingCache<Value: Sendable>: Sendable {
             state.lastForcedRefresh = now
             return .wait(startFetch(&state))
         }
-        guard let step else { return nil }
+        guard let step else {
+            metrics?.refetchRefused.increment()
+            return nil
+        }
         let value = try await resolve(step).value
         return isNewer(value) ? value : nil
     }
@@ -91,6 +99,9 @@ final class RefreshingCache<Value: Sendable>: Sendable {
     private func resolve(_ step: Step) async throws(FederateError) -> Entry {
         switch step {
         case .ready(let entry):
+            return entry
+        case .stale(let entry):
+            metrics?.staleServed.increment()
             return entry
         case .wait(let task):
             switch await task.value {
@@ -102,7 +113,10 @@ final class RefreshingCache<Value: Sendable>: Sendable {
                     guard let current = state.current, now < current.expiresAt + policy.maximumStaleness else { return nil }
                     return current
                 }
-                if let stale { return stale }
+                if let stale {
+                    metrics?.staleServed.increment()
+                    return stale
+                }
                 throw error
             }
         }
@@ -111,12 +125,14 @@ final class RefreshingCache<Value: Sendable>: Sendable {
     /// Starts the one fetch; called with the lock held.
     private func startFetch(_ state: inout State) -> Task<Result<Entry, FederateError>, Never> {
         state.fetchCount += 1
-        let task = Task { [fetch, policy, clock] () -> Result<Entry, FederateError> in
+        let task = Task { [fetch, policy, clock, metrics] () -> Result<Entry, FederateError> in
             let result: Result<(value: Value, lifetime: Duration), FederateError>
             do throws(FederateError) {
                 result = .success(try await fetch())
+                metrics?.fetchSucceeded.increment()
             } catch {
                 result = .failure(error)
+                metrics?.fetchFailed.increment()
             }
             let now = clock.instant
             return self.state.withLock { state -> Result<Entry, FederateError> in

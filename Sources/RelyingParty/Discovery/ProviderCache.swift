@@ -14,19 +14,23 @@ public final class ProviderCache: Sendable {
     /// The time its caches expire by, handed on to the clients it builds (flows, ID tokens)
     /// and to the provider modules built on it: one clock for everything a provider does.
     public let clock: FederateClock
+    /// Where its key sets and the clients it builds report metrics and spans.
+    public let observability: Observability
     private let logger: Logger
     private let keySets = Mutex<[String: RemoteKeySet]>([:])
 
-    /// Creates an empty cache.
+    /// Creates an empty cache; its key sets and clients report to `observability` (by default,
+    /// the metrics and tracing systems the application bootstrapped).
     public init(
         httpClient: any HTTPClient, cachePolicy: CachePolicy = CachePolicy(), clock: FederateClock = .system,
-        logger: Logger = Logger(label: "federate.provider")
+        logger: Logger = Logger(label: "federate.provider"), observability: Observability = Observability()
     ) {
         self.discovery = DiscoveryClient(httpClient: httpClient, cachePolicy: cachePolicy, clock: clock, logger: logger)
         self.httpClient = httpClient
         self.cachePolicy = cachePolicy
         self.clock = clock
         self.logger = logger
+        self.observability = observability
     }
 
     /// The key set at `url` (created on first use, then shared).
@@ -34,7 +38,8 @@ public final class ProviderCache: Sendable {
         let key = "\(format.name) \(url)"
         if let existing = keySets.withLock({ $0[key] }) { return existing }
         let created = try RemoteKeySet(
-            url: url, format: format, httpClient: httpClient, cachePolicy: cachePolicy, clock: clock, logger: logger)
+            url: url, format: format, httpClient: httpClient, cachePolicy: cachePolicy, clock: clock, logger: logger,
+            observability: observability)
         return keySets.withLock { sets in
             if let existing = sets[key] { return existing }
             sets[key] = created
@@ -69,7 +74,7 @@ public final class ProviderCache: Sendable {
         return try OpenIDClient(
             metadata: metadata, clientID: clientID, authentication: authentication, profile: profile,
             keys: try keySet(url: location.url, format: location.format), httpClient: httpClient, clock: clock,
-            logger: logger ?? self.logger)
+            logger: logger ?? self.logger, observability: observability)
     }
 
     /// A client for `clientID` at `issuer`, the way every provider makes one. Discovery and
@@ -89,6 +94,6 @@ public final class ProviderCache: Sendable {
         let metadata = try await discovery.metadata(for: issuer)
         return try OpenIDClient(
             metadata: metadata, clientID: clientID, authentication: try authentication(metadata), profile: profile,
-            httpClient: httpClient ?? self.httpClient, clock: clock, logger: logger ?? self.logger)
+            httpClient: httpClient ?? self.httpClient, clock: clock, logger: logger ?? self.logger, observability: observability)
     }
 }

@@ -1,6 +1,7 @@
 public import FederateTokens
 import Foundation
 public import Logging
+import Tracing
 
 /// A relying party for one client at one OpenID provider: builds authorization requests,
 /// validates callbacks, exchanges codes, refreshes, revokes and calls UserInfo.
@@ -33,20 +34,24 @@ public struct OpenIDClient: Sendable {
     public let revocationEndpoint: String?
     /// The time flows start, expire and are checked at, and ID tokens verified at.
     public let clock: FederateClock
+    /// Where the client's spans (`federate.authorization.start`, `federate.callback`,
+    /// `federate.token_exchange`, `federate.userinfo`, `federate.id_token.verify`) and its
+    /// verification metrics go.
+    public let observability: Observability
     private let logger: Logger
 
-    /// This client's ID tokens, verified as its flows verify them: its ``policy``, ``keys``
-    /// and ``clock``. For tokens obtained elsewhere (an app's own sign-in) and bearer tokens.
-    public var idTokenVerifier: IDTokenVerifier {
-        IDTokenVerifier(policy: policy, keys: keys, clock: clock)
-    }
+    /// This client's ID tokens, verified as its flows verify them: its ``policy``, ``keys``,
+    /// ``clock`` and ``observability``. For tokens obtained elsewhere (an app's own sign-in)
+    /// and bearer tokens. Built once, with the client.
+    public let idTokenVerifier: IDTokenVerifier
 
     /// Creates a client. The policy comes from `profile`; keys default to a ``RemoteKeySet``
     /// at the profile's key-set location (discovery's `jwks_uri` unless the profile says otherwise).
     public init(
         metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication,
         profile: any OpenIDProviderProfile = StandardOpenIDProfile(), keys: (any KeySetProvider)? = nil, httpClient: any HTTPClient,
-        clock: FederateClock = .system, logger: Logger = Logger(label: "federate.client")
+        clock: FederateClock = .system, logger: Logger = Logger(label: "federate.client"),
+        observability: Observability = Observability()
     ) throws(FederateError) {
         self.metadata = metadata
         self.clock = clock
@@ -58,9 +63,12 @@ public struct OpenIDClient: Sendable {
             self.keys = keys
         } else {
             let location = profile.keySetLocation(metadata: metadata)
-            self.keys = try RemoteKeySet(url: location.url, format: location.format, httpClient: httpClient, clock: clock, logger: logger)
+            self.keys = try RemoteKeySet(
+                url: location.url, format: location.format, httpClient: httpClient, clock: clock, logger: logger, observability: observability)
         }
+        self.observability = observability
         self.policy = profile.policy(metadata: metadata, clientID: clientID, authentication: authentication)
+        self.idTokenVerifier = IDTokenVerifier(policy: policy, keys: self.keys, clock: clock, observability: observability)
         self.revocationEndpoint = metadata.revocationEndpoint ?? profile.fallbackRevocationEndpoint
         self.logger = logger
     }
@@ -73,16 +81,28 @@ public struct OpenIDClient: Sendable {
         responseMode: ResponseMode? = nil, prompt: String? = nil, loginHint: String? = nil, maxAge: Duration? = nil,
         customParameters: [String: String] = [:], intent: AuthorizationIntent = .signIn
     ) throws(FederateError) -> BuiltAuthorizationRequest {
-        try AuthorizationRequest(
-            providerID: providerID, clientID: clientID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode,
-            prompt: prompt, loginHint: loginHint, maxAge: maxAge,
-            customParameters: profile.authorizationParameters.merging(customParameters) { _, caller in caller }, intent: intent
-        ).build(for: metadata, now: clock.now, logger: logger)
+        try observability.span(
+            "federate.authorization.start", attributes: ["federate.provider": .string(providerID), "federate.issuer": .string(metadata.issuer)]
+        ) { () throws(FederateError) in
+            try AuthorizationRequest(
+                providerID: providerID, clientID: clientID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode,
+                prompt: prompt, loginHint: loginHint, maxAge: maxAge,
+                customParameters: profile.authorizationParameters.merging(customParameters) { _, caller in caller }, intent: intent
+            ).build(for: metadata, now: clock.now, logger: logger)
+        }
     }
 
     /// Validates the callback, then exchanges the code. Nothing is sent to the token
     /// endpoint when the callback fails its checks.
     public func finish(_ response: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> TokenSet {
+        try await observability.span(
+            "federate.callback", attributes: ["federate.provider": .string(pending.providerID), "federate.issuer": .string(metadata.issuer)]
+        ) { () async throws(FederateError) in
+            try await validateAndExchange(response, pending: pending)
+        }
+    }
+
+    private func validateAndExchange(_ response: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> TokenSet {
         let code: String
         do {
             code = try response.validate(against: pending, metadata: metadata, now: clock.now)
@@ -170,6 +190,12 @@ public struct OpenIDClient: Sendable {
     /// Calls UserInfo with `Authorization: Bearer`; its `sub` must equal `expectedSubject`.
     /// Accepts JSON, or a signed JWT (`application/jwt`) verified with the provider's keys.
     public func userInfo(accessToken: String, expectedSubject: String) async throws(FederateError) -> [String: JSONValue] {
+        try await observability.span("federate.userinfo", attributes: ["federate.issuer": .string(metadata.issuer)]) {
+            () async throws(FederateError) in try await fetchUserInfo(accessToken: accessToken, expectedSubject: expectedSubject)
+        }
+    }
+
+    private func fetchUserInfo(accessToken: String, expectedSubject: String) async throws(FederateError) -> [String: JSONValue] {
         guard let endpoint = metadata.userinfoEndpoint else {
             throw FederateError(.endpointNotAvailable, "the provider advertises no userinfo_endpoint")
         }
@@ -197,18 +223,27 @@ public struct OpenIDClient: Sendable {
     private func signedUserInfo(_ token: String) async throws(FederateError) -> [String: JSONValue] {
         let verifier = JWTVerifier(
             rules: .signedUserInfo(issuer: metadata.issuer, clientID: clientID), allowedAlgorithms: policy.allowedAlgorithms, keys: keys,
-            hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, clock: clock, limits: policy.limits)
+            hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, clock: clock, limits: policy.limits
+        ).observed(by: observability, as: .signedUserInfo)
         return try await verifier.verify(token).claims
     }
 
     // MARK: Token endpoint
 
+    /// One request to the token endpoint, in a `federate.token_exchange` span (its grant type,
+    /// never a form value).
     private func postToTokenEndpoint(_ form: [(String, String)]) async throws(FederateError) -> TokenResponse {
-        let response = try await postForm(form, to: metadata.tokenEndpoint)
-        guard response.status == 200 else {
-            throw logged(Self.errorFromResponse(response, endpoint: "token endpoint"), endpoint: metadata.tokenEndpoint)
+        let grantType = form.first { $0.0 == "grant_type" }?.1 ?? "-"
+        return try await observability.span(
+            "federate.token_exchange", kind: .client,
+            attributes: ["federate.issuer": .string(metadata.issuer), "federate.grant_type": .string(grantType)]
+        ) { () async throws(FederateError) in
+            let response = try await postForm(form, to: metadata.tokenEndpoint)
+            guard response.status == 200 else {
+                throw logged(Self.errorFromResponse(response, endpoint: "token endpoint"), endpoint: metadata.tokenEndpoint)
+            }
+            return try TokenResponse(parsing: response.body)
         }
-        return try TokenResponse(parsing: response.body)
     }
 
     private func postForm(_ form: [(String, String)], to endpoint: String) async throws(FederateError) -> HTTPResponse {

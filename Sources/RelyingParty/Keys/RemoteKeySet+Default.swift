@@ -6,12 +6,12 @@ extension RemoteKeySet {
     /// this throws `FederateError/Code/invalidConfiguration`.
     public static func keys(
         _ keys: (any KeySetProvider)?, orFetch url: String, format: KeySetFormat = .jwks, over httpClient: (any HTTPClient)?,
-        clock: FederateClock = .system
+        clock: FederateClock = .system, observability: Observability = Observability()
     ) throws(FederateError) -> any KeySetProvider {
         if let keys { return keys }
         guard let httpClient else {
             throw FederateError(.invalidConfiguration, "give the verifier its keys, or an HTTP client to fetch them from \(url)")
         }
-        return try RemoteKeySet(url: url, format: format, httpClient: httpClient, clock: clock)
+        return try RemoteKeySet(url: url, format: format, httpClient: httpClient, clock: clock, observability: observability)
     }
 }

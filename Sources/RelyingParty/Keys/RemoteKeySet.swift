@@ -10,6 +10,8 @@ public import Logging
 /// - While the endpoint fails, the last good set keeps serving for
 ///   ``CachePolicy/maximumStaleness`` after it expired; then `FederateError/Code/keyFetchFailed`.
 /// - The URL must be HTTPS (or loopback HTTP); redirects are not followed.
+/// - Counts fetches, refused refetches and stale serves (`federate_key_set_*`, labelled with
+///   the URL) through its ``Observability``.
 public final class RemoteKeySet: KeySetProvider {
     /// The key endpoint.
     public let url: String
@@ -23,12 +25,13 @@ public final class RemoteKeySet: KeySetProvider {
         format: KeySetFormat = .jwks,
         httpClient: any HTTPClient,
         cachePolicy: CachePolicy = CachePolicy(), clock: FederateClock = .system,
-        logger: Logger = Logger(label: "federate.keys")
+        logger: Logger = Logger(label: "federate.keys"), observability: Observability = Observability()
     ) throws(FederateError) {
         try EndpointSecurity.validate(url, field: "key set URL")
         self.url = url
         self.format = format
-        self.cache = RefreshingCache(policy: cachePolicy, clock: clock) { () async throws(FederateError) in
+        let metrics = CacheMetrics.keySet(url: url, observability: observability)
+        self.cache = RefreshingCache(policy: cachePolicy, clock: clock, metrics: metrics) { () async throws(FederateError) in
             let response: HTTPResponse
             do throws(FederateError) {
                 response = try await httpClient.exchange(HTTPRequest(url: url, headers: [("Accept", "application/json")]))

@@ -19,16 +19,26 @@ public struct IDTokenVerifier: Sendable {
     public let keys: any KeySetProvider
     /// The time tokens are checked at.
     public let clock: FederateClock
+    /// Where verifications are counted (kind `id_token`) and traced (`federate.id_token.verify`).
+    public let observability: Observability
+    private let metrics: VerificationMetrics
     /// The pipeline for verifications that expect no nonce, hashes or max age (a bearer
     /// token, a token from an app): built once, not per token.
     private let plain: JWTVerifier
 
-    /// Creates a verifier that checks tokens at `clock`'s time.
-    public init(policy: IDTokenPolicy, keys: any KeySetProvider, clock: FederateClock = .system) {
+    /// Creates a verifier that checks tokens at `clock`'s time and reports to `observability`
+    /// (by default, the metrics and tracing systems the application bootstrapped).
+    public init(
+        policy: IDTokenPolicy, keys: any KeySetProvider, clock: FederateClock = .system, observability: Observability = Observability()
+    ) {
         self.policy = policy
         self.keys = keys
         self.clock = clock
+        self.observability = observability
+        let metrics = observability.verifications(of: .idToken)
+        self.metrics = metrics
         self.plain = Self.pipeline(policy: policy, keys: keys, clock: clock, expectations: IDTokenExpectations())
+            .observed(by: observability, metrics: metrics)
     }
 
     /// Verifies `token`. On an unknown `kid`, asks the key provider for a refreshed set once
@@ -47,7 +57,8 @@ public struct IDTokenVerifier: Sendable {
     private func pipeline(_ expectations: IDTokenExpectations) -> JWTVerifier {
         let plainRules = expectations.nonce == nil && expectations.accessToken == nil && expectations.authorizationCode == nil
             && expectations.maxAge == nil
-        return plainRules ? plain : Self.pipeline(policy: policy, keys: keys, clock: clock, expectations: expectations)
+        return plainRules
+            ? plain : Self.pipeline(policy: policy, keys: keys, clock: clock, expectations: expectations).observed(by: observability, metrics: metrics)
     }
 
     private static func pipeline(

@@ -1,4 +1,5 @@
 import Foundation
+import Tracing
 
 /// The one pipeline every JWT Federate accepts goes through: ID tokens, logout tokens,
 /// security event tokens, provider notifications, session tokens, signed userinfo and
@@ -29,6 +30,10 @@ public struct JWTVerifier: Sendable {
     public let requiresKeyID: Bool
     /// Size and nesting limits.
     public let limits: JWSLimits
+    /// Where this verifier's spans go, when observed (``observed(by:as:)``); `nil` emits nothing.
+    public private(set) var observability: Observability?
+    /// The counters and timer this verifier records into, when observed.
+    public private(set) var metrics: VerificationMetrics?
 
     /// A verifier applying `rules` to tokens signed with one of `allowedAlgorithms`.
     public init(
@@ -63,15 +68,56 @@ public struct JWTVerifier: Sendable {
             clock: clock, requiresKeyID: requiresKeyID, limits: limits)
     }
 
+    /// This verifier, counting its verifications as `kind` and tracing them
+    /// (`federate.<kind>.verify`) through `observability`.
+    public func observed(by observability: Observability, as kind: TokenKind) -> JWTVerifier {
+        observed(by: observability, metrics: observability.verifications(of: kind))
+    }
+
+    /// This verifier, recording into `metrics` (created once, kept by the caller).
+    package func observed(by observability: Observability, metrics: VerificationMetrics) -> JWTVerifier {
+        var copy = self
+        copy.observability = observability
+        copy.metrics = metrics
+        return copy
+    }
+
     /// Verifies `token` at the ``clock``'s time. Throws ``FederateError``.
     public func verify(_ token: String) async throws(FederateError) -> VerifiedJWT {
+        guard let observability, let metrics else { return try await verifyUnobserved(token) }
+        let start = clock.instant
+        let result: Result<VerifiedJWT, FederateError>
+        do throws(FederateError) {
+            result = .success(try await observability.span(metrics.spanName, attributes: ["federate.token.kind": .string(metrics.kind.rawValue)]) {
+                () async throws(FederateError) in try await verifyUnobserved(token)
+            })
+        } catch {
+            result = .failure(error)
+        }
+        metrics.record(refusal: result.refusal, elapsed: clock.instant - start)
+        return try result.get()
+    }
+
+    /// Verifies `token` with a key set in hand, synchronously (no refetch).
+    public func verify(_ token: String, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
+        guard let observability, let metrics else { return try verifyUnobserved(token, keySet: keySet) }
+        let start = clock.instant
+        let result = Result { () throws(FederateError) in
+            try observability.span(metrics.spanName, attributes: ["federate.token.kind": .string(metrics.kind.rawValue)]) {
+                () throws(FederateError) in try verifyUnobserved(token, keySet: keySet)
+            }
+        }
+        metrics.record(refusal: result.refusal, elapsed: clock.instant - start)
+        return try result.get()
+    }
+
+    private func verifyUnobserved(_ token: String) async throws(FederateError) -> VerifiedJWT {
         let jws = try parse(token)
         let result = try await keys.verifySignature(of: jws, with: signature)
         return try check(jws, signature: result)
     }
 
-    /// Verifies `token` with a key set in hand, synchronously (no refetch).
-    public func verify(_ token: String, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
+    private func verifyUnobserved(_ token: String, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
         let jws = try parse(token)
         let result = try signature.verify(jws, keySet: keySet)
         return try check(jws, signature: result)

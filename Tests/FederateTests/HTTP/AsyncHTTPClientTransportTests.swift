@@ -236,7 +236,9 @@ struct AsyncHTTPClientTransportTests {
     // MARK: - Transport failures
 
     @Test func connectionRefusedFails() async throws {
-        let url = try await closedPortURL() + "/"
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let url = closedPortURL(refusing) + "/"
         let start = ContinuousClock.now
         let error = await #expect(throws: FederateError.self) {
             try await transport.send(HTTPRequest(url: url, timeout: .seconds(45)))
@@ -265,6 +267,8 @@ struct AsyncHTTPClientTransportTests {
 
     @Test func errorMessagesContainNoSecrets() async throws {
         let secret = "s3cr3t"
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
         func request(_ base: String) -> HTTPRequest {
             HTTPRequest(
                 method: "POST",
@@ -276,7 +280,7 @@ struct AsyncHTTPClientTransportTests {
         }
 
         let refused = await #expect(throws: FederateError.self) {
-            try await transport.send(request(try await closedPortURL()))
+            try await transport.send(request(closedPortURL(refusing)))
         }
         #expect(refused?.code == .httpFailed)
         #expect(refused.map { !"\($0)".contains(secret) } == true)
@@ -350,11 +354,9 @@ private func withServer(
 }
 
 /// The base URL of a loopback port nothing listens on (a server's port after it stopped).
-private func closedPortURL() async throws -> String {
-    let server = try await LoopbackHTTPServer.start { _ in .status(500) }
-    let url = server.baseURL
-    try await server.stop()
-    return url
+/// The URL of a port that refuses connections while `refusing` lives (see ``RefusingPort``).
+private func closedPortURL(_ refusing: RefusingPort) -> String {
+    "http://127.0.0.1:\(refusing.port)"
 }
 
 /// Polls `condition` every 10 ms for up to 5 seconds.

@@ -1,0 +1,119 @@
+public import FederateTokens
+public import Foundation
+import Tracing
+
+/// An ``AccountStore`` that runs each operation of another in a span named
+/// `federate.store.<operation>` (`federate.store.create_user`, `federate.store.record_sign_in`,
+/// …), with the store's type and the outcome code as attributes and nothing else: no uid,
+/// subject, email or token. ``AccountService`` wraps its store in one when tracing is on, so
+/// each store operation is one span, whatever SQL it runs.
+public struct TracedAccountStore: AccountStore {
+    /// The store that does the work.
+    public let base: any AccountStore
+    /// Where the spans go.
+    public let observability: Observability
+    private let storeName: String
+
+    /// Traces `base`'s operations through `observability`.
+    public init(_ base: any AccountStore, observability: Observability) {
+        self.base = base
+        self.observability = observability
+        self.storeName = String(describing: type(of: base))
+    }
+
+    private func traced<T>(_ operation: String, _ body: () async throws(FederateError) -> T) async throws(FederateError) -> T {
+        try await observability.span("federate.store.\(operation)", kind: .client, attributes: ["federate.store": .string(storeName)], body)
+    }
+
+    public var oneAccountPerEmail: Bool { base.oneAccountPerEmail }
+
+    public func ping() async throws(FederateError) {
+        try await traced("ping") { () async throws(FederateError) in try await base.ping() }
+    }
+
+    // MARK: UserStore
+
+    public func user(uid: String) async throws(FederateError) -> User? {
+        try await traced("user_by_uid") { () async throws(FederateError) in try await base.user(uid: uid) }
+    }
+
+    public func user(providerID: String, subject: String) async throws(FederateError) -> User? {
+        try await traced("user_by_identity") { () async throws(FederateError) in try await base.user(providerID: providerID, subject: subject) }
+    }
+
+    public func users(email: String) async throws(FederateError) -> [User] {
+        try await traced("users_by_email") { () async throws(FederateError) in try await base.users(email: email) }
+    }
+
+    public func createUser(_ user: User) async throws(FederateError) {
+        try await traced("create_user") { () async throws(FederateError) in try await base.createUser(user) }
+    }
+
+    public func updateUser(uid: String, _ update: UserUpdate) async throws(FederateError) {
+        try await traced("update_user") { () async throws(FederateError) in try await base.updateUser(uid: uid, update) }
+    }
+
+    public func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws(FederateError) {
+        try await traced("add_identity") { () async throws(FederateError) in try await base.addIdentity(identity, toUser: uid) }
+    }
+
+    public func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws(FederateError) {
+        try await traced("record_sign_in") { () async throws(FederateError) in try await base.recordSignIn(identity, uid: uid, at: date) }
+    }
+
+    public func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError) {
+        try await traced("update_identity_email") { () async throws(FederateError) in
+            try await base.updateIdentityEmail(providerID: providerID, subject: subject, email: email, verified: verified)
+        }
+    }
+
+    public func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) {
+        try await traced("remove_identity") { () async throws(FederateError) in try await base.removeIdentity(providerID: providerID, fromUser: uid) }
+    }
+
+    public func deleteUser(uid: String) async throws(FederateError) -> User? {
+        try await traced("delete_user") { () async throws(FederateError) in try await base.deleteUser(uid: uid) }
+    }
+
+    // MARK: SessionStore
+
+    public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError) {
+        try await traced("revoke_session") { () async throws(FederateError) in try await base.revokeSession(id: sessionID, uid: uid, expiresAt: expiresAt) }
+    }
+
+    public func isSessionRevoked(id sessionID: String) async throws(FederateError) -> Bool {
+        try await traced("is_session_revoked") { () async throws(FederateError) in try await base.isSessionRevoked(id: sessionID) }
+    }
+
+    public func removeRevokedSessions(expiredBefore date: Date) async throws(FederateError) {
+        try await traced("remove_revoked_sessions") { () async throws(FederateError) in try await base.removeRevokedSessions(expiredBefore: date) }
+    }
+
+    public func endSessions(key: String, validAfter: Date, expiresAt: Date, now: Date) async throws(FederateError) {
+        try await traced("end_sessions") { () async throws(FederateError) in
+            try await base.endSessions(key: key, validAfter: validAfter, expiresAt: expiresAt, now: now)
+        }
+    }
+
+    public func sessionsEnded(keys: [String]) async throws(FederateError) -> Date? {
+        try await traced("sessions_ended") { () async throws(FederateError) in try await base.sessionsEnded(keys: keys) }
+    }
+
+    public func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
+        try await traced("consume_event_id") { () async throws(FederateError) in try await base.consumeEventID(id, expiresAt: expiresAt, now: now) }
+    }
+
+    // MARK: SessionKeyStore
+
+    public func sessionKeys() async throws(FederateError) -> [SessionKeyRecord] {
+        try await traced("session_keys") { () async throws(FederateError) in try await base.sessionKeys() }
+    }
+
+    public func addSessionKey(_ key: SessionKeyRecord) async throws(FederateError) {
+        try await traced("add_session_key") { () async throws(FederateError) in try await base.addSessionKey(key) }
+    }
+
+    public func removeSessionKey(keyID: String) async throws(FederateError) {
+        try await traced("remove_session_key") { () async throws(FederateError) in try await base.removeSessionKey(keyID: keyID) }
+    }
+}
