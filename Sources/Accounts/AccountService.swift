@@ -18,7 +18,7 @@ public import Foundation
 /// instead of creating a second account. Time comes from the injected `clock`.
 ///
 /// Sign-ins, links, reauthentications and session verifications are counted and traced
-/// through the injected ``Observability`` (Docs/Operations.md), and each store operation is a
+/// through the injected `Observability` (Docs/Operations.md), and each store operation is a
 /// span (``TracedAccountStore``) when tracing is on.
 public struct AccountService: Sendable {
     /// The store, as given.

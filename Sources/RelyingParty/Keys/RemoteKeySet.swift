@@ -11,7 +11,7 @@ public import Logging
 ///   ``CachePolicy/maximumStaleness`` after it expired; then `FederateError/Code/keyFetchFailed`.
 /// - The URL must be HTTPS (or loopback HTTP); redirects are not followed.
 /// - Counts fetches, refused refetches and stale serves (`federate_key_set_*`, labelled with
-///   the URL) through its ``Observability``.
+///   the URL) through its `Observability`.
 public final class RemoteKeySet: KeySetProvider {
     /// The key endpoint.
     public let url: String
