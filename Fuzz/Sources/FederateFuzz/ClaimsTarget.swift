@@ -11,6 +11,8 @@ import Foundation
 /// none may trap, and what is accepted must satisfy its kind's rules byte for byte.
 enum ClaimsTarget {
     static let now: Double = 1_767_225_600
+    /// Every verifier here checks tokens as of ``now``.
+    static let clock = FederateClock.fixed(at: Date(timeIntervalSince1970: now))
     static let issuer = "https://fuzz.example;"
     static let audience = "K-client"
     static let secret = HMACSecret(utf8: "fuzz-claims-secret-of-thirty-two-bytes")
@@ -21,11 +23,11 @@ enum ClaimsTarget {
     ]
 
     static func verifier(_ rules: ClaimRules) -> JWTVerifier {
-        JWTVerifier(rules: rules, allowedAlgorithms: [.hs256], keys: JSONWebKeySet.empty, hmacSecret: secret)
+        JWTVerifier(rules: rules, allowedAlgorithms: [.hs256], keys: JSONWebKeySet.empty, hmacSecret: secret, clock: clock)
     }
 
     static let idTokenPolicy = IDTokenPolicy(
-        issuers: [issuer], audiences: [audience], allowedAlgorithms: [.hs256], hmacSecret: secret, maxAge: 3600,
+        issuers: [issuer], audiences: [audience], allowedAlgorithms: [.hs256], hmacSecret: secret, maxAge: .seconds(3600),
         requiredClaims: ["auth_time"])
     static let kinds: [(name: String, verifier: JWTVerifier)] = [
         ("logout", verifier(.logoutToken(issuers: [issuer], audiences: [audience]))),
@@ -33,7 +35,7 @@ enum ClaimsTarget {
         ("session", verifier(.sessionToken(issuer: issuer))),
         ("userinfo", verifier(.signedUserInfo(issuer: issuer, clientID: audience))),
         ("client-assertion", verifier(.clientAssertion(clientID: audience, audiences: [issuer]))),
-        ("generic", JWTVerifier(issuers: [issuer], audiences: [audience], allowedAlgorithms: [.hs256], keys: JSONWebKeySet.empty, hmacSecret: secret)),
+        ("generic", JWTVerifier(issuers: [issuer], audiences: [audience], allowedAlgorithms: [.hs256], keys: JSONWebKeySet.empty, hmacSecret: secret, clock: clock)),
     ]
 
     static func run(_ bytes: [UInt8]) {
@@ -42,8 +44,8 @@ enum ClaimsTarget {
         let payload = Array(bytes.dropFirst())
         guard let token = try? sign(payload: payload, header: header) else { return }
 
-        for expectations in [IDTokenExpectations(now: now), IDTokenExpectations(nonce: "n-\u{212A}", accessToken: "at", authorizationCode: "c", maxAge: 60, now: now)] {
-            if let idToken = try? IDTokenVerifier(policy: idTokenPolicy, keys: JSONWebKeySet.empty).verify(token, keySet: .empty, expecting: expectations) {
+        for expectations in [IDTokenExpectations(), IDTokenExpectations(nonce: "n-\u{212A}", accessToken: "at", authorizationCode: "c", maxAge: .seconds(60))] {
+            if let idToken = try? IDTokenVerifier(policy: idTokenPolicy, keys: JSONWebKeySet.empty, clock: clock).verify(token, keySet: .empty, expecting: expectations) {
                 precondition(idToken.issuer.exactlyEquals(issuer), "accepted another issuer")
                 precondition(idToken.audiences.contains { $0.exactlyEquals(audience) }, "accepted another audience")
                 precondition(idToken.expiresAt.timeIntervalSince1970 + 60 > now, "accepted an expired token")
@@ -55,7 +57,7 @@ enum ClaimsTarget {
             }
         }
         for (name, verifier) in kinds {
-            guard let verified = try? verifier.verify(token, keySet: .empty, now: now) else { continue }
+            guard let verified = try? verifier.verify(token, keySet: .empty) else { continue }
             if let issuer = verified.claims["iss"] { precondition(issuer == .string(Self.issuer) || name == "client-assertion", "\(name): issuer") }
             if name == "logout" { precondition(verified.claims["nonce"] == nil && verified.claims["events"] != nil, "logout rules") }
             if name == "client-assertion" {

@@ -37,12 +37,12 @@ enum Fixtures {
             issuers: ["https://demo.federate.dev"], audiences: ["demo-client"],
             allowedAlgorithms: Set(JWSAlgorithm.allCases),
             hmacSecret: HMACSecret(utf8: "fuzz-hmac-secret-of-thirty-two-bytes!!")),
-        keys: keySet)
+        keys: keySet, clock: .fixed(at: Date(timeIntervalSince1970: 1_767_225_600)))
 
     /// The demo tokens: the only ones that may ever verify.
     static let signedTokens = lines("Examples/demo-tokens.txt")
 
-    static let expectations = IDTokenExpectations(now: 1_767_225_600)
+    static let expectations = IDTokenExpectations()
 
     // MARK: Discovery and callbacks
 
