@@ -8,18 +8,7 @@ public enum FreePort {
 
     /// Binds port 0 on 127.0.0.1, reads the port the system chose, and releases it.
     public static func loopback() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Unavailable() }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        let named = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        guard bound == 0, named == 0 else { throw Unavailable() }
-        return Int(UInt16(bigEndian: address.sin_port))
+        try RefusingPort().port  // released as soon as the port is read
     }
 }
 

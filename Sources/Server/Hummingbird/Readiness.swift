@@ -32,13 +32,11 @@ public struct Readiness: Sendable {
     public func failingChecks(logger: Logger? = nil) async -> [String] {
         let store = self.store
         let storeAnswer = await withDeadline(storeTimeout) { () async -> FederateError.Code? in
-            do {
+            do throws(FederateError) {
                 try await store.ping()
                 return nil
-            } catch let error as FederateError {
-                return error.code
             } catch {
-                return .accountStoreFailed
+                return error.code
             }
         }
         var failing: [String] = []
