@@ -1,36 +1,64 @@
 #!/usr/bin/env bash
-# Load test for Docs/Performance.md: wrk against `federate serve`'s GET /api/whoami, a route
-# guarded by bearer ID-token verification (RS256, keys from the dev provider's JWKS), with
-# 64 connections on loopback; next to `openssl speed rsa2048` measured in the same run.
+# Load test for Docs/Performance.md: what bearer ID-token verification adds to a request
+# through `federate serve`, next to the raw verify rate, all in one run.
 #
-# Usage: scripts/load.sh                 release build, 20 s
-#        LOAD_BUILD=debug LOAD_DURATION=10s scripts/load.sh
-# Needs wrk and openssl (Debian packages), curl and python3. Exits non-zero when any request
-# fails (a non-2xx answer or a socket error).
+#   1. a dev provider, an RS256 ID token through `federate login` (this script plays the browser);
+#   2. `federate serve` pinned to core 1, whose GET /api/whoami verifies the bearer ID token on
+#      every request (BearerAuthenticationMiddleware; keys cached); a tampered token must get 401;
+#   3. `openssl speed rsa2048` on the server's core (core 1);
+#   4. wrk pinned to core 0 (-t1 -c32): GET / (a static page, the baseline), then GET /api/whoami,
+#      both with the same Authorization header, so parsing the request costs the same;
+#   5. the added time per request, (1/bearer − 1/plain), against one raw verify (1/openssl);
+#      the server's CPU time per request (from /proc, less sensitive to a loaded machine than
+#      throughput); its resident memory; the load average.
+#
+# Usage: scripts/load.sh                       release build, 10 s per route
+#        LOAD_SOAK=300 scripts/load.sh         then 300 s more on /api/whoami, resident memory
+#                                              sampled every 30 s (Docs/Performance.md, memory)
+# Environment: LOAD_BUILD (release|debug), LOAD_BINARY (skip the build, use this federate),
+#   LOAD_DURATION (per route, default 10s), LOAD_CONNECTIONS (32), LOAD_SERVER_CPU (1),
+#   LOAD_CLIENT_CPU (0), LOAD_ALLOCS=1 (count the server's heap allocations per request with
+#   an LD_PRELOAD counter built from scripts/malloc-count.c; needs cc).
+# Needs wrk, openssl, taskset, curl and python3. Exits non-zero when any request fails.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${LOAD_BUILD:-release}"
-DURATION="${LOAD_DURATION:-20s}"
-CONNECTIONS="${LOAD_CONNECTIONS:-64}"
+DURATION="${LOAD_DURATION:-10s}"
+CONNECTIONS="${LOAD_CONNECTIONS:-32}"
+SERVER_CPU="${LOAD_SERVER_CPU:-1}"
+CLIENT_CPU="${LOAD_CLIENT_CPU:-0}"
+SOAK="${LOAD_SOAK:-0}"
 cd "$ROOT"
 command -v wrk >/dev/null || { echo "load.sh: wrk is missing (apt-get install wrk)" >&2; exit 2; }
 
-echo "[load] building federate ($BUILD)" >&2
-swift build -c "$BUILD" --product federate >&2
-BIN="$ROOT/.build/$BUILD/federate"
+if [[ -n ${LOAD_BINARY:-} ]]; then
+    BIN="$LOAD_BINARY"
+else
+    echo "[load] building federate ($BUILD)" >&2
+    swift build -c "$BUILD" --product federate >&2
+    BIN="$ROOT/.build/$BUILD/federate"
+fi
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/federate-load.XXXXXX")"
 PIDS=()
 cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$WORK"; }
 trap cleanup EXIT
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {'d': d}))" "$@"; }
 wait_for() { for _ in $(seq 200); do [[ -s "$1" ]] && grep -q "$2" "$1" && return 0; sleep 0.05; done; echo "load.sh: timed out waiting for $1" >&2; exit 1; }
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+# utime + stime of a process, in clock ticks.
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 
-# 1. The dev provider (auto-approves its test user alice).
-"$BIN" dev-provider >"$WORK/dev.json" 2>/dev/null & PIDS+=($!)
+PRELOAD=()
+if [[ ${LOAD_ALLOCS:-0} == 1 ]]; then
+    cc -O2 -shared -fPIC -o "$WORK/malloc-count.so" "$ROOT/scripts/malloc-count.c" -ldl
+    PRELOAD=(env "LD_PRELOAD=$WORK/malloc-count.so")
+fi
+
+# 1. The dev provider (auto-approves its test user alice), and an ID token.
+taskset -c "$CLIENT_CPU" "$BIN" dev-provider >"$WORK/dev.json" 2>/dev/null & PIDS+=($!)
 wait_for "$WORK/dev.json" issuer
 ISSUER="$(json "$WORK/dev.json" 'd["issuer"]')"
-
-# 2. An ID token through `federate login`; this script plays the browser.
 "$BIN" login --no-browser --issuer "$ISSUER" --client-id dev-client --client-secret=dev-secret --show-tokens \
     >"$WORK/login.json" 2>"$WORK/login.err" & LOGIN=$!
 wait_for "$WORK/login.err" '^http://'
@@ -40,26 +68,80 @@ curl -s -o /dev/null "$CALLBACK"
 wait "$LOGIN"
 TOKEN="$(json "$WORK/login.json" 'd["tokens"]["id_token"]')"
 
-# 3. `federate serve` whose API takes that provider's ID tokens.
+# 2. `federate serve` on its own core, whose API takes that provider's ID tokens.
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
 cat >"$WORK/serve.json" <<JSON
 {"port": $PORT, "store": {"sqlite": "$WORK/accounts.sqlite"}, "api_bearer_provider": "dev",
  "providers": [{"name": "dev", "type": "oidc", "issuer": "$ISSUER", "client_id": "dev-client", "client_secret_env": "LOAD_DEV_SECRET"}]}
 JSON
-LOAD_DEV_SECRET=dev-secret "$BIN" serve --config "$WORK/serve.json" >"$WORK/serve.out" 2>/dev/null & PIDS+=($!)
+LOAD_DEV_SECRET=dev-secret "${PRELOAD[@]}" taskset -c "$SERVER_CPU" "$BIN" serve --config "$WORK/serve.json" \
+    >"$WORK/serve.out" 2>"$WORK/serve.err" & SERVER=$!; PIDS+=($SERVER)
 wait_for "$WORK/serve.out" url
-STATUS="$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT/api/whoami")"
+BASE="http://127.0.0.1:$PORT"
+STATUS="$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $TOKEN" "$BASE/api/whoami")"
 [[ "$STATUS" == 200 ]] || { echo "load.sh: /api/whoami answered $STATUS" >&2; exit 1; }
-BAD="$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer ${TOKEN}x" "http://127.0.0.1:$PORT/api/whoami")"
+BAD="$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer ${TOKEN}x" "$BASE/api/whoami")"
 [[ "$BAD" == 401 ]] || { echo "load.sh: a tampered token got $BAD" >&2; exit 1; }
+NONE="$(curl -s -o /dev/null -w '%{http_code}' "$BASE/api/whoami")"
+[[ "$NONE" == 401 ]] || { echo "load.sh: a request without a token got $NONE" >&2; exit 1; }
 
-# 4. The raw limit, same machine, same run.
-RAW="$(openssl speed -seconds 3 rsa2048 2>/dev/null | awk '/^rsa 2048 bits/ {print $(NF)}')"
-echo "openssl speed rsa2048: $RAW verify/s (one core)"
+# 3. The raw limit, on the server's core, in the same run.
+LOAD_START="$(loadavg)"
+RAW="$(taskset -c "$SERVER_CPU" openssl speed -seconds 3 rsa2048 2>/dev/null | awk '/^rsa 2048 bits/ {print $(NF)}')"
 
-# 5. The load.
-wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT/api/whoami" | tee "$WORK/wrk.txt"
-if grep -qE "Non-2xx|Socket errors" "$WORK/wrk.txt"; then
-    echo "load.sh: some requests failed" >&2
-    exit 1
+# 4. The load: wrk on the other core. Prints requests/s; records the server's CPU ticks and
+#    (with LOAD_ALLOCS) allocations per request.
+allocs() { kill -USR2 "$SERVER"; sleep 0.2; awk '/^allocs / { n = $2 } END { print n + 0 }' "$WORK/serve.err"; }
+run_wrk() { # $1 = path, $2 = duration, $3 = output file
+    taskset -c "$CLIENT_CPU" wrk -t1 -c"$CONNECTIONS" -d"$2" -H "Authorization: Bearer $TOKEN" "$BASE$1" >"$3"
+    if grep -qE "Non-2xx|Socket errors" "$3"; then cat "$3" >&2; echo "load.sh: some requests to $1 failed" >&2; exit 1; fi
+}
+measure() { # $1 = path, $2 = label; sets RPS_<label>, TICKS_<label>, REQS_<label>, ALLOCS_<label>
+    run_wrk "$1" 2s "$WORK/warm.txt"
+    local a0=0 a1=0 t0 t1
+    [[ ${#PRELOAD[@]} -gt 0 ]] && a0="$(allocs)"
+    t0="$(cpu_ticks "$SERVER")"
+    run_wrk "$1" "$DURATION" "$WORK/$2.txt"
+    t1="$(cpu_ticks "$SERVER")"
+    [[ ${#PRELOAD[@]} -gt 0 ]] && a1="$(allocs)"
+    printf -v "RPS_$2" '%s' "$(awk '/^Requests\/sec:/ { print $2 }' "$WORK/$2.txt")"
+    printf -v "REQS_$2" '%s' "$(awk '/requests in/ { print $1 }' "$WORK/$2.txt")"
+    printf -v "TICKS_$2" '%s' "$((t1 - t0))"
+    printf -v "ALLOCS_$2" '%s' "$((a1 - a0))"
+}
+RSS_START="$(rss_kib "$SERVER")"
+measure / plain
+measure /api/whoami bearer
+LOAD_END="$(loadavg)"
+RSS_AFTER="$(rss_kib "$SERVER")"
+
+HZ="$(getconf CLK_TCK)"
+awk -v raw="$RAW" -v plain="$RPS_plain" -v bearer="$RPS_bearer" -v hz="$HZ" \
+    -v tp="$TICKS_plain" -v tb="$TICKS_bearer" -v np="$REQS_plain" -v nb="$REQS_bearer" \
+    -v ap="$ALLOCS_plain" -v ab="$ALLOCS_bearer" -v counted="${#PRELOAD[@]}" 'BEGIN {
+    added = 1e6 / bearer - 1e6 / plain; verify = 1e6 / raw
+    cp = tp / hz * 1e6 / np; cb = tb / hz * 1e6 / nb
+    printf "openssl speed rsa2048 (core of the server)   %10.0f verify/s  (%.1f us each)\n", raw, verify
+    printf "GET / (static page)                          %10.0f req/s     server CPU %.1f us/req\n", plain, cp
+    printf "GET /api/whoami (RS256 bearer ID token)      %10.0f req/s     server CPU %.1f us/req\n", bearer, cb
+    printf "added by verification, from throughput       %10.1f us/req  = %.2f x one raw verify\n", added, added / verify
+    printf "added by verification, from server CPU time  %10.1f us/req  = %.2f x one raw verify\n", cb - cp, (cb - cp) / verify
+    if (counted) printf "heap allocations per request                 %10.1f (/) %10.1f (/api/whoami)\n", ap / np, ab / nb
+}'
+echo "server resident memory: ${RSS_START} KiB before, ${RSS_AFTER} KiB after; load average ${LOAD_START} before, ${LOAD_END} after"
+
+# 5. The soak: resident memory under sustained load.
+if [[ $SOAK -gt 0 ]]; then
+    echo "soak: ${SOAK} s of GET /api/whoami; resident memory (KiB) every 30 s:"
+    taskset -c "$CLIENT_CPU" wrk -t1 -c"$CONNECTIONS" -d"${SOAK}s" -H "Authorization: Bearer $TOKEN" "$BASE/api/whoami" >"$WORK/soak.txt" & WRK=$!
+    elapsed=0
+    printf '  t=%4ss %s\n' 0 "$(rss_kib "$SERVER")"
+    while kill -0 "$WRK" 2>/dev/null; do
+        sleep 30; elapsed=$((elapsed + 30))
+        kill -0 "$WRK" 2>/dev/null && printf '  t=%4ss %s\n' "$elapsed" "$(rss_kib "$SERVER")"
+    done
+    wait "$WRK"
+    printf '  end    %s (load average %s)\n' "$(rss_kib "$SERVER")" "$(loadavg)"
+    grep -E "requests in|Requests/sec|Non-2xx|Socket errors" "$WORK/soak.txt"
+    if grep -qE "Non-2xx|Socket errors" "$WORK/soak.txt"; then echo "load.sh: some requests failed" >&2; exit 1; fi
 fi

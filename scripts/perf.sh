@@ -185,7 +185,7 @@ if [[ $MODE == full ]]; then
         swift build -c release --product FederatePerf >&2
         echo
         echo "in-process, pinned to core 0 (load $(load)):"
-        "${PIN[@]}" .build/release/FederatePerf 3 | head -5
+        "${PIN[@]}" .build/release/FederatePerf 3 | head -6
         echo "in-process, 1 vs 2 concurrent tasks on $(nproc) cores (load $(load)):"
         .build/release/FederatePerf 3 | tail -2
         echo

@@ -19,6 +19,20 @@ struct RequestGuardTests {
         #expect(ReturnTo.sanitize(value) == expected)
     }
 
+    /// RFC 6750 §2.1: the scheme case-insensitively, one space, then the token as sent.
+    @Test(arguments: [
+        ("Bearer abc.def.ghi", "abc.def.ghi"), ("bearer x", "x"), ("BEARER x", "x"), ("bEaReR é.x", "é.x"),
+        ("Bearer ", nil), ("Bearer", nil), ("Bearerx y", nil), ("Bearer\tabc", nil), ("Basic abc", nil), ("Bearar abc", nil),
+        ("", nil), ("Bé", nil), ("Bearer  two-spaces", " two-spaces"),
+    ] as [(String, String?)])
+    func bearerTokensAreReadFromTheAuthorizationHeader(header: String, expected: String?) {
+        #expect(BearerToken.from(header) == expected)
+    }
+
+    @Test func noAuthorizationHeaderIsNoBearerToken() {
+        #expect(BearerToken.from(nil) == nil)
+    }
+
     @Test func cookiesAreWrittenWithTheirAttributesAndRead() {
         // Hummingbird's Cookie writes them; the attributes are Federate's.
         // (Hummingbird writes the attributes in no fixed order.)

@@ -55,6 +55,10 @@ let benchmarks: @Sendable () -> Void = {
         let fixture = Fixture.shared
         for _ in benchmark.scaledIterations { await verifyAsync(fixture.ecToken, fixture) }
     }
+    Benchmark("IDToken RS256 bearer verify (the server's verifier)", configuration: perOperation) { benchmark in
+        let fixture = Fixture.shared
+        for _ in benchmark.scaledIterations { await verifyBearer(fixture.rsaToken, fixture) }
+    }
     Benchmark("raw RSA-2048 verify (swift-crypto)", configuration: perOperation) { benchmark in
         let fixture = Fixture.shared
         for _ in benchmark.scaledIterations {

@@ -14,6 +14,9 @@ public struct Fixture: @unchecked Sendable {
     public let ecToken: String
     public let keySet: JSONWebKeySet
     public let verifier: IDTokenVerifier
+    /// The verifier `federate serve`'s bearer middleware calls: the same ID-token verifier
+    /// behind the `BearerTokenVerifier` protocol, async, keys from a provider.
+    public let bearer: any BearerTokenVerifier
 
     public let rsaPublicKey: _RSA.Signing.PublicKey
     public let rsaSignature: _RSA.Signing.RSASignature
@@ -44,6 +47,7 @@ public struct Fixture: @unchecked Sendable {
                 policy: IDTokenPolicy(issuers: [Self.issuer], audiences: [Self.audience], allowedAlgorithms: [.rs256, .es256]),
                 keys: keySet
             )
+            bearer = IDTokenBearerVerifier(providerID: "oidc.bench", verifier: verifier)
 
             // The raw baselines: the same RSA-2048 and P-256 primitives, nothing else.
             let message = Array("header.payload".utf8)
@@ -77,6 +81,16 @@ public func verifySync(_ token: String, _ fixture: Fixture) {
 public func verifyAsync(_ token: String, _ fixture: Fixture) async {
     do {
         sink(try await fixture.verifier.verify(token))
+    } catch {
+        fatalError("verification failed: \(error)")
+    }
+}
+
+/// One bearer-token verification as the server's middleware makes it.
+@inline(never)
+public func verifyBearer(_ token: String, _ fixture: Fixture) async {
+    do {
+        sink(try await fixture.bearer.verifyBearer(token))
     } catch {
         fatalError("verification failed: \(error)")
     }

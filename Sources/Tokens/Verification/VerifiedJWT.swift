@@ -75,4 +75,26 @@ public struct VerifiedJWT: Sendable {
             throw FederateError(.invalidClaim, "'aud' is neither a string nor an array of strings")
         }
     }
+
+    /// `aud` checked as ``audiences()`` checks it, without building the list: how many values
+    /// it holds and whether one satisfies `predicate`; `nil` when absent. The claim rules call
+    /// this on every token.
+    package func audienceMatch(_ predicate: (String) -> Bool) throws(FederateError) -> (count: Int, matched: Bool)? {
+        switch claims["aud"] {
+        case nil:
+            return nil
+        case .string(let single)?:
+            return (1, predicate(single))
+        case .array(let entries)?:
+            guard !entries.isEmpty else { throw FederateError(.invalidClaim, "'aud' is an empty array") }
+            var matched = false
+            for entry in entries {
+                guard case .string(let text) = entry else { throw FederateError(.invalidClaim, "'aud' entries must be strings") }
+                if !matched { matched = predicate(text) }
+            }
+            return (entries.count, matched)
+        default:
+            throw FederateError(.invalidClaim, "'aud' is neither a string nor an array of strings")
+        }
+    }
 }

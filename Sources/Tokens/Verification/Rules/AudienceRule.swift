@@ -17,11 +17,11 @@ public struct AudienceRule: ClaimRule {
     }
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        guard let audiences = try token.audiences() else {
+        guard let audiences = try token.audienceMatch(accepted.contains) else {
             guard !required else { throw FederateError(.missingClaim, "required claim 'aud' is missing") }
             return
         }
-        guard audiences.contains(where: accepted.contains) else {
+        guard audiences.matched else {
             throw FederateError(.audienceMismatch, "'aud' does not contain an accepted audience")
         }
     }

@@ -14,7 +14,7 @@ public struct AuthorizedPartyRule: ClaimRule {
             guard accepted.contains(party) else {
                 throw FederateError(.azpMismatch, "'azp' '\(party.prefix(200))' is not an accepted client")
             }
-        } else if let audiences = try token.audiences(), audiences.count > 1 {
+        } else if let audiences = try token.audienceMatch({ _ in false }), audiences.count > 1 {
             throw FederateError(.azpMismatch, "'aud' has several values, so 'azp' is required")
         }
     }

@@ -1,0 +1,214 @@
+import Crypto
+import Foundation
+import Testing
+import _CryptoExtras
+
+@testable import FederateTokens
+
+/// CI's performance smoke test (issue 16, item 6; Docs/Performance.md, "The smoke test"):
+/// ID-token verification in process, as a ratio to the raw signature check it contains,
+/// measured in the same process at the same time, must not drop by 30 % from the recorded
+/// ratio of this build configuration.
+///
+/// A ratio, not a time: the machine's speed and load cancel out. Raw and full verifications
+/// alternate in small batches and each side keeps its fastest batch, so a batch preempted by a
+/// parallel test is discarded rather than averaged in. The suite runs its tests one at a time
+/// (they would otherwise share the cores with each other) and takes about two seconds in debug,
+/// most of it making the RSA key.
+///
+/// Re-record after a deliberate change: `FEDERATE_PERF_RECORD=1 swift test --filter
+/// VerificationRatioSmokeTests` prints the ratios; copy them into ``RecordedRatios``.
+@Suite(.serialized) struct VerificationRatioSmokeTests {
+    /// The ratios (full verification per second ÷ raw signature checks per second), recorded
+    /// on this project's 2-core machine kind, per build configuration.
+    enum RecordedRatios {
+        #if DEBUG
+        // 2026-11-23, debug build, three runs under a load average of 14 (0.37–0.39,
+        // 0.63–0.64, 0.34–0.38).
+        static let rs256 = 0.38
+        static let es256 = 0.63
+        static let rs256Async = 0.36
+        #else
+        // Release: FederatePerf's figures in Docs/Performance.md (60,183 / 77,094 RS256,
+        // 24,026 / 26,180 ES256, 59,617 / 77,094 async RS256).
+        static let rs256 = 0.78
+        static let es256 = 0.92
+        static let rs256Async = 0.77
+        #endif
+    }
+
+    /// The drop that fails the test: 30 %.
+    static let allowedDrop = 0.30
+
+    @Test func rs256RatioHolds() throws {
+        let fixture = try RatioFixture.shared
+        let ratio = RatioProbe.ratio(
+            raw: { fixture.rawRSA() },
+            full: { fixture.verify(fixture.rs256Token) })
+        try check("RS256", measured: ratio, recorded: RecordedRatios.rs256)
+    }
+
+    @Test func es256RatioHolds() throws {
+        let fixture = try RatioFixture.shared
+        let ratio = RatioProbe.ratio(
+            raw: { fixture.rawP256() },
+            full: { fixture.verify(fixture.es256Token) })
+        try check("ES256", measured: ratio, recorded: RecordedRatios.es256)
+    }
+
+    /// The path a server takes: the async verifier with a key provider.
+    @Test func rs256AsyncRatioHolds() async throws {
+        let fixture = try RatioFixture.shared
+        let ratio = await RatioProbe.ratio(
+            raw: { fixture.rawRSA() },
+            full: { await fixture.verifyAsync(fixture.rs256Token) })
+        try check("RS256 async", measured: ratio, recorded: RecordedRatios.rs256Async)
+    }
+
+    /// The probe can fail: verifying every token twice halves the ratio, which the 30 % rule
+    /// refuses.
+    @Test func aSlowerPipelineIsCaught() throws {
+        let fixture = try RatioFixture.shared
+        let normal = RatioProbe.ratio(raw: { fixture.rawP256() }, full: { fixture.verify(fixture.es256Token) })
+        let doubled = RatioProbe.ratio(
+            raw: { fixture.rawP256() },
+            full: {
+                fixture.verify(fixture.es256Token)
+                fixture.verify(fixture.es256Token)
+            })
+        #expect(!Self.holds(measured: doubled, recorded: normal), "a pipeline twice as slow went unnoticed (\(doubled) vs \(normal))")
+        #expect(Self.holds(measured: normal * 0.75, recorded: normal))
+        #expect(!Self.holds(measured: normal * 0.65, recorded: normal))
+    }
+
+    static func holds(measured: Double, recorded: Double) -> Bool {
+        measured >= recorded * (1 - allowedDrop)
+    }
+
+    private func check(_ name: String, measured: Double, recorded: Double) throws {
+        if ProcessInfo.processInfo.environment["FEDERATE_PERF_RECORD"] == "1" {
+            print("VerificationRatioSmokeTests: \(name) ratio \(String(format: "%.3f", measured)) (recorded \(recorded))")
+        }
+        #expect(
+            Self.holds(measured: measured, recorded: recorded),
+            "\(name): full verification ran at \(measured) of the raw signature check's rate; recorded \(recorded), at most a 30 % drop allowed")
+    }
+}
+
+/// Alternating batches of a raw check and a full verification; the fastest batch of each.
+enum RatioProbe {
+    static let rounds = 24
+    static let batch = 8
+
+    /// Full verifications per second ÷ raw checks per second.
+    static func ratio(raw: () -> Void, full: () -> Void) -> Double {
+        raw()
+        full()
+        var rawBest = Duration.seconds(1_000)
+        var fullBest = Duration.seconds(1_000)
+        for _ in 0..<rounds {
+            rawBest = min(rawBest, time { for _ in 0..<batch { raw() } })
+            fullBest = min(fullBest, time { for _ in 0..<batch { full() } })
+        }
+        return rawBest / fullBest
+    }
+
+    /// The async variant, for the server's path.
+    static func ratio(raw: () -> Void, full: () async -> Void) async -> Double {
+        raw()
+        await full()
+        var rawBest = Duration.seconds(1_000)
+        var fullBest = Duration.seconds(1_000)
+        for _ in 0..<rounds {
+            rawBest = min(rawBest, time { for _ in 0..<batch { raw() } })
+            let clock = ContinuousClock()
+            let start = clock.now
+            for _ in 0..<batch { await full() }
+            fullBest = min(fullBest, clock.now - start)
+        }
+        return rawBest / fullBest
+    }
+
+    private static func time(_ body: () -> Void) -> Duration {
+        let clock = ContinuousClock()
+        let start = clock.now
+        body()
+        return clock.now - start
+    }
+}
+
+/// An RS256 and an ES256 ID token with their key set and verifier, and the raw RSA-2048 and
+/// P-256 checks to compare them with (the same primitives, over a precomputed digest).
+final class RatioFixture: Sendable {
+    static let issuer = "https://ratio.federate.dev"
+    static let audience = "ratio-client"
+    /// The instant the tokens are checked at.
+    static let instant = Date(timeIntervalSince1970: 1_800_000_000)
+
+    let rs256Token: String
+    let es256Token: String
+    let keySet: JSONWebKeySet
+    let verifier: IDTokenVerifier
+    let rsaKey: _RSA.Signing.PublicKey
+    let rsaSignature: _RSA.Signing.RSASignature
+    let p256Key: P256.Signing.PublicKey
+    let p256Signature: P256.Signing.ECDSASignature
+    let digest: SHA256Digest
+
+    static var shared: RatioFixture { get throws { try made.get() } }
+    private static let made = Result { try RatioFixture() }
+
+    private init() throws {
+        let rsa = try JWSSigningKey.generateRSA(keyID: "ratio-rsa")
+        let ec = JWSSigningKey(p256: P256.Signing.PrivateKey(), keyID: "ratio-ec")
+        let now = Int64(Self.instant.timeIntervalSince1970)
+        let claims: [String: JSONValue] = [
+            "iss": .string(Self.issuer), "aud": .string(Self.audience), "sub": "248289761001",
+            "email": "alice@example.com", "email_verified": true, "name": "Alice Example",
+            "iat": .integer(now - 60), "exp": .integer(now + 3_600),
+        ]
+        rs256Token = try rsa.sign(claims: claims, algorithm: .rs256)
+        es256Token = try ec.sign(claims: claims, algorithm: .es256)
+        guard let rsaJWK = rsa.publicJWK(algorithm: .rs256), let ecJWK = ec.publicJWK(algorithm: .es256) else {
+            throw FederateError(.invalidConfiguration, "the ratio fixture's keys have no public JWK")
+        }
+        let jwks: JSONValue = ["keys": [.object(rsaJWK), .object(ecJWK)]]
+        keySet = try JSONWebKeySet(jwks: JSONSerializer.bytes(jwks))
+        verifier = IDTokenVerifier(
+            policy: IDTokenPolicy(issuers: [Self.issuer], audiences: [Self.audience], allowedAlgorithms: [.rs256, .es256]),
+            keys: keySet, clock: .fixed(at: Self.instant))
+
+        let message = Array("header.payload".utf8)
+        digest = SHA256.hash(data: message)
+        let rsaPrivate = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        rsaKey = rsaPrivate.publicKey
+        rsaSignature = try rsaPrivate.signature(for: digest, padding: .insecurePKCS1v1_5)
+        let p256Private = P256.Signing.PrivateKey()
+        p256Key = p256Private.publicKey
+        p256Signature = try p256Private.signature(for: digest)
+    }
+
+    func rawRSA() {
+        precondition(rsaKey.isValidSignature(rsaSignature, for: digest, padding: .insecurePKCS1v1_5))
+    }
+
+    func rawP256() {
+        precondition(p256Key.isValidSignature(p256Signature, for: digest))
+    }
+
+    func verify(_ token: String) {
+        do {
+            _ = try verifier.verify(token, keySet: keySet)
+        } catch {
+            preconditionFailure("the ratio fixture's token must verify: \(error)")
+        }
+    }
+
+    func verifyAsync(_ token: String) async {
+        do {
+            _ = try await verifier.verify(token)
+        } catch {
+            preconditionFailure("the ratio fixture's token must verify: \(error)")
+        }
+    }
+}
