@@ -7,7 +7,7 @@ extension OIDCProvider: SignInProvider {
     public var providerID: String { id }
 
     public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
-        try authorizationRequest(with: try await client(), redirectURI: redirectURI, intent: intent)
+        try await authorizationRequest(with: try await client(), redirectURI: redirectURI, delivery: delivery, intent: intent)
     }
 
     /// Finishes the code flow, then completes the credential from UserInfo when the provider

@@ -33,6 +33,10 @@ public struct OIDCProvider: Sendable {
     /// A configured client authentication; `nil` negotiates it from discovery's
     /// `token_endpoint_auth_methods_supported` and what this configuration has.
     public var authentication: ClientAuthentication?
+    /// How authorization requests reach the provider: pushed (PAR) when it requires it or
+    /// this says so, and as a signed request object (JAR) when this names a key. Default
+    /// `AuthorizationDelivery.automatic`.
+    public var delivery: AuthorizationDelivery = .automatic
     /// What this provider adds to standard OpenID Connect (`StandardOpenIDProfile` unless
     /// given): the plug-in point for a provider module built on this one.
     public let profile: any OpenIDProviderProfile
@@ -102,6 +106,17 @@ public struct OIDCProvider: Sendable {
     ) throws(FederateError) -> BuiltAuthorizationRequest {
         try client.authorizationRequest(
             providerID: id, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode, prompt: prompt,
+            loginHint: loginHint, maxAge: maxAge, customParameters: customParameters, intent: intent)
+    }
+
+    /// Builds an authorization request with this provider's scopes and custom parameters,
+    /// delivered as `delivery` says: pushed (PAR) and/or as a signed request object (JAR).
+    public func authorizationRequest(
+        with client: OpenIDClient, redirectURI: String, delivery: AuthorizationDelivery, responseMode: ResponseMode? = nil,
+        prompt: String? = nil, loginHint: String? = nil, maxAge: Duration? = nil, intent: AuthorizationIntent = .signIn
+    ) async throws(FederateError) -> BuiltAuthorizationRequest {
+        try await client.authorizationRequest(
+            providerID: id, redirectURI: redirectURI, delivery: delivery, scopes: scopes, responseMode: responseMode, prompt: prompt,
             loginHint: loginHint, maxAge: maxAge, customParameters: customParameters, intent: intent)
     }
 }

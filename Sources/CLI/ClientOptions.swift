@@ -11,6 +11,7 @@ struct ClientOptions: ParsableArguments {
         case clientSecretBasic = "client_secret_basic"
         case clientSecretPost = "client_secret_post"
         case privateKeyJWT = "private_key_jwt"
+        case clientSecretJWT = "client_secret_jwt"
         case none
     }
 
@@ -28,7 +29,7 @@ struct ClientOptions: ParsableArguments {
 
     @Option(
         name: .customLong("auth-method"),
-        help: "client_secret_basic, client_secret_post, private_key_jwt or none. Default: chosen from the provider's token_endpoint_auth_methods_supported."
+        help: "client_secret_basic, client_secret_post, client_secret_jwt, private_key_jwt or none. Default: chosen from the provider's token_endpoint_auth_methods_supported."
     )
     var authMethod: AuthMethod?
 
@@ -51,7 +52,7 @@ struct ClientOptions: ParsableArguments {
     /// unknown option (a misspelt `--audiance`) is reported as unknown before any missing one.
     func checkOptions() throws {
         switch authMethod {
-        case .clientSecretBasic?, .clientSecretPost?:
+        case .clientSecretBasic?, .clientSecretPost?, .clientSecretJWT?:
             if resolvedSecret == nil { throw ValidationError("--auth-method \(authMethod?.rawValue ?? "") needs --client-secret or FEDERATE_CLIENT_SECRET.") }
         case .none?:
             if resolvedSecret != nil { throw ValidationError("--auth-method none takes no client secret.") }
@@ -75,6 +76,7 @@ struct ClientOptions: ParsableArguments {
         switch authMethod {
         case .clientSecretBasic?: provider.authentication = .clientSecretBasic(secret: resolvedSecret ?? "")
         case .clientSecretPost?: provider.authentication = .clientSecretPost(secret: resolvedSecret ?? "")
+        case .clientSecretJWT?: provider.authentication = .clientSecretJWT(secret: resolvedSecret ?? "")
         case .none?: provider.authentication = ClientAuthentication.none
         case .privateKeyJWT?:
             let path = privateKey ?? ""

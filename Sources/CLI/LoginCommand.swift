@@ -13,7 +13,12 @@ struct LoginCommand: AsyncParsableCommand {
             Discovers the issuer, listens on http://127.0.0.1:PORT/callback, prints the authorization URL on a line \
             of its own on standard error and opens the browser (unless --no-browser). On success prints one JSON \
             object {"claims", "userinfo", "granted_scopes", "refused_scopes", "expires_at"} (plus "tokens" with \
-            --show-tokens) and exits 0; on any failure prints {"error": CODE, "message": ...} and exits 1.
+            --show-tokens) and exits 0; on any failure prints {"error": CODE, "message": ...} and exits 1. \
+            The request is pushed first (PAR, RFC 9126) when the provider requires it, or with --par.
+
+            With --device, uses the device authorization grant (RFC 8628) instead, for a machine without a \
+            browser: prints the verification URI and the code to enter there on standard error, polls until the \
+            sign-in is approved on another device, then prints the same JSON object.
             """
     )
 
@@ -37,6 +42,12 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: "Seconds to wait for the browser to come back.")
     var timeout: Int = 300
 
+    @Flag(help: "Sign in on another device (RFC 8628 device authorization grant): no browser or listener here.")
+    var device = false
+
+    @Flag(help: "Push the authorization request to the provider first (PAR, RFC 9126), even when it does not require it.")
+    var par = false
+
     /// The checks ArgumentParser's `validate()` would make, run from `run()` instead: then an
     /// unknown option (a misspelt `--audiance`) is reported as unknown before any missing one.
     func checkOptions() throws {
@@ -44,6 +55,8 @@ struct LoginCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0...65535.") }
         guard (1...86_400).contains(timeout) else { throw ValidationError("--timeout must be 1...86400 seconds.") }
         _ = try customParameters()
+        if device, !parameters.isEmpty { throw ValidationError("--param does not apply to --device.") }
+        if device, par { throw ValidationError("--par does not apply to --device.") }
     }
 
     /// `--param` values as a dictionary; a repeated key or a missing `=` is a usage error.
@@ -63,7 +76,11 @@ struct LoginCommand: AsyncParsableCommand {
     func run() async throws {
         try checkOptions()
         do {
-            try await login()
+            if device {
+                try await deviceLogin()
+            } else {
+                try await login()
+            }
         } catch {
             throw CLIOutput.fail(error)
         }
@@ -77,7 +94,8 @@ struct LoginCommand: AsyncParsableCommand {
         let listener = try await LoopbackRedirectListener.start(host: "127.0.0.1", port: port, answerAfterFinish: true)
         defer { listener.close() }
 
-        let built = try provider.authorizationRequest(with: openID, redirectURI: listener.redirectURI)
+        let built = try await provider.authorizationRequest(
+            with: openID, redirectURI: listener.redirectURI, delivery: par ? .pushed : .automatic)
         listener.expect(state: built.pending.state)
         for name in built.droppedParameters {
             CLIOutput.warn("warning: --param \(name) dropped: Federate sets '\(name)' itself")
@@ -96,7 +114,11 @@ struct LoginCommand: AsyncParsableCommand {
             throw error
         }
         await listener.finish(succeeded: true)
+        try await printResult(tokens, client: openID)
+    }
 
+    /// Prints the verified result: claims, userinfo when the provider has the endpoint, scopes, expiry.
+    func printResult(_ tokens: TokenSet, client openID: OpenIDClient) async throws {
         var output = CLIOutput.tokenSetObject(tokens, includeTokens: showTokens)
         if openID.metadata.userinfoEndpoint != nil, let subject = tokens.idTokenClaims?.subject {
             output["userinfo"] = .object(try await openID.userInfo(accessToken: tokens.accessToken, expectedSubject: subject))

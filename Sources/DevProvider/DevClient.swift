@@ -9,6 +9,8 @@ public enum DevClientAuthMethod: String, Sendable, Hashable, CaseIterable {
     case clientSecretPost = "client_secret_post"
     /// A JWT assertion signed with one of the client's registered keys (RFC 7523).
     case privateKeyJWT = "private_key_jwt"
+    /// A JWT assertion signed with HS256 keyed by the client secret (RFC 7523).
+    case clientSecretJWT = "client_secret_jwt"
     /// A public client: only `client_id` (PKCE protects the code).
     case none
 }
@@ -32,7 +34,8 @@ public struct DevClient: Sendable {
     /// Apple flavour: the team ID that must be the `iss` of the client-secret JWT.
     public var teamID: String?
     /// The accepted authentication methods; `nil` derives them: `private_key_jwt` with
-    /// ``publicKeys`` (and no team), Basic and post with a secret or a team, else `none`.
+    /// ``publicKeys`` (and no team), Basic, post and `client_secret_jwt` with a secret, Basic
+    /// and post with a team, else `none`.
     public var authMethods: Set<DevClientAuthMethod>?
     /// An OAuth error code `/authorize` answers with instead of a code (Google's
     /// `admin_policy_enforced`, `org_internal`, `disallowed_useragent`, ...).
@@ -64,7 +67,8 @@ public struct DevClient: Sendable {
     /// The methods this client may use (see ``authMethods``).
     public var acceptedAuthMethods: Set<DevClientAuthMethod> {
         if let authMethods { return authMethods }
-        if secret != nil || teamID != nil { return [.clientSecretBasic, .clientSecretPost] }
+        if secret != nil { return [.clientSecretBasic, .clientSecretPost, .clientSecretJWT] }
+        if teamID != nil { return [.clientSecretBasic, .clientSecretPost] }
         if publicKeys != nil { return [.privateKeyJWT] }
         return [.none]
     }

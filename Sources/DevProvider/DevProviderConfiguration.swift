@@ -26,6 +26,9 @@ public struct DevProviderConfiguration: Sendable {
     /// retired keys stop being published. A test hands it the clock it gives the relying
     /// party, and advances both at once.
     public var clock: FederateClock
+    /// Whether discovery says `require_pushed_authorization_requests` and `/authorize` refuses
+    /// requests that were not pushed (RFC 9126). Default `false`.
+    public var requirePushedAuthorizationRequests = false
 
     /// Creates a configuration.
     public init(

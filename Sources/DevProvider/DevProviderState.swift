@@ -59,6 +59,10 @@ final class DevProviderState: Sendable {
     /// Scopes each user granted each client (`client_id` + `sub`), for `include_granted_scopes`
     /// and for Apple's "first authorization" (`user` JSON).
     let grants = Mutex<[String: Set<String>]>([:])
+    /// Pushed authorization requests by `request_uri` (RFC 9126).
+    let pushedRequests = Mutex<[String: DevPushedRequest]>([:])
+    /// Device authorizations by `device_code` (RFC 8628).
+    let deviceGrants = Mutex<[String: DevDeviceGrant]>([:])
 
     /// The provider's time (``DevProviderConfiguration/clock``).
     let clock: FederateClock

@@ -13,8 +13,14 @@ extension DevRoutes {
     /// older than, shows the page instead of approving silently (`prompt=none` then answers
     /// `login_required`) — what OpenID Connect Core §3.1.2.1 asks of a provider.
     func authorize(query: String) -> Response {
-        guard let parameters = try? FormURLEncoding.decode(query) else {
+        guard let raw = try? FormURLEncoding.decode(query) else {
             return page(status: .badRequest, title: "Bad request", body: "<p>The request has malformed or repeated parameters.</p>")
+        }
+        // A pushed request (`request_uri`) or a request object (`request`) stands for the parameters.
+        let parameters: [String: String]
+        switch resolveAuthorizationParameters(raw) {
+        case .success(let resolved): parameters = resolved
+        case .failure(let refusal): return refusal.response
         }
         guard let client = client(parameters["client_id"]) else {
             return page(status: .badRequest, title: "Unknown client", body: "<p>No client with this client_id is registered.</p>")
@@ -47,7 +53,7 @@ extension DevRoutes {
         let chosen = picked ?? parameters["login_hint"] ?? configuration.autoApproveSubject
         guard let user = user(chosen) else {
             if parameters["prompt"] == "none" { return fail("login_required", "no signed-in user") }
-            return picker(parameters)
+            return picker(parameters, resubmit: raw)
         }
         let now = configuration.clock.now
         let session = state.ssoSessions.withLock { $0[user.subject] }
@@ -60,7 +66,7 @@ extension DevRoutes {
             let tooOld = maxAge.map { limit in session.map { now.timeIntervalSince($0) > limit } ?? true } ?? false
             if parameters["prompt"] == "login" || tooOld, !client.faults.contains(.ignoresPrompt) {
                 if parameters["prompt"] == "none" { return fail("login_required", "the user must sign in again") }
-                return picker(parameters)
+                return picker(parameters, resubmit: raw)
             }
             authTime = session ?? now
             if session == nil { state.startSSOSession(user.subject, at: now) }
@@ -71,6 +77,7 @@ extension DevRoutes {
         if flavor == .google, parameters["include_granted_scopes"] == "true", let before {
             granted += before.subtracting(granted).sorted()
         }
+        consumePushedRequest(raw)
         let code = DevRandom.token()
         state.codes.withLock {
             $0[code] = DevCodeGrant(
@@ -114,9 +121,10 @@ extension DevRoutes {
     }
 
     /// The page listing test users; choosing one POSTs the request back with `user`, and
-    /// Cancel POSTs it back with `cancel` (answered `error=access_denied`).
-    func picker(_ parameters: [String: String]) -> Response {
-        let hidden = parameters.sorted { $0.key < $1.key }.filter { $0.key != "user" && $0.key != "cancel" }
+    /// Cancel POSTs it back with `cancel` (answered `error=access_denied`). `resubmit` are the
+    /// parameters to post back when they differ from those shown (a pushed request's `request_uri`).
+    func picker(_ parameters: [String: String], resubmit: [String: String]? = nil) -> Response {
+        let hidden = (resubmit ?? parameters).sorted { $0.key < $1.key }.filter { $0.key != "user" && $0.key != "cancel" }
             .map { "<input type=\"hidden\" name=\"\(html($0.key))\" value=\"\(html($0.value))\">" }.joined()
         let buttons = configuration.users.map { user in
             "<li style=\"margin: .4em 0\"><button style=\"font: inherit; padding: .45em .9em\" name=\"user\" value=\"\(html(user.subject))\">\(html(user.name)) &lt;\(html(user.email))&gt;</button></li>"

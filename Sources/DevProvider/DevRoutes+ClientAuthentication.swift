@@ -96,6 +96,7 @@ extension DevRoutes {
             let id = payload["iss"]?.stringValue
         else { return fail("not a JWT with a string iss") }
         guard claimedID.map({ $0.exactlyEquals(id) }) ?? true else { return fail("client_id differs from the assertion's iss") }
+        if jws.header.algorithm?.isSymmetric == true { return verifySecretAssertion(assertion, clientID: id, endpoint: endpoint) }
         guard let client = client(id), client.teamID == nil, let keys = client.publicKeys else {
             return fail("no client with registered keys has this iss")
         }
@@ -108,6 +109,14 @@ extension DevRoutes {
             verified = try verifier.verify(assertion, keySet: keys)
         } catch {
             return fail("\(error.code): \(error.message)")
+        }
+        return firstUse(of: verified, by: client)
+    }
+
+    /// Whether the assertion's `jti` is new for this client (each assertion is single use).
+    func firstUse(of verified: VerifiedJWT, by client: DevClient) -> Result<DevClient, DevAuthenticationFailure> {
+        func fail(_ reason: String) -> Result<DevClient, DevAuthenticationFailure> {
+            .failure(DevAuthenticationFailure(reason: "client_assertion refused: " + reason, usedBasic: false))
         }
         guard let jti = try? verified.requiredString("jti") else { return fail("no jti") }
         let fresh = state.usedAssertionIDs.withLock { used in used.insert(client.id + " " + jti).inserted }

@@ -43,20 +43,22 @@ extension DevRoutes {
             // Google and Apple keep the refresh token; the generic flavour rotates it.
             let keep = flavor == .google || flavor == .apple ? refresh : nil
             return try issueTokens(client: client, user: grant.user, scopes: grant.scopes, nonce: nil, authTime: grant.authTime, keepRefreshToken: keep)
+        case DevDeviceGrant.grantType:
+            return try deviceToken(parameters, client: client)
         default:
-            return oauthError("unsupported_grant_type", "authorization_code or refresh_token")
+            return oauthError("unsupported_grant_type", "authorization_code, refresh_token or device_code")
         }
     }
 
     /// `invalid_client` with the reason: 401, with `WWW-Authenticate: Basic` when the client
     /// tried Basic (RFC 6749 §5.2); Apple answers 400.
-    private func invalidClient(_ failure: DevAuthenticationFailure) -> Response {
+    func invalidClient(_ failure: DevAuthenticationFailure) -> Response {
         var response = oauthError("invalid_client", failure.reason, status: flavor == .apple ? .badRequest : .unauthorized)
         if failure.usedBasic, flavor != .apple { response.headers[.wwwAuthenticate] = "Basic realm=\"federate-dev-provider\"" }
         return response
     }
 
-    private func issueTokens(
+    func issueTokens(
         client: DevClient, user: DevUser, scopes: [String], nonce: String?, authTime: Date, keepRefreshToken: String? = nil
     ) throws -> Response {
         let access = DevRandom.token(), refresh = keepRefreshToken ?? DevRandom.token()

@@ -52,6 +52,7 @@ struct DevRoutes: Sendable {
         if let endSession = endpoints.endSession {
             router.get(RouterPath(endSession)) { request, _ in self.logout(query: request.uri.query ?? "") }
         }
+        registerClientFlows(on: router)
     }
 
     func discovery() -> JSONValue {
@@ -91,6 +92,7 @@ struct DevRoutes: Sendable {
             document["backchannel_logout_session_supported"] = true
             document["authorization_response_iss_parameter_supported"] = true
         }
+        advertiseClientFlows(in: &document)
         return .object(document)
     }
 

@@ -15,7 +15,9 @@ It listens on 127.0.0.1:PORT only, with the issuer `http://127.0.0.1:PORT`, and 
 `READY http://127.0.0.1:PORT` on stdout once it listens; everything else goes to stderr. Flow:
 authorization code with PKCE (S256 required); the fixed user `alice` is signed in without any
 interaction (idpyoidc's NoAuthn), so /authorization answers with a 302 straight back to the
-redirect URI. The token endpoint accepts client_secret_basic and client_secret_post. The protocol
+redirect URI. The token endpoint accepts client_secret_basic, client_secret_post and
+client_secret_jwt. Pushed authorization requests (RFC 9126) go to /par, with the same client
+authentication; `--require-par` makes discovery say `require_pushed_authorization_requests`. The protocol
 logic is all idpyoidc's `Server`; this file is only configuration and a thin HTTP adapter. The
 RSA 2048 signing key is generated at start into a temporary directory that is removed on exit;
 idpyoidc's symmetric keys (cookies, codes, tokens) live in memory only.
@@ -47,11 +49,12 @@ ROUTES = {
     "/authorization": "authorization",
     "/token": "token",
     "/userinfo": "userinfo",
+    "/par": "pushed_authorization",
 }
 JWKS_PATH = "/jwks.json"
 
 
-def op_config(issuer, keydir):
+def op_config(issuer, keydir, require_par=False):
     return {
         "issuer": issuer,
         "base_url": issuer,  # jwks_uri = base_url + key_conf.uri_path
@@ -96,7 +99,8 @@ def op_config(issuer, keydir):
             "grant_types_supported": ["authorization_code"],
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["RS256"],
-            "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],
+            "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "client_secret_jwt"],
+            "require_pushed_authorization_requests": require_par,
             "scopes_supported": ["openid", "email", "profile"],
             "claims_supported": ["sub", "email", "email_verified", "name"],
             "claims_parameter_supported": False,
@@ -105,7 +109,7 @@ def op_config(issuer, keydir):
             # Empty lists drop these from the document (there are no signed request objects,
             # JWT client authentication or signed UserInfo responses here).
             "request_object_signing_alg_values_supported": [],
-            "token_endpoint_auth_signing_alg_values_supported": [],
+            "token_endpoint_auth_signing_alg_values_supported": ["HS256"],
             "userinfo_signing_alg_values_supported": [],
         },
         "endpoint": {
@@ -122,7 +126,12 @@ def op_config(issuer, keydir):
             "token": {
                 "path": "token",
                 "class": "idpyoidc.server.oidc.token.Token",
-                "kwargs": {"client_authn_method": ["client_secret_basic", "client_secret_post"]},
+                "kwargs": {"client_authn_method": ["client_secret_basic", "client_secret_post", "client_secret_jwt"]},
+            },
+            "pushed_authorization": {
+                "path": "par",
+                "class": "idpyoidc.server.oauth2.pushed_authorization.PushedAuthorization",
+                "kwargs": {"client_authn_method": ["client_secret_basic", "client_secret_post", "client_secret_jwt"], "ttl": 60},
             },
             "userinfo": {
                 "path": "userinfo",
@@ -168,8 +177,8 @@ def op_config(issuer, keydir):
     }
 
 
-def make_server(issuer, keydir, client_id, client_secret, redirect_uris):
-    server = Server(OPConfiguration(conf=op_config(issuer, keydir), base_path=keydir), cwd=keydir)
+def make_server(issuer, keydir, client_id, client_secret, redirect_uris, require_par=False):
+    server = Server(OPConfiguration(conf=op_config(issuer, keydir, require_par), base_path=keydir), cwd=keydir)
     server.context.cdb[client_id] = {
         "client_id": client_id,
         "client_secret": client_secret,
@@ -178,6 +187,10 @@ def make_server(issuer, keydir, client_id, client_secret, redirect_uris):
         "response_types_supported": ["code"],
         "allowed_scopes": ["openid", "email", "profile"],
     }
+    if require_par:  # idpyoidc has the flag in its metadata model but does not publish it from preferences
+        server.context.provider_info["require_pushed_authorization_requests"] = True
+    # client_secret_jwt: idpyoidc verifies HS256 assertions with the client's symmetric key.
+    server.keyjar.add_symmetric(client_id, client_secret)
     return server
 
 
@@ -254,6 +267,8 @@ class Handler(BaseHTTPRequestHandler):
 
         if isinstance(result, ResponseMessage) and "error" in result:
             return self.send(400, result.to_json(), [("Content-Type", "application/json")])
+        if name == "pushed_authorization":  # idpyoidc hands back the answer itself: request_uri, expires_in
+            return self.send(201, json.dumps(result["http_response"]), [("Content-Type", "application/json")])
         if "http_response" in result:  # would be a login page; NoAuthn never asks for one
             return self.send(200, result["http_response"], [("Content-Type", "text/html")])
         info = endpoint.do_response(request=request, **result)
@@ -269,6 +284,7 @@ def main():
     parser.add_argument("--client-id", required=True)
     parser.add_argument("--client-secret", required=True)
     parser.add_argument("--redirect-uri", action="append", required=True)
+    parser.add_argument("--require-par", action="store_true", help="advertise require_pushed_authorization_requests")
     args = parser.parse_args()
     # idpyoidc logs every request at INFO, headers included; WARNING keeps stderr readable.
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -277,7 +293,7 @@ def main():
     keydir = tempfile.mkdtemp(prefix="idpy-op-")
     try:
         os.chdir(keydir)  # anything idpyoidc writes by relative path lands in the temporary directory too
-        Handler.op = make_server(issuer, keydir, args.client_id, args.client_secret, args.redirect_uri)
+        Handler.op = make_server(issuer, keydir, args.client_id, args.client_secret, args.redirect_uri, args.require_par)
         httpd = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
         # Clients such as AsyncHTTPClient keep connections alive: their handler threads wait for
         # a next request. Do not join them on shutdown, or SIGTERM would never end the process.

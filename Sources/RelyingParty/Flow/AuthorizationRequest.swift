@@ -94,6 +94,15 @@ public struct AuthorizationRequest: Sendable {
     public func build(
         for metadata: ProviderMetadata, now: Date, logger: Logger = Logger(label: "federate.authorize")
     ) throws(FederateError) -> BuiltAuthorizationRequest {
+        let prepared = try prepare(for: metadata, now: now, logger: logger)
+        let separator = metadata.authorizationEndpoint.contains("?") ? "&" : "?"
+        let url = metadata.authorizationEndpoint + separator + FormURLEncoding.encode(prepared.parameters)
+        return BuiltAuthorizationRequest(url: url, pending: prepared.pending, droppedParameters: prepared.dropped)
+    }
+
+    /// The checked parameters, in order, with fresh `state`, `nonce` and PKCE: what ``build(for:now:logger:)``
+    /// puts in the URL, and what a pushed request (RFC 9126) or a request object (RFC 9101) carries instead.
+    func prepare(for metadata: ProviderMetadata, now: Date, logger: Logger) throws(FederateError) -> PreparedAuthorization {
         guard responseType == "code" else {
             throw FederateError(.unsupportedResponseType, "response_type '\(responseType.prefix(40))' is refused: Federate uses the authorization-code flow with PKCE only (the implicit flow leaks tokens)")
         }
@@ -145,10 +154,19 @@ public struct AuthorizationRequest: Sendable {
             parameters.append((name, customParameters[name] ?? ""))
         }
 
-        let separator = metadata.authorizationEndpoint.contains("?") ? "&" : "?"
-        let url = metadata.authorizationEndpoint + separator + FormURLEncoding.encode(parameters)
-        return BuiltAuthorizationRequest(url: url, pending: pending, droppedParameters: dropped)
+        return PreparedAuthorization(parameters: parameters, pending: pending, dropped: dropped)
     }
+}
+
+/// An authorization request's parameters before they are delivered (in the URL, pushed, or
+/// in a request object).
+struct PreparedAuthorization: Sendable {
+    /// The parameters, in order.
+    var parameters: [(String, String)]
+    /// What to keep until the callback.
+    let pending: PendingAuthorization
+    /// Custom parameters dropped because Federate owns them.
+    let dropped: [String]
 }
 
 /// The result of ``AuthorizationRequest/build(for:now:logger:)``.
@@ -159,4 +177,7 @@ public struct BuiltAuthorizationRequest: Sendable {
     public let pending: PendingAuthorization
     /// Custom parameters that were dropped because Federate owns them.
     public let droppedParameters: [String]
+    /// When the request was pushed (RFC 9126): its `request_uri` and when that expires; `nil`
+    /// when the parameters travel in ``url`` itself.
+    public internal(set) var pushed: PushedAuthorization? = nil
 }

@@ -9,6 +9,9 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
     case clientSecretPost(secret: String)
     /// A signed JWT assertion (RFC 7523, OpenID Connect Core §9) with a private key (RS256 or ES256).
     case privateKeyJWT(key: JWSSigningKey, algorithm: JWSAlgorithm)
+    /// A JWT assertion signed with HS256 keyed by the client secret (RFC 7523, OpenID Connect
+    /// Core §9 `client_secret_jwt`): the secret itself never leaves the client.
+    case clientSecretJWT(secret: String)
     /// A public client: only `client_id` is sent (PKCE protects the code).
     case none
 
@@ -18,15 +21,16 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
         case .clientSecretBasic: return "client_secret_basic"
         case .clientSecretPost: return "client_secret_post"
         case .privateKeyJWT: return "private_key_jwt"
+        case .clientSecretJWT: return "client_secret_jwt"
         case .none: return "none"
         }
     }
 
-    /// The client secret, for the two secret-based methods; it is also the key for
+    /// The client secret, for the three secret-based methods; it is also the key for
     /// HS256/384/512 ID tokens (OpenID Connect Core §10.1).
     public var clientSecret: String? {
         switch self {
-        case .clientSecretBasic(let secret), .clientSecretPost(let secret): return secret
+        case .clientSecretBasic(let secret), .clientSecretPost(let secret), .clientSecretJWT(let secret): return secret
         case .privateKeyJWT, .none: return nil
         }
     }
@@ -36,7 +40,8 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
 
     /// Chooses a method from what the provider advertises (`token_endpoint_auth_methods_supported`,
     /// default `client_secret_basic`) and what the caller has: a private key wins, then the
-    /// secret with Basic when supported, else Post; no secret and no key means `none`.
+    /// secret with Basic when supported, else Post, else `client_secret_jwt`; no secret and no
+    /// key means `none`.
     public static func negotiate(
         metadata: ProviderMetadata, secret: String?, privateKey: (key: JWSSigningKey, algorithm: JWSAlgorithm)? = nil
     ) throws(FederateError) -> ClientAuthentication {
@@ -50,7 +55,8 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
         if let secret {
             if supported.contains("client_secret_basic") { return .clientSecretBasic(secret: secret) }
             if supported.contains("client_secret_post") { return .clientSecretPost(secret: secret) }
-            throw FederateError(.invalidConfiguration, "the provider supports neither client_secret_basic nor client_secret_post")
+            if supported.contains("client_secret_jwt") { return .clientSecretJWT(secret: secret) }
+            throw FederateError(.invalidConfiguration, "the provider supports none of client_secret_basic, client_secret_post and client_secret_jwt")
         }
         return .none
     }
@@ -65,22 +71,34 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
             form.append(("client_id", clientID))
             form.append(("client_secret", secret))
         case .privateKeyJWT(let key, let algorithm):
-            let issuedAt = SafeNumber.clampedInt64(now.timeIntervalSince1970)
-            let assertion: String
-            do {
-                assertion = try key.sign(
-                    claims: [
-                        "iss": .string(clientID), "sub": .string(clientID), "aud": .string(endpoint),
-                        "jti": .string(SecureRandom.token()), "iat": .integer(issuedAt), "exp": .integer(issuedAt + 60),
-                    ], algorithm: algorithm)
-            } catch {
-                throw .wrapping(error, as: .invalidConfiguration, "the client assertion could not be signed with this key")
-            }
             form.append(("client_id", clientID))
-            form.append(("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"))
-            form.append(("client_assertion", assertion))
+            form.append(("client_assertion_type", Self.assertionType))
+            form.append(("client_assertion", try Self.assertion(clientID: clientID, audience: endpoint, key: key, algorithm: algorithm, now: now)))
+        case .clientSecretJWT(let secret):
+            let key = JWSSigningKey(hmac: HMACSecret(utf8: secret))
+            form.append(("client_id", clientID))
+            form.append(("client_assertion_type", Self.assertionType))
+            form.append(("client_assertion", try Self.assertion(clientID: clientID, audience: endpoint, key: key, algorithm: .hs256, now: now)))
         case .none:
             form.append(("client_id", clientID))
+        }
+    }
+
+    /// `client_assertion_type` of both assertion methods (RFC 7523 §2.2).
+    static let assertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+
+    /// An RFC 7523 client assertion: `iss` = `sub` = the client, `aud` the endpoint called, a
+    /// fresh `jti`, one minute long. One rule for `private_key_jwt` and `client_secret_jwt`.
+    static func assertion(clientID: String, audience: String, key: JWSSigningKey, algorithm: JWSAlgorithm, now: Date) throws(FederateError) -> String {
+        let issuedAt = SafeNumber.clampedInt64(now.timeIntervalSince1970)
+        do {
+            return try key.sign(
+                claims: [
+                    "iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience),
+                    "jti": .string(SecureRandom.token()), "iat": .integer(issuedAt), "exp": .integer(issuedAt + 60),
+                ], algorithm: algorithm)
+        } catch {
+            throw .wrapping(error, as: .invalidConfiguration, "the client assertion could not be signed with this key")
         }
     }
 }

@@ -38,7 +38,7 @@ public struct OpenIDClient: Sendable {
     /// `federate.token_exchange`, `federate.userinfo`, `federate.id_token.verify`) and its
     /// verification metrics go.
     public let observability: Observability
-    private let logger: Logger
+    let logger: Logger
 
     /// This client's ID tokens, verified as its flows verify them: its ``policy``, ``keys``,
     /// ``clock`` and ``observability``. For tokens obtained elsewhere (an app's own sign-in)
@@ -75,21 +75,36 @@ public struct OpenIDClient: Sendable {
 
     // MARK: Authorization
 
-    /// Builds an authorization request for this client.
+    /// Builds an authorization request for this client, its parameters in the URL.
+    /// `pushed_authorization_required` when discovery says `require_pushed_authorization_requests`:
+    /// use ``authorizationRequest(providerID:redirectURI:delivery:scopes:responseMode:prompt:loginHint:maxAge:customParameters:intent:)``, which pushes.
     public func authorizationRequest(
         providerID: String, redirectURI: String, scopes: [String] = ["openid", "email", "profile"],
         responseMode: ResponseMode? = nil, prompt: String? = nil, loginHint: String? = nil, maxAge: Duration? = nil,
         customParameters: [String: String] = [:], intent: AuthorizationIntent = .signIn
     ) throws(FederateError) -> BuiltAuthorizationRequest {
-        try observability.span(
+        guard !metadata.requiresPushedAuthorizationRequests else {
+            throw FederateError(.pushedAuthorizationRequired, "the provider requires pushed authorization requests (RFC 9126): build the request with delivery:")
+        }
+        return try observability.span(
             "federate.authorization.start", attributes: ["federate.provider": .string(providerID), "federate.issuer": .string(metadata.issuer)]
         ) { () throws(FederateError) in
-            try AuthorizationRequest(
-                providerID: providerID, clientID: clientID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode,
-                prompt: prompt, loginHint: loginHint, maxAge: maxAge,
-                customParameters: profile.authorizationParameters.merging(customParameters) { _, caller in caller }, intent: intent
+            try request(
+                providerID: providerID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode, prompt: prompt,
+                loginHint: loginHint, maxAge: maxAge, customParameters: customParameters, intent: intent
             ).build(for: metadata, now: clock.now, logger: logger)
         }
+    }
+
+    /// The request this client builds: the profile's parameters under the caller's.
+    func request(
+        providerID: String, redirectURI: String, scopes: [String], responseMode: ResponseMode?, prompt: String?, loginHint: String?,
+        maxAge: Duration?, customParameters: [String: String], intent: AuthorizationIntent
+    ) -> AuthorizationRequest {
+        AuthorizationRequest(
+            providerID: providerID, clientID: clientID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode,
+            prompt: prompt, loginHint: loginHint, maxAge: maxAge,
+            customParameters: profile.authorizationParameters.merging(customParameters) { _, caller in caller }, intent: intent)
     }
 
     /// Validates the callback, then exchanges the code. Nothing is sent to the token
@@ -232,7 +247,7 @@ public struct OpenIDClient: Sendable {
 
     /// One request to the token endpoint, in a `federate.token_exchange` span (its grant type,
     /// never a form value).
-    private func postToTokenEndpoint(_ form: [(String, String)]) async throws(FederateError) -> TokenResponse {
+    func postToTokenEndpoint(_ form: [(String, String)]) async throws(FederateError) -> TokenResponse {
         let grantType = form.first { $0.0 == "grant_type" }?.1 ?? "-"
         return try await observability.span(
             "federate.token_exchange", kind: .client,
@@ -246,7 +261,7 @@ public struct OpenIDClient: Sendable {
         }
     }
 
-    private func postForm(_ form: [(String, String)], to endpoint: String) async throws(FederateError) -> HTTPResponse {
+    func postForm(_ form: [(String, String)], to endpoint: String) async throws(FederateError) -> HTTPResponse {
         var form = form
         var headers: [(name: String, value: String)] = [
             ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"),
@@ -261,7 +276,7 @@ public struct OpenIDClient: Sendable {
     }
 
     /// Logs a provider's refusal (its code only: descriptions are the provider's free text) and returns it.
-    private func logged(_ error: FederateError, endpoint: String) -> FederateError {
+    func logged(_ error: FederateError, endpoint: String) -> FederateError {
         logger.notice("the provider refused", metadata: ["endpoint": "\(endpoint)", "error": "\(error.code)"])
         return profile.explain(error)
     }
@@ -274,7 +289,7 @@ public struct OpenIDClient: Sendable {
         return FederateError(.unexpectedStatus, "the \(endpoint) answered HTTP \(response.status)")
     }
 
-    private func tokenSet(
+    func tokenSet(
         from response: TokenResponse, requestedScopes: [String], previousRefreshToken: String?, idTokenRequired: Bool,
         expectations: IDTokenExpectations
     ) async throws(FederateError) -> TokenSet {

@@ -1,0 +1,92 @@
+public import FederateTokens
+import Foundation
+
+extension OpenIDClient {
+    /// Builds an authorization request delivered as `delivery` says: pushed to the provider
+    /// first (PAR, RFC 9126) when the provider requires it (`require_pushed_authorization_requests`)
+    /// or `delivery.push` is ``AuthorizationDelivery/Push/always``, and signed into a request
+    /// object (JAR, RFC 9101) when `delivery.requestObject` is set.
+    ///
+    /// A pushed request is sent with this client's authentication, and the returned
+    /// ``BuiltAuthorizationRequest/url`` carries only `client_id` and `request_uri`; its
+    /// ``BuiltAuthorizationRequest/pushed`` says when `request_uri` expires. Failures:
+    /// `endpoint_not_available` when pushing without a `pushed_authorization_request_endpoint`;
+    /// the provider's OAuth error (`invalid_request`, `invalid_client`, …) or `unexpected_status`
+    /// when it refuses; `invalid_pushed_authorization_response` for an unusable answer;
+    /// `request_uri_expired` when the answer had expired before the URL was built.
+    public func authorizationRequest(
+        providerID: String, redirectURI: String, delivery: AuthorizationDelivery, scopes: [String] = ["openid", "email", "profile"],
+        responseMode: ResponseMode? = nil, prompt: String? = nil, loginHint: String? = nil, maxAge: Duration? = nil,
+        customParameters: [String: String] = [:], intent: AuthorizationIntent = .signIn
+    ) async throws(FederateError) -> BuiltAuthorizationRequest {
+        try await observability.span(
+            "federate.authorization.start", attributes: ["federate.provider": .string(providerID), "federate.issuer": .string(metadata.issuer)]
+        ) { () async throws(FederateError) in
+            let prepared = try request(
+                providerID: providerID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode, prompt: prompt,
+                loginHint: loginHint, maxAge: maxAge, customParameters: customParameters, intent: intent
+            ).prepare(for: metadata, now: clock.now, logger: logger)
+            let parameters = try deliverable(prepared.parameters, signing: delivery.requestObject)
+            guard delivery.push == .always || metadata.requiresPushedAuthorizationRequests else {
+                let separator = metadata.authorizationEndpoint.contains("?") ? "&" : "?"
+                return BuiltAuthorizationRequest(
+                    url: metadata.authorizationEndpoint + separator + FormURLEncoding.encode(parameters), pending: prepared.pending,
+                    droppedParameters: prepared.dropped)
+            }
+            var pushed = try await push(parameters)
+            if delivery.repeatsRequiredParameters {
+                for name in ["response_type", "scope", "redirect_uri"] {
+                    pushed.repeatedParameters[name] = prepared.parameters.first { $0.0 == name }?.1
+                }
+            }
+            var built = BuiltAuthorizationRequest(
+                url: try pushed.redirectURL(at: clock.now), pending: prepared.pending, droppedParameters: prepared.dropped)
+            built.pushed = pushed
+            return built
+        }
+    }
+
+    /// The parameters as sent: unchanged, or with a request object, `client_id`, `request`,
+    /// and the `response_type` and `scope` OpenID Connect Core §6.1 asks to repeat outside it.
+    private func deliverable(_ parameters: [(String, String)], signing: RequestObjectSigning?) throws(FederateError) -> [(String, String)] {
+        guard let signing else { return parameters }
+        if let advertised = metadata.requestObjectSigningAlgValuesSupported, !advertised.contains(signing.algorithm.rawValue) {
+            throw FederateError(.invalidConfiguration, "the provider does not advertise \(signing.algorithm.rawValue) for request objects")
+        }
+        let object = try RequestObject.sign(parameters, clientID: clientID, issuer: metadata.issuer, signing: signing, now: clock.now)
+        var outer: [(String, String)] = [("client_id", clientID)]
+        for name in ["response_type", "scope"] {
+            if let value = parameters.first(where: { $0.0 == name })?.1 { outer.append((name, value)) }
+        }
+        outer.append(("request", object))
+        return outer
+    }
+
+    /// Pushes `parameters` to the provider's pushed-authorization endpoint, authenticated as
+    /// this client, and reads the answer (201, or 200 from lenient providers).
+    func push(_ parameters: [(String, String)]) async throws(FederateError) -> PushedAuthorization {
+        guard let endpoint = metadata.pushedAuthorizationRequestEndpoint else {
+            throw profile.explain(FederateError(.endpointNotAvailable, "the provider advertises no pushed_authorization_request_endpoint"))
+        }
+        try EndpointSecurity.validate(endpoint, field: "pushed_authorization_request_endpoint")
+        let response = try await postForm(authentication.formWithClientID(parameters, clientID: clientID), to: endpoint)
+        guard response.status == 201 || response.status == 200 else {
+            throw logged(Self.errorFromResponse(response, endpoint: "pushed authorization endpoint"), endpoint: endpoint)
+        }
+        let pushed = try PushedAuthorization(
+            answer: response.body, receivedAt: clock.now, authorizationEndpoint: metadata.authorizationEndpoint, clientID: clientID)
+        logger.debug("authorization request pushed", metadata: ["endpoint": "\(endpoint)", "expires_at": "\(pushed.expiresAt)"])
+        return pushed
+    }
+}
+
+extension ClientAuthentication {
+    /// `form` with `client_id` exactly once: every method but Basic adds it when it applies
+    /// itself, so it is removed here for them and kept for Basic (RFC 9126 §2.1 and RFC 8628
+    /// §3.1 want it in the body).
+    func formWithClientID(_ form: [(String, String)], clientID: String) -> [(String, String)] {
+        let rest = form.filter { $0.0 != "client_id" }
+        if case .clientSecretBasic = self { return [("client_id", clientID)] + rest }
+        return rest
+    }
+}
