@@ -4,8 +4,8 @@ public import FederateTokens
 /// the Admin SDKs' tenant-aware `verifyIdToken` and `verifySessionCookie` require.
 ///
 /// A token of another tenant, or of no tenant (a project-level user) where tenants are
-/// expected: ``FederateError/Code/tenantNotAllowed``. `firebase` not an object or `tenant`
-/// not a string: ``FederateError/Code/invalidClaim``.
+/// expected: `FederateError/Code/tenantNotAllowed`. `firebase` not an object or `tenant`
+/// not a string: `FederateError/Code/invalidClaim`.
 public struct FirebaseTenantRule: ClaimRule {
     /// The tenants accepted (one, for a tenant-aware verifier).
     public let tenants: IdentifierSet

@@ -3,8 +3,8 @@ public import FederateTokens
 /// `tid` is not the personal-accounts tenant: the `organizations` audience admits work and
 /// school accounts only, even when it accepts any tenant.
 ///
-/// A personal account's token: ``FederateError/Code/tenantNotAllowed``. Absent or
-/// ill-formed `tid` is left to ``TenantIssuerRule``, which runs first.
+/// A personal account's token: `FederateError/Code/tenantNotAllowed`. Absent or
+/// ill-formed `tid` is left to `TenantIssuerRule`, which runs first.
 public struct WorkOrSchoolAccountRule: ClaimRule {
     /// Creates the rule.
     public init() {}

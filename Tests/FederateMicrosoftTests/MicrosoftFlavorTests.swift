@@ -45,7 +45,7 @@ struct MicrosoftFlavorTests {
         return try await microsoft.completeSignIn(callback, pending: built.pending)
     }
 
-    static func refusal(_ body: () async throws -> some Any) async -> FederateError.Code? {
+    static func refusal<T>(_ body: () async throws -> T) async -> FederateError.Code? {
         do {
             _ = try await body()
             return nil
@@ -75,10 +75,11 @@ struct MicrosoftFlavorTests {
             let contoso = DevMicrosoftTenants.tenantID(for: Self.alice)
             let own = try await discovery.metadata(for: dev.baseURL + "/\(contoso)/v2.0", tenantIssuer: rule)
             #expect(own.issuer == dev.baseURL + "/\(contoso)/v2.0")
-            // The same consumers document, when the caller lists only contoso: refused.
+            // The same consumers document, through the same client, when the caller lists only
+            // contoso: refused (never served from the cache entry of a caller with other tenants).
             let listed = try TenantIssuerRule(template: dev.issuer, tenants: .only([contoso]))
             #expect(
-                await Self.refusal { try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: dev.baseURL + "/consumers/v2.0", tenantIssuer: listed) }
+                await Self.refusal { try await discovery.metadata(for: dev.baseURL + "/consumers/v2.0", tenantIssuer: listed) }
                     == .discoveryIssuerMismatch)
         }
     }

@@ -2,7 +2,7 @@ public import FederateTokens
 
 /// What a discovery document's `issuer` must be: exactly the issuer it was fetched for
 /// (OpenID Connect Discovery §4.3), or, only when the caller configured a
-/// ``TenantIssuerRule``, the rule's tenant template or its issuer for an accepted tenant.
+/// `TenantIssuerRule`, the rule's tenant template or its issuer for an accepted tenant.
 struct DiscoveredIssuer: Sendable {
     enum Kind: Sendable {
         case exactly(String)
@@ -36,11 +36,13 @@ struct DiscoveredIssuer: Sendable {
         self.init(kind: .tenantTemplate(authority: authority, rule: rule))
     }
 
-    /// The discovery cache's key: a templated fetch never shares an entry with a strict one.
+    /// The discovery cache's key: a templated fetch never shares an entry with a strict one,
+    /// nor with one for other tenants (whether a concrete `issuer` is accepted depends on them).
     var cacheKey: String {
         switch kind {
         case .exactly(let issuer): return issuer
-        case .tenantTemplate(let authority, let rule): return authority + " " + rule.template.template
+        case .tenantTemplate(let authority, let rule):
+            return authority + " " + rule.template.template + " " + String(describing: rule.format) + " " + String(describing: rule.tenants)
         }
     }
 
@@ -83,6 +85,6 @@ extension ProviderMetadata {
     }
 
     /// The issuer as a tenant template, when the document gave one (`{tenantid}`), else `nil`.
-    /// Such a document is only ever accepted for a caller that configured a ``TenantIssuerRule``.
+    /// Such a document is only ever accepted for a caller that configured a `TenantIssuerRule`.
     public var issuerTemplate: IssuerTemplate? { issuer.contains(IssuerTemplate.placeholder) ? try? IssuerTemplate(issuer) : nil }
 }

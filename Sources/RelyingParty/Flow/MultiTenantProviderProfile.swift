@@ -3,10 +3,10 @@ public import FederateTokens
 /// A profile for a provider whose issuer is a tenant template (Microsoft Entra's
 /// `https://login.microsoftonline.com/{tenantid}/v2.0`): discovery accepts the templated
 /// `issuer` for it (`DiscoveryClient/metadata(for:tenantIssuer:)`), and its ID-token policy
-/// checks `iss` against each token's own tenant (``TenantIssuerRule``).
+/// checks `iss` against each token's own tenant (`TenantIssuerRule`).
 ///
 /// Only a profile that adopts this protocol, with a rule the caller built with an explicit
-/// tenant list or ``AcceptedTenants/anyTenant``, makes a templated discovery document acceptable.
+/// tenant list or `AcceptedTenants.anyTenant`, makes a templated discovery document acceptable.
 public protocol MultiTenantProviderProfile: OpenIDProviderProfile {
     /// The template, the tenants accepted and the tenant claim.
     var tenantIssuer: TenantIssuerRule { get }
