@@ -1,5 +1,5 @@
 import Federate
-import Foundation
+public import Foundation
 import Hummingbird
 
 extension DevProvider {

@@ -54,7 +54,10 @@ public final class DevProvider: Sendable {
     }
 
     /// The JWKS URL (the flavour's path).
-    public var jwksURL: String { baseURL + DevEndpoints(flavor: configuration.flavor, projectID: configuration.projectID).jwks }
+    public var jwksURL: String {
+        // Microsoft: the common key set (its path has the authority segment as a parameter).
+        baseURL + DevEndpoints(flavor: configuration.flavor, projectID: configuration.projectID).jwks.replacingOccurrences(of: ":tenant", with: "common")
+    }
 
     /// Firebase flavour: the x509 certificate map URL (`{kid: PEM}`), else `nil`.
     public var certificatesURL: String? {

@@ -4,10 +4,11 @@ import Hummingbird
 
 extension DevEndpoints {
     /// Entra's v2.0 paths under an authority segment (`common`, `organizations`, `consumers`,
-    /// a tenant ID); the keys at the common key set.
+    /// a tenant ID); documents name the common key set. Every path starts with the segment: a
+    /// static first segment (`/common/...`) would shadow the parameter in the router.
     static let microsoft = DevEndpoints(
         discovery: "/:tenant/v2.0/.well-known/openid-configuration", authorize: "/:tenant/oauth2/v2.0/authorize",
-        token: "/:tenant/oauth2/v2.0/token", userinfo: "/oidc/userinfo", jwks: "/common/discovery/v2.0/keys",
+        token: "/:tenant/oauth2/v2.0/token", userinfo: "/oidc/userinfo", jwks: "/:tenant/discovery/v2.0/keys",
         revoke: "/:tenant/oauth2/v2.0/revoke", endSession: "/:tenant/oauth2/v2.0/logout")
 }
 
@@ -50,6 +51,7 @@ extension DevRoutes {
     /// What Entra's documents say besides the endpoints: no revocation endpoint, no RFC 9207.
     func addMicrosoftMetadata(to document: inout [String: JSONValue]) {
         document.removeValue(forKey: "revocation_endpoint")
+        document["jwks_uri"] = .string(baseURL + "/common/discovery/v2.0/keys")
         document["scopes_supported"] = ["openid", "profile", "email", "offline_access"]
         document["response_types_supported"] = ["code", "id_token", "code id_token", "id_token token"]
         document["token_endpoint_auth_methods_supported"] = ["client_secret_post", "private_key_jwt", "client_secret_basic"]
