@@ -43,6 +43,7 @@ let package = Package(
         .library(name: "FederateOIDC", targets: ["FederateOIDC"]),
         .library(name: "FederateApple", targets: ["FederateApple"]),
         .library(name: "FederateGoogle", targets: ["FederateGoogle"]),
+        .library(name: "FederateMicrosoft", targets: ["FederateMicrosoft"]),
         .library(name: "FederateSQLite", targets: ["FederateSQLite"]),
         .library(name: "FederatePostgres", targets: ["FederatePostgres"]),
         .library(name: "FederateHummingbird", targets: ["FederateHummingbird"]),
@@ -143,6 +144,12 @@ let package = Package(
             path: "Providers/Google",
             swiftSettings: strict
         ),
+        .target(
+            name: "FederateMicrosoft",
+            dependencies: ["FederateTokens", "FederateRelyingParty", "FederateAccounts", logging],
+            path: "Providers/Microsoft",
+            swiftSettings: strict
+        ),
         // The account operations of the SQL stores, written once; each store adds its dialect.
         // An implementation detail of the stores (no product).
         .target(
@@ -196,7 +203,7 @@ let package = Package(
         .executableTarget(
             name: "FederateCLI",
             dependencies: [
-                "Federate", "FederateOIDC", "FederateApple", "FederateGoogle", "FederateDevProvider", "FederateHummingbird",
+                "Federate", "FederateOIDC", "FederateApple", "FederateGoogle", "FederateMicrosoft", "FederateDevProvider", "FederateHummingbird",
                 "FederateSQLite", "FederatePostgres", logging,
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -258,6 +265,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "FederateMicrosoftTests",
+            dependencies: ["FederateMicrosoft", "Federate", "FederateTestSupport", "FederateDevProvider"] + crypto,
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "FederateAccountsTests",
             dependencies: [
                 "Federate", "FederateSQLite", "FederatePostgres", "FederateSQLStore", "FederateDevProvider", "FederateTestSupport", logging,
@@ -289,7 +301,7 @@ let package = Package(
         .testTarget(
             name: "FederateDocsTests",
             dependencies: [
-                "Federate", "FederateURLSession", "FederateOIDC", "FederateGoogle", "FederateApple", "FederateSQLite",
+                "Federate", "FederateURLSession", "FederateOIDC", "FederateGoogle", "FederateApple", "FederateMicrosoft", "FederateSQLite",
                 "FederatePostgres", "FederateHummingbird", "FederateDevProvider", logging,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -40,6 +40,7 @@ LAYERS = [  # (module, the targets it may depend on)
     ('FederateOIDC', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
     ('FederateGoogle', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
     ('FederateApple', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
+    ('FederateMicrosoft', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
     ('FederateSQLStore', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
 ]
 failures = []

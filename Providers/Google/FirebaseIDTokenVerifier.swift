@@ -16,11 +16,14 @@ public struct FirebaseIDTokenVerifier: Sendable {
     public static let maximumClockTolerance: Duration = .seconds(300)
 
     /// The Firebase project ID.
-    public let projectID: String
-    /// The underlying verifier.
-    public let verifier: IDTokenVerifier
+    public var projectID: String { check.projectID }
+    /// The underlying verifier (for signed tokens).
+    public var verifier: IDTokenVerifier { check.verifier }
     /// Looks a uid up for the optional revocation check (see ``verify(_:checkRevoked:)``).
-    public let userLookup: (@Sendable (String) async throws -> FirebaseUserState?)?
+    public var userLookup: (@Sendable (String) async throws -> FirebaseUserState?)? { check.userLookup }
+    /// The Auth emulator whose unsigned tokens are accepted, when one was configured.
+    public var emulator: FirebaseEmulator? { check.emulator }
+    private let check: FirebaseJWTCheck
 
     /// Creates a verifier for `projectID`.
     ///
@@ -30,30 +33,23 @@ public struct FirebaseIDTokenVerifier: Sendable {
     ///   - keys: the key provider; without it, a `RemoteKeySet` on the x509 map fetched over `httpClient`.
     ///   - httpClient: the transport for Google's keys, when `keys` is not given.
     ///   - issuerBase: `https://securetoken.google.com/` unless testing against a stand-in.
+    ///   - tenants: when set, `firebase.tenant` must be one of these (the Admin SDKs'
+    ///     tenant-aware `verifyIdToken`): another tenant's token, or a project-level user's
+    ///     (no tenant), is `tenant_not_allowed`. `nil` (the default) accepts any, as project-level `verifyIdToken` does.
+    ///   - emulator: the Auth emulator; when set, only its unsigned tokens are accepted (``FirebaseEmulator``). Never by default.
     ///   - userLookup: the user's revocation state by uid, for `checkRevoked`.
     ///   - clock: the time tokens are checked at, and the fetched keys' cache expires by.
     ///   - observability: where verifications are counted and traced (Docs/Operations.md).
     public init(
         projectID: String?, clockTolerance: Duration = .seconds(5), keys: (any KeySetProvider)? = nil,
-        httpClient: (any HTTPClient)? = nil, issuerBase: String = "https://securetoken.google.com/",
-        userLookup: (@Sendable (String) async throws -> FirebaseUserState?)? = nil, clock: FederateClock = .system,
-        observability: Observability = Observability()
+        httpClient: (any HTTPClient)? = nil, issuerBase: String = "https://securetoken.google.com/", tenants: IdentifierSet? = nil,
+        emulator: FirebaseEmulator? = nil, userLookup: (@Sendable (String) async throws -> FirebaseUserState?)? = nil,
+        clock: FederateClock = .system, observability: Observability = Observability()
     ) throws(FederateError) {
-        guard let projectID, !projectID.isEmpty else {
-            throw FederateError(.projectIDMissing, "no Firebase project ID: pass one, or set it in the service-account JSON or GOOGLE_CLOUD_PROJECT")
-        }
-        guard (.zero...Self.maximumClockTolerance).contains(clockTolerance) else {
-            throw FederateError(.invalidConfiguration, "the clock tolerance is 0 to 300 seconds")
-        }
-        self.userLookup = userLookup
-        let provider = try RemoteKeySet.keys(
-            keys, orFetch: Self.certificatesURL, format: .x509Map, over: httpClient, clock: clock, observability: observability)
-        self.projectID = projectID
-        self.verifier = IDTokenVerifier(
-            policy: IDTokenPolicy(
-                issuers: [issuerBase + projectID], audiences: [projectID], allowedAlgorithms: [.rs256],
-                clockTolerance: clockTolerance, requiredClaims: ["auth_time"]),
-            keys: provider, clock: clock, observability: observability)
+        check = try FirebaseJWTCheck(
+            name: "ID token", projectID: projectID, clockTolerance: clockTolerance, keys: keys, httpClient: httpClient,
+            certificatesURL: Self.certificatesURL, issuerBase: issuerBase, tenants: tenants, emulator: emulator, userLookup: userLookup,
+            clock: clock, observability: observability, expiredCode: .idTokenExpired, revokedCode: .idTokenRevoked)
     }
 
     /// Verifies `token` and returns the Firebase reading of it.
@@ -61,39 +57,10 @@ public struct FirebaseIDTokenVerifier: Sendable {
     /// With `checkRevoked`, the uid is looked up (a lookup that fails with another error than a
     /// `FederateError` gives `account_store_failed`): a disabled user fails with `user_disabled`,
     /// and a token whose `auth_time` is before the user's `tokensValidAfter` with
-    /// `id_token_revoked`. An expired token fails with `id_token_expired`.
+    /// `id_token_revoked`. An expired token fails with `id_token_expired`; a token of a tenant
+    /// not expected with `tenant_not_allowed`.
     public func verify(_ token: String, checkRevoked: Bool = false) async throws(FederateError) -> FirebaseToken {
-        let jws = try CompactJWS(parsing: token, limits: verifier.policy.limits)
-        guard jws.header.keyID?.isEmpty == false else {
-            throw FederateError(.unknownKey, "a Firebase ID token must name its key ('kid')")
-        }
-        let idToken: IDToken
-        do throws(FederateError) {
-            idToken = try await verifier.verify(token)
-        } catch where error.code == .tokenExpired {
-            throw FederateError(.idTokenExpired, "the Firebase ID token has expired: get a fresh one from the client SDK")
-        }
-        guard idToken.subject.utf8.count <= 128 else { throw FederateError(.invalidClaim, "'sub' exceeds 128 characters") }
-        let token = FirebaseToken(idToken: idToken)
-        if checkRevoked {
-            guard let userLookup else {
-                throw FederateError(.invalidConfiguration, "checkRevoked needs a userLookup")
-            }
-            let found: FirebaseUserState?
-            do {
-                found = try await userLookup(token.uid)
-            } catch {
-                throw .wrapping(error, as: .accountStoreFailed, "the user lookup for the revocation check failed")
-            }
-            guard let state = found else {
-                throw FederateError(.userNotFound, "no user with this uid")
-            }
-            guard !state.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
-            if let validAfter = state.tokensValidAfter, let authTime = token.authTime, authTime < validAfter {
-                throw FederateError(.idTokenRevoked, "the user's tokens were revoked after this sign-in")
-            }
-        }
-        return token
+        try await check.verify(token, checkRevoked: checkRevoked)
     }
 }
 
@@ -121,18 +88,38 @@ extension FederateError.Code {
     // `user_disabled` and `user_not_found` are the core's account codes (FederateError.swift).
 }
 
-/// A verified Firebase ID token.
+/// A verified Firebase ID token or session cookie.
 public struct FirebaseToken: Sendable {
-    /// The verified token.
-    public let idToken: IDToken
+    /// The verified token; `nil` for an Auth emulator token, which nothing signed (``isEmulated``).
+    public let idToken: IDToken?
+    /// Every claim of the payload.
+    public let claims: [String: JSONValue]
+
+    /// A signed token that passed the rules.
+    init(idToken: IDToken) {
+        self.idToken = idToken
+        self.claims = idToken.claims
+    }
+
+    /// An emulator token that passed the rules.
+    init(emulatedClaims claims: [String: JSONValue]) {
+        self.idToken = nil
+        self.claims = claims
+    }
+
+    /// Whether the token came from the Auth emulator (unsigned; accepted only because an
+    /// emulator was configured).
+    public var isEmulated: Bool { idToken == nil }
     /// The Firebase uid (`sub`).
-    public var uid: String { idToken.subject }
+    public var uid: String { claims["sub"]?.stringValue ?? "" }
     /// `firebase.sign_in_provider` (`password`, `google.com`, `apple.com`, `custom`, …).
-    public var signInProvider: String? { idToken.claims["firebase"]?["sign_in_provider"]?.stringValue }
+    public var signInProvider: String? { claims["firebase"]?["sign_in_provider"]?.stringValue }
     /// `firebase.identities`: the provider IDs and their subject lists.
-    public var identities: [String: JSONValue] { idToken.claims["firebase"]?["identities"]?.objectValue ?? [:] }
+    public var identities: [String: JSONValue] { claims["firebase"]?["identities"]?.objectValue ?? [:] }
+    /// `firebase.tenant`: the Identity Platform tenant the user belongs to, if any.
+    public var tenant: String? { claims["firebase"]?["tenant"]?.stringValue }
     /// When the user signed in (`auth_time`), for revocation checks against `tokensValidAfter`.
-    public var authTime: Date? { idToken.authTime }
+    public var authTime: Date? { claims["auth_time"].flatMap(NumericDate.init(json:))?.date }
 }
 
 /// Finds the Firebase project ID the way the Admin SDKs do.
@@ -162,7 +149,12 @@ extension FirebaseIDTokenVerifier: BearerTokenVerifier {
 
     /// Verifies a Firebase ID token (without the revocation check; a nonce is not part of
     /// Firebase ID tokens and is ignored).
+    /// Emulator tokens are not bearer identities (a `BearerIdentity` holds a signed ID token):
+    /// in emulator mode this throws `invalid_configuration`; use ``verify(_:checkRevoked:)``.
     public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity {
-        BearerIdentity(providerID: providerID, idToken: try await verify(token).idToken)
+        guard let idToken = try await verify(token).idToken else {
+            throw FederateError(.invalidConfiguration, "an Auth emulator token is not a bearer identity: verify it with verify(_:)")
+        }
+        return BearerIdentity(providerID: providerID, idToken: idToken)
     }
 }

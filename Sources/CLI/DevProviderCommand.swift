@@ -20,7 +20,7 @@ struct DevProviderCommand: AsyncParsableCommand {
     @Option(help: "The port (default: a free port).")
     var port: Int = 0
 
-    @Option(help: "The flavour: generic, google, apple or firebase.")
+    @Option(help: "The flavour: generic, google, apple, firebase or microsoft.")
     var flavor: String = "generic"
 
     @Option(help: "A JSON file declaring clients and users (see Docs/DevProvider.md); its \"flavor\" wins over --flavor.")
@@ -36,7 +36,7 @@ struct DevProviderCommand: AsyncParsableCommand {
         try checkOptions()
         do {
             guard let flavor = DevFlavor(rawValue: flavor) else {
-                throw FederateError(.invalidConfiguration, "unknown flavour '\(self.flavor)' (generic, google, apple or firebase)")
+                throw FederateError(.invalidConfiguration, "unknown flavour '\(self.flavor)' (generic, google, apple, firebase or microsoft)")
             }
             var configuration = DevProviderConfiguration.standard(for: flavor)
             if let config {
@@ -47,7 +47,14 @@ struct DevProviderCommand: AsyncParsableCommand {
             }
             let provider = try await DevProvider.start(configuration: configuration, port: port)
             let client = configuration.clients[0]
-            var login = "federate login --no-browser --issuer \(provider.issuer) --client-id \(client.id)"
+            var issuer = provider.issuer
+            if configuration.flavor == .microsoft,
+                let user = configuration.users.first(where: { $0.subject == configuration.autoApproveSubject }) ?? configuration.users.first
+            {
+                // The issuer is a {tenantid} template: log in at one tenant's own authority, whose issuer is concrete.
+                issuer = provider.baseURL + "/" + DevMicrosoftTenants.tenantID(for: user) + "/v2.0"
+            }
+            var login = "federate login --no-browser --issuer \(issuer) --client-id \(client.id)"
             if let secret = try provider.clientSecret(for: client) { login += " --client-secret=\(secret)" }
             if configuration.flavor == .apple { login += " --scope openid" }
             CLIOutput.line(["issuer": .string(provider.issuer), "flavor": .string(configuration.flavor.rawValue), "login": .string(login)])

@@ -28,10 +28,12 @@ struct DevEndpoints: Sendable {
             self.init(discovery: "/\(projectID)/.well-known/openid-configuration", authorize: "/authorize", token: "/token", userinfo: "/userinfo",
                       jwks: "/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com", revoke: "/revoke", endSession: nil,
                       certificates: "/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com")
+        case .microsoft:
+            self = Self.microsoft
         }
     }
 
-    private init(
+    init(
         discovery: String, authorize: String, token: String, userinfo: String?, jwks: String, revoke: String, endSession: String?,
         certificates: String? = nil, riscConfiguration: String? = nil
     ) {

@@ -14,4 +14,10 @@ public enum DevFlavor: String, Sendable, Hashable, CaseIterable {
     /// project ID, `aud` the project ID, `firebase.sign_in_provider`) and the x509
     /// certificate map `{kid: PEM}` served with `Cache-Control: max-age`.
     case firebase
+    /// Microsoft Entra ID: discovery at `/common/v2.0`, `/organizations/v2.0` (issuer the
+    /// template `BASE/{tenantid}/v2.0`), `/consumers/v2.0` and `/TENANT/v2.0` (a tenant's own
+    /// issuer); ID tokens with `tid`, `oid`, `preferred_username` and `ver` 2.0 whose `iss` is
+    /// their tenant's; users in several tenants (`DevMicrosoftTenants`); no RFC 9207 `iss`,
+    /// no revocation endpoint.
+    case microsoft
 }

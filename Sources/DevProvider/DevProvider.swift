@@ -26,7 +26,8 @@ import Synchronization
 /// (``DevProviderConfiguration/standard(for:)``); ``DevFault``s make it misbehave on purpose.
 public final class DevProvider: Sendable {
     /// The issuer: `http://127.0.0.1:PORT`, or for the Firebase flavour
-    /// `http://127.0.0.1:PORT/PROJECT_ID` (as `https://securetoken.google.com/PROJECT_ID`).
+    /// `http://127.0.0.1:PORT/PROJECT_ID` (as `https://securetoken.google.com/PROJECT_ID`), or
+    /// for the Microsoft flavour the template `http://127.0.0.1:PORT/{tenantid}/v2.0`.
     public let issuer: String
     /// The server's root URL, `http://127.0.0.1:PORT`: the base of the flavour's endpoint
     /// paths (Apple's `/auth/keys`, Google's `/oauth2/v3/certs`, Firebase's certificate map).
@@ -53,7 +54,10 @@ public final class DevProvider: Sendable {
     }
 
     /// The JWKS URL (the flavour's path).
-    public var jwksURL: String { baseURL + DevEndpoints(flavor: configuration.flavor, projectID: configuration.projectID).jwks }
+    public var jwksURL: String {
+        // Microsoft: the common key set (its path has the authority segment as a parameter).
+        baseURL + DevEndpoints(flavor: configuration.flavor, projectID: configuration.projectID).jwks.replacingOccurrences(of: ":tenant", with: "common")
+    }
 
     /// Firebase flavour: the x509 certificate map URL (`{kid: PEM}`), else `nil`.
     public var certificatesURL: String? {
@@ -95,7 +99,11 @@ public final class DevProvider: Sendable {
             throw FederateError(.invalidConfiguration, "the dev provider could not listen on \(address)")
         }
         let baseURL = "http://127.0.0.1:\(bound)"
-        let issuer = configuration.flavor == .firebase ? baseURL + "/" + configuration.projectID : baseURL
+        let issuer = switch configuration.flavor {
+        case .firebase: baseURL + "/" + configuration.projectID
+        case .microsoft: baseURL + "/" + IssuerTemplate.placeholder + "/v2.0"
+        default: baseURL
+        }
         state.issuer.withLock { $0 = issuer }
         state.baseURL.withLock { $0 = baseURL }
         return DevProvider(issuer: issuer, baseURL: baseURL, port: bound, configuration: configuration, state: state, group: group, task: task)

@@ -75,7 +75,8 @@ public struct DevProviderConfiguration: Sendable {
     /// - apple: Services ID `com.example.dev.web` and app `com.example.dev.app` (for native
     ///   codes) of team `DEVTEAM001` with a fresh P-256 client key (``appleClientKey``), users
     ///   alice and a private-relay user;
-    /// - firebase: client `dev-project` (the project ID), public.
+    /// - firebase: client `dev-project` (the project ID), public;
+    /// - microsoft: ``microsoftStandard``.
     public static func standard(for flavor: DevFlavor) -> DevProviderConfiguration {
         switch flavor {
         case .generic:
@@ -113,6 +114,8 @@ public struct DevProviderConfiguration: Sendable {
             return DevProviderConfiguration(
                 flavor: .firebase, clients: [DevClient(id: "dev-project", redirectURIs: loopbackRedirects)],
                 users: standardUsers, autoApproveSubject: "alice", projectID: "dev-project")
+        case .microsoft:
+            return microsoftStandard
         }
     }
 }

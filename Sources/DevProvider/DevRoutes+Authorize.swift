@@ -104,7 +104,7 @@ extension DevRoutes {
     func redirect(_ redirectURI: String, mode: String, _ parameters: [(String, String)], state: String?) -> Response {
         var all = parameters
         if let state { all.append(("state", state)) }
-        if flavor != .apple { all.append(("iss", issuer)) }  // Apple does not send RFC 9207 `iss`
+        if flavor != .apple, flavor != .microsoft { all.append(("iss", issuer)) }  // Apple and Entra do not send RFC 9207 `iss`
         switch mode {
         case "form_post":
             let fields = all.map { "<input type=\"hidden\" name=\"\(html($0.0))\" value=\"\(html($0.1))\">" }.joined()

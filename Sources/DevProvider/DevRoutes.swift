@@ -16,13 +16,18 @@ struct DevRoutes: Sendable {
 
     func register(on router: Router<BasicRequestContext>) {
         let endpoints = self.endpoints
-        router.get(RouterPath(endpoints.discovery)) { _, _ in self.json(self.discovery()) }
+        if flavor == .microsoft {
+            registerMicrosoftDiscovery(on: router)
+        } else {
+            router.get(RouterPath(endpoints.discovery)) { _, _ in self.json(self.discovery()) }
+        }
         router.get(RouterPath(endpoints.jwks)) { _, _ in
             self.keys(self.state.jwks(includeEC: self.flavor == .generic))
         }
         if let certificates = endpoints.certificates {
             router.get(RouterPath(certificates)) { _, _ in self.keys(self.state.certificateMap()) }
         }
+        if flavor == .firebase { registerFirebaseSessionCookieKeys(on: router) }
         if let risc = endpoints.riscConfiguration {
             router.get(RouterPath(risc)) { _, _ in
                 self.json(["issuer": .string(self.issuer + "/"), "jwks_uri": .string(self.baseURL + endpoints.jwks),
@@ -81,6 +86,8 @@ struct DevRoutes: Sendable {
             document["revocation_endpoint_auth_methods_supported"] = ["none"]
             document["claims_supported"] = ["aud", "email", "email_verified", "exp", "family_name", "given_name", "hd", "iat", "iss", "name", "picture", "sub"]
             document["authorization_response_iss_parameter_supported"] = true
+        case .microsoft:
+            addMicrosoftMetadata(to: &document)
         case .generic, .firebase:
             document["scopes_supported"] = ["openid", "email", "profile"]
             document["token_endpoint_auth_methods_supported"] = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]

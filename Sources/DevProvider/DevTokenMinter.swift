@@ -78,6 +78,8 @@ struct DevTokenMinter {
                 claims["email_verified"] = .string(user.emailVerified ? "true" : "false")
                 claims["is_private_email"] = .string(user.isPrivateEmail ? "true" : "false")
             }
+        case .microsoft:
+            addMicrosoftClaims(to: &claims, user: user, client: client, scopes: scopes)
         case .firebase:
             claims["user_id"] = .string(user.subject)
             claims["email"] = .string(user.email)

@@ -5,6 +5,7 @@ import FederateApple
 import FederateDevProvider
 import FederateGoogle
 import FederateHummingbird
+import FederateMicrosoft
 import FederateOIDC
 import FederatePostgres
 import FederateSQLite
@@ -171,6 +172,7 @@ struct ServeCommand: AsyncParsableCommand {
         case .google: return "Google"
         case .apple: return "Apple"
         case .firebase: return "Firebase"
+        case .microsoft: return "Microsoft"
         }
     }
 
@@ -194,6 +196,10 @@ struct ServeCommand: AsyncParsableCommand {
             guard let key = dev.configuration.appleClientKey else { throw FederateError(.invalidConfiguration, "the Apple flavour has no key") }
             return try AppleProvider(
                 servicesID: client.id, teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM, endpoints: .at(dev.baseURL), cache: cache)
+        case .microsoft:
+            // The dev provider's tenants only: any tenant it serves, at its /common authority.
+            return try MicrosoftProvider(
+                clientID: client.id, clientSecret: client.secret, audience: .common(.anyTenant), endpoints: .at(dev.baseURL), cache: cache)
         case .generic, .firebase:
             return try OIDCProvider(id: "oidc.dev", issuer: dev.issuer, clientID: client.id, clientSecret: client.secret, cache: cache)
         }

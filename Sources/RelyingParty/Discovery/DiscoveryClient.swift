@@ -28,11 +28,23 @@ public final class DiscoveryClient: Sendable {
 
     /// The validated metadata of `issuer` (cached).
     public func metadata(for issuer: String) async throws(FederateError) -> ProviderMetadata {
-        try EndpointSecurity.validate(issuer, field: "issuer")
+        try await metadata(for: issuer, tenantIssuer: nil)
+    }
+
+    /// The validated metadata at `authority` (cached). Without `tenantIssuer`, exactly
+    /// ``metadata(for:)``. With it, the document's `issuer` may be the rule's tenant template
+    /// (Microsoft Entra's `/common`, `/organizations`) or that template's issuer for a tenant
+    /// the rule accepts (`/consumers`, one tenant's authority), and `authority` must itself be
+    /// the template with a path segment in the placeholder's place; anything else is
+    /// `FederateError/Code/discoveryIssuerMismatch`. Templates are accepted only this way:
+    /// the caller asked for them.
+    public func metadata(for authority: String, tenantIssuer: TenantIssuerRule?) async throws(FederateError) -> ProviderMetadata {
+        try EndpointSecurity.validate(authority, field: "issuer")
+        let expected = try DiscoveredIssuer(authority: authority, tenantIssuer: tenantIssuer)
         let cache = caches.withLock { caches in
-            if let existing = caches[issuer] { return existing }
-            let created = makeCache(issuer: issuer)
-            caches[issuer] = created
+            if let existing = caches[expected.cacheKey] { return existing }
+            let created = makeCache(issuer: authority, expected: expected)
+            caches[expected.cacheKey] = created
             return created
         }
         return try await cache.value()
@@ -44,7 +56,13 @@ public final class DiscoveryClient: Sendable {
         caches.withLock { $0[issuer] }?.warmValue
     }
 
-    private func makeCache(issuer: String) -> RefreshingCache<ProviderMetadata> {
+    /// The document at `authority` fetched with `tenantIssuer` when it is in the cache, else `nil`.
+    public func cachedMetadata(for authority: String, tenantIssuer: TenantIssuerRule?) -> ProviderMetadata? {
+        guard let expected = try? DiscoveredIssuer(authority: authority, tenantIssuer: tenantIssuer) else { return nil }
+        return caches.withLock { $0[expected.cacheKey] }?.warmValue
+    }
+
+    private func makeCache(issuer: String, expected: DiscoveredIssuer) -> RefreshingCache<ProviderMetadata> {
         let url = ProviderMetadata.discoveryURL(forIssuer: issuer)
         return RefreshingCache(policy: cachePolicy, clock: clock) {
             [httpClient, cachePolicy, logger] () async throws(FederateError) in
@@ -58,7 +76,7 @@ public final class DiscoveryClient: Sendable {
                 logger.warning("discovery failed", metadata: ["url": "\(url)", "status": "\(response.status)"])
                 throw FederateError(.discoveryFailed, "\(url) answered HTTP \(response.status)")
             }
-            let metadata = try ProviderMetadata(document: response.body, expectedIssuer: issuer)
+            let metadata = try ProviderMetadata(document: response.body, expecting: expected)
             let lifetime = cachePolicy.lifetime(cacheControl: response.header("Cache-Control"), age: response.header("Age"))
             logger.debug("discovery document fetched", metadata: ["url": "\(url)", "cache_seconds": "\(lifetime.components.seconds)"])
             return (metadata, lifetime)

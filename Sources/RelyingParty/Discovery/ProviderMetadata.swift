@@ -53,17 +53,27 @@ public struct ProviderMetadata: Sendable {
 
     /// Parses and validates a discovery document fetched for `expectedIssuer`.
     public init(document bytes: some Collection<UInt8>, expectedIssuer: String) throws(FederateError) {
+        try self.init(document: bytes, expecting: .exactly(expectedIssuer))
+    }
+
+    /// Parses and validates a discovery document whose `issuer` must be what `expected` accepts.
+    init(document bytes: some Collection<UInt8>, expecting expected: DiscoveredIssuer) throws(FederateError) {
         let members: [String: JSONValue]
         do {
             members = try JSONParser().parseObject(bytes)
         } catch {
             throw FederateError(.invalidDiscoveryDocument, "the discovery document is not a JSON object (\(error))")
         }
-        try self.init(members: members, expectedIssuer: expectedIssuer)
+        try self.init(members: members, expecting: expected)
     }
 
     /// Validates already-parsed members.
     public init(members: [String: JSONValue], expectedIssuer: String) throws(FederateError) {
+        try self.init(members: members, expecting: .exactly(expectedIssuer))
+    }
+
+    /// Validates already-parsed members whose `issuer` must be what `expected` accepts.
+    init(members: [String: JSONValue], expecting expected: DiscoveredIssuer) throws(FederateError) {
         func string(_ name: String) throws(FederateError) -> String? {
             guard let value = members[name] else { return nil }
             guard case .string(let s) = value else {
@@ -104,10 +114,7 @@ public struct ProviderMetadata: Sendable {
         }
 
         let issuer = try required("issuer")
-        guard issuer.exactlyEquals(expectedIssuer) else {
-            throw FederateError(.discoveryIssuerMismatch, "the document's issuer '\(issuer.prefix(200))' differs from the requested issuer '\(expectedIssuer.prefix(200))'")
-        }
-        try EndpointSecurity.validate(issuer, field: "issuer")
+        try EndpointSecurity.validate(try expected.accept(issuer), field: "issuer")
         self.issuer = issuer
         self.authorizationEndpoint = try endpoint("authorization_endpoint", required: true) ?? ""
         self.tokenEndpoint = try endpoint("token_endpoint", required: true) ?? ""

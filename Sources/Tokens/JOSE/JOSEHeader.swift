@@ -17,7 +17,7 @@ public struct JOSEHeader: Sendable, Hashable {
     public static let understoodCriticalParameters: Set<String> = []
 
     /// Validates and wraps the decoded header object.
-    init(members: [String: JSONValue]) throws(FederateError) {
+    package init(members: [String: JSONValue]) throws(FederateError) {
         guard case .string(let alg)? = members["alg"] else {
             throw FederateError(.malformedToken, "header has no string 'alg'")
         }

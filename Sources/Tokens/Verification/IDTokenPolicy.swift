@@ -23,6 +23,9 @@ public struct IDTokenPolicy: Sendable {
     /// Rules a provider adds to the ID-token kind's (run after them), such as Google's
     /// hosted-domain rule.
     public var additionalRules: ClaimRules
+    /// A multi-tenant issuer (Microsoft Entra's `{tenantid}` template): when set, `iss` is
+    /// checked by this rule, against the token's own tenant, instead of against ``issuers``.
+    public var tenantIssuer: TenantIssuerRule?
 
     /// Creates a policy. `allowedAlgorithms` defaults to RS256, the one algorithm every
     /// OpenID provider must support; use `init(metadata:clientID:)` (FederateRelyingParty) to take the provider's
@@ -37,7 +40,8 @@ public struct IDTokenPolicy: Sendable {
         maxAge: Duration? = nil,
         requiredClaims: Set<String> = [],
         limits: JWSLimits = .default,
-        additionalRules: ClaimRules = []
+        additionalRules: ClaimRules = [],
+        tenantIssuer: TenantIssuerRule? = nil
     ) {
         self.issuers = issuers
         self.audiences = audiences
@@ -49,6 +53,7 @@ public struct IDTokenPolicy: Sendable {
         self.requiredClaims = requiredClaims
         self.limits = limits
         self.additionalRules = additionalRules
+        self.tenantIssuer = tenantIssuer
     }
 
     /// A policy for one issuer and one client ID.
@@ -59,12 +64,14 @@ public struct IDTokenPolicy: Sendable {
 
 extension IDTokenPolicy {
     /// The ID-token kind's rules for one verification, in the order they run (OpenID
-    /// Connect Core §3.1.3.7; `Docs/Verification.md`): explicit type, no `events`, `iss`,
+    /// Connect Core §3.1.3.7; `Docs/Verification.md`): explicit type, no `events`, `iss`
+    /// (``IssuerRule``, or the ``tenantIssuer`` rule when the issuer is a tenant template),
     /// `sub`, `aud`, `azp`, `exp`, `iat`, `nbf`, `nonce` (when one was sent), `auth_time`
     /// (with `max_age`), `at_hash` and `c_hash` (when given the values), required claims.
     public func rules(for expectations: IDTokenExpectations) -> ClaimRules {
         var rules: ClaimRules = [
-            ExplicitTypeRule.jwt, ForbiddenClaimRule.noEvents, IssuerRule(issuers), SubjectRule(), AudienceRule(audiences),
+            ExplicitTypeRule.jwt, ForbiddenClaimRule.noEvents, issuerRule, SubjectRule(),
+            AudienceRule(audiences),
             AuthorizedPartyRule(authorizedParties ?? audiences), ExpiryRule(), IssuedAtRule(), NotBeforeRule(),
         ]
         if let nonce = expectations.nonce { rules.append(NonceRule(expected: nonce)) }
@@ -74,6 +81,14 @@ extension IDTokenPolicy {
         if !requiredClaims.isEmpty { rules.append(RequiredClaimsRule(requiredClaims)) }
         rules.append(contentsOf: additionalRules)
         return rules
+    }
+}
+
+extension IDTokenPolicy {
+    /// The rule that checks `iss`: the tenant template's when there is one, else ``issuers``.
+    var issuerRule: any ClaimRule {
+        if let tenantIssuer { return tenantIssuer }
+        return IssuerRule(issuers)
     }
 }
 

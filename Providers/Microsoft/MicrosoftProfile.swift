@@ -1,0 +1,47 @@
+public import FederateRelyingParty
+public import FederateTokens
+
+/// What Microsoft Entra ID adds to OpenID Connect, as the relying-party layer's profile: the
+/// `{tenantid}` issuer template checked against each token's `tid`
+/// (`TenantIssuerRule`, so discovery at `/common` and `/organizations` is accepted), the
+/// organisations-only rule, and what Entra's `AADSTS` errors mean.
+public struct MicrosoftProfile: MultiTenantProviderProfile {
+    /// The issuer template, the tenants accepted, `tid`.
+    public let tenantIssuer: TenantIssuerRule
+    /// Who may sign in.
+    public let audience: MicrosoftAudience
+
+    /// Creates the profile for `audience` at `endpoints`. Throws `invalid_configuration` for a
+    /// tenant list with an ill-formed or no tenant ID, or personal accounts listed for `organizations`.
+    public init(audience: MicrosoftAudience, endpoints: MicrosoftEndpoints = .microsoft) throws(FederateError) {
+        if audience.refusesPersonalAccounts, case .only(let listed) = audience.acceptedTenants,
+            listed.contains(MicrosoftEndpoints.personalAccountsTenantID)
+        {
+            throw FederateError(.invalidConfiguration, "the organizations audience refuses personal accounts: use common to accept them")
+        }
+        self.tenantIssuer = try TenantIssuerRule(template: endpoints.issuerTemplate, tenants: audience.acceptedTenants, format: .guid)
+        self.audience = audience
+    }
+
+    public func policy(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication) -> IDTokenPolicy {
+        var policy = StandardOpenIDProfile.standardPolicy(metadata: metadata, clientID: clientID, authentication: authentication)
+        policy.tenantIssuer = tenantIssuer
+        if audience.refusesPersonalAccounts { policy.additionalRules.append(WorkOrSchoolAccountRule()) }
+        return policy
+    }
+
+    public func explain(_ error: FederateError) -> FederateError {
+        switch error.code {
+        case .invalidClient:
+            return error.withGuidance("check the client secret under Certificates & secrets in the app registration; secrets expire (AADSTS7000215, AADSTS7000222)")
+        case .invalidGrant:
+            return error.withGuidance("the code or refresh token expired or was revoked (AADSTS70008, AADSTS700082, AADSTS50173): sign the user in again")
+        case .tenantNotAllowed:
+            return error.withGuidance("the user's organisation (tid) is not in this application's tenant list")
+        case .unauthorizedClient:
+            return error.withGuidance("the app registration's supported account types do not include this authority (AADSTS50194, AADSTS700016)")
+        default:
+            return error
+        }
+    }
+}

@@ -1,0 +1,43 @@
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
+
+extension MicrosoftProvider: SignInProvider {
+    /// `microsoft.com`.
+    public var providerID: String { Self.providerID }
+
+    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
+        try authorizationRequest(with: try await client(), redirectURI: redirectURI, intent: intent)
+    }
+
+    /// Finishes the code flow. The credential's email is never marked verified: Entra's
+    /// `email` is not verified by Microsoft (see ``MicrosoftAccount``).
+    public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> Credential {
+        let client = try await client()
+        let tokens = try await client.finish(callback, pending: pending)
+        guard let idToken = tokens.idTokenClaims else {
+            throw FederateError(.invalidCredential, "the token set has no verified ID token")
+        }
+        return Credential(
+            providerID: Self.providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+            rawNonce: pending.nonce, emailVerified: false)
+    }
+
+    /// Entra has no RFC 7009 revocation endpoint: nothing to do.
+    public func revoke(_ tokens: ProviderTokens) async throws(FederateError) {}
+
+    /// A credential from an ID token obtained elsewhere (an app's MSAL sign-in sent to the
+    /// server), verified like a sign-in's: tenant template and list, this client in `aud`, `nonce`
+    /// when `rawNonce` is given.
+    public func credential(idToken: String, rawNonce: String? = nil) async throws(FederateError) -> Credential {
+        let verified = try await client().idTokenVerifier.verify(idToken, expecting: IDTokenExpectations(nonce: rawNonce))
+        return Credential(providerID: Self.providerID, idToken: verified, rawNonce: rawNonce, emailVerified: false)
+    }
+}
+
+extension MicrosoftProvider: BearerTokenSource {
+    /// This provider's ID tokens for its client, verified like a sign-in's with keys from ``cache``.
+    public func bearerVerifier() async throws(FederateError) -> any BearerTokenVerifier {
+        IDTokenBearerVerifier(providerID: Self.providerID, verifier: try await client().idTokenVerifier)
+    }
+}
