@@ -1,5 +1,4 @@
 public import FederateTokens
-public import Foundation
 
 extension AccountService {
     /// Throws unless the session's authentication meets `requirement` (its `acr`/`amr`, kept

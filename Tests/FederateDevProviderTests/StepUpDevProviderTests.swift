@@ -58,7 +58,7 @@ struct StepUpDevProviderTests {
                 _ = try await client.finish(callback, pending: strong.pending)
                 Issue.record("an ID token below the requirement was accepted")
             } catch {
-                #expect(error.code == .insufficientAuthenticationLevel, "\(error)")
+                #expect((error as? FederateError)?.code == .insufficientAuthenticationLevel, "\(error)")
             }
         }
     }

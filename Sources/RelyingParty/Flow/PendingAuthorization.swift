@@ -1,4 +1,4 @@
-import FederateTokens
+public import FederateTokens
 public import Foundation
 
 /// Everything needed between the redirect to the provider and the callback.

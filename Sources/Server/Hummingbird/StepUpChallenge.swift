@@ -1,5 +1,5 @@
 public import Federate
-public import Hummingbird
+import Hummingbird
 
 /// The RFC 9470 (OAuth 2.0 Step Up Authentication Challenge) answer to a caller whose
 /// authentication is not strong or recent enough: 401 with
