@@ -68,7 +68,12 @@ struct StepUpDevProviderTests {
         var configuration = DevProviderConfiguration.standard
         configuration.clock = time.clock
         try await Fixture.with(configuration) { provider in
-            let client = try await Fixture.client(provider)
+            // One clock for the provider and the relying party: max_age 0 leaves only the
+            // clock tolerance, which a slow machine would otherwise eat.
+            let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: provider.issuer)
+            let client = try OpenIDClient(
+                metadata: metadata, clientID: "dev-client", authentication: .clientSecretBasic(secret: "dev-secret"),
+                httpClient: PatientTransport.shared, clock: time.clock)
             _ = try await Fixture.signIn(provider, client: client)
             time.advance(by: .seconds(2))
             let fresh = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: Fixture.redirectURI, stepUp: StepUpRequest(maxAge: .zero))
