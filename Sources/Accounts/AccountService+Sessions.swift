@@ -4,8 +4,13 @@ public import Foundation
 extension AccountService {
     /// Issues a session for `uid` whose user proved their identity at `authTime`
     /// (``signIn(with:)`` and ``reauthenticate(_:with:authenticatedAfter:)`` call it). The token is an ES256
-    /// JWT with `iss`, `sub`, `sid`, `iat`, `exp`, `auth_time`, and the key's `kid` in its header.
-    public func issueSession(uid: String, authTime: Date, provider: SessionProvider? = nil) async throws(FederateError) -> (session: AccountSession, token: String) {
+    /// JWT with `iss`, `sub`, `sid`, `iat`, `exp`, `auth_time`, and the key's `kid` in its header;
+    /// with the provider's `acr` and `amr` when given (the authentication level, which
+    /// ``requireAuthentication(_:meets:within:)`` checks).
+    public func issueSession(
+        uid: String, authTime: Date, provider: SessionProvider? = nil, acr: String? = nil, amr: [String] = []
+    ) async throws(FederateError) -> (session: AccountSession, token: String) {
+        let level = try AuthenticationLevel(acr: acr, amr: amr)
         let now = clock.now
         let key = try await keyRing.signingKey(now: now)
         let issuedAt = Self.seconds(now)
@@ -21,10 +26,12 @@ extension AccountService {
             claims["idp_sub"] = .string(provider.subject)
             if let sessionID = provider.sessionID { claims["idp_sid"] = .string(sessionID) }
         }
+        if let acr = level.acr { claims["acr"] = .string(acr) }
+        if !level.amr.isEmpty { claims["amr"] = .array(level.amr.map(JSONValue.string)) }
         let token = try key.sign(claims: claims, algorithm: .es256)
         let session = AccountSession(
             uid: uid, sessionID: sessionID, issuedAt: Self.date(issuedAt), expiresAt: Self.date(expiresAt),
-            authTime: Self.date(authSeconds), keyID: key.keyID ?? "", provider: provider)
+            authTime: Self.date(authSeconds), keyID: key.keyID ?? "", provider: provider, acr: level.acr, amr: level.amr)
         return (session, token)
     }
 
@@ -50,10 +57,11 @@ extension AccountService {
         if let providerID = try verified.string("idp"), let subject = try verified.string("idp_sub") {
             provider = SessionProvider(providerID: providerID, subject: subject, sessionID: try verified.string("idp_sid"))
         }
+        let level = try AuthenticationLevel(claims: verified.claims)
         let session = AccountSession(
             uid: try verified.requiredString("sub"), sessionID: try verified.requiredString("sid"),
             issuedAt: try verified.requiredNumericDate("iat").date, expiresAt: try verified.requiredNumericDate("exp").date,
-            authTime: try verified.requiredNumericDate("auth_time").date, keyID: keyID, provider: provider)
+            authTime: try verified.requiredNumericDate("auth_time").date, keyID: keyID, provider: provider, acr: level.acr, amr: level.amr)
         if checkRevoked {
             let user = try await activeUser(session.uid)
             if let validAfter = user.tokensValidAfter, session.issuedAt < validAfter {

@@ -225,7 +225,9 @@ public struct AccountService: Sendable {
     }
 
     private func authResult(_ user: User, credential: Credential, isNewUser: Bool, authTime: Date) async throws(FederateError) -> AuthResult {
-        let (session, token) = try await issueSession(uid: user.uid, authTime: authTime, provider: SessionProvider(credential: credential))
+        let level = credential.idToken?.authenticationLevel
+        let (session, token) = try await issueSession(
+            uid: user.uid, authTime: authTime, provider: SessionProvider(credential: credential), acr: level?.acr, amr: level?.amr ?? [])
         return AuthResult(
             user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.providerID, profile: credential.profile, isNewUser: isNewUser),
             credential: credential, session: session, sessionToken: token)

@@ -1,3 +1,4 @@
+public import FederateTokens
 public import Foundation
 
 /// A verified session: the claims of a session token issued by ``AccountService``.
@@ -22,8 +23,17 @@ public struct AccountSession: Sendable, Hashable, CustomStringConvertible {
     /// provider's own session (`sid` of its ID token), when known: what a provider's logout
     /// or security event ends (claims `idp`, `idp_sub`, `idp_sid`).
     public let provider: SessionProvider?
+    /// The provider's `acr` for that authentication, when its ID token asserted one (claim `acr`).
+    public let acr: String?
+    /// The provider's `amr` for that authentication (claim `amr`); empty when not asserted.
+    public let amr: [String]
 
-    init(uid: String, sessionID: String, issuedAt: Date, expiresAt: Date, authTime: Date, keyID: String, provider: SessionProvider? = nil) {
+    init(
+        uid: String, sessionID: String, issuedAt: Date, expiresAt: Date, authTime: Date, keyID: String, provider: SessionProvider? = nil,
+        acr: String? = nil, amr: [String] = []
+    ) {
+        self.acr = acr
+        self.amr = amr
         self.uid = uid
         self.sessionID = sessionID
         self.issuedAt = issuedAt
@@ -31,6 +41,12 @@ public struct AccountSession: Sendable, Hashable, CustomStringConvertible {
         self.authTime = authTime
         self.keyID = keyID
         self.provider = provider
+    }
+
+    /// How and when the user authenticated (`acr`, `amr`, `auth_time`): what
+    /// ``AccountService/requireAuthentication(_:meets:within:)`` checks.
+    public var authenticationLevel: AuthenticationLevel {
+        (try? AuthenticationLevel(acr: acr, amr: amr, authTime: authTime)) ?? .init(unchecked: authTime)
     }
 
     /// The claims, for logs (the token itself is never kept here).

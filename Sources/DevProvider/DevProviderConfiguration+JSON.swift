@@ -10,7 +10,8 @@ extension DevProviderConfiguration {
     ///               "authorization_error": "...", "legacy_issuer": false,
     ///               "minimal_id_tokens": false}],
     ///  "users": [{"sub": "...", "email": "...", "email_verified": true, "name": "...",
-    ///             "hd": "...", "refused_scopes": ["..."], "is_private_email": false}]}
+    ///             "hd": "...", "refused_scopes": ["..."], "is_private_email": false,
+    ///             "authentication_method": "password|otp|passkey|securityKey"}]}
     /// ```
     ///
     /// Unknown faults, flavours and authentication methods are errors, not ignored.
@@ -35,10 +36,18 @@ extension DevProviderConfiguration {
             guard let subject = entry["sub"]?.stringValue, let email = entry["email"]?.stringValue else {
                 throw FederateError(.invalidConfiguration, "a user needs sub and email")
             }
+            var method: DevAuthenticationMethod?
+            if let name = entry["authentication_method"]?.stringValue {
+                guard let named = DevAuthenticationMethod(rawValue: name) else {
+                    throw FederateError(.invalidConfiguration, "authentication_method is one of \(DevAuthenticationMethod.allCases.map(\.rawValue))")
+                }
+                method = named
+            }
             users.append(DevUser(
                 subject: subject, email: email, emailVerified: entry["email_verified"]?.boolValue ?? true,
                 name: entry["name"]?.stringValue ?? subject, hostedDomain: entry["hd"]?.stringValue,
-                refusedScopes: Set(Self.strings(entry["refused_scopes"])), isPrivateEmail: entry["is_private_email"]?.boolValue ?? false))
+                refusedScopes: Set(Self.strings(entry["refused_scopes"])), isPrivateEmail: entry["is_private_email"]?.boolValue ?? false,
+                authenticationMethod: method))
         }
         guard !clients.isEmpty, !users.isEmpty else { throw FederateError(.invalidConfiguration, "declare at least one client and one user") }
         self.init(

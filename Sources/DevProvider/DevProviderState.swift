@@ -44,6 +44,8 @@ final class DevProviderState: Sendable {
     /// Each of those sessions' ID: the `sid` of the ID tokens issued within it (generic
     /// flavour), which back-channel logout tokens name.
     let ssoSessionIDs = Mutex<[String: String]>([:])
+    /// How each of those sessions' user authenticated (step-up: a request for a stronger `acr` shows the sign-in page).
+    let ssoMethods = Mutex<[String: DevAuthenticationMethod]>([:])
 
     /// Starts a new provider session for `subject` at `date`.
     func startSSOSession(_ subject: String, at date: Date) {

@@ -11,7 +11,10 @@ extension DevRoutes {
     /// A silent approval (`login_hint`, the auto-approve user) reuses that session, so its
     /// `auth_time` is when the session began. `prompt=login`, or a `max_age` the session is
     /// older than, shows the page instead of approving silently (`prompt=none` then answers
-    /// `login_required`) — what OpenID Connect Core §3.1.2.1 asks of a provider.
+    /// `login_required`) — what OpenID Connect Core §3.1.2.1 asks of a provider. So does a
+    /// request for an `acr` (`acr_values`, `claims`) the session's method does not meet: the
+    /// page's `method` field then chooses how the user authenticates (``DevAuthenticationMethod``),
+    /// and an essential `acr` still unmet answers `unmet_authentication_requirements`.
     func authorize(query: String) -> Response {
         guard let raw = try? FormURLEncoding.decode(query) else {
             return page(status: .badRequest, title: "Bad request", body: "<p>The request has malformed or repeated parameters.</p>")
@@ -49,27 +52,50 @@ extension DevRoutes {
         guard let challenge = parameters["code_challenge"], parameters["code_challenge_method"] == "S256", challenge.utf8.count == 43 else {
             return fail("invalid_request", "PKCE with code_challenge_method=S256 is required")
         }
+        let stepUp: DevStepUp
+        do { stepUp = try DevStepUp(parameters) } catch { return fail("invalid_request", error.description) }
+        var pickedMethod: DevAuthenticationMethod?
+        if let name = parameters["method"] {
+            guard let method = DevAuthenticationMethod(rawValue: name) else { return fail("invalid_request", "unknown authentication method") }
+            pickedMethod = method
+        }
         let picked = parameters["user"]
         let chosen = picked ?? parameters["login_hint"] ?? configuration.autoApproveSubject
         guard let user = user(chosen) else {
             if parameters["prompt"] == "none" { return fail("login_required", "no signed-in user") }
-            return picker(parameters, resubmit: raw)
+            return picker(parameters, resubmit: raw, stepUp: stepUp)
         }
         let now = configuration.clock.now
         let session = state.ssoSessions.withLock { $0[user.subject] }
         let authTime: Date
+        let method: DevAuthenticationMethod
         if picked != nil {
             authTime = now
+            method = pickedMethod ?? user.authenticationMethod ?? .password
             state.startSSOSession(user.subject, at: now)
+            state.ssoMethods.withLock { $0[user.subject] = method }
         } else {
+            let sessionMethod = session == nil ? nil : state.ssoMethods.withLock { $0[user.subject] }
+            method = sessionMethod ?? user.authenticationMethod ?? .password
             let maxAge = parameters["max_age"].flatMap(Double.init)
             let tooOld = maxAge.map { limit in session.map { now.timeIntervalSince($0) > limit } ?? true } ?? false
-            if parameters["prompt"] == "login" || tooOld, !client.faults.contains(.ignoresPrompt) {
+            let tooWeak = !stepUp.isMet(by: method)
+            if parameters["prompt"] == "login" || tooOld || tooWeak, !client.faults.contains(.ignoresPrompt) {
                 if parameters["prompt"] == "none" { return fail("login_required", "the user must sign in again") }
-                return picker(parameters, resubmit: raw)
+                return picker(parameters, resubmit: raw, stepUp: stepUp)
             }
             authTime = session ?? now
-            if session == nil { state.startSSOSession(user.subject, at: now) }
+            if session == nil {
+                state.startSSOSession(user.subject, at: now)
+                state.ssoMethods.withLock { $0[user.subject] = method }
+            }
+        }
+        if stepUp.essential, !stepUp.isMet(by: method) {
+            return fail("unmet_authentication_requirements", "the essential acr was not met")
+        }
+        var loggedIn = user
+        if stepUp.asksForACR || user.authenticationMethod != nil || pickedMethod != nil {
+            loggedIn.login = DevLogin(method: method, acr: method.assertedACR(for: stepUp.requested))
         }
         // Granular consent: the user may leave scopes unticked (never `openid`).
         var granted = scopes.filter { $0 == "openid" || !user.refusedScopes.contains($0) }
@@ -81,7 +107,7 @@ extension DevRoutes {
         let code = DevRandom.token()
         state.codes.withLock {
             $0[code] = DevCodeGrant(
-                clientID: client.id, redirectURI: redirectURI, user: user, nonce: parameters["nonce"], codeChallenge: challenge,
+                clientID: client.id, redirectURI: redirectURI, user: loggedIn, nonce: parameters["nonce"], codeChallenge: challenge,
                 scopes: granted, authTime: authTime, expiresAt: now.addingTimeInterval(60))
         }
         var response = [("code", code)]
@@ -123,8 +149,8 @@ extension DevRoutes {
     /// The page listing test users; choosing one POSTs the request back with `user`, and
     /// Cancel POSTs it back with `cancel` (answered `error=access_denied`). `resubmit` are the
     /// parameters to post back when they differ from those shown (a pushed request's `request_uri`).
-    func picker(_ parameters: [String: String], resubmit: [String: String]? = nil) -> Response {
-        let hidden = (resubmit ?? parameters).sorted { $0.key < $1.key }.filter { $0.key != "user" && $0.key != "cancel" }
+    func picker(_ parameters: [String: String], resubmit: [String: String]? = nil, stepUp: DevStepUp? = nil) -> Response {
+        let hidden = (resubmit ?? parameters).sorted { $0.key < $1.key }.filter { $0.key != "user" && $0.key != "cancel" && $0.key != "method" }
             .map { "<input type=\"hidden\" name=\"\(html($0.key))\" value=\"\(html($0.value))\">" }.joined()
         let buttons = configuration.users.map { user in
             "<li style=\"margin: .4em 0\"><button style=\"font: inherit; padding: .45em .9em\" name=\"user\" value=\"\(html(user.subject))\">\(html(user.name)) &lt;\(html(user.email))&gt;</button></li>"
@@ -133,7 +159,7 @@ extension DevRoutes {
         return page(status: .ok, title: "Federate dev provider: sign in", body: """
             <h1>Sign in as…</h1><p><strong>\(html(parameters["client_id"] ?? "An app"))</strong> asks who you are \
             (scopes: \(html(parameters["scope"] ?? "")))\(html(flavorName)).</p>
-            <form method="post" action="\(html(endpoints.authorize))">\(hidden)<ul style="list-style: none; padding: 0">\(buttons)</ul>
+            <form method="post" action="\(html(endpoints.authorize))">\(hidden)\(methodChoice(stepUp))<ul style="list-style: none; padding: 0">\(buttons)</ul>
             <button id="cancel" style="font: inherit; padding: .45em .9em" name="cancel" value="1">Cancel</button></form>
             <p style="color: #6e6e73">This is Federate's development provider: no passwords, test users only.</p>
             """)

@@ -25,6 +25,10 @@ struct DevTokenMinter {
         if let nonce { claims["nonce"] = .string(faults.contains(.wrongNonce) ? nonce + "-other" : nonce) }
         if let accessToken { claims["at_hash"] = .string(TokenHash.compute(accessToken, algorithm: .rs256)) }
         addFlavorClaims(to: &claims, user: user, client: client, scopes: scopes)
+        if let login = user.login {
+            claims["acr"] = .string(login.acr)
+            claims["amr"] = .array(login.method.amr.map(JSONValue.string))
+        }
         if flavor == .generic, let sessionID = state.ssoSessionIDs.withLock({ $0[user.subject] }) {
             claims["sid"] = .string(sessionID)  // Back-Channel Logout 1.0 §2.1: the provider session
         }

@@ -16,12 +16,20 @@ public struct DevUser: Sendable, Hashable {
     public var refusedScopes: Set<String>
     /// Apple flavour: whether the email is a private relay address (`is_private_email`).
     public var isPrivateEmail: Bool
+    /// How this user authenticates when the sign-in page is not shown (`login_hint`, the
+    /// auto-approve user), and the page's preselected method: its ID tokens then carry this
+    /// method's `acr` and `amr`. `nil`: no `acr`/`amr`, unless a request asks for an `acr`
+    /// (then `password`). Step-up (`Docs/StepUp.md`).
+    public var authenticationMethod: DevAuthenticationMethod?
+    /// The method and `acr` of the sign-in a grant was issued for (set per login).
+    var login: DevLogin?
 
     /// Creates a user.
     public init(
         subject: String, email: String, emailVerified: Bool = true, name: String, hostedDomain: String? = nil,
-        refusedScopes: Set<String> = [], isPrivateEmail: Bool = false
+        refusedScopes: Set<String> = [], isPrivateEmail: Bool = false, authenticationMethod: DevAuthenticationMethod? = nil
     ) {
+        self.authenticationMethod = authenticationMethod
         self.subject = subject
         self.email = email
         self.emailVerified = emailVerified

@@ -9,7 +9,7 @@ import Hummingbird
 enum RoutesServer {
     static func run(
         port: Int? = nil, providers: [String: any SignInProvider], accounts: AccountService, staticFiles: [String: String] = [:],
-        _ body: (_ origin: String) async throws -> Void
+        routes: (Router<FederateContext>, _ origin: String) -> Void = { _, _ in }, _ body: (_ origin: String) async throws -> Void
     ) async throws {
         let port = try port ?? FreePort.loopback()
         let origin = "http://127.0.0.1:\(port)"
@@ -20,6 +20,7 @@ enum RoutesServer {
         let router = Router(context: FederateContext.self)
         FederateRoutes<FederateContext>(configuration: configuration).register(on: router)
         router.get("/") { _, _ in "home" }
+        routes(router, origin)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
         let server = Task { try await app.runService() }
         defer { server.cancel() }

@@ -40,7 +40,7 @@ final class TestBrowser: @unchecked Sendable {
     /// Follows redirects from `url`, submitting an auto-posting form like a browser; returns the last response.
     /// Follows redirects and auto-submitted forms; on the dev provider's sign-in page (its
     /// login prompt), signs in as `pick` when given, else stops there.
-    func navigate(_ url: String, origin: String, pick: String? = nil) async throws -> Federate.HTTPResponse {
+    func navigate(_ url: String, origin: String, pick: String? = nil, fields extra: [String: String] = [:]) async throws -> Federate.HTTPResponse {
         var response = try await send(url)
         var current = url
         for _ in 0..<10 {
@@ -53,6 +53,7 @@ final class TestBrowser: @unchecked Sendable {
             } else if response.status == 200, let pick, var action = Self.pickerAction(response.body) {
                 var fields = HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self))
                 fields["user"] = pick
+                fields.merge(extra) { _, chosen in chosen }
                 if action.hasPrefix("/"), let page = URLComponents(string: current), let scheme = page.scheme, let host = page.host {
                     action = "\(scheme)://\(host)\(page.port.map { ":\($0)" } ?? "")" + action
                 }

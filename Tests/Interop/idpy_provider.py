@@ -9,7 +9,12 @@ the UserInfo endpoint, for the scopes `email` and `profile`. A relying party tha
 claims from the ID token alone fails against it.
 
     python idpy_provider.py --port PORT --client-id ID --client-secret SECRET \
-        --redirect-uri URI [--redirect-uri URI2 ...]
+        --redirect-uri URI [--redirect-uri URI2 ...] [--acr VALUE ...]
+
+With `--acr VALUE` (repeatable, for step-up tests) `alice` can also be signed in under each of
+those authentication context classes: a request whose `acr_values` names one gets an ID token
+with that `acr` (idpyoidc's own acr_values handling picks the authentication method); one that
+names none of them is refused with `access_denied`.
 
 It listens on 127.0.0.1:PORT only, with the issuer `http://127.0.0.1:PORT`, and prints one line
 `READY http://127.0.0.1:PORT` on stdout once it listens; everything else goes to stderr. Flow:
@@ -54,7 +59,16 @@ ROUTES = {
 JWKS_PATH = "/jwks.json"
 
 
-def op_config(issuer, keydir, require_par=False):
+def op_config(issuer, keydir, require_par=False, acrs=()):
+    authentication = {
+        "anon": {
+            "acr": "urn:oasis:names:tc:SAML:2.0:ac:classes:unspecified",
+            "class": "idpyoidc.server.user_authn.user.NoAuthn",
+            "kwargs": {"user": USER},
+        }
+    }
+    for index, acr in enumerate(acrs):
+        authentication[f"level{index}"] = {"acr": acr, "class": "idpyoidc.server.user_authn.user.NoAuthn", "kwargs": {"user": USER}}
     return {
         "issuer": issuer,
         "base_url": issuer,  # jwks_uri = base_url + key_conf.uri_path
@@ -141,13 +155,7 @@ def op_config(issuer, keydir, require_par=False):
             },
         },
         # Sign `alice` in without any interaction.
-        "authentication": {
-            "anon": {
-                "acr": "urn:oasis:names:tc:SAML:2.0:ac:classes:unspecified",
-                "class": "idpyoidc.server.user_authn.user.NoAuthn",
-                "kwargs": {"user": USER},
-            }
-        },
+        "authentication": authentication,
         "userinfo": {"class": "idpyoidc.server.user_info.UserInfo", "kwargs": {"db": USERS}},
         # By default `sub` is sha256(user id + a salt drawn at each start); make it just "alice"
         # so that it is the same across runs.
@@ -177,8 +185,8 @@ def op_config(issuer, keydir, require_par=False):
     }
 
 
-def make_server(issuer, keydir, client_id, client_secret, redirect_uris, require_par=False):
-    server = Server(OPConfiguration(conf=op_config(issuer, keydir, require_par), base_path=keydir), cwd=keydir)
+def make_server(issuer, keydir, client_id, client_secret, redirect_uris, require_par=False, acrs=()):
+    server = Server(OPConfiguration(conf=op_config(issuer, keydir, require_par, acrs), base_path=keydir), cwd=keydir)
     server.context.cdb[client_id] = {
         "client_id": client_id,
         "client_secret": client_secret,
@@ -285,6 +293,7 @@ def main():
     parser.add_argument("--client-secret", required=True)
     parser.add_argument("--redirect-uri", action="append", required=True)
     parser.add_argument("--require-par", action="store_true", help="advertise require_pushed_authorization_requests")
+    parser.add_argument("--acr", action="append", default=[])
     args = parser.parse_args()
     # idpyoidc logs every request at INFO, headers included; WARNING keeps stderr readable.
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -293,7 +302,7 @@ def main():
     keydir = tempfile.mkdtemp(prefix="idpy-op-")
     try:
         os.chdir(keydir)  # anything idpyoidc writes by relative path lands in the temporary directory too
-        Handler.op = make_server(issuer, keydir, args.client_id, args.client_secret, args.redirect_uri, args.require_par)
+        Handler.op = make_server(issuer, keydir, args.client_id, args.client_secret, args.redirect_uri, args.require_par, args.acr)
         httpd = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
         # Clients such as AsyncHTTPClient keep connections alive: their handler threads wait for
         # a next request. Do not join them on shutdown, or SIGTERM would never end the process.

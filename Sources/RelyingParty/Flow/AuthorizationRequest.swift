@@ -30,10 +30,12 @@ public enum AuthorizationIntent: String, Sendable, Hashable, CaseIterable {
 /// set the parameters Federate owns: those are dropped, logged as a warning, and listed in
 /// ``BuiltAuthorizationRequest/droppedParameters``.
 public struct AuthorizationRequest: Sendable {
-    /// Parameters that custom parameters can never set.
+    /// Parameters that custom parameters can never set: those Federate owns, and the step-up
+    /// parameters (`max_age`, `acr_values`, `claims`), which are typed (``maxAge``,
+    /// ``acrValues``, ``claims``) so that what they demand is checked on the ID token.
     public static let reservedParameters: Set<String> = [
         "client_id", "response_type", "redirect_uri", "state", "scope", "response_mode", "nonce",
-        "code_challenge", "code_challenge_method",
+        "code_challenge", "code_challenge_method", "acr_values", "claims", "max_age",
     ]
 
     /// The provider ID the credential will carry (`google.com`, `apple.com`, `oidc.<name>`).
@@ -54,6 +56,19 @@ public struct AuthorizationRequest: Sendable {
     public var loginHint: String?
     /// `max_age` (sent in whole seconds); the ID token's `auth_time` is then checked against it.
     public var maxAge: Duration?
+    /// `acr_values`: the authentication context classes wanted, in order of preference (OpenID
+    /// Connect Core §3.1.2.1), e.g. `phrh`, `phr`. Voluntary: the provider may ignore them, so
+    /// the level is what the ID token's `acr` says (kept in the session); to refuse a sign-in
+    /// below it, set ``authentication``, or ask for an essential `acr` in ``claims``.
+    public var acrValues: [String]
+    /// The `claims` parameter (OpenID Connect Core §5.5). An essential `acr` in it is checked
+    /// on the returned ID token (``ClaimsRequest/requiredAuthentication``).
+    public var claims: ClaimsRequest?
+    /// The `acr`/`amr` the returned ID token must show, or the sign-in fails with
+    /// `insufficient_authentication_level`. When ``acrValues`` is empty, the requirement's
+    /// accepted `acr` values (``AuthenticationRequirement/acrValues``) are sent as `acr_values`.
+    /// Set this or an essential `acr` in ``claims``, not both.
+    public var authentication: AuthenticationRequirement?
     /// Provider-specific parameters. Reserved names are dropped.
     public var customParameters: [String: String]
     /// Why the flow runs. A ``AuthorizationIntent/reauthenticate`` request asks the provider
@@ -72,9 +87,13 @@ public struct AuthorizationRequest: Sendable {
         scopes: [String] = ["openid", "email", "profile"],
         responseType: String = "code", responseMode: ResponseMode? = nil,
         prompt: String? = nil, loginHint: String? = nil, maxAge: Duration? = nil,
+        acrValues: [String] = [], claims: ClaimsRequest? = nil, authentication: AuthenticationRequirement? = nil,
         customParameters: [String: String] = [:], intent: AuthorizationIntent = .signIn,
         lifetime: Duration = .seconds(600)
     ) {
+        self.acrValues = acrValues
+        self.claims = claims
+        self.authentication = authentication
         self.providerID = providerID
         self.clientID = clientID
         self.redirectURI = redirectURI
@@ -116,6 +135,8 @@ public struct AuthorizationRequest: Sendable {
             throw FederateError(.invalidConfiguration, "the redirect URI must be absolute and carry no fragment")
         }
         if let maxAge, maxAge < .zero { throw FederateError(.invalidConfiguration, "max_age must not be negative") }
+        let required = try requiredAuthentication()
+        let acrValues = try requestedACRValues(required: required)
 
         var scopeList = scopes.filter { !$0.isEmpty }
         if !scopeList.contains("openid") { scopeList.insert("openid", at: 0) }
@@ -127,7 +148,7 @@ public struct AuthorizationRequest: Sendable {
             issuer: metadata.issuer, providerID: providerID, clientID: clientID, redirectURI: redirectURI,
             state: SecureRandom.token(), nonce: SecureRandom.token(), codeVerifier: pkce.verifier,
             scopes: scopeList, responseMode: responseMode, maxAge: maxAge, intent: intent,
-            createdAt: now, expiresAt: now.adding(lifetime))
+            createdAt: now, expiresAt: now.adding(lifetime), acrValues: acrValues, authentication: required)
 
         var parameters: [(String, String)] = [
             ("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirectURI),
@@ -142,6 +163,8 @@ public struct AuthorizationRequest: Sendable {
         // token: the account layer compares `auth_time` with the flow's start instead, and
         // answers `requires_recent_login` when the provider did not sign the user in again.
         if let maxAge = maxAge ?? (reauthenticating ? .zero : nil) { parameters.append(("max_age", String(maxAge.wholeSeconds))) }
+        if !acrValues.isEmpty { parameters.append(("acr_values", acrValues.joined(separator: " "))) }
+        if let claims { parameters.append(("claims", claims.parameterValue)) }
 
         var dropped: [String] = []
         for name in customParameters.keys.sorted() {
@@ -180,4 +203,35 @@ public struct BuiltAuthorizationRequest: Sendable {
     /// When the request was pushed (RFC 9126): its `request_uri` and when that expires; `nil`
     /// when the parameters travel in ``url`` itself.
     public internal(set) var pushed: PushedAuthorization? = nil
+}
+
+extension AuthorizationRequest {
+    /// The most `acr_values` sent, and the longest one (bytes).
+    static let maximumACRValues = 16
+
+    /// What the ID token must show: ``authentication``, or the essential `acr` of ``claims``.
+    func requiredAuthentication() throws(FederateError) -> AuthenticationRequirement? {
+        let fromClaims = claims?.requiredAuthentication
+        if authentication != nil, fromClaims != nil {
+            throw FederateError(.invalidConfiguration, "set either the authentication requirement or an essential acr in the claims request, not both")
+        }
+        if let claims, claims.parameterValue.utf8.count > ClaimsRequest.maximumBytes {
+            throw FederateError(.invalidConfiguration, "the claims request is larger than \(ClaimsRequest.maximumBytes) bytes")
+        }
+        return authentication ?? fromClaims
+    }
+
+    /// ``acrValues``, or the requirement's accepted values; each a non-empty token without spaces.
+    func requestedACRValues(required: AuthenticationRequirement?) throws(FederateError) -> [String] {
+        let values = acrValues.isEmpty ? (required?.acrValues ?? []) : acrValues
+        guard values.count <= Self.maximumACRValues else {
+            throw FederateError(.invalidConfiguration, "at most \(Self.maximumACRValues) acr_values")
+        }
+        for value in values {
+            guard !value.isEmpty, value.utf8.count <= AuthenticationLevel.maximumValueBytes,
+                value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+            else { throw FederateError(.invalidConfiguration, "an acr value is 1-\(AuthenticationLevel.maximumValueBytes) printable ASCII characters without spaces") }
+        }
+        return values
+    }
 }

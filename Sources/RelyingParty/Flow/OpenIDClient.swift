@@ -130,7 +130,7 @@ public struct OpenIDClient: Sendable {
     }
 
     /// Exchanges an authorization code (with the PKCE verifier and the same redirect URI)
-    /// and verifies the ID token (nonce, `at_hash`, `max_age`).
+    /// and verifies the ID token (nonce, `at_hash`, `max_age`, the `acr`/`amr` requirement).
     public func exchange(code: String, pending: PendingAuthorization) async throws(FederateError) -> TokenSet {
         guard pending.clientID == clientID, pending.issuer == metadata.issuer else {
             throw FederateError(.invalidPendingAuthorization, "the pending authorization belongs to another client or issuer")
@@ -141,7 +141,7 @@ public struct OpenIDClient: Sendable {
         ])
         return try await tokenSet(
             from: response, requestedScopes: pending.scopes, previousRefreshToken: nil, idTokenRequired: true,
-            expectations: IDTokenExpectations(nonce: pending.nonce, maxAge: pending.maxAge))
+            expectations: IDTokenExpectations(nonce: pending.nonce, maxAge: pending.maxAge, authentication: pending.authentication))
     }
 
     /// Exchanges a code this client did not request itself — one a native SDK obtained (Sign

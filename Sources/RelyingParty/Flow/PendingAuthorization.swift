@@ -1,4 +1,4 @@
-import FederateTokens
+public import FederateTokens
 public import Foundation
 
 /// Everything needed between the redirect to the provider and the callback.
@@ -29,6 +29,10 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
     public let maxAge: Duration?
     /// Why the flow runs.
     public let intent: AuthorizationIntent
+    /// The `acr_values` sent, if any: what the step-up asked for.
+    public let acrValues: [String]
+    /// What the returned ID token must show (`acr`/`amr`), when the request demanded it.
+    public let authentication: AuthenticationRequirement?
     /// When the request was built.
     public let createdAt: Date
     /// After this instant the callback is refused.
@@ -40,8 +44,11 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
     public init(
         issuer: String, providerID: String, clientID: String, redirectURI: String, state: String, nonce: String,
         codeVerifier: String, scopes: [String], responseMode: ResponseMode?, maxAge: Duration?, intent: AuthorizationIntent,
-        createdAt: Date, expiresAt: Date, context: [String: String] = [:]
+        createdAt: Date, expiresAt: Date, context: [String: String] = [:], acrValues: [String] = [],
+        authentication: AuthenticationRequirement? = nil
     ) {
+        self.acrValues = acrValues
+        self.authentication = authentication
         self.issuer = issuer
         self.providerID = providerID
         self.clientID = clientID
@@ -75,6 +82,8 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
         ]
         if let responseMode { object["rm"] = .string(responseMode.rawValue) }
         if let maxAge { object["ma"] = .integer(maxAge.wholeSeconds) }
+        if !acrValues.isEmpty { object["av"] = .array(acrValues.map(JSONValue.string)) }
+        if let authentication { object["au"] = Self.json(authentication) }
         return .object(object)
     }
 
@@ -106,6 +115,38 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
             scopes: (json["sc"]?.arrayValue ?? []).compactMap(\.stringValue), responseMode: responseMode,
             maxAge: json["ma"]?.int64Value.map { Duration.seconds($0) }, intent: intent,
             createdAt: Date(timeIntervalSince1970: try number("ca")), expiresAt: Date(timeIntervalSince1970: try number("ea")),
-            context: context)
+            context: context, acrValues: try Self.strings(json["av"]), authentication: try json["au"].map(Self.requirement))
+    }
+
+    /// A requirement as `[{"a": [acr…]?, "m": [amr…]}]`.
+    private static func json(_ requirement: AuthenticationRequirement) -> JSONValue {
+        .array(requirement.alternatives.map { alternative in
+            var members: [String: JSONValue] = ["m": .array(alternative.requiredAMR.sorted().map(JSONValue.string))]
+            if let acr = alternative.acceptedACR { members["a"] = .array(acr.sorted().map(JSONValue.string)) }
+            return .object(members)
+        })
+    }
+
+    private static func requirement(_ json: JSONValue) throws(FederateError) -> AuthenticationRequirement {
+        guard case .array(let entries) = json else { throw FederateError(.invalidPendingAuthorization, "malformed authentication requirement") }
+        var alternatives: [AuthenticationRequirement.Alternative] = []
+        for entry in entries {
+            guard case .object(let members) = entry else { throw FederateError(.invalidPendingAuthorization, "malformed authentication requirement") }
+            alternatives.append(.init(
+                acceptedACR: try members["a"].map { (value) throws(FederateError) in Set(try strings(value)) },
+                requiredAMR: Set(try strings(members["m"]))))
+        }
+        return AuthenticationRequirement(anyOf: alternatives)
+    }
+
+    private static func strings(_ json: JSONValue?) throws(FederateError) -> [String] {
+        guard let json else { return [] }
+        guard case .array(let entries) = json else { throw FederateError(.invalidPendingAuthorization, "malformed string list") }
+        var strings: [String] = []
+        for entry in entries {
+            guard case .string(let text) = entry else { throw FederateError(.invalidPendingAuthorization, "malformed string list") }
+            strings.append(text)
+        }
+        return strings
     }
 }

@@ -5,7 +5,7 @@ extension ErrorResponse {
     /// The HTTP status for a Federate error code in the JSON API and the sign-in routes.
     public static func status(for code: FederateError.Code) -> HTTPResponse.Status {
         switch code {
-        case .requiresRecentLogin, .userMismatch, .userDisabled, .csrfFailed: return .forbidden
+        case .requiresRecentLogin, .insufficientAuthenticationLevel, .userMismatch, .userDisabled, .csrfFailed: return .forbidden
         case .accountExistsWithDifferentCredential, .credentialAlreadyInUse, .providerAlreadyLinked, .emailAlreadyInUse: return .conflict
         case .sessionRevoked, .tokenExpired, .userNotFound, .invalidSignature, .unknownKey, .malformedToken: return .unauthorized
         case .accountStoreFailed: return .serviceUnavailable

@@ -11,14 +11,16 @@ public import Logging
 /// ```
 ///
 /// - `GET {auth}/{provider}/start?intent=signIn|link|reauthenticate&returnTo=/path` redirects
-///   to the provider; the pending authorization (with `returnTo` and, for link and
+///   to the provider (with `acr_values=phr%20phrh` and/or `max_age=SECONDS`, a step-up
+///   sign-in: the ID token's `acr` must be one of the values, `Docs/StepUp.md`); the pending authorization (with `returnTo` and, for link and
 ///   reauthenticate, the signed-in uid) is sealed into a cookie, so any instance finishes it.
 /// - `GET|POST {auth}/{provider}/callback` (query, or Apple's cross-site `form_post`): checks
 ///   `state` against the sealed cookie (the callback's CSRF protection), completes the sign-in,
 ///   hands the credential to the account layer, sets the session cookie (rotated on
 ///   reauthentication) and redirects (303) to `returnTo`, which is always a same-site path.
 /// - `POST {auth}/signout`; `GET /me` (user, linked providers with their route names, session
-///   age, whether the sign-in is recent, and a CSRF token);
+///   age, whether the sign-in is recent, the sign-in's `acr` and `amr` when the provider
+///   asserted them, and a CSRF token);
 ///   `DELETE /me/providers/{providerID}` (unlink); `DELETE /me` (delete the account and revoke
 ///   its provider tokens). State-changing routes need the CSRF header; unlink and delete need a
 ///   recent sign-in (`requires_recent_login`, 403).
@@ -75,6 +77,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         guard let intent = AuthorizationIntent(rawValue: query["intent"].map(String.init) ?? "signIn") else {
             throw FederateHTTPError(.badRequest, code: .invalidRequest, message: "intent is signIn, link or reauthenticate")
         }
+        let stepUp = try StepUpQuery.parse(acrValues: query["acr_values"].map(String.init), maxAge: query["max_age"].map(String.init))
         var uid: String?
         if intent != .signIn {
             guard let session = await currentSession(request) else {
@@ -82,9 +85,17 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             }
             uid = session.uid
         }
+        let stepping = provider as? any StepUpSignInProvider
+        if stepUp != nil, stepping == nil {
+            throw FederateHTTPError(.badRequest, code: .invalidRequest, message: "this provider cannot be asked for acr_values or max_age")
+        }
         let built: BuiltAuthorizationRequest
         do {
-            built = try await provider.beginSignIn(redirectURI: configuration.redirectURI(for: name), intent: intent)
+            if let stepUp, let stepping {
+                built = try await stepping.beginSignIn(redirectURI: configuration.redirectURI(for: name), intent: intent, stepUp: stepUp)
+            } else {
+                built = try await provider.beginSignIn(redirectURI: configuration.redirectURI(for: name), intent: intent)
+            }
         } catch {
             // The provider (its discovery or keys) is unreachable or refused: a bad gateway.
             logger.notice("sign-in could not start", metadata: ["provider": "\(name)", "error": "\(error.code)"])
@@ -267,6 +278,8 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         ]
         if let email = user.email { body["email"] = .string(email) }
         if let name = user.displayName { body["display_name"] = .string(name) }
+        if let acr = session.acr { body["acr"] = .string(acr) }
+        if !session.amr.isEmpty { body["amr"] = .array(session.amr.map(JSONValue.string)) }
         var response = jsonResponse(body)
         if sentCSRF == nil { response.setCookie(SessionCookies.csrf(csrf, secure: configuration.secureCookies)) }
         return response

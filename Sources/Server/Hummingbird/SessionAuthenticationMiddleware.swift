@@ -51,18 +51,26 @@ public struct SessionAuthenticationMiddleware<Context: FederateRequestContext>: 
 }
 
 /// Answers 403 `{"error": "requires_recent_login"}` unless the session's sign-in is recent
-/// (default: the account layer's window, 5 minutes). Mount it after
+/// (default: the account layer's window, 5 minutes), and, with a ``requirement``, 403
+/// `{"error": "insufficient_authentication_level"}` unless the session's `acr`/`amr` meet it
+/// (step-up, `Docs/StepUp.md`). A caller that sent its session token as
+/// `Authorization: Bearer` gets RFC 9470's 401 with
+/// `WWW-Authenticate: Bearer error="insufficient_user_authentication"` instead, naming the
+/// `acr_values` and `max_age` to sign in again with. Mount it after
 /// ``SessionAuthenticationMiddleware`` on sensitive routes.
 public struct RequireRecentLoginMiddleware<Context: FederateRequestContext>: RouterMiddleware {
     /// Knows the window and the clock.
     public let accounts: AccountService
     /// The window; `nil` uses the account layer's.
     public let window: Duration?
+    /// The `acr`/`amr` the session's authentication must show; `nil` checks recency only.
+    public let requirement: AuthenticationRequirement?
 
     /// Creates the middleware.
-    public init(accounts: AccountService, within window: Duration? = nil) {
+    public init(accounts: AccountService, within window: Duration? = nil, requirement: AuthenticationRequirement? = nil) {
         self.accounts = accounts
         self.window = window
+        self.requirement = requirement
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -70,9 +78,13 @@ public struct RequireRecentLoginMiddleware<Context: FederateRequestContext>: Rou
             throw FederateHTTPError(.unauthorized, code: .sessionRequired, message: "sign in first")
         }
         do throws(FederateError) {
+            if let requirement { try requirement.check(session.authenticationLevel) }
             try accounts.requireRecentLogin(session, within: window)
         } catch {
-            throw FederateHTTPError(.forbidden, error)
+            guard BearerToken.from(request.headers[.authorization]) != nil else { throw FederateHTTPError(.forbidden, error) }
+            let maxAge = window ?? accounts.configuration.recentLoginWindow
+            let description = error.code == .insufficientAuthenticationLevel ? "a stronger authentication is required" : "a more recent authentication is required"
+            throw StepUpChallenge(acrValues: requirement?.acrValues ?? [], maxAge: maxAge, description: description).error(error)
         }
         return try await next(request, context)
     }

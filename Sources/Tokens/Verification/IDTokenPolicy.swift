@@ -67,7 +67,8 @@ extension IDTokenPolicy {
     /// Connect Core §3.1.3.7; `Docs/Verification.md`): explicit type, no `events`, `iss`
     /// (``IssuerRule``, or the ``tenantIssuer`` rule when the issuer is a tenant template),
     /// `sub`, `aud`, `azp`, `exp`, `iat`, `nbf`, `nonce` (when one was sent), `auth_time`
-    /// (with `max_age`), `at_hash` and `c_hash` (when given the values), required claims.
+    /// (with `max_age`), `at_hash` and `c_hash` (when given the values), required claims,
+    /// the sign-in's ``AuthenticationRequirement`` (when it requested one).
     public func rules(for expectations: IDTokenExpectations) -> ClaimRules {
         var rules: ClaimRules = [
             ExplicitTypeRule.jwt, ForbiddenClaimRule.noEvents, issuerRule, SubjectRule(),
@@ -79,6 +80,7 @@ extension IDTokenPolicy {
         if let accessToken = expectations.accessToken { rules.append(TokenHashRule.accessToken(accessToken)) }
         if let code = expectations.authorizationCode { rules.append(TokenHashRule.authorizationCode(code)) }
         if !requiredClaims.isEmpty { rules.append(RequiredClaimsRule(requiredClaims)) }
+        if let authentication = expectations.authentication { rules.append(authentication) }
         rules.append(contentsOf: additionalRules)
         return rules
     }
@@ -102,13 +104,20 @@ public struct IDTokenExpectations: Sendable {
     public var authorizationCode: String?
     /// Overrides the policy's `max_age` for this sign-in.
     public var maxAge: Duration?
+    /// The `acr`/`amr` this sign-in demanded (an essential `acr` in its claims request):
+    /// checked after the policy's own rules, before its ``IDTokenPolicy/additionalRules``.
+    public var authentication: AuthenticationRequirement?
 
     /// Creates expectations; everything is optional. The instant of verification is the
     /// verifier's clock (``IDTokenVerifier/clock``), not an expectation.
-    public init(nonce: String? = nil, accessToken: String? = nil, authorizationCode: String? = nil, maxAge: Duration? = nil) {
+    public init(
+        nonce: String? = nil, accessToken: String? = nil, authorizationCode: String? = nil, maxAge: Duration? = nil,
+        authentication: AuthenticationRequirement? = nil
+    ) {
         self.nonce = nonce
         self.accessToken = accessToken
         self.authorizationCode = authorizationCode
         self.maxAge = maxAge
+        self.authentication = authentication
     }
 }

@@ -56,7 +56,7 @@ public struct IDTokenVerifier: Sendable {
 
     private func pipeline(_ expectations: IDTokenExpectations) -> JWTVerifier {
         let plainRules = expectations.nonce == nil && expectations.accessToken == nil && expectations.authorizationCode == nil
-            && expectations.maxAge == nil
+            && expectations.maxAge == nil && expectations.authentication == nil
         return plainRules
             ? plain : Self.pipeline(policy: policy, keys: keys, clock: clock, expectations: expectations).observed(by: observability, metrics: metrics)
     }

@@ -1,0 +1,12 @@
+public import FederateAccounts
+public import FederateRelyingParty
+public import FederateTokens
+
+extension OIDCProvider: StepUpSignInProvider {
+    /// Builds a step-up authorization request with this provider's scopes and custom
+    /// parameters: `acr_values`, `max_age` and `claims` from `stepUp`, checked on the ID token.
+    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent, stepUp: StepUpRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
+        try await client().authorizationRequest(
+            providerID: id, redirectURI: redirectURI, scopes: scopes, customParameters: customParameters, intent: intent, stepUp: stepUp)
+    }
+}

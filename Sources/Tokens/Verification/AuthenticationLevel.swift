@@ -1,0 +1,85 @@
+public import Foundation
+
+/// How, and when, the user authenticated: the `acr`, `amr` and `auth_time` claims of an ID
+/// token (OpenID Connect Core §2) or of a session token.
+///
+/// Read strictly by ``init(claims:)``: `acr` must be a string, `amr` an array of strings,
+/// `auth_time` a ``NumericDate``; anything else is ``FederateError/Code/invalidClaim``. Values
+/// are bounded (``maximumValueBytes``, ``maximumMethods``) so a hostile token cannot make a
+/// session token grow without bound.
+public struct AuthenticationLevel: Sendable, Hashable, CustomStringConvertible {
+    /// The longest `acr` value or `amr` entry accepted, in UTF-8 bytes.
+    public static let maximumValueBytes = 256
+    /// The most `amr` entries accepted.
+    public static let maximumMethods = 32
+
+    /// The Authentication Context Class Reference (`acr`), e.g. `phr`, `phrh` (OpenID Connect
+    /// EAP ACR Values 1.0) or a provider's own URI.
+    public let acr: String?
+    /// The Authentication Methods References (`amr`), e.g. `pwd`, `otp`, `hwk`, `mfa`
+    /// (RFC 8176), `pop` (EAP ACR Values); empty when not asserted.
+    public let amr: [String]
+    /// When the user authenticated (`auth_time`), when asserted.
+    public let authTime: Date?
+
+    /// A level from values already checked (the account layer's sessions). Values longer than
+    /// the bounds are refused with ``FederateError/Code/invalidClaim``.
+    public init(acr: String? = nil, amr: [String] = [], authTime: Date? = nil) throws(FederateError) {
+        if let acr { try Self.checkValue(acr, claim: "acr") }
+        guard amr.count <= Self.maximumMethods else { throw FederateError(.invalidClaim, "'amr' has more than \(Self.maximumMethods) entries") }
+        for method in amr { try Self.checkValue(method, claim: "amr") }
+        self.acr = acr
+        self.amr = amr
+        self.authTime = authTime
+    }
+
+    /// Reads `acr`, `amr` and `auth_time` from a token's claims; absent claims are `nil`
+    /// (empty for `amr`). Throws ``FederateError/Code/invalidClaim`` for a claim of the wrong
+    /// type or beyond the bounds.
+    public init(claims: [String: JSONValue]) throws(FederateError) {
+        var acr: String?
+        switch claims["acr"] {
+        case nil: acr = nil
+        case .string(let value)?: acr = value
+        default: throw FederateError(.invalidClaim, "'acr' is not a string")
+        }
+        var amr: [String] = []
+        switch claims["amr"] {
+        case nil: break
+        case .array(let entries)?:
+            guard entries.count <= Self.maximumMethods else { throw FederateError(.invalidClaim, "'amr' has more than \(Self.maximumMethods) entries") }
+            for entry in entries {
+                guard case .string(let method) = entry else { throw FederateError(.invalidClaim, "'amr' is not an array of strings") }
+                amr.append(method)
+            }
+        default: throw FederateError(.invalidClaim, "'amr' is not an array of strings")
+        }
+        var authTime: Date?
+        if let value = claims["auth_time"] {
+            guard let date = NumericDate(json: value) else {
+                throw FederateError(.invalidClaim, "'auth_time' is not a NumericDate (a finite JSON number from 0 to 2^53)")
+            }
+            authTime = date.date
+        }
+        try self.init(acr: acr, amr: amr, authTime: authTime)
+    }
+
+    private static func checkValue(_ value: String, claim: String) throws(FederateError) {
+        guard !value.isEmpty, value.utf8.count <= maximumValueBytes else {
+            throw FederateError(.invalidClaim, "'\(claim)' values are 1 to \(maximumValueBytes) bytes")
+        }
+    }
+
+    public var description: String {
+        "AuthenticationLevel(acr: \(acr ?? "none"), amr: \(amr), auth_time: \(authTime.map { String(SafeNumber.clampedInt64($0.timeIntervalSince1970)) } ?? "none"))"
+    }
+}
+
+extension AuthenticationLevel {
+    /// Only an authentication time (no `acr`, no `amr`): always within the bounds.
+    package init(unchecked authTime: Date?) {
+        self.acr = nil
+        self.amr = []
+        self.authTime = authTime
+    }
+}
