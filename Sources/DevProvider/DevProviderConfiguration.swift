@@ -26,6 +26,12 @@ public struct DevProviderConfiguration: Sendable {
     /// retired keys stop being published. A test hands it the clock it gives the relying
     /// party, and advances both at once.
     public var clock: FederateClock
+    /// Generic flavour: the `aud` of access tokens issued without an RFC 8707 `resource`
+    /// parameter (`Docs/AccessTokens.md`).
+    public var accessTokenResource: String = DevProviderConfiguration.defaultAccessTokenResource
+    /// Generic flavour: whether access tokens are RFC 9068 JWTs (the default) or opaque strings
+    /// that only introspection can read. The other flavours issue opaque tokens, as their providers do.
+    public var accessTokenFormat: DevAccessTokenFormat = .jwt
 
     /// Creates a configuration.
     public init(

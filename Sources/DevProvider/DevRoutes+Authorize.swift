@@ -43,6 +43,10 @@ extension DevRoutes {
         guard let challenge = parameters["code_challenge"], parameters["code_challenge_method"] == "S256", challenge.utf8.count == 43 else {
             return fail("invalid_request", "PKCE with code_challenge_method=S256 is required")
         }
+        let resource = parameters["resource"]
+        if let resource, !DevAccessTokens.isResource(resource) {
+            return fail("invalid_target", "resource must be an absolute URI without a fragment (RFC 8707)")
+        }
         let picked = parameters["user"]
         let chosen = picked ?? parameters["login_hint"] ?? configuration.autoApproveSubject
         guard let user = user(chosen) else {
@@ -75,7 +79,7 @@ extension DevRoutes {
         state.codes.withLock {
             $0[code] = DevCodeGrant(
                 clientID: client.id, redirectURI: redirectURI, user: user, nonce: parameters["nonce"], codeChallenge: challenge,
-                scopes: granted, authTime: authTime, expiresAt: now.addingTimeInterval(60))
+                scopes: granted, authTime: authTime, expiresAt: now.addingTimeInterval(60), resource: resource)
         }
         var response = [("code", code)]
         // Apple posts the user's name and email once: on the first authorization of this client.
