@@ -42,11 +42,11 @@ struct AccessTokenMiddlewareTests {
         return router
     }
 
-    static func get(_ client: some TestClientProtocol, _ path: String, _ authorization: [String]) async throws -> (HTTPResponse.Status, String, [String]) {
+    static func get(_ client: some TestClientProtocol, _ path: String, _ authorization: [String]) async throws -> (Int, String, [String]) {
         var headers = HTTPFields()
-        for value in authorization { headers.append(HTTPField(name: .authorization, value: value)) }
+        headers[values: .authorization] = authorization
         return try await client.execute(uri: path, method: .get, headers: headers) { response in
-            (response.status, String(buffer: response.body), response.headers[values: .wwwAuthenticate])
+            (response.status.code, String(buffer: response.body), response.headers[values: .wwwAuthenticate])
         }
     }
 
@@ -64,37 +64,37 @@ struct AccessTokenMiddlewareTests {
 
         try await Application(router: Self.router(verifier)).test(.router) { http in
             var (status, body, challenges) = try await Self.get(http, "/api/whoami", ["Bearer " + accessToken])
-            #expect(status == .ok && body == "access_token alice dev-client openid email orders:read -", "\(body)")
+            #expect(status == 200 && body == "access_token alice dev-client openid email orders:read -", "\(body)")
             (status, body, _) = try await Self.get(http, "/api/whoami", ["bearer " + idToken])
-            #expect(status == .ok && body == "id_token alice dev-client  alice", "\(body)")
+            #expect(status == 200 && body == "id_token alice dev-client  alice", "\(body)")
             (status, body, _) = try await Self.get(http, "/api/orders", ["Bearer " + accessToken])
-            #expect(status == .ok && body == "orders")
+            #expect(status == 200 && body == "orders")
             (status, body, challenges) = try await Self.get(http, "/api/admin", ["Bearer " + accessToken])
-            #expect(status == .forbidden && body.contains("\"insufficient_scope\""))
+            #expect(status == 403 && body.contains("\"insufficient_scope\""))
             #expect(challenges == ["Bearer error=\"insufficient_scope\", scope=\"orders:admin orders:read\""])
             (status, _, challenges) = try await Self.get(http, "/api/orders", ["Bearer " + idToken])  // an ID token grants no scope
-            #expect(status == .forbidden && challenges.first?.contains("insufficient_scope") == true)
+            #expect(status == 403 && challenges.first?.contains("insufficient_scope") == true)
             // Issued for another resource (the provider's default audience): refused.
             (status, body, challenges) = try await Self.get(http, "/api/whoami", ["Bearer " + forDefault.accessToken])
-            #expect(status == .unauthorized && body.contains("\"audience_mismatch\"") && challenges == ["Bearer error=\"invalid_token\""])
+            #expect(status == 401 && body.contains("\"audience_mismatch\"") && challenges == ["Bearer error=\"invalid_token\""])
             (status, body, challenges) = try await Self.get(http, "/api/whoami", [])
-            #expect(status == .unauthorized && body.contains("\"missing_bearer_token\"") && challenges == ["Bearer error=\"invalid_request\""])
+            #expect(status == 401 && body.contains("\"missing_bearer_token\"") && challenges == ["Bearer error=\"invalid_request\""])
             (status, body, _) = try await Self.get(http, "/api/whoami", ["Basic YTpi"])
-            #expect(status == .unauthorized && body.contains("\"missing_bearer_token\""))
+            #expect(status == 401 && body.contains("\"missing_bearer_token\""))
             for malformed in [["Bearer " + accessToken + " x"], ["Bearer "], ["Bearer  " + accessToken], ["Bearer a=b"], ["Bearer " + accessToken, "Bearer " + accessToken]] {
                 (status, body, challenges) = try await Self.get(http, "/api/whoami", malformed)
-                #expect(status == .badRequest && body.contains("\"invalid_authorization_header\"") && challenges == ["Bearer error=\"invalid_request\""])
+                #expect(status == 400 && body.contains("\"invalid_authorization_header\"") && challenges == ["Bearer error=\"invalid_request\""])
             }
         }
 
         // typ confusion through the router: each kind only where it is configured.
         try await Application(router: Self.router(CallerTokenRouter(accessTokens: client.accessTokenVerifier(resource: Self.resource)))).test(.router) { http in
             let (status, body, _) = try await Self.get(http, "/api/whoami", ["Bearer " + idToken])
-            #expect(status == .unauthorized && body.contains("\"token_type_mismatch\""))
+            #expect(status == 401 && body.contains("\"token_type_mismatch\""))
         }
         try await Application(router: Self.router(IDTokenBearerVerifier(providerID: "oidc.dev", verifier: client.idTokenVerifier))).test(.router) { http in
             let (status, body, _) = try await Self.get(http, "/api/whoami", ["Bearer " + accessToken])
-            #expect(status == .unauthorized && body.contains("\"token_type_mismatch\""))
+            #expect(status == 401 && body.contains("\"token_type_mismatch\""))
         }
     }
 
@@ -114,23 +114,23 @@ struct AccessTokenMiddlewareTests {
 
         try await Application(router: Self.router(CallerTokenRouter(introspection: introspection))).test(.router) { http in
             var (status, body, _) = try await Self.get(http, "/api/whoami", ["Bearer " + tokens.accessToken])
-            #expect(status == .ok && body == "introspection alice dev-client openid email orders:read -", "\(body)")
+            #expect(status == 200 && body == "introspection alice dev-client openid email orders:read -", "\(body)")
             (status, body, _) = try await Self.get(http, "/api/orders", ["Bearer " + tokens.accessToken])
-            #expect(status == .ok)
+            #expect(status == 200)
             (status, body, _) = try await Self.get(http, "/api/whoami", ["Bearer never-issued"])
-            #expect(status == .unauthorized && body.contains("\"token_inactive\""))
+            #expect(status == 401 && body.contains("\"token_inactive\""))
             (status, body, _) = try await Self.get(http, "/api/whoami", ["Bearer " + (tokens.refreshToken ?? "")])
-            #expect(status == .unauthorized && body.contains("\"token_inactive\""))  // a refresh token is no access token
+            #expect(status == 401 && body.contains("\"token_inactive\""))  // a refresh token is no access token
             try await client.revoke(tokens.accessToken)
             (status, body, _) = try await Self.get(http, "/api/whoami", ["Bearer " + tokens.accessToken])
-            #expect(status == .unauthorized && body.contains("\"token_inactive\""))
+            #expect(status == 401 && body.contains("\"token_inactive\""))
         }
         // A client that cannot authenticate cannot introspect: the token's state is unknown, 503.
         for rs in [publicClient, wrongSecret] {
             let failing = try rs.introspectionClient(resource: Self.resource)
             try await Application(router: Self.router(failing)).test(.router) { http in
                 let (status, body, challenges) = try await Self.get(http, "/api/whoami", ["Bearer " + tokens.accessToken])
-                #expect(status == .serviceUnavailable && body.contains("\"introspection_failed\"") && challenges.isEmpty, "\(body)")
+                #expect(status == 503 && body.contains("\"introspection_failed\"") && challenges.isEmpty, "\(body)")
             }
         }
     }
@@ -142,7 +142,7 @@ struct AccessTokenMiddlewareTests {
         let tokens = try await Self.tokens(provider, resource: Self.resource)
         let caller = try await client.introspectionClient(resource: Self.resource).verifyCaller(tokens.accessToken)
         #expect(caller.kind == .introspection && caller.subject == "alice" && caller.scopes.contains("orders:read"))
-        let other = try await client.introspectionClient(resource: "https://other.test/")
+        let other = try client.introspectionClient(resource: "https://other.test/")
         await #expect(throws: FederateError.self) { try await other.verifyCaller(tokens.accessToken) }
     }
 
@@ -156,7 +156,7 @@ struct AccessTokenMiddlewareTests {
         }
         try await Application(router: Self.router(Bound())).test(.router) { http in
             let (status, body, challenges) = try await Self.get(http, "/api/whoami", ["Bearer abc"])
-            #expect(status == .unauthorized && body.contains("\"token_binding_mismatch\"") && challenges == ["Bearer error=\"invalid_token\""])
+            #expect(status == 401 && body.contains("\"token_binding_mismatch\"") && challenges == ["Bearer error=\"invalid_token\""])
         }
     }
 }

@@ -35,7 +35,7 @@ struct APIAccessSettings: Equatable {
     init(json value: JSONValue, environment: [String: String]) throws(FederateError) {
         let shape = "api_access_tokens is {\"provider\": NAME, \"resource\": URI, \"method\": \"jwt\" or \"introspection\"}"
         guard case .object(let object) = value, let provider = object["provider"]?.stringValue, !provider.isEmpty,
-            let resource = object["resource"]?.stringValue, !resource.isEmpty, let method = object["method"]?.stringValue.flatMap(Method.init)
+            let resource = object["resource"]?.stringValue, !resource.isEmpty, let method = object["method"]?.stringValue.flatMap({ Method(rawValue: $0) })
         else { throw FederateError(.invalidConfiguration, shape) }
         self.init(provider: provider, resource: resource, method: method)
         if let id = object["client_id"] {
@@ -59,5 +59,5 @@ struct APIAccessSettings: Equatable {
 
 extension APIAccessSettings {
     /// The resource identifier for a server at `origin`.
-    func resource(origin: String) -> String { resource ?? origin + "/api" }
+    func resolvedResource(origin: String) -> String { resource ?? origin + "/api" }
 }

@@ -78,7 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
                     throw FederateError(.invalidConfiguration, "unknown dev flavour '\(flavorName)'")
                 }
                 var configuration = devConfiguration(flavor, name: name)
-                if let access = settings.apiAccessTokens, access.provider == name { configuration.accessTokenResource = access.resource(origin: origin) }
+                if let access = settings.apiAccessTokens, access.provider == name { configuration.accessTokenResource = access.resolvedResource(origin: origin) }
                 let dev = try await DevProvider.start(configuration: configuration)
                 devProviders.append(dev)
                 providers[name] = try devSignIn(dev, flavor: flavor, cache: cache)
@@ -176,7 +176,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw FederateError(.invalidConfiguration, "api_access_tokens.provider '\(access.provider)' is not an OpenID provider of this configuration")
         }
         let client = try await oidc.client()
-        let resource = access.resource(origin: origin)
+        let resource = access.resolvedResource(origin: origin)
         switch access.method {
         case .jwt:
             return CallerTokenRouter(idTokens: idTokens, accessTokens: client.accessTokenVerifier(resource: resource, providerID: oidc.id))

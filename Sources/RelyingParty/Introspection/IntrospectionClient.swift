@@ -87,7 +87,13 @@ public struct IntrospectionClient: CallerTokenVerifier {
         let clock = self.clock
         return try await cache.value(
             for: IntrospectionCache.key(for: token),
-            fetch: { await Result { () async throws(FederateError) in try await request.call(token) } },
+            fetch: {
+                do throws(FederateError) {
+                    return .success(try await request.call(token))
+                } catch {
+                    return .failure(error)
+                }
+            },
             lifetime: { response in Self.lifetime(of: response, policy: policy, now: clock.now) }
         ).get()
     }

@@ -1,5 +1,4 @@
 public import FederateTokens
-public import Foundation
 
 /// An RFC 7662 introspection response (§2.2), read strictly.
 ///

@@ -46,7 +46,7 @@ public struct BearerChallenge: HTTPResponseError {
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var fields = HTTPFields()
-        for challenge in challenges { fields.append(HTTPField(name: .wwwAuthenticate, value: challenge)) }
+        fields[values: .wwwAuthenticate] = challenges
         return ErrorResponse.json(status, error, headers: fields)
     }
 
