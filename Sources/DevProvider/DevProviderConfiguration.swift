@@ -29,6 +29,12 @@ public struct DevProviderConfiguration: Sendable {
     /// Whether discovery says `require_pushed_authorization_requests` and `/authorize` refuses
     /// requests that were not pushed (RFC 9126). Default `false`.
     public var requirePushedAuthorizationRequests = false
+    /// Generic flavour: the `aud` of access tokens issued without an RFC 8707 `resource`
+    /// parameter (`Docs/AccessTokens.md`).
+    public var accessTokenResource: String = DevProviderConfiguration.defaultAccessTokenResource
+    /// Generic flavour: whether access tokens are RFC 9068 JWTs (the default) or opaque strings
+    /// that only introspection can read. The other flavours issue opaque tokens, as their providers do.
+    public var accessTokenFormat: DevAccessTokenFormat = .jwt
 
     /// Creates a configuration.
     public init(

@@ -14,6 +14,8 @@ struct DevCodeGrant: Sendable {
     let scopes: [String]
     let authTime: Date
     let expiresAt: Date
+    /// The RFC 8707 `resource` of the authorization request, if any.
+    var resource: String? = nil
 }
 
 /// A token the dev provider issued, with what it stands for.
@@ -25,6 +27,8 @@ struct DevTokenGrant: Sendable {
     let expiresAt: Date?
     /// The refresh token issued alongside an access token (revoking one revokes the other).
     let sibling: String?
+    /// The access token's audience (generic flavour), or the resource a refresh token was granted for.
+    var resource: String? = nil
 }
 
 /// The dev provider's mutable state: signing keys, codes, tokens and what users consented

@@ -59,6 +59,10 @@ extension DevRoutes {
             guard let method = DevAuthenticationMethod(rawValue: name) else { return fail("invalid_request", "unknown authentication method") }
             pickedMethod = method
         }
+        let resource = parameters["resource"]
+        if let resource, !DevAccessTokens.isResource(resource) {
+            return fail("invalid_target", "resource must be an absolute URI without a fragment (RFC 8707)")
+        }
         let picked = parameters["user"]
         let chosen = picked ?? parameters["login_hint"] ?? configuration.autoApproveSubject
         guard let user = user(chosen) else {
@@ -108,7 +112,7 @@ extension DevRoutes {
         state.codes.withLock {
             $0[code] = DevCodeGrant(
                 clientID: client.id, redirectURI: redirectURI, user: loggedIn, nonce: parameters["nonce"], codeChallenge: challenge,
-                scopes: granted, authTime: authTime, expiresAt: now.addingTimeInterval(60))
+                scopes: granted, authTime: authTime, expiresAt: now.addingTimeInterval(60), resource: resource)
         }
         var response = [("code", code)]
         // Apple posts the user's name and email once: on the first authorization of this client.

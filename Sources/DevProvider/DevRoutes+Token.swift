@@ -18,6 +18,10 @@ extension DevRoutes {
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: "{\"access_token\": ")))
         }
         if client.faults.contains(.truncatedBody) { return truncatedResponse() }
+        let requestedResource = parameters["resource"]
+        if let requestedResource, !DevAccessTokens.isResource(requestedResource) {
+            return oauthError("invalid_target", "resource must be an absolute URI without a fragment (RFC 8707)")
+        }
         switch parameters["grant_type"] {
         case "authorization_code":
             guard let code = parameters["code"], let grant = state.takeCode(code), grant.clientID == client.id else {
@@ -29,7 +33,9 @@ extension DevRoutes {
                     Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8)))) == challenge
                 else { return oauthError("invalid_grant", "PKCE verification failed") }
             }
-            return try issueTokens(client: client, user: grant.user, scopes: grant.scopes, nonce: grant.nonce, authTime: grant.authTime)
+            return try issueTokens(
+                client: client, user: grant.user, scopes: grant.scopes, nonce: grant.nonce, authTime: grant.authTime,
+                resource: requestedResource ?? grant.resource)
         case "refresh_token":
             guard let refresh = parameters["refresh_token"] else { return oauthError("invalid_request", "refresh_token missing") }
             let grant = state.tokens.withLock { tokens -> DevTokenGrant? in
@@ -42,7 +48,9 @@ extension DevRoutes {
             }
             // Google and Apple keep the refresh token; the generic flavour rotates it.
             let keep = flavor == .google || flavor == .apple ? refresh : nil
-            return try issueTokens(client: client, user: grant.user, scopes: grant.scopes, nonce: nil, authTime: grant.authTime, keepRefreshToken: keep)
+            return try issueTokens(
+                client: client, user: grant.user, scopes: grant.scopes, nonce: nil, authTime: grant.authTime, resource: requestedResource ?? grant.resource,
+                keepRefreshToken: keep)
         case DevDeviceGrant.grantType:
             return try deviceToken(parameters, client: client)
         default:
@@ -59,14 +67,18 @@ extension DevRoutes {
     }
 
     func issueTokens(
-        client: DevClient, user: DevUser, scopes: [String], nonce: String?, authTime: Date, keepRefreshToken: String? = nil
+        client: DevClient, user: DevUser, scopes: [String], nonce: String?, authTime: Date, resource: String? = nil, keepRefreshToken: String? = nil
     ) throws -> Response {
-        let access = DevRandom.token(), refresh = keepRefreshToken ?? DevRandom.token()
+        let audience = resource ?? configuration.accessTokenResource
+        let access = try minter.accessToken(for: user, client: client, scopes: scopes, resource: audience, authTime: authTime)
+        let refresh = keepRefreshToken ?? DevRandom.token()
         let expiresAt = configuration.clock.now.adding(configuration.tokenLifetime)
         state.tokens.withLock { tokens in
             if let old = tokens[refresh]?.sibling { tokens.removeValue(forKey: old) }
-            tokens[access] = DevTokenGrant(clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: expiresAt, sibling: refresh)
-            tokens[refresh] = DevTokenGrant(clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: nil, sibling: access)
+            tokens[access] = DevTokenGrant(
+                clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: expiresAt, sibling: refresh, resource: audience)
+            tokens[refresh] = DevTokenGrant(
+                clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: nil, sibling: access, resource: resource)
         }
         let idToken = try minter.idToken(for: user, client: client, nonce: nonce, accessToken: access, authTime: authTime, scopes: scopes)
         var body: [String: JSONValue] = [

@@ -58,6 +58,13 @@ struct DevRoutes: Sendable {
             router.get(RouterPath(endSession)) { request, _ in self.logout(query: request.uri.query ?? "") }
         }
         registerClientFlows(on: router)
+        if flavor == .generic {
+            router.post(RouterPath(Self.introspectionPath)) { request, _ in
+                var request = request
+                let body = try await request.collectBody(upTo: 64 * 1024)
+                return self.introspect(form: String(buffer: body), authorization: request.headers[.authorization])
+            }
+        }
     }
 
     func discovery() -> JSONValue {
@@ -95,6 +102,8 @@ struct DevRoutes: Sendable {
             document["revocation_endpoint_auth_methods_supported"] = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
             document["revocation_endpoint_auth_signing_alg_values_supported"] = ["RS256", "ES256", "PS256", "EdDSA"]
             document["claims_supported"] = ["sub", "email", "email_verified", "name", "sid"]
+            document["introspection_endpoint"] = .string(baseURL + Self.introspectionPath)
+            document["introspection_endpoint_auth_methods_supported"] = ["client_secret_basic", "client_secret_post", "private_key_jwt"]
             document["backchannel_logout_supported"] = true
             document["backchannel_logout_session_supported"] = true
             document["authorization_response_iss_parameter_supported"] = true

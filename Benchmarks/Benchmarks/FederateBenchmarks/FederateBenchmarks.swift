@@ -43,6 +43,12 @@ let benchmarks: @Sendable () -> Void = {
         let fixture = Fixture.shared
         for _ in benchmark.scaledIterations { verifySync(fixture.rsaToken, fixture) }
     }
+    // Issue 17: one RFC 9068 access-token verification costs no more than one ID-token
+    // verification (compare with "IDToken RS256 verify (warm)").
+    Benchmark("AccessToken RS256 verify (warm)", configuration: perOperation) { benchmark in
+        let fixture = AccessTokenFixture.shared
+        for _ in benchmark.scaledIterations { verifyAccessTokenSync(fixture) }
+    }
     Benchmark("IDToken ES256 verify (warm)", configuration: perOperation) { benchmark in
         let fixture = Fixture.shared
         for _ in benchmark.scaledIterations { verifySync(fixture.ecToken, fixture) }

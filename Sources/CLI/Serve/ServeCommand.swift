@@ -78,7 +78,9 @@ struct ServeCommand: AsyncParsableCommand {
                 guard let flavor = DevFlavor(rawValue: flavorName) else {
                     throw FederateError(.invalidConfiguration, "unknown dev flavour '\(flavorName)'")
                 }
-                let dev = try await DevProvider.start(configuration: devConfiguration(flavor, name: name))
+                var configuration = devConfiguration(flavor, name: name)
+                if let access = settings.apiAccessTokens, access.provider == name { configuration.accessTokenResource = access.resolvedResource(origin: origin) }
+                let dev = try await DevProvider.start(configuration: configuration)
                 devProviders.append(dev)
                 providers[name] = try devSignIn(dev, flavor: flavor, cache: cache)
                 buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? devLabel(flavor), providerID: providers[name]?.providerID ?? ""))
@@ -116,20 +118,13 @@ struct ServeCommand: AsyncParsableCommand {
         FederateRoutes<FederateContext>(configuration: configuration, logger: logger).register(on: router)
         HealthRoutes<FederateContext>(readiness: Readiness(configuration: configuration), logger: logger).register(on: router)
         MetricsRoute(registry: registry, settings: settings.metrics).register(on: router)
-        if let name = settings.apiProvider {
-            // An API for apps: bearer ID tokens of this provider, verified on every request.
-            guard let source = providers[name] as? any BearerTokenSource else {
-                throw FederateError(.invalidConfiguration, "api_bearer_provider '\(name)' is not a provider of this configuration")
-            }
-            let verifier = try await source.bearerVerifier()
+        if let verifier = try await apiVerifier(settings, providers: providers, origin: origin) {
+            // An API for apps: ID tokens of api_bearer_provider and access tokens as api_access_tokens says, verified on every request.
             router.group("api").add(middleware: BearerAuthenticationMiddleware<FederateContext>(verifier: verifier))
                 .get("whoami") { _, context in
-                    let identity = context.federate.bearer
-                    return Response(
+                    Response(
                         status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes([
-                            "provider": .string(identity?.providerID ?? ""), "sub": .string(identity?.subject ?? ""),
-                        ]))))
+                        body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes(whoami(context.federate.caller)))))
                 }
         }
         let page = DemoPage.html(providers: buttons)
@@ -163,6 +158,49 @@ struct ServeCommand: AsyncParsableCommand {
         }
         for dev in devProviders { try? await dev.stop() }
         if let failure { throw FederateError.addressInUse(failure, address: "127.0.0.1:\(settings.port)") ?? failure }
+    }
+
+    /// The API's verifier: `api_bearer_provider`'s ID tokens and `api_access_tokens`' access
+    /// tokens side by side (``CallerTokenRouter``); `nil` when the file configures neither.
+    static func apiVerifier(
+        _ settings: ServeConfiguration, providers: [String: any SignInProvider], origin: String
+    ) async throws -> (any CallerTokenVerifier)? {
+        var idTokens: (any CallerTokenVerifier)?
+        if let name = settings.apiProvider {
+            guard let source = providers[name] as? any BearerTokenSource else {
+                throw FederateError(.invalidConfiguration, "api_bearer_provider '\(name)' is not a provider of this configuration")
+            }
+            idTokens = try await source.bearerVerifier()
+        }
+        guard let access = settings.apiAccessTokens else { return idTokens }
+        guard let oidc = providers[access.provider] as? OIDCProvider else {
+            throw FederateError(.invalidConfiguration, "api_access_tokens.provider '\(access.provider)' is not an OpenID provider of this configuration")
+        }
+        let client = try await oidc.client()
+        let resource = access.resolvedResource(origin: origin)
+        switch access.method {
+        case .jwt:
+            return CallerTokenRouter(idTokens: idTokens, accessTokens: client.accessTokenVerifier(resource: resource, providerID: oidc.id))
+        case .introspection:
+            let authentication: ClientAuthentication? = access.clientSecret.map { .clientSecretBasic(secret: $0) }
+            let introspection = try client.introspectionClient(
+                resource: resource, providerID: oidc.id, clientID: access.clientID, authentication: authentication,
+                cachePolicy: IntrospectionCachePolicy(activeCeiling: .seconds(access.cacheSeconds)))
+            return CallerTokenRouter(idTokens: idTokens, introspection: introspection)
+        }
+    }
+
+    /// `GET /api/whoami`'s answer: the provider and subject (as before), the kind of token, and
+    /// for access tokens the client and the scopes.
+    static func whoami(_ caller: CallerIdentity?) -> JSONValue {
+        var body: [String: JSONValue] = [
+            "provider": .string(caller?.providerID ?? ""), "sub": .string(caller?.subject ?? ""), "kind": .string(caller?.kind.rawValue ?? ""),
+        ]
+        if let caller, caller.kind != .idToken {
+            if let clientID = caller.clientID { body["client_id"] = .string(clientID) }
+            body["scope"] = .string(caller.scopes.description)
+        }
+        return .object(body)
     }
 
     /// What the sign-in buttons call a dev provider of `flavor`: the provider it stands in for.

@@ -9,6 +9,7 @@ import Foundation
 ///  "sealing_key_env": "FEDERATE_SEALING_KEY",         // base64 of 32 bytes; shared by all instances
 ///  "recent_login_seconds": 300,
 ///  "api_bearer_provider": "corp",                     // GET /api/whoami takes this provider's ID tokens
+///  "api_access_tokens": {"provider": "corp", "resource": "https://api.example", "method": "jwt"},   // and its access tokens
 ///  "metrics": {"enabled": true, "bearer_token_env": "FEDERATE_METRICS_TOKEN"},   // GET /metrics; off when absent
 ///  "providers": [
 ///    {"name": "google", "type": "google", "client_id": "…", "client_secret_env": "GOOGLE_CLIENT_SECRET"},
@@ -45,6 +46,9 @@ struct ServeConfiguration {
     /// The provider whose ID tokens `GET /api/whoami` accepts as bearer tokens (any provider
     /// of the file, through its `BearerTokenSource`); `nil` serves no API route.
     var apiProvider: String? = "dev"
+    /// The access tokens `GET /api/whoami` also takes (``APIAccessSettings``); `nil` takes none.
+    /// The defaults take the generic dev provider's JWT access tokens for `ORIGIN/api`.
+    var apiAccessTokens: APIAccessSettings? = APIAccessSettings(provider: "dev", resource: nil, method: .jwt)
     var providers: [ProviderEntry] = [.dev(name: "dev", flavor: "generic"), .dev(name: "google", flavor: "google"), .dev(name: "apple", flavor: "apple")]
     /// What the demo page's buttons call each provider, by name (a provider's `"label"`);
     /// unnamed ones are called after their type ("Google", "Apple", "Dev provider").
@@ -126,6 +130,11 @@ struct ServeConfiguration {
         } else {
             apiProvider = nil
         }
+        if let value = object["api_access_tokens"] {
+            apiAccessTokens = try APIAccessSettings(json: value, environment: environment)
+        } else {
+            apiAccessTokens = nil
+        }
         if let entries = object["providers"]?.arrayValue {
             providers = []
             for entry in entries {
@@ -161,6 +170,16 @@ struct ServeConfiguration {
         }
         if let apiProvider, !names.contains(apiProvider) {
             throw FederateError(.invalidConfiguration, "api_bearer_provider '\(apiProvider)' is not a provider of this file")
+        }
+        if let access = apiAccessTokens {
+            guard let entry = providers.first(where: { $0.name == access.provider }) else {
+                throw FederateError(.invalidConfiguration, "api_access_tokens.provider '\(access.provider)' is not a provider of this file")
+            }
+            switch entry {
+            case .oidc: break
+            case .dev(_, let flavor) where flavor == "generic": break
+            default: throw FederateError(.invalidConfiguration, "api_access_tokens.provider must be an oidc provider or a generic dev provider")
+            }
         }
     }
 }

@@ -5,6 +5,9 @@ public import Hummingbird
 public struct FederateAuthentication: Sendable {
     /// The identity of a verified bearer ID token (``BearerAuthenticationMiddleware``).
     public var bearer: BearerIdentity?
+    /// The caller of an API route, whatever token it presented: an ID token, a JWT access
+    /// token or an introspected one (``BearerAuthenticationMiddleware``).
+    public var caller: CallerIdentity?
     /// The verified session of the session cookie or bearer session token
     /// (``SessionAuthenticationMiddleware``).
     public var session: AccountSession?

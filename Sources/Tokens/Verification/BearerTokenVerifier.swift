@@ -20,8 +20,8 @@ public struct BearerIdentity: Sendable, CustomStringConvertible {
 /// Verifies a token that a caller presents as `Authorization: Bearer`: the one protocol that
 /// the ID-token verifiers of every provider implement (Google, Apple, Firebase, any OpenID
 /// issuer through ``IDTokenBearerVerifier``), so a CLI, a middleware or a server takes any of
-/// them.
-public protocol BearerTokenVerifier: Sendable {
+/// them. Every bearer verifier is also a ``CallerTokenVerifier`` (ID tokens as API callers).
+public protocol BearerTokenVerifier: CallerTokenVerifier {
     /// The provider ID the identities carry.
     var providerID: String { get }
 

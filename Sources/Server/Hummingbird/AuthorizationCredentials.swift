@@ -1,0 +1,49 @@
+import Hummingbird
+
+/// The credentials of an `Authorization` header: `SCHEME TOKEN` (RFC 9110 §11.4) with a
+/// token68 token, as RFC 6750 §2.1 and RFC 9449 §7.1 send access tokens.
+struct AuthorizationCredentials: Sendable {
+    /// The scheme as sent (compare case-insensitively).
+    let scheme: Substring
+    /// The token.
+    let token: String
+
+    enum Failure: Error {
+        /// No `Authorization` header.
+        case absent
+        /// Several headers, no token, or a token outside token68.
+        case malformed(String)
+    }
+
+    /// Reads the request's one `Authorization` header.
+    static func from(_ fields: HTTPFields) -> Result<AuthorizationCredentials, Failure> {
+        let values = fields[values: .authorization]
+        guard let header = values.first else { return .failure(.absent) }
+        guard values.count == 1 else { return .failure(.malformed("send one Authorization header")) }
+        guard header.utf8.count <= 64 * 1024 else { return .failure(.malformed("the Authorization header is too large")) }
+        guard let space = header.firstIndex(of: " ") else { return .failure(.malformed("Authorization is SCHEME TOKEN")) }
+        let scheme = header[..<space]
+        let token = header[header.index(after: space)...]
+        guard !scheme.isEmpty, !token.isEmpty, isToken68(token) else {
+            return .failure(.malformed("the token must be one token68 value (RFC 6750 §2.1) after a single space"))
+        }
+        return .success(AuthorizationCredentials(scheme: scheme, token: String(token)))
+    }
+
+    /// `1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`.
+    static func isToken68(_ text: Substring) -> Bool {
+        var padding = false
+        for byte in text.utf8 {
+            if byte == 0x3D {
+                padding = true
+                continue
+            }
+            guard !padding else { return false }
+            switch byte {
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x2E, 0x5F, 0x7E, 0x2B, 0x2F: continue
+            default: return false
+            }
+        }
+        return text.utf8.first != 0x3D
+    }
+}

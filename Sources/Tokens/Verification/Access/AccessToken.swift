@@ -1,0 +1,71 @@
+public import Foundation
+
+/// A verified RFC 9068 JWT access token: typed claims plus every raw claim.
+///
+/// Built only from a token that passed the access-token rules
+/// (``ClaimRules/accessToken(issuers:resources:maxAge:)``), so `iss`, `sub`, `aud`, `exp`,
+/// `iat`, `client_id` and `jti` are present and well-formed. The token string itself is not
+/// kept: it is a bearer credential.
+public struct AccessToken: Sendable, CustomStringConvertible {
+    /// The protected header.
+    public let header: JOSEHeader
+    /// The algorithm that verified the signature.
+    public let algorithm: JWSAlgorithm
+    /// The `kid` of the verifying key, if any.
+    public let keyID: String?
+    /// Every claim of the payload.
+    public let claims: [String: JSONValue]
+    /// `scope`: what the token allows (none when absent).
+    public let scopes: OAuthScopes
+    /// `cnf`, when the token is bound to a key; ``TokenConfirmation/jkt`` for DPoP (RFC 9449).
+    public let confirmation: TokenConfirmation?
+
+    /// `iss`.
+    public var issuer: String { claims["iss"]?.stringValue ?? "" }
+    /// `sub`: the resource owner, or the client itself for a client-credentials grant.
+    public var subject: String { claims["sub"]?.stringValue ?? "" }
+    /// `client_id`: the client the token was issued to.
+    public var clientID: String { claims["client_id"]?.stringValue ?? "" }
+    /// `jti`.
+    public var jwtID: String { claims["jti"]?.stringValue ?? "" }
+    /// `aud`, always as a list.
+    public var audiences: [String] {
+        switch claims["aud"] {
+        case .string(let single)?: return [single]
+        case .array(let entries)?: return entries.compactMap(\.stringValue)
+        default: return []
+        }
+    }
+    /// `exp`.
+    public var expiresAt: Date { date("exp") ?? Date(timeIntervalSince1970: 0) }
+    /// `iat`.
+    public var issuedAt: Date { date("iat") ?? Date(timeIntervalSince1970: 0) }
+    /// `auth_time`, if present.
+    public var authTime: Date? { date("auth_time") }
+    /// `acr`, if present.
+    public var authenticationContextClass: String? { claims["acr"]?.stringValue }
+    /// `amr` when it is an array of strings, else `nil`.
+    public var authenticationMethods: [String]? {
+        guard case .array(let entries)? = claims["amr"] else { return nil }
+        let methods = entries.compactMap(\.stringValue)
+        return methods.count == entries.count ? methods : nil
+    }
+
+    /// Wraps a token the access-token rules accepted.
+    init(_ token: VerifiedJWT) throws(FederateError) {
+        self.header = token.header
+        self.algorithm = token.algorithm
+        self.keyID = token.keyID
+        self.claims = token.claims
+        self.scopes = try token.string("scope").map { (text) throws(FederateError) in try OAuthScopes(parsing: text) } ?? .none
+        self.confirmation = try TokenConfirmation.from(token.claims)
+    }
+
+    private func date(_ name: String) -> Date? {
+        claims[name].flatMap(NumericDate.init(json:))?.date
+    }
+
+    public var description: String {
+        "AccessToken(iss: \(issuer), sub: \(subject), client_id: \(clientID), scope: \(scopes), alg: \(algorithm.rawValue))"
+    }
+}

@@ -1,0 +1,58 @@
+/// Verifies RFC 9068 JWT access tokens for one API: the ``JWTVerifier`` pipeline with the
+/// rules of an ``AccessTokenPolicy``.
+///
+/// ```swift
+/// let verifier = AccessTokenVerifier(
+///     policy: AccessTokenPolicy(issuer: "https://login.example.com", resource: "https://api.example.com"),
+///     keys: keys)   // a RemoteKeySet (FederateRelyingParty) or a key set in hand
+/// let token = try await verifier.verify(accessToken)
+/// ```
+///
+/// The pipeline is built once; a verification costs what an ID-token verification costs
+/// (`Benchmarks/`). A verifier is a value: share it freely across tasks.
+public struct AccessTokenVerifier: CallerTokenVerifier {
+    /// The rules applied.
+    public let policy: AccessTokenPolicy
+    /// Where keys come from.
+    public let keys: any KeySetProvider
+    /// The time tokens are checked at.
+    public let clock: FederateClock
+    /// The provider the tokens come from, as callers' identities name it (`oidc.corp`).
+    public let providerID: String?
+    private let pipeline: JWTVerifier
+
+    /// Creates a verifier that checks tokens at `clock`'s time and counts them (kind
+    /// `access_token`) in `observability`.
+    public init(
+        policy: AccessTokenPolicy, keys: any KeySetProvider, providerID: String? = nil, clock: FederateClock = .system,
+        observability: Observability = Observability()
+    ) {
+        self.policy = policy
+        self.keys = keys
+        self.providerID = providerID
+        self.clock = clock
+        self.pipeline = JWTVerifier(
+            rules: policy.rules, allowedAlgorithms: policy.allowedAlgorithms, keys: keys, clockTolerance: policy.clockTolerance, clock: clock,
+            limits: policy.limits
+        ).observed(by: observability, as: .accessToken)
+    }
+
+    /// Verifies `token`; on an unknown `kid`, asks the key provider for a refreshed set once.
+    public func verify(_ token: String) async throws(FederateError) -> AccessToken {
+        try AccessToken(try await pipeline.verify(token))
+    }
+
+    /// Verifies `token` against a key set in hand, synchronously (no refetch).
+    public func verify(_ token: String, keySet: JSONWebKeySet) throws(FederateError) -> AccessToken {
+        try AccessToken(try pipeline.verify(token, keySet: keySet))
+    }
+
+    public func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
+        CallerIdentity(accessToken: try await verify(token), providerID: providerID)
+    }
+}
+
+extension TokenKind {
+    /// An RFC 9068 JWT access token.
+    public static let accessToken = TokenKind(rawValue: "access_token")
+}

@@ -1,0 +1,32 @@
+/// A token's confirmation claim `cnf` (RFC 7800): the key the token is bound to.
+///
+/// DPoP-bound access tokens carry the SHA-256 JWK thumbprint of the client's key as
+/// `cnf.jkt` (RFC 9449 §6); ``jkt`` exposes it, checked to be the base64url of 32 bytes.
+/// Other confirmation methods (`x5t#S256` for mutual TLS, RFC 8705) stay in ``members``.
+public struct TokenConfirmation: Sendable, Hashable {
+    /// `jkt`: the base64url SHA-256 JWK thumbprint (RFC 7638) of the key the token is bound to.
+    public let jkt: String?
+    /// Every member of `cnf`, as sent.
+    public let members: [String: JSONValue]
+
+    /// Reads `cnf`: a JSON object whose `jkt`, when present, is the base64url (no padding) of a
+    /// 32-byte SHA-256 thumbprint. Anything else is ``FederateError/Code/invalidClaim``.
+    public init(json value: JSONValue) throws(FederateError) {
+        guard case .object(let members) = value else { throw FederateError(.invalidClaim, "'cnf' is not a JSON object") }
+        if let jkt = members["jkt"] {
+            guard case .string(let thumbprint) = jkt, thumbprint.utf8.count == 43, Base64URL.decode(thumbprint)?.count == 32 else {
+                throw FederateError(.invalidClaim, "'cnf.jkt' is not a base64url SHA-256 thumbprint")
+            }
+            self.jkt = thumbprint
+        } else {
+            self.jkt = nil
+        }
+        self.members = members
+    }
+
+    /// Reads the `cnf` claim of `claims`, if any.
+    static func from(_ claims: [String: JSONValue]) throws(FederateError) -> TokenConfirmation? {
+        guard let value = claims["cnf"] else { return nil }
+        return try TokenConfirmation(json: value)
+    }
+}

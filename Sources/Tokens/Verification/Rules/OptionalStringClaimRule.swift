@@ -1,0 +1,15 @@
+/// A claim that, when present, must be a string: `acr` of an access token. Absent: the rule
+/// passes. Another type: ``FederateError/Code/invalidClaim``.
+public struct OptionalStringClaimRule: ClaimRule {
+    /// The claim.
+    public let name: String
+
+    /// Creates the rule.
+    public init(_ name: String) {
+        self.name = name
+    }
+
+    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+        _ = try token.string(name)
+    }
+}

@@ -1,0 +1,15 @@
+/// `scope`, when present, is a string in RFC 6749 §3.3's grammar with at most
+/// ``OAuthScopes/maximumCount`` scopes (``OAuthScopes/init(parsing:)``), so what a route
+/// requires is compared with exactly what the issuer granted.
+///
+/// Absent: the token grants no scope and the rule passes. Not a string, or outside the
+/// grammar: ``FederateError/Code/invalidClaim``.
+public struct ScopeClaimRule: ClaimRule {
+    /// Creates the rule.
+    public init() {}
+
+    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+        guard let scope = try token.string("scope") else { return }
+        _ = try OAuthScopes(parsing: scope)
+    }
+}

@@ -1,0 +1,75 @@
+import Federate
+import FederateHummingbird
+import FederateTestSupport
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// The RFC 7662 client and the API middleware against an introspection endpoint nobody here
+/// wrote: django-oauth-toolkit (PyPI), run by `Tests/Interop/dot_introspection.py` on loopback
+/// with tokens written into its database. Needs the interop venv (`Tests/Interop/venv.sh`); a
+/// missing Python fails the test, never skips it.
+@Suite("Interop: django-oauth-toolkit introspection", .serialized)
+struct DOTIntrospectionInteropTests {
+    @Test(.timeLimit(.minutes(20)))
+    func introspectionAgainstDjangoOAuthToolkit() async throws {
+        let root = try ExternalProcess.packageRoot()
+        let venv = await ExternalProcess.run(["bash", "Tests/Interop/venv.sh"], in: root, timeout: 900)
+        try #require(venv.status == 0, "the Python environment could not be created: \(ExternalProcess.tail(venv.stderr))")
+        let python = ProcessInfo.processInfo.environment["FEDERATE_INTEROP_VENV"].map { $0 + "/bin/python" }
+            ?? root.appendingPathComponent(".venv-interop/bin/python").path
+        let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("federate-dot-introspection-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: runtime) }
+        let port = try FreePort.loopback()
+        let op = try InteractiveCLI(
+            executable: python, arguments: ["Tests/Interop/dot_introspection.py", "--port", String(port), "--runtime-dir", runtime.path],
+            directory: root.path)
+        let line = try #require(await op.nextLine(), "dot_introspection.py printed nothing")
+        let info = try JSONParser().parseObject(Array(line.utf8))
+        let endpoint = try #require(info["introspection_endpoint"]?.stringValue)
+        let clientID = try #require(info["client_id"]?.stringValue), secret = try #require(info["client_secret"]?.stringValue)
+        let active = try #require(info["active"]?.stringValue)
+        let expired = try #require(info["expired"]?.stringValue), revoked = try #require(info["revoked"]?.stringValue)
+        // runserver prints its banner on stderr only once it listens: poll until it answers.
+        let issuer = try #require(info["issuer"]?.stringValue)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if (try? await PatientTransport.shared.send(Federate.HTTPRequest(url: issuer + "/.well-known/jwks.json"))) != nil { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+
+        let introspection = try IntrospectionClient(
+            endpoint: endpoint, clientID: clientID, authentication: .clientSecretBasic(secret: secret), providerID: "oidc.dot",
+            httpClient: PatientTransport.shared)
+        let wrongSecret = try IntrospectionClient(
+            endpoint: endpoint, clientID: clientID, authentication: .clientSecretBasic(secret: secret + "x"), httpClient: PatientTransport.shared)
+        let caller = try await introspection.verifyCaller(active)
+        #expect(caller.kind == .introspection && caller.clientID == clientID && caller.scopes.values == ["openid", "email"], "\(caller)")
+        #expect(caller.claims["username"] == "alice" && caller.expiresAt != nil)
+        for dead in [expired, revoked] {
+            let error = await #expect(throws: FederateError.self) { try await introspection.verifyCaller(dead) }
+            #expect(error?.code == .tokenInactive)
+        }
+        let failure = await #expect(throws: FederateError.self) { try await wrongSecret.verifyCaller(active) }
+        #expect(failure?.code == .introspectionFailed)
+
+        let router = Router(context: FederateContext.self)
+        router.group("api").add(middleware: BearerAuthenticationMiddleware(verifier: introspection, requiredScopes: ["email"]))
+            .get("whoami") { _, context in context.federate.caller?.clientID ?? "-" }
+        router.group("admin").add(middleware: BearerAuthenticationMiddleware(verifier: introspection, requiredScopes: ["admin"]))
+            .get { _, _ in "admin" }
+        try await Application(router: router).test(.router) { client in
+            try await client.execute(uri: "/api/whoami", method: .get, headers: [.authorization: "Bearer " + active]) { response in
+                #expect(response.status.code == 200 && String(buffer: response.body) == clientID)
+            }
+            try await client.execute(uri: "/api/whoami", method: .get, headers: [.authorization: "Bearer " + revoked]) { response in
+                #expect(response.status.code == 401 && response.headers[.wwwAuthenticate] == "Bearer error=\"invalid_token\"")
+            }
+            try await client.execute(uri: "/admin", method: .get, headers: [.authorization: "Bearer " + active]) { response in
+                #expect(response.status.code == 403 && response.headers[.wwwAuthenticate] == "Bearer error=\"insufficient_scope\", scope=\"admin\"")
+            }
+        }
+        await op.terminate()
+    }
+}

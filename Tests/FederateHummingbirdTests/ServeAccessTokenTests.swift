@@ -1,0 +1,89 @@
+import Federate
+import FederateDevProvider
+import FederateTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `federate serve`'s API with `"api_access_tokens"`: the dev provider's access tokens for the
+/// configured resource are accepted beside its ID tokens, verified locally (`jwt`) or by
+/// introspection, and a configuration it cannot honour is refused at start.
+@Suite("federate serve access tokens")
+struct ServeAccessTokenTests {
+    static let resource = "https://api.serve.test"
+
+    /// Runs `federate serve` with `object` (plus a store in a fresh directory) and `body` with its origin.
+    static func serve(_ object: [String: JSONValue], environment: [String: String], _ body: (String) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("federate-at-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var object = object
+        object["store"] = ["sqlite": .string(directory.appendingPathComponent("accounts.sqlite").path)]
+        let config = directory.appendingPathComponent("serve.json")
+        try Data(JSONSerializer.bytes(.object(object))).write(to: config)
+        let port = try FreePort.loopback()
+        let serve = try InteractiveCLI(
+            executable: CLIProcess.executablePath, arguments: ["serve", "--config", config.path, "--port", String(port)],
+            directory: directory.path, environment: environment)
+        let line = try #require(await serve.nextLine())
+        #expect(line.contains("\"url\""), "\(line)")
+        try await body("http://127.0.0.1:\(port)")
+        let end = await serve.send(signal: SIGTERM)
+        #expect(end.exited && end.status == 0)
+    }
+
+    static func whoami(_ origin: String, _ token: String) async throws -> (Int, [String: JSONValue]) {
+        let response = try await PatientTransport.shared.send(HTTPRequest(url: origin + "/api/whoami", headers: [("Authorization", "Bearer " + token)]))
+        return (response.status, (try? JSONParser().parseObject(response.body)) ?? [:])
+    }
+
+    @Test(.timeLimit(.minutes(3)), arguments: ["jwt", "introspection"])
+    func theAPITakesAccessTokensAsConfigured(method: String) async throws {
+        let provider = try await DevProvider.start()
+        defer { Task { try? await provider.stop() } }
+        let forAPI = try await AccessTokenMiddlewareTests.tokens(provider, resource: Self.resource)
+        let forOther = try await AccessTokenMiddlewareTests.tokens(provider, resource: "https://other.serve.test")
+        let object: [String: JSONValue] = [
+            "api_bearer_provider": "corp",
+            "api_access_tokens": ["provider": "corp", "resource": .string(Self.resource), "method": .string(method)],
+            "providers": [["name": "corp", "type": "oidc", "issuer": .string(provider.issuer), "client_id": "dev-client", "client_secret_env": "CORP_SECRET"]],
+        ]
+        try await Self.serve(object, environment: ["CORP_SECRET": "dev-secret"]) { origin in
+            var (status, body) = try await Self.whoami(origin, forAPI.accessToken)
+            #expect(status == 200 && body["sub"] == "alice" && body["provider"] == "oidc.corp", "\(body)")
+            #expect(body["kind"] == .string(method == "jwt" ? "access_token" : "introspection") && body["client_id"] == "dev-client")
+            #expect(body["scope"] == "openid email orders:read")
+            (status, body) = try await Self.whoami(origin, try #require(forAPI.idToken))
+            #expect(status == 200 && body["kind"] == "id_token" && body["sub"] == "alice" && body["scope"] == nil, "\(body)")
+            (status, body) = try await Self.whoami(origin, forOther.accessToken)
+            #expect(status == 401 && body["error"] == "audience_mismatch", "\(body)")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(2)), arguments: [
+        JSONValue.string("jwt"),
+        ["provider": "nowhere", "resource": "https://api", "method": "jwt"],
+        ["provider": "dev", "resource": "https://api", "method": "opaque"],
+        ["provider": "dev", "method": "jwt"],
+        ["provider": "apple-dev", "resource": "https://api", "method": "jwt"],
+        ["provider": "dev", "resource": "https://api", "method": "introspection", "cache_seconds": -1],
+    ])
+    func aConfigurationItCannotHonourIsRefused(value: JSONValue) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("federate-at-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("serve.json")
+        let object: JSONValue = [
+            "store": ["sqlite": .string(directory.appendingPathComponent("accounts.sqlite").path)],
+            "api_access_tokens": value,
+            "providers": [["name": "dev", "type": "dev"], ["name": "apple-dev", "type": "dev", "flavor": "apple"]],
+        ]
+        try Data(JSONSerializer.bytes(object)).write(to: config)
+        let output = await ExternalProcess.run([CLIProcess.executablePath, "serve", "--config", config.path, "--port", "0"], in: directory, timeout: 30)
+        #expect(!output.timedOut && output.status == 1)
+        #expect(try JSONParser().parseObject(Array(output.stdout.utf8))["error"] == "invalid_configuration", "\(output.stdout)")
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+import Federate
+@testable import FederateTokens
+
+/// RFC 9068 access tokens through the one pipeline: the RFC's own example, `typ` confusion
+/// both ways, each required claim, and hostile scopes, times and confirmations.
+@Suite struct AccessTokenTests {
+    // RFC 9068 §2.2 / Appendix A's example (issued 2021-04-13, expires 2021-12-15).
+    static let issuer = "https://authorization-server.example.com/"
+    static let resource = "https://rs.example.com/"
+    static let now: Double = 1_620_000_000
+    static let example: [String: JSONValue] = [
+        "iss": .string(issuer), "sub": "5ba552d67", "aud": .string(resource), "exp": 1_639_528_912, "iat": 1_618_354_090,
+        "jti": "dbe39bf3a3ba4238a513f51d6e1691c4", "client_id": "s6BhdRkqt3", "scope": "openid profile reademail",
+    ]
+    static let atHeader: [String: JSONValue] = ["typ": "at+jwt", "kid": "rsa-1"]
+    static let clock = FederateClock.fixed(at: Date(timeIntervalSince1970: now))
+    static let verifier = AccessTokenVerifier(
+        policy: AccessTokenPolicy(issuer: issuer, resource: resource), keys: Fixtures.keySet, clock: clock)
+
+    static func sign(_ changes: [String: JSONValue] = [:], header: [String: JSONValue] = atHeader) -> String {
+        var claims = example
+        for (name, value) in changes {
+            if case .null = value { claims[name] = nil } else { claims[name] = value }
+        }
+        return try! Fixtures.rsa.sign(claims: claims, algorithm: .rs256, header: header)
+    }
+
+    static func code(_ changes: [String: JSONValue] = [:], header: [String: JSONValue] = atHeader) -> FederateError.Code? {
+        do {
+            _ = try verifier.verify(sign(changes, header: header), keySet: Fixtures.keySet)
+            return nil
+        } catch {
+            return error.code
+        }
+    }
+
+    @Test func theRFCExampleVerifiesWithTypedClaims() throws {
+        let token = try Self.verifier.verify(Self.sign(), keySet: Fixtures.keySet)
+        #expect(token.subject == "5ba552d67" && token.clientID == "s6BhdRkqt3" && token.issuer == Self.issuer)
+        #expect(token.jwtID == "dbe39bf3a3ba4238a513f51d6e1691c4" && token.audiences == [Self.resource])
+        #expect(token.scopes.values == ["openid", "profile", "reademail"] && token.scopes.contains("reademail") && !token.scopes.contains("READEMAIL"))
+        #expect(token.expiresAt == Date(timeIntervalSince1970: 1_639_528_912) && token.confirmation == nil && token.authTime == nil)
+        let caller = CallerIdentity(accessToken: token, providerID: "oidc.as")
+        #expect(caller.kind == .accessToken && caller.subject == "5ba552d67" && caller.clientID == "s6BhdRkqt3" && caller.bearer == nil)
+    }
+
+    @Test func typMustNameAnAccessToken() {
+        #expect(Self.code(header: ["typ": "application/at+jwt"]) == nil)
+        #expect(Self.code(header: ["typ": "AT+JWT"]) == nil)
+        for header: [String: JSONValue] in [[:], ["typ": "JWT"], ["typ": "at+jwt "], ["typ": "logout+jwt"], ["typ": "application/jwt"], ["typ": 1]] {
+            #expect(Self.code(header: header) != nil, "\(header)")
+        }
+        #expect(Self.code(header: ["typ": "JWT"]) == .tokenTypeMismatch)
+    }
+
+    @Test func anIDTokenIsNeverAnAccessTokenAndViceVersa() throws {
+        // The same claims, plus what an ID token has, signed as an ID token: refused as an access token.
+        let idToken = Self.sign(["aud": .string(Self.resource), "nonce": "n"], header: ["typ": "JWT"])
+        #expect(throws: FederateError.self) { try Self.verifier.verify(idToken, keySet: Fixtures.keySet) }
+        // An access token whose claims would pass the ID-token rules: refused by them.
+        let idVerifier = IDTokenVerifier(
+            policy: IDTokenPolicy(issuers: [Self.issuer], audiences: [Self.resource]), keys: Fixtures.keySet, clock: Self.clock)
+        let error = #expect(throws: FederateError.self) { try idVerifier.verify(Self.sign(), keySet: Fixtures.keySet) }
+        #expect(error?.code == .tokenTypeMismatch)
+    }
+
+    @Test func requiredClaims() {
+        for name in ["iss", "sub", "aud", "exp", "iat", "client_id", "jti"] {
+            #expect(Self.code([name: .null]) == .missingClaim, "\(name)")
+        }
+        #expect(Self.code(["client_id": ""]) == .missingClaim)
+        #expect(Self.code(["jti": 7]) == .invalidClaim)
+        #expect(Self.code(["scope": .null]) == nil)
+        #expect(Self.code(["aud": "https://rs.example.com"]) == .audienceMismatch)  // no trailing slash: another resource
+        #expect(Self.code(["aud": ["https://other.example/", .string(Self.resource)]]) == nil)
+        #expect(Self.code(["iss": "https://authorization-server.example.com"]) == .issuerMismatch)
+        #expect(Self.code(["acr": "urn:mace:incommon:iap:silver", "auth_time": 1_618_354_000]) == nil)
+        #expect(Self.code(["acr": 2]) == .invalidClaim)
+        #expect(Self.code(["auth_time": .double(Self.now + 3600)]) == .invalidClaim)
+        #expect(Self.code(["events": [:]]) == .tokenTypeMismatch)
+    }
+
+    @Test func hostileScopes() {
+        for scope in [
+            "read\twrite", "read  write", " read", "read ", "read\nwrite", "r\u{E9}ad", "read\u{00A0}write", "r\"ead", "re\\ad",
+            "\u{FF52}ead", "read\u{0301}", "read\u{200B}", String(repeating: "s ", count: 300) + "s",
+        ] {
+            #expect(Self.code(["scope": .string(scope)]) == .invalidClaim, "\(scope.debugDescription.prefix(40))")
+        }
+        #expect(Self.code(["scope": ["read", "write"]]) == .invalidClaim)
+        #expect(Self.code(["scope": ""]) == nil)
+        let many = (0..<OAuthScopes.maximumCount).map { "s\($0)" }.joined(separator: " ")
+        #expect(Self.code(["scope": .string(many)]) == nil)
+        #expect(Self.code(["scope": .string(many + " one-more")]) == .invalidClaim)
+    }
+
+    @Test func timeExtremes() {
+        #expect(Self.code(["exp": 9_007_199_254_740_992]) == nil)  // 2^53: far, still a NumericDate
+        #expect(Self.code(["exp": 9_007_199_254_740_993]) == .invalidClaim)
+        for value: JSONValue in [.double(1e300), -1, .double(-0.5), "1639528912", [1]] {
+            #expect(Self.code(["exp": value]) != nil, "\(value)")
+        }
+        #expect(Self.code(["exp": .double(Self.now - 61)]) == .tokenExpired)
+        #expect(Self.code(["exp": .double(Self.now - 59)]) == nil)  // within the 60 s tolerance
+        #expect(Self.code(["iat": .double(Self.now + 61)]) == .issuedInFuture)
+        #expect(Self.code(["nbf": .double(Self.now + 61)]) == .notYetValid)
+    }
+
+    @Test func confirmationIsTypedAndChecked() throws {
+        let thumbprint = Base64URL.encode([UInt8](repeating: 7, count: 32))
+        let token = try Self.verifier.verify(Self.sign(["cnf": ["jkt": .string(thumbprint)]]), keySet: Fixtures.keySet)
+        #expect(token.confirmation?.jkt == thumbprint)
+        #expect(CallerIdentity(accessToken: token, providerID: nil).confirmation?.jkt == thumbprint)
+        #expect(Self.code(["cnf": ["x5t#S256": "abc"]]) == nil)
+        for cnf: JSONValue in ["jkt", ["jkt": "short"], ["jkt": .string(thumbprint + "A")], ["jkt": 5], ["jkt": .string(thumbprint.replacingOccurrences(of: "B", with: "+"))]] {
+            #expect(Self.code(["cnf": cnf]) == .invalidClaim, "\(cnf)")
+        }
+    }
+
+    @Test func scopesParseStrictlyAndCompareByteForByte() throws {
+        let scopes = try OAuthScopes(parsing: "b a b c")
+        #expect(scopes.values == ["b", "a", "c"])
+        #expect(scopes.isSuperset(of: ["a", "c"]) && !scopes.isSuperset(of: ["a", "d"]))
+        #expect(scopes.missing(from: ["d", "a", "e"]) == ["d", "e"])
+        #expect(try OAuthScopes(parsing: "").isEmpty)
+        #expect(try OAuthScopes(parsing: "!#[]~").values == ["!#[]~"])
+        #expect(throws: FederateError.self) { try OAuthScopes(parsing: " ") }
+    }
+
+    @Test func theRouterSendsEachKindToItsOwnVerifier() async throws {
+        let idVerifier = IDTokenBearerVerifier(
+            providerID: "oidc.as",
+            verifier: IDTokenVerifier(policy: IDTokenPolicy(issuers: [Self.issuer], audiences: [Self.resource]), keys: Fixtures.keySet, clock: Self.clock))
+        let accessToken = Self.sign()
+        let idToken = Self.sign(["client_id": .null, "jti": .null, "scope": .null], header: ["typ": "JWT"])
+        let both = CallerTokenRouter(idTokens: idVerifier, accessTokens: Self.verifier)
+        #expect(try await both.verifyCaller(accessToken).kind == .accessToken)
+        let viaID = try await both.verifyCaller(idToken)
+        #expect(viaID.kind == .idToken && viaID.bearer?.subject == "5ba552d67" && viaID.scopes.isEmpty)
+        #expect(CallerTokenRouter.shape(of: Base64URL.encode(#"{"alg":"RS256"}"#) + ".YmFy.YmF6") == .otherJWS)
+        #expect(CallerTokenRouter.shape(of: "Zm9v.YmFy.YmF6") == .opaque)  // a header that is not JSON
+        #expect(CallerTokenRouter.shape(of: "opaque-token") == .opaque)
+        #expect(CallerTokenRouter.shape(of: "a.b.c.d.e") == .opaque)
+        for (router, token) in [
+            (CallerTokenRouter(idTokens: idVerifier), accessToken), (CallerTokenRouter(accessTokens: Self.verifier), idToken),
+            (both, "opaque-token"),
+        ] {
+            let error = await #expect(throws: FederateError.self) { try await router.verifyCaller(token) }
+            #expect(error?.code == .tokenTypeMismatch)
+        }
+    }
+}
