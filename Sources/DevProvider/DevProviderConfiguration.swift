@@ -26,6 +26,9 @@ public struct DevProviderConfiguration: Sendable {
     /// retired keys stop being published. A test hands it the clock it gives the relying
     /// party, and advances both at once.
     public var clock: FederateClock
+    /// DPoP (RFC 9449): whether token and UserInfo requests must carry a nonce the provider
+    /// issued, so clients exercise `use_dpop_nonce`. Off by default.
+    public var requiresDPoPNonce = false
 
     /// Creates a configuration.
     public init(
