@@ -18,7 +18,7 @@ extension DevRoutes {
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: "{\"access_token\": ")))
         }
         if client.faults.contains(.truncatedBody) { return truncatedResponse() }
-        var dpop: DPoPProof?
+        let dpop: DPoPProof?
         switch await tokenRequestProof(proofs) {
         case .absent: dpop = nil
         case .verified(let proof): dpop = proof
