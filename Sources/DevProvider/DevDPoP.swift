@@ -1,5 +1,6 @@
 import Federate
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Synchronization
 

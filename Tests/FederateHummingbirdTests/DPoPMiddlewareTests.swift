@@ -1,4 +1,3 @@
-import Crypto
 import Federate
 import FederateTestSupport
 @testable import FederateHummingbird
@@ -16,7 +15,7 @@ struct DPoPMiddlewareTests {
 
     /// An authorization server's key and the JWT access tokens it mints.
     struct Issuer {
-        let key = JWSSigningKey(p256: P256.Signing.PrivateKey(), keyID: "as-1")
+        let key = DPoPKey.generateES256().signingKey.withKeyID("as-1")
         let clock: TestClock
 
         func accessToken(boundTo thumbprint: String?, subject: String = "alice") throws -> String {

@@ -1,5 +1,5 @@
 public import FederateTokens
-public import Foundation
+import Foundation
 
 /// What a server checks of a DPoP request (RFC 9449 §4.3, §7): the proof verified for this
 /// request (``DPoPProofVerifier``); when the server requires nonces, the proof's among the

@@ -1,4 +1,4 @@
-public import Crypto
+import Crypto
 public import Foundation
 
 /// The key a client proves possession of with DPoP (RFC 9449), and the proofs it signs.

@@ -10,7 +10,7 @@ import Testing
 @Suite("DPoP cost") struct DPoPCostTests {
     @Test func aBoundRequestCostsAboutOneTokenAndOneP256Verification() throws {
         let clock = FederateClock.fixed(at: Date(timeIntervalSince1970: 1_700_000_000))
-        let rsa = JWSSigningKey(rsa: try _RSA.Signing.PrivateKey(keySize: .bits2048), keyID: "rsa")
+        let rsa = try JWSSigningKey.generateRSA(keyID: "rsa")
         let claims: [String: JSONValue] = [
             "iss": "https://as.example.com", "aud": "api", "sub": "alice", "iat": .integer(1_700_000_000), "exp": .integer(1_700_003_600),
         ]

@@ -1,5 +1,6 @@
-public import Federate
-public import Hummingbird
+import Federate
+public import HTTPTypes
+import Hummingbird
 
 extension HTTPField.Name {
     // Both names are valid field names: the initializer never fails, the fallback is never taken.
