@@ -76,12 +76,12 @@ struct DPoPDevProviderTests {
             let verified = try DPoPProofVerifier().verify(proof, method: "GET", uri: provider.issuer + "/userinfo", accessToken: refreshed.accessToken)
             #expect(verified.thumbprint == signer.thumbprint)
 
-            // Token, UserInfo, UserInfo as bearer (refused), refresh: each once, no retries, and
-            // every DPoP one with a proof.
+            // Token, the key set (for the ID token), UserInfo, UserInfo as bearer (refused),
+            // refresh: each once, no retries, and every DPoP one with a proof.
             let log = recorder.log
-            #expect(log.map(\.dpop) == [true, true, false, true])
-            #expect(log.map(\.status) == [200, 200, 401, 200])
-            #expect(log[1].authorization?.hasPrefix("DPoP ") == true)
+            #expect(log.map(\.dpop) == [true, false, true, false, true])
+            #expect(log.map(\.status) == [200, 200, 200, 401, 200])
+            #expect(log[2].authorization?.hasPrefix("DPoP ") == true)
         }
     }
 
@@ -98,8 +98,10 @@ struct DPoPDevProviderTests {
             #expect(signer.nonce(for: provider.issuer + "/token") != nil)
             _ = try await client.userInfo(accessToken: tokens.accessToken, expectedSubject: "alice")
             _ = try await client.refresh(try #require(tokens.refreshToken))
-            // The token endpoint answered use_dpop_nonce once (400), then the nonce was remembered.
-            #expect(recorder.log.map(\.status) == [400, 200, 200, 200])
+            // The token endpoint answered use_dpop_nonce once (400), then the nonce was remembered:
+            // token (400, 200), the key set, UserInfo, refresh.
+            #expect(recorder.log.map(\.status) == [400, 200, 200, 200, 200])
+            #expect(recorder.log.map(\.dpop) == [true, true, false, true, true])
         }
     }
 

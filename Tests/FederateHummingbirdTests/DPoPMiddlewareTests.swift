@@ -92,8 +92,11 @@ struct DPoPMiddlewareTests {
                 #expect(response.status == .unauthorized)
                 #expect(response.headers[.wwwAuthenticate]?.contains("invalid_dpop_proof") == true)
             }
-            var two = Self.headers(token: token, proof: try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: token))
-            two.append(HTTPField(name: .dpop, value: try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: token)))
+            var two = Self.headers(token: token, proof: nil)
+            two[values: .dpop] = [
+                try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: token),
+                try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: token),
+            ]
             try await client.execute(uri: "/api/orders", method: .get, headers: two) { response in
                 #expect(response.status == .unauthorized)
             }
