@@ -42,6 +42,9 @@ public struct OIDCProvider: Sendable {
     public let profile: any OpenIDProviderProfile
     /// Discovery and keys kept between sign-ins (shared by copies of this value).
     public let cache: ProviderCache
+    /// DPoP (RFC 9449) for this provider: the key its clients prove possession of, so the
+    /// provider binds its tokens to it. `nil` (the default): bearer tokens.
+    public var dpop: DPoPProofSigner?
 
     /// Creates a provider. `id` must be `oidc.` followed by 1–64 letters, digits, `-`, `_` or `.`.
     public init(
@@ -91,7 +94,8 @@ public struct OIDCProvider: Sendable {
     ) async throws(FederateError) -> OpenIDClient {
         try await cache.client(
             issuer: issuer, clientID: clientID, profile: profile, discovery: discovery, httpClient: httpClient, logger: logger,
-            authentication: negotiated)
+            authentication: negotiated
+        ).withDPoP(dpop)
     }
 
     private func negotiated(_ metadata: ProviderMetadata) throws(FederateError) -> ClientAuthentication {

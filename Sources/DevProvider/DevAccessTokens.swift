@@ -23,16 +23,18 @@ enum DevAccessTokens {
 
 extension DevTokenMinter {
     /// An access token for `user` and `client`: in the generic flavour with JWT access tokens,
-    /// an RFC 9068 token (`typ` `at+jwt`; `iss`, `sub`, `aud` the resource, `client_id`,
-    /// `iat`, `exp`, `jti`, `scope`, `auth_time`), else a random string.
-    func accessToken(for user: DevUser, client: DevClient, scopes: [String], resource: String, authTime: Date) throws -> String {
-        guard flavor == .generic, configuration.accessTokenFormat == .jwt else { return DevRandom.token() }
+    /// or whenever the token is bound to a DPoP key (`jkt`, RFC 9449 §6.1), an RFC 9068 token
+    /// (`typ` `at+jwt`; `iss`, `sub`, `aud` the resource, `client_id`, `iat`, `exp`, `jti`,
+    /// `scope`, `auth_time`, and `cnf.jkt` when bound), else a random string.
+    func accessToken(for user: DevUser, client: DevClient, scopes: [String], resource: String, authTime: Date, jkt: String? = nil) throws -> String {
+        guard jkt != nil || (flavor == .generic && configuration.accessTokenFormat == .jwt) else { return DevRandom.token() }
         let issuedAt = SafeNumber.clampedInt64(state.clock.now.timeIntervalSince1970)
-        let claims: [String: JSONValue] = [
+        var claims: [String: JSONValue] = [
             "iss": .string(issuer), "sub": .string(user.subject), "aud": .string(resource), "client_id": .string(client.id),
             "iat": .integer(issuedAt), "exp": .integer(issuedAt &+ configuration.tokenLifetime.wholeSeconds), "jti": .string(DevRandom.token()),
             "scope": .string(scopes.joined(separator: " ")), "auth_time": .integer(SafeNumber.clampedInt64(authTime.timeIntervalSince1970)),
         ]
+        if let jkt { claims["cnf"] = ConfirmationClaim.binding(to: jkt) }
         let key = state.keys.withLock { $0.current.rsa }
         return try key.sign(claims: claims, algorithm: .rs256, header: ["typ": "at+jwt"])
     }

@@ -35,6 +35,9 @@ public struct DevProviderConfiguration: Sendable {
     /// Generic flavour: whether access tokens are RFC 9068 JWTs (the default) or opaque strings
     /// that only introspection can read. The other flavours issue opaque tokens, as their providers do.
     public var accessTokenFormat: DevAccessTokenFormat = .jwt
+    /// DPoP (RFC 9449): whether token and UserInfo requests must carry a nonce the provider
+    /// issued, so clients exercise `use_dpop_nonce`. Off by default.
+    public var requiresDPoPNonce = false
 
     /// Creates a configuration.
     public init(

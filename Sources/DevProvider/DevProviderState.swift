@@ -29,6 +29,8 @@ struct DevTokenGrant: Sendable {
     let sibling: String?
     /// The access token's audience (generic flavour), or the resource a refresh token was granted for.
     var resource: String? = nil
+    /// The thumbprint of the DPoP key the token is bound to (RFC 9449), if any.
+    var jkt: String? = nil
 }
 
 /// The dev provider's mutable state: signing keys, codes, tokens and what users consented
@@ -57,6 +59,8 @@ final class DevProviderState: Sendable {
         ssoSessionIDs.withLock { $0[subject] = DevRandom.token() }
     }
     let tokens = Mutex<[String: DevTokenGrant]>([:])
+    /// DPoP: used proofs, nonces, codes bound to keys.
+    let dpop = DevDPoPState()
     let issuer = Mutex<String>("")
     /// The server's root URL, known once the port is bound.
     let baseURL = Mutex<String>("")

@@ -114,6 +114,7 @@ extension DevRoutes {
                 clientID: client.id, redirectURI: redirectURI, user: loggedIn, nonce: parameters["nonce"], codeChallenge: challenge,
                 scopes: granted, authTime: authTime, expiresAt: now.addingTimeInterval(60), resource: resource)
         }
+        state.dpop.bind(code: code, to: parameters["dpop_jkt"])
         var response = [("code", code)]
         // Apple posts the user's name and email once: on the first authorization of this client.
         if flavor == .apple, before == nil, scopes.contains("name") || scopes.contains("email") {

@@ -5,7 +5,7 @@ import Hummingbird
 
 extension DevRoutes {
     /// `POST /token`: `authorization_code` (PKCE S256 required, same `redirect_uri`) and `refresh_token`.
-    func token(form: String, authorization: String?) async throws -> Response {
+    func token(form: String, authorization: String?, dpop proofs: [String] = []) async throws -> Response {
         guard let parameters = try? FormURLEncoding.decode(form) else { return oauthError("invalid_request", "malformed form") }
         let client: DevClient
         switch authenticate(parameters, authorization: authorization, endpoint: baseURL + endpoints.token) {
@@ -22,12 +22,21 @@ extension DevRoutes {
         if let requestedResource, !DevAccessTokens.isResource(requestedResource) {
             return oauthError("invalid_target", "resource must be an absolute URI without a fragment (RFC 8707)")
         }
+        let dpop: DPoPProof?
+        switch await tokenRequestProof(proofs) {
+        case .absent: dpop = nil
+        case .verified(let proof): dpop = proof
+        case .refused(let response): return response
+        }
         switch parameters["grant_type"] {
         case "authorization_code":
             guard let code = parameters["code"], let grant = state.takeCode(code), grant.clientID == client.id else {
                 return oauthError("invalid_grant", "the code is unknown, used or expired")
             }
             guard parameters["redirect_uri"] == grant.redirectURI else { return oauthError("invalid_grant", "redirect_uri differs") }
+            if let bound = state.dpop.takeBinding(of: code), bound != dpop?.thumbprint {
+                return oauthError("invalid_dpop_proof", "the code is bound to the dpop_jkt of its authorization request")
+            }
             if let challenge = grant.codeChallenge {
                 guard let verifier = parameters["code_verifier"],
                     Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8)))) == challenge
@@ -35,11 +44,12 @@ extension DevRoutes {
             }
             return try issueTokens(
                 client: client, user: grant.user, scopes: grant.scopes, nonce: grant.nonce, authTime: grant.authTime,
-                resource: requestedResource ?? grant.resource)
+                resource: requestedResource ?? grant.resource, jkt: dpop?.thumbprint)
         case "refresh_token":
             guard let refresh = parameters["refresh_token"] else { return oauthError("invalid_request", "refresh_token missing") }
             let grant = state.tokens.withLock { tokens -> DevTokenGrant? in
-                guard let grant = tokens[refresh], grant.clientID == client.id else { return nil }
+                // A refresh token bound to a DPoP key needs a proof of that key (RFC 9449 §5.2).
+                guard let grant = tokens[refresh], grant.clientID == client.id, grant.jkt == nil || grant.jkt == dpop?.thumbprint else { return nil }
                 tokens.removeValue(forKey: refresh)  // refresh tokens rotate
                 return grant
             }
@@ -50,7 +60,7 @@ extension DevRoutes {
             let keep = flavor == .google || flavor == .apple ? refresh : nil
             return try issueTokens(
                 client: client, user: grant.user, scopes: grant.scopes, nonce: nil, authTime: grant.authTime, resource: requestedResource ?? grant.resource,
-                keepRefreshToken: keep)
+                keepRefreshToken: keep, jkt: grant.jkt ?? dpop?.thumbprint)
         case DevDeviceGrant.grantType:
             return try deviceToken(parameters, client: client)
         default:
@@ -67,22 +77,23 @@ extension DevRoutes {
     }
 
     func issueTokens(
-        client: DevClient, user: DevUser, scopes: [String], nonce: String?, authTime: Date, resource: String? = nil, keepRefreshToken: String? = nil
+        client: DevClient, user: DevUser, scopes: [String], nonce: String?, authTime: Date, resource: String? = nil, keepRefreshToken: String? = nil,
+        jkt: String? = nil
     ) throws -> Response {
         let audience = resource ?? configuration.accessTokenResource
-        let access = try minter.accessToken(for: user, client: client, scopes: scopes, resource: audience, authTime: authTime)
+        let access = try minter.accessToken(for: user, client: client, scopes: scopes, resource: audience, authTime: authTime, jkt: jkt)
         let refresh = keepRefreshToken ?? DevRandom.token()
         let expiresAt = configuration.clock.now.adding(configuration.tokenLifetime)
         state.tokens.withLock { tokens in
             if let old = tokens[refresh]?.sibling { tokens.removeValue(forKey: old) }
             tokens[access] = DevTokenGrant(
-                clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: expiresAt, sibling: refresh, resource: audience)
+                clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: expiresAt, sibling: refresh, resource: audience, jkt: jkt)
             tokens[refresh] = DevTokenGrant(
-                clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: nil, sibling: access, resource: resource)
+                clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: nil, sibling: access, resource: resource, jkt: jkt)
         }
         let idToken = try minter.idToken(for: user, client: client, nonce: nonce, accessToken: access, authTime: authTime, scopes: scopes)
         var body: [String: JSONValue] = [
-            "access_token": .string(access), "token_type": "Bearer", "expires_in": .integer(configuration.tokenLifetime.wholeSeconds),
+            "access_token": .string(access), "token_type": .string(jkt == nil ? "Bearer" : "DPoP"), "expires_in": .integer(configuration.tokenLifetime.wholeSeconds),
             "id_token": .string(idToken),
         ]
         if keepRefreshToken == nil { body["refresh_token"] = .string(refresh) }
@@ -101,14 +112,27 @@ extension DevRoutes {
             })
     }
 
-    /// `GET/POST /userinfo` with `Authorization: Bearer`.
-    func userinfo(authorization: String?) -> Response {
-        guard let authorization, authorization.hasPrefix("Bearer ") else {
+    /// `GET/POST /userinfo` with `Authorization: Bearer`, or `DPoP` and a proof for a
+    /// DPoP-bound token (which is refused as a bearer token).
+    func userinfo(_ request: Request) async -> Response {
+        let authorization = request.headers[.authorization]
+        guard let authorization, let space = authorization.firstIndex(of: " "),
+            ["bearer", "dpop"].contains(authorization[..<space].lowercased())
+        else {
             return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer"])
         }
-        let token = String(authorization.dropFirst(7))
-        guard let grant = state.tokens.withLock({ $0[token] }), let expiresAt = grant.expiresAt, expiresAt > configuration.clock.now else {
-            return Response(status: .unauthorized, headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""])
+        let scheme = authorization[..<space].lowercased()
+        let token = String(authorization[authorization.index(after: space)...])
+        guard let grant = state.tokens.withLock({ $0[token] }), let expiresAt = grant.expiresAt, expiresAt > configuration.clock.now,
+            (grant.jkt != nil) == (scheme == "dpop")
+        else {
+            return Response(status: .unauthorized, headers: [.wwwAuthenticate: "\(scheme == "dpop" ? "DPoP" : "Bearer") error=\"invalid_token\""])
+        }
+        if scheme == "dpop", let refusal = await userinfoProof(
+            token: token, grant: grant, proofs: request.headers[values: .dpop], method: request.method.rawValue,
+            path: request.uri.path)
+        {
+            return refusal
         }
         let client = client(grant.clientID)
         let subject = client?.faults.contains(.wrongUserInfoSubject) == true ? grant.user.subject + "-other" : grant.user.subject

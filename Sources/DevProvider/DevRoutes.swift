@@ -43,11 +43,12 @@ struct DevRoutes: Sendable {
         router.post(RouterPath(endpoints.token)) { request, _ in
             var request = request
             let body = try await request.collectBody(upTo: 64 * 1024)
-            return try await self.token(form: String(buffer: body), authorization: request.headers[.authorization])
+            return try await self.token(
+                form: String(buffer: body), authorization: request.headers[.authorization], dpop: request.headers[values: .dpop])
         }
         if let userinfo = endpoints.userinfo {
-            router.get(RouterPath(userinfo)) { request, _ in self.userinfo(authorization: request.headers[.authorization]) }
-            router.post(RouterPath(userinfo)) { request, _ in self.userinfo(authorization: request.headers[.authorization]) }
+            router.get(RouterPath(userinfo)) { request, _ in await self.userinfo(request) }
+            router.post(RouterPath(userinfo)) { request, _ in await self.userinfo(request) }
         }
         router.post(RouterPath(endpoints.revoke)) { request, _ in
             var request = request
@@ -78,6 +79,7 @@ struct DevRoutes: Sendable {
             "id_token_signing_alg_values_supported": flavor == .generic ? ["RS256", "ES256"] : ["RS256"],
             "grant_types_supported": ["authorization_code", "refresh_token"],
             "code_challenge_methods_supported": ["S256"],
+            "dpop_signing_alg_values_supported": ["ES256", "ES384", "ES512", "RS256", "PS256", "EdDSA"],
         ]
         if let userinfo = endpoints.userinfo { document["userinfo_endpoint"] = .string(baseURL + userinfo) }
         if let endSession = endpoints.endSession { document["end_session_endpoint"] = .string(baseURL + endSession) }

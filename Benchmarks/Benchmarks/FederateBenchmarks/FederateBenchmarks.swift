@@ -99,6 +99,7 @@ let benchmarks: @Sendable () -> Void = {
         let fixture = Fixture.shared
         for _ in benchmark.scaledIterations { verifyOnThreads(count: batchSize, threads: 2, fixture) }
     }
+    dpopBenchmarks(perOperation)
 }
 
 /// Verifies `count` RS256 tokens split across `threads` threads of their own and waits for all.

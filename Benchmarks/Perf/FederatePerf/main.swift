@@ -64,6 +64,12 @@ func report(_ name: String, _ value: Double) {
     })
     report("IDToken RS256 verify (warm)", rate(seconds: seconds) { verifySync(fixture.rsaToken, fixture) })
     report("IDToken ES256 verify (warm)", rate(seconds: seconds) { verifySync(fixture.ecToken, fixture) })
+    let dpop = DPoPFixture.shared
+    report("DPoP proof verify (ES256, ath, jkt)", rate(seconds: seconds) { verifyDPoPProof(dpop) })
+    report("DPoP-bound request (RS256 token + ES256 proof)", rate(seconds: seconds) {
+        verifySync(dpop.accessToken, fixture)
+        verifyDPoPProof(dpop)
+    })
     report("IDToken RS256 verify (warm, async provider)", await rate(seconds: seconds, batch: 1) { await verifyAsync(fixture.rsaToken, fixture) })
     report("IDToken RS256 bearer verify (server's verifier)", await rate(seconds: seconds, batch: 1) { await verifyBearer(fixture.rsaToken, fixture) })
     report("RS256 x256, 1 task", await rate(seconds: seconds, batch: 256) { await verifyBatch(count: 256, tasks: 1, fixture) })

@@ -9,7 +9,8 @@ import Synchronization
 /// - A refresh that fails with `invalid_grant` surfaces as `FederateError/Code/invalidGrant`:
 ///   the refresh token is dead; sign the user in again.
 /// - Requests are signed with `Authorization: Bearer` (never the `access_token` query
-///   parameter, which ends up in logs).
+///   parameter, which ends up in logs), or with `Authorization: DPoP` and a proof when the
+///   token is DPoP-bound.
 public final class AccessTokenHolder: Sendable {
     private struct State {
         var tokens: TokenSet
@@ -70,12 +71,19 @@ public final class AccessTokenHolder: Sendable {
         }
     }
 
-    /// Returns `request` with `Authorization: Bearer <access token>` set.
+    /// Returns `request` with `Authorization: Bearer <access token>` set, or, for a
+    /// DPoP-bound token, `Authorization: DPoP <access token>` and a `DPoP` proof of the
+    /// client's key for this request (RFC 9449 §7.1). After a `use_dpop_nonce` refusal, pass
+    /// the response to `DPoPProofSigner/remember(nonceFrom:of:)` and authorize again.
     public func authorize(_ request: HTTPRequest) async throws(FederateError) -> HTTPRequest {
         var request = request
         let token = try await accessToken()
-        request.headers.removeAll { $0.name.caseInsensitiveEquals("Authorization") }
-        request.headers.append(("Authorization", "Bearer " + token))
+        let scheme = try client.authorizationScheme(for: tokens.tokenType)
+        request.headers.removeAll { $0.name.caseInsensitiveEquals("Authorization") || $0.name.caseInsensitiveEquals("DPoP") }
+        request.headers.append(("Authorization", scheme + " " + token))
+        if scheme == "DPoP", let dpop = client.dpop {
+            request.headers.append(("DPoP", try dpop.proof(method: request.method, url: request.url, accessToken: token)))
+        }
         return request
     }
 }

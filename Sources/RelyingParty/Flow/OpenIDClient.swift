@@ -45,6 +45,11 @@ public struct OpenIDClient: Sendable {
     /// and bearer tokens. Built once, with the client.
     public let idTokenVerifier: IDTokenVerifier
 
+    /// The DPoP key this client proves possession of (RFC 9449), if any (``withDPoP(_:)``):
+    /// then its token, refresh and UserInfo requests carry proofs, and its authorization
+    /// requests `dpop_jkt`. `nil` (the default): bearer tokens only.
+    public internal(set) var dpop: DPoPProofSigner?
+
     /// Creates a client. The policy comes from `profile`; keys default to a ``RemoteKeySet``
     /// at the profile's key-set location (discovery's `jwks_uri` unless the profile says otherwise).
     public init(
@@ -104,7 +109,8 @@ public struct OpenIDClient: Sendable {
         AuthorizationRequest(
             providerID: providerID, clientID: clientID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode,
             prompt: prompt, loginHint: loginHint, maxAge: maxAge,
-            customParameters: profile.authorizationParameters.merging(customParameters) { _, caller in caller }, intent: intent)
+            customParameters: profile.authorizationParameters.merging(customParameters) { _, caller in caller }
+                .merging(dpop.map { ["dpop_jkt": $0.thumbprint] } ?? [:]) { _, bound in bound }, intent: intent)
     }
 
     /// Validates the callback, then exchanges the code. Nothing is sent to the token
@@ -202,20 +208,27 @@ public struct OpenIDClient: Sendable {
         throw logged(Self.errorFromResponse(response, endpoint: "revocation endpoint"), endpoint: endpoint)
     }
 
-    /// Calls UserInfo with `Authorization: Bearer`; its `sub` must equal `expectedSubject`.
-    /// Accepts JSON, or a signed JWT (`application/jwt`) verified with the provider's keys.
+    /// Calls UserInfo with `Authorization: Bearer`, or `DPoP` with a proof when this client has
+    /// a DPoP key (``userInfo(accessToken:tokenType:expectedSubject:)`` names the type); its
+    /// `sub` must equal `expectedSubject`. Accepts JSON, or a signed JWT (`application/jwt`)
+    /// verified with the provider's keys.
     public func userInfo(accessToken: String, expectedSubject: String) async throws(FederateError) -> [String: JSONValue] {
-        try await observability.span("federate.userinfo", attributes: ["federate.issuer": .string(metadata.issuer)]) {
-            () async throws(FederateError) in try await fetchUserInfo(accessToken: accessToken, expectedSubject: expectedSubject)
-        }
+        try await userInfo(accessToken: accessToken, tokenType: nil, expectedSubject: expectedSubject)
     }
 
-    private func fetchUserInfo(accessToken: String, expectedSubject: String) async throws(FederateError) -> [String: JSONValue] {
+    func fetchUserInfo(accessToken: String, tokenType: String?, expectedSubject: String) async throws(FederateError) -> [String: JSONValue] {
         guard let endpoint = metadata.userinfoEndpoint else {
             throw FederateError(.endpointNotAvailable, "the provider advertises no userinfo_endpoint")
         }
-        let response = try await httpClient.exchange(HTTPRequest(
-            url: endpoint, headers: [("Authorization", "Bearer " + accessToken), ("Accept", "application/json, application/jwt")]))
+        let scheme = try authorizationScheme(for: tokenType)
+        let request = HTTPRequest(
+            url: endpoint, headers: [("Authorization", scheme + " " + accessToken), ("Accept", "application/json, application/jwt")])
+        let response: HTTPResponse
+        if scheme == "DPoP" {
+            response = try await exchangeWithDPoP(request, accessToken: accessToken) { $0.asksForDPoPNonce }
+        } else {
+            response = try await httpClient.exchange(request)
+        }
         guard response.isSuccess else { throw logged(Self.errorFromResponse(response, endpoint: "userinfo endpoint"), endpoint: endpoint) }
         let claims: [String: JSONValue]
         if response.header("Content-Type")?.lowercased().hasPrefix("application/jwt") == true {
@@ -253,7 +266,7 @@ public struct OpenIDClient: Sendable {
             "federate.token_exchange", kind: .client,
             attributes: ["federate.issuer": .string(metadata.issuer), "federate.grant_type": .string(grantType)]
         ) { () async throws(FederateError) in
-            let response = try await postForm(form, to: metadata.tokenEndpoint)
+            let response = try await postForm(form, to: metadata.tokenEndpoint, proving: true)
             guard response.status == 200 else {
                 throw logged(Self.errorFromResponse(response, endpoint: "token endpoint"), endpoint: metadata.tokenEndpoint)
             }
@@ -261,18 +274,25 @@ public struct OpenIDClient: Sendable {
         }
     }
 
-    func postForm(_ form: [(String, String)], to endpoint: String) async throws(FederateError) -> HTTPResponse {
-        var form = form
-        var headers: [(name: String, value: String)] = [
-            ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"),
-        ]
-        try authentication.apply(clientID: clientID, endpoint: endpoint, form: &form, headers: &headers, now: clock.now)
+    /// POSTs `form` to `endpoint` with the client's authentication; `proving`: with a DPoP
+    /// proof when the client has a key (token endpoint), retried once for a nonce.
+    func postForm(_ form: [(String, String)], to endpoint: String, proving: Bool = false) async throws(FederateError) -> HTTPResponse {
+        // Built per attempt: a retry for a DPoP nonce needs a fresh client assertion too.
+        let build = { () throws(FederateError) -> HTTPRequest in
+            var form = form
+            var headers: [(name: String, value: String)] = [
+                ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"),
+            ]
+            try authentication.apply(clientID: clientID, endpoint: endpoint, form: &form, headers: &headers, now: clock.now)
+            return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8))
+        }
         // Only the endpoint, the grant type and the method: never a form value that is a secret.
         logger.debug("request to the provider", metadata: [
             "endpoint": "\(endpoint)", "grant_type": "\(form.first { $0.0 == "grant_type" }?.1 ?? "-")",
-            "client_authentication": "\(authentication.methodName)",
+            "client_authentication": "\(authentication.methodName)", "dpop": "\(proving && dpop != nil)",
         ])
-        return try await httpClient.exchange(HTTPRequest(method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8)))
+        guard proving, dpop != nil else { return try await httpClient.exchange(try build()) }
+        return try await exchangeWithDPoP(build, refusedForNonce: Self.tokenEndpointAsksForNonce)
     }
 
     /// Logs a provider's refusal (its code only: descriptions are the provider's free text) and returns it.
@@ -293,6 +313,9 @@ public struct OpenIDClient: Sendable {
         from response: TokenResponse, requestedScopes: [String], previousRefreshToken: String?, idTokenRequired: Bool,
         expectations: IDTokenExpectations
     ) async throws(FederateError) -> TokenSet {
+        if response.tokenType.caseInsensitiveEquals("DPoP"), dpop == nil {
+            throw FederateError(.invalidTokenResponse, "the provider issued a DPoP-bound token to a client without a DPoP key")
+        }
         var idTokenClaims: IDToken?
         if let token = response.idToken {
             var expectations = expectations

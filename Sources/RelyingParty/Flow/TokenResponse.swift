@@ -1,6 +1,7 @@
 public import FederateTokens
 /// A successful token-endpoint response (RFC 6749 §5.1), checked for shape before any of its
-/// tokens is used: `access_token` a non-empty string, `token_type` Bearer (in any case),
+/// tokens is used: `access_token` a non-empty string, `token_type` Bearer or DPoP (RFC 9449
+/// §5; in any case),
 /// `expires_in` a non-negative number, `refresh_token`, `id_token` and `scope` strings when
 /// present, `expires_in` at most 2^53 seconds (a larger one is refused: no later conversion may
 /// trap on it). The ID token is not verified here; ``OpenIDClient`` does that next.
@@ -9,7 +10,7 @@ public import FederateTokens
 public struct TokenResponse: Sendable, CustomStringConvertible {
     /// `access_token`.
     public let accessToken: String
-    /// `token_type` as sent.
+    /// `token_type` as sent: `Bearer`, or `DPoP` for a token bound to the client's DPoP key.
     public let tokenType: String
     /// `expires_in`, in seconds, if sent.
     public let expiresIn: Double?
@@ -38,8 +39,8 @@ public struct TokenResponse: Sendable, CustomStringConvertible {
         guard case .string(let accessToken)? = members["access_token"], !accessToken.isEmpty else {
             throw FederateError(.invalidTokenResponse, "the token response has no access_token")
         }
-        guard case .string(let tokenType)? = members["token_type"], tokenType.caseInsensitiveEquals("bearer") else {
-            throw FederateError(.invalidTokenResponse, "token_type must be Bearer")
+        guard case .string(let tokenType)? = members["token_type"], tokenType.caseInsensitiveEquals("bearer") || tokenType.caseInsensitiveEquals("dpop") else {
+            throw FederateError(.invalidTokenResponse, "token_type must be Bearer or DPoP")
         }
         var expiresIn: Double?
         if let value = members["expires_in"] {

@@ -7,7 +7,8 @@ public import Foundation
 public struct TokenSet: Sendable, CustomStringConvertible {
     /// The access token.
     public let accessToken: String
-    /// `token_type` as sent (always Bearer, case-insensitively).
+    /// `token_type` as sent: `Bearer`, or `DPoP` when the access token is bound to the
+    /// client's DPoP key (then present it with `Authorization: DPoP` and a proof; ``isDPoPBound``).
     public let tokenType: String
     /// When the access token expires (`expires_in` made absolute), if the provider said.
     public let expiresAt: Date?
@@ -39,6 +40,9 @@ public struct TokenSet: Sendable, CustomStringConvertible {
         self.refusedScopes = refusedScopes
         self.response = response
     }
+
+    /// Whether the access token is DPoP-bound (`token_type` `DPoP`, RFC 9449 §5).
+    public var isDPoPBound: Bool { tokenType.caseInsensitiveEquals("DPoP") }
 
     /// Redacted.
     public var description: String {

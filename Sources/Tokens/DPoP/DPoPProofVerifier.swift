@@ -1,0 +1,112 @@
+public import Foundation
+
+/// Verifies DPoP proofs (RFC 9449 §4.3) on the one claim-rule pipeline: the compact JWS
+/// parsed under tight limits; `alg` asymmetric and allowed; `jwk` a public key (a proof
+/// carrying private members is refused); the signature verified with that key; then the
+/// proof's ``ClaimRules/dpopProof(method:target:accessToken:acceptedNonces:maximumAge:)``.
+///
+/// What it does not do, because it needs state: single use of `jti` (a server's replay
+/// store) and the binding of the access token to the key (``DPoPProof/thumbprint`` against
+/// the token's `cnf.jkt`). The server types in FederateHummingbird and the dev provider do both.
+public struct DPoPProofVerifier: Sendable {
+    /// The algorithms a proof may use: every asymmetric one Federate implements, by default.
+    public var allowedAlgorithms: Set<JWSAlgorithm>
+    /// How old a proof's `iat` may be. Default 60 seconds.
+    public var maximumAge: Duration
+    /// The clock skew allowed to `iat`, both ways. Default 30 seconds.
+    public var clockTolerance: Duration
+    /// The time proofs are checked at.
+    public var clock: FederateClock
+    /// Size and nesting limits: 8 KiB and depth 8 by default (a proof is a few hundred bytes).
+    public var limits: JWSLimits
+
+    /// The members of a JWK that hold private or symmetric key material.
+    public static let privateKeyMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
+
+    /// Creates a verifier.
+    public init(
+        allowedAlgorithms: Set<JWSAlgorithm> = JWSAlgorithm.asymmetric, maximumAge: Duration = .seconds(60),
+        clockTolerance: Duration = .seconds(30), clock: FederateClock = .system,
+        limits: JWSLimits = JWSLimits(maxTokenBytes: 8 * 1024, maxJSONDepth: 8)
+    ) {
+        self.allowedAlgorithms = allowedAlgorithms.filter { !$0.isSymmetric }
+        self.maximumAge = maximumAge
+        self.clockTolerance = clockTolerance
+        self.clock = clock
+        self.limits = limits
+    }
+
+    /// How long a proof stays acceptable after its `iat`: how long a replay store must remember its `jti`.
+    public var replayWindow: Duration { maximumAge + clockTolerance }
+
+    /// Verifies `proof` for a request with `method` to `uri`, presenting `accessToken` (then
+    /// `ath` must be its hash), at a server requiring one of `acceptedNonces` (`nil`: no nonce).
+    public func verify(
+        _ proof: String, method: String, uri: String, accessToken: String? = nil, acceptedNonces: [String]? = nil
+    ) throws(FederateError) -> DPoPProof {
+        guard let target = HTTPTargetURI(uri) else {
+            throw FederateError(.invalidDPoPProof, "the request URI cannot be compared with a proof's 'htu'")
+        }
+        let jws = try CompactJWS(parsing: proof, limits: limits)
+        let header = jws.header
+        guard let algorithm = header.algorithm else {
+            throw FederateError(.unsupportedAlgorithm, "DPoP proof algorithm '\(header.algorithmName.prefix(32))' is not supported (never 'none')")
+        }
+        guard !algorithm.isSymmetric, allowedAlgorithms.contains(algorithm) else {
+            throw FederateError(.disallowedAlgorithm, "DPoP proofs must use an allowed asymmetric algorithm, not \(algorithm.rawValue)")
+        }
+        guard case .object(let jwk)? = header.members["jwk"] else {
+            throw FederateError(.invalidDPoPProof, "the proof's header has no 'jwk' object")
+        }
+        if let member = jwk.keys.sorted().first(where: { Self.privateKeyMembers.contains($0) }) {
+            throw FederateError(.invalidDPoPProof, "the proof's 'jwk' holds private key material ('\(member)')")
+        }
+        let key: JSONWebKey
+        do {
+            key = try JSONWebKey(jwk: jwk)
+        } catch {
+            throw FederateError(.invalidDPoPProof, "the proof's 'jwk' is not an acceptable public key: \(error.message)")
+        }
+        guard key.permits(algorithm) else {
+            throw FederateError(.keyAlgorithmMismatch, "the proof's 'jwk' (\(key.keyType)) cannot verify \(algorithm.rawValue)")
+        }
+        guard key.verify(signature: jws.signature, signingInput: jws.signingInput, algorithm: algorithm) else {
+            throw FederateError(.invalidSignature, "the DPoP proof's signature does not verify with its 'jwk'")
+        }
+        let claims: [String: JSONValue]
+        do {
+            claims = try JSONParser(limits: .init(maxBytes: limits.maxTokenBytes, maxDepth: limits.maxJSONDepth)).parseObject(jws.payload)
+        } catch {
+            throw FederateError(.malformedToken, "the DPoP proof's payload is not a JSON object (\(error))")
+        }
+        let token = VerifiedJWT(header: header, claims: claims, algorithm: algorithm, keyID: header.keyID)
+        let rules = ClaimRules.dpopProof(
+            method: method, target: target, accessToken: accessToken, acceptedNonces: acceptedNonces, maximumAge: maximumAge)
+        try rules.check(token, context: ClaimContext(now: clock.now, clockTolerance: clockTolerance))
+        return DPoPProof(
+            token: token, key: key, thumbprint: try JWKThumbprint.sha256(of: jwk), jti: try token.requiredString("jti"),
+            issuedAt: try token.requiredNumericDate("iat").date)
+    }
+}
+
+/// A DPoP proof that verified (``DPoPProofVerifier``).
+public struct DPoPProof: Sendable {
+    /// The proof's header and claims.
+    public let token: VerifiedJWT
+    /// The public key that signed it (its header's `jwk`).
+    public let key: JSONWebKey
+    /// The key's RFC 7638 thumbprint: compare with the access token's `cnf.jkt`.
+    public let thumbprint: String
+    /// `jti`: single use is the server's to enforce.
+    public let jti: String
+    /// `iat`.
+    public let issuedAt: Date
+
+    /// The proof's `nonce`, if any.
+    public var nonce: String? { token.claims["nonce"]?.stringValue }
+
+    /// The key under which a replay store remembers this proof: the SHA-256 of its
+    /// thumbprint and `jti`, so a long `jti` costs the store no more than a short one, and two
+    /// keys' `jti`s never collide.
+    public var replayKey: String { AccessTokenHashRule.hash(of: thumbprint + " " + jti) }
+}

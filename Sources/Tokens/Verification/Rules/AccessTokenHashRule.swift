@@ -1,0 +1,28 @@
+import Crypto
+
+/// A DPoP proof sent with an access token carries `ath`, the base64url of the SHA-256 of that
+/// token's ASCII bytes (RFC 9449 §4.2, §4.3 check 12), compared in constant time.
+///
+/// Absent: ``FederateError/Code/missingClaim``. Another hash:
+/// ``FederateError/Code/invalidDPoPProof``.
+public struct AccessTokenHashRule: ClaimRule {
+    /// The expected `ath`.
+    public let expected: String
+
+    /// The rule for a request presenting `accessToken`.
+    public init(accessToken: String) {
+        self.expected = Self.hash(of: accessToken)
+    }
+
+    /// `ath` for `accessToken`: base64url(SHA-256(ASCII(token))).
+    public static func hash(of accessToken: String) -> String {
+        Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8))))
+    }
+
+    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+        let ath = try token.requiredString("ath")
+        guard ConstantTime.equals(ath, expected) else {
+            throw FederateError(.invalidDPoPProof, "the proof's 'ath' is not the hash of the access token presented")
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// A DPoP proof's `htm` is the method of the request it came with (RFC 9449 §4.3, check 8),
+/// compared exactly (methods are case-sensitive, RFC 9110 §9.1).
+///
+/// Absent: ``FederateError/Code/missingClaim``. Another method:
+/// ``FederateError/Code/invalidDPoPProof``.
+public struct DPoPMethodRule: ClaimRule {
+    /// The request's method, e.g. `POST`.
+    public let method: String
+
+    /// Creates the rule.
+    public init(method: String) {
+        self.method = method
+    }
+
+    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+        let htm = try token.requiredString("htm")
+        guard htm.utf8.elementsEqual(method.utf8) else {
+            throw FederateError(.invalidDPoPProof, "the proof's 'htm' '\(htm.prefix(16))' is not the request's method \(method.prefix(16))")
+        }
+    }
+}

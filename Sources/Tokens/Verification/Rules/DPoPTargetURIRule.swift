@@ -1,0 +1,27 @@
+/// A DPoP proof's `htu` is the request's target URI, ignoring query and fragment, both
+/// normalized (``HTTPTargetURI``, RFC 9449 §4.3, check 9).
+///
+/// Absent: ``FederateError/Code/missingClaim``. Another target, or one that cannot be
+/// normalized: ``FederateError/Code/invalidDPoPProof``.
+public struct DPoPTargetURIRule: ClaimRule {
+    /// The request's target, normalized.
+    public let target: HTTPTargetURI
+
+    /// Creates the rule for the request URI `uri`; `nil` when `uri` cannot be normalized.
+    public init?(uri: String) {
+        guard let target = HTTPTargetURI(uri) else { return nil }
+        self.target = target
+    }
+
+    /// Creates the rule for a target normalized already.
+    public init(target: HTTPTargetURI) {
+        self.target = target
+    }
+
+    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+        let htu = try token.requiredString("htu")
+        guard let claimed = HTTPTargetURI(htu), claimed == target else {
+            throw FederateError(.invalidDPoPProof, "the proof's 'htu' does not name this request's URI \(target.normalized.prefix(200))")
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import Federate
+import FederateTestSupport
+@testable import FederateHummingbird
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// The resource-server side of DPoP (RFC 9449 §7): `Authorization: DPoP` with a proof bound
+/// to the token's `cnf.jkt`, single use across instances, nonces, and the 401 challenges.
+@Suite("DPoP resource server")
+struct DPoPMiddlewareTests {
+    static let origin = "https://api.example.com"
+    static let issuer = "https://as.example.com"
+
+    /// An authorization server's key and the JWT access tokens it mints.
+    struct Issuer {
+        let key = DPoPKey.generateES256().signingKey.withKeyID("as-1")
+        let clock: TestClock
+
+        func accessToken(boundTo thumbprint: String?, subject: String = "alice") throws -> String {
+            let now = Int64(clock.now.timeIntervalSince1970)
+            var claims: [String: JSONValue] = [
+                "iss": .string(DPoPMiddlewareTests.issuer), "sub": .string(subject), "aud": "api", "client_id": "app",
+                "iat": .integer(now), "exp": .integer(now + 300), "jti": .string(UUID().uuidString),
+            ]
+            if let thumbprint { claims["cnf"] = ConfirmationClaim.binding(to: thumbprint) }
+            return try key.sign(claims: claims, algorithm: .es256, header: ["typ": "at+jwt"])
+        }
+
+        var verifier: DPoPAccessTokenVerifier {
+            let keys = (try? JSONWebKeySet(keys: [try JSONWebKey(jwk: key.publicJWK() ?? [:])])) ?? .empty
+            return .jwt(JWTVerifier(
+                rules: [ExplicitTypeRule.accessToken, IssuerRule([DPoPMiddlewareTests.issuer]), AudienceRule(["api"]), ExpiryRule(), IssuedAtRule()],
+                allowedAlgorithms: [.es256], keys: keys, clock: clock.clock))
+        }
+    }
+
+    static func router(issuer: Issuer, store: any DPoPReplayStore, nonces: DPoPNonces? = nil) throws -> Router<FederateContext> {
+        let router = Router(context: FederateContext.self)
+        let validator = DPoPProofValidator(verifier: DPoPProofVerifier(clock: issuer.clock.clock), replayStore: store, nonces: nonces)
+        router.group("api").add(middleware: try DPoPAuthenticationMiddleware(accessTokens: issuer.verifier, validator: validator, origin: origin))
+            .get("orders") { _, context in context.federate.dpop?.subject ?? "nobody" }
+        return router
+    }
+
+    static func headers(token: String, proof: String?) -> HTTPFields {
+        var fields: HTTPFields = [.authorization: "DPoP \(token)"]
+        if let proof { fields[.dpop] = proof }
+        return fields
+    }
+
+    @Test func boundRequestsPassOnceAndEverythingElseIsRefused() async throws {
+        let clock = TestClock(Date(timeIntervalSince1970: 1_700_000_000))
+        let issuer = Issuer(clock: clock)
+        let store = InMemoryDPoPReplayStore()
+        let key = DPoPKey.generateES256(), thief = DPoPKey.generateES256()
+        let token = try issuer.accessToken(boundTo: key.thumbprint)
+        let url = Self.origin + "/api/orders"
+        let proof = try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: token)
+
+        try await Application(router: try Self.router(issuer: issuer, store: store)).test(.router) { client in
+            try await client.execute(uri: "/api/orders?page=2", method: .get, headers: Self.headers(token: token, proof: proof)) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == "alice")
+            }
+            // The same proof again: a replay.
+            try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: token, proof: proof)) { response in
+                #expect(response.status == .unauthorized)
+                #expect(response.headers[.wwwAuthenticate]?.hasPrefix("DPoP error=\"invalid_dpop_proof\", algs=\"ES256 ") == true)
+                #expect(String(buffer: response.body).contains("\"dpop_proof_replayed\""))
+            }
+            // Another key's proof for the token (a stolen token).
+            let stolen = try thief.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: token)
+            try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: token, proof: stolen)) { response in
+                #expect(response.status == .unauthorized)
+                #expect(String(buffer: response.body).contains("\"dpop_binding_mismatch\""))
+            }
+            // A proof for another method, or without ath.
+            for bad in [
+                try key.proof(method: "POST", uri: url, issuedAt: clock.now, accessToken: token),
+                try key.proof(method: "GET", uri: url, issuedAt: clock.now),
+                try key.proof(method: "GET", uri: Self.origin + "/api/other", issuedAt: clock.now, accessToken: token),
+            ] {
+                try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: token, proof: bad)) { response in
+                    #expect(response.status == .unauthorized)
+                    #expect(response.headers[.wwwAuthenticate]?.contains("invalid_dpop_proof") == true)
+                }
+            }
+            // No proof; two proofs; an unbound token; a token that fails; no credentials at all.
+            try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: token, proof: nil)) { response in
+                #expect(response.status == .unauthorized)
+                #expect(response.headers[.wwwAuthenticate]?.contains("invalid_dpop_proof") == true)
+            }
+            var two = Self.headers(token: token, proof: nil)
+            two[values: .dpop] = [
+                try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: token),
+                try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: token),
+            ]
+            try await client.execute(uri: "/api/orders", method: .get, headers: two) { response in
+                #expect(response.status == .unauthorized)
+            }
+            let unbound = try issuer.accessToken(boundTo: nil)
+            try await client.execute(
+                uri: "/api/orders", method: .get,
+                headers: Self.headers(token: unbound, proof: try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: unbound))
+            ) { response in
+                #expect(response.status == .unauthorized)
+                #expect(String(buffer: response.body).contains("\"dpop_binding_mismatch\""))
+            }
+            try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: token + "x", proof: proof)) { response in
+                #expect(response.status == .unauthorized)
+                #expect(response.headers[.wwwAuthenticate] == "DPoP error=\"invalid_token\", algs=\"\(DPoPProofValidator(replayStore: store).algorithmsParameter)\"")
+            }
+            try await client.execute(uri: "/api/orders", method: .get, headers: [.authorization: "Bearer \(token)"]) { response in
+                #expect(response.status == .unauthorized)
+                #expect(response.headers[.wwwAuthenticate]?.hasPrefix("DPoP algs=\"ES256") == true)
+            }
+            // A proof from the future, or too old.
+            for offset in [3600.0, -3600.0] {
+                let skewed = try key.proof(method: "GET", uri: url, issuedAt: clock.now.addingTimeInterval(offset), accessToken: token)
+                try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: token, proof: skewed)) { response in
+                    #expect(response.status == .unauthorized)
+                }
+            }
+        }
+        // A bound bearer token is refused by the helper the bearer middleware calls.
+        #expect(throws: FederateError.self) { try DPoPProofValidator.refuseBoundBearer(claims: ["cnf": ["jkt": "x"]]) }
+        try DPoPProofValidator.refuseBoundBearer(claims: ["sub": "alice"])
+    }
+
+    @Test func serverNoncesAreIssuedAndRequired() async throws {
+        let clock = TestClock(Date(timeIntervalSince1970: 1_700_000_000))
+        let issuer = Issuer(clock: clock)
+        let nonces = try DPoPNonces(secret: Array(repeating: 7, count: 32), lifetime: .seconds(60))
+        let key = DPoPKey.generateES256()
+        let token = try issuer.accessToken(boundTo: key.thumbprint)
+        let url = Self.origin + "/api/orders"
+        try await Application(router: try Self.router(issuer: issuer, store: InMemoryDPoPReplayStore(), nonces: nonces)).test(.router) { client in
+            let noNonce = try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: token)
+            let nonce = try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: token, proof: noNonce)) { response in
+                #expect(response.status == .unauthorized)
+                #expect(response.headers[.wwwAuthenticate]?.hasPrefix("DPoP error=\"use_dpop_nonce\"") == true)
+                return try #require(response.headers[.dpopNonce])
+            }
+            let withNonce = try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: token, nonce: nonce)
+            try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: token, proof: withNonce)) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.dpopNonce] == nonce)
+            }
+            // The nonce stays good for the next slot, then is refused.
+            clock.advance(by: .seconds(60))
+            let later = try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: token, nonce: nonce)
+            try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: token, proof: later)) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.dpopNonce] != nonce)
+            }
+            clock.advance(by: .seconds(60))
+            let stale = try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: token, nonce: nonce)
+            try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: token, proof: stale)) { response in
+                #expect(response.status == .unauthorized)
+                #expect(response.headers[.wwwAuthenticate]?.contains("use_dpop_nonce") == true)
+            }
+        }
+        // Instances sharing the secret accept each other's nonces; another secret does not.
+        let other = try DPoPNonces(secret: Array(repeating: 8, count: 32), lifetime: .seconds(60))
+        #expect(nonces.accepted(at: clock.now).contains(nonces.current(at: clock.now)))
+        #expect(!other.accepted(at: clock.now).contains(nonces.current(at: clock.now)))
+        #expect(throws: FederateError.self) { try DPoPNonces(secret: [1, 2, 3]) }
+        #expect(throws: FederateError.self) { try DPoPAuthenticationMiddleware<FederateContext>(accessTokens: issuer.verifier, validator: DPoPProofValidator(replayStore: InMemoryDPoPReplayStore()), origin: "https://api.example.com/path") }
+    }
+}
