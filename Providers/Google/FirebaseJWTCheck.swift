@@ -1,5 +1,5 @@
-public import FederateRelyingParty
-public import FederateTokens
+import FederateRelyingParty
+import FederateTokens
 import Foundation
 
 /// What Firebase ID tokens and session cookies share (the Admin SDKs' one
