@@ -10,7 +10,8 @@
 #   5. the package-benchmark suite Benchmarks/Benchmarks/AccountsBenchmarks against it.
 #
 # Usage: scripts/accounts-bench.sh [extra package-benchmark arguments]
-# Environment: BENCH_PGBENCH_SECONDS (default 10), FEDERATE_BENCH_POSTGRES_POOL (default 64).
+# Environment: BENCH_PGBENCH_SECONDS (default 10), FEDERATE_BENCH_POSTGRES_POOL (default 64),
+#              BENCH_SKIP_SUITE=1 (baselines only: no package-benchmark run).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="${FEDERATE_POSTGRES_BIN:-/usr/lib/postgresql/15/bin}"
@@ -59,6 +60,7 @@ for clients in 1 8 64; do
 done
 
 echo "== load: $(cut -d' ' -f1-3 /proc/loadavg)"
+[ "${BENCH_SKIP_SUITE:-0}" = 1 ] && exit 0
 echo "== package-benchmark: AccountsBenchmarks"
 cd "$ROOT/Benchmarks"
 FEDERATE_BENCH_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/postgres" \
