@@ -20,6 +20,7 @@ let package = Package(
         // Linux-only dependency is not needed for these metrics.
         .package(url: "https://github.com/ordo-one/benchmark.git", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .target(
@@ -50,6 +51,24 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             path: "Benchmarks/FederateBenchmarks",
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        // Sign-ins and session verification on the SQL stores (Docs/Performance.md, "Sessions and
+        // accounts"); scripts/accounts-bench.sh runs it with a durable PostgreSQL 15.
+        .executableTarget(
+            name: "AccountsBenchmarks",
+            dependencies: [
+                "PerfFixtures",
+                .product(name: "Federate", package: federatePackage),
+                .product(name: "FederateSQLite", package: federatePackage),
+                .product(name: "FederatePostgres", package: federatePackage),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/AccountsBenchmarks",
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]

@@ -32,6 +32,7 @@ extension AccountService {
 
     /// Deletes user `uid` without a session (administrators). Returns the provider tokens to revoke.
     public func deleteUser(uid: String) async throws(FederateError) -> [RevocableTokens] {
+        defer { revocations.invalidate() }
         guard let deleted = try await storage.deleteUser(uid: uid) else {
             throw FederateError(.userNotFound, "no user with this uid")
         }
@@ -44,12 +45,14 @@ extension AccountService {
     /// forgets sign-outs of sessions that have expired since (the table stays small).
     public func signOut(_ session: AccountSession) async throws(FederateError) {
         try await storage.revokeSession(id: session.sessionID, uid: session.uid, expiresAt: session.expiresAt)
+        revocations.invalidate()
         try await storage.removeRevokedSessions(expiredBefore: clock.now.adding(.zero - configuration.clockTolerance))
     }
 
     /// Revokes every session of user `uid` issued up to now (`tokensValidAfter`, in whole
     /// seconds like `iat`: sessions issued during the current second are revoked too).
     public func revokeSessions(uid: String) async throws(FederateError) {
+        defer { revocations.invalidate() }
         try await storage.updateUser(uid: uid, UserUpdate(tokensValidAfter: Date(timeIntervalSince1970: clock.now.timeIntervalSince1970.rounded(.down) + 1)))
     }
 
@@ -64,6 +67,7 @@ extension AccountService {
     }
 
     private func setDisabled(uid: String, _ disabled: Bool) async throws(FederateError) {
+        defer { revocations.invalidate() }
         try await storage.updateUser(uid: uid, UserUpdate(disabled: disabled))
     }
 }

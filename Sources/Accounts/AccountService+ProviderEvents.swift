@@ -3,9 +3,11 @@ import Foundation
 
 extension AccountService {
     /// Acts on what a provider said about one of its users (``ProviderEvent``). Events about
-    /// an identity no user has change nothing. Sessions end through the store, so every
-    /// instance refuses them from the next verification on.
+    /// an identity no user has change nothing. Sessions end through the store: this instance
+    /// refuses them from the next verification on, every other instance on the store within
+    /// ``AccountServiceConfiguration/revocationCheckInterval``.
     public func apply(_ event: ProviderEvent) async throws(FederateError) {
+        defer { revocations.invalidate() }
         let now = clock.now
         // Sessions issued up to the current second end (session times are whole seconds).
         let validAfter = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down) + 1)

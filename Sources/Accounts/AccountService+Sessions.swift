@@ -40,19 +40,17 @@ extension AccountService {
     /// `exp` and `auth_time`, with the configured clock tolerance). With `checkRevoked` (the default) also that the user exists
     /// (`user_not_found`), is enabled (`user_disabled`), and that the session was neither
     /// signed out nor issued before the user's `tokensValidAfter` (`session_revoked`).
+    ///
+    /// The revocation check answers from a cache coherent across every instance on the
+    /// store: a revocation made anywhere is honoured everywhere within
+    /// ``AccountServiceConfiguration/revocationCheckInterval`` (1 s by default), and at once by
+    /// the instance that made it (Docs/Accounts.md, "Revocation across instances").
     public func verifySession(_ token: String, checkRevoked: Bool = true) async throws(FederateError) -> AccountSession {
         try await observedSessionVerification { () async throws(FederateError) in try await verifySessionUnobserved(token, checkRevoked: checkRevoked) }
     }
 
     private func verifySessionUnobserved(_ token: String, checkRevoked: Bool) async throws(FederateError) -> AccountSession {
-        let now = clock.now
-        let jws = try CompactJWS(parsing: token)
-        guard let keyID = jws.header.keyID, !keyID.isEmpty else { throw FederateError(.unknownKey, "the session token has no kid") }
-        let keys = try await keyRing.verificationKeys(for: keyID, now: now)
-        let verifier = JWTVerifier(
-            rules: .sessionToken(issuer: configuration.issuer), allowedAlgorithms: [.es256], keys: keys,
-            clockTolerance: configuration.clockTolerance, clock: .fixed(at: now), requiresKeyID: true)
-        let verified = try verifier.verify(token, keySet: keys)
+        let verified = try await sessionVerifier.verify(token)
         var provider: SessionProvider?
         if let providerID = try verified.string("idp"), let subject = try verified.string("idp_sub") {
             provider = SessionProvider(providerID: providerID, subject: subject, sessionID: try verified.string("idp_sid"))
@@ -61,22 +59,32 @@ extension AccountService {
         let session = AccountSession(
             uid: try verified.requiredString("sub"), sessionID: try verified.requiredString("sid"),
             issuedAt: try verified.requiredNumericDate("iat").date, expiresAt: try verified.requiredNumericDate("exp").date,
-            authTime: try verified.requiredNumericDate("auth_time").date, keyID: keyID, provider: provider, acr: level.acr, amr: level.amr)
-        if checkRevoked {
-            let user = try await activeUser(session.uid)
-            if let validAfter = user.tokensValidAfter, session.issuedAt < validAfter {
-                throw FederateError(.sessionRevoked, "the user's sessions were revoked after this one was issued")
-            }
-            if try await storage.isSessionRevoked(id: session.sessionID) {
-                throw FederateError(.sessionRevoked, "the session was signed out")
-            }
-            if let provider = session.provider, let validAfter = try await storage.sessionsEnded(keys: provider.endKeys),
-                session.issuedAt < validAfter
-            {
-                throw FederateError(.sessionRevoked, "the provider ended this session (logout or security event)")
-            }
-        }
+            authTime: try verified.requiredNumericDate("auth_time").date, keyID: verified.keyID ?? "", provider: provider, acr: level.acr,
+            amr: level.amr)
+        if checkRevoked { try await checkNotRevoked(session) }
         return session
+    }
+
+    /// Throws unless the session's user exists and is enabled, and the session was neither
+    /// signed out nor ended (by `tokensValidAfter`, or by its provider). Answers from the
+    /// revocation cache while the store's epoch is fresh
+    /// (``AccountServiceConfiguration/revocationCheckInterval``).
+    private func checkNotRevoked(_ session: AccountSession) async throws(FederateError) {
+        let snapshot = revocations.isEnabled ? try await revocations.snapshot(now: clock.now) : nil
+        if let snapshot, revocations.isKnownActive(session, under: snapshot) { return }
+        let user = try await activeUser(session.uid)
+        if let validAfter = user.tokensValidAfter, session.issuedAt < validAfter {
+            throw FederateError(.sessionRevoked, "the user's sessions were revoked after this one was issued")
+        }
+        if try await storage.isSessionRevoked(id: session.sessionID) {
+            throw FederateError(.sessionRevoked, "the session was signed out")
+        }
+        if let provider = session.provider, let validAfter = try await storage.sessionsEnded(keys: provider.endKeys),
+            session.issuedAt < validAfter
+        {
+            throw FederateError(.sessionRevoked, "the provider ended this session (logout or security event)")
+        }
+        if let snapshot { revocations.rememberActive(session, under: snapshot) }
     }
 
     /// Throws `requires_recent_login` unless the session's `auth_time` is within `window`

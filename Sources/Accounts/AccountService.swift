@@ -33,6 +33,10 @@ public struct AccountService: Sendable {
     /// The time sessions are issued and checked at.
     public let clock: FederateClock
     let keyRing: SessionKeyRing
+    /// Session tokens: ES256, a `kid` of ``keyRing``, the session-token rules; built once.
+    let sessionVerifier: JWTVerifier
+    /// The sessions found active, while the store's revocation epoch holds.
+    let revocations: SessionRevocationCache
 
     /// Creates a service over `store`; `clock` tells the time (tests inject one they advance);
     /// metrics and spans go to `observability` (by default, the systems the application bootstrapped).
@@ -47,7 +51,13 @@ public struct AccountService: Sendable {
         self.metrics = AccountMetrics(observability: observability)
         let storage: any AccountStore = observability.isTracing ? TracedAccountStore(store, observability: observability) : store
         self.storage = storage
-        self.keyRing = SessionKeyRing(store: storage, configuration: configuration)
+        let keyRing = SessionKeyRing(store: storage, configuration: configuration, clock: clock)
+        self.keyRing = keyRing
+        self.sessionVerifier = JWTVerifier(
+            rules: .sessionToken(issuer: configuration.issuer), allowedAlgorithms: [.es256], keys: keyRing,
+            clockTolerance: configuration.clockTolerance, clock: clock, requiresKeyID: true)
+        self.revocations = SessionRevocationCache(
+            store: storage, interval: configuration.revocationCheckInterval, capacity: configuration.revocationCacheCapacity)
     }
 
     /// Signs in with a provider credential: the identity's user, or a new user when the

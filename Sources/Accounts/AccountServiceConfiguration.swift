@@ -15,12 +15,22 @@ public struct AccountServiceConfiguration: Sendable {
     public var keyCacheDuration: Duration
     /// Tolerated clock skew for `iat` of session tokens issued by other server instances.
     public var clockTolerance: Duration
+    /// How stale the revocation state of a session check may be. ``AccountService`` keeps the
+    /// sessions it found active, with the store's ``SessionStore/revocationEpoch()``, and
+    /// rereads the epoch at most this long after it last read it; a new epoch (any
+    /// revocation, on any instance) empties the cache. So a revocation made through any
+    /// instance is honoured by every instance sharing the store within this interval (at
+    /// once by the instance that made it). `.zero` turns the cache off: every check asks the
+    /// store. Stores without an epoch are always asked.
+    public var revocationCheckInterval: Duration
+    /// The most sessions the revocation cache keeps; when full it starts again empty.
+    public var revocationCacheCapacity: Int
 
     /// Creates a configuration.
     public init(
         issuer: String = "federate", sessionLifetime: Duration = .seconds(24 * 3600), recentLoginWindow: Duration = .seconds(300),
         keyRotationInterval: Duration = .seconds(7 * 24 * 3600), keyCacheDuration: Duration = .seconds(60),
-        clockTolerance: Duration = .seconds(5)
+        clockTolerance: Duration = .seconds(5), revocationCheckInterval: Duration = .seconds(1), revocationCacheCapacity: Int = 100_000
     ) {
         self.issuer = issuer
         self.sessionLifetime = sessionLifetime
@@ -28,6 +38,8 @@ public struct AccountServiceConfiguration: Sendable {
         self.keyRotationInterval = keyRotationInterval
         self.keyCacheDuration = keyCacheDuration
         self.clockTolerance = clockTolerance
+        self.revocationCheckInterval = revocationCheckInterval
+        self.revocationCacheCapacity = revocationCacheCapacity
     }
 
     /// Sessions for a day, recent login within 5 minutes, keys rotated weekly.

@@ -83,6 +83,21 @@ public protocol SessionStore: Sendable {
     /// `expiresAt`; `true` the first time, `false` for a replay. Every instance on the same
     /// store sees every ID. IDs that expired before `now` may be forgotten.
     func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool
+
+    /// The revocation epoch: a number that grows in the same atomic step as every change that
+    /// can make a session stop verifying (``revokeSession(id:uid:expiresAt:)``,
+    /// ``endSessions(key:validAfter:expiresAt:now:)``, ``UserStore/deleteUser(uid:)``, and
+    /// ``UserStore/updateUser(uid:_:)`` with ``UserUpdate/disabled`` or
+    /// ``UserUpdate/tokensValidAfter``), as every instance on the store sees it.
+    /// ``AccountService`` caches the outcome of session checks while it stays the same
+    /// (``AccountServiceConfiguration/revocationCheckInterval``). `nil` (the default) when the
+    /// store keeps none: the service then asks the store on every session check.
+    func revocationEpoch() async throws(FederateError) -> Int64?
+}
+
+extension SessionStore {
+    /// No epoch: the store is asked on every session check.
+    public func revocationEpoch() async throws(FederateError) -> Int64? { nil }
 }
 
 /// The keys session tokens are signed with (``AccountService`` rotates them): the part of an

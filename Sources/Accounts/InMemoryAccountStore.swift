@@ -17,6 +17,8 @@ public final class InMemoryAccountStore: AccountStore {
         var seenEvents: [ExactString: Date] = [:]
         /// Normalized email → uids, in creation order.
         var emailOwners: [ExactString: [String]] = [:]
+        /// ``SessionStore/revocationEpoch()``.
+        var revocationEpoch: Int64 = 0
 
         mutating func index(_ user: User) {
             guard let key = user.uniqueEmailKey else { return }
@@ -102,6 +104,7 @@ public final class InMemoryAccountStore: AccountStore {
             state.unindex(stored)
             state.index(updated)
             state.users[ExactString(uid)] = updated
+            if update.mayEndSessions { state.revocationEpoch += 1 }
         }
     }
 
@@ -167,6 +170,7 @@ public final class InMemoryAccountStore: AccountStore {
     public func deleteUser(uid: String) async throws(FederateError) -> User? {
         state.withLock { state in
             guard let user = state.users.removeValue(forKey: ExactString(uid)) else { return nil }
+            state.revocationEpoch += 1
             state.unindex(user)
             for identity in user.identities {
                 state.owners[IdentityKey(providerID: identity.providerID, subject: identity.subject)] = nil
@@ -177,7 +181,10 @@ public final class InMemoryAccountStore: AccountStore {
 
     /// Remembers a signed-out session.
     public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError) {
-        state.withLock { $0.revokedSessions[ExactString(sessionID)] = expiresAt }
+        state.withLock { state in
+            state.revokedSessions[ExactString(sessionID)] = expiresAt
+            state.revocationEpoch += 1
+        }
     }
 
     /// Whether a session was signed out.
@@ -196,12 +203,18 @@ public final class InMemoryAccountStore: AccountStore {
             state.endedSessions = state.endedSessions.filter { $0.value.expiresAt >= now }
             let old = state.endedSessions[ExactString(key)]
             state.endedSessions[ExactString(key)] = (max(old?.validAfter ?? validAfter, validAfter), max(old?.expiresAt ?? expiresAt, expiresAt))
+            state.revocationEpoch += 1
         }
     }
 
     /// The latest `validAfter` of `keys`.
     public func sessionsEnded(keys: [String]) async throws(FederateError) -> Date? {
         state.withLock { state in keys.compactMap { state.endedSessions[ExactString($0)]?.validAfter }.max() }
+    }
+
+    /// Grows with every change that can end a session (``SessionStore/revocationEpoch()``).
+    public func revocationEpoch() async throws(FederateError) -> Int64? {
+        state.withLock { $0.revocationEpoch }
     }
 
     /// `true` the first time `id` is seen (until `expiresAt`).

@@ -4,7 +4,8 @@ import Foundation
 import Synchronization
 
 /// The session-signing keys of one ``AccountService``: read from the store, cached, rotated.
-final class SessionKeyRing: Sendable {
+/// As a `KeySetProvider` it gives the keys session tokens verify with.
+final class SessionKeyRing: KeySetProvider {
     struct Keys: Sendable {
         let signing: JWSSigningKey
         let signingCreatedAt: Date
@@ -14,11 +15,13 @@ final class SessionKeyRing: Sendable {
 
     private let store: any SessionKeyStore
     private let configuration: AccountServiceConfiguration
+    private let clock: FederateClock
     private let cache = Mutex<Keys?>(nil)
 
-    init(store: any SessionKeyStore, configuration: AccountServiceConfiguration) {
+    init(store: any SessionKeyStore, configuration: AccountServiceConfiguration, clock: FederateClock) {
         self.store = store
         self.configuration = configuration
+        self.clock = clock
     }
 
     /// The key to sign with at `now`; creates (rotates) one when the newest is too old.
@@ -35,12 +38,18 @@ final class SessionKeyRing: Sendable {
         return keys.signing
     }
 
-    /// Keys that can verify a token signed with `keyID`: the cache, reread once when it lacks the `kid`.
-    func verificationKeys(for keyID: String, now: Date) async throws(FederateError) -> JSONWebKeySet {
-        if let keys = cache.withLock({ $0 }), isFresh(keys, now: now), keys.verification.key(withID: keyID) != nil {
-            return keys.verification
+    /// The verification keys: the cache while fresh, else reread from the store.
+    func keySet() async throws(FederateError) -> JSONWebKeySet {
+        let now = clock.now
+        if let verification = cache.withLock({ keys in keys.flatMap { isFresh($0, now: now) ? $0.verification : nil } }) {
+            return verification
         }
         return try await load(now: now)?.verification ?? .empty
+    }
+
+    /// A token names a key the cache lacks (another instance rotated): reread the store once.
+    func refreshedKeySet(after stale: JSONWebKeySet) async throws(FederateError) -> JSONWebKeySet? {
+        try await load(now: clock.now)?.verification
     }
 
     /// Adds a new signing key now and removes keys no token can need any more.

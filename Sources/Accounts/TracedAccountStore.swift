@@ -99,6 +99,10 @@ public struct TracedAccountStore: AccountStore {
         try await traced("sessions_ended") { () async throws(FederateError) in try await base.sessionsEnded(keys: keys) }
     }
 
+    public func revocationEpoch() async throws(FederateError) -> Int64? {
+        try await traced("revocation_epoch") { () async throws(FederateError) in try await base.revocationEpoch() }
+    }
+
     public func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
         try await traced("consume_event_id") { () async throws(FederateError) in try await base.consumeEventID(id, expiresAt: expiresAt, now: now) }
     }

@@ -61,4 +61,8 @@ public struct UserUpdate: Sendable, Hashable {
         if let tokensValidAfter { user.tokensValidAfter = max(user.tokensValidAfter ?? tokensValidAfter, tokensValidAfter) }
         return user
     }
+
+    /// Whether the change can make a session stop verifying (it disables the user or moves
+    /// `tokensValidAfter`): stores advance their ``SessionStore/revocationEpoch()`` with it.
+    package var mayEndSessions: Bool { disabled == true || tokensValidAfter != nil }
 }

@@ -8,6 +8,7 @@ struct PostgresSchema: Sendable {
     var sessionKeys: String { "\"\(name)\".session_keys" }
     var endedSessions: String { "\"\(name)\".ended_sessions" }
     var seenEvents: String { "\"\(name)\".seen_events" }
+    var revocationEpoch: String { "\"\(name)\".revocation_epoch" }
     var versions: String { "\"\(name)\".federate_schema" }
 
     /// Whether `name` is a plain lower-case identifier (it is spliced into SQL).
@@ -63,6 +64,11 @@ struct PostgresSchema: Sendable {
             [
                 "CREATE TABLE \(endedSessions) (key text PRIMARY KEY, valid_after double precision NOT NULL, expires_at double precision NOT NULL)",
                 "CREATE TABLE \(seenEvents) (id text PRIMARY KEY, expires_at double precision NOT NULL)",
+            ],
+            // 4: the revocation epoch, advanced with every change that can end a session.
+            [
+                "CREATE TABLE \(revocationEpoch) (id integer PRIMARY KEY CHECK (id = 1), epoch bigint NOT NULL)",
+                "INSERT INTO \(revocationEpoch) (id, epoch) VALUES (1, 0)",
             ],
         ]
     }

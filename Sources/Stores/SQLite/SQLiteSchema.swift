@@ -44,6 +44,11 @@ enum SQLiteSchema {
             "CREATE TABLE ended_sessions (key TEXT PRIMARY KEY NOT NULL, valid_after REAL NOT NULL, expires_at REAL NOT NULL)",
             "CREATE TABLE seen_events (id TEXT PRIMARY KEY NOT NULL, expires_at REAL NOT NULL)",
         ],
+        // 4: the revocation epoch, advanced with every change that can end a session.
+        [
+            "CREATE TABLE revocation_epoch (id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1), epoch INTEGER NOT NULL)",
+            "INSERT INTO revocation_epoch (id, epoch) VALUES (1, 0)",
+        ],
     ]
 
     /// The unique index that makes one email one account.

@@ -6,7 +6,7 @@ package import Foundation
 extension SQLAccountStore {
     /// Remembers a signed-out session.
     public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError) {
-        try await withConnection { (connection) async throws(FederateError) in
+        try await revoking { (connection) async throws(FederateError) in
             try await self.execute(
                 """
                 INSERT INTO \(table: .revokedSessions) (sid, uid, expires_at) VALUES (\(sessionID), \(uid), \(expiresAt))
@@ -29,7 +29,7 @@ extension SQLAccountStore {
     /// Ends the sessions tied to `key` issued before `validAfter` (never moving it back).
     public func endSessions(key: String, validAfter: Date, expiresAt: Date, now: Date) async throws(FederateError) {
         let greatest = dialect.greatest
-        try await withConnection { (connection) async throws(FederateError) in
+        try await revoking { (connection) async throws(FederateError) in
             try await self.execute(
                 """
                 INSERT INTO \(table: .endedSessions) (key, valid_after, expires_at) VALUES (\(key), \(validAfter), \(expiresAt))

@@ -73,15 +73,19 @@ extension SQLAccountStore {
                 "tokens_valid_after = \(unescaped: dialect.greatest)(COALESCE(tokens_valid_after, \(validAfter)), \(validAfter))")
         }
         let set: SQLQuery = assignments.isEmpty ? "uid = uid" : SQLQuery(joining: assignments, separator: ", ")
-        let found = try await withConnection { (connection) async throws(FederateError) in
-            try await self.returnsRow("UPDATE \(table: .users) SET \(set) WHERE uid = \(uid) RETURNING uid", on: connection)
+        let statement: SQLQuery = "UPDATE \(table: .users) SET \(set) WHERE uid = \(uid) RETURNING uid"
+        let found: Bool
+        if update.mayEndSessions {
+            found = try await revoking { (connection) async throws(FederateError) in try await self.returnsRow(statement, on: connection) }
+        } else {
+            found = try await withConnection { (connection) async throws(FederateError) in try await self.returnsRow(statement, on: connection) }
         }
         guard found else { throw FederateError(.userNotFound, "no user with this uid") }
     }
 
     /// Deletes the user and their identities; returns what was deleted.
     public func deleteUser(uid: String) async throws(FederateError) -> User? {
-        try await withTransaction { (connection) async throws(FederateError) in
+        try await revoking { (connection) async throws(FederateError) in
             guard try await self.lockUser(uid, on: connection) else { return nil }
             let user = try await self.users(where: "u.uid = \(uid)", on: connection).first
             try await self.execute("DELETE FROM \(table: .identities) WHERE user_uid = \(uid)", on: connection)

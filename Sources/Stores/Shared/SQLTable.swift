@@ -14,4 +14,6 @@ package enum SQLTable: String, Sendable, CaseIterable {
     case endedSessions = "ended_sessions"
     /// Provider event IDs already seen.
     case seenEvents = "seen_events"
+    /// One row: the revocation epoch (`SessionStore.revocationEpoch()`).
+    case revocationEpoch = "revocation_epoch"
 }
