@@ -16,10 +16,14 @@ struct PushedAuthorizationTests {
         var configuration = DevProviderConfiguration.standard
         let jwks = try JSONWebKeySet(jwks: JSONSerializer.bytes(["keys": [.object(try #require(key.publicJWK(algorithm: .es256)))]]))
         configuration.clients.append(DevClient(id: "keyed", redirectURIs: [Flavor.redirectURI], publicKeys: jwks))
+        configuration.clients.append(DevClient(id: "jwt-secret", secret: jwtSecret, redirectURIs: [Flavor.redirectURI]))
         configuration.requirePushedAuthorizationRequests = requirePushed
         configuration.clock = clock
         return configuration
     }
+
+    /// HS256 needs a secret of at least 32 bytes (RFC 7518 §3.2).
+    static let jwtSecret = "a client secret of at least 32 bytes"
 
     static func client(
         _ provider: DevProvider, id: String = "dev-client", authentication: ClientAuthentication = .clientSecretBasic(secret: "dev-secret"),
@@ -92,7 +96,7 @@ struct PushedAuthorizationTests {
             }
             #expect(refused?.code == .invalidClient)
             // An unregistered redirect URI is refused at the push, before any browser is involved.
-            let client = try await Self.client(provider, authentication: .clientSecretJWT(secret: "dev-secret"))
+            let client = try await Self.client(provider, id: "jwt-secret", authentication: .clientSecretJWT(secret: Self.jwtSecret))
             let badRedirect = await #expect(throws: FederateError.self) {
                 try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: "https://evil.example/cb", delivery: .pushed)
             }
@@ -143,11 +147,11 @@ struct PushedAuthorizationTests {
 
     @Test func clientSecretJWTAtTheTokenEndpoint() async throws {
         try await Flavor.with(try Self.configuration()) { provider in
-            let client = try await Self.client(provider, authentication: .clientSecretJWT(secret: "dev-secret"))
+            let client = try await Self.client(provider, id: "jwt-secret", authentication: .clientSecretJWT(secret: Self.jwtSecret))
             #expect(client.metadata.tokenEndpointAuthMethodsSupported?.contains("client_secret_jwt") == true)
             let tokens = try await Flavor.signIn(client)
             #expect(tokens.idTokenClaims?.subject == "alice")
-            let wrong = try await Self.client(provider, authentication: .clientSecretJWT(secret: "not-the-secret"))
+            let wrong = try await Self.client(provider, id: "jwt-secret", authentication: .clientSecretJWT(secret: "not the secret, but long enough anyway"))
             let refused = await #expect(throws: FederateError.self) { try await Flavor.signIn(wrong) }
             #expect(refused?.code == .invalidClient)
             // Negotiation still prefers Basic when the provider offers it.

@@ -75,6 +75,11 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
             form.append(("client_assertion_type", Self.assertionType))
             form.append(("client_assertion", try Self.assertion(clientID: clientID, audience: endpoint, key: key, algorithm: algorithm, now: now)))
         case .clientSecretJWT(let secret):
+            // HS256 needs a key at least as long as its hash (RFC 7518 §3.2); a provider that
+            // checks this refuses a shorter one, so say so here, before anything is sent.
+            guard secret.utf8.count >= 32 else {
+                throw FederateError(.invalidConfiguration, "client_secret_jwt needs a client secret of at least 32 bytes for HS256 (RFC 7518 §3.2)")
+            }
             let key = JWSSigningKey(hmac: HMACSecret(utf8: secret))
             form.append(("client_id", clientID))
             form.append(("client_assertion_type", Self.assertionType))

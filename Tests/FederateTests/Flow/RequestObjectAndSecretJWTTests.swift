@@ -13,7 +13,7 @@ struct RequestObjectAndSecretJWTTests {
     @Test func clientSecretJWTSendsAnHS256AssertionAndNeverTheSecret() async throws {
         try await ScriptedProvider.with { provider in
             let clock = TestClock()
-            let client = try provider.client(.clientSecretJWT(secret: "s3cret value"), clock: clock.clock)
+            let client = try provider.client(.clientSecretJWT(secret: "s3cret value, at least 32 bytes long"), clock: clock.clock)
             let pending = try provider.pending(for: client)
             provider.tokenEndpointAnswers(try provider.tokenResponse(nonce: pending.nonce))
             _ = try await client.exchange(code: "c", pending: pending)
@@ -23,15 +23,25 @@ struct RequestObjectAndSecretJWTTests {
             let assertion = try #require(request.form["client_assertion"])
             let verifier = JWTVerifier(
                 rules: .clientAssertion(clientID: ScriptedProvider.clientID, audiences: [provider.tokenEndpoint]), allowedAlgorithms: [.hs256],
-                keys: JSONWebKeySet.empty, hmacSecret: HMACSecret(utf8: "s3cret value"), clockTolerance: .zero, clock: clock.clock)
+                keys: JSONWebKeySet.empty, hmacSecret: HMACSecret(utf8: "s3cret value, at least 32 bytes long"), clockTolerance: .zero, clock: clock.clock)
             let verified = try verifier.verify(assertion, keySet: .empty)
             #expect(verified.algorithm == .hs256)
             let wrongKey = JWTVerifier(
                 rules: .clientAssertion(clientID: ScriptedProvider.clientID, audiences: [provider.tokenEndpoint]), allowedAlgorithms: [.hs256],
-                keys: JSONWebKeySet.empty, hmacSecret: HMACSecret(utf8: "other"), clockTolerance: .zero, clock: clock.clock)
+                keys: JSONWebKeySet.empty, hmacSecret: HMACSecret(utf8: "another secret, also 32 bytes long"), clockTolerance: .zero, clock: clock.clock)
             #expect(throws: FederateError.self) { try wrongKey.verify(assertion, keySet: .empty) }
-            #expect(client.authentication.methodName == "client_secret_jwt" && client.authentication.clientSecret == "s3cret value")
+            #expect(client.authentication.methodName == "client_secret_jwt" && client.authentication.clientSecret == "s3cret value, at least 32 bytes long")
             #expect(!"\(client.authentication)".contains("s3cret"))
+        }
+    }
+
+    @Test func clientSecretJWTRefusesASecretTooShortForHS256() async throws {
+        try await ScriptedProvider.with { provider in
+            let client = try provider.client(.clientSecretJWT(secret: "31 bytes, one short of HS256 !!"), clock: TestClock().clock)
+            let pending = try provider.pending(for: client)
+            let refused = await #expect(throws: FederateError.self) { _ = try await client.exchange(code: "c", pending: pending) }
+            #expect(refused?.code == .invalidConfiguration)
+            #expect(provider.requests(to: "/token").isEmpty)
         }
     }
 
