@@ -13,7 +13,7 @@ if [ ${#targets[@]} -eq 0 ]; then
   targets=(
     FederateTokens FederateRelyingParty FederateAsyncHTTPClient FederateURLSession FederateLoopback
     FederateAccounts Federate FederateSQLite FederatePostgres FederateHummingbird FederateDevProvider
-    FederateOIDC FederateGoogle FederateApple
+    FederateOIDC FederateGoogle FederateApple FederateMicrosoft
   )
 fi
 args=()

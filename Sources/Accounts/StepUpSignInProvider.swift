@@ -2,7 +2,7 @@ public import FederateTokens
 public import FederateRelyingParty
 
 /// A ``SignInProvider`` that can ask its provider for an authentication level: the
-/// `acr_values`, `max_age` and `claims` of a ``StepUpRequest``, checked on the ID token that
+/// `acr_values`, `max_age` and `claims` of a `StepUpRequest`, checked on the ID token that
 /// returns. `OIDCProvider` conforms; the server's start route uses it when the request names
 /// `acr_values` or `max_age`.
 public protocol StepUpSignInProvider: SignInProvider {

@@ -1,7 +1,7 @@
 public import Federate
 
 /// The real AsyncHTTPClient transport with a test's patience: a request that keeps the SDK's
-/// default timeout (``HTTPRequest/defaultTimeout``, 10 s) gets 60 s, so a loaded machine (a
+/// default timeout (`HTTPRequest.defaultTimeout`, 10 s) gets 60 s, so a loaded machine (a
 /// parallel run on two cores) cannot fail a test that is not about timeouts. A test about
 /// timeouts sets its own timeout, which is kept.
 public struct PatientTransport: HTTPClient {

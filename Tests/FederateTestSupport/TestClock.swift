@@ -2,7 +2,7 @@ public import FederateTokens
 public import Foundation
 import Synchronization
 
-/// A ``FederateClock`` the tests move by hand: its date and its monotonic instant advance
+/// A `FederateClock` the tests move by hand: its date and its monotonic instant advance
 /// together, only when told, so token expiry, session windows, cache lifetimes and retry
 /// intervals are tested without waiting on the wall clock (a loaded machine cannot break them).
 public final class TestClock: Sendable {

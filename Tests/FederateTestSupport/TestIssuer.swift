@@ -181,7 +181,7 @@ public final class TestIssuer: Sendable {
         Self.jwks(for: keys)
     }
 
-    /// The published keys as a local ``JSONWebKeySet`` (no HTTP).
+    /// The published keys as a local `JSONWebKeySet` (no HTTP).
     public func localKeySet() throws -> JSONWebKeySet {
         try JSONWebKeySet(jwks: Array(jwksDocument.utf8))
     }

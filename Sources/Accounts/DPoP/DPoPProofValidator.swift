@@ -2,7 +2,7 @@ public import FederateTokens
 import Foundation
 
 /// What a server checks of a DPoP request (RFC 9449 §4.3, §7): the proof verified for this
-/// request (``DPoPProofVerifier``); when the server requires nonces, the proof's among the
+/// request (`DPoPProofVerifier`); when the server requires nonces, the proof's among the
 /// accepted ones; when an access token is presented, the proof's key the one the token is
 /// bound to (`cnf.jkt`); and the proof used once, in a replay store all instances share.
 ///
@@ -42,9 +42,9 @@ public struct DPoPProofValidator: Sendable {
     /// Validates the `DPoP` header `proof` of a `method` request to `uri`. With `accessToken`
     /// the proof must carry its `ath`, and its key must be `boundTo` (the token's `cnf.jkt`;
     /// a token without one is refused: it is not DPoP-bound). Throws
-    /// ``FederateError/Code/invalidDPoPProof`` (no proof, or one that fails),
-    /// ``FederateError/Code/useDPoPNonce``, ``FederateError/Code/dpopBindingMismatch`` or
-    /// ``FederateError/Code/dpopProofReplayed``, and the verifier's codes.
+    /// `FederateError.Code.invalidDPoPProof` (no proof, or one that fails),
+    /// `FederateError.Code.useDPoPNonce`, `FederateError.Code.dpopBindingMismatch` or
+    /// `FederateError.Code.dpopProofReplayed`, and the verifier's codes.
     public func validate(
         proof: String?, method: String, uri: String, accessToken: String? = nil, boundTo thumbprint: String? = nil
     ) async throws(FederateError) -> DPoPProof {
@@ -68,7 +68,7 @@ public struct DPoPProofValidator: Sendable {
     }
 
     /// Refuses a DPoP-bound token presented as a bearer token (RFC 9449 §7.2): for the bearer
-    /// middleware, with the token's verified claims. ``FederateError/Code/dpopBindingMismatch``.
+    /// middleware, with the token's verified claims. `FederateError.Code.dpopBindingMismatch`.
     public static func refuseBoundBearer(claims: [String: JSONValue]) throws(FederateError) {
         if try ConfirmationClaim.thumbprint(in: claims) != nil {
             throw FederateError(.dpopBindingMismatch, "a DPoP-bound access token must be sent with Authorization: DPoP and a proof")

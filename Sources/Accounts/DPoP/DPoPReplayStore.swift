@@ -17,7 +17,7 @@ public protocol DPoPReplayStore: Sendable {
 
 extension DPoPReplayStore where Self: AccountStore {
     /// An account store's proofs live beside its provider event IDs
-    /// (``AccountStore/consumeEventID(_:expiresAt:now:)``), under their own prefix.
+    /// (``SessionStore/consumeEventID(_:expiresAt:now:)``), under their own prefix.
     public func consumeProofKey(_ key: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
         try await consumeEventID("dpop " + key, expiresAt: expiresAt, now: now)
     }

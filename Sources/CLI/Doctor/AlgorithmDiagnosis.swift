@@ -1,7 +1,7 @@
 import Federate
 
 /// `federate doctor`'s algorithm checks: `id_token_signing_alg_values_supported` against what
-/// Federate accepts (``ProviderMetadata/defaultIDTokenAlgorithms``, ``JWSAlgorithm``).
+/// Federate accepts (`ProviderMetadata.defaultIDTokenAlgorithms`, `JWSAlgorithm`).
 enum AlgorithmDiagnosis {
     /// The advertised asymmetric algorithms Federate implements: what it verifies with the key set.
     static func asymmetric(_ metadata: ProviderMetadata) -> [JWSAlgorithm] {

@@ -2,7 +2,7 @@ import Federate
 import Foundation
 
 /// `federate doctor`'s clock check: the provider's `Date` headers against this machine's
-/// clock, compared with Federate's default clock tolerance (``IDTokenPolicy/clockTolerance``).
+/// clock, compared with Federate's default clock tolerance (`IDTokenPolicy.clockTolerance`).
 enum ClockDiagnosis {
     /// Federate's default leeway for `exp`, `iat`, `nbf` and `auth_time`, in seconds.
     static var defaultTolerance: Double { IDTokenPolicy(issuers: [], audiences: []).clockTolerance.inSeconds }

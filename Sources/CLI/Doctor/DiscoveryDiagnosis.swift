@@ -3,7 +3,7 @@ import Foundation
 import Logging
 
 /// `federate doctor`'s first step: fetch and validate the discovery document with Federate's own
-/// ``DiscoveryClient``, and explain a refusal in plain words from the recorded response.
+/// `DiscoveryClient`, and explain a refusal in plain words from the recorded response.
 struct DiscoveryDiagnosis {
     /// The findings (`discovery.fetch`, `discovery.issuer`, `discovery.document`, and
     /// `endpoints.tls` when the document names an insecure endpoint).

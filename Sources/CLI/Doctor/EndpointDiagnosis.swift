@@ -10,7 +10,7 @@ enum EndpointDiagnosis {
         "end_session_endpoint", "introspection_endpoint",
     ]
 
-    /// Client authentication methods Federate implements (``ClientAuthentication``).
+    /// Client authentication methods Federate implements (`ClientAuthentication`).
     static let federateAuthMethods = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
 
     /// Every endpoint finding.
@@ -86,7 +86,7 @@ enum EndpointDiagnosis {
         return checks
     }
 
-    /// `endpoints.auth_methods`: `token_endpoint_auth_methods_supported` against ``ClientAuthentication``.
+    /// `endpoints.auth_methods`: `token_endpoint_auth_methods_supported` against `ClientAuthentication`.
     private static func authMethods(_ metadata: ProviderMetadata) -> DoctorCheck {
         guard let advertised = metadata.tokenEndpointAuthMethodsSupported else {
             return DoctorCheck(

@@ -2,7 +2,7 @@ import Federate
 import Logging
 
 /// `federate doctor`'s key checks: the provider's `jwks_uri` fetched and parsed by Federate's own
-/// ``RemoteKeySet`` and ``JSONWebKeySet``, then what Federate can verify with the keys it kept.
+/// `RemoteKeySet` and `JSONWebKeySet`, then what Federate can verify with the keys it kept.
 enum KeySetDiagnosis {
     /// At most this many keys are listed in a check's details (a hostile set may hold thousands).
     static let listedKeys = 50

@@ -2,7 +2,7 @@ import Federate
 import Foundation
 import Synchronization
 
-/// An ``HTTPClient`` that passes requests to another and remembers each response with the
+/// An `HTTPClient` that passes requests to another and remembers each response with the
 /// local times around it, so `federate doctor` can read what the discovery client and the
 /// remote key set do not keep: the `Date` header (clock skew), a redirect's `Location`, the
 /// raw body of a refused document.

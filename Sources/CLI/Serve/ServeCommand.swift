@@ -161,7 +161,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// The API's verifier: `api_bearer_provider`'s ID tokens and `api_access_tokens`' access
-    /// tokens side by side (``CallerTokenRouter``); `nil` when the file configures neither.
+    /// tokens side by side (`CallerTokenRouter`); `nil` when the file configures neither.
     static func apiVerifier(
         _ settings: ServeConfiguration, providers: [String: any SignInProvider], origin: String
     ) async throws -> (any CallerTokenVerifier)? {

@@ -66,7 +66,7 @@ public struct AuthorizationRequest: Sendable {
     public var claims: ClaimsRequest?
     /// The `acr`/`amr` the returned ID token must show, or the sign-in fails with
     /// `insufficient_authentication_level`. When ``acrValues`` is empty, the requirement's
-    /// accepted `acr` values (``AuthenticationRequirement/acrValues``) are sent as `acr_values`.
+    /// accepted `acr` values (`AuthenticationRequirement.acrValues`) are sent as `acr_values`.
     /// Set this or an essential `acr` in ``claims``, not both.
     public var authentication: AuthenticationRequirement?
     /// Provider-specific parameters. Reserved names are dropped.

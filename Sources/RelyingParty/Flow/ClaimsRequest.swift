@@ -6,7 +6,7 @@ public import FederateTokens
 ///
 /// Federate reads one request back: an essential `acr` in the ID token
 /// (``requiredAuthentication``, §5.5.1.1), which the returned ID token must satisfy or the
-/// sign-in fails with ``FederateError/Code/insufficientAuthenticationLevel``:
+/// sign-in fails with `FederateError.Code.insufficientAuthenticationLevel`:
 ///
 /// ```swift
 /// let claims = ClaimsRequest(idToken: ["acr": .init(essential: true, values: ["phrh", "phr"])])
@@ -96,7 +96,7 @@ public struct ClaimsRequest: Sendable, Hashable {
 
     /// Parses a `claims` parameter as a provider receives it: at most ``maximumBytes`` bytes
     /// and ``maximumDepth`` levels; unknown top-level members are ignored (§5.5), a member
-    /// or claim of the wrong shape is ``FederateError/Code/invalidRequest``.
+    /// or claim of the wrong shape is `FederateError.Code.invalidRequest`.
     public init(parsing text: String) throws(FederateError) {
         guard text.utf8.count <= Self.maximumBytes else { throw FederateError(.invalidRequest, "the claims parameter is larger than \(Self.maximumBytes) bytes") }
         let members: [String: JSONValue]

@@ -63,9 +63,9 @@ public struct HTTPRequest: Sendable {
 }
 
 extension HTTPClient {
-    /// ``send(_:)`` with every failure as a ``FederateError``: a transport's own errors as they
-    /// are, cancellation as ``FederateError/Code/cancelled``, anything else as
-    /// ``FederateError/Code/httpFailed`` with the error as its `cause`.
+    /// ``send(_:)`` with every failure as a `FederateError`: a transport's own errors as they
+    /// are, cancellation as `FederateError.Code.cancelled`, anything else as
+    /// `FederateError.Code.httpFailed` with the error as its `cause`.
     package func exchange(_ request: HTTPRequest) async throws(FederateError) -> HTTPResponse {
         do {
             return try await send(request)

@@ -18,7 +18,7 @@ import Foundation
 /// - An active result is refused when its `exp` passed, its `nbf` is ahead, its `iss` is not
 ///   the expected issuer, or its `aud` (when present) lacks the API's resource identifier.
 /// - A failing endpoint (transport error, non-200 status, a body that is not RFC 7662) is
-///   ``FederateError/Code/introspectionFailed``, with the cause; it is not cached.
+///   `FederateError.Code.introspectionFailed`, with the cause; it is not cached.
 public struct IntrospectionClient: CallerTokenVerifier {
     /// The introspection endpoint.
     public let endpoint: String
@@ -62,7 +62,7 @@ public struct IntrospectionClient: CallerTokenVerifier {
     }
 
     /// Creates a client for the endpoint a provider advertises (`introspection_endpoint`),
-    /// expecting its issuer; ``FederateError/Code/endpointNotAvailable`` when it advertises none.
+    /// expecting its issuer; `FederateError.Code.endpointNotAvailable` when it advertises none.
     public init(
         metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication, resource: String? = nil, providerID: String? = nil,
         cachePolicy: IntrospectionCachePolicy = IntrospectionCachePolicy(), clockTolerance: Duration = .seconds(60),
@@ -99,7 +99,7 @@ public struct IntrospectionClient: CallerTokenVerifier {
     }
 
     /// Introspects `token` and returns the caller it vouches for; an inactive token is
-    /// ``FederateError/Code/tokenInactive``.
+    /// `FederateError.Code.tokenInactive`.
     public func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
         let response = try await introspect(token)
         try check(response)

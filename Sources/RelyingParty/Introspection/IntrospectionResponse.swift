@@ -4,10 +4,10 @@ public import FederateTokens
 ///
 /// `active` must be the JSON Boolean `true` or `false`: a string `"true"`, a number or an
 /// absent member means the endpoint is not answering RFC 7662, which is
-/// ``FederateError/Code/introspectionFailed``, never an active token. For an active token
+/// `FederateError.Code.introspectionFailed`, never an active token. For an active token
 /// each member Federate reads is type-checked (`exp`, `iat`, `nbf` as NumericDates, `scope`
 /// in RFC 6749's grammar, `aud` a string or an array of strings, `cnf` an object); a
-/// malformed one is ``FederateError/Code/invalidClaim``. An inactive response carries nothing else.
+/// malformed one is `FederateError.Code.invalidClaim`. An inactive response carries nothing else.
 public struct IntrospectionResponse: Sendable {
     /// `active`.
     public let active: Bool

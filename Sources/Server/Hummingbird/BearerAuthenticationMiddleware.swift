@@ -7,9 +7,9 @@ public import Hummingbird
 /// Three steps, each a value of its own:
 /// 1. the presentation: `Authorization: SCHEME TOKEN` read once, the scheme matched to one of
 ///    ``presentations`` (``BearerPresentation`` by default; a DPoP presentation plugs in here);
-/// 2. the verification: ``verifier``, any ``CallerTokenVerifier`` — a provider's ID-token
-///    verifier, an ``AccessTokenVerifier`` (RFC 9068), an `IntrospectionClient` (RFC 7662), or a
-///    ``CallerTokenRouter`` taking several kinds;
+/// 2. the verification: ``verifier``, any `CallerTokenVerifier` — a provider's ID-token
+///    verifier, an `AccessTokenVerifier` (RFC 9068), an `IntrospectionClient` (RFC 7662), or a
+///    `CallerTokenRouter` taking several kinds;
 /// 3. the binding and the scopes: the presentation confirms the token may be used on this
 ///    request, then ``requiredScopes`` must all be granted.
 ///
@@ -31,7 +31,7 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
     /// The schemes accepted, in the order challenges list them.
     public let presentations: [any TokenPresentation]
 
-    /// Creates the middleware. A ``BearerTokenVerifier`` (ID tokens) is a ``CallerTokenVerifier``.
+    /// Creates the middleware. A `BearerTokenVerifier` (ID tokens) is a `CallerTokenVerifier`.
     public init(verifier: any CallerTokenVerifier, requiredScopes: OAuthScopes = [], presentations: [any TokenPresentation] = [BearerPresentation()]) {
         self.verifier = verifier
         self.requiredScopes = requiredScopes

@@ -312,7 +312,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     }
 
     /// Signs the session out. When the session's provider can end its own session
-    /// (``ProviderLogoutSource``), the answer carries `end_session_url`, where the page may send
+    /// (`ProviderLogoutSource`), the answer carries `end_session_url`, where the page may send
     /// the browser next (RP-Initiated Logout 1.0).
     private func signOut(context: Context) async throws -> Response {
         var body: [String: JSONValue] = ["signed_out": true]

@@ -6,15 +6,15 @@ public import Hummingbird
 ///
 /// The middleware reads `Authorization: SCHEME TOKEN` once (one header, a token68 token),
 /// picks the presentation whose ``scheme`` matches (case-insensitively), verifies the token
-/// with its ``CallerTokenVerifier``, then asks the presentation to ``confirm(_:token:request:)``
+/// with its `CallerTokenVerifier`, then asks the presentation to ``confirm(_:token:request:)``
 /// the result. ``BearerPresentation`` is RFC 6750's; a DPoP presentation (RFC 9449) checks
-/// the `DPoP` proof against ``CallerIdentity/confirmation`` in `confirm`.
+/// the `DPoP` proof against `CallerIdentity.confirmation` in `confirm`.
 public protocol TokenPresentation: Sendable {
     /// The authentication scheme, as written in `Authorization` and in challenges: `Bearer`, `DPoP`.
     var scheme: String { get }
     /// Parameters every challenge of this scheme carries (DPoP: `algs`), in order.
     var challengeParameters: [(name: String, value: String)] { get }
-    /// Throws ``FederateError`` unless `caller`, verified from `token`, may be used on `request`.
+    /// Throws `FederateError` unless `caller`, verified from `token`, may be used on `request`.
     func confirm(_ caller: CallerIdentity, token: String, request: Request) async throws(FederateError)
 }
 

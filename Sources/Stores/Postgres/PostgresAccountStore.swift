@@ -89,7 +89,7 @@ public final class PostgresAccountStore: AccountStore {
         }
     }
 
-    /// Runs `body` on one pooled connection; errors that are not ``FederateError``s (the
+    /// Runs `body` on one pooled connection; errors that are not `FederateError`s (the
     /// pool's, decoding) are `account_store_failed`.
     func connection<T: Sendable>(_ body: (PostgresConnection) async throws(FederateError) -> T) async throws(FederateError) -> T {
         do {

@@ -6,7 +6,7 @@ import SQLiteNIO
 /// The account operations are FederateSQLStore's; SQLite supplies its dialect, its one
 /// connection under the store's lock, and `BEGIN IMMEDIATE` transactions.
 extension SQLiteAccountStore: SQLAccountStore {
-    /// ``SQLDialect/sqlite``.
+    /// `SQLDialect.sqlite`.
     package var dialect: SQLDialect { .sqlite }
 
     /// Runs `body` holding the connection; each statement commits on its own.

@@ -1,7 +1,7 @@
-package import FederateAccounts
+import FederateAccounts
 package import FederateTokens
 
-/// The revocation epoch (``SessionStore/revocationEpoch()``): one row, advanced in the same
+/// The revocation epoch (`SessionStore.revocationEpoch()`): one row, advanced in the same
 /// transaction as every change that can end a session, so that no instance can read the
 /// change without the new epoch, or the new epoch without the change.
 extension SQLAccountStore {

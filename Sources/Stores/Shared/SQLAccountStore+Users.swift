@@ -47,7 +47,7 @@ extension SQLAccountStore {
         }
     }
 
-    /// Changes the columns `update` names and no other (``UserUpdate``), in one statement:
+    /// Changes the columns `update` names and no other (`UserUpdate`), in one statement:
     /// every expression reads the row as it is when the statement runs (PostgreSQL: under
     /// its row lock; SQLite: under the file's write lock).
     public func updateUser(uid: String, _ update: UserUpdate) async throws(FederateError) {

@@ -1,7 +1,7 @@
 package import FederateTokens
 package import FederateAccounts
 
-/// An ``AccountStore`` on an SQL database. Its operations are written once, in this
+/// An `AccountStore` on an SQL database. Its operations are written once, in this
 /// module: what each one reads, checks and writes, in which order, in which transaction,
 /// with which error. A store supplies only what its database does differently: its
 /// ``SQLDialect``, a connection, and a write transaction.
@@ -19,7 +19,7 @@ package protocol SQLAccountStore: AccountStore {
     var dialect: SQLDialect { get }
 
     /// Runs `body` on one connection, each statement in a transaction of its own. The
-    /// store turns its driver's errors into ``FederateError``s: a unique violation into
+    /// store turns its driver's errors into `FederateError`s: a unique violation into
     /// its ``UniqueConstraint/error``, the others into `account_store_failed`.
     func withConnection<T: Sendable>(_ body: (Connection) async throws(FederateError) -> T) async throws(FederateError) -> T
 

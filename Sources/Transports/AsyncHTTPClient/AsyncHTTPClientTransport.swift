@@ -52,7 +52,7 @@ public struct AsyncHTTPClientTransport: FederateRelyingParty.HTTPClient {
 
     /// The client used for every request that does not ask for redirects to be followed.
     private let client: AsyncHTTPClient.HTTPClient
-    /// The client used for requests with ``HTTPRequest/followRedirects`` set.
+    /// The client used for requests with `HTTPRequest.followRedirects` set.
     private let redirectingClient: AsyncHTTPClient.HTTPClient
 
     /// The `User-Agent` header value added to requests that do not carry one.
@@ -229,7 +229,7 @@ public struct AsyncHTTPClientTransport: FederateRelyingParty.HTTPClient {
         return length > limit
     }
 
-    /// Maps any error thrown during an exchange to a ``FederateError``.
+    /// Maps any error thrown during an exchange to a `FederateError`.
     private static func map(_ error: any Error, origin: String, timeout: Duration) -> FederateError {
         if let error = error as? FederateError {
             return error
