@@ -64,6 +64,8 @@ func report(_ name: String, _ value: Double) {
     })
     report("IDToken RS256 verify (warm)", rate(seconds: seconds) { verifySync(fixture.rsaToken, fixture) })
     report("IDToken ES256 verify (warm)", rate(seconds: seconds) { verifySync(fixture.ecToken, fixture) })
+    let accessTokens = AccessTokenFixture.shared
+    report("AccessToken RS256 verify (warm)", rate(seconds: seconds) { verifyAccessTokenSync(accessTokens) })
     let dpop = DPoPFixture.shared
     report("DPoP proof verify (ES256, ath, jkt)", rate(seconds: seconds) { verifyDPoPProof(dpop) })
     report("DPoP-bound request (RS256 token + ES256 proof)", rate(seconds: seconds) {
