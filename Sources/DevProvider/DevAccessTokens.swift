@@ -34,7 +34,7 @@ extension DevTokenMinter {
             "iat": .integer(issuedAt), "exp": .integer(issuedAt &+ configuration.tokenLifetime.wholeSeconds), "jti": .string(DevRandom.token()),
             "scope": .string(scopes.joined(separator: " ")), "auth_time": .integer(SafeNumber.clampedInt64(authTime.timeIntervalSince1970)),
         ]
-        if let jkt { claims["cnf"] = ConfirmationClaim.binding(to: jkt) }
+        if let jkt { claims["cnf"] = TokenConfirmation.binding(to: jkt) }
         let key = state.keys.withLock { $0.current.rsa }
         return try key.sign(claims: claims, algorithm: .rs256, header: ["typ": "at+jwt"])
     }

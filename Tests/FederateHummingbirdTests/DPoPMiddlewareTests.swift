@@ -24,23 +24,33 @@ struct DPoPMiddlewareTests {
                 "iss": .string(DPoPMiddlewareTests.issuer), "sub": .string(subject), "aud": "api", "client_id": "app",
                 "iat": .integer(now), "exp": .integer(now + 300), "jti": .string(UUID().uuidString),
             ]
-            if let thumbprint { claims["cnf"] = ConfirmationClaim.binding(to: thumbprint) }
+            if let thumbprint { claims["cnf"] = TokenConfirmation.binding(to: thumbprint) }
             return try key.sign(claims: claims, algorithm: .es256, header: ["typ": "at+jwt"])
         }
 
-        var verifier: DPoPAccessTokenVerifier {
+        var verifier: AccessTokenVerifier {
             let keys = (try? JSONWebKeySet(keys: [try JSONWebKey(jwk: key.publicJWK() ?? [:])])) ?? .empty
-            return .jwt(JWTVerifier(
-                rules: [ExplicitTypeRule.accessToken, IssuerRule([DPoPMiddlewareTests.issuer]), AudienceRule(["api"]), ExpiryRule(), IssuedAtRule()],
-                allowedAlgorithms: [.es256], keys: keys, clock: clock.clock))
+            return AccessTokenVerifier(
+                policy: AccessTokenPolicy(issuer: DPoPMiddlewareTests.issuer, resource: "api", allowedAlgorithms: [.es256]), keys: keys, clock: clock.clock)
         }
     }
 
-    static func router(issuer: Issuer, store: any DPoPReplayStore, nonces: DPoPNonces? = nil) throws -> Router<FederateContext> {
+    /// The API takes DPoP only, or Bearer and DPoP side by side.
+    static func router(
+        issuer: Issuer, store: any DPoPReplayStore, nonces: DPoPNonces? = nil, alsoBearer: Bool = false
+    ) throws -> Router<FederateContext> {
         let router = Router(context: FederateContext.self)
         let validator = DPoPProofValidator(verifier: DPoPProofVerifier(clock: issuer.clock.clock), replayStore: store, nonces: nonces)
-        router.group("api").add(middleware: try DPoPAuthenticationMiddleware(accessTokens: issuer.verifier, validator: validator, origin: origin))
-            .get("orders") { _, context in context.federate.dpop?.subject ?? "nobody" }
+        let dpop = try DPoPPresentation(validator: validator, origin: origin)
+        let presentations: [any TokenPresentation] = alsoBearer ? [BearerPresentation(), dpop] : [dpop]
+        router.group("api").add(middleware: BearerAuthenticationMiddleware(verifier: issuer.verifier, presentations: presentations))
+            .get("orders") { _, context in
+                // The proof the presentation checked is the caller's, bound to the token's key.
+                guard let caller = context.federate.caller, let proof = caller.dpopProof, proof.thumbprint == caller.confirmation?.jkt else {
+                    return "unproven"
+                }
+                return caller.subject ?? "nobody"
+            }
         return router
     }
 
@@ -67,7 +77,8 @@ struct DPoPMiddlewareTests {
             // The same proof again: a replay.
             try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: token, proof: proof)) { response in
                 #expect(response.status == .unauthorized)
-                #expect(response.headers[.wwwAuthenticate]?.hasPrefix("DPoP error=\"invalid_dpop_proof\", algs=\"ES256 ") == true)
+                #expect(response.headers[.wwwAuthenticate]?.hasPrefix("DPoP algs=\"ES256 ") == true)
+                #expect(response.headers[.wwwAuthenticate]?.hasSuffix("\", error=\"invalid_dpop_proof\"") == true)
                 #expect(String(buffer: response.body).contains("\"dpop_proof_replayed\""))
             }
             // Another key's proof for the token (a stolen token).
@@ -110,11 +121,12 @@ struct DPoPMiddlewareTests {
             }
             try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: token + "x", proof: proof)) { response in
                 #expect(response.status == .unauthorized)
-                #expect(response.headers[.wwwAuthenticate] == "DPoP error=\"invalid_token\", algs=\"\(DPoPProofValidator(replayStore: store).algorithmsParameter)\"")
+                #expect(response.headers[.wwwAuthenticate] == "DPoP algs=\"\(DPoPProofValidator(replayStore: store).algorithmsParameter)\", error=\"invalid_token\"")
             }
             try await client.execute(uri: "/api/orders", method: .get, headers: [.authorization: "Bearer \(token)"]) { response in
                 #expect(response.status == .unauthorized)
                 #expect(response.headers[.wwwAuthenticate]?.hasPrefix("DPoP algs=\"ES256") == true)
+                #expect(response.headers[.wwwAuthenticate]?.contains("error=\"invalid_request\"") == true)
             }
             // A proof from the future, or too old.
             for offset in [3600.0, -3600.0] {
@@ -124,9 +136,35 @@ struct DPoPMiddlewareTests {
                 }
             }
         }
-        // A bound bearer token is refused by the helper the bearer middleware calls.
-        #expect(throws: FederateError.self) { try DPoPProofValidator.refuseBoundBearer(claims: ["cnf": ["jkt": "x"]]) }
-        try DPoPProofValidator.refuseBoundBearer(claims: ["sub": "alice"])
+    }
+
+    /// One middleware for both schemes: a bound token needs its proof, an unbound one is a plain
+    /// bearer token, and each refusal's `error` goes on the scheme the request used.
+    @Test func bearerAndDPoPSideBySide() async throws {
+        let clock = TestClock(Date(timeIntervalSince1970: 1_700_000_000))
+        let issuer = Issuer(clock: clock)
+        let key = DPoPKey.generateES256()
+        let bound = try issuer.accessToken(boundTo: key.thumbprint), unbound = try issuer.accessToken(boundTo: nil, subject: "bob")
+        let url = Self.origin + "/api/orders"
+        try await Application(router: try Self.router(issuer: issuer, store: InMemoryDPoPReplayStore(), alsoBearer: true)).test(.router) { client in
+            let proof = try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: bound)
+            try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: bound, proof: proof)) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == "alice")
+            }
+            try await client.execute(uri: "/api/orders", method: .get, headers: [.authorization: "Bearer \(unbound)"]) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == "unproven")
+            }
+            // The bound token as a bearer token: refused on the Bearer challenge, DPoP still offered.
+            try await client.execute(uri: "/api/orders", method: .get, headers: [.authorization: "Bearer \(bound)"]) { response in
+                #expect(response.status == .unauthorized)
+                #expect(String(buffer: response.body).contains("\"token_binding_mismatch\""))
+                #expect(response.headers[values: .wwwAuthenticate].first == "Bearer error=\"invalid_token\"")
+                #expect(response.headers[values: .wwwAuthenticate].last?.hasPrefix("DPoP algs=") == true)
+                #expect(response.headers[values: .wwwAuthenticate].last?.contains("error") == false)
+            }
+        }
     }
 
     @Test func serverNoncesAreIssuedAndRequired() async throws {
@@ -140,7 +178,7 @@ struct DPoPMiddlewareTests {
             let noNonce = try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: token)
             let nonce = try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: token, proof: noNonce)) { response in
                 #expect(response.status == .unauthorized)
-                #expect(response.headers[.wwwAuthenticate]?.hasPrefix("DPoP error=\"use_dpop_nonce\"") == true)
+                #expect(response.headers[.wwwAuthenticate]?.hasSuffix("error=\"use_dpop_nonce\"") == true)
                 return try #require(response.headers[.dpopNonce])
             }
             let withNonce = try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: token, nonce: nonce)
@@ -167,6 +205,8 @@ struct DPoPMiddlewareTests {
         #expect(nonces.accepted(at: clock.now).contains(nonces.current(at: clock.now)))
         #expect(!other.accepted(at: clock.now).contains(nonces.current(at: clock.now)))
         #expect(throws: FederateError.self) { try DPoPNonces(secret: [1, 2, 3]) }
-        #expect(throws: FederateError.self) { try DPoPAuthenticationMiddleware<FederateContext>(accessTokens: issuer.verifier, validator: DPoPProofValidator(replayStore: InMemoryDPoPReplayStore()), origin: "https://api.example.com/path") }
+        for origin in ["https://api.example.com/path", "https://api.example.com?x", "ftp://api.example.com", "https://u@api.example.com"] {
+            #expect(throws: FederateError.self) { try DPoPPresentation(validator: DPoPProofValidator(replayStore: InMemoryDPoPReplayStore()), origin: origin) }
+        }
     }
 }

@@ -63,8 +63,43 @@ struct ServeAccessTokenTests {
         }
     }
 
+    /// With `"dpop": true`, a DPoP-bound token from the provider works with its proof, once;
+    /// as a bearer token, or with its proof replayed, it does not.
+    @Test(.timeLimit(.minutes(3)))
+    func theAPITakesDPoPBoundTokensWhenConfigured() async throws {
+        let provider = try await DevProvider.start()
+        defer { Task { try? await provider.stop() } }
+        let signer = DPoPProofSigner()
+        let client = try await AccessTokenMiddlewareTests.client(provider).withDPoP(signer)
+        let built = try client.authorizationRequest(
+            providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: ["openid", "orders:read"],
+            customParameters: ["resource": Self.resource])
+        let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
+        let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+        #expect(tokens.isDPoPBound)
+        let object: [String: JSONValue] = [
+            "api_access_tokens": ["provider": "corp", "resource": .string(Self.resource), "method": "jwt", "dpop": true],
+            "providers": [["name": "corp", "type": "oidc", "issuer": .string(provider.issuer), "client_id": "dev-client", "client_secret_env": "CORP_SECRET"]],
+        ]
+        try await Self.serve(object, environment: ["CORP_SECRET": "dev-secret"]) { origin in
+            let request = try await AccessTokenHolder(client: client, tokens: tokens).authorize(Federate.HTTPRequest(url: origin + "/api/whoami"))
+            let response = try await PatientTransport.shared.send(request)
+            let body = (try? JSONParser().parseObject(response.body)) ?? [:]
+            #expect(response.status == 200 && body["sub"] == "alice" && body["dpop_jkt"] == .string(signer.thumbprint), "\(body)")
+            let replayed = try await PatientTransport.shared.send(request)
+            #expect(replayed.status == 401 && (try? JSONParser().parseObject(replayed.body))?["error"] == "dpop_proof_replayed")
+            // One challenge per scheme; the error goes on DPoP's, the scheme the request used.
+            let challenges = replayed.headers.filter { $0.name.caseInsensitiveEquals("WWW-Authenticate") }.map(\.value)
+            #expect(challenges.first == "Bearer" && challenges.count == 2, "\(challenges)")
+            #expect(challenges.last?.hasPrefix("DPoP algs=\"ES256") == true && challenges.last?.hasSuffix(", error=\"invalid_dpop_proof\"") == true)
+            let (status, asBearer) = try await Self.whoami(origin, tokens.accessToken)
+            #expect(status == 401 && asBearer["error"] == "token_binding_mismatch", "\(asBearer)")
+        }
+    }
+
     @Test(.timeLimit(.minutes(2)), arguments: [
         JSONValue.string("jwt"),
+        ["provider": "dev", "resource": "https://api", "method": "jwt", "dpop": "yes"],
         ["provider": "nowhere", "resource": "https://api", "method": "jwt"],
         ["provider": "dev", "resource": "https://api", "method": "opaque"],
         ["provider": "dev", "method": "jwt"],

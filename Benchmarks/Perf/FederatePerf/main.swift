@@ -45,9 +45,47 @@ func rate(seconds: Double, batch: Int, _ body: () async -> Void) async -> Double
     }
 }
 
-func report(_ name: String, _ value: Double) {
+/// The cost of `candidate` over that of `baseline`, measured interleaved: 64 of one, then 64
+/// of the other, for `seconds` in all, so both see the same machine (frequency, neighbours).
+func costRatio(seconds: Double, baseline: () -> Void, candidate: () -> Void) -> Double {
+    for _ in 0..<200 {
+        baseline()
+        candidate()
+    }
+    let clock = ContinuousClock()
+    var baselineTime = Duration.zero, candidateTime = Duration.zero
+    while baselineTime + candidateTime < .seconds(seconds) {
+        var start = clock.now
+        for _ in 0..<64 { baseline() }
+        baselineTime += start.duration(to: clock.now)
+        start = clock.now
+        for _ in 0..<64 { candidate() }
+        candidateTime += start.duration(to: clock.now)
+    }
+    return candidateTime / baselineTime
+}
+
+func reportRatio(_ name: String, _ value: @autoclosure () -> Double) {
+    if let only, !name.contains(only) { return }
+    let line = name.padding(toLength: 58, withPad: " ", startingAt: 0) + String(format: "%8.3f x", value()) + "\n"
+    FileHandle.standardOutput.write(Data(line.utf8))
+}
+
+/// The measures to run: every one, or those whose names contain the second argument
+/// (`FederatePerf 3 AccessToken`), so `perf record` can watch one path alone.
+let only = CommandLine.arguments.dropFirst(2).first
+
+func report(_ name: String, _ value: @autoclosure () -> Double) {
+    if let only, !name.contains(only) { return }
+    let value = value()
     let line = name.padding(toLength: 46, withPad: " ", startingAt: 0) + String(format: "%12.0f /s", value) + "\n"
     FileHandle.standardOutput.write(Data(line.utf8))
+}
+
+func report(_ name: String, _ value: () async -> Double) async {
+    if let only, !name.contains(only) { return }
+    let measured = await value()
+    report(name, measured)
 }
 
 /// Every measure, run off the main actor, as a server's request handlers would call it
@@ -72,10 +110,23 @@ func report(_ name: String, _ value: Double) {
         verifySync(dpop.accessToken, fixture)
         verifyDPoPProof(dpop)
     })
-    report("IDToken RS256 verify (warm, async provider)", await rate(seconds: seconds, batch: 1) { await verifyAsync(fixture.rsaToken, fixture) })
-    report("IDToken RS256 bearer verify (server's verifier)", await rate(seconds: seconds, batch: 1) { await verifyBearer(fixture.rsaToken, fixture) })
-    report("RS256 x256, 1 task", await rate(seconds: seconds, batch: 256) { await verifyBatch(count: 256, tasks: 1, fixture) })
-    report("RS256 x256, 2 concurrent tasks", await rate(seconds: seconds, batch: 256) { await verifyBatch(count: 256, tasks: 2, fixture) })
+    // Issue 17's cost goals, as ratios measured interleaved (at most 1 each).
+    reportRatio("ratio: access token / ID token (RS256)", costRatio(seconds: seconds) {
+        verifySync(fixture.rsaToken, fixture)
+    } candidate: {
+        verifyAccessTokenSync(accessTokens)
+    })
+    reportRatio("ratio: DPoP-bound request / (ID token + raw P-256)", costRatio(seconds: seconds) {
+        verifySync(fixture.rsaToken, fixture)
+        precondition(fixture.p256PublicKey.isValidSignature(fixture.p256Signature, for: fixture.p256Digest))
+    } candidate: {
+        verifySync(dpop.accessToken, fixture)
+        verifyDPoPProof(dpop)
+    })
+    await report("IDToken RS256 verify (warm, async provider)") { await rate(seconds: seconds, batch: 1) { await verifyAsync(fixture.rsaToken, fixture) } }
+    await report("IDToken RS256 bearer verify (server's verifier)") { await rate(seconds: seconds, batch: 1) { await verifyBearer(fixture.rsaToken, fixture) } }
+    await report("RS256 x256, 1 task") { await rate(seconds: seconds, batch: 256) { await verifyBatch(count: 256, tasks: 1, fixture) } }
+    await report("RS256 x256, 2 concurrent tasks") { await rate(seconds: seconds, batch: 256) { await verifyBatch(count: 256, tasks: 2, fixture) } }
 }
 
 let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 3

@@ -10,7 +10,7 @@ import Foundation
 /// let validator = DPoPProofValidator(replayStore: store, nonces: try DPoPNonces(secret: secret))
 /// let proof = try await validator.validate(
 ///     proof: dpopHeader, method: "GET", uri: "https://api.example.com/orders",
-///     accessToken: token, boundTo: try ConfirmationClaim.thumbprint(in: claims))
+///     accessToken: token, boundTo: caller.confirmation?.jkt)
 /// ```
 public struct DPoPProofValidator: Sendable {
     /// How each proof is verified; its clock is the validator's.
@@ -65,13 +65,5 @@ public struct DPoPProofValidator: Sendable {
             throw FederateError(.dpopProofReplayed, "this DPoP proof was used before")
         }
         return verified
-    }
-
-    /// Refuses a DPoP-bound token presented as a bearer token (RFC 9449 §7.2): for the bearer
-    /// middleware, with the token's verified claims. `FederateError.Code.dpopBindingMismatch`.
-    public static func refuseBoundBearer(claims: [String: JSONValue]) throws(FederateError) {
-        if try ConfirmationClaim.thumbprint(in: claims) != nil {
-            throw FederateError(.dpopBindingMismatch, "a DPoP-bound access token must be sent with Authorization: DPoP and a proof")
-        }
     }
 }

@@ -13,7 +13,9 @@ import Federate
 /// `resource` is this API's resource identifier (`aud`); `method` is `jwt` (RFC 9068, verified
 /// locally) or `introspection` (RFC 7662), which authenticates as `client_id` with the secret
 /// `client_secret_env` names (default: the provider's own client) and caches active answers
-/// up to `cache_seconds` (default 60).
+/// up to `cache_seconds` (default 60). `"dpop": true` also takes DPoP-bound tokens
+/// (`Authorization: DPoP` with a proof, RFC 9449), their proofs used once across every
+/// instance on the account store; without it a DPoP-bound token is refused.
 struct APIAccessSettings: Equatable {
     enum Method: String { case jwt, introspection }
 
@@ -24,6 +26,8 @@ struct APIAccessSettings: Equatable {
     var clientID: String?
     var clientSecret: String?
     var cacheSeconds: Double = 60
+    /// Whether `Authorization: DPoP` is taken too.
+    var dpop = false
 
     init(provider: String, resource: String?, method: Method) {
         self.provider = provider
@@ -47,6 +51,10 @@ struct APIAccessSettings: Equatable {
                 throw FederateError(.invalidConfiguration, "the environment variable \(variable) is not set")
             }
             clientSecret = secret
+        }
+        if let flag = object["dpop"] {
+            guard case .bool(let on) = flag else { throw FederateError(.invalidConfiguration, "api_access_tokens.dpop is true or false") }
+            dpop = on
         }
         if let seconds = object["cache_seconds"] {
             guard let value = seconds.doubleValue, value.isFinite, value >= 0, value <= 3600 else {

@@ -120,7 +120,8 @@ struct ServeCommand: AsyncParsableCommand {
         MetricsRoute(registry: registry, settings: settings.metrics).register(on: router)
         if let verifier = try await apiVerifier(settings, providers: providers, origin: origin) {
             // An API for apps: ID tokens of api_bearer_provider and access tokens as api_access_tokens says, verified on every request.
-            router.group("api").add(middleware: BearerAuthenticationMiddleware<FederateContext>(verifier: verifier))
+            router.group("api").add(middleware: BearerAuthenticationMiddleware<FederateContext>(
+                verifier: verifier, presentations: try apiPresentations(settings, store: store, origin: origin)))
                 .get("whoami") { _, context in
                     Response(
                         status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
@@ -190,6 +191,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
+    /// The schemes the API takes: `Bearer`, and `DPoP` too when `api_access_tokens.dpop` is on,
+    /// with the account store as the replay store every instance shares.
+    static func apiPresentations(_ settings: ServeConfiguration, store: any AccountStore, origin: String) throws(FederateError) -> [any TokenPresentation] {
+        guard settings.apiAccessTokens?.dpop == true else { return [BearerPresentation()] }
+        let dpop = try DPoPPresentation(validator: DPoPProofValidator(replayStore: AccountStoreReplayStore(store)), origin: origin)
+        return [BearerPresentation(), dpop]
+    }
+
     /// `GET /api/whoami`'s answer: the provider and subject (as before), the kind of token, and
     /// for access tokens the client and the scopes.
     static func whoami(_ caller: CallerIdentity?) -> JSONValue {
@@ -200,6 +209,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let clientID = caller.clientID { body["client_id"] = .string(clientID) }
             body["scope"] = .string(caller.scopes.description)
         }
+        if let proof = caller?.dpopProof { body["dpop_jkt"] = .string(proof.thumbprint) }
         return .object(body)
     }
 

@@ -6,7 +6,7 @@ public import Hummingbird
 ///
 /// Three steps, each a value of its own:
 /// 1. the presentation: `Authorization: SCHEME TOKEN` read once, the scheme matched to one of
-///    ``presentations`` (``BearerPresentation`` by default; a DPoP presentation plugs in here);
+///    ``presentations`` (``BearerPresentation`` by default; ``DPoPPresentation`` for DPoP-bound tokens);
 /// 2. the verification: ``verifier``, any `CallerTokenVerifier` — a provider's ID-token
 ///    verifier, an `AccessTokenVerifier` (RFC 9068), an `IntrospectionClient` (RFC 7662), or a
 ///    `CallerTokenRouter` taking several kinds;
@@ -21,8 +21,11 @@ public import Hummingbird
 ///
 /// Refusals are RFC 6750 §3 challenges (``BearerChallenge``): 401 `invalid_request` without a
 /// token (code `missing_bearer_token`), 400 `invalid_request` for a malformed header, 401
-/// `invalid_token` (with the verification's own code), 403 `insufficient_scope` with the
-/// required `scope`, and 503 when the introspection endpoint fails.
+/// `invalid_token` (with the verification's own code), 401 with the presentation's own error
+/// when the token may not be used on this request (DPoP: `invalid_dpop_proof`,
+/// `use_dpop_nonce`), 403 `insufficient_scope` with the required `scope`, and 503 when the
+/// introspection endpoint fails. Each `error` goes on the challenge of the scheme the request
+/// used; every other scheme is still challenged, without one.
 public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: RouterMiddleware {
     /// Verifies the tokens.
     public let verifier: any CallerTokenVerifier
@@ -39,14 +42,21 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let (caller, presentation) = try await authenticatePresentation(request)
         var context = context
-        context.federate.caller = try await authenticate(request)
-        context.federate.bearer = context.federate.caller?.bearer
-        return try await next(request, context)
+        context.federate.caller = caller
+        context.federate.bearer = caller.bearer
+        var response = try await next(request, context)
+        for field in presentation.responseFields() { response.headers.append(field) }
+        return response
     }
 
     /// The caller `request` proves to be, or the refusal (a ``BearerChallenge``).
     public func authenticate(_ request: Request) async throws(BearerChallenge) -> CallerIdentity {
+        try await authenticatePresentation(request).caller
+    }
+
+    private func authenticatePresentation(_ request: Request) async throws(BearerChallenge) -> (caller: CallerIdentity, presentation: any TokenPresentation) {
         let credentials: AuthorizationCredentials
         switch AuthorizationCredentials.from(request.headers) {
         case .success(let found): credentials = found
@@ -65,16 +75,27 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
                 error: FederateError(.missingBearerToken, "send Authorization: \(presentations.map(\.scheme).joined(separator: " or ")) TOKEN"),
                 presentations: presentations)
         }
-        let caller: CallerIdentity
+        let verified: CallerIdentity
         do throws(FederateError) {
-            caller = try await verifier.verifyCaller(credentials.token)
-            try await presentation.confirm(caller, token: credentials.token, request: request)
+            verified = try await verifier.verifyCaller(credentials.token)
         } catch where error.code == .introspectionFailed {
             throw BearerChallenge(status: .serviceUnavailable, oauthError: nil, error: error, presentations: [])
         } catch {
-            throw BearerChallenge(status: .unauthorized, oauthError: "invalid_token", error: error, presentations: presentations)
+            throw refusal(error, oauthError: "invalid_token", presentation: presentation)
+        }
+        let caller: CallerIdentity
+        do throws(FederateError) {
+            caller = try await presentation.confirm(verified, token: credentials.token, request: request)
+        } catch {
+            throw refusal(error, oauthError: presentation.oauthError(forRefused: error), presentation: presentation)
         }
         try RequiredScopes.check(caller, requires: requiredScopes, presentations: presentations)
-        return caller
+        return (caller, presentation)
+    }
+
+    private func refusal(_ error: FederateError, oauthError: String, presentation: any TokenPresentation) -> BearerChallenge {
+        BearerChallenge(
+            status: .unauthorized, oauthError: oauthError, error: error, presentations: presentations, scheme: presentation.scheme,
+            fields: presentation.responseFields())
     }
 }

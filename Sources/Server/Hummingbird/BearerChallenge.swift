@@ -23,29 +23,40 @@ public struct BearerChallenge: HTTPResponseError {
     let presentations: [any TokenPresentation]
     /// The scopes a route requires (`insufficient_scope`).
     let scope: OAuthScopes?
+    /// The scheme the request used, when it got that far: only its challenge carries `error`.
+    let scheme: String?
+    /// Fields of the scheme's own (DPoP: `DPoP-Nonce`).
+    let fields: HTTPFields
 
     /// A refusal.
-    init(status: HTTPResponse.Status, oauthError: String?, error: FederateError, presentations: [any TokenPresentation], scope: OAuthScopes? = nil) {
+    init(
+        status: HTTPResponse.Status, oauthError: String?, error: FederateError, presentations: [any TokenPresentation],
+        scope: OAuthScopes? = nil, scheme: String? = nil, fields: HTTPFields = [:]
+    ) {
         self.status = status
         self.oauthError = oauthError
         self.error = error
         self.presentations = presentations
         self.scope = scope
+        self.scheme = scheme
+        self.fields = fields
     }
 
     /// The `WWW-Authenticate` values, one per scheme.
     var challenges: [String] {
         presentations.map { presentation in
             var parameters = presentation.challengeParameters
-            if let oauthError { parameters.append(("error", oauthError)) }
-            if let scope, !scope.isEmpty { parameters.append(("scope", scope.description)) }
+            if scheme == nil || scheme == presentation.scheme {
+                if let oauthError { parameters.append(("error", oauthError)) }
+                if let scope, !scope.isEmpty { parameters.append(("scope", scope.description)) }
+            }
             let rendered = parameters.map { "\($0.name)=\"\(Self.quoted($0.value))\"" }.joined(separator: ", ")
             return rendered.isEmpty ? presentation.scheme : presentation.scheme + " " + rendered
         }
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var fields = HTTPFields()
+        var fields = self.fields
         fields[values: .wwwAuthenticate] = challenges
         return ErrorResponse.json(status, error, headers: fields)
     }

@@ -11,8 +11,6 @@ public struct FederateAuthentication: Sendable {
     /// The verified session of the session cookie or bearer session token
     /// (``SessionAuthenticationMiddleware``).
     public var session: AccountSession?
-    /// A verified DPoP-bound access token and its proof (``DPoPAuthenticationMiddleware``).
-    public var dpop: DPoPAuthentication?
 
     /// Nobody yet.
     public init() {}

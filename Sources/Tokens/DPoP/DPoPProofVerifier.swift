@@ -20,6 +20,9 @@ public struct DPoPProofVerifier: Sendable {
     /// Size and nesting limits: 8 KiB and depth 8 by default (a proof is a few hundred bytes).
     public var limits: JWSLimits
 
+    /// Keys already imported from proof headers, shared by copies of this verifier.
+    private let keys = DPoPKeyCache()
+
     /// The members of a JWK that hold private or symmetric key material.
     public static let privateKeyMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
 
@@ -55,18 +58,8 @@ public struct DPoPProofVerifier: Sendable {
         guard !algorithm.isSymmetric, allowedAlgorithms.contains(algorithm) else {
             throw FederateError(.disallowedAlgorithm, "DPoP proofs must use an allowed asymmetric algorithm, not \(algorithm.rawValue)")
         }
-        guard case .object(let jwk)? = header.members["jwk"] else {
-            throw FederateError(.invalidDPoPProof, "the proof's header has no 'jwk' object")
-        }
-        if let member = jwk.keys.sorted().first(where: { Self.privateKeyMembers.contains($0) }) {
-            throw FederateError(.invalidDPoPProof, "the proof's 'jwk' holds private key material ('\(member)')")
-        }
-        let key: JSONWebKey
-        do {
-            key = try JSONWebKey(jwk: jwk)
-        } catch {
-            throw FederateError(.invalidDPoPProof, "the proof's 'jwk' is not an acceptable public key: \(error.message)")
-        }
+        let headerSegment = jws.signingInput.prefix { $0 != UInt8(ascii: ".") }
+        let (key, thumbprint) = try keys.entry(for: headerSegment) { () throws(FederateError) in try Self.importKey(from: header) }.pair
         guard key.permits(algorithm) else {
             throw FederateError(.keyAlgorithmMismatch, "the proof's 'jwk' (\(key.keyType)) cannot verify \(algorithm.rawValue)")
         }
@@ -84,8 +77,26 @@ public struct DPoPProofVerifier: Sendable {
             method: method, target: target, accessToken: accessToken, acceptedNonces: acceptedNonces, maximumAge: maximumAge)
         try rules.check(token, context: ClaimContext(now: clock.now, clockTolerance: clockTolerance))
         return DPoPProof(
-            token: token, key: key, thumbprint: try JWKThumbprint.sha256(of: jwk), jti: try token.requiredString("jti"),
+            token: token, key: key, thumbprint: thumbprint, jti: try token.requiredString("jti"),
             issuedAt: try token.requiredNumericDate("iat").date)
+    }
+
+    /// The public key in a proof's header `jwk`, and its thumbprint: refused when absent, when
+    /// it holds private key material, or when it is not a key Federate accepts.
+    private static func importKey(from header: JOSEHeader) throws(FederateError) -> DPoPKeyCache.Entry {
+        guard case .object(let jwk)? = header.members["jwk"] else {
+            throw FederateError(.invalidDPoPProof, "the proof's header has no 'jwk' object")
+        }
+        if let member = jwk.keys.sorted().first(where: { privateKeyMembers.contains($0) }) {
+            throw FederateError(.invalidDPoPProof, "the proof's 'jwk' holds private key material ('\(member)')")
+        }
+        let key: JSONWebKey
+        do {
+            key = try JSONWebKey(jwk: jwk)
+        } catch {
+            throw FederateError(.invalidDPoPProof, "the proof's 'jwk' is not an acceptable public key: \(error.message)")
+        }
+        return DPoPKeyCache.Entry(key: key, thumbprint: try JWKThumbprint.sha256(of: jwk))
     }
 }
 

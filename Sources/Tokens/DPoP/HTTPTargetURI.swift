@@ -11,33 +11,41 @@ public struct HTTPTargetURI: Sendable, Hashable, CustomStringConvertible {
     public let normalized: String
 
     /// Normalizes `uri`; `nil` when it cannot be compared (see the type's description).
+    ///
+    /// Works on the UTF-8 bytes: only ASCII letters change case, so no Unicode case mapping
+    /// (the Kelvin sign `K` lower-casing to `k`) can make two different hosts compare equal.
     public init?(_ uri: String) {
-        guard uri.utf8.count <= 8 * 1024, let separator = uri.firstRange(of: "://") else { return nil }
-        let scheme = uri[..<separator.lowerBound].lowercased()
-        let defaultPort: String
+        let bytes = Array(uri.utf8)
+        guard bytes.count <= 8 * 1024, let separator = Self.firstIndex(of: Array("://".utf8), in: bytes) else { return nil }
+        let scheme = Self.asciiLowercased(bytes[..<separator])
+        let defaultPort: [UInt8]
         switch scheme {
-        case "https": defaultPort = "443"
-        case "http": defaultPort = "80"
+        case Array("https".utf8): defaultPort = Array("443".utf8)
+        case Array("http".utf8): defaultPort = Array("80".utf8)
         default: return nil
         }
-        var rest = uri[separator.upperBound...]
-        if let end = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<end] }
-        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+        var rest = bytes[(separator + 3)...]
+        if let end = rest.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { rest = rest[..<end] }
+        let authorityEnd = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
         let authority = rest[..<authorityEnd]
-        guard !authority.isEmpty, !authority.contains("@") else { return nil }
-        var host = Substring(authority)
-        var port: Substring = ""
-        let hostEnd = authority.hasPrefix("[") ? (authority.firstIndex(of: "]").map(authority.index(after:)) ?? authority.endIndex) : authority.startIndex
-        if let colon = authority[hostEnd...].lastIndex(of: ":") {
+        guard !authority.isEmpty, !authority.contains(UInt8(ascii: "@")) else { return nil }
+        var host = authority
+        var port = authority[authority.endIndex...]
+        let hostEnd =
+            authority.first == UInt8(ascii: "[")
+            ? (authority.firstIndex(of: UInt8(ascii: "]")).map { $0 + 1 } ?? authority.endIndex) : authority.startIndex
+        if let colon = authority[hostEnd...].lastIndex(of: UInt8(ascii: ":")) {
             host = authority[..<colon]
-            port = authority[authority.index(after: colon)...]
-            guard port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber), port.count <= 5 else { return nil }
-            port = port.drop { $0 == "0" }
-            if port.isEmpty && !authority[authority.index(after: colon)...].isEmpty { port = "0" }
+            let digits = authority[(colon + 1)...]
+            guard digits.count <= 5, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+            port = digits.drop { $0 == UInt8(ascii: "0") }
+            if port.isEmpty && !digits.isEmpty { port = digits[(digits.endIndex - 1)...] }
         }
         guard !host.isEmpty, let path = Self.normalizedPath(rest[authorityEnd...]) else { return nil }
-        let portPart = port.isEmpty || port == defaultPort ? "" : ":" + port
-        normalized = scheme + "://" + host.lowercased() + portPart + path
+        var normalized = scheme + Array("://".utf8) + Self.asciiLowercased(host)
+        if !port.isEmpty && !port.elementsEqual(defaultPort) { normalized += [UInt8(ascii: ":")] + port }
+        normalized += path
+        self.normalized = String(decoding: normalized, as: UTF8.self)
     }
 
     public var description: String { normalized }
@@ -48,10 +56,10 @@ public struct HTTPTargetURI: Sendable, Hashable, CustomStringConvertible {
         return left == right
     }
 
-    private static func normalizedPath(_ raw: Substring) -> String? {
+    private static func normalizedPath(_ raw: ArraySlice<UInt8>) -> [UInt8]? {
         var decoded: [UInt8] = []
-        decoded.reserveCapacity(raw.utf8.count)
-        var bytes = raw.utf8.makeIterator()
+        decoded.reserveCapacity(raw.count)
+        var bytes = raw.makeIterator()
         while let byte = bytes.next() {
             guard byte == UInt8(ascii: "%") else { decoded.append(byte); continue }
             guard let high = bytes.next().flatMap(hexValue), let low = bytes.next().flatMap(hexValue) else { return nil }
@@ -62,8 +70,17 @@ public struct HTTPTargetURI: Sendable, Hashable, CustomStringConvertible {
                 decoded.append(contentsOf: Self.percentEncoded(value))
             }
         }
-        let path = removeDotSegments(String(decoding: decoded, as: UTF8.self))
-        return path.isEmpty ? "/" : path
+        let path = removeDotSegments(decoded)
+        return path.isEmpty ? [UInt8(ascii: "/")] : path
+    }
+
+    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        return (0...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+
+    private static func asciiLowercased(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 + 0x20 : $0 }
     }
 
     /// `%XX` with upper-case hex digits.
@@ -90,23 +107,22 @@ public struct HTTPTargetURI: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// RFC 3986 §5.2.4, on `/`-separated segments.
-    private static func removeDotSegments(_ path: String) -> String {
-        guard path.contains(".") else { return path }
-        var output: [Substring] = []
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+    private static func removeDotSegments(_ path: [UInt8]) -> [UInt8] {
+        guard path.contains(UInt8(ascii: ".")) else { return path }
+        var output: [ArraySlice<UInt8>] = []
+        let segments = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         for (index, segment) in segments.enumerated() {
             let last = index == segments.count - 1
-            switch segment {
-            case ".":
-                if last { output.append("") }
-            case "..":
+            if segment.elementsEqual([UInt8(ascii: ".")]) {
+                if last { output.append([]) }
+            } else if segment.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) {
                 if output.count > 1 { output.removeLast() }
-                if last { output.append("") }
-            default:
+                if last { output.append([]) }
+            } else {
                 output.append(segment)
             }
         }
-        let joined = output.joined(separator: "/")
-        return joined.hasPrefix("/") || joined.isEmpty ? joined : "/" + joined
+        let joined = Array(output.joined(separator: [UInt8(ascii: "/")]))
+        return joined.first == UInt8(ascii: "/") || joined.isEmpty ? joined : [UInt8(ascii: "/")] + joined
     }
 }

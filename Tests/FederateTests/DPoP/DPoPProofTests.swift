@@ -177,9 +177,24 @@ import Testing
     }
 
     @Test func confirmationClaim() throws {
-        #expect(try ConfirmationClaim.thumbprint(in: ["cnf": ["jkt": "abc"]]) == "abc")
-        #expect(try ConfirmationClaim.thumbprint(in: [:]) == nil)
-        #expect(Self.code { try ConfirmationClaim.thumbprint(in: ["cnf": "abc"]) } == .invalidClaim)
-        #expect(Self.code { try ConfirmationClaim.thumbprint(in: ["cnf": ["jkt": ""]]) } == .invalidClaim)
+        let thumbprint = DPoPKey.generateES256().thumbprint
+        #expect(try TokenConfirmation(in: ["cnf": TokenConfirmation.binding(to: thumbprint)])?.jkt == thumbprint)
+        #expect(try TokenConfirmation(in: [:]) == nil)
+        #expect(try TokenConfirmation(in: ["cnf": ["x5t#S256": "abc"]])?.jkt == nil)
+        #expect(Self.code { try TokenConfirmation(in: ["cnf": "abc"]) } == .invalidClaim)
+        // jkt is the base64url of exactly 32 bytes: nothing shorter, longer or padded.
+        for jkt in ["", "abc", String(thumbprint.dropLast()), thumbprint + "A", thumbprint + "="] {
+            #expect(Self.code { try TokenConfirmation(in: ["cnf": ["jkt": .string(jkt)]]) } == .invalidClaim)
+        }
+    }
+
+    @Test func lookAlikeTargetsDoNotMatch() {
+        // Only ASCII letters change case: a Kelvin sign (U+212A) is not a "k".
+        #expect(!HTTPTargetURI.matches("https://\u{212A}ey.example/a", "https://key.example/a"))
+        #expect(HTTPTargetURI.matches("https://KEY.example/a", "https://key.example/a"))
+        #expect(HTTPTargetURI("HTTPS://Example.COM:0443/a/./b/../c%7e%2f")?.normalized == "https://example.com/a/c~%2F")
+        #expect(HTTPTargetURI("https://example.com:00/")?.normalized == "https://example.com:0/")
+        #expect(HTTPTargetURI("https://[::1]:8443/x")?.normalized == "https://[::1]:8443/x")
+        #expect(HTTPTargetURI("https://example.com:123456/") == nil)
     }
 }

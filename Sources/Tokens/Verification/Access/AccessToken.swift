@@ -58,7 +58,7 @@ public struct AccessToken: Sendable, CustomStringConvertible {
         self.keyID = token.keyID
         self.claims = token.claims
         self.scopes = try token.string("scope").map { (text) throws(FederateError) in try OAuthScopes(parsing: text) } ?? .none
-        self.confirmation = try TokenConfirmation.from(token.claims)
+        self.confirmation = try TokenConfirmation(in: token.claims)
     }
 
     private func date(_ name: String) -> Date? {

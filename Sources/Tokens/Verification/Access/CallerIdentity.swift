@@ -44,6 +44,9 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
     public let idToken: IDToken?
     /// The access token, for kind ``Kind/accessToken``.
     public let accessToken: AccessToken?
+    /// The DPoP proof (RFC 9449) the request came with, when it presented a DPoP-bound token:
+    /// its key is the token's ``TokenConfirmation/jkt`` (``confirmed(by:)``).
+    public private(set) var dpopProof: DPoPProof?
 
     /// An identity of any kind, from its parts (an introspection response, a verifier of your own).
     public init(
@@ -92,6 +95,14 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
         claims = bearer.idToken.claims
         idToken = bearer.idToken
         accessToken = nil
+    }
+
+    /// This identity, proven by `proof`: a DPoP presentation records the proof it checked
+    /// against ``confirmation`` here.
+    public func confirmed(by proof: DPoPProof) -> CallerIdentity {
+        var copy = self
+        copy.dpopProof = proof
+        return copy
     }
 
     /// The ID-token identity, for kind ``Kind/idToken`` (what ``BearerTokenVerifier`` returns).

@@ -15,7 +15,6 @@ public struct OAuthScopes: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
 
     /// The scopes, in order, each once.
     public let values: [String]
-    private let members: Set<String>
 
     /// No scope.
     public static let none = OAuthScopes(trusted: [])
@@ -30,35 +29,69 @@ public struct OAuthScopes: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
         self.init(trusted: Array(scopes))
     }
 
+    /// A token carries a handful of scopes and a route requires fewer, so a linear scan
+    /// beats building a hash set per token.
     private init(trusted scopes: [String]) {
-        var seen = Set<String>()
-        values = scopes.filter { seen.insert($0).inserted }
-        members = seen
+        var unique: [String] = []
+        unique.reserveCapacity(scopes.count)
+        for scope in scopes where !unique.contains(scope) { unique.append(scope) }
+        values = unique
     }
 
     /// Parses a `scope` value from a token or an introspection response: the empty string is
     /// no scope; anything outside RFC 6749 §3.3's grammar is ``FederateError/Code/invalidClaim``.
     public init(parsing text: String) throws(FederateError) {
-        guard !text.isEmpty else {
-            self.init(trusted: [])
-            return
+        var text = text
+        let parsed = text.withUTF8 { (bytes) -> Result<[String], FederateError> in
+            let count: Int
+            do throws(FederateError) { count = try Self.validate(bytes) } catch { return .failure(error) }
+            var scopes: [String] = []
+            scopes.reserveCapacity(count)
+            var start = 0
+            // Valid: scope tokens separated by single spaces, so every space ends one.
+            for index in bytes.indices where bytes[index] == 0x20 {
+                scopes.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                start = index + 1
+            }
+            if start < bytes.count { scopes.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)) }
+            return .success(scopes)
         }
-        var scopes: [String] = []
-        // At most maximumCount + 1 pieces: a longer list leaves spaces in its last piece, refused below.
-        for piece in text.utf8.split(separator: 0x20, maxSplits: Self.maximumCount, omittingEmptySubsequences: false) {
-            guard !piece.isEmpty else {
-                throw FederateError(.invalidClaim, "'scope' has an empty scope token (a leading, trailing or doubled space)")
+        self.init(trusted: try parsed.get())
+    }
+
+    /// Checks that `text` is in RFC 6749 §3.3's grammar with at most ``maximumCount`` scopes,
+    /// without building them (the access-token rule checks; ``AccessToken`` builds once), and
+    /// returns how many scope tokens it lists (0 for the empty string).
+    public static func validate(_ text: String) throws(FederateError) -> Int {
+        var text = text
+        return try text.withUTF8 { (bytes) in Result { () throws(FederateError) in try validate(bytes) } }.get()
+    }
+
+    private static func validate(_ bytes: UnsafeBufferPointer<UInt8>) throws(FederateError) -> Int {
+        var count = 0
+        var previousWasSpace = true
+        for byte in bytes {
+            if byte == 0x20 {
+                guard !previousWasSpace else {
+                    throw FederateError(.invalidClaim, "'scope' has an empty scope token (a leading, trailing or doubled space)")
+                }
+                previousWasSpace = true
+                continue
             }
-            guard scopes.count < Self.maximumCount else {
-                throw FederateError(.invalidClaim, "'scope' lists more than \(Self.maximumCount) scopes")
-            }
-            guard piece.allSatisfy(Self.isScopeCharacter) else {
+            guard isScopeCharacter(byte) else {
                 throw FederateError(
                     .invalidClaim, "'scope' holds a character outside RFC 6749 §3.3 (printable ASCII but '\"' and '\\', single spaces between)")
             }
-            scopes.append(String(Substring(piece)))
+            if previousWasSpace {
+                count += 1
+                guard count <= maximumCount else { throw FederateError(.invalidClaim, "'scope' lists more than \(maximumCount) scopes") }
+            }
+            previousWasSpace = false
         }
-        self.init(trusted: scopes)
+        guard !previousWasSpace || bytes.isEmpty else {
+            throw FederateError(.invalidClaim, "'scope' has an empty scope token (a leading, trailing or doubled space)")
+        }
+        return count
     }
 
     /// `%x21 / %x23-5B / %x5D-7E` (RFC 6749 §3.3 scope-token).
@@ -67,13 +100,13 @@ public struct OAuthScopes: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
     }
 
     /// Whether `scope` is one of these, byte for byte.
-    public func contains(_ scope: String) -> Bool { members.contains(scope) }
+    public func contains(_ scope: String) -> Bool { values.contains(scope) }
 
     /// Whether every scope of `required` is here.
-    public func isSuperset(of required: OAuthScopes) -> Bool { required.values.allSatisfy(members.contains) }
+    public func isSuperset(of required: OAuthScopes) -> Bool { required.values.allSatisfy(values.contains) }
 
     /// The scopes of `required` missing here, in its order.
-    public func missing(from required: OAuthScopes) -> [String] { required.values.filter { !members.contains($0) } }
+    public func missing(from required: OAuthScopes) -> [String] { required.values.filter { !values.contains($0) } }
 
     /// Whether there is no scope.
     public var isEmpty: Bool { values.isEmpty }
@@ -83,7 +116,8 @@ public struct OAuthScopes: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
     /// The space-delimited form, as `scope` carries it.
     public var description: String { values.joined(separator: " ") }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.members == rhs.members }
+    /// Equal when they hold the same scopes, in any order.
+    public static func == (lhs: Self, rhs: Self) -> Bool { Set(lhs.values) == Set(rhs.values) }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(members) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(Set(values)) }
 }

@@ -24,9 +24,14 @@ public struct TokenConfirmation: Sendable, Hashable {
         self.members = members
     }
 
-    /// Reads the `cnf` claim of `claims`, if any.
-    static func from(_ claims: [String: JSONValue]) throws(FederateError) -> TokenConfirmation? {
+    /// Reads the `cnf` claim of a token's `claims` (a JWT access token's, or an introspection
+    /// response's); `nil` when there is none: the token is not bound to a key.
+    public init?(in claims: [String: JSONValue]) throws(FederateError) {
         guard let value = claims["cnf"] else { return nil }
-        return try TokenConfirmation(json: value)
+        try self.init(json: value)
     }
+
+    /// `cnf` binding a token to the key with the RFC 7638 `thumbprint` (what an authorization
+    /// server puts in a DPoP-bound token).
+    public static func binding(to thumbprint: String) -> JSONValue { .object(["jkt": .string(thumbprint)]) }
 }

@@ -8,6 +8,6 @@ public struct ConfirmationRule: ClaimRule {
     public init() {}
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        _ = try TokenConfirmation.from(token.claims)
+        _ = try TokenConfirmation(in: token.claims)
     }
 }

@@ -1,5 +1,5 @@
 /// `scope`, when present, is a string in RFC 6749 §3.3's grammar with at most
-/// ``OAuthScopes/maximumCount`` scopes (``OAuthScopes/init(parsing:)``), so what a route
+/// ``OAuthScopes/maximumCount`` scopes (``OAuthScopes/validate(_:)``), so what a route
 /// requires is compared with exactly what the issuer granted.
 ///
 /// Absent: the token grants no scope and the rule passes. Not a string, or outside the
@@ -10,6 +10,6 @@ public struct ScopeClaimRule: ClaimRule {
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let scope = try token.string("scope") else { return }
-        _ = try OAuthScopes(parsing: scope)
+        _ = try OAuthScopes.validate(scope)
     }
 }
