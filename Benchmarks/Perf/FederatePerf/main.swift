@@ -110,9 +110,20 @@ func report(_ name: String, _ value: () async -> Double) async {
         verifySync(dpop.accessToken, fixture)
         verifyDPoPProof(dpop)
     })
+    // The method's own noise: the same work on both sides should come out at 1.
+    reportRatio("ratio: ID token / ID token (the method's noise)", costRatio(seconds: seconds) {
+        verifySync(fixture.rsaToken, fixture)
+    } candidate: {
+        verifySync(fixture.rsaToken, fixture)
+    })
     // Issue 17's cost goals, as ratios measured interleaved (at most 1 each).
     reportRatio("ratio: access token / ID token (RS256)", costRatio(seconds: seconds) {
         verifySync(fixture.rsaToken, fixture)
+    } candidate: {
+        verifyAccessTokenSync(accessTokens)
+    })
+    reportRatio("ratio: access token / Google-shaped ID token (RS256)", costRatio(seconds: seconds) {
+        verifySync(fixture.googleShapedToken, fixture)
     } candidate: {
         verifyAccessTokenSync(accessTokens)
     })
@@ -123,6 +134,13 @@ func report(_ name: String, _ value: () async -> Double) async {
         verifySync(dpop.accessToken, fixture)
         verifyDPoPProof(dpop)
     })
+    // What a proof costs against a whole ES256 JWT verification (the raw P-256 baseline above
+    // skips the parsing and hashing every JWT needs).
+    reportRatio("ratio: DPoP proof / ES256 ID token", costRatio(seconds: seconds) {
+        verifySync(fixture.ecToken, fixture)
+    } candidate: {
+        verifyDPoPProof(dpop)
+    })
     await report("IDToken RS256 verify (warm, async provider)") { await rate(seconds: seconds, batch: 1) { await verifyAsync(fixture.rsaToken, fixture) } }
     await report("IDToken RS256 bearer verify (server's verifier)") { await rate(seconds: seconds, batch: 1) { await verifyBearer(fixture.rsaToken, fixture) } }
     await report("RS256 x256, 1 task") { await rate(seconds: seconds, batch: 256) { await verifyBatch(count: 256, tasks: 1, fixture) } }
@@ -131,3 +149,4 @@ func report(_ name: String, _ value: () async -> Double) async {
 
 let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 3
 await Task.detached { await measureAll(seconds: seconds) }.value
+

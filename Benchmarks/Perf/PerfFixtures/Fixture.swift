@@ -11,6 +11,9 @@ public struct Fixture: @unchecked Sendable {
     public static let audience = "bench-client"
 
     public let rsaToken: String
+    /// An RS256 ID token with the claims Google's carry (15, a 100-character `picture`): the
+    /// size of a real sign-in's token, where ``rsaToken`` is a minimal one.
+    public let googleShapedToken: String
     public let ecToken: String
     public let keySet: JSONWebKeySet
     public let verifier: IDTokenVerifier
@@ -37,6 +40,15 @@ public struct Fixture: @unchecked Sendable {
                 "iat": .integer(now - 60), "exp": .integer(now + 86_400),
             ]
             rsaToken = try rsa.sign(claims: claims, algorithm: .rs256)
+            var google = claims
+            google["azp"] = .string(Self.audience)
+            google["at_hash"] = "HK6E_P6Dh8Y93mRNtsDB1Q"
+            google["nbf"] = .integer(now - 360)
+            google["given_name"] = "Alice"
+            google["family_name"] = "Example"
+            google["picture"] = "https://lh3.googleusercontent.com/a/ACg8ocJ7dX4kW2qz9vLmP0rT5sYbN1uE8fHjKcQwZaVxRtGyUiOp=s96-c"
+            google["jti"] = "0f3c9a7e21b84d6fa5c1e2d3b4a59687f1e2d3c4"
+            googleShapedToken = try rsa.sign(claims: google, algorithm: .rs256)
             ecToken = try ec.sign(claims: claims, algorithm: .es256)
             guard let rsaJWK = rsa.publicJWK(algorithm: .rs256), let ecJWK = ec.publicJWK(algorithm: .es256) else {
                 fatalError("benchmark fixture: no public JWK")

@@ -128,9 +128,11 @@ private struct Scanner {
     mutating func parseObject(depth: Int) throws(JSONParser.Error) -> JSONValue {
         guard depth <= maxDepth else { throw .tooDeep }
         index += 1  // {
-        // Room for a typical token payload (7 to 12 claims) from the start: growing 1→2→4→8
-        // rehashed every member three times on the verification hot path.
-        var members = [String: JSONValue](minimumCapacity: 8)
+        // A top-level object (a token's header or payload; Google's ID tokens carry 16 claims)
+        // gets room for 24 members from the start: growing 1→2→4→8→16 rehashed every member on
+        // the verification hot path, and 24 costs the same 32 buckets as 16. Nested objects
+        // (`cnf`, `address`) are small.
+        var members = [String: JSONValue](minimumCapacity: depth == 0 ? 24 : 4)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1

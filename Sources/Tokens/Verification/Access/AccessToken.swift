@@ -15,11 +15,17 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     public let keyID: String?
     /// Every claim of the payload.
     public let claims: [String: JSONValue]
-    /// `scope`: what the token allows (none when absent).
-    public let scopes: OAuthScopes
     /// `cnf`, when the token is bound to a key; ``TokenConfirmation/jkt`` for DPoP (RFC 9449).
+    /// Read when the token is built, so a malformed `cnf` can never pass for an unbound token.
     public let confirmation: TokenConfirmation?
 
+    /// `scope`: what the token allows (none when absent), parsed when read: a token only
+    /// verified pays nothing for it. The access-token rules (``ScopeClaimRule``) refused any
+    /// `scope` outside RFC 6749's grammar; one that reached here otherwise grants nothing.
+    public var scopes: OAuthScopes {
+        guard case .string(let text)? = claims["scope"], let scopes = try? OAuthScopes(parsing: text) else { return .none }
+        return scopes
+    }
     /// `iss`.
     public var issuer: String { claims["iss"]?.stringValue ?? "" }
     /// `sub`: the resource owner, or the client itself for a client-credentials grant.
@@ -57,7 +63,6 @@ public struct AccessToken: Sendable, CustomStringConvertible {
         self.algorithm = token.algorithm
         self.keyID = token.keyID
         self.claims = token.claims
-        self.scopes = try token.string("scope").map { (text) throws(FederateError) in try OAuthScopes(parsing: text) } ?? .none
         self.confirmation = try TokenConfirmation(in: token.claims)
     }
 

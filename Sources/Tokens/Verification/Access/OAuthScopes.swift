@@ -41,10 +41,8 @@ public struct OAuthScopes: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
     /// Parses a `scope` value from a token or an introspection response: the empty string is
     /// no scope; anything outside RFC 6749 §3.3's grammar is ``FederateError/Code/invalidClaim``.
     public init(parsing text: String) throws(FederateError) {
-        var text = text
-        let parsed = text.withUTF8 { (bytes) -> Result<[String], FederateError> in
-            let count: Int
-            do throws(FederateError) { count = try Self.validate(bytes) } catch { return .failure(error) }
+        let count = try Self.validate(text)
+        let split = { (bytes: UnsafeBufferPointer<UInt8>) -> [String] in
             var scopes: [String] = []
             scopes.reserveCapacity(count)
             var start = 0
@@ -54,49 +52,66 @@ public struct OAuthScopes: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
                 start = index + 1
             }
             if start < bytes.count { scopes.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)) }
-            return .success(scopes)
+            return scopes
         }
-        self.init(trusted: try parsed.get())
+        self.init(trusted: text.utf8.withContiguousStorageIfAvailable(split) ?? Array(text.utf8).withUnsafeBufferPointer(split))
     }
 
     /// Checks that `text` is in RFC 6749 §3.3's grammar with at most ``maximumCount`` scopes,
     /// without building them (the access-token rule checks; ``AccessToken`` builds once), and
     /// returns how many scope tokens it lists (0 for the empty string).
     public static func validate(_ text: String) throws(FederateError) -> Int {
-        var text = text
-        return try text.withUTF8 { (bytes) in Result { () throws(FederateError) in try validate(bytes) } }.get()
+        let shape = text.utf8.withContiguousStorageIfAvailable(Shape.init) ?? Shape(Array(text.utf8))
+        switch shape {
+        case .valid(let count):
+            return count
+        case .emptyScopeToken:
+            throw FederateError(.invalidClaim, "'scope' has an empty scope token (a leading, trailing or doubled space)")
+        case .characterOutsideGrammar:
+            throw FederateError(
+                .invalidClaim, "'scope' holds a character outside RFC 6749 §3.3 (printable ASCII but '\"' and '\\', single spaces between)")
+        case .tooMany:
+            throw FederateError(.invalidClaim, "'scope' lists more than \(maximumCount) scopes")
+        }
     }
 
-    private static func validate(_ bytes: UnsafeBufferPointer<UInt8>) throws(FederateError) -> Int {
-        var count = 0
-        var previousWasSpace = true
-        for byte in bytes {
-            if byte == 0x20 {
-                guard !previousWasSpace else {
-                    throw FederateError(.invalidClaim, "'scope' has an empty scope token (a leading, trailing or doubled space)")
+    /// What one pass over a `scope` string's bytes found.
+    private enum Shape {
+        case valid(Int)
+        case emptyScopeToken
+        case characterOutsideGrammar
+        case tooMany
+
+        init(_ bytes: some Collection<UInt8>) {
+            var count = 0
+            var previousWasSpace = true
+            for byte in bytes {
+                if byte == 0x20 {
+                    guard !previousWasSpace else {
+                        self = .emptyScopeToken
+                        return
+                    }
+                    previousWasSpace = true
+                } else {
+                    guard OAuthScopes.isScopeCharacter(byte) else {
+                        self = .characterOutsideGrammar
+                        return
+                    }
+                    if previousWasSpace { count += 1 }
+                    previousWasSpace = false
                 }
-                previousWasSpace = true
-                continue
             }
-            guard isScopeCharacter(byte) else {
-                throw FederateError(
-                    .invalidClaim, "'scope' holds a character outside RFC 6749 §3.3 (printable ASCII but '\"' and '\\', single spaces between)")
+            if previousWasSpace && count > 0 {
+                self = .emptyScopeToken
+            } else {
+                self = count > OAuthScopes.maximumCount ? .tooMany : .valid(count)
             }
-            if previousWasSpace {
-                count += 1
-                guard count <= maximumCount else { throw FederateError(.invalidClaim, "'scope' lists more than \(maximumCount) scopes") }
-            }
-            previousWasSpace = false
         }
-        guard !previousWasSpace || bytes.isEmpty else {
-            throw FederateError(.invalidClaim, "'scope' has an empty scope token (a leading, trailing or doubled space)")
-        }
-        return count
     }
 
     /// `%x21 / %x23-5B / %x5D-7E` (RFC 6749 §3.3 scope-token).
     private static func isScopeCharacter(_ byte: UInt8) -> Bool {
-        byte == 0x21 || (0x23...0x5B).contains(byte) || (0x5D...0x7E).contains(byte)
+        byte >= 0x21 && byte <= 0x7E && byte != 0x22 && byte != 0x5C
     }
 
     /// Whether `scope` is one of these, byte for byte.
