@@ -61,7 +61,9 @@ public struct IdentifierSet: Sendable, Hashable, ExpressibleByArrayLiteral, Sequ
 
     /// Whether `identifier` is in the set, byte for byte.
     public func contains(_ identifier: String) -> Bool {
-        members.contains(ExactString(identifier))
+        // A verifier's issuers and audiences are one or two: comparing bytes beats hashing them.
+        guard members.count > 4 else { return members.contains { $0.value.exactlyEquals(identifier) } }
+        return members.contains(ExactString(identifier))
     }
 
     /// Adds `identifier`.
