@@ -67,11 +67,13 @@ struct ClientOptions: ParsableArguments {
         }
     }
 
-    /// The provider these options describe, as a FederateOIDC provider.
-    func provider(id: String = "oidc.cli", revocationEndpoint: String? = nil) throws -> OIDCProvider {
+    /// The provider these options describe, as a FederateOIDC provider; `revocationEndpoint`
+    /// and `deviceAuthorizationEndpoint` serve when discovery advertises none.
+    func provider(id: String = "oidc.cli", revocationEndpoint: String? = nil, deviceAuthorizationEndpoint: String? = nil) throws -> OIDCProvider {
         var provider = try OIDCProvider(
             id: id, issuer: issuer, clientID: clientID, clientSecret: resolvedSecret,
-            profile: StandardOpenIDProfile(fallbackRevocationEndpoint: revocationEndpoint),
+            profile: StandardOpenIDProfile(
+                fallbackRevocationEndpoint: revocationEndpoint, fallbackDeviceAuthorizationEndpoint: deviceAuthorizationEndpoint),
             cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
         switch authMethod {
         case .clientSecretBasic?: provider.authentication = .clientSecretBasic(secret: resolvedSecret ?? "")
@@ -91,10 +93,11 @@ struct ClientOptions: ParsableArguments {
     }
 
     /// Discovers the issuer (nothing else is sent before that succeeds) and creates the client.
-    func makeClient(revocationEndpoint: String? = nil) async throws -> OpenIDClient {
+    func makeClient(revocationEndpoint: String? = nil, deviceAuthorizationEndpoint: String? = nil) async throws -> OpenIDClient {
         var logger = Logger(label: "federate.cli")
         logger.logLevel = .error  // The tool reports problems itself, as JSON on standard output.
-        return try await provider(revocationEndpoint: revocationEndpoint).client(logger: logger)
+        return try await provider(revocationEndpoint: revocationEndpoint, deviceAuthorizationEndpoint: deviceAuthorizationEndpoint)
+            .client(logger: logger)
     }
 }
 

@@ -4,9 +4,17 @@ import Foundation
 extension LoginCommand {
     /// `federate login --device`: the device authorization grant (RFC 8628). The person opens
     /// the verification URI elsewhere and enters the code; this polls until they answer, for
-    /// at most the code's lifetime and `--timeout`.
+    /// at most the code's lifetime and `--timeout`. `--device-authorization-endpoint` serves
+    /// when discovery advertises no endpoint; it is checked (HTTPS, or HTTP on loopback)
+    /// before anything is sent.
     func deviceLogin() async throws {
-        let openID = try await client.makeClient()
+        if let endpoint = deviceAuthorizationEndpoint {
+            try EndpointSecurity.validate(endpoint, field: "--device-authorization-endpoint")
+        }
+        let openID = try await client.makeClient(deviceAuthorizationEndpoint: deviceAuthorizationEndpoint)
+        if let option = deviceAuthorizationEndpoint, let discovered = openID.metadata.deviceAuthorizationEndpoint, discovered != option {
+            CLIOutput.warn("warning: --device-authorization-endpoint ignored: discovery advertises \(discovered)")
+        }
         let authorization = try await openID.startDeviceAuthorization(scopes: scope.split(separator: " ").map(String.init))
         CLIOutput.warn("To sign in, open this URL on any device:")
         CLIOutput.warn(authorization.verificationURI)

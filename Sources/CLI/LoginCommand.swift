@@ -18,7 +18,9 @@ struct LoginCommand: AsyncParsableCommand {
 
             With --device, uses the device authorization grant (RFC 8628) instead, for a machine without a \
             browser: prints the verification URI and the code to enter there on standard error, polls until the \
-            sign-in is approved on another device, then prints the same JSON object.
+            sign-in is approved on another device, then prints the same JSON object. \
+            --device-authorization-endpoint names the endpoint for a provider whose discovery does not \
+            advertise one.
             """
     )
 
@@ -45,6 +47,12 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Sign in on another device (RFC 8628 device authorization grant): no browser or listener here.")
     var device = false
 
+    @Option(
+        name: .customLong("device-authorization-endpoint"),
+        help: "With --device: the device authorization endpoint, when discovery does not advertise one (https, or http on loopback)."
+    )
+    var deviceAuthorizationEndpoint: String?
+
     @Flag(help: "Push the authorization request to the provider first (PAR, RFC 9126), even when it does not require it.")
     var par = false
 
@@ -57,6 +65,7 @@ struct LoginCommand: AsyncParsableCommand {
         _ = try customParameters()
         if device, !parameters.isEmpty { throw ValidationError("--param does not apply to --device.") }
         if device, par { throw ValidationError("--par does not apply to --device.") }
+        if !device, deviceAuthorizationEndpoint != nil { throw ValidationError("--device-authorization-endpoint goes with --device.") }
     }
 
     /// `--param` values as a dictionary; a repeated key or a missing `=` is a usage error.

@@ -32,6 +32,9 @@ public struct OpenIDClient: Sendable {
     public let httpClient: any HTTPClient
     /// The revocation endpoint: discovery's, else the profile's fallback.
     public let revocationEndpoint: String?
+    /// The device authorization endpoint (RFC 8628): discovery's
+    /// `device_authorization_endpoint`, else the profile's fallback.
+    public let deviceAuthorizationEndpoint: String?
     /// The time flows start, expire and are checked at, and ID tokens verified at.
     public let clock: FederateClock
     /// Where the client's spans (`federate.authorization.start`, `federate.callback`,
@@ -75,6 +78,7 @@ public struct OpenIDClient: Sendable {
         self.policy = profile.policy(metadata: metadata, clientID: clientID, authentication: authentication)
         self.idTokenVerifier = IDTokenVerifier(policy: policy, keys: self.keys, clock: clock, observability: observability)
         self.revocationEndpoint = metadata.revocationEndpoint ?? profile.fallbackRevocationEndpoint
+        self.deviceAuthorizationEndpoint = metadata.deviceAuthorizationEndpoint ?? profile.fallbackDeviceAuthorizationEndpoint
         self.logger = logger
     }
 

@@ -21,6 +21,12 @@ public protocol OpenIDProviderProfile: Sendable {
     /// The revocation endpoint to use when discovery advertises none. Default: none.
     var fallbackRevocationEndpoint: String? { get }
 
+    /// The device authorization endpoint (RFC 8628 §3.1) to use when discovery advertises no
+    /// `device_authorization_endpoint` (django-oauth-toolkit serves one without advertising
+    /// it). Checked like every endpoint (HTTPS, loopback HTTP excepted) when a device
+    /// authorization starts. Default: none.
+    var fallbackDeviceAuthorizationEndpoint: String? { get }
+
     /// The error as the application should see it: a provider module adds what its
     /// provider's codes mean (`FederateError/withGuidance(_:)`), keeping the code. Applied to
     /// every error an ``OpenIDClient`` throws. Default: unchanged.
@@ -38,6 +44,9 @@ extension OpenIDProviderProfile {
 
     public var fallbackRevocationEndpoint: String? { nil }
 
+    /// None: a device authorization needs discovery's `device_authorization_endpoint`.
+    public var fallbackDeviceAuthorizationEndpoint: String? { nil }
+
     public func explain(_ error: FederateError) -> FederateError { error }
 }
 
@@ -46,11 +55,14 @@ extension OpenIDProviderProfile {
 public struct StandardOpenIDProfile: OpenIDProviderProfile {
     /// The revocation endpoint to use when discovery advertises none.
     public let fallbackRevocationEndpoint: String?
+    /// The device authorization endpoint to use when discovery advertises none.
+    public let fallbackDeviceAuthorizationEndpoint: String?
 
-    /// Creates the standard profile, optionally with a revocation endpoint for providers that
-    /// do not advertise theirs.
-    public init(fallbackRevocationEndpoint: String? = nil) {
+    /// Creates the standard profile, optionally with a revocation endpoint and a device
+    /// authorization endpoint for providers that do not advertise theirs.
+    public init(fallbackRevocationEndpoint: String? = nil, fallbackDeviceAuthorizationEndpoint: String? = nil) {
         self.fallbackRevocationEndpoint = fallbackRevocationEndpoint
+        self.fallbackDeviceAuthorizationEndpoint = fallbackDeviceAuthorizationEndpoint
     }
 
     /// The standard policy: the discovered issuer, this client as the audience, the

@@ -6,8 +6,8 @@ import Federate
 /// Pushed authorization requests (RFC 9126) and `client_secret_jwt` against idpy-oidc (PyPI),
 /// an OpenID provider nobody here wrote, run by `Tests/Interop/idpy_provider.py --require-par`
 /// on loopback. Needs the interop venv (`Tests/Interop/venv.sh`); a missing Python fails the
-/// test, never skips it. idpy-oidc 5 has no device authorization endpoint, so the device grant
-/// is tested against the dev provider only.
+/// test, never skips it. idpy-oidc 5 has no device authorization endpoint: the device grant is
+/// tested against django-oauth-toolkit (`DOTDeviceGrantInteropTests`) and the dev provider.
 @Suite("Interop: idpy-oidc pushed authorization", .serialized)
 struct IdpyPushedAuthorizationInteropTests {
     static let redirectURI = "http://127.0.0.1:9/callback"

@@ -6,15 +6,19 @@ extension OpenIDClient {
     public static let deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code"
 
     /// Starts the device authorization grant (RFC 8628 §3.1) for a machine without a
-    /// browser: asks the provider's `device_authorization_endpoint` for a device code and a
-    /// user code, authenticated as this client. `scopes` always gains `openid`.
+    /// browser: asks the provider's device authorization endpoint
+    /// (``OpenIDClient/deviceAuthorizationEndpoint``: discovery's, else the profile's
+    /// fallback) for a device code and a user code, authenticated as this client. `scopes`
+    /// always gains `openid`.
     ///
-    /// `endpoint_not_available` when discovery has no `device_authorization_endpoint`; the
+    /// `endpoint_not_available` when neither discovery nor the profile names the endpoint;
+    /// `insecure_endpoint` or `invalid_url` when it is not HTTPS (or HTTP on loopback); the
     /// provider's OAuth error or `unexpected_status` when it refuses;
     /// `invalid_device_authorization_response` for an unusable answer.
     public func startDeviceAuthorization(scopes: [String] = ["openid", "email", "profile"]) async throws(FederateError) -> DeviceAuthorization {
-        guard let endpoint = metadata.deviceAuthorizationEndpoint else {
-            throw profile.explain(FederateError(.endpointNotAvailable, "the provider advertises no device_authorization_endpoint"))
+        guard let endpoint = deviceAuthorizationEndpoint else {
+            throw profile.explain(FederateError(
+                .endpointNotAvailable, "the provider advertises no device_authorization_endpoint and none was configured"))
         }
         try EndpointSecurity.validate(endpoint, field: "device_authorization_endpoint")
         var scopeList = scopes.filter { !$0.isEmpty }

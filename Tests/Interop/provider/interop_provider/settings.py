@@ -59,6 +59,10 @@ DATABASES = {
     "default": {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": RUNTIME_DIR / "db.sqlite3",
+        # runserver is threaded (and dot_device.py's person writes from a thread of its own):
+        # a transaction takes SQLite's write lock when it begins, and waits for it, instead of
+        # failing with "database is locked" when two upgrade a read lock at once.
+        "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
     }
 }
 
@@ -107,6 +111,10 @@ OAUTH2_PROVIDER = {
     "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
     # RFC 9207: `iss` in the authorization response (+ advertised in discovery).
     "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": os.environ.get("FEDERATE_DOT_AUTHZ_ISS", "1") == "1",
+    # Device authorization grant (RFC 8628, ../../dot_device.py): DOT leaves verification_uri
+    # unset (it answers "verification_uri": null) until the deployer names its own page.
+    "OAUTH_DEVICE_VERIFICATION_URI": ISSUER + "/device/",
+    "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": ISSUER + "/device/?user_code={user_code}",
 }
 
 LOGGING = {
