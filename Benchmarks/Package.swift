@@ -55,16 +55,36 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
-        // Sign-ins and session verification on the SQL stores (Docs/Performance.md, "Sessions and
-        // accounts"); scripts/accounts-bench.sh runs it with a durable PostgreSQL 15.
-        .executableTarget(
-            name: "AccountsBenchmarks",
+        // The sign-in workload on the SQL stores that AccountsPerf and AccountsBenchmarks share.
+        .target(
+            name: "AccountsWorkload",
             dependencies: [
-                "PerfFixtures",
                 .product(name: "Federate", package: federatePackage),
                 .product(name: "FederateSQLite", package: federatePackage),
                 .product(name: "FederatePostgres", package: federatePackage),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Perf/AccountsWorkload"
+        ),
+        // Sign-ins and session verification on the SQL stores, timed plainly (Docs/Performance.md,
+        // "Sessions and accounts"); scripts/accounts-bench.sh runs it with a durable PostgreSQL 15.
+        .executableTarget(
+            name: "AccountsPerf",
+            dependencies: [
+                "AccountsWorkload",
+                "PerfFixtures",
+                .product(name: "Federate", package: federatePackage),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Perf/AccountsPerf"
+        ),
+        // The same, for package-benchmark.
+        .executableTarget(
+            name: "AccountsBenchmarks",
+            dependencies: [
+                "AccountsWorkload",
+                "PerfFixtures",
+                .product(name: "Federate", package: federatePackage),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -7,11 +7,14 @@
 #   4. what bounds a durable commit there: `pg_test_fsync` on the same disk, and `pgbench`
 #      running a transaction equivalent to a returning sign-in (one indexed UPDATE ... RETURNING
 #      after one indexed SELECT) at the benchmark's concurrency;
-#   5. the package-benchmark suite Benchmarks/Benchmarks/AccountsBenchmarks against it.
+#   5. AccountsPerf (release): session verification as a ratio to a raw P-256 verify measured
+#      interleaved with it, and sign-ins per second, new and returning, on SQLite and on it;
+#   6. with BENCH_SUITE=1, the package-benchmark suite AccountsBenchmarks too (it needs
+#      package-benchmark's runtime interposer, which Swift 6.3 on Linux lacks here).
 #
-# Usage: scripts/accounts-bench.sh [extra package-benchmark arguments]
+# Usage: scripts/accounts-bench.sh [seconds per AccountsPerf measure, default 5]
 # Environment: BENCH_PGBENCH_SECONDS (default 10), FEDERATE_BENCH_POSTGRES_POOL (default 64),
-#              BENCH_SKIP_SUITE=1 (baselines only: no package-benchmark run).
+#              BENCH_SKIP_SUITE=1 (baselines only: no Swift build or run).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="${FEDERATE_POSTGRES_BIN:-/usr/lib/postgresql/15/bin}"
@@ -61,8 +64,13 @@ done
 
 echo "== load: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "${BENCH_SKIP_SUITE:-0}" = 1 ] && exit 0
-echo "== package-benchmark: AccountsBenchmarks"
 cd "$ROOT/Benchmarks"
-FEDERATE_BENCH_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/postgres" \
-  swift package --allow-writing-to-package-directory benchmark --target AccountsBenchmarks --no-progress --format markdown "$@"
+swift build -c release --product AccountsPerf >/dev/null
+echo "== AccountsPerf (release, both cores), ${1:-5} s per measure"
+FEDERATE_BENCH_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/postgres" .build/release/AccountsPerf "${1:-5}"
 echo "== load: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ "${BENCH_SUITE:-0}" = 1 ]; then
+  echo "== package-benchmark: AccountsBenchmarks"
+  FEDERATE_BENCH_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/postgres" \
+    swift package --allow-writing-to-package-directory benchmark --target AccountsBenchmarks --no-progress --format markdown
+fi

@@ -1,0 +1,86 @@
+// Sessions and sign-ins on the durable stores, timed plainly (Docs/Performance.md, "Sessions
+// and accounts"): the same workload as the package-benchmark suite AccountsBenchmarks, which
+// cannot run on Swift 6.3 for Linux without the runtime interposer (see FederatePerf).
+//
+//   scripts/accounts-bench.sh                      # with a durable PostgreSQL 15, in one run
+//   cd Benchmarks && swift run -c release AccountsPerf [seconds-per-measure]
+//
+// Prints, for SQLite (and PostgreSQL when FEDERATE_BENCH_POSTGRES_URL is set):
+// - a session cookie verified with the revocation check, and without it, each as a ratio to
+//   a raw P-256 verify measured interleaved with it (issue 16, item 3: at least 0.9);
+// - sign-ins per second, new and returning users, at each concurrency (item 4).
+
+import AccountsWorkload
+import Crypto
+import Federate
+import Foundation
+import PerfFixtures
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+func line(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}
+
+/// The time of `candidate` over that of `baseline`, 64 of one then 64 of the other, for
+/// `duration` in all: both see the same machine.
+func costRatio(_ duration: Double, baseline: () -> Void, candidate: () async throws -> Void) async throws -> (ratio: Double, perSecond: Double) {
+    let clock = ContinuousClock()
+    var baselineTime = Duration.zero, candidateTime = Duration.zero, operations = 0
+    for _ in 0..<64 {
+        baseline()
+        try await candidate()
+    }
+    while seconds(baselineTime + candidateTime) < duration {
+        var start = clock.now
+        for _ in 0..<64 { baseline() }
+        baselineTime += start.duration(to: clock.now)
+        start = clock.now
+        for _ in 0..<64 { try await candidate() }
+        candidateTime += start.duration(to: clock.now)
+        operations += 64
+    }
+    return (candidateTime / baselineTime, Double(operations) / seconds(candidateTime))
+}
+
+/// Sign-ins per second: batches of 1,000 over `concurrency` tasks for at least `duration`.
+func signInRate(_ workload: Workload, concurrency: Int, duration: Double, _ body: @escaping @Sendable (Workload) async throws -> Void) async throws -> Double {
+    let clock = ContinuousClock()
+    try await workload.run(200, concurrency: concurrency) { _ in try await body(workload) }  // warm-up
+    let start = clock.now
+    var count = 0
+    while seconds(start.duration(to: clock.now)) < duration {
+        try await workload.run(1_000, concurrency: concurrency) { _ in try await body(workload) }
+        count += 1_000
+    }
+    return Double(count) / seconds(start.duration(to: clock.now))
+}
+
+@Sendable func measureAll(duration: Double) async throws {
+    let fixture = Fixture.shared
+    let rawP256 = {
+        let ok = fixture.p256PublicKey.isValidSignature(fixture.p256Signature, for: fixture.p256Digest)
+        precondition(ok)
+    }
+    var stores: [BenchStore] = [.sqlite]
+    if BenchStore.postgresURL != nil { stores.append(.postgres) }
+    for store in stores {
+        let workload = await Workload.shared(store)
+        let token = workload.sessionToken
+        let checked = try await costRatio(duration, baseline: rawP256) { _ = try await workload.accounts.verifySession(token) }
+        line(String(format: "%@: session verify, ES256 + revocation check   %8.0f /s   raw P-256 / it = %.3f (goal >= 0.9)", store.description, checked.perSecond, 1 / checked.ratio))
+        let unchecked = try await costRatio(duration, baseline: rawP256) { _ = try await workload.accounts.verifySession(token, checkRevoked: false) }
+        line(String(format: "%@: session verify, ES256 only                 %8.0f /s   raw P-256 / it = %.3f", store.description, unchecked.perSecond, 1 / unchecked.ratio))
+        for concurrency in store.concurrencies {
+            let returning = try await signInRate(workload, concurrency: concurrency, duration: duration) { try await $0.signInReturning() }
+            line(String(format: "%@: signIn returning user, concurrency %-3d     %8.0f /s", store.description, concurrency, returning))
+            let new = try await signInRate(workload, concurrency: concurrency, duration: duration) { try await $0.signInNew() }
+            line(String(format: "%@: signIn new user, concurrency %-3d           %8.0f /s", store.description, concurrency, new))
+        }
+    }
+}
+
+let duration = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 3
+try await Task.detached { try await measureAll(duration: duration) }.value
