@@ -116,6 +116,17 @@ func report(_ name: String, _ value: () async -> Double) async {
     } candidate: {
         verifySync(fixture.rsaToken, fixture)
     })
+    // The pipeline's cost over the bare signature check it wraps (issue 16, item 2).
+    reportRatio("ratio: ID token RS256 / raw RSA-2048 verify", costRatio(seconds: seconds) {
+        precondition(fixture.rsaPublicKey.isValidSignature(fixture.rsaSignature, for: fixture.rsaDigest, padding: .insecurePKCS1v1_5))
+    } candidate: {
+        verifySync(fixture.rsaToken, fixture)
+    })
+    reportRatio("ratio: ID token ES256 / raw P-256 verify", costRatio(seconds: seconds) {
+        precondition(fixture.p256PublicKey.isValidSignature(fixture.p256Signature, for: fixture.p256Digest))
+    } candidate: {
+        verifySync(fixture.ecToken, fixture)
+    })
     // Issue 17's cost goals, as ratios measured interleaved (at most 1 each).
     reportRatio("ratio: access token / ID token (RS256)", costRatio(seconds: seconds) {
         verifySync(fixture.rsaToken, fixture)

@@ -26,6 +26,12 @@ public struct CompactJWS: Sendable {
     /// ``FederateError/Code/tokenTooLarge``, ``FederateError/Code/malformedToken`` or
     /// ``FederateError/Code/unsupportedCriticalHeader``.
     public init(parsing token: String, limits: JWSLimits = .default) throws(FederateError) {
+        try self.init(parsing: token, limits: limits, headers: nil)
+    }
+
+    /// Parses a compact serialization, taking its header from `headers` when that segment was
+    /// parsed before under the same limits (a verifier's cache).
+    init(parsing token: String, limits: JWSLimits, headers: JOSEHeaderCache?) throws(FederateError) {
         var token = token
         let utf8Count = token.utf8.count
         guard utf8Count <= limits.maxTokenBytes else {
@@ -33,7 +39,7 @@ public struct CompactJWS: Sendable {
         }
         let parsed: Result<CompactJWS, FederateError> = token.withUTF8 { bytes in
             do throws(FederateError) {
-                return .success(try CompactJWS(bytes: bytes, limits: limits))
+                return .success(try CompactJWS(bytes: bytes, limits: limits, headers: headers))
             } catch {
                 return .failure(error)
             }
@@ -41,7 +47,7 @@ public struct CompactJWS: Sendable {
         self = try parsed.get()
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, limits: JWSLimits) throws(FederateError) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, limits: JWSLimits, headers: JOSEHeaderCache?) throws(FederateError) {
         // memchr: a byte loop over the whole token showed in profiles of the verification path.
         func dot(after start: Int) -> Int? {
             guard let base = bytes.baseAddress, start < bytes.count,
@@ -61,25 +67,33 @@ public struct CompactJWS: Sendable {
         let payloadPart = UnsafeBufferPointer(rebasing: bytes[(firstDot + 1)..<secondDot])
         let signaturePart = UnsafeBufferPointer(rebasing: bytes[(secondDot + 1)...])
 
-        guard let headerBytes = Base64URL.decode(bytes: headerPart) else {
-            throw FederateError(.malformedToken, "the header is not canonical base64url")
-        }
         guard let payload = Base64URL.decode(bytes: payloadPart) else {
             throw FederateError(.malformedToken, "the payload is not canonical base64url")
         }
         guard let signature = Base64URL.decode(bytes: signaturePart) else {
             throw FederateError(.malformedToken, "the signature is not canonical base64url")
         }
-        let parser = JSONParser(limits: .init(maxBytes: limits.maxTokenBytes, maxDepth: limits.maxJSONDepth))
-        let headerMembers: [String: JSONValue]
-        do {
-            headerMembers = try parser.parseObject(headerBytes)
-        } catch {
-            throw FederateError(.malformedToken, "the header is not a JSON object (\(error))")
+        if let headers {
+            self.header = try headers.header(for: headerPart) { () throws(FederateError) in try Self.header(headerPart, limits: limits) }
+        } else {
+            self.header = try Self.header(headerPart, limits: limits)
         }
-        self.header = try JOSEHeader(members: headerMembers)
         self.payload = payload
         self.signature = signature
         self.signingInput = Array(UnsafeBufferPointer(rebasing: bytes[0..<secondDot]))
+    }
+
+    /// Decodes and parses the header segment: canonical base64url of a JSON object, `crit` refused.
+    private static func header(_ segment: UnsafeBufferPointer<UInt8>, limits: JWSLimits) throws(FederateError) -> JOSEHeader {
+        guard let headerBytes = Base64URL.decode(bytes: segment) else {
+            throw FederateError(.malformedToken, "the header is not canonical base64url")
+        }
+        let headerMembers: [String: JSONValue]
+        do {
+            headerMembers = try JSONParser(limits: .init(maxBytes: limits.maxTokenBytes, maxDepth: limits.maxJSONDepth)).parseObject(headerBytes)
+        } catch {
+            throw FederateError(.malformedToken, "the header is not a JSON object (\(error))")
+        }
+        return try JOSEHeader(members: headerMembers)
     }
 }

@@ -132,7 +132,7 @@ private struct Scanner {
         // gets room for 24 members from the start: growing 1→2→4→8→16 rehashed every member on
         // the verification hot path, and 24 costs the same 32 buckets as 16. Nested objects
         // (`cnf`, `address`) are small.
-        var members = [String: JSONValue](minimumCapacity: depth == 0 ? 24 : 4)
+        var members = [String: JSONValue](minimumCapacity: depth == 1 ? 24 : 4)  // the top-level object is at depth 1
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1

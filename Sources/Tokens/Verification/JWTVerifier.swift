@@ -34,6 +34,8 @@ public struct JWTVerifier: Sendable {
     public private(set) var observability: Observability?
     /// The counters and timer this verifier records into, when observed.
     public private(set) var metrics: VerificationMetrics?
+    /// Headers already parsed, shared by copies of this verifier (same limits).
+    private let headers = JOSEHeaderCache()
 
     /// A verifier applying `rules` to tokens signed with one of `allowedAlgorithms`.
     public init(
@@ -124,7 +126,7 @@ public struct JWTVerifier: Sendable {
     }
 
     private func parse(_ token: String) throws(FederateError) -> CompactJWS {
-        let jws = try CompactJWS(parsing: token, limits: limits)
+        let jws = try CompactJWS(parsing: token, limits: limits, headers: headers)
         if requiresKeyID, jws.header.keyID?.isEmpty != false {
             throw FederateError(.unknownKey, "the token must name its key ('kid')")
         }
