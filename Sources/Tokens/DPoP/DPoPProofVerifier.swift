@@ -22,6 +22,8 @@ public struct DPoPProofVerifier: Sendable {
 
     /// Keys already imported from proof headers, shared by copies of this verifier.
     private let keys = DPoPKeyCache()
+    /// Proof headers already parsed (a client's proofs share one), shared by copies.
+    private let headers = JOSEHeaderCache()
 
     /// The members of a JWK that hold private or symmetric key material.
     public static let privateKeyMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
@@ -50,7 +52,7 @@ public struct DPoPProofVerifier: Sendable {
         guard let target = HTTPTargetURI(uri) else {
             throw FederateError(.invalidDPoPProof, "the request URI cannot be compared with a proof's 'htu'")
         }
-        let jws = try CompactJWS(parsing: proof, limits: limits)
+        let jws = try CompactJWS(parsing: proof, limits: limits, headers: headers)
         let header = jws.header
         guard let algorithm = header.algorithm else {
             throw FederateError(.unsupportedAlgorithm, "DPoP proof algorithm '\(header.algorithmName.prefix(32))' is not supported (never 'none')")

@@ -74,7 +74,7 @@ public struct CompactJWS: Sendable {
             throw FederateError(.malformedToken, "the signature is not canonical base64url")
         }
         if let headers {
-            self.header = try headers.header(for: headerPart) { () throws(FederateError) in try Self.header(headerPart, limits: limits) }
+            self.header = try headers.header(for: headerPart, limits: limits) { () throws(FederateError) in try Self.header(headerPart, limits: limits) }
         } else {
             self.header = try Self.header(headerPart, limits: limits)
         }

@@ -5,26 +5,41 @@ import Synchronization
 /// One issuer's tokens share a handful of headers (`alg`, `kid`, `typ`), so decoding and
 /// parsing the same header for every token is work done again for nothing. The entry is a
 /// pure function of the segment's bytes under one verifier's limits, so a hit gives exactly
-/// what a fresh parse would; a header that fails to parse is never stored. Bounded: when
+/// what a fresh parse would; a header that fails to parse is never stored, and a parse under
+/// other limits than the first one the cache saw (a verifier copy whose limits changed)
+/// bypasses it, so a header is never served under looser limits than it was parsed with.
+/// Bounded: when
 /// full, it starts again empty, so a client sending ever-new headers costs only the parses
 /// it would cost anyway.
 final class JOSEHeaderCache: Sendable {
     /// The most headers remembered.
     static let capacity = 64
 
-    private let entries = Mutex<[String: JOSEHeader]>([:])
+    private struct State {
+        var limits: JWSLimits?
+        var entries: [String: JOSEHeader] = [:]
+    }
 
-    /// The header of `segment` (the base64url header segment), parsed by `parse` when absent.
+    private let state = Mutex(State())
+
+    /// The header of `segment` (the base64url header segment) under `limits`, parsed by
+    /// `parse` when absent.
     func header(
-        for segment: UnsafeBufferPointer<UInt8>, parse: () throws(FederateError) -> JOSEHeader
+        for segment: UnsafeBufferPointer<UInt8>, limits: JWSLimits, parse: () throws(FederateError) -> JOSEHeader
     ) throws(FederateError) -> JOSEHeader {
         // A String key: it hashes its bytes in bulk, where an array of bytes hashes one at a time.
         let key = String(decoding: segment, as: UTF8.self)
-        if let hit = entries.withLock({ $0[key] }) { return hit }
+        let (hit, usable) = state.withLock { state -> (JOSEHeader?, Bool) in
+            if state.limits == nil { state.limits = limits }
+            guard state.limits == limits else { return (nil, false) }
+            return (state.entries[key], true)
+        }
+        if let hit { return hit }
         let parsed = try parse()
-        entries.withLock { entries in
-            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = parsed
+        guard usable else { return parsed }
+        state.withLock { state in
+            if state.entries.count >= Self.capacity { state.entries.removeAll(keepingCapacity: true) }
+            state.entries[key] = parsed
         }
         return parsed
     }

@@ -188,6 +188,27 @@ import Testing
         }
     }
 
+    /// A verifier remembers the headers and keys of proofs it checked; a copy whose limits
+    /// are stricter must still refuse what they refuse, and a remembered key changes nothing.
+    @Test func rememberedProofHeadersChangeNothing() throws {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let key = DPoPKey.generateES256()
+        let verifier = DPoPProofVerifier(clock: .fixed(at: now))
+        let proof = try key.proof(method: "GET", uri: "https://api.example.com/a", issuedAt: now)
+        #expect(try verifier.verify(proof, method: "GET", uri: "https://api.example.com/a").thumbprint == key.thumbprint)
+        // The header (typ, alg, jwk) nests to depth 2: a copy allowing 1 refuses it.
+        var strict = verifier
+        strict.limits.maxJSONDepth = 1
+        #expect(Self.code { try strict.verify(proof, method: "GET", uri: "https://api.example.com/a") } == .malformedToken)
+        // Same key and header, another request: its own claims decide.
+        let other = try key.proof(method: "POST", uri: "https://api.example.com/a", issuedAt: now)
+        #expect(Self.code { try verifier.verify(other, method: "GET", uri: "https://api.example.com/a") } == .invalidDPoPProof)
+        // Same header, a signature by another key: refused.
+        let parts = proof.split(separator: ".")
+        let stranger = try DPoPKey.generateES256().proof(method: "GET", uri: "https://api.example.com/a", issuedAt: now).split(separator: ".")
+        #expect(Self.code { try verifier.verify("\(parts[0]).\(parts[1]).\(stranger[2])", method: "GET", uri: "https://api.example.com/a") } == .invalidSignature)
+    }
+
     @Test func lookAlikeTargetsDoNotMatch() {
         // Only ASCII letters change case: a Kelvin sign (U+212A) is not a "k".
         #expect(!HTTPTargetURI.matches("https://\u{212A}ey.example/a", "https://key.example/a"))
