@@ -9,8 +9,8 @@
 #      after one indexed SELECT) at the benchmark's concurrency;
 #   5. AccountsPerf (release): session verification as a ratio to a raw P-256 verify measured
 #      interleaved with it, and sign-ins per second, new and returning, on SQLite and on it;
-#   6. with BENCH_SUITE=1, the package-benchmark suite AccountsBenchmarks too (it needs
-#      package-benchmark's runtime interposer, which Swift 6.3 on Linux lacks here).
+#   6. with BENCH_SUITE=1, the package-benchmark suite AccountsBenchmarks too (percentiles of
+#      the same workload; the ratios come from AccountsPerf).
 #
 # Usage: scripts/accounts-bench.sh [seconds per AccountsPerf measure, default 5]
 # Environment: BENCH_PGBENCH_SECONDS (default 10), FEDERATE_BENCH_POSTGRES_POOL (default 64),

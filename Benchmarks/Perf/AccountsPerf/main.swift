@@ -1,6 +1,7 @@
 // Sessions and sign-ins on the durable stores, timed plainly (Docs/Performance.md, "Sessions
-// and accounts"): the same workload as the package-benchmark suite AccountsBenchmarks, which
-// cannot run on Swift 6.3 for Linux without the runtime interposer (see FederatePerf).
+// and accounts"): the same workload as the package-benchmark suite AccountsBenchmarks, with
+// the session figures as ratios to a raw P-256 verify measured interleaved in one process,
+// which the suite's separate benchmarks cannot give.
 //
 //   scripts/accounts-bench.sh                      # with a durable PostgreSQL 15, in one run
 //   cd Benchmarks && swift run -c release AccountsPerf [seconds-per-measure]

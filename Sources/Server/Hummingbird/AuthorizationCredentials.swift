@@ -32,8 +32,14 @@ struct AuthorizationCredentials: Sendable {
 
     /// `1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`.
     static func isToken68(_ text: Substring) -> Bool {
+        // Over the contiguous bytes: indexing a Substring's UTF-8 view byte by byte showed in
+        // profiles of `serve` (2 % of a bearer request's CPU for a 650-byte token).
+        text.utf8.withContiguousStorageIfAvailable(isToken68) ?? isToken68(Array(text.utf8))
+    }
+
+    private static func isToken68(_ bytes: some Collection<UInt8>) -> Bool {
         var padding = false
-        for byte in text.utf8 {
+        for byte in bytes {
             if byte == 0x3D {
                 padding = true
                 continue
@@ -44,6 +50,6 @@ struct AuthorizationCredentials: Sendable {
             default: return false
             }
         }
-        return text.utf8.first != 0x3D
+        return bytes.first != 0x3D
     }
 }
