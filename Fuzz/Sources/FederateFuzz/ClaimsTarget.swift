@@ -3,11 +3,12 @@ import FederateApple
 import Foundation
 
 /// Reaches the claim rules with a valid signature: the input's first byte picks a header
-/// (`typ` absent, `JWT`, `logout+jwt`, `at+jwt`, `secevent+jwt`, and with or without `kid`),
-/// the rest is the payload, signed as it is (HS256 with the secret every verifier here is
-/// configured with). The token then goes through every kind's full verification: ID token,
-/// back-channel logout, security event, session, signed userinfo, client assertion, the
-/// generic verifier, and Apple's claim readers. Any input may be refused with a typed error;
+/// (`typ` absent, `JWT`, `logout+jwt`, `at+jwt`, `secevent+jwt`, `dpop+jwt`, and with or
+/// without `kid`), the rest is the payload, signed as it is (HS256 with the secret every
+/// verifier here is configured with). The token then goes through every kind's full
+/// verification: ID token, back-channel logout, security event, session, signed userinfo,
+/// client assertion, RFC 9068 access token, DPoP proof claims, the generic verifier, and
+/// Apple's claim readers. Any input may be refused with a typed error;
 /// none may trap, and what is accepted must satisfy its kind's rules byte for byte.
 enum ClaimsTarget {
     static let now: Double = 1_767_225_600
@@ -19,8 +20,12 @@ enum ClaimsTarget {
     static let key = JWSSigningKey(hmac: secret)
     static let headers: [[String: JSONValue]] = [
         [:], ["typ": "JWT"], ["typ": "logout+jwt"], ["typ": "at+jwt"], ["typ": "secevent+jwt"], ["typ": "jwt", "kid": "k1"],
-        ["kid": "k1"], ["typ": "application/JWT"],
+        ["kid": "k1"], ["typ": "application/JWT"], ["typ": "dpop+jwt"],
     ]
+    static let resource = "https://api.fuzz.example"
+    /// The request a DPoP proof must name: `GET` of this URI, carrying the hash of `at`, with
+    /// nonce `n1`.
+    static let dpopTarget = HTTPTargetURI("https://api.fuzz.example/orders")
 
     static func verifier(_ rules: ClaimRules) -> JWTVerifier {
         JWTVerifier(rules: rules, allowedAlgorithms: [.hs256], keys: JSONWebKeySet.empty, hmacSecret: secret, clock: clock)
@@ -35,6 +40,7 @@ enum ClaimsTarget {
         ("session", verifier(.sessionToken(issuer: issuer))),
         ("userinfo", verifier(.signedUserInfo(issuer: issuer, clientID: audience))),
         ("client-assertion", verifier(.clientAssertion(clientID: audience, audiences: [issuer]))),
+        ("access-token", verifier(.accessToken(issuers: [issuer], resources: [resource]))),
         ("generic", JWTVerifier(issuers: [issuer], audiences: [audience], allowedAlgorithms: [.hs256], keys: JSONWebKeySet.empty, hmacSecret: secret, clock: clock)),
     ]
 
@@ -63,7 +69,34 @@ enum ClaimsTarget {
             if name == "client-assertion" {
                 precondition(verified.claims["sub"]?.stringValue?.exactlyEquals(audience) == true, "assertion subject")
             }
+            if name == "access-token" { checkAccessToken(verified) }
             _ = try? AppleNotificationVerifier.decode(claims: verified.claims)
+        }
+        if let dpopTarget, let proof = try? verifier(
+            .dpopProof(method: "GET", target: dpopTarget, accessToken: "at", acceptedNonces: ["n1"], maximumAge: .seconds(60))
+        ).verify(token, keySet: .empty) {
+            precondition(proof.header.type?.lowercased() == "dpop+jwt", "proof typ")
+            precondition(proof.claims["htm"] == "GET" && proof.claims["nonce"] == "n1", "proof htm or nonce")
+            precondition(proof.claims["htu"]?.stringValue.flatMap(HTTPTargetURI.init) == dpopTarget, "proof htu")
+            precondition(proof.claims["ath"]?.stringValue == AccessTokenHashRule.hash(of: "at"), "proof ath")
+            precondition(proof.claims["jti"]?.stringValue?.isEmpty == false, "proof jti")
+        }
+    }
+
+    /// What an accepted RFC 9068 token must be: typed, for this resource, with a client and a
+    /// `jti`, and a `scope` and `cnf` that read back.
+    static func checkAccessToken(_ token: VerifiedJWT) {
+        precondition(["at+jwt", "application/at+jwt"].contains(token.header.type?.lowercased() ?? ""), "access token typ")
+        precondition((try? token.audiences())?.contains { $0.exactlyEquals(resource) } == true, "access token audience")
+        precondition(token.claims["client_id"]?.stringValue?.isEmpty == false && token.claims["jti"]?.stringValue?.isEmpty == false, "client_id, jti")
+        if let scope = token.claims["scope"] {
+            guard case .string(let text) = scope, let scopes = try? OAuthScopes(parsing: text) else { preconditionFailure("scope accepted, not parsed") }
+            precondition(scopes.values.count <= OAuthScopes.maximumCount, "scope count")
+        }
+        do {
+            _ = try TokenConfirmation(in: token.claims)
+        } catch {
+            preconditionFailure("cnf accepted, not read")
         }
     }
 
