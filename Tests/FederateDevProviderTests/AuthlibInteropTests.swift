@@ -13,9 +13,7 @@ import Testing
 struct AuthlibInteropTests {
     static func authlib(_ arguments: [String], expectSuccess: Bool = true) async throws -> [String: JSONValue] {
         let root = try ExternalProcess.packageRoot()
-        let venv = await ExternalProcess.run(["bash", "Tests/Interop/venv.sh"], in: root, timeout: 900)
-        try #require(venv.status == 0, "the interop virtualenv could not be created: \(ExternalProcess.tail(venv.stderr))")
-        let python = ProcessInfo.processInfo.environment["FEDERATE_INTEROP_VENV"].map { $0 + "/bin/python" } ?? ".venv-interop/bin/python"
+        let python = try await InteropPython.prepare(root: root)
         let run = await ExternalProcess.run([python, "Tests/Interop/authlib_rp.py"] + arguments, in: root, timeout: 120)
         try #require(!run.timedOut, "authlib_rp.py timed out")
         let result = try JSONParser().parseObject(Array(run.stdout.utf8))

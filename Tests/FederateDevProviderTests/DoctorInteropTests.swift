@@ -11,10 +11,7 @@ struct DoctorInteropTests {
     @Test(.timeLimit(.minutes(20)))
     func idpyPassesAndItsQuirksAreReported() async throws {
         let root = try ExternalProcess.packageRoot()
-        let venv = await ExternalProcess.run(["bash", "Tests/Interop/venv.sh"], in: root, timeout: 900)
-        try #require(venv.status == 0, "the Python environment could not be created: \(ExternalProcess.tail(venv.stderr))")
-        let python = ProcessInfo.processInfo.environment["FEDERATE_INTEROP_VENV"].map { $0 + "/bin/python" }
-            ?? root.appendingPathComponent(".venv-interop/bin/python").path
+        let python = try await InteropPython.prepare(root: root)
         let port = try FreePort.loopback()
         let op = try InteractiveCLI(
             executable: python,

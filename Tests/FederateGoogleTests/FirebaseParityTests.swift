@@ -29,9 +29,7 @@ struct FirebaseParityTests {
 
     static func python() async throws -> [String: JSONValue] {
         let root = try ExternalProcess.packageRoot()
-        let venv = await ExternalProcess.run(["bash", "Tests/Interop/venv.sh"], in: root, timeout: 900)
-        try #require(venv.status == 0, "the interop virtualenv could not be created: \(ExternalProcess.tail(venv.stderr))")
-        let python = ProcessInfo.processInfo.environment["FEDERATE_INTEROP_VENV"].map { $0 + "/bin/python" } ?? ".venv-interop/bin/python"
+        let python = try await InteropPython.prepare(root: root)
         let run = await ExternalProcess.run(
             [python, "Tests/Interop/tenant_tokens.py", "--now", String(now), "--client-id", "unused", "--project", project], in: root,
             timeout: 60)

@@ -21,9 +21,7 @@ struct BrowserEndToEndTests {
             let found = await ExternalProcess.run(["sh", "-c", "command -v \(tool)"], in: root, timeout: 30)
             try #require(found.status == 0, "\(tool) is missing: apt-get install chromium chromium-driver")
         }
-        let venv = await ExternalProcess.run(["bash", "Tests/Interop/venv.sh"], in: root, timeout: 900)
-        try #require(venv.status == 0, "the Python environment could not be created: \(ExternalProcess.tail(venv.stderr))")
-        let python = ProcessInfo.processInfo.environment["FEDERATE_INTEROP_VENV"].map { $0 + "/bin/python" } ?? ".venv-interop/bin/python"
+        let python = try await InteropPython.prepare(root: root)
         let run = await ExternalProcess.run(
             [python, "Tests/Interop/browser_e2e.py", "--federate", CLIProcess.executablePath, "--port", String(try FreePort.loopback()),
              "--screenshots", "Tests/Artifacts/screenshots"],
