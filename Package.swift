@@ -60,7 +60,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         // `swift package generate-documentation` (scripts/build-docs.sh); no target depends on it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -158,14 +157,18 @@ let package = Package(
             path: "Sources/Stores/Shared",
             swiftSettings: strict
         ),
+        // The system's SQLite 3 C library (Debian: libsqlite3-dev).
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/Stores/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
         .target(
             name: "FederateSQLite",
             dependencies: [
-                "FederateTokens", "FederateAccounts", "FederateSQLStore", logging,
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                "FederateTokens", "FederateAccounts", "FederateSQLStore", "CSQLite", logging,
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Sources/Stores/SQLite",
             swiftSettings: strict

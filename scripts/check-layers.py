@@ -31,7 +31,7 @@ def closure(name):
                 stack.append(dependency)
     return seen_targets, products
 
-SERVER_STACK = ('NIO', 'AsyncHTTPClient', 'Hummingbird', 'PostgresNIO', 'SQLiteNIO')
+SERVER_STACK = ('NIO', 'AsyncHTTPClient', 'Hummingbird', 'PostgresNIO')
 LAYERS = [  # (module, the targets it may depend on)
     ('FederateTokens', set()),
     ('FederateRelyingParty', {'FederateTokens'}),

@@ -184,6 +184,11 @@ def module_flags(build_dir):
         path = os.path.join(build_dir, entry, "module.modulemap")
         if entry.endswith(".build") and os.path.isfile(path):
             flags += ["-Xcc", f"-fmodule-map-file={path}"]
+    # This package's own system-library targets (CSQLite): module maps in its Sources.
+    sources = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Sources")
+    for folder, _, files in sorted(os.walk(sources)):
+        if "module.modulemap" in files:
+            flags += ["-Xcc", f"-fmodule-map-file={os.path.join(folder, 'module.modulemap')}"]
     checkouts = find_checkouts(build_dir)
     if checkouts:
         for package in sorted(os.listdir(checkouts)):

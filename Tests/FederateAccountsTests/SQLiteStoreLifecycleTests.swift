@@ -1,25 +1,88 @@
 import Federate
-import FederateSQLite
+@testable import FederateSQLite
+import FederateSQLStore
 import Foundation
 import Testing
 
-/// A store released without `close()` (an error path, a forgotten close) closes itself in the
-/// background: SQLiteNIO traps on a connection deinitialized open, so a trap here would end
-/// the test process.
+/// The store's own connection on the SQLite C API: its lifecycle, and values that a driver
+/// could get wrong at the C boundary.
 @Suite("SQLite store lifecycle")
 struct SQLiteStoreLifecycleTests {
-    @Test func aStoreReleasedUnclosedNeverTraps() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("federate-unclosed-\(UUID().uuidString).sqlite").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+    /// A store released without `close()` (an error path, a forgotten close) closes its file
+    /// as it is released: the last connection to close checkpoints and removes the WAL file.
+    @Test func aStoreReleasedUnclosedClosesItsFile() async throws {
+        let path = temporaryPath("unclosed")
+        defer { removeDatabase(path) }
         do {
             let store = try await SQLiteAccountStore.open(path: path)
             _ = try await store.user(uid: "nobody")
+            #expect(FileManager.default.fileExists(atPath: path + "-wal"))
         }
-        // The background close has run by the time the file opens again and answers.
-        try await Task.sleep(for: .milliseconds(200))
+        var waited = 0
+        while FileManager.default.fileExists(atPath: path + "-wal"), waited < 200 {
+            try await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"), "the released store left its connection open")
         let again = try await SQLiteAccountStore.open(path: path)
         #expect(try await again.user(uid: "nobody") == nil)
         try await again.close()
         try await again.close()  // closing twice does nothing
+        await #expect(throws: FederateError.self) { try await again.user(uid: "nobody") }
+    }
+
+    /// Text reaches the file and comes back byte for byte: an empty string stays empty (an
+    /// empty buffer has no address, which SQLite would bind as `NULL`), and a NUL inside
+    /// text does not cut it short.
+    @Test func textAndBytesRoundTripExactly() async throws {
+        let path = temporaryPath("values")
+        defer { removeDatabase(path) }
+        let database = try SQLiteDatabase(path: path)
+        try database.run("CREATE TABLE t (id INTEGER PRIMARY KEY, text TEXT, bytes BLOB)")
+        let samples: [(String, [UInt8])] = [("", []), ("a\u{0}b", [0, 1, 0]), ("K\u{212A}é🙂", Array(repeating: 0xFF, count: 70_000))]
+        for (index, (text, bytes)) in samples.enumerated() {
+            try database.run("INSERT INTO t (id, text, bytes) VALUES (\(index), ?, ?)", [.text(text), .bytes(bytes)])
+            let row = try #require(try database.rows("SELECT text, bytes, text IS NULL AS text_is_null FROM t WHERE id = \(index)", []).first)
+            #expect(row.text("text") == text)
+            #expect(row.bool("text_is_null") == false)
+            #expect(row.bytes("bytes") == bytes)
+        }
+        try database.run("INSERT INTO t (id, text) VALUES (9, ?)", [.text(nil)])
+        #expect(try database.rows("SELECT text FROM t WHERE id = 9", []).first?.text("text") == nil)
+        database.close()
+    }
+
+    /// Only one statement is compiled from a string: a second is refused, not dropped.
+    @Test func aSecondStatementIsRefusedNotDropped() throws {
+        let path = temporaryPath("two")
+        defer { removeDatabase(path) }
+        let database = try SQLiteDatabase(path: path)
+        #expect(throws: FederateError.self) { try database.run("CREATE TABLE a (x); CREATE TABLE b (x)") }
+        #expect(try database.rows("SELECT name FROM sqlite_master", []).isEmpty)
+        try database.run("CREATE TABLE a (x);  \n")  // trailing white space is one statement
+    }
+
+    /// Past the kept statements, statements are prepared per run and still answer; a failed
+    /// statement leaves the kept one usable.
+    @Test func statementsBeyondTheKeptOnesStillRun() throws {
+        let path = temporaryPath("many")
+        defer { removeDatabase(path) }
+        let database = try SQLiteDatabase(path: path)
+        try database.run("CREATE TABLE t (x INTEGER PRIMARY KEY)")
+        for value in 0..<200 {
+            try database.run("INSERT INTO t (x) VALUES (\(value))")
+        }
+        #expect(try database.rows("SELECT COUNT(*) AS n FROM t", []).first?.integer("n") == 200)
+        #expect(throws: FederateError.self) { try database.run("INSERT INTO t (x) VALUES (?)", [.real(1)]) }
+        try database.run("INSERT INTO t (x) VALUES (?)", [.real(500)])
+        #expect(try database.rows("SELECT COUNT(*) AS n FROM t", []).first?.integer("n") == 201)
+    }
+
+    private func temporaryPath(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("federate-\(name)-\(UUID().uuidString).sqlite").path
+    }
+
+    private func removeDatabase(_ path: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 }

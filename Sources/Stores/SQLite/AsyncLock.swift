@@ -18,6 +18,13 @@ final class AsyncLock: Sendable {
     }
 
     private func lock() async {
+        // Uncontended: take it without suspending (a suspension is a trip through the executor).
+        let taken = state.withLock { state -> Bool in
+            guard !state.locked else { return false }
+            state.locked = true
+            return true
+        }
+        if taken { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let acquired = state.withLock { state -> Bool in
                 if !state.locked {
