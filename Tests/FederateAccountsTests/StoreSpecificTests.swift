@@ -2,6 +2,7 @@ import FederateTestSupport
 import Federate
 import FederatePostgres
 import FederateSQLite
+import PostgresNIO
 import Foundation
 import Testing
 
@@ -76,6 +77,49 @@ extension AccountsTests {
             for name in ["Public", "a;drop", "", "1abc", "a\"b"] {
                 await expectError(.invalidConfiguration) { try PostgresAccountStore(client: client, schema: name) }
             }
+        }
+
+        /// Each statement is prepared once per connection, and a connection that lost its
+        /// statements (a pooler's `DISCARD ALL`) prepares them again: at once outside a
+        /// transaction, and on the next try inside one (the error ends the transaction).
+        @Test func postgresPreparesOnceAndRecoversFromADiscard() async throws {
+            try await TestPostgres.withSeparateClient(maximumConnections: 1) { client in
+                let store = try PostgresAccountStore(client: client, schema: TestPostgres.freshSchema())
+                try await store.migrate()
+                let accounts = AccountService(store: store)
+                let credential = TestCredential.make("google.com", "g-1", email: "ann@example.com")
+                let uid = try await accounts.signIn(with: credential).user.uid
+                _ = try await accounts.signIn(with: credential)
+                let prepared = try await Self.preparedCount(client)
+                #expect(prepared > 0)
+                _ = try await accounts.signIn(with: credential)
+                #expect(try await Self.preparedCount(client) == prepared, "a returning sign-in prepared its statements again")
+
+                try await client.query("DISCARD ALL")
+                #expect(try await store.user(uid: uid)?.uid == uid)  // outside a transaction: prepared again at once
+                await expectError(.lastProvider) { try await store.removeIdentity(providerID: "google.com", fromUser: uid) }
+                try await client.query("DEALLOCATE ALL")
+                await expectError(.accountStoreFailed) { try await store.removeIdentity(providerID: "google.com", fromUser: uid) }
+                await expectError(.lastProvider) { try await store.removeIdentity(providerID: "google.com", fromUser: uid) }
+            }
+        }
+
+        /// A store that prepares nothing, for poolers that move statements between server connections.
+        @Test func postgresWithoutPreparedStatements() async throws {
+            try await TestPostgres.withSeparateClient(maximumConnections: 1) { client in
+                let store = try PostgresAccountStore(client: client, schema: TestPostgres.freshSchema(), preparesStatements: false)
+                try await store.migrate()
+                let accounts = AccountService(store: store)
+                let credential = TestCredential.make("google.com", "g-1", email: "ann@example.com")
+                _ = try await accounts.signIn(with: credential)
+                #expect(try await accounts.signIn(with: credential).additionalUserInfo.isNewUser == false)
+                #expect(try await Self.preparedCount(client) == 0)
+            }
+        }
+
+        private static func preparedCount(_ client: PostgresClient) async throws -> Int {
+            for try await count in try await client.query("SELECT count(*)::int8 FROM pg_prepared_statements").decode(Int.self) { return count }
+            return -1
         }
     }
 }

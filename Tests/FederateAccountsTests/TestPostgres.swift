@@ -24,8 +24,8 @@ enum TestPostgres {
 
     /// A new, separately running pool (its own connections), for cross-instance races.
     /// Runs until `body` returns.
-    static func withSeparateClient<T>(_ body: (PostgresClient) async throws -> T) async throws -> T {
-        let client = try await makeClient(maximumConnections: 4, run: false)
+    static func withSeparateClient<T>(maximumConnections: Int = 4, _ body: (PostgresClient) async throws -> T) async throws -> T {
+        let client = try await makeClient(maximumConnections: maximumConnections, run: false)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }

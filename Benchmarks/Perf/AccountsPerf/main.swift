@@ -4,7 +4,7 @@
 // which the suite's separate benchmarks cannot give.
 //
 //   scripts/accounts-bench.sh                      # with a durable PostgreSQL 15, in one run
-//   cd Benchmarks && swift run -c release AccountsPerf [seconds-per-measure]
+//   cd Benchmarks && swift run -c release AccountsPerf [seconds-per-measure] [sqlite|postgres]
 //
 // Prints, for SQLite (and PostgreSQL when FEDERATE_BENCH_POSTGRES_URL is set):
 // - a session cookie verified with the revocation check, and without it, each as a ratio to
@@ -59,7 +59,7 @@ func signInRate(_ workload: Workload, concurrency: Int, duration: Double, _ body
     return Double(count) / seconds(start.duration(to: clock.now))
 }
 
-@Sendable func measureAll(duration: Double) async throws {
+@Sendable func measureAll(duration: Double, only: String?) async throws {
     let fixture = Fixture.shared
     let rawP256 = {
         let ok = fixture.p256PublicKey.isValidSignature(fixture.p256Signature, for: fixture.p256Digest)
@@ -67,6 +67,7 @@ func signInRate(_ workload: Workload, concurrency: Int, duration: Double, _ body
     }
     var stores: [BenchStore] = [.sqlite]
     if BenchStore.postgresURL != nil { stores.append(.postgres) }
+    if let only { stores = stores.filter { $0.description.lowercased().hasPrefix(only.lowercased()) } }
     for store in stores {
         let workload = await Workload.shared(store)
         let token = workload.sessionToken
@@ -84,4 +85,5 @@ func signInRate(_ workload: Workload, concurrency: Int, duration: Double, _ body
 }
 
 let duration = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 3
-try await Task.detached { try await measureAll(duration: duration) }.value
+let only = CommandLine.arguments.dropFirst(2).first  // one store only: sqlite or postgres
+try await Task.detached { try await measureAll(duration: duration, only: only) }.value
