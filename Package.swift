@@ -209,6 +209,7 @@ let package = Package(
                 "Federate", "FederateOIDC", "FederateApple", "FederateGoogle", "FederateMicrosoft", "FederateDevProvider", "FederateHummingbird",
                 "FederateSQLite", "FederatePostgres", logging,
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -18,7 +18,10 @@
 # Environment: LOAD_BUILD (release|debug), LOAD_BINARY (skip the build, use this federate),
 #   LOAD_DURATION (per route, default 10s), LOAD_CONNECTIONS (32), LOAD_SERVER_CPU (1),
 #   LOAD_CLIENT_CPU (0), LOAD_ALLOCS=1 (count the server's heap allocations per request with
-#   an LD_PRELOAD counter built from scripts/malloc-count.c; needs cc).
+#   an LD_PRELOAD counter built from scripts/malloc-count.c; needs cc), LOAD_PERF=1 (sample
+#   the server with `perf record` during both measurements and print, per symbol, the CPU
+#   microseconds per request the bearer route adds over the plain one: scripts/perf-diff.py;
+#   the profiles, with call graphs, are kept in LOAD_PERF_DIR, default $TMPDIR or /tmp).
 # Needs wrk, openssl, taskset, curl and python3. Exits non-zero when any request fails.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -101,7 +104,12 @@ measure() { # $1 = path, $2 = label; sets RPS_<label>, TICKS_<label>, REQS_<labe
     local a0=0 a1=0 t0 t1
     [[ ${#PRELOAD[@]} -gt 0 ]] && a0="$(allocs)"
     t0="$(cpu_ticks "$SERVER")"
+    local sampler=""
+    if [[ ${LOAD_PERF:-0} == 1 ]]; then
+        perf record -q -g -e cpu-clock -F 4000 -p "$SERVER" -o "$WORK/$2.perf" -- sleep "$DURATION" 2>/dev/null & sampler=$!
+    fi
     run_wrk "$1" "$DURATION" "$WORK/$2.txt"
+    [[ -n $sampler ]] && wait "$sampler"
     t1="$(cpu_ticks "$SERVER")"
     [[ ${#PRELOAD[@]} -gt 0 ]] && a1="$(allocs)"
     printf -v "RPS_$2" '%s' "$(awk '/^Requests\/sec:/ { print $2 }' "$WORK/$2.txt")"
@@ -129,6 +137,11 @@ awk -v raw="$RAW" -v plain="$RPS_plain" -v bearer="$RPS_bearer" -v hz="$HZ" \
     if (counted) printf "heap allocations per request                 %10.1f (/) %10.1f (/api/whoami)\n", ap / np, ab / nb
 }'
 echo "server resident memory: ${RSS_START} KiB before, ${RSS_AFTER} KiB after; load average ${LOAD_START} before, ${LOAD_END} after"
+if [[ ${LOAD_PERF:-0} == 1 ]]; then
+    python3 "$ROOT/scripts/perf-diff.py" "$WORK/plain.perf" "$REQS_plain" "$WORK/bearer.perf" "$REQS_bearer"
+    KEEP="${LOAD_PERF_DIR:-${TMPDIR:-/tmp}}"
+    cp "$WORK/plain.perf" "$WORK/bearer.perf" "$KEEP/" && echo "profiles: $KEEP/plain.perf, $KEEP/bearer.perf (perf report -i ...)"
+fi
 
 # 5. The soak: resident memory under sustained load.
 if [[ $SOAK -gt 0 ]]; then

@@ -23,7 +23,8 @@ public enum BenchStore: String, Sendable, CustomStringConvertible {
         ProcessInfo.processInfo.environment["FEDERATE_BENCH_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// SQLite has one connection: concurrency only queues. PostgreSQL commits in groups.
+    /// SQLite has one connection, but concurrent sign-ins overlap their session signing and
+    /// their moves to the store's thread with its statements. PostgreSQL commits in groups.
     public var concurrencies: [Int] {
         switch self {
         case .sqlite: [1, 8]

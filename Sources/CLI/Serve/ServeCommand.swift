@@ -12,6 +12,7 @@ import FederateSQLite
 import Foundation
 import Hummingbird
 import Logging
+import NIOPosix
 import PostgresNIO
 import Prometheus
 import ServiceLifecycle
@@ -54,6 +55,10 @@ struct ServeCommand: AsyncParsableCommand {
                 try ServeConfiguration.checkRecentLoginSeconds(recentLoginSeconds)
                 settings.recentLoginSeconds = recentLoginSeconds
             }
+            // Swift tasks run on the server's event loops, so a request is read, handled and
+            // answered on one thread: no switch to Swift's own pool and back per request
+            // (Docs/Performance.md, "The server"). Only this command, once, in its own process.
+            NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
             try await Self.serve(settings)
         } catch {
             throw CLIOutput.fail(error)
