@@ -44,12 +44,21 @@ struct AuthorizationCredentials: Sendable {
                 padding = true
                 continue
             }
-            guard !padding else { return false }
-            switch byte {
-            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x2E, 0x5F, 0x7E, 0x2B, 0x2F: continue
-            default: return false
-            }
+            guard !padding, isToken68Character(byte) else { return false }
         }
         return bytes.first != 0x3D
+    }
+
+    /// ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/", as one bit of a 128-bit set (a
+    /// chain of range checks cost 1 µs per 650-byte token in `serve` profiles).
+    @inline(__always)
+    private static func isToken68Character(_ byte: UInt8) -> Bool {
+        let below64: UInt64 = 0x03FF_E800_0000_0000  // 0-9 + - . /
+        let from64: UInt64 = 0x47FF_FFFE_87FF_FFFE  // A-Z _ a-z ~
+        switch byte {
+        case 0..<64: return below64 >> UInt64(byte) & 1 == 1
+        case 64..<128: return from64 >> UInt64(byte - 64) & 1 == 1
+        default: return false
+        }
     }
 }
