@@ -6,6 +6,9 @@
 //   scripts/accounts-bench.sh                      # with a durable PostgreSQL 15, in one run
 //   cd Benchmarks && swift run -c release AccountsPerf [seconds-per-measure] [sqlite|postgres]
 //
+// FEDERATE_BENCH_NIO_EXECUTOR=1 runs Swift tasks on SwiftNIO's event loops, as `federate serve`
+// does (NIOSingletons' global-executor takeover).
+//
 // Prints, for SQLite (and PostgreSQL when FEDERATE_BENCH_POSTGRES_URL is set):
 // - a session cookie verified with the revocation check, and without it, each as a ratio to
 //   a raw P-256 verify measured interleaved with it (issue 16, item 3: at least 0.9);
@@ -15,6 +18,8 @@ import AccountsWorkload
 import Crypto
 import Federate
 import Foundation
+import NIOCore
+import NIOPosix
 import PerfFixtures
 
 func seconds(_ duration: Duration) -> Double {
@@ -84,6 +89,10 @@ func signInRate(_ workload: Workload, concurrency: Int, duration: Double, _ body
     }
 }
 
+if ProcessInfo.processInfo.environment["FEDERATE_BENCH_NIO_EXECUTOR"] == "1" {
+    NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    line("Swift tasks run on SwiftNIO's event loops (FEDERATE_BENCH_NIO_EXECUTOR=1)")
+}
 let duration = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 3
 let only = CommandLine.arguments.dropFirst(2).first  // one store only: sqlite or postgres
 try await Task.detached { try await measureAll(duration: duration, only: only) }.value
