@@ -49,9 +49,6 @@ final class SQLiteDatabase: Sendable {
         }
     }
 
-    /// Whether ``close()`` has run.
-    var isClosed: Bool { connection.withLock { $0.handle == nil } }
-
     /// Finalizes the kept statements and closes the file. Closing twice does nothing.
     func close() {
         connection.withLock { $0.close() }
