@@ -2,6 +2,7 @@ import Federate
 @testable import FederateSQLite
 import FederateSQLStore
 import Foundation
+import Synchronization
 import Testing
 
 /// The store's own connection on the SQLite C API: its lifecycle, and values that a driver
@@ -76,6 +77,54 @@ struct SQLiteStoreLifecycleTests {
         #expect(throws: FederateError.self) { try database.run("INSERT INTO t (x) VALUES (?)", [.real(1)]) }
         try database.run("INSERT INTO t (x) VALUES (?)", [.real(500)])
         #expect(try database.rows("SELECT COUNT(*) AS n FROM t", []).first?.integer("n") == 201)
+    }
+
+    /// A store waiting for another connection's write lock waits on its own thread: with more
+    /// stores waiting than Swift has cooperative threads, other tasks still run. (With the
+    /// statements run on Swift's threads instead, checked by hand, the probe runs only once
+    /// waits time out, and the test fails with "database is locked".)
+    @Test func aBusyWaitDoesNotHoldSwiftsThreads() async throws {
+        let path = temporaryPath("busy")
+        defer { removeDatabase(path) }
+        var stores: [SQLiteAccountStore] = []
+        for _ in 0..<(2 * ProcessInfo.processInfo.activeProcessorCount + 2) {
+            stores.append(try await SQLiteAccountStore.open(path: path, busyTimeout: .seconds(5)))
+        }
+        let blocker = try SQLiteDatabase(path: path)
+        try blocker.run("BEGIN IMMEDIATE")  // holds the file's write lock
+        let finished = Flag()
+        let waiting = stores
+        let signIns = Task {
+            defer { finished.value.withLock { $0 = true } }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (index, store) in waiting.enumerated() {
+                    group.addTask { _ = try await AccountService(store: store).signIn(with: TestCredential.make("google.com", "g-\(index)")) }
+                }
+                try await group.waitForAll()
+            }
+        }
+        try await Task.sleep(for: .milliseconds(200))  // every sign-in is waiting for the lock by now
+        let probes = await withTaskGroup(of: Int.self) { group in
+            for value in 0..<64 { group.addTask { await Task.yield(); return value } }
+            return await group.reduce(0, +)
+        }
+        #expect(probes == 64 * 63 / 2)
+        #expect(!finished.value.withLock { $0 }, "the sign-ins ended before the lock was released: their waits held Swift's threads")
+        try blocker.run("ROLLBACK")
+        do {
+            try await signIns.value
+        } catch {
+            // A wait that held one of Swift's threads kept the probe from running until it had
+            // timed out; the lock was released only after the probe.
+            Issue.record("a sign-in gave up waiting for the lock before the probe ran: \(error)")
+        }
+        #expect(try await stores[0].user(providerID: "google.com", subject: "g-0") != nil)
+        blocker.close()
+        for store in stores { try await store.close() }
+    }
+
+    private final class Flag: Sendable {
+        let value = Mutex(false)
     }
 
     private func temporaryPath(_ name: String) -> String {
