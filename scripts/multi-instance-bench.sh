@@ -31,6 +31,8 @@ as_postgres=()
 if [ "$(id -u)" = 0 ]; then as_postgres=(runuser -u postgres --); chown postgres: "$WORK"; fi
 chmod 700 "$WORK"
 cleanup() {
+    # The instances start in command substitutions (subshells): their PIDs are in files.
+    for file in "$WORK"/*.pid; do [[ -f $file ]] && PIDS+=("$(cat "$file")"); done
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
     "${as_postgres[@]}" "$pgbin/pg_ctl" -D "$WORK/data" -m fast stop >/dev/null 2>&1 || true
     rm -rf "$WORK"
@@ -58,7 +60,6 @@ start_instance() { # $1 = name; prints the origin
  "providers": [{"name": "dev", "type": "oidc", "issuer": "$ISSUER", "client_id": "dev-client", "client_secret_env": "BENCH_DEV_SECRET"}]}
 JSON
     BENCH_DATABASE_URL="postgres://postgres@127.0.0.1:$pgport/postgres" BENCH_SEALING_KEY="$KEY" BENCH_DEV_SECRET=dev-secret "$BIN" serve --config "$WORK/$1.json" >"$WORK/$1.out" 2>"$WORK/$1.err" &
-    PIDS+=($!)
     echo "$!" >"$WORK/$1.pid"
     wait_for "$WORK/$1.out" url
     for _ in $(seq 200); do curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break; sleep 0.05; done
