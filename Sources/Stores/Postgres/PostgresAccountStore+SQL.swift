@@ -54,14 +54,14 @@ package struct PostgresStatements: SQLConnection {
         do {
             return try await run(sql, values)
         } catch {
-            let failure = Self.failure(error)
+            let failure = PostgresAccountStore.failure(error)
             guard failure.lostStatements, let prepared = store.preparedStatements else { throw failure.error }
             prepared.forget(connection)
             guard !inTransaction else { throw failure.error }
             do {
                 return try await run(sql, values)
             } catch {
-                throw Self.failure(error).error
+                throw PostgresAccountStore.failure(error).error
             }
         }
     }
@@ -72,28 +72,8 @@ package struct PostgresStatements: SQLConnection {
         }
         var binds = PostgresBindings(capacity: values.count)
         for value in values { binds.append(value) }
-        return try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: store.logger).collect()
+        return try await store.rows(PostgresQuery(unsafeSQL: sql, binds: binds), on: connection)
             .map { PostgresCells(row: $0.makeRandomAccess(), preparedStatement: false) }
-    }
-
-    /// A driver error as an account error, and whether it says the connection's prepared
-    /// statements are gone (26000) or a plan no longer fits the schema (0A000).
-    private static func failure(_ error: any Error) -> (error: FederateError, lostStatements: Bool) {
-        let sqlState: String?
-        let translated: FederateError
-        switch error {
-        case let error as PSQLError:
-            sqlState = error.serverInfo?[.sqlState]
-            translated = PostgresAccountStore.translate(error)
-        case let error as PostgresError:
-            if case .server(let server) = error { sqlState = server.fields[.sqlState] } else { sqlState = nil }
-            translated = PostgresAccountStore.translate(error)
-        case let error as FederateError:
-            return (error, false)
-        default:
-            return (FederateError(.accountStoreFailed, "PostgreSQL failed", cause: error), false)
-        }
-        return (translated, sqlState == "26000" || sqlState == "0A000")
     }
 }
 

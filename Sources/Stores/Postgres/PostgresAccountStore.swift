@@ -117,15 +117,34 @@ public final class PostgresAccountStore: AccountStore {
     func rows(_ query: PostgresQuery, on connection: PostgresConnection) async throws(FederateError) -> [PostgresRow] {
         do {
             return try await connection.query(query, logger: logger).collect()
-        } catch let error as PSQLError {
-            throw Self.translate(error)
         } catch {
-            throw FederateError(.accountStoreFailed, "PostgreSQL failed", cause: error)
+            throw Self.failure(error).error
         }
     }
 
     func run(_ query: PostgresQuery, on connection: PostgresConnection) async throws(FederateError) {
         _ = try await rows(query, on: connection)
+    }
+
+    /// A driver error as an account error (``translate(_:)``), and whether it says the
+    /// connection's prepared statements are gone (SQLSTATE 26000) or a plan no longer fits
+    /// the schema (0A000).
+    static func failure(_ error: any Error) -> (error: FederateError, lostStatements: Bool) {
+        let sqlState: String?
+        let translated: FederateError
+        switch error {
+        case let error as PSQLError:
+            sqlState = error.serverInfo?[.sqlState]
+            translated = translate(error)
+        case let error as PostgresError:
+            if case .server(let server) = error { sqlState = server.fields[.sqlState] } else { sqlState = nil }
+            translated = translate(error)
+        case let error as FederateError:
+            return (error, false)
+        default:
+            return (FederateError(.accountStoreFailed, "PostgreSQL failed", cause: error), false)
+        }
+        return (translated, sqlState == "26000" || sqlState == "0A000")
     }
 
     /// Maps unique violations to account errors; anything else is `account_store_failed`.

@@ -19,23 +19,22 @@ final class AsyncLock: Sendable {
 
     private func lock() async {
         // Uncontended: take it without suspending (a suspension is a trip through the executor).
-        let taken = state.withLock { state -> Bool in
-            guard !state.locked else { return false }
-            state.locked = true
-            return true
-        }
-        if taken { return }
+        if state.withLock({ Self.takeIfFree(&$0) }) { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let acquired = state.withLock { state -> Bool in
-                if !state.locked {
-                    state.locked = true
-                    return true
-                }
+                if Self.takeIfFree(&state) { return true }
                 state.waiters.append(continuation)
                 return false
             }
             if acquired { continuation.resume() }
         }
+    }
+
+    /// Takes the lock if nobody holds it.
+    private static func takeIfFree(_ state: inout State) -> Bool {
+        guard !state.locked else { return false }
+        state.locked = true
+        return true
     }
 
     private func unlock() {
