@@ -226,10 +226,12 @@ let package = Package(
             swiftSettings: strict
         ),
         // Tests
+        // Ends a test process that runs past FEDERATE_TEST_WATCHDOG_SECONDS, with every thread's stack (Tests/TestWatchdog/watchdog.c).
+        .target(name: "TestWatchdog", path: "Tests/TestWatchdog"),
         .target(
             name: "FederateTestSupport",
             dependencies: [
-                "Federate", logging,
+                "Federate", "TestWatchdog", logging,
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

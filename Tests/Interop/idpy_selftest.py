@@ -16,11 +16,12 @@ import hashlib
 import json
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import threading
 import time
+
+from free_ports import free_port
 from urllib.parse import parse_qs, urlsplit
 
 import requests
@@ -38,12 +39,6 @@ class Failure(Exception):
 def check(condition, message):
     if not condition:
         raise Failure(message)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def b64url(data):

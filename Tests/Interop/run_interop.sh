@@ -74,21 +74,10 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Free ports: bound together (so all differ), then released for the provider and federate.
+# Free ports for the provider and federate, below the system's ephemeral range (free_ports.py).
 login_count="$("$py" -c 'import sys; sys.path.insert(0, sys.argv[1]); import scenarios; print(len(scenarios.LOGIN_SCENARIOS))' "$here")" \
     || harness_fail "cannot import scenarios.py"
-ports="$("$py" - "$login_count" <<'EOF'
-import socket, sys
-socks = []
-for _ in range(1 + int(sys.argv[1])):
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    s.bind(("127.0.0.1", 0))
-    socks.append(s)
-print(" ".join(str(s.getsockname()[1]) for s in socks))
-for s in socks:
-    s.close()
-EOF
-)" || harness_fail "cannot pick free ports"
+ports="$("$py" "$here/free_ports.py" "$((1 + login_count))")" || harness_fail "cannot pick free ports"
 read -r provider_port login_ports <<<"$ports"
 login_args=()
 for p in $login_ports; do login_args+=(--login-port "$p"); done
