@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs the built `federate` executable for tests, without blocking Swift concurrency's
 /// cooperative threads (pipes are read on threads of their own, see ``BlockingThread``).
@@ -26,8 +27,12 @@ public struct CLIProcess: Sendable {
         return directory.appendingPathComponent("federate").path
     }
 
-    /// Runs `federate` with `arguments`, feeding `stdin`, and waits for it to exit.
-    public static func run(_ arguments: [String], stdin: String = "", environment: [String: String]? = nil) async throws -> Output {
+    /// Runs `federate` with `arguments`, feeding `stdin`, and waits for it to exit: at most
+    /// `timeout` seconds, after which it is killed and the run fails (status 9, and standard
+    /// error says so) instead of keeping the test waiting for ever.
+    public static func run(
+        _ arguments: [String], stdin: String = "", environment: [String: String]? = nil, timeout: Int = 300
+    ) async throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executablePath)
         process.arguments = arguments
@@ -39,6 +44,7 @@ public struct CLIProcess: Sendable {
         let exited = AsyncStream<Int32>.makeStream()
         process.terminationHandler = { exited.continuation.yield($0.terminationStatus); exited.continuation.finish() }
         try process.run()
+        let deadline = ProcessDeadline(process, seconds: timeout)
         async let out = readAll(output.fileHandleForReading)
         async let err = readAll(error.fileHandleForReading)
         input.fileHandleForWriting.write(Data(stdin.utf8))
@@ -46,7 +52,8 @@ public struct CLIProcess: Sendable {
         let (stdout, stderr) = await (out, err)
         var status: Int32 = -1
         for await code in exited.stream { status = code }
-        return Output(status: status, stdout: stdout, stderr: stderr)
+        let killed = deadline.disarm() ? "" : "\n[CLIProcess: federate \(arguments.first ?? "") killed after \(timeout) s]"
+        return Output(status: status, stdout: stdout, stderr: stderr + killed)
     }
 
     /// Reads a file handle to its end on a thread of its own.
@@ -61,6 +68,7 @@ public final class InteractiveCLI: Sendable {
     private let input = Pipe()
     private let standardOutput: PipeLineReader
     private let standardError: PipeLineReader?
+    private nonisolated(unsafe) var deadline: ProcessDeadline?  // set once, in init
 
     /// Starts `federate` with `arguments`; with `readStandardError`, its standard error can
     /// be read with ``nextErrorLine()`` (otherwise it is discarded).
@@ -69,9 +77,11 @@ public final class InteractiveCLI: Sendable {
     }
 
     /// Starts any program (a test's own server, say) the same way, in `directory` when given,
-    /// with `environment` added to this process's.
+    /// with `environment` added to this process's. Past `lifetime` seconds it is killed, so its
+    /// pipes end and a test waiting for a line it never prints fails instead of hanging.
     public init(
-        executable: String, arguments: [String], directory: String? = nil, environment: [String: String] = [:], readStandardError: Bool = false
+        executable: String, arguments: [String], directory: String? = nil, environment: [String: String] = [:], readStandardError: Bool = false,
+        lifetime: Int = 600
     ) throws {
         let output = Pipe()
         standardOutput = PipeLineReader(output.fileHandleForReading)
@@ -90,6 +100,11 @@ public final class InteractiveCLI: Sendable {
             process.standardError = FileHandle.nullDevice
         }
         try process.run()
+        deadline = ProcessDeadline(process, seconds: lifetime)
+    }
+
+    deinit {
+        deadline?.disarm()
     }
 
     /// Writes one line to the process's standard input (without closing it).
@@ -139,5 +154,32 @@ public final class InteractiveCLI: Sendable {
         }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         await BlockingThread.run { [process] in process.waitUntilExit() }
+    }
+}
+
+/// Kills a test's child process (SIGKILL) that is still running `seconds` after it started,
+/// unless disarmed first.
+final class ProcessDeadline: Sendable {
+    private let armed = Mutex(true)
+
+    init(_ process: Process, seconds: Int) {
+        Task.detached { [weak self] in
+            try? await Task.sleep(for: .seconds(seconds))
+            // Checked under the lock: a disarmed deadline never signals a process it no longer owns.
+            self?.armed.withLock { armed in
+                guard armed, process.isRunning else { return }
+                armed = false
+                kill(process.processIdentifier, SIGKILL)
+            }
+        }
+    }
+
+    /// Stops the deadline; whether it had not fired yet.
+    @discardableResult
+    func disarm() -> Bool {
+        armed.withLock { armed in
+            defer { armed = false }
+            return armed
+        }
     }
 }

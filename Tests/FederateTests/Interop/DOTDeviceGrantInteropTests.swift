@@ -1,6 +1,7 @@
 import Federate
 import FederateTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// `federate login --device` (RFC 8628) against a device authorization endpoint nobody here
@@ -27,6 +28,16 @@ struct DOTDeviceGrantInteropTests {
         }
     }
 
+    /// The JSON lines `dot_device.py` printed so far.
+    final class Reports: Sendable {
+        let events = Mutex<[[String: JSONValue]]>([])
+
+        /// How many grants the person has answered (approved or denied).
+        var answers: Int {
+            events.withLock { $0.filter { $0["event"] == "approved" || $0["event"] == "denied" }.count }
+        }
+    }
+
     static func login(_ arguments: [String]) async throws -> Run {
         let result = try await CLIProcess.run(["login", "--device", "--timeout", "120", "--show-tokens"] + arguments)
         let output = (try? JSONParser().parseObject(Array(result.stdout.utf8))) ?? [:]
@@ -47,12 +58,11 @@ struct DOTDeviceGrantInteropTests {
         let line = try #require(await dot.nextLine(), "dot_device.py printed nothing")
         // Everything DOT's side reports afterwards (the person's answers, the tokens it issued),
         // collected until the script is stopped.
+        let reported = Reports()
         let reports = Task {
-            var events: [[String: JSONValue]] = []
             while let line = await dot.nextLine() {
-                if let event = try? JSONParser().parseObject(Array(line.utf8)) { events.append(event) }
+                if let event = try? JSONParser().parseObject(Array(line.utf8)) { reported.events.withLock { $0.append(event) } }
             }
-            return events
         }
         let info = try JSONParser().parseObject(Array(line.utf8))
         let issuer = try #require(info["issuer"]?.stringValue)
@@ -81,8 +91,13 @@ struct DOTDeviceGrantInteropTests {
         async let stockRun = Self.login(named + ["--client-id", stock])
         async let deniedRun = Self.login(named + ["--client-id", denied, "--client-secret", deniedSecret])
         let (approved, stockAnswer, refused) = try await (approvedRun, stockRun, deniedRun)
+        // The script reports an answer just after giving it, and the CLI may hear it first: wait
+        // for the three reports (or a while) before stopping the script.
+        let answered = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < answered, reported.answers < 3 { try await Task.sleep(for: .milliseconds(100)) }
         await dot.terminate()
-        let events = await reports.value
+        await reports.value
+        let events = reported.events.withLock { $0 }
         #expect(!events.contains { $0["event"] == "person_failed" }, "\(events)")
         func answer(for clientID: String) -> [String: JSONValue]? {
             events.first { ($0["event"] == "approved" || $0["event"] == "denied") && $0["client_id"]?.stringValue == clientID }
