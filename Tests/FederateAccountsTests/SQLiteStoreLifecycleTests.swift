@@ -123,6 +123,25 @@ struct SQLiteStoreLifecycleTests {
         for store in stores { try await store.close() }
     }
 
+    /// The caller's code after a store operation runs on Swift's threads again, not on the
+    /// store's one thread, where it would queue behind every other operation's statements.
+    @Test func callersContinueOffTheStoresThread() async throws {
+        let path = temporaryPath("thread")
+        defer { removeDatabase(path) }
+        let store = try await SQLiteAccountStore.open(path: path)
+        for _ in 0..<20 {
+            #expect(try await store.operation { Self.currentThreadName() } == "federate.sqlite")
+            _ = try await store.user(uid: "nobody")
+            #expect(Self.currentThreadName() != "federate.sqlite")
+        }
+        try await store.close()
+    }
+
+    /// The name of the thread this runs on (Linux: `/proc/thread-self/comm`).
+    private static func currentThreadName() -> String {
+        ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     private final class Flag: Sendable {
         let value = Mutex(false)
     }

@@ -155,7 +155,13 @@ struct ServeCommand: AsyncParsableCommand {
         // Last in, first stopped: it fetches the providers' discovery documents and keys, so
         // /readyz turns ready, and keeps them fresh.
         services.append(ProviderWarmer(providers: providers, logger: logger))
-        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // A shutdown always ends, within a container's usual 30 s grace period: what has not
+        // drained 20 s after the signal is cancelled, and what ignores that 5 s later ends the
+        // process (swift-service-lifecycle's fatalError) rather than leave it running for ever.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(20)
+        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        let group = ServiceGroup(configuration: groupConfiguration)
         var failure: (any Error)?
         do {
             try await group.run()

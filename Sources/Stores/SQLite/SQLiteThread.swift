@@ -21,8 +21,10 @@ final class SQLiteThread: TaskExecutor {
 
     /// Starts the thread. It runs until ``stop()``.
     init(name: String) {
-        let thread = Thread { [self] in self.runJobs() }
-        thread.name = name
+        let thread = Thread { [self] in
+            Thread.current.name = name  // set from the thread itself, so the system sees it (ps, gdb)
+            self.runJobs()
+        }
         thread.start()
     }
 
