@@ -308,7 +308,7 @@ let package = Package(
             name: "FederateDocsTests",
             dependencies: [
                 "Federate", "FederateURLSession", "FederateOIDC", "FederateGoogle", "FederateApple", "FederateMicrosoft", "FederateSQLite",
-                "FederatePostgres", "FederateHummingbird", "FederateDevProvider", logging,
+                "FederatePostgres", "FederateHummingbird", "FederateDevProvider", "FederateTestSupport", logging,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
