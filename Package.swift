@@ -251,7 +251,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FederateURLSessionTests",
-            dependencies: ["FederateURLSession", "FederateRelyingParty", "FederateTokens"],
+            dependencies: ["FederateURLSession", "FederateRelyingParty", "FederateTokens", "FederateTestSupport"],
             exclude: ["loopback_server.py"],
             swiftSettings: strict
         ),

@@ -24,7 +24,7 @@ struct MultiInstanceTests {
             process.standardInput = FileHandle.nullDevice
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
-            try process.run()
+            try ChildProcesses.start(process)
         }
 
         func waitUntilListening() async throws {

@@ -37,13 +37,13 @@ public struct CLIProcess: Sendable {
         process.executableURL = URL(fileURLWithPath: executablePath)
         process.arguments = arguments
         if let environment { process.environment = environment }
-        let input = Pipe(), output = Pipe(), error = Pipe()
+        let input = ChildProcesses.pipe(), output = ChildProcesses.pipe(), error = ChildProcesses.pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = error
         let exited = AsyncStream<Int32>.makeStream()
         process.terminationHandler = { exited.continuation.yield($0.terminationStatus); exited.continuation.finish() }
-        try process.run()
+        try ChildProcesses.start(process)
         let deadline = ProcessDeadline(process, seconds: timeout)
         async let out = readAll(output.fileHandleForReading)
         async let err = readAll(error.fileHandleForReading)
@@ -65,7 +65,7 @@ public struct CLIProcess: Sendable {
 /// A running `federate` process fed line by line, for testing interactive use.
 public final class InteractiveCLI: Sendable {
     private let process = Process()
-    private let input = Pipe()
+    private let input = ChildProcesses.pipe()
     private let standardOutput: PipeLineReader
     private let standardError: PipeLineReader?
     private nonisolated(unsafe) var deadline: ProcessDeadline?  // set once, in init
@@ -83,7 +83,7 @@ public final class InteractiveCLI: Sendable {
         executable: String, arguments: [String], directory: String? = nil, environment: [String: String] = [:], readStandardError: Bool = false,
         lifetime: Int = 600
     ) throws {
-        let output = Pipe()
+        let output = ChildProcesses.pipe()
         standardOutput = PipeLineReader(output.fileHandleForReading)
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -92,14 +92,14 @@ public final class InteractiveCLI: Sendable {
         process.standardInput = input
         process.standardOutput = output
         if readStandardError {
-            let error = Pipe()
+            let error = ChildProcesses.pipe()
             standardError = PipeLineReader(error.fileHandleForReading)
             process.standardError = error
         } else {
             standardError = nil
             process.standardError = FileHandle.nullDevice
         }
-        try process.run()
+        try ChildProcesses.start(process)
         deadline = ProcessDeadline(process, seconds: lifetime)
     }
 

@@ -48,11 +48,11 @@ public enum ExternalProcess {
             process.arguments = arguments
             process.currentDirectoryURL = directory
             process.standardInput = FileHandle.nullDevice
-            let out = Pipe(), err = Pipe()
+            let out = ChildProcesses.pipe(), err = ChildProcesses.pipe()
             process.standardOutput = out
             process.standardError = err
             do {
-                try process.run()
+                try ChildProcesses.start(process)
             } catch {
                 return Output(status: -1, stdout: "", stderr: "cannot start \(arguments): \(error)", timedOut: false)
             }

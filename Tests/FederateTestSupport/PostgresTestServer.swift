@@ -58,12 +58,12 @@ public enum PostgresTestServer {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
             process.arguments = [script, String(ProcessInfo.processInfo.processIdentifier)]
-            let stdout = Pipe(), stderr = Pipe()
+            let stdout = ChildProcesses.pipe(), stderr = ChildProcesses.pipe()
             process.standardOutput = stdout
             process.standardError = stderr
             process.standardInput = FileHandle.nullDevice
             do {
-                try process.run()
+                try ChildProcesses.start(process)
             } catch {
                 return (-1, "", "cannot run \(script): \(error)")
             }

@@ -1,3 +1,4 @@
+import FederateTestSupport
 import Foundation
 import Testing
 import FederateRelyingParty
@@ -44,13 +45,13 @@ final class LoopbackServer: Sendable {
     /// Runs the script and reads the port it prints on its first line.
     private static func run(_ arguments: String...) throws -> (Process, Pipe, Int) {
         let process = Process()
-        let input = Pipe()
-        let output = Pipe()
+        let input = ChildProcesses.pipe()
+        let output = ChildProcesses.pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path] + arguments
         process.standardInput = input
         process.standardOutput = output
-        try process.run()
+        try ChildProcesses.start(process)
 
         var line: [UInt8] = []
         while !line.contains(UInt8(ascii: "\n")) {
