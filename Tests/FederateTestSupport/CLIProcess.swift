@@ -68,7 +68,7 @@ public final class InteractiveCLI: Sendable {
     private let input = ChildProcesses.pipe()
     private let standardOutput: PipeLineReader
     private let standardError: PipeLineReader?
-    private nonisolated(unsafe) var deadline: ProcessDeadline?  // set once, in init
+    private let deadline: ProcessDeadline
 
     /// Starts `federate` with `arguments`; with `readStandardError`, its standard error can
     /// be read with ``nextErrorLine()`` (otherwise it is discarded).
@@ -104,7 +104,7 @@ public final class InteractiveCLI: Sendable {
     }
 
     deinit {
-        deadline?.disarm()
+        deadline.disarm()
     }
 
     /// Writes one line to the process's standard input (without closing it).
