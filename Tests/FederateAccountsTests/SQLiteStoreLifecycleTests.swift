@@ -130,16 +130,11 @@ struct SQLiteStoreLifecycleTests {
         defer { removeDatabase(path) }
         let store = try await SQLiteAccountStore.open(path: path)
         for _ in 0..<20 {
-            #expect(try await store.operation { Self.currentThreadName() } == "federate.sqlite")
+            #expect(try await store.operation { store.thread.isCurrent })
             _ = try await store.user(uid: "nobody")
-            #expect(Self.currentThreadName() != "federate.sqlite")
+            #expect(!store.thread.isCurrent)
         }
         try await store.close()
-    }
-
-    /// The name of the thread this runs on (Linux: `/proc/thread-self/comm`).
-    private static func currentThreadName() -> String {
-        ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private final class Flag: Sendable {

@@ -33,7 +33,8 @@ public final class SQLiteAccountStore: AccountStore, Service {
     /// The database file.
     public let path: String
     let database: SQLiteDatabase
-    private let thread: SQLiteThread
+    /// Where its statements run.
+    let thread: SQLiteThread
     /// Held while an operation runs its statements or its transaction.
     let lock = AsyncLock()
 

@@ -16,13 +16,16 @@ final class SQLiteThread: TaskExecutor {
     }
 
     private let queue = Mutex(Queue())
+    /// The thread's POSIX identity, once it runs.
+    private let identity = Mutex<pthread_t?>(nil)
     /// Signalled once per job enqueued, and once to stop.
     private let wake = DispatchSemaphore(value: 0)
 
     /// Starts the thread. It runs until ``stop()``.
     init(name: String) {
         let thread = Thread { [self] in
-            Thread.current.name = name  // set from the thread itself, so the system sees it (ps, gdb)
+            identity.withLock { $0 = pthread_self() }
+            Thread.current.name = name  // for ps and gdb; best effort (Foundation may not pass it on)
             self.runJobs()
         }
         thread.start()
@@ -38,6 +41,11 @@ final class SQLiteThread: TaskExecutor {
     func stop() {
         queue.withLock { $0.stopped = true }
         wake.signal()
+    }
+
+    /// Whether the caller runs on this thread.
+    var isCurrent: Bool {
+        identity.withLock { identity in identity.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
     func enqueue(_ job: UnownedJob) {
