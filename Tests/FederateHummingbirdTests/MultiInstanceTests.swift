@@ -37,10 +37,7 @@ struct MultiInstanceTests {
 
         /// SIGTERM, and SIGKILL if it has not ended within 10 s: a test never waits for ever.
         func stop() {
-            process.terminate()
-            for _ in 0..<200 where process.isRunning { usleep(50_000) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            ChildProcesses.stop(process)
         }
     }
 

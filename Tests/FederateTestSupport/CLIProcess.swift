@@ -143,17 +143,10 @@ public final class InteractiveCLI: Sendable {
         }
     }
 
-    /// Stops the process (SIGTERM) and waits for it to exit; SIGKILL after 10 s. A child can
-    /// start with SIGTERM blocked (it inherits the mask of the thread that spawned it, and a
-    /// parallel test's service group blocks it on some threads): seen as a Django server that
-    /// never exited, with the test waiting for ever.
+    /// Stops the process (``ChildProcesses/stop(_:)``: SIGTERM, SIGKILL after 10 s) and waits
+    /// for it to exit, on a thread of its own.
     public func terminate() async {
-        process.terminate()
-        for _ in 0..<200 where process.isRunning {
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        await BlockingThread.run { [process] in process.waitUntilExit() }
+        await BlockingThread.run { [process] in ChildProcesses.stop(process) }
     }
 }
 

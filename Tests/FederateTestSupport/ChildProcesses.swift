@@ -30,4 +30,16 @@ public enum ChildProcesses {
     public static func start(_ process: Process) throws {
         try spawning.withLock { _ throws in try process.run() }
     }
+
+    /// Stops `process` (SIGTERM) and waits for it to exit; SIGKILL after 10 s. A child can
+    /// start with SIGTERM blocked (it inherits the mask of the thread that spawned it, and a
+    /// parallel test's service group blocks it on some threads): seen as a Django server that
+    /// never exited, with the test waiting for ever. Blocks: call it off Swift's cooperative
+    /// threads (``BlockingThread``) or where a test can afford it.
+    public static func stop(_ process: Process) {
+        process.terminate()
+        for _ in 0..<200 where process.isRunning { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
 }

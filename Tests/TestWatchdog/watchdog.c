@@ -21,8 +21,6 @@
 
 static unsigned watchdog_seconds = 1200;
 
-unsigned federate_test_watchdog_seconds(void) { return watchdog_seconds; }
-
 static void *watch(void *unused) {
     (void)unused;
     struct timespec left = {.tv_sec = (time_t)watchdog_seconds, .tv_nsec = 0};
