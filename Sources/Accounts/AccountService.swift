@@ -76,39 +76,40 @@ public struct AccountService: Sendable {
         try Self.validate(credential)
         for attempt in 0..<2 {
             let now = clock.now
-            if let user = try await storage.user(providerID: credential.providerID, subject: credential.subject) {
-                return try await signInExisting(user, with: credential, now: now, authTime: Self.authTime(of: credential, now: now))
-            }
-            // Only a verified email counts toward one account per email: an unverified one never
-            // blocks a sign-in, joins an account or reveals that one exists.
-            if store.oneAccountPerEmail, credential.emailVerified, let email = credential.email,
-                let owner = try await storage.users(email: email).first
-            {
-                // A concurrent first sign-in of this very identity may have created the owner
-                // between the two lookups: then this is a returning sign-in.
-                if let user = try await storage.user(providerID: credential.providerID, subject: credential.subject) {
-                    return try await signInExisting(user, with: credential, now: now, authTime: Self.authTime(of: credential, now: now))
-                }
-                throw Self.accountExists(email: email, credential: credential, owner: owner)
-            }
-            let identity = ProviderIdentity(credential: credential, linkedAt: now)
+            let authTime = Self.authTime(of: credential, now: now)
+            if let result = try await signInReturning(credential, now: now, authTime: authTime) { return result }
+            // A new identity, so a new user. Under one account per email the store refuses a
+            // verified email that is already an account's (its unique index decides, also across
+            // instances). An unverified email never blocks, joins or reveals an account.
             let user = User(
                 uid: SecureRandom.token(byteCount: 21), email: credential.email, emailVerified: credential.emailVerified,
                 displayName: credential.profile.displayName, photoURL: credential.profile.photoURL,
-                createdAt: now, lastSignInAt: now, identities: [identity])
+                createdAt: now, lastSignInAt: now, identities: [ProviderIdentity(credential: credential, linkedAt: now)])
             do throws(FederateError) {
                 try await storage.createUser(user)
-            } catch where [.credentialAlreadyInUse, .emailAlreadyInUse].contains(error.code) && attempt == 0 {
-                // Another request created a user with this identity or email first: look again.
+            } catch where error.code == .credentialAlreadyInUse && attempt == 0 {
+                // Another request created this identity's user first: look again.
                 continue
             } catch where error.code == .emailAlreadyInUse {
-                var owner: User?
-                if let email = credential.email { owner = try await storage.users(email: email).first }
+                // A concurrent first sign-in of this very identity may have created the email's
+                // owner: then this is a returning sign-in.
+                if let result = try await signInReturning(credential, now: now, authTime: authTime) { return result }
+                let owner = try await storage.users(email: credential.email ?? "").first
+                // The owner was deleted in the meantime: try once more.
+                if owner == nil, attempt == 0 { continue }
                 throw Self.accountExists(email: credential.email ?? "", credential: credential, owner: owner)
             }
-            return try await authResult(user, credential: credential, isNewUser: true, authTime: Self.authTime(of: credential, now: now))
+            return try await authResult(user, credential: credential, isNewUser: true, authTime: authTime)
         }
         throw FederateError(.accountStoreFailed, "the identity was created and removed concurrently; try again")
+    }
+
+    /// The credential's identity signed in again (the store records it in one call), or `nil`
+    /// when no user has the identity.
+    private func signInReturning(_ credential: Credential, now: Date, authTime: Date) async throws(FederateError) -> AuthResult? {
+        guard let user = try await storage.recordReturningSignIn(ProviderIdentity(credential: credential, linkedAt: now), at: now) else { return nil }
+        guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
+        return try await authResult(user, credential: credential, isNewUser: false, authTime: authTime)
     }
 
     /// Links the credential's identity to user `uid`, who can then sign in with it too.
@@ -221,17 +222,8 @@ public struct AccountService: Sendable {
 
     private func signInExisting(_ user: User, with credential: Credential, now: Date, authTime: Date) async throws(FederateError) -> AuthResult {
         guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
-        guard let index = user.identities.firstIndex(where: { $0.providerID.exactlyEquals(credential.providerID) && $0.subject.exactlyEquals(credential.subject) }) else {
-            throw FederateError(.accountStoreFailed, "the store returned a user without the identity looked up")
-        }
-        let previous = user.identities[index]
-        var identity = ProviderIdentity(credential: credential, linkedAt: previous.linkedAt)
-        identity.tokens.refreshToken = credential.tokens.refreshToken ?? previous.tokens.refreshToken
-        try await storage.recordSignIn(identity, uid: user.uid, at: now)
-        var user = user
-        user.identities[index] = identity
-        user.lastSignInAt = now
-        return try await authResult(user, credential: credential, isNewUser: false, authTime: authTime)
+        let signedIn = try await storage.recordSignIn(of: user, with: ProviderIdentity(credential: credential, linkedAt: now), at: now)
+        return try await authResult(signedIn, credential: credential, isNewUser: false, authTime: authTime)
     }
 
     private func authResult(_ user: User, credential: Credential, isNewUser: Bool, authTime: Date) async throws(FederateError) -> AuthResult {

@@ -51,6 +51,16 @@ public protocol UserStore: Sendable {
     /// Records a sign-in: stores the identity's latest email, profile and tokens, and sets
     /// the user's `lastSignInAt` to `date`.
     func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws(FederateError)
+    /// A returning sign-in: the user who owns `latest`'s identity (its provider ID and
+    /// subject), as they are once the sign-in is recorded (``User/signedIn(with:at:)``), or
+    /// `nil` when no user owns it. A disabled user is returned as found, and nothing is
+    /// recorded. ``AccountService/signIn(with:)`` starts here, so a returning sign-in costs
+    /// one call.
+    ///
+    /// The default is two steps, ``user(providerID:subject:)`` then
+    /// ``recordSignIn(_:uid:at:)``. The SQL stores take one atomic step: one statement on
+    /// PostgreSQL (one round trip), one transaction on SQLite.
+    func recordReturningSignIn(_ latest: ProviderIdentity, at date: Date) async throws(FederateError) -> User?
     /// Sets the identity's email state (and, when `email` is given, its address), column by
     /// column; nothing when no user has the identity.
     func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError)

@@ -2,7 +2,9 @@ public import FederateTokens
 public import Foundation
 import Synchronization
 
-/// An ``AccountStore`` in memory, for tests and prototypes. Every method is atomic (one lock).
+/// An ``AccountStore`` in memory, for tests and prototypes. Every method is atomic (one lock),
+/// except ``UserStore/recordReturningSignIn(_:at:)``: it keeps the protocol's two-step default,
+/// which the conformance suite thereby checks.
 ///
 /// Every key — uid, provider ID, subject, session ID, key ID, normalized email — is compared
 /// byte for byte (`ExactString`), as the SQL stores compare them: look-alike identifiers

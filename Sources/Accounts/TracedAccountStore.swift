@@ -61,6 +61,10 @@ public struct TracedAccountStore: AccountStore {
         try await traced("record_sign_in") { () async throws(FederateError) in try await base.recordSignIn(identity, uid: uid, at: date) }
     }
 
+    public func recordReturningSignIn(_ latest: ProviderIdentity, at date: Date) async throws(FederateError) -> User? {
+        try await traced("record_returning_sign_in") { () async throws(FederateError) in try await base.recordReturningSignIn(latest, at: date) }
+    }
+
     public func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError) {
         try await traced("update_identity_email") { () async throws(FederateError) in
             try await base.updateIdentityEmail(providerID: providerID, subject: subject, email: email, verified: verified)

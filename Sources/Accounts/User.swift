@@ -1,3 +1,4 @@
+import FederateTokens
 public import Foundation
 
 /// A user account: one person, with one or more linked provider identities.
@@ -46,6 +47,29 @@ public struct User: Sendable, Hashable, CustomStringConvertible {
     /// The linked identity of `providerID`, if any.
     public func identity(providerID: String) -> ProviderIdentity? {
         identities.first { $0.providerID.exactlyEquals(providerID) }
+    }
+
+    /// The user once a returning sign-in with `latest` (the identity as a credential now
+    /// describes it) is recorded at `date`: that identity's email, profile and access token
+    /// replace the stored ones, and its refresh token too when it has one (else the stored
+    /// one stays); it keeps the date it was linked; ``lastSignInAt`` becomes `date`. `nil`
+    /// when the user has no identity with `latest`'s provider ID and subject.
+    ///
+    /// The rule every store's ``UserStore/recordReturningSignIn(_:at:)`` follows, written once.
+    public func signedIn(with latest: ProviderIdentity, at date: Date) -> User? {
+        guard let index = identityIndex(providerID: latest.providerID, subject: latest.subject) else { return nil }
+        var identity = latest
+        identity.linkedAt = identities[index].linkedAt
+        identity.tokens.refreshToken = latest.tokens.refreshToken ?? identities[index].tokens.refreshToken
+        var user = self
+        user.identities[index] = identity
+        user.lastSignInAt = date
+        return user
+    }
+
+    /// Where the identity (`providerID`, `subject`) is in ``identities``, compared byte for byte.
+    func identityIndex(providerID: String, subject: String) -> Int? {
+        identities.firstIndex { $0.providerID.exactlyEquals(providerID) && $0.subject.exactlyEquals(subject) }
     }
 
     /// No tokens; the email is left out of logs too.

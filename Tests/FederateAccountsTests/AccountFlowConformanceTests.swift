@@ -138,6 +138,57 @@ extension AccountsTests {
             }
         }
 
+        /// The store's returning sign-in answers the user exactly as it then stores them, keeps
+        /// what the sign-in does not replace, records nothing for a disabled user, and finds
+        /// no look-alike identity.
+        @Test(arguments: StoreKind.allCases)
+        func returningSignInAnswersWhatItStores(kind: StoreKind) async throws {
+            try await kind.withService { accounts, clock in
+                let store = accounts.store
+                let ann = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com", name: "Ann", refreshToken: "rt-1"))
+                _ = try await accounts.link(ann.user.uid, with: TestCredential.make("apple.com", "a-1", refreshToken: "apple-rt"))
+                let before = try await accounts.user(uid: ann.user.uid)
+                let linkedAt = try #require(before.identity(providerID: "google.com")).linkedAt
+                let date = clock.now.addingTimeInterval(90.5)
+                func latest(_ subject: String = "g-1", refreshToken: String?) -> ProviderIdentity {
+                    ProviderIdentity(
+                        credential: TestCredential.make("google.com", subject, email: "ann@new.example", verified: false, name: "Ann B",
+                            username: "annb", accessToken: "at-new", refreshToken: refreshToken),
+                        linkedAt: date)
+                }
+
+                // Without a refresh token: the stored one stays; so does the date of the link.
+                let signedIn = try #require(try await store.recordReturningSignIn(latest(refreshToken: nil), at: date))
+                #expect(signedIn == (try await accounts.user(uid: ann.user.uid)), "the answer is what the store now holds")
+                #expect(signedIn.lastSignInAt == date)
+                let google = try #require(signedIn.identity(providerID: "google.com"))
+                #expect(google.tokens == ProviderTokens(accessToken: "at-new", refreshToken: "rt-1"))
+                #expect(google.linkedAt == linkedAt)
+                #expect(google.email == "ann@new.example" && !google.emailVerified)
+                #expect(google.profile.displayName == "Ann B" && google.profile.username == "annb")
+                #expect(signedIn.identity(providerID: "apple.com") == before.identity(providerID: "apple.com"), "another identity is untouched")
+                #expect(signedIn.email == before.email && signedIn.displayName == before.displayName, "the user's own fields are untouched")
+
+                // With one: it replaces the stored one.
+                let again = try #require(try await store.recordReturningSignIn(latest(refreshToken: "rt-2"), at: date))
+                #expect(again.identity(providerID: "google.com")?.tokens.refreshToken == "rt-2")
+                #expect(again == (try await accounts.user(uid: ann.user.uid)))
+
+                // No owner, or only a look-alike one: nil, and nothing is written.
+                #expect(try await store.recordReturningSignIn(latest("g-2", refreshToken: nil), at: date) == nil)
+                #expect(try await store.recordReturningSignIn(latest("g\u{2011}1", refreshToken: nil), at: date) == nil)
+                #expect(try await store.user(providerID: "google.com", subject: "g-2") == nil)
+
+                // A disabled user is answered as found, and nothing is recorded.
+                try await accounts.disable(uid: ann.user.uid)
+                let disabled = try await accounts.user(uid: ann.user.uid)
+                let found = try #require(try await store.recordReturningSignIn(latest(refreshToken: "rt-3"), at: date.addingTimeInterval(60)))
+                #expect(found.disabled)
+                #expect(found == disabled)
+                #expect(try await accounts.user(uid: ann.user.uid) == disabled)
+            }
+        }
+
         @Test(arguments: StoreKind.allCases)
         func oneAccountPerEmailAndItsResolution(kind: StoreKind) async throws {
             try await kind.withService { accounts, _ in

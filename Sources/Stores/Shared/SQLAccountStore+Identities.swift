@@ -16,9 +16,7 @@ extension SQLAccountStore {
     public func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws(FederateError) {
         let missing = FederateError(.noSuchProvider, "the user has no such \(identity.providerID) identity")
         let refresh: SQLQuery = """
-            UPDATE \(table: .identities) SET email = \(identity.email), email_verified = \(identity.emailVerified),
-                display_name = \(identity.profile.displayName), photo_url = \(identity.profile.photoURL), username = \(identity.profile.username),
-                access_token = \(identity.tokens.accessToken), refresh_token = \(identity.tokens.refreshToken)
+            UPDATE \(table: .identities) SET \(Self.signInAssignments(identity, refreshToken: "\(identity.tokens.refreshToken)"))
             WHERE user_uid = \(uid) AND provider_id = \(identity.providerID) AND subject = \(identity.subject) RETURNING user_uid
             """
         if dialect.writesInCommonTableExpressions {
@@ -38,6 +36,67 @@ extension SQLAccountStore {
                 try await self.execute("UPDATE \(table: .users) SET last_sign_in_at = \(date) WHERE uid = \(uid)", on: connection)
             }
         }
+    }
+
+    /// A returning sign-in in one atomic step. PostgreSQL: one statement, whose result is the
+    /// user as it was when the statement began (its writes are not visible to it), with
+    /// ``User/signedIn(with:at:)`` applied. SQLite: the lookup and the writes in one transaction.
+    public func recordReturningSignIn(_ latest: ProviderIdentity, at date: Date) async throws(FederateError) -> User? {
+        let owner: SQLQuery = "u.uid = (SELECT user_uid FROM \(table: .identities) WHERE provider_id = \(latest.providerID) AND subject = \(latest.subject))"
+        guard dialect.writesInCommonTableExpressions else {
+            return try await withTransaction { (connection) async throws(FederateError) in
+                guard let user = try await self.users(where: owner, on: connection).first else { return nil }
+                guard !user.disabled else { return user }
+                guard let signedIn = user.signedIn(with: latest, at: date) else {
+                    throw FederateError(.accountStoreFailed, "the store returned a user without the identity looked up")
+                }
+                try await self.execute(
+                    """
+                    UPDATE \(table: .identities) SET \(Self.signInAssignments(latest, refreshToken: "COALESCE(\(latest.tokens.refreshToken), refresh_token)"))
+                    WHERE user_uid = \(user.uid) AND provider_id = \(latest.providerID) AND subject = \(latest.subject)
+                    """,
+                    on: connection)
+                try await self.execute("UPDATE \(table: .users) SET last_sign_in_at = \(date) WHERE uid = \(user.uid)", on: connection)
+                return signedIn
+            }
+        }
+        // The identity's row and the user's, unless the user is disabled; then the user, read as
+        // the statement began, and whether the writes happened.
+        let (found, written) = try await withConnection { (connection) async throws(FederateError) in
+            let rows = try await self.rows(
+                """
+                WITH identity AS (
+                    UPDATE \(table: .identities) AS i
+                    SET \(Self.signInAssignments(latest, refreshToken: "COALESCE(\(latest.tokens.refreshToken), i.refresh_token)"))
+                    FROM \(table: .users) AS owner
+                    WHERE i.provider_id = \(latest.providerID) AND i.subject = \(latest.subject) AND owner.uid = i.user_uid AND NOT owner.disabled
+                    RETURNING i.user_uid
+                ), signed_in AS (
+                    UPDATE \(table: .users) SET last_sign_in_at = \(date) WHERE uid IN (SELECT user_uid FROM identity) RETURNING uid
+                )
+                \(self.selectUsers(where: owner, extra: "EXISTS (SELECT 1 FROM signed_in) AS signed_in"))
+                """,
+                on: connection)
+            return (try Self.users(in: rows).first, try rows.first?.bool("signed_in") == true)
+        }
+        guard let user = found else { return nil }
+        guard !user.disabled else { return user }
+        // Found enabled but not written: the identity moved or went between the statement's
+        // read and its write (a concurrent unlink or deletion).
+        guard written, let signedIn = user.signedIn(with: latest, at: date) else {
+            throw FederateError(.noSuchProvider, "the user has no such \(latest.providerID) identity")
+        }
+        return signedIn
+    }
+
+    /// What a sign-in writes on an identity's row: the latest email, profile and access
+    /// token, and `refreshToken` (an expression) as the refresh token.
+    static func signInAssignments(_ identity: ProviderIdentity, refreshToken: SQLQuery) -> SQLQuery {
+        """
+        email = \(identity.email), email_verified = \(identity.emailVerified), display_name = \(identity.profile.displayName), \
+        photo_url = \(identity.profile.photoURL), username = \(identity.profile.username), access_token = \(identity.tokens.accessToken), \
+        refresh_token = \(refreshToken)
+        """
     }
 
     /// Unlinks a provider, refusing the last one (`last_provider`).

@@ -4,19 +4,28 @@ import Foundation
 
 /// How users and identities are read from and written to their rows.
 extension SQLAccountStore {
-    /// The users matching `condition`, with their identities, oldest first: one row per
-    /// identity (or one for a user with none), joined and decoded.
+    /// The users matching `condition`, with their identities, oldest first.
     func users(where condition: SQLQuery, on connection: Connection) async throws(FederateError) -> [User] {
-        let rows = try await rows(
-            """
+        try Self.users(in: try await rows(selectUsers(where: condition), on: connection))
+    }
+
+    /// The `SELECT` of the users matching `condition` and their identities: one row per
+    /// identity (or one for a user with none), oldest user first, each user's identities in
+    /// the order they were linked; with `extra` (`expression AS name`) as one more column.
+    func selectUsers(where condition: SQLQuery, extra: SQLQuery? = nil) -> SQLQuery {
+        let more: SQLQuery = extra.map { (extra) -> SQLQuery in ", \(extra)" } ?? ""
+        return """
             SELECT u.uid, u.email, u.email_verified, u.display_name, u.photo_url, u.disabled, u.created_at, u.last_sign_in_at,
                 u.tokens_valid_after, i.provider_id AS i_provider_id, i.subject AS i_subject, i.email AS i_email,
                 i.email_verified AS i_email_verified, i.display_name AS i_display_name, i.photo_url AS i_photo_url,
-                i.username AS i_username, i.linked_at AS i_linked_at, i.access_token AS i_access_token, i.refresh_token AS i_refresh_token
+                i.username AS i_username, i.linked_at AS i_linked_at, i.access_token AS i_access_token, i.refresh_token AS i_refresh_token\(more)
             FROM \(table: .users) u LEFT JOIN \(table: .identities) i ON i.user_uid = u.uid
             WHERE \(condition) ORDER BY u.created_at, u.uid, i.linked_at, \(unescaped: dialect.identityInsertionOrder)
-            """,
-            on: connection)
+            """
+    }
+
+    /// The users in rows of ``selectUsers(where:extra:)``, decoded.
+    static func users(in rows: [Connection.Row]) throws(FederateError) -> [User] {
         var users: [User] = []
         for row in rows {
             guard let uid = try row.text("uid"), let createdAt = try row.date("created_at") else {
