@@ -37,6 +37,7 @@ let package = Package(
             name: "FederatePerf",
             dependencies: [
                 "PerfFixtures",
+                .product(name: "Federate", package: federatePackage),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],

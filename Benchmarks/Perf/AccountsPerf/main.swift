@@ -5,6 +5,7 @@
 //
 //   scripts/accounts-bench.sh                      # with a durable PostgreSQL 15, in one run
 //   cd Benchmarks && swift run -c release AccountsPerf [seconds-per-measure] [sqlite|postgres]
+//   valgrind --tool=callgrind .build/release/AccountsPerf profile-sessions [count]
 //
 // FEDERATE_BENCH_NIO_EXECUTOR=1 runs Swift tasks on SwiftNIO's event loops, as `federate serve`
 // does (NIOSingletons' global-executor takeover).
@@ -92,6 +93,21 @@ func signInRate(_ workload: Workload, concurrency: Int, duration: Double, _ body
 if ProcessInfo.processInfo.environment["FEDERATE_BENCH_NIO_EXECUTOR"] == "1" {
     NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     line("Swift tasks run on SwiftNIO's event loops (FEDERATE_BENCH_NIO_EXECUTOR=1)")
+}
+if CommandLine.arguments.dropFirst().first == "profile-sessions" {
+    // For `valgrind --tool=callgrind`: N session verifications (with the revocation check) and
+    // N raw P-256 verifications on the SQLite workload, untimed, so the two costs can be compared
+    // by instruction counts (Docs/Performance.md, "Sessions and accounts").
+    let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 2_000
+    try await Task.detached {
+        let workload = await Workload.shared(.sqlite)
+        let fixture = Fixture.shared
+        for _ in 0..<count {
+            _ = try await workload.accounts.verifySession(workload.sessionToken)
+            precondition(fixture.p256PublicKey.isValidSignature(fixture.p256Signature, for: fixture.p256Digest))
+        }
+    }.value
+    exit(0)
 }
 let duration = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 3
 let only = CommandLine.arguments.dropFirst(2).first  // one store only: sqlite or postgres

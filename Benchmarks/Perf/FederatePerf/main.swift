@@ -9,6 +9,7 @@
 // `taskset -c 0` for the single-core figures; the 1-vs-2-task pair needs two free cores.
 
 import Crypto
+import Federate
 import Foundation
 import PerfFixtures
 import _CryptoExtras
@@ -127,6 +128,15 @@ func report(_ name: String, _ value: () async -> Double) async {
     } candidate: {
         verifySync(fixture.ecToken, fixture)
     })
+    // What any ES256 JWS check needs beyond the raw verify: the signature from its raw form and
+    // the SHA-256 of the signing input (the token parsed once, outside the loop).
+    if let jws = try? CompactJWS(parsing: fixture.ecToken), let key = fixture.keySet.key(withID: "bench-ec") {
+        reportRatio("ratio: ES256 signature of a parsed JWS / raw P-256 verify", costRatio(seconds: seconds) {
+            precondition(fixture.p256PublicKey.isValidSignature(fixture.p256Signature, for: fixture.p256Digest))
+        } candidate: {
+            precondition(key.verify(signature: jws.signature, signingInput: jws.signingInput, algorithm: .es256))
+        })
+    }
     // Issue 17's cost goals, as ratios measured interleaved (at most 1 each).
     reportRatio("ratio: access token / ID token (RS256)", costRatio(seconds: seconds) {
         verifySync(fixture.rsaToken, fixture)
