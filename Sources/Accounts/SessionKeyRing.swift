@@ -41,10 +41,13 @@ final class SessionKeyRing: KeySetProvider {
     /// The verification keys: the cache while fresh, else reread from the store.
     func keySet() async throws(FederateError) -> JSONWebKeySet {
         let now = clock.now
-        if let verification = cache.withLock({ keys in keys.flatMap { isFresh($0, now: now) ? $0.verification : nil } }) {
-            return verification
-        }
+        if let verification = cachedKeySet(now: now) { return verification }
         return try await load(now: now)?.verification ?? .empty
+    }
+
+    /// The cached verification keys while they are fresh at `now`, else `nil`.
+    func cachedKeySet(now: Date) -> JSONWebKeySet? {
+        cache.withLock { keys in keys.flatMap { isFresh($0, now: now) ? $0.verification : nil } }
     }
 
     /// A token names a key the cache lacks (another instance rotated): reread the store once.
