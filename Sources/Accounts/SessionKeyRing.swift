@@ -17,6 +17,8 @@ final class SessionKeyRing: KeySetProvider {
     private let configuration: AccountServiceConfiguration
     private let clock: FederateClock
     private let cache = Mutex<Keys?>(nil)
+    /// When a token's unknown `kid` last made the ring reread the store.
+    private let lastForcedReread = Mutex<Date?>(nil)
 
     init(store: any SessionKeyStore, configuration: AccountServiceConfiguration, clock: FederateClock) {
         self.store = store
@@ -50,10 +52,23 @@ final class SessionKeyRing: KeySetProvider {
         cache.withLock { keys in keys.flatMap { isFresh($0, now: now) ? $0.verification : nil } }
     }
 
-    /// A token names a key the cache lacks (another instance rotated): reread the store once.
+    /// A token names a key the cache lacks: another instance rotated, or the `kid` is made
+    /// up. Rereads the store at most once per ``forcedRereadInterval``, so tokens with made-up
+    /// key IDs cannot turn every session check into a store read; in between, a set that a
+    /// concurrent reread brought is used, else `nil` (the token fails with `unknown_key`).
     func refreshedKeySet(after stale: JSONWebKeySet) async throws(FederateError) -> JSONWebKeySet? {
-        try await load(now: clock.now)?.verification
+        let now = clock.now
+        let mayReread = lastForcedReread.withLock { last in
+            if let last, now >= last, now.timeIntervalSince(last) < Self.forcedRereadInterval { return false }
+            last = now
+            return true
+        }
+        guard mayReread else { return cachedKeySet(now: now).flatMap { $0.identity == stale.identity ? nil : $0 } }
+        return try await load(now: now)?.verification
     }
+
+    /// At most one reread of the store per this many seconds for a token whose key the cache lacks.
+    static let forcedRereadInterval: TimeInterval = 1
 
     /// Adds a new signing key now and removes keys no token can need any more.
     func rotate(now: Date) async throws(FederateError) {

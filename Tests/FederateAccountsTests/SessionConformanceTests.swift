@@ -1,3 +1,4 @@
+import FederateTestSupport
 import Federate
 import Foundation
 import Testing
@@ -136,6 +137,33 @@ extension AccountsTests {
                 #expect(error?.message.contains("reauthenticate") == true)
                 try accounts.requireRecentLogin(session, within: .seconds(3600))
                 await expectError(.requiresRecentLogin) { try accounts.requireRecentLogin(session, within: .seconds(60)) }
+            }
+        }
+
+        /// A token naming a key the ring lacks makes it reread the store at most once a second:
+        /// made-up key IDs cannot turn every session check into a store read.
+        @Test(arguments: StoreKind.allCases)
+        func madeUpKeyIDsRereadTheStoreAtMostOncePerSecond(kind: StoreKind) async throws {
+            try await kind.withStore { store in
+                let recorder = ObservabilityTests.Recorder()
+                let clock = TestClock(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+                let accounts = AccountService(store: store, clock: clock.clock, observability: recorder.observability)
+                let token = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
+                _ = try await accounts.verifySession(token)
+                let parts = token.split(separator: ".")
+                let madeUp = Base64URL.encode(#"{"alg":"ES256","kid":"made-up","typ":"JWT"}"#) + "." + parts[1] + "." + parts[2]
+                func storeReads() -> Int { recorder.tracer.finishedSpans.filter { $0.operationName == "federate.store.session_keys" }.count }
+
+                let before = storeReads()
+                for _ in 0..<5 { await expectError(.unknownKey) { try await accounts.verifySession(madeUp) } }
+                #expect(storeReads() == before + 1, "one reread for five tokens within a second")
+                clock.advance(by: .milliseconds(999))
+                await expectError(.unknownKey) { try await accounts.verifySession(madeUp) }
+                #expect(storeReads() == before + 1)
+                clock.advance(by: .milliseconds(1))
+                await expectError(.unknownKey) { try await accounts.verifySession(madeUp) }
+                #expect(storeReads() == before + 2, "a second later, one more")
+                _ = try await accounts.verifySession(token)
             }
         }
 
