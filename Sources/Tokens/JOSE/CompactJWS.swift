@@ -44,7 +44,11 @@ public struct CompactJWS: Sendable {
                 return .failure(error)
             }
         }
-        self = try parsed.get()
+        // Taken apart, not `get()`: that copied (retained and released) every field.
+        switch consume parsed {
+        case .success(let jws): self = jws
+        case .failure(let error): throw error
+        }
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>, limits: JWSLimits, headers: JOSEHeaderCache?) throws(FederateError) {

@@ -44,21 +44,29 @@ public struct IDTokenVerifier: Sendable {
     /// Verifies `token`. On an unknown `kid`, asks the key provider for a refreshed set once
     /// (rate-limited there) and retries. Throws ``FederateError``.
     public func verify(_ token: String, expecting expectations: IDTokenExpectations = IDTokenExpectations()) async throws(FederateError) -> IDToken {
-        IDToken(try await pipeline(expectations).verify(token))
+        // The plain pipeline is used in place: returning it from a function copied (retained
+        // and released) every field of the verifier on each token.
+        if Self.isPlain(expectations) { return IDToken(try await plain.verify(token)) }
+        return IDToken(try await pipeline(expectations).verify(token))
     }
 
     /// Verifies `token` against a key set in hand, synchronously (no refetch).
     public func verify(
         _ token: String, keySet: JSONWebKeySet, expecting expectations: IDTokenExpectations = IDTokenExpectations()
     ) throws(FederateError) -> IDToken {
-        IDToken(try pipeline(expectations).verify(token, keySet: keySet))
+        if Self.isPlain(expectations) { return IDToken(try plain.verify(token, keySet: keySet)) }
+        return IDToken(try pipeline(expectations).verify(token, keySet: keySet))
     }
 
-    private func pipeline(_ expectations: IDTokenExpectations) -> JWTVerifier {
-        let plainRules = expectations.nonce == nil && expectations.accessToken == nil && expectations.authorizationCode == nil
+    /// Whether `expectations` add no rule to the policy's: then ``plain`` verifies.
+    private static func isPlain(_ expectations: IDTokenExpectations) -> Bool {
+        expectations.nonce == nil && expectations.accessToken == nil && expectations.authorizationCode == nil
             && expectations.maxAge == nil && expectations.authentication == nil
-        return plainRules
-            ? plain : Self.pipeline(policy: policy, keys: keys, clock: clock, expectations: expectations).observed(by: observability, metrics: metrics)
+    }
+
+    /// The pipeline for expectations that add rules, built for this token.
+    private func pipeline(_ expectations: IDTokenExpectations) -> JWTVerifier {
+        Self.pipeline(policy: policy, keys: keys, clock: clock, expectations: expectations).observed(by: observability, metrics: metrics)
     }
 
     private static func pipeline(
