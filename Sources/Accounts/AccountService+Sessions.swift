@@ -50,7 +50,7 @@ extension AccountService {
     }
 
     private func verifySessionUnobserved(_ token: String, checkRevoked: Bool) async throws(FederateError) -> AccountSession {
-        let verified = try await verifiedSessionToken(token)
+        let verified = try await sessionVerifier.verify(token)
         var provider: SessionProvider?
         if let providerID = try verified.string("idp"), let subject = try verified.string("idp_sub") {
             provider = SessionProvider(providerID: providerID, subject: subject, sessionID: try verified.string("idp_sid"))
@@ -63,20 +63,6 @@ extension AccountService {
             amr: level.amr)
         if checkRevoked { try await checkNotRevoked(session) }
         return session
-    }
-
-    /// The session token, verified: with the cached keys in hand, without suspending; when
-    /// they are stale or lack the token's key (another instance rotated), the async way,
-    /// which rereads the store.
-    private func verifiedSessionToken(_ token: String) async throws(FederateError) -> VerifiedJWT {
-        if let keySet = keyRing.cachedKeySet(now: clock.now) {
-            do throws(FederateError) {
-                return try sessionVerifier.verify(token, keySet: keySet)
-            } catch where error.code == .unknownKey {
-                // Fall through: the async way rereads the store once.
-            }
-        }
-        return try await sessionVerifier.verify(token)
     }
 
     /// Throws unless the session's user exists and is enabled, and the session was neither

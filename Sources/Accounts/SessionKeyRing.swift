@@ -47,6 +47,9 @@ final class SessionKeyRing: KeySetProvider {
         return try await load(now: now)?.verification ?? .empty
     }
 
+    /// The cached verification keys while they are fresh; `nil` when ``keySet()`` would reread the store.
+    var cachedKeySet: JSONWebKeySet? { cachedKeySet(now: clock.now) }
+
     /// The cached verification keys while they are fresh at `now`, else `nil`.
     func cachedKeySet(now: Date) -> JSONWebKeySet? {
         cache.withLock { keys in keys.flatMap { isFresh($0, now: now) ? $0.verification : nil } }

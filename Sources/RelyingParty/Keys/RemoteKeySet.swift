@@ -71,6 +71,9 @@ public final class RemoteKeySet: KeySetProvider {
         try await cache.value()
     }
 
+    /// The cached keys while fresh; `nil` when ``keySet()`` would fetch or serve a stale set.
+    public var cachedKeySet: JSONWebKeySet? { cache.freshValue }
+
     /// A newer set after an unknown `kid`, or `nil` when rate-limited.
     public func refreshedKeySet(after stale: JSONWebKeySet) async throws(FederateError) -> JSONWebKeySet? {
         try await cache.refreshed { $0.identity != stale.identity }
