@@ -9,27 +9,28 @@ extension AccountService {
         _ operation: AccountMetrics.Operation, providerID: String, _ body: () async throws(FederateError) -> T
     ) async throws(FederateError) -> T {
         let start = clock.instant
-        let result: Result<T, FederateError>
         do throws(FederateError) {
-            result = .success(try await observability.span(operation.spanName, attributes: ["federate.provider": .string(providerID)], body))
+            let value = try await observability.span(operation.spanName, attributes: ["federate.provider": .string(providerID)], body)
+            metrics.record(operation, providerID: providerID, refusal: nil, elapsed: clock.instant - start)
+            return value
         } catch {
-            result = .failure(error)
+            metrics.record(operation, providerID: providerID, refusal: error.code, elapsed: clock.instant - start)
+            throw error
         }
-        metrics.record(operation, providerID: providerID, refusal: result.refusal, elapsed: clock.instant - start)
-        return try result.get()
     }
 
     /// Runs `body`, a session verification, in a `federate.session.verify` span and counts it
     /// as `federate_verifications_total{kind="session"}`.
     func observedSessionVerification<T>(_ body: () async throws(FederateError) -> T) async throws(FederateError) -> T {
         let start = clock.instant
-        let result: Result<T, FederateError>
+        // No `Result` round trip: moving the session through one copied and released every field.
         do throws(FederateError) {
-            result = .success(try await observability.span(metrics.sessions.spanName, body))
+            let value = try await observability.span(metrics.sessions.spanName, body)
+            metrics.sessions.record(refusal: nil, elapsed: clock.instant - start)
+            return value
         } catch {
-            result = .failure(error)
+            metrics.sessions.record(refusal: error.code, elapsed: clock.instant - start)
+            throw error
         }
-        metrics.sessions.record(refusal: result.refusal, elapsed: clock.instant - start)
-        return try result.get()
     }
 }

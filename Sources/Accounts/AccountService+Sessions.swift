@@ -70,7 +70,13 @@ extension AccountService {
     /// revocation cache while the store's epoch is fresh
     /// (``AccountServiceConfiguration/revocationCheckInterval``).
     private func checkNotRevoked(_ session: AccountSession) async throws(FederateError) {
-        let snapshot = revocations.isEnabled ? try await revocations.snapshot(now: clock.now) : nil
+        let now = clock.now
+        // A fresh epoch is taken without an async call (each cost executor checks per session).
+        var snapshot: SessionRevocationCache.Snapshot?
+        if revocations.isEnabled {
+            snapshot = revocations.freshSnapshot(now: now).snapshot
+            if snapshot == nil { snapshot = try await revocations.snapshot(now: now) }
+        }
         if let snapshot, revocations.isKnownActive(session, under: snapshot) { return }
         let user = try await activeUser(session.uid)
         if let validAfter = user.tokensValidAfter, session.issuedAt < validAfter {

@@ -48,10 +48,7 @@ final class SessionRevocationCache: Sendable {
     /// The snapshot to check a session under at `now`: the cached epoch while it is fresh,
     /// else the store's (`nil` when the store keeps none: then nothing is cached).
     func snapshot(now: Date) async throws(FederateError) -> Snapshot? {
-        let (fresh, generation) = state.withLock { state -> (Snapshot?, UInt64) in
-            guard let readAt = state.readAt, now >= readAt, now.timeIntervalSince(readAt) < interval else { return (nil, state.generation) }
-            return (state.snapshot, state.generation)
-        }
+        let (fresh, generation) = freshSnapshot(now: now)
         if let fresh { return fresh }
         guard let epoch = try await store.revocationEpoch() else { return nil }
         return state.withLock { state -> Snapshot? in
@@ -63,6 +60,15 @@ final class SessionRevocationCache: Sendable {
             state.epoch = epoch
             state.readAt = now
             return state.snapshot
+        }
+    }
+
+    /// The cached epoch's snapshot while it is fresh at `now` (`nil` otherwise), and the
+    /// cache's generation: what ``snapshot(now:)`` answers without asking the store.
+    func freshSnapshot(now: Date) -> (snapshot: Snapshot?, generation: UInt64) {
+        state.withLock { state -> (Snapshot?, UInt64) in
+            guard let readAt = state.readAt, now >= readAt, now.timeIntervalSince(readAt) < interval else { return (nil, state.generation) }
+            return (state.snapshot, state.generation)
         }
     }
 
