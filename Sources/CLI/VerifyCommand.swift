@@ -173,6 +173,12 @@ struct VerifyCommand: AsyncParsableCommand {
 
 /// The verifier the command built, and how it verifies one token.
 struct VerificationSession {
+    /// A value kept by reference.
+    final class Box<Value: Sendable>: Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
     enum Keys {
         case fixed(JSONWebKeySet)
         case remote(RemoteKeySet)
@@ -181,8 +187,9 @@ struct VerificationSession {
     private enum Verifier {
         /// A built-in provider's verifier, with its own policy and keys (the bearer protocol).
         case bearer(any BearerTokenVerifier)
-        /// One verifier for every token; with keys in hand, verified synchronously.
-        case fixed(IDTokenVerifier, keySet: JSONWebKeySet?)
+        /// One verifier for every token (with keys at hand, it verifies without suspending).
+        /// Boxed: taking a struct payload out of the enum copied the whole verifier per token.
+        case fixed(Box<IDTokenVerifier>)
         /// `--jwks` without `--expected-issuer`: any string `iss` passes, so the policy takes
         /// each token's own.
         case anyIssuer(IDTokenPolicy, Keys)
@@ -203,8 +210,8 @@ struct VerificationSession {
         self.clock = clock
         switch (checkIssuer, keys) {
         case (false, _): verifier = .anyIssuer(policy, keys)
-        case (true, .fixed(let keySet)): verifier = .fixed(IDTokenVerifier(policy: policy, keys: keySet, clock: clock), keySet: keySet)
-        case (true, .remote(let remote)): verifier = .fixed(IDTokenVerifier(policy: policy, keys: remote, clock: clock), keySet: nil)
+        case (true, .fixed(let keySet)): verifier = .fixed(Box(IDTokenVerifier(policy: policy, keys: keySet, clock: clock)))
+        case (true, .remote(let remote)): verifier = .fixed(Box(IDTokenVerifier(policy: policy, keys: remote, clock: clock)))
         }
     }
 
@@ -227,10 +234,8 @@ struct VerificationSession {
             switch verifier {
             case .bearer(let bearer):
                 claims = try await bearer.verifyBearer(token, expecting: expectations).idToken.claims
-            case .fixed(let verifier, let keySet?):
-                claims = try verifier.verify(token, keySet: keySet, expecting: expectations).claims
-            case .fixed(let verifier, nil):
-                claims = try await verifier.verify(token, expecting: expectations).claims
+            case .fixed(let box):
+                claims = try await box.value.verify(token, expecting: expectations).claims
             case .anyIssuer(var policy, let keys):
                 policy.issuers = [try Self.unverifiedIssuer(of: token, limits: policy.limits)]
                 switch keys {
