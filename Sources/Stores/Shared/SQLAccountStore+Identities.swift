@@ -14,28 +14,23 @@ extension SQLAccountStore {
 
     /// Stores the identity's latest data and the user's last sign-in.
     public func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws(FederateError) {
-        let missing = FederateError(.noSuchProvider, "the user has no such \(identity.providerID) identity")
-        let refresh: SQLQuery = """
-            UPDATE \(table: .identities) SET \(Self.signInAssignments(identity, refreshToken: "\(identity.tokens.refreshToken)"))
-            WHERE user_uid = \(uid) AND provider_id = \(identity.providerID) AND subject = \(identity.subject) RETURNING user_uid
-            """
+        let found: Bool
         if dialect.writesInCommonTableExpressions {
             // One statement: the identity's latest data and the user's last sign-in, atomically.
-            let found = try await withConnection { (connection) async throws(FederateError) in
+            found = try await withConnection { (connection) async throws(FederateError) in
                 try await self.returnsRow(
                     """
-                    WITH identity AS (\(refresh))
+                    WITH identity AS (\(Self.refresh(identity, uid: uid)))
                     UPDATE \(table: .users) SET last_sign_in_at = \(date) WHERE uid IN (SELECT user_uid FROM identity) RETURNING uid
                     """,
                     on: connection)
             }
-            guard found else { throw missing }
         } else {
-            try await withTransaction { (connection) async throws(FederateError) in
-                guard try await self.returnsRow(refresh, on: connection) else { throw missing }
-                try await self.execute("UPDATE \(table: .users) SET last_sign_in_at = \(date) WHERE uid = \(uid)", on: connection)
+            found = try await withTransaction { (connection) async throws(FederateError) in
+                try await self.writeSignIn(identity, uid: uid, at: date, on: connection)
             }
         }
+        guard found else { throw Self.noSuchIdentity(identity) }
     }
 
     /// A returning sign-in in one atomic step. PostgreSQL: one statement, whose result is the
@@ -47,16 +42,11 @@ extension SQLAccountStore {
             return try await withTransaction { (connection) async throws(FederateError) in
                 guard let user = try await self.users(where: owner, on: connection).first else { return nil }
                 guard !user.disabled else { return user }
-                guard let signedIn = user.signedIn(with: latest, at: date) else {
+                // One identity per provider per user: the signed-in one is the provider's.
+                guard let signedIn = user.signedIn(with: latest, at: date), let identity = signedIn.identity(providerID: latest.providerID) else {
                     throw FederateError(.accountStoreFailed, "the store returned a user without the identity looked up")
                 }
-                try await self.execute(
-                    """
-                    UPDATE \(table: .identities) SET \(Self.signInAssignments(latest, refreshToken: "COALESCE(\(latest.tokens.refreshToken), refresh_token)"))
-                    WHERE user_uid = \(user.uid) AND provider_id = \(latest.providerID) AND subject = \(latest.subject)
-                    """,
-                    on: connection)
-                try await self.execute("UPDATE \(table: .users) SET last_sign_in_at = \(date) WHERE uid = \(user.uid)", on: connection)
+                guard try await self.writeSignIn(identity, uid: user.uid, at: date, on: connection) else { throw Self.noSuchIdentity(latest) }
                 return signedIn
             }
         }
@@ -83,10 +73,29 @@ extension SQLAccountStore {
         guard !user.disabled else { return user }
         // Found enabled but not written: the identity moved or went between the statement's
         // read and its write (a concurrent unlink or deletion).
-        guard written, let signedIn = user.signedIn(with: latest, at: date) else {
-            throw FederateError(.noSuchProvider, "the user has no such \(latest.providerID) identity")
-        }
+        guard written, let signedIn = user.signedIn(with: latest, at: date) else { throw Self.noSuchIdentity(latest) }
         return signedIn
+    }
+
+    /// Writes a sign-in, in a transaction: `identity`'s row as it is, then the user's last
+    /// sign-in. Whether the user `uid` has the identity.
+    private func writeSignIn(_ identity: ProviderIdentity, uid: String, at date: Date, on connection: Connection) async throws(FederateError) -> Bool {
+        guard try await returnsRow(Self.refresh(identity, uid: uid), on: connection) else { return false }
+        try await execute("UPDATE \(table: .users) SET last_sign_in_at = \(date) WHERE uid = \(uid)", on: connection)
+        return true
+    }
+
+    /// The `UPDATE` of the identity's row of user `uid` with `identity`'s data as it is.
+    private static func refresh(_ identity: ProviderIdentity, uid: String) -> SQLQuery {
+        """
+        UPDATE \(table: .identities) SET \(signInAssignments(identity, refreshToken: "\(identity.tokens.refreshToken)"))
+        WHERE user_uid = \(uid) AND provider_id = \(identity.providerID) AND subject = \(identity.subject) RETURNING user_uid
+        """
+    }
+
+    /// A sign-in's identity is not the user's (any more).
+    private static func noSuchIdentity(_ identity: ProviderIdentity) -> FederateError {
+        FederateError(.noSuchProvider, "the user has no such \(identity.providerID) identity")
     }
 
     /// What a sign-in writes on an identity's row: the latest email, profile and access
