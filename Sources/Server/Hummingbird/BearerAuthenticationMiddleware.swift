@@ -42,21 +42,92 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let (caller, presentation) = try await authenticatePresentation(request)
+        // Warm keys and a `Bearer` token: authenticated without suspending, since every async
+        // step cost this request two executor hops (Docs/Performance.md, "The server").
+        let authenticated: Authenticated
+        switch try authenticateWithoutSuspending(request) {
+        case .authenticated(let done): authenticated = done
+        case let progress: authenticated = try await finish(progress, request: request)
+        }
         var context = context
-        context.federate.caller = caller
-        context.federate.bearer = caller.bearer
+        context.federate.caller = authenticated.caller
+        context.federate.bearer = authenticated.caller.bearer
         var response = try await next(request, context)
-        for field in presentation.responseFields() { response.headers.append(field) }
+        for field in authenticated.presentation.responseFields() { response.headers.append(field) }
         return response
     }
 
     /// The caller `request` proves to be, or the refusal (a ``BearerChallenge``).
     public func authenticate(_ request: Request) async throws(BearerChallenge) -> CallerIdentity {
-        try await authenticatePresentation(request).caller
+        try await finish(try authenticateWithoutSuspending(request), request: request).caller
     }
 
-    private func authenticatePresentation(_ request: Request) async throws(BearerChallenge) -> (caller: CallerIdentity, presentation: any TokenPresentation) {
+    /// A caller, and the presentation that proved it.
+    private struct Authenticated {
+        let caller: CallerIdentity
+        let presentation: any TokenPresentation
+    }
+
+    /// How far authenticating a request got without suspending.
+    private enum Progress {
+        /// Done.
+        case authenticated(Authenticated)
+        /// The token is yet to be verified (cold keys, an unknown `kid`, tracing, introspection).
+        case verify(token: String, presentation: any TokenPresentation)
+        /// The verified token is yet to be confirmed for this request (a DPoP proof).
+        case confirm(CallerIdentity, token: String, presentation: any TokenPresentation)
+    }
+
+    /// Every step that needs no suspension: the header, the scheme, then the verification and
+    /// the confirmation when they can answer at once.
+    private func authenticateWithoutSuspending(_ request: Request) throws(BearerChallenge) -> Progress {
+        let (token, presentation) = try presented(request)
+        let verified: CallerIdentity
+        do throws(FederateError) {
+            guard let done = try verifier.verifyCallerWithoutSuspending(token) else { return .verify(token: token, presentation: presentation) }
+            verified = done
+        } catch {
+            throw verificationRefusal(error, presentation: presentation)
+        }
+        let caller: CallerIdentity
+        do throws(FederateError) {
+            guard let done = try presentation.confirmWithoutSuspending(verified, token: token, request: request) else {
+                return .confirm(verified, token: token, presentation: presentation)
+            }
+            caller = done
+        } catch {
+            throw confirmationRefusal(error, presentation: presentation)
+        }
+        return .authenticated(try scopesChecked(caller, presentation: presentation))
+    }
+
+    /// The steps `progress` left, the async way.
+    private func finish(_ progress: Progress, request: Request) async throws(BearerChallenge) -> Authenticated {
+        let verified: CallerIdentity, token: String, presentation: any TokenPresentation
+        switch progress {
+        case .authenticated(let done):
+            return done
+        case .confirm(let caller, let presentedToken, let presentedBy):
+            (verified, token, presentation) = (caller, presentedToken, presentedBy)
+        case .verify(let presentedToken, let presentedBy):
+            (token, presentation) = (presentedToken, presentedBy)
+            do throws(FederateError) {
+                verified = try await verifier.verifyCaller(token)
+            } catch {
+                throw verificationRefusal(error, presentation: presentation)
+            }
+        }
+        let caller: CallerIdentity
+        do throws(FederateError) {
+            caller = try await presentation.confirm(verified, token: token, request: request)
+        } catch {
+            throw confirmationRefusal(error, presentation: presentation)
+        }
+        return try scopesChecked(caller, presentation: presentation)
+    }
+
+    /// The token in `Authorization` and the presentation of its scheme.
+    private func presented(_ request: Request) throws(BearerChallenge) -> (token: String, presentation: any TokenPresentation) {
         let credentials: AuthorizationCredentials
         switch AuthorizationCredentials.from(request.headers) {
         case .success(let found): credentials = found
@@ -75,22 +146,23 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
                 error: FederateError(.missingBearerToken, "send Authorization: \(presentations.map(\.scheme).joined(separator: " or ")) TOKEN"),
                 presentations: presentations)
         }
-        let verified: CallerIdentity
-        do throws(FederateError) {
-            verified = try await verifier.verifyCaller(credentials.token)
-        } catch where error.code == .introspectionFailed {
-            throw BearerChallenge(status: .serviceUnavailable, oauthError: nil, error: error, presentations: [])
-        } catch {
-            throw refusal(error, oauthError: "invalid_token", presentation: presentation)
-        }
-        let caller: CallerIdentity
-        do throws(FederateError) {
-            caller = try await presentation.confirm(verified, token: credentials.token, request: request)
-        } catch {
-            throw refusal(error, oauthError: presentation.oauthError(forRefused: error), presentation: presentation)
-        }
+        return (credentials.token, presentation)
+    }
+
+    /// A token the verifier refused: 503 when introspection failed, else `invalid_token`.
+    private func verificationRefusal(_ error: FederateError, presentation: any TokenPresentation) -> BearerChallenge {
+        if error.code == .introspectionFailed { return BearerChallenge(status: .serviceUnavailable, oauthError: nil, error: error, presentations: []) }
+        return refusal(error, oauthError: "invalid_token", presentation: presentation)
+    }
+
+    /// A verified token the presentation refused for this request, with the scheme's own `error`.
+    private func confirmationRefusal(_ error: FederateError, presentation: any TokenPresentation) -> BearerChallenge {
+        refusal(error, oauthError: presentation.oauthError(forRefused: error), presentation: presentation)
+    }
+
+    private func scopesChecked(_ caller: CallerIdentity, presentation: any TokenPresentation) throws(BearerChallenge) -> Authenticated {
         try RequiredScopes.check(caller, requires: requiredScopes, presentations: presentations)
-        return (caller, presentation)
+        return Authenticated(caller: caller, presentation: presentation)
     }
 
     private func refusal(_ error: FederateError, oauthError: String, presentation: any TokenPresentation) -> BearerChallenge {

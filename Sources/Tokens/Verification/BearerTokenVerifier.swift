@@ -27,9 +27,15 @@ public protocol BearerTokenVerifier: CallerTokenVerifier {
 
     /// Verifies `token`; throws ``FederateError`` when it is not acceptable.
     func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity
+
+    /// Verifies `token`, expecting no nonce, without suspending when the keys are at hand;
+    /// `nil` when only ``verifyBearer(_:expecting:)`` can tell. The default answers `nil`.
+    func verifyBearerWithoutSuspending(_ token: String) throws(FederateError) -> BearerIdentity?
 }
 
 extension BearerTokenVerifier {
+    public func verifyBearerWithoutSuspending(_ token: String) throws(FederateError) -> BearerIdentity? { nil }
+
     /// Verifies `token` now, expecting no nonce.
     public func verifyBearer(_ token: String) async throws(FederateError) -> BearerIdentity {
         try await verifyBearer(token, expecting: IDTokenExpectations())
@@ -46,19 +52,28 @@ public struct IDTokenBearerVerifier: BearerTokenVerifier {
     /// The provider the tokens come from.
     public let providerID: String
     private let verifyToken: @Sendable (String, IDTokenExpectations) async throws(FederateError) -> IDToken
+    /// The wrapped verifier, which can also verify without suspending; `nil` for a closure.
+    private let verifier: IDTokenVerifier?
 
     /// Wraps `verify`, which returns the verified ID token or throws.
     public init(providerID: String, verify: @escaping @Sendable (String, IDTokenExpectations) async throws(FederateError) -> IDToken) {
         self.providerID = providerID
         self.verifyToken = verify
+        self.verifier = nil
     }
 
     /// Wraps an ``IDTokenVerifier`` (any OpenID issuer).
     public init(providerID: String, verifier: IDTokenVerifier) {
-        self.init(providerID: providerID) { (token, expectations) throws(FederateError) in try await verifier.verify(token, expecting: expectations) }
+        self.providerID = providerID
+        self.verifyToken = { (token, expectations) throws(FederateError) in try await verifier.verify(token, expecting: expectations) }
+        self.verifier = verifier
     }
 
     public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity {
         BearerIdentity(providerID: providerID, idToken: try await verifyToken(token, expectations))
+    }
+
+    public func verifyBearerWithoutSuspending(_ token: String) throws(FederateError) -> BearerIdentity? {
+        try verifier?.verifyWithoutSuspending(token).map { BearerIdentity(providerID: providerID, idToken: $0) }
     }
 }

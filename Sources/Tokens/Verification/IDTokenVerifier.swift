@@ -50,6 +50,16 @@ public struct IDTokenVerifier: Sendable {
         return IDToken(try await pipeline(expectations).verify(token))
     }
 
+    /// Verifies `token` synchronously when the keys are at hand
+    /// (``JWTVerifier/verifyWithoutSuspending(_:)``); `nil` when only
+    /// ``verify(_:expecting:)`` can tell. Throws ``FederateError``.
+    public func verifyWithoutSuspending(
+        _ token: String, expecting expectations: IDTokenExpectations = IDTokenExpectations()
+    ) throws(FederateError) -> IDToken? {
+        if Self.isPlain(expectations) { return try plain.verifyWithoutSuspending(token).map(IDToken.init) }
+        return try pipeline(expectations).verifyWithoutSuspending(token).map(IDToken.init)
+    }
+
     /// Verifies `token` against a key set in hand, synchronously (no refetch).
     public func verify(
         _ token: String, keySet: JSONWebKeySet, expecting expectations: IDTokenExpectations = IDTokenExpectations()

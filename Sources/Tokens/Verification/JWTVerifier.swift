@@ -86,23 +86,11 @@ public struct JWTVerifier: Sendable {
 
     /// Verifies `token` at the ``clock``'s time. Throws ``FederateError``.
     ///
-    /// With the keys at hand (``KeySetProvider/cachedKeySet``) and no tracing, the whole
-    /// verification runs without suspending: each async layer cost two executor checks per
-    /// token. A key the set lacks still takes the async way, which may refetch.
+    /// With the keys at hand it runs without suspending (``verifyWithoutSuspending(_:)``):
+    /// each async layer cost two executor checks per token. A key the set lacks still takes
+    /// the async way, which may refetch.
     public func verify(_ token: String) async throws(FederateError) -> VerifiedJWT {
-        if observability?.isTracing != true, let keySet = keys.cachedKeySet {
-            let start = clock.instant
-            do throws(FederateError) {
-                let verified = try verifyUnobserved(token, keySet: keySet)
-                metrics?.record(refusal: nil, elapsed: clock.instant - start)
-                return verified
-            } catch where error.code != .unknownKey {
-                metrics?.record(refusal: error.code, elapsed: clock.instant - start)
-                throw error
-            } catch {
-                // An unknown key: the async way below asks for a refreshed set, and records the outcome.
-            }
-        }
+        if let verified = try verifyWithoutSuspending(token) { return verified }
         guard let observability, let metrics else { return try await verifyUnobserved(token) }
         let start = clock.instant
         // No `Result` round trip: moving the token through one copied and released every field.
@@ -114,6 +102,26 @@ public struct JWTVerifier: Sendable {
             return verified
         } catch {
             metrics.record(refusal: error.code, elapsed: clock.instant - start)
+            throw error
+        }
+    }
+
+    /// Verifies `token` synchronously when everything it needs is at hand: the keys
+    /// (``KeySetProvider/cachedKeySet``), no tracing, and a key for the token's `kid` in that
+    /// set. Returns `nil` when only ``verify(_:)`` can tell (it may refetch the keys; it records
+    /// the outcome), and throws ``FederateError`` for a token the keys at hand refuse, counted
+    /// as ``verify(_:)`` counts it.
+    public func verifyWithoutSuspending(_ token: String) throws(FederateError) -> VerifiedJWT? {
+        guard observability?.isTracing != true, let keySet = keys.cachedKeySet else { return nil }
+        let start = clock.instant
+        do throws(FederateError) {
+            let verified = try verifyUnobserved(token, keySet: keySet)
+            metrics?.record(refusal: nil, elapsed: clock.instant - start)
+            return verified
+        } catch where error.code == .unknownKey {
+            return nil  // a refreshed set may have the key: the async way asks, and records the outcome
+        } catch {
+            metrics?.record(refusal: error.code, elapsed: clock.instant - start)
             throw error
         }
     }

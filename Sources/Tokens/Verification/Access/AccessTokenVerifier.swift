@@ -42,6 +42,13 @@ public struct AccessTokenVerifier: CallerTokenVerifier {
         try AccessToken(try await pipeline.verify(token))
     }
 
+    /// Verifies `token` synchronously when the keys are at hand
+    /// (``JWTVerifier/verifyWithoutSuspending(_:)``); `nil` when only ``verify(_:)`` can tell.
+    public func verifyWithoutSuspending(_ token: String) throws(FederateError) -> AccessToken? {
+        guard let verified = try pipeline.verifyWithoutSuspending(token) else { return nil }
+        return try AccessToken(verified)
+    }
+
     /// Verifies `token` against a key set in hand, synchronously (no refetch).
     public func verify(_ token: String, keySet: JSONWebKeySet) throws(FederateError) -> AccessToken {
         try AccessToken(try pipeline.verify(token, keySet: keySet))
@@ -49,6 +56,10 @@ public struct AccessTokenVerifier: CallerTokenVerifier {
 
     public func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
         CallerIdentity(accessToken: try await verify(token), providerID: providerID)
+    }
+
+    public func verifyCallerWithoutSuspending(_ token: String) throws(FederateError) -> CallerIdentity? {
+        try verifyWithoutSuspending(token).map { CallerIdentity(accessToken: $0, providerID: providerID) }
     }
 }
 

@@ -26,6 +26,15 @@ public struct CallerTokenRouter: CallerTokenVerifier {
     }
 
     public func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
+        try await route(token).verifyCaller(token)
+    }
+
+    public func verifyCallerWithoutSuspending(_ token: String) throws(FederateError) -> CallerIdentity? {
+        try route(token).verifyCallerWithoutSuspending(token)
+    }
+
+    /// The verifier of `token`'s kind; throws `token_type_mismatch` when none is configured.
+    private func route(_ token: String) throws(FederateError) -> any CallerTokenVerifier {
         let route: (any CallerTokenVerifier)?
         switch Self.shape(of: token) {
         case .accessToken: route = accessTokens ?? introspection
@@ -35,7 +44,7 @@ public struct CallerTokenRouter: CallerTokenVerifier {
         guard let route else {
             throw FederateError(.tokenTypeMismatch, "this API does not accept this kind of token")
         }
-        return try await route.verifyCaller(token)
+        return route
     }
 
     enum Shape { case accessToken, otherJWS, opaque }
