@@ -122,4 +122,11 @@ extension AppleIDTokenVerifier: BearerTokenVerifier {
     public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity {
         BearerIdentity(providerID: providerID, idToken: try await verify(token, rawNonce: expectations.nonce).idToken)
     }
+
+    /// Verifies an Apple ID token, expecting no nonce, when Apple's keys are at hand (Apple's
+    /// claims read as ``verify(_:rawNonce:nonceMode:)`` reads them).
+    public func verifyBearerWithoutSuspending(_ token: String) throws(FederateError) -> BearerIdentity? {
+        guard let idToken = try verifier.verifyWithoutSuspending(token) else { return nil }
+        return BearerIdentity(providerID: providerID, idToken: try AppleIdentity(idToken).idToken)
+    }
 }

@@ -63,4 +63,8 @@ extension GoogleIDTokenVerifier: BearerTokenVerifier {
     public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity {
         BearerIdentity(providerID: providerID, idToken: try await verify(token, nonce: expectations.nonce))
     }
+
+    public func verifyBearerWithoutSuspending(_ token: String) throws(FederateError) -> BearerIdentity? {
+        try verifier.verifyWithoutSuspending(token).map { BearerIdentity(providerID: providerID, idToken: $0) }
+    }
 }

@@ -115,6 +115,18 @@ struct AppleTokenTests {
         }
     }
 
+    @Test func bearerVerificationWithoutSuspendingAgreesWithTheAsyncWay() async throws {
+        let verifier = try AppleIDTokenVerifier(clientIDs: ["com.example.web"], keys: Self.keys, clock: Self.clock)
+        let atOnce = try #require(try verifier.verifyBearerWithoutSuspending(Self.token()))
+        #expect(atOnce.providerID == "apple.com" && atOnce.subject == "001234.abcdef")
+        // Apple's claims are read the same way: a malformed email_verified is refused at once too.
+        let refused = #expect(throws: FederateError.self) { try verifier.verifyBearerWithoutSuspending(Self.token(["email_verified": "maybe"])) }
+        let refusedAsync = await #expect(throws: FederateError.self) { try await verifier.verifyBearer(Self.token(["email_verified": "maybe"])) }
+        #expect(refused?.code != nil && refused?.code == refusedAsync?.code)
+        let audience = #expect(throws: FederateError.self) { try verifier.verifyBearerWithoutSuspending(Self.token(["aud": "com.other"])) }
+        #expect(audience?.code == .audienceMismatch)
+    }
+
     @Test func nonceRawOrHashed() async throws {
         let verifier = try AppleIDTokenVerifier(clientIDs: ["com.example.web"], keys: Self.keys, clock: Self.clock)
         let hashed = AppleNonceMode.sha256Hex.expectedClaim(for: "raw-nonce")

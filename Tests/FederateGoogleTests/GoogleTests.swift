@@ -52,6 +52,21 @@ struct GoogleIDTokenTests {
         }
     }
 
+    @Test func bearerVerificationWithoutSuspendingAgreesWithTheAsyncWay() async throws {
+        let verifier = try GoogleIDTokenVerifier(
+            clientIDs: ["web.apps.googleusercontent.com"], hostedDomains: ["example.com"], keys: GoogleFixtures.keys, clock: GoogleFixtures.clock)
+        let token = try Self.token(["hd": "example.com"])
+        let atOnce = try #require(try verifier.verifyBearerWithoutSuspending(token))
+        #expect(atOnce.providerID == "google.com" && atOnce.subject == "1100")
+        #expect(try await verifier.verifyBearer(token).subject == atOnce.subject)
+        // The same refusal each way: the policy's additional rule (hd) runs on both.
+        let refused = #expect(throws: FederateError.self) { try verifier.verifyBearerWithoutSuspending(Self.token(["hd": "evil.example"])) }
+        #expect(refused?.code == .hostedDomainMismatch)
+        // A key Google's set lacks: no answer at once (the async way may refetch).
+        let unknown = try GoogleFixtures.sign(["iss": "https://accounts.google.com"], header: ["typ": "JWT", "kid": "rotated"])
+        #expect(try verifier.verifyBearerWithoutSuspending(unknown) == nil)
+    }
+
     @Test func authorizedPartyForAnotherOfYourClients() async throws {
         // An Android app's token sent to the server: aud is the server's client, azp the app's.
         let verifier = try GoogleIDTokenVerifier(
