@@ -30,6 +30,7 @@ public protocol TokenPresentation: Sendable {
 }
 
 extension TokenPresentation {
+    /// None: the middleware asks ``confirm(_:token:request:)``.
     public func confirmWithoutSuspending(_ caller: CallerIdentity, token: String, request: Request) throws(FederateError) -> CallerIdentity? {
         nil
     }

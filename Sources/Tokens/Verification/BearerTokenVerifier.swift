@@ -34,6 +34,7 @@ public protocol BearerTokenVerifier: CallerTokenVerifier {
 }
 
 extension BearerTokenVerifier {
+    /// None: ``verifyBearer(_:expecting:)`` answers.
     public func verifyBearerWithoutSuspending(_ token: String) throws(FederateError) -> BearerIdentity? { nil }
 
     /// Verifies `token` now, expecting no nonce.

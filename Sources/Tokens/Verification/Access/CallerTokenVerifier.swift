@@ -18,6 +18,7 @@ public protocol CallerTokenVerifier: Sendable {
 }
 
 extension CallerTokenVerifier {
+    /// None: the middleware asks ``verifyCaller(_:)``.
     public func verifyCallerWithoutSuspending(_ token: String) throws(FederateError) -> CallerIdentity? { nil }
 }
 
