@@ -21,7 +21,9 @@
 #   an LD_PRELOAD counter built from scripts/malloc-count.c; needs cc), LOAD_PERF=1 (sample
 #   the server with `perf record` during both measurements and print, per symbol, the CPU
 #   microseconds per request the bearer route adds over the plain one: scripts/perf-diff.py;
-#   the profiles, with call graphs, are kept in LOAD_PERF_DIR, default $TMPDIR or /tmp).
+#   the profiles, with call graphs, are kept in LOAD_PERF_DIR, default $TMPDIR or /tmp),
+#   LOAD_HOPS=1 (count Swift's executor switches per request on each route with a uprobe on
+#   swift_task_switch; needs root and perf).
 # Needs wrk, openssl, taskset, curl and python3. Exits non-zero when any request fails.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -43,7 +45,12 @@ else
 fi
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/federate-load.XXXXXX")"
 PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$WORK"; }
+PROBE=""
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    [[ -n $PROBE ]] && perf probe -q -d "$PROBE" 2>/dev/null
+    rm -rf "$WORK"
+}
 trap cleanup EXIT
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {'d': d}))" "$@"; }
 wait_for() { for _ in $(seq 200); do [[ -s "$1" ]] && grep -q "$2" "$1" && return 0; sleep 0.05; done; echo "load.sh: timed out waiting for $1" >&2; exit 1; }
@@ -143,7 +150,24 @@ if [[ ${LOAD_PERF:-0} == 1 ]]; then
     cp "$WORK/plain.perf" "$WORK/bearer.perf" "$KEEP/" && echo "profiles: $KEEP/plain.perf, $KEEP/bearer.perf (perf report -i ...)"
 fi
 
-# 5. The soak: resident memory under sustained load.
+# 5. Executor switches per request (LOAD_HOPS=1): a uprobe on Swift's swift_task_switch,
+#    counted by `perf stat` over a short wrk run per route. In `serve` every switch is an
+#    enqueue on the event loop. A count, so the machine's noise does not move it; uprobes slow
+#    the server, so this runs after the timed measurements.
+if [[ ${LOAD_HOPS:-0} == 1 ]]; then
+    LIB="$(awk '/libswift_Concurrency\.so/ { print $6; exit }' "/proc/$SERVER/maps")"
+    perf probe -q -d '*:federate_load_switch' 2>/dev/null || true  # left by an interrupted run
+    PROBE="$(perf probe -x "${LIB:-$BIN}" federate_load_switch=swift_task_switch 2>&1 | awk '/^ *probe_[A-Za-z0-9_]*:federate_load_switch/ { print $1; exit }' || true)"
+    [[ -n $PROBE ]] || { echo "load.sh: could not place a uprobe on swift_task_switch (root and perf are needed)" >&2; exit 1; }
+    for route in / /api/whoami; do
+        perf stat -x, -e "$PROBE" -p "$SERVER" -o "$WORK/hops.csv" -- \
+            taskset -c "$CLIENT_CPU" wrk -t1 -c"$CONNECTIONS" -d3s -H "Authorization: Bearer $TOKEN" "$BASE$route" >"$WORK/hops.txt"
+        awk -F, -v route="$route" -v requests="$(awk '/requests in/ { print $1 }' "$WORK/hops.txt")" \
+            '$3 ~ /federate_load_switch/ { printf "executor switches per request, GET %-12s %6.1f\n", route, $1 / requests }' "$WORK/hops.csv"
+    done
+fi
+
+# 6. The soak: resident memory under sustained load.
 if [[ $SOAK -gt 0 ]]; then
     echo "soak: ${SOAK} s of GET /api/whoami; resident memory (KiB) every 30 s:"
     taskset -c "$CLIENT_CPU" wrk -t1 -c"$CONNECTIONS" -d"${SOAK}s" -H "Authorization: Bearer $TOKEN" "$BASE/api/whoami" >"$WORK/soak.txt" & WRK=$!
