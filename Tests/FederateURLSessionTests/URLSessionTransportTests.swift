@@ -370,7 +370,7 @@ struct URLSessionTransportTests {
     @Test func truncatedBodyFails() async throws {
         try await withServer { server in
             let error = await #expect(throws: FederateError.self) {
-                try await transport.send(HTTPRequest(url: server.url("/truncated")))
+                try await transport.send(HTTPRequest(url: server.url("/truncated"), timeout: .seconds(60)))  // not a timeout test
             }
             #expect(error?.code == .httpFailed)
             #expect(error?.message.contains("10 of 100 bytes") == true)

@@ -251,8 +251,10 @@ struct AsyncHTTPClientTransportTests {
         try await withServer { _ in
             TestHTTPResponse(body: [UInt8](repeating: 0x61, count: 1000), truncateAfter: 10)
         } run: { server in
+            // Not a timeout test: 60 s, so a server task that a loaded 2-core machine holds back
+            // cannot turn the truncation into http_timeout (once: 14 s, in a full parallel run).
             let error = await #expect(throws: FederateError.self) {
-                try await transport.send(HTTPRequest(url: server.baseURL + "/"))
+                try await transport.send(HTTPRequest(url: server.baseURL + "/", timeout: .seconds(60)))
             }
             #expect(error?.code == .httpFailed)
         }
