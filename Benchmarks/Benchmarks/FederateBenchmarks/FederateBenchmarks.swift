@@ -66,7 +66,11 @@ let benchmarks: @Sendable () -> Void = {
         let fixture = Fixture.shared
         for _ in benchmark.scaledIterations { await verifyAsync(fixture.ecToken, fixture) }
     }
-    Benchmark("IDToken RS256 bearer verify (the server's verifier)", configuration: perOperation) { benchmark in
+    Benchmark("IDToken RS256 bearer verify (the server's verifier, without suspending)", configuration: perOperation) { benchmark in
+        let fixture = Fixture.shared
+        for _ in benchmark.scaledIterations { verifyCallerWithoutSuspending(fixture.rsaToken, fixture) }
+    }
+    Benchmark("IDToken RS256 bearer verify (the server's verifier, async)", configuration: perOperation) { benchmark in
         let fixture = Fixture.shared
         for _ in benchmark.scaledIterations { await verifyBearer(fixture.rsaToken, fixture) }
     }

@@ -163,7 +163,8 @@ func report(_ name: String, _ value: () async -> Double) async {
         verifyDPoPProof(dpop)
     })
     await report("IDToken RS256 verify (warm, async provider)") { await rate(seconds: seconds, batch: 1) { await verifyAsync(fixture.rsaToken, fixture) } }
-    await report("IDToken RS256 bearer verify (server's verifier)") { await rate(seconds: seconds, batch: 1) { await verifyBearer(fixture.rsaToken, fixture) } }
+    report("RS256 bearer verify at once (the server)", rate(seconds: seconds) { verifyCallerWithoutSuspending(fixture.rsaToken, fixture) })
+    await report("RS256 bearer verify async (the server)") { await rate(seconds: seconds, batch: 1) { await verifyBearer(fixture.rsaToken, fixture) } }
     await report("RS256 x256, 1 task") { await rate(seconds: seconds, batch: 256) { await verifyBatch(count: 256, tasks: 1, fixture) } }
     await report("RS256 x256, 2 concurrent tasks") { await rate(seconds: seconds, batch: 256) { await verifyBatch(count: 256, tasks: 2, fixture) } }
 }

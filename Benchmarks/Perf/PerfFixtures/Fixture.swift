@@ -98,7 +98,20 @@ public func verifyAsync(_ token: String, _ fixture: Fixture) async {
     }
 }
 
-/// One bearer-token verification as the server's middleware makes it.
+/// One bearer-token verification as the server's middleware makes it with the keys at hand:
+/// `verifyCallerWithoutSuspending`, no suspension.
+@inline(never)
+public func verifyCallerWithoutSuspending(_ token: String, _ fixture: Fixture) {
+    do {
+        guard let caller = try fixture.bearer.verifyCallerWithoutSuspending(token) else { fatalError("the keys are at hand: an answer was due") }
+        sink(caller)
+    } catch {
+        fatalError("verification failed: \(error)")
+    }
+}
+
+/// One bearer-token verification the async way (`verifyBearer`), as the middleware makes it
+/// when the keys are not at hand.
 @inline(never)
 public func verifyBearer(_ token: String, _ fixture: Fixture) async {
     do {
