@@ -17,8 +17,8 @@ import _CryptoExtras
 /// lowers the ratio for a whole measurement, so a ratio below the line is measured again, up
 /// to three times, and the best counts: a slower pipeline stays below the line every time
 /// (``aSlowerPipelineIsCaught``). The suite runs its tests one at a time (they would otherwise
-/// share the cores with each other) and takes about two seconds in debug, most of it making the
-/// RSA key.
+/// share the cores with each other) and takes about three seconds in debug: making the RSA
+/// key, then the measurements.
 ///
 /// Re-record after a deliberate change: `FEDERATE_PERF_RECORD=1 swift test --filter
 /// VerificationRatioSmokeTests` prints the ratios; copy them into ``RecordedRatios``.
