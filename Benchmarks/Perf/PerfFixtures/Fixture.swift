@@ -77,6 +77,43 @@ public struct Fixture: @unchecked Sendable {
     }
 
     public static let shared = Fixture()
+
+    /// The raw RSA-2048 check, the baseline of the RS256 measures.
+    @inline(never)
+    public func verifyRawRSA() {
+        precondition(rsaPublicKey.isValidSignature(rsaSignature, for: rsaDigest, padding: .insecurePKCS1v1_5))
+    }
+
+    /// The raw P-256 check, the baseline of the ES256 measures.
+    @inline(never)
+    public func verifyRawP256() {
+        precondition(p256PublicKey.isValidSignature(p256Signature, for: p256Digest))
+    }
+}
+
+/// A token parsed once, with the key its `kid` names: checking its signature alone (the
+/// signature bytes into swift-crypto, SHA-256 of the signing input, the verify) is the floor of
+/// any JWS verification.
+public struct ParsedSignature: Sendable {
+    let jws: CompactJWS
+    let key: JSONWebKey
+    let algorithm: JWSAlgorithm
+
+    /// Parses `token` and finds key `keyID` in the fixture's key set.
+    public init(_ token: String, keyID: String, algorithm: JWSAlgorithm, _ fixture: Fixture) {
+        guard let jws = try? CompactJWS(parsing: token), let key = fixture.keySet.key(withID: keyID) else {
+            fatalError("benchmark fixture: the \(algorithm.rawValue) token does not parse or its key is missing")
+        }
+        self.jws = jws
+        self.key = key
+        self.algorithm = algorithm
+    }
+
+    /// Checks the signature; it must verify.
+    @inline(never)
+    public func verify() {
+        precondition(key.verify(signature: jws.signature, signingInput: jws.signingInput, algorithm: algorithm))
+    }
 }
 
 /// One sign-in's worth of checks that must pass, or the benchmark measures a failure path.
