@@ -6,6 +6,9 @@ extension AppleProvider: SignInProvider {
     /// `apple.com`.
     public var providerID: String { Self.providerID }
 
+    /// Server-to-server notifications, bearer ID tokens and warming.
+    public var capabilities: ProviderCapabilities { ProviderCapabilities(events: self, bearerTokens: self, warming: self) }
+
     public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
         try authorizationRequest(with: try await client(), redirectURI: redirectURI, intent: intent)
     }
@@ -46,10 +49,12 @@ extension AppleSignIn {
 
 extension AppleProvider: BearerTokenSource {
     /// Apple ID tokens addressed to the Services ID or one of the bundle IDs, with Apple's
-    /// keys from ``cache``.
-    public func bearerVerifier() async throws(FederateError) -> any BearerTokenVerifier {
-        try AppleIDTokenVerifier(
-            clientIDs: IdentifierSet(clientIDs), endpoints: endpoints, keys: try cache.keySet(url: endpoints.keysURL), clock: cache.clock,
-            observability: cache.observability)
+    /// keys from ``cache``, fetched on first use.
+    public func bearerVerifier() -> any BearerTokenVerifier {
+        DeferredBearerVerifier(providerID: Self.providerID) { () throws(FederateError) in
+            try AppleIDTokenVerifier(
+                clientIDs: IdentifierSet(clientIDs), endpoints: endpoints, keys: try cache.keySet(url: endpoints.keysURL),
+                clock: cache.clock, observability: cache.observability)
+        }
     }
 }

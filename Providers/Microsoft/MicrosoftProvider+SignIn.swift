@@ -6,6 +6,9 @@ extension MicrosoftProvider: SignInProvider {
     /// `microsoft.com`.
     public var providerID: String { Self.providerID }
 
+    /// Bearer ID tokens and warming.
+    public var capabilities: ProviderCapabilities { ProviderCapabilities(bearerTokens: self, warming: self) }
+
     public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
         try authorizationRequest(with: try await client(), redirectURI: redirectURI, intent: intent)
     }
@@ -36,8 +39,22 @@ extension MicrosoftProvider: SignInProvider {
 }
 
 extension MicrosoftProvider: BearerTokenSource {
-    /// This provider's ID tokens for its client, verified like a sign-in's with keys from ``cache``.
-    public func bearerVerifier() async throws(FederateError) -> any BearerTokenVerifier {
-        IDTokenBearerVerifier(providerID: Self.providerID, verifier: try await client().idTokenVerifier)
+    /// This provider's ID tokens for its client, verified like a sign-in's with keys from
+    /// ``cache``, discovered on first use.
+    public func bearerVerifier() -> any BearerTokenVerifier {
+        DeferredBearerVerifier(providerID: Self.providerID) { () async throws(FederateError) in
+            IDTokenBearerVerifier(providerID: Self.providerID, verifier: try await client().idTokenVerifier)
+        }
     }
+}
+
+/// The authority's discovery document and key set, fetched ahead of the first sign-in.
+extension MicrosoftProvider: WarmableProvider {
+    /// Fetches the authority's discovery document and key set into ``cache``.
+    public func warm() async throws(FederateError) {
+        try await cache.warm(issuer: authority, profile: profile)
+    }
+
+    /// Whether the authority's discovery document and key set are in ``cache``.
+    public var isWarm: Bool { cache.isWarm(issuer: authority, profile: profile) }
 }

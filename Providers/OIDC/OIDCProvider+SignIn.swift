@@ -6,6 +6,11 @@ extension OIDCProvider: SignInProvider {
     /// The provider ID (``id``).
     public var providerID: String { id }
 
+    /// Step-up sign-ins, back-channel logout, RP-initiated logout, bearer ID tokens and warming.
+    public var capabilities: ProviderCapabilities {
+        ProviderCapabilities(stepUp: self, events: self, logout: self, bearerTokens: self, warming: self)
+    }
+
     public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
         try await authorizationRequest(with: try await client(), redirectURI: redirectURI, delivery: delivery, intent: intent)
     }
@@ -42,9 +47,10 @@ extension OIDCProvider: SignInProvider {
 
 extension OIDCProvider: BearerTokenSource {
     /// This provider's ID tokens for its client, verified like a sign-in's (issuer,
-    /// audience, algorithms, the profile's rules) with keys from ``cache``.
-    public func bearerVerifier() async throws(FederateError) -> any BearerTokenVerifier {
-        let client = try await client()
-        return IDTokenBearerVerifier(providerID: id, verifier: client.idTokenVerifier)
+    /// audience, algorithms, the profile's rules) with keys from ``cache``, discovered on first use.
+    public func bearerVerifier() -> any BearerTokenVerifier {
+        DeferredBearerVerifier(providerID: id) { () async throws(FederateError) in
+            IDTokenBearerVerifier(providerID: id, verifier: try await client().idTokenVerifier)
+        }
     }
 }

@@ -48,7 +48,7 @@ struct HealthRoutesTests {
         let path = Self.temporarySQLitePath()
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let store = try await SQLiteAccountStore.open(path: path)
-        try await Self.withApp(Readiness(store: store, providers: [:])) { get in
+        try await Self.withApp(Readiness(store: store, providers: try ProviderRegistry([:]))) { get in
             let ready = try await get("/readyz")
             #expect(ready.status == 200)
             #expect(ready.body == ["status": "ready"])
@@ -78,7 +78,7 @@ struct HealthRoutesTests {
         defer { pool.cancel() }
         let store = try PostgresAccountStore(client: client)
         try await store.migrate()
-        let readiness = Readiness(store: store, providers: [:], storeTimeout: .seconds(2))
+        let readiness = Readiness(store: store, providers: try ProviderRegistry([:]), storeTimeout: .seconds(2))
         try await Self.withApp(readiness) { get in
             let probe1 = try await get("/readyz")
             #expect(probe1.status == 200)
@@ -104,7 +104,7 @@ struct HealthRoutesTests {
         let provider = try OIDCProvider(
             id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret",
             cache: ProviderCache(httpClient: PatientTransport.shared))
-        let providers: [String: any SignInProvider] = ["dev": provider]
+        let providers = try ProviderRegistry(["dev": provider])
         let readiness = Readiness(store: InMemoryAccountStore(), providers: providers)
         try await Self.withApp(readiness) { get in
             let cold = try await get("/readyz")
@@ -133,9 +133,9 @@ struct HealthRoutesTests {
         let provider = try OIDCProvider(
             id: "oidc.gone", issuer: issuer, clientID: "dev-client", clientSecret: "dev-secret",
             cache: ProviderCache(httpClient: PatientTransport.shared))
-        #expect(await ProviderWarmer(providers: ["gone": provider]).warmAll() == ["gone"])
+        #expect(await ProviderWarmer(providers: try ProviderRegistry(["gone": provider])).warmAll() == ["gone"])
         #expect(!provider.isWarm)
-        try await Self.withApp(Readiness(store: InMemoryAccountStore(), providers: ["gone": provider])) { get in
+        try await Self.withApp(Readiness(store: InMemoryAccountStore(), providers: try ProviderRegistry(["gone": provider]))) { get in
             let probe5 = try await get("/readyz")
             #expect(probe5.notReady == ["provider:gone"])
         }

@@ -115,7 +115,7 @@ struct ServeCommand: AsyncParsableCommand {
         let accounts = AccountService(
             store: store, configuration: AccountServiceConfiguration(issuer: origin, recentLoginWindow: .seconds(settings.recentLoginSeconds)),
             observability: observability)
-        let configuration = FederateServerConfiguration(
+        let configuration = try FederateServerConfiguration(
             origin: origin, providers: providers, accounts: accounts,
             sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: key)]))
 
@@ -123,7 +123,7 @@ struct ServeCommand: AsyncParsableCommand {
         FederateRoutes<FederateContext>(configuration: configuration, logger: logger).register(on: router)
         HealthRoutes<FederateContext>(readiness: Readiness(configuration: configuration), logger: logger).register(on: router)
         MetricsRoute(registry: registry, settings: settings.metrics).register(on: router)
-        if let verifier = try await apiVerifier(settings, providers: providers, origin: origin) {
+        if let verifier = try await apiVerifier(settings, providers: configuration.providers, origin: origin) {
             // An API for apps: ID tokens of api_bearer_provider and access tokens as api_access_tokens says, verified on every request.
             router.group("api").add(middleware: BearerAuthenticationMiddleware<FederateContext>(
                 verifier: verifier, presentations: try apiPresentations(settings, store: store, origin: origin)))
@@ -154,7 +154,7 @@ struct ServeCommand: AsyncParsableCommand {
         services.append(AfterPreparing(prepare: migrate, service: app))
         // Last in, first stopped: it fetches the providers' discovery documents and keys, so
         // /readyz turns ready, and keeps them fresh.
-        services.append(ProviderWarmer(providers: providers, logger: logger))
+        services.append(ProviderWarmer(providers: configuration.providers, logger: logger))
         var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         // A shutdown always ends, within a container's usual 30 s grace period: what has not
         // drained 20 s after the signal is cancelled, and what ignores that 5 s later ends the
@@ -175,17 +175,17 @@ struct ServeCommand: AsyncParsableCommand {
     /// The API's verifier: `api_bearer_provider`'s ID tokens and `api_access_tokens`' access
     /// tokens side by side (`CallerTokenRouter`); `nil` when the file configures neither.
     static func apiVerifier(
-        _ settings: ServeConfiguration, providers: [String: any SignInProvider], origin: String
+        _ settings: ServeConfiguration, providers: ProviderRegistry, origin: String
     ) async throws -> (any CallerTokenVerifier)? {
         var idTokens: (any CallerTokenVerifier)?
         if let name = settings.apiProvider {
-            guard let source = providers[name] as? any BearerTokenSource else {
+            guard let source = providers.entry(named: name)?.capabilities.bearerTokens else {
                 throw FederateError(.invalidConfiguration, "api_bearer_provider '\(name)' is not a provider of this configuration")
             }
-            idTokens = try await source.bearerVerifier()
+            idTokens = source.bearerVerifier()
         }
         guard let access = settings.apiAccessTokens else { return idTokens }
-        guard let oidc = providers[access.provider] as? OIDCProvider else {
+        guard let oidc = providers.entry(named: access.provider)?.provider as? OIDCProvider else {
             throw FederateError(.invalidConfiguration, "api_access_tokens.provider '\(access.provider)' is not an OpenID provider of this configuration")
         }
         let client = try await oidc.client()

@@ -51,7 +51,7 @@ public final class ProviderCache: Sendable {
     /// this cache (nothing when both are fresh), so the first sign-in does not wait on them.
     /// Throws `discovery_failed`, `key_fetch_failed` and the like when the provider cannot be reached.
     public func warm(issuer: String, profile: any OpenIDProviderProfile = StandardOpenIDProfile()) async throws(FederateError) {
-        let metadata = try await discovery.metadata(for: issuer, tenantIssuer: profile.tenantIssuerRule)
+        let metadata = try await discovery.metadata(for: issuer, tenantIssuer: profile.tenantIssuer)
         let location = profile.keySetLocation(metadata: metadata)
         _ = try await keySet(url: location.url, format: location.format).keySet()
     }
@@ -59,7 +59,7 @@ public final class ProviderCache: Sendable {
     /// Whether `issuer`'s discovery document and the key set `profile` locates from it are
     /// both cached (fresh, or stale but still served). Fetches nothing.
     public func isWarm(issuer: String, profile: any OpenIDProviderProfile = StandardOpenIDProfile()) -> Bool {
-        guard let metadata = discovery.cachedMetadata(for: issuer, tenantIssuer: profile.tenantIssuerRule) else { return false }
+        guard let metadata = discovery.cachedMetadata(for: issuer, tenantIssuer: profile.tenantIssuer) else { return false }
         let location = profile.keySetLocation(metadata: metadata)
         return keySets.withLock { $0["\(location.format.name) \(location.url)"] }?.isWarm ?? false
     }
@@ -87,11 +87,11 @@ public final class ProviderCache: Sendable {
         authentication: (ProviderMetadata) throws(FederateError) -> ClientAuthentication
     ) async throws(FederateError) -> OpenIDClient {
         guard let discovery else {
-            let metadata = try await self.discovery.metadata(for: issuer, tenantIssuer: profile.tenantIssuerRule)
+            let metadata = try await self.discovery.metadata(for: issuer, tenantIssuer: profile.tenantIssuer)
             return try client(
                 metadata: metadata, clientID: clientID, authentication: try authentication(metadata), profile: profile, logger: logger)
         }
-        let metadata = try await discovery.metadata(for: issuer, tenantIssuer: profile.tenantIssuerRule)
+        let metadata = try await discovery.metadata(for: issuer, tenantIssuer: profile.tenantIssuer)
         return try OpenIDClient(
             metadata: metadata, clientID: clientID, authentication: try authentication(metadata), profile: profile,
             httpClient: httpClient ?? self.httpClient, clock: clock, logger: logger ?? self.logger, observability: observability)

@@ -8,8 +8,18 @@ public import FederateTokens
 /// A client derives everything once, at construction; nothing can be changed afterwards.
 public protocol OpenIDProviderProfile: Sendable {
     /// The ID-token policy for `clientID` at the provider that `metadata` describes. The
-    /// default is ``StandardOpenIDProfile/standardPolicy(metadata:clientID:authentication:)``.
+    /// default is ``StandardOpenIDProfile/standardPolicy(metadata:clientID:authentication:)``
+    /// with ``tenantIssuer`` checking `iss` when the profile has one.
     func policy(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication) -> IDTokenPolicy
+
+    /// For a provider whose issuer is a tenant template (Microsoft Entra's
+    /// `https://login.microsoftonline.com/{tenantid}/v2.0`): the template, the tenants accepted
+    /// and the tenant claim. Discovery then accepts the templated `issuer`
+    /// (`DiscoveryClient/metadata(for:tenantIssuer:)`) and the default policy checks `iss`
+    /// against each token's own tenant (`TenantIssuerRule`). Only a rule built with an explicit
+    /// tenant list or `AcceptedTenants.anyTenant` exists, so no profile accepts every tenant by
+    /// accident. Default: `nil`, a single issuer.
+    var tenantIssuer: TenantIssuerRule? { get }
 
     /// Parameters this provider adds to every authorization request (the caller's custom
     /// parameters override them; reserved names are dropped by the request builder).
@@ -35,8 +45,13 @@ public protocol OpenIDProviderProfile: Sendable {
 
 extension OpenIDProviderProfile {
     public func policy(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication) -> IDTokenPolicy {
-        StandardOpenIDProfile.standardPolicy(metadata: metadata, clientID: clientID, authentication: authentication)
+        var policy = StandardOpenIDProfile.standardPolicy(metadata: metadata, clientID: clientID, authentication: authentication)
+        policy.tenantIssuer = tenantIssuer
+        return policy
     }
+
+    /// None: the provider has one issuer.
+    public var tenantIssuer: TenantIssuerRule? { nil }
 
     public var authorizationParameters: [String: String] { [:] }
 

@@ -72,7 +72,8 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     // MARK: Sign-in flow
 
     private func start(_ request: Request, context: Context) async throws -> Response {
-        let (name, provider) = try provider(context)
+        let entry = try provider(context)
+        let name = entry.name
         let query = request.uri.queryParameters
         guard let intent = AuthorizationIntent(rawValue: query["intent"].map(String.init) ?? "signIn") else {
             throw FederateHTTPError(.badRequest, code: .invalidRequest, message: "intent is signIn, link or reauthenticate")
@@ -85,7 +86,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             }
             uid = session.uid
         }
-        let stepping = provider as? any StepUpSignInProvider
+        let stepping = entry.capabilities.stepUp
         if stepUp != nil, stepping == nil {
             throw FederateHTTPError(.badRequest, code: .invalidRequest, message: "this provider cannot be asked for acr_values or max_age")
         }
@@ -94,7 +95,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             if let stepUp, let stepping {
                 built = try await stepping.beginSignIn(redirectURI: configuration.redirectURI(for: name), intent: intent, stepUp: stepUp)
             } else {
-                built = try await provider.beginSignIn(redirectURI: configuration.redirectURI(for: name), intent: intent)
+                built = try await entry.provider.beginSignIn(redirectURI: configuration.redirectURI(for: name), intent: intent)
             }
         } catch {
             // The provider (its discovery or keys) is unreachable or refused: a bad gateway.
@@ -102,8 +103,8 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             throw FederateHTTPError(.badGateway, error)
         }
         var pending = built.pending
-        pending.context["returnTo"] = ReturnTo.sanitize(query["returnTo"].map(String.init), fallback: configuration.defaultReturnTo)
-        pending.context["uid"] = uid
+        pending.returnTo = ReturnTo.sanitize(query["returnTo"].map(String.init), fallback: configuration.defaultReturnTo)
+        pending.uid = uid
         let path = configuration.authPath + "/" + name
         var response = Response(status: .found, headers: [.location: built.url, .cacheControl: "no-store"])
         response.setCookie(SessionCookies.pending(
@@ -119,11 +120,11 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     }
 
     /// The route's provider, or 404 `unknown_provider`.
-    private func provider(_ context: Context) throws(FederateHTTPError) -> (name: String, provider: any SignInProvider) {
-        guard let name = context.parameters.get("provider"), let provider = configuration.provider(named: name) else {
+    private func provider(_ context: Context) throws(FederateHTTPError) -> ProviderRegistry.Entry {
+        guard let name = context.parameters.get("provider"), let entry = configuration.providers.entry(named: name) else {
             throw FederateHTTPError(.notFound, code: .unknownProvider, message: "no provider by this name is configured")
         }
-        return (name, provider)
+        return entry
     }
 
     /// The pending flows to drop so that, with the one being started, at most
@@ -147,7 +148,8 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     }
 
     private func callback(_ request: Request, context: Context, parameters: String, isForm: Bool) async throws -> Response {
-        let (name, provider) = try provider(context)
+        let entry = try provider(context)
+        let name = entry.name, provider = entry.provider
         let path = configuration.authPath + "/" + name
         // The flow is found by the callback's `state`. Without a state, or with one no flow of
         // this browser has, the callback is refused and every flow in progress is left as it
@@ -174,7 +176,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         }
         let clear = SessionCookies.deletingPending(
             name: cookieName, path: path, secure: configuration.secureCookies, formPost: pending.responseMode == .formPost)
-        let returnTo = pending.context["returnTo"] ?? configuration.defaultReturnTo
+        let returnTo = pending.returnTo ?? configuration.defaultReturnTo
         let token: String?
         do {
             token = try await finish(pending, credential: try await provider.completeSignIn(callback, pending: pending), request: request)
@@ -199,7 +201,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     /// (Back-Channel Logout 1.0 §2.8), 200 for Apple, 202 for RISC; 400 with a JSON error
     /// otherwise. A repeated Apple or RISC delivery is acknowledged again, without effect.
     private func receiveEvents(_ route: ProviderEventRoute, _ request: Request, context: Context) async throws -> Response {
-        guard let name = context.parameters.get("provider"), let source = configuration.provider(named: name) as? any ProviderEventSource,
+        guard let name = context.parameters.get("provider"), let source = configuration.providers.entry(named: name)?.capabilities.events,
             source.eventRoutes.contains(route)
         else {
             throw FederateHTTPError(.notFound, code: .unknownProvider, message: "no provider by this name receives \(route.rawValue)")
@@ -234,7 +236,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             return try await accounts.signIn(with: credential).sessionToken
         case .link, .reauthenticate:
             // The browser must still hold the session that started the flow.
-            guard let uid = pending.context["uid"], let session = await currentSession(request), session.uid.exactlyEquals(uid) else {
+            guard let uid = pending.uid, let session = await currentSession(request), session.uid.exactlyEquals(uid) else {
                 throw FederateError(.userMismatch, "the signed-in user changed during the flow")
             }
             if pending.intent == .link {
@@ -265,7 +267,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         var body: [String: JSONValue] = [
             "uid": .string(user.uid), "email_verified": .bool(user.emailVerified),
             "providers": .array(user.identities.map { identity in
-                let route = configuration.providers.first { $0.value.providerID.exactlyEquals(identity.providerID) }?.key
+                let route = configuration.providers.entry(providerID: identity.providerID)?.name
                 return .object([
                     "provider_id": .string(identity.providerID), "email": identity.email.map(JSONValue.string) ?? .null,
                     "route": route.map(JSONValue.string) ?? .null,
@@ -298,7 +300,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         let revocable = try await configuration.accounts.delete(try requireSession(context))
         var revoked = 0
         for entry in revocable {
-            guard let provider = configuration.providers.values.first(where: { $0.providerID.exactlyEquals(entry.providerID) }) else { continue }
+            guard let provider = configuration.providers.entry(providerID: entry.providerID)?.provider else { continue }
             do {
                 try await provider.revoke(entry.tokens)
                 revoked += 1
@@ -312,14 +314,14 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     }
 
     /// Signs the session out. When the session's provider can end its own session
-    /// (`ProviderLogoutSource`), the answer carries `end_session_url`, where the page may send
+    /// (``ProviderCapabilities/logout``), the answer carries `end_session_url`, where the page may send
     /// the browser next (RP-Initiated Logout 1.0).
     private func signOut(context: Context) async throws -> Response {
         var body: [String: JSONValue] = ["signed_out": true]
         if let session = context.federate.session {
             try await configuration.accounts.signOut(session)
             if let providerID = session.provider?.providerID,
-                let source = configuration.providers.values.first(where: { $0.providerID.exactlyEquals(providerID) }) as? any ProviderLogoutSource,
+                let source = configuration.providers.entry(providerID: providerID)?.capabilities.logout,
                 let url = try? await source.endSessionURL(postLogoutRedirectURI: nil)
             {
                 body["end_session_url"] = .string(url)

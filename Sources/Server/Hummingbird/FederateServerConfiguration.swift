@@ -6,8 +6,9 @@ public struct FederateServerConfiguration: Sendable {
     /// The server's public origin (`https://app.example`, or `http://127.0.0.1:8080` in
     /// development): redirect URIs and the CSRF check are built from it.
     public var origin: String
-    /// The providers by the path name used in `/auth/{name}/start` (`google`, `apple`, `dev`).
-    public var providers: [String: any SignInProvider]
+    /// The providers, by the route name used in `/auth/{name}/start` (`google`, `apple`, `dev`)
+    /// and by provider ID.
+    public var providers: ProviderRegistry
     /// The account layer.
     public var accounts: AccountService
     /// Seals pending authorizations into a cookie, so any server instance finishes a flow.
@@ -20,13 +21,15 @@ public struct FederateServerConfiguration: Sendable {
     /// Where the browser goes after a sign-in without `returnTo`.
     public var defaultReturnTo: String
 
-    /// Creates a configuration.
+    /// Creates a configuration; `providers` by route name (`["google": google]` serves
+    /// `/auth/google/…`). Throws `invalid_configuration` for a route name that is not 1–64 of
+    /// `A-Z a-z 0-9 . _ -`, or two providers with one provider ID (``ProviderRegistry``).
     public init(
         origin: String, providers: [String: any SignInProvider], accounts: AccountService, sealer: PendingAuthorizationSealer,
         staticFiles: [String: String] = [:], authPath: String = "/auth", defaultReturnTo: String = "/"
-    ) {
+    ) throws(FederateError) {
         self.origin = origin
-        self.providers = providers
+        self.providers = try ProviderRegistry(providers)
         self.accounts = accounts
         self.sealer = sealer
         self.staticFiles = staticFiles
@@ -45,12 +48,4 @@ public struct FederateServerConfiguration: Sendable {
 
     /// The redirect URI registered for provider `name`.
     public func redirectURI(for name: String) -> String { origin + authPath + "/" + name + "/callback" }
-}
-
-extension FederateServerConfiguration {
-    /// The provider whose path name is exactly `name`, byte for byte (a look-alike such as
-    /// `dev\u{037E}` for `dev;` names no provider).
-    func provider(named name: String) -> (any SignInProvider)? {
-        providers.first { $0.key.exactlyEquals(name) }?.value
-    }
 }

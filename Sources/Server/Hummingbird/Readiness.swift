@@ -3,19 +3,19 @@ public import Logging
 
 /// What `/readyz` checks (``HealthRoutes``): the account store answers a cheap round trip
 /// (`AccountStore/ping()`) within ``storeTimeout``, and every provider that can say so
-/// (`WarmableProvider`) has its discovery document and key set in the cache, so the next
+/// (`ProviderCapabilities/warming`) has its discovery document and key set in the cache, so the next
 /// sign-in or token verification does not wait on the provider. Nothing is fetched by the
 /// check; ``ProviderWarmer`` does the fetching.
 public struct Readiness: Sendable {
     /// The account store.
     public var store: any AccountStore
-    /// The providers, by route name.
-    public var providers: [String: any SignInProvider]
+    /// The providers.
+    public var providers: ProviderRegistry
     /// How long the store may take to answer before it counts as down.
     public var storeTimeout: Duration
 
     /// Checks `store` and `providers`.
-    public init(store: any AccountStore, providers: [String: any SignInProvider], storeTimeout: Duration = .seconds(2)) {
+    public init(store: any AccountStore, providers: ProviderRegistry, storeTimeout: Duration = .seconds(2)) {
         self.store = store
         self.providers = providers
         self.storeTimeout = storeTimeout
@@ -49,10 +49,8 @@ public struct Readiness: Sendable {
             logger?.notice("readiness: the account store did not answer in time", metadata: ["timeout": "\(storeTimeout)"])
             failing.append("store")
         }
-        for (name, provider) in providers.sorted(by: { $0.key < $1.key }) {
-            if let warmable = provider as? any WarmableProvider, !warmable.isWarm {
-                failing.append("provider:" + name)
-            }
+        for entry in providers.entries where entry.capabilities.warming?.isWarm == false {
+            failing.append("provider:" + entry.name)
         }
         return failing
     }

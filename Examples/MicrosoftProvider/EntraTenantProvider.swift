@@ -1,12 +1,13 @@
 // A fourth provider in under 100 lines: Microsoft Entra ID for one tenant, plugged into
-// Federate through the same protocols as Google and Apple (Docs/Architecture.md).
+// Federate through the same protocols as Google and Apple (Docs/Architecture.md). The full
+// provider is FederateMicrosoft's MicrosoftProvider.
 public import FederateAccounts
 import FederateOIDC
 public import FederateRelyingParty
 public import FederateTokens
 
 /// What Entra adds to OpenID Connect: advice for its most common refusals.
-public struct MicrosoftProfile: OpenIDProviderProfile {
+public struct EntraTenantProfile: OpenIDProviderProfile {
     /// Creates the profile.
     public init() {}
 
@@ -25,7 +26,7 @@ public struct MicrosoftProfile: OpenIDProviderProfile {
 /// Sign in with Microsoft Entra ID, one tenant, provider ID `microsoft.com`: discovery at
 /// `https://login.microsoftonline.com/{tenant}/v2.0`, the code flow with PKCE, and the ID
 /// tokens of the tenant's apps as bearer tokens.
-public struct MicrosoftProvider: SignInProvider, BearerTokenSource {
+public struct EntraTenantProvider: SignInProvider, BearerTokenSource {
     /// The provider ID credentials carry.
     public static let providerID = "microsoft.com"
     private let oidc: OIDCProvider
@@ -35,10 +36,12 @@ public struct MicrosoftProvider: SignInProvider, BearerTokenSource {
     public init(tenant: String, clientID: String, clientSecret: String?, issuer: String? = nil, cache: ProviderCache) throws(FederateError) {
         oidc = try OIDCProvider(
             id: "oidc.microsoft", issuer: issuer ?? "https://login.microsoftonline.com/\(tenant)/v2.0", clientID: clientID,
-            clientSecret: clientSecret, profile: MicrosoftProfile(), cache: cache)
+            clientSecret: clientSecret, profile: EntraTenantProfile(), cache: cache)
     }
 
     public var providerID: String { Self.providerID }
+
+    public var capabilities: ProviderCapabilities { ProviderCapabilities(bearerTokens: self) }
 
     public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
         try await oidc.client().authorizationRequest(providerID: Self.providerID, redirectURI: redirectURI, intent: intent)
@@ -54,8 +57,9 @@ public struct MicrosoftProvider: SignInProvider, BearerTokenSource {
         // Entra has no RFC 7009 endpoint: a user's tokens are revoked by an administrator.
     }
 
-    public func bearerVerifier() async throws(FederateError) -> any BearerTokenVerifier {
-        let client = try await oidc.client()
-        return IDTokenBearerVerifier(providerID: Self.providerID, verifier: client.idTokenVerifier)
+    public func bearerVerifier() -> any BearerTokenVerifier {
+        IDTokenBearerVerifier(providerID: Self.providerID) { [oidc] (token, expectations) throws(FederateError) in
+            try await oidc.client().idTokenVerifier.verify(token, expecting: expectations)
+        }
     }
 }

@@ -54,8 +54,9 @@ public struct ProviderEventBatch: Sendable, Hashable {
     }
 }
 
-/// A provider whose out-of-band deliveries the server routes can receive.
-public protocol ProviderEventSource: SignInProvider {
+/// The events capability of a ``SignInProvider`` (``ProviderCapabilities/events``): the
+/// out-of-band deliveries the server routes can receive from it.
+public protocol ProviderEventSource: Sendable {
     /// The routes this provider receives deliveries on.
     var eventRoutes: Set<ProviderEventRoute> { get }
 
@@ -64,9 +65,10 @@ public protocol ProviderEventSource: SignInProvider {
     func receiveEvents(on route: ProviderEventRoute, body: [UInt8]) async throws(FederateError) -> ProviderEventBatch
 }
 
-/// A provider whose own session can be ended when the user signs out here (OpenID Connect
-/// RP-Initiated Logout 1.0): the server's sign-out answers with the URL to send the browser to.
-public protocol ProviderLogoutSource: SignInProvider {
+/// The logout capability of a ``SignInProvider`` (``ProviderCapabilities/logout``): its own
+/// session can be ended when the user signs out here (OpenID Connect RP-Initiated Logout 1.0);
+/// the server's sign-out answers with the URL to send the browser to.
+public protocol ProviderLogoutSource: Sendable {
     /// The provider's logout URL for this client, or `nil` when it has no `end_session_endpoint`.
     /// `postLogoutRedirectURI`, when given, must be registered with the provider.
     func endSessionURL(postLogoutRedirectURI: String?) async throws(FederateError) -> String?
