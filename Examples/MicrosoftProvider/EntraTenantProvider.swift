@@ -43,8 +43,9 @@ public struct EntraTenantProvider: SignInProvider, BearerTokenSource {
 
     public var capabilities: ProviderCapabilities { ProviderCapabilities(bearerTokens: self) }
 
-    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
-        try await oidc.client().authorizationRequest(providerID: Self.providerID, redirectURI: redirectURI, intent: intent)
+    public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
+        try await oidc.client().authorizationRequest(
+            providerID: Self.providerID, redirectURI: request.redirectURI, loginHint: request.loginHint, intent: request.intent)
     }
 
     public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> Credential {

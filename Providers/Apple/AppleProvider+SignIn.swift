@@ -9,8 +9,9 @@ extension AppleProvider: SignInProvider {
     /// Server-to-server notifications, bearer ID tokens and warming.
     public var capabilities: ProviderCapabilities { ProviderCapabilities(events: self, bearerTokens: self, warming: self) }
 
-    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
-        try authorizationRequest(with: try await client(), redirectURI: redirectURI, intent: intent)
+    /// Apple takes no `login_hint`: the request's is not sent.
+    public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
+        try authorizationRequest(with: try await client(), redirectURI: request.redirectURI, intent: request.intent)
     }
 
     /// Completes from the callback's parameters (Apple's `form_post`, with the one-time `user`).

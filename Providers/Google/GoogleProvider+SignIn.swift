@@ -9,8 +9,8 @@ extension GoogleProvider: SignInProvider {
     /// RISC security events, bearer ID tokens and warming.
     public var capabilities: ProviderCapabilities { ProviderCapabilities(events: self, bearerTokens: self, warming: self) }
 
-    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
-        try authorizationRequest(with: try await client(), redirectURI: redirectURI, intent: intent)
+    public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
+        try authorizationRequest(with: try await client(), redirectURI: request.redirectURI, loginHint: request.loginHint, intent: request.intent)
     }
 
     /// Finishes the code flow, then completes the credential from Google's UserInfo endpoint.

@@ -9,8 +9,8 @@ extension MicrosoftProvider: SignInProvider {
     /// Bearer ID tokens and warming.
     public var capabilities: ProviderCapabilities { ProviderCapabilities(bearerTokens: self, warming: self) }
 
-    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
-        try authorizationRequest(with: try await client(), redirectURI: redirectURI, intent: intent)
+    public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
+        try authorizationRequest(with: try await client(), redirectURI: request.redirectURI, loginHint: request.loginHint, intent: request.intent)
     }
 
     /// Finishes the code flow. The credential's email is never marked verified: Entra's

@@ -11,8 +11,9 @@ extension OIDCProvider: SignInProvider {
         ProviderCapabilities(stepUp: self, events: self, logout: self, bearerTokens: self, warming: self)
     }
 
-    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
-        try await authorizationRequest(with: try await client(), redirectURI: redirectURI, delivery: delivery, intent: intent)
+    public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
+        try await authorizationRequest(
+            with: try await client(), redirectURI: request.redirectURI, delivery: delivery, loginHint: request.loginHint, intent: request.intent)
     }
 
     /// Finishes the code flow, then completes the credential from UserInfo when the provider

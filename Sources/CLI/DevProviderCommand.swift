@@ -54,7 +54,7 @@ struct DevProviderCommand: AsyncParsableCommand {
                 // The issuer is a {tenantid} template: log in at one tenant's own authority, whose issuer is concrete.
                 issuer = provider.baseURL + "/" + DevMicrosoftTenants.tenantID(for: user) + "/v2.0"
             }
-            var login = "federate login --no-browser --issuer \(issuer) --client-id \(client.id)"
+            var login = "federate login --no-browser --show-tokens --issuer \(issuer) --client-id \(client.id)"
             if let secret = try provider.clientSecret(for: client) { login += " --client-secret=\(secret)" }
             if configuration.flavor == .apple { login += " --scope openid" }
             CLIOutput.line(["issuer": .string(provider.issuer), "flavor": .string(configuration.flavor.rawValue), "login": .string(login)])

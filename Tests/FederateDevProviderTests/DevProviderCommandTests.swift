@@ -17,7 +17,7 @@ struct DevProviderCommandTests {
         let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: issuer)
         #expect(metadata.issuer == issuer)
         let login = try #require(printed["login"]?.stringValue)
-        #expect(login.hasPrefix("federate login --no-browser --issuer \(issuer) --client-id "))
+        #expect(login.hasPrefix("federate login --no-browser --show-tokens --issuer \(issuer) --client-id "))
         if flavor == "apple" { #expect(login.contains("--client-secret=ey")) }  // an ES256 JWT
         if flavor == "generic" { #expect(login.contains("--client-secret=dev-secret")) }
     }

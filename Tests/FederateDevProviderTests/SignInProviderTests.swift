@@ -14,7 +14,7 @@ import Testing
 struct SignInProviderTests {
     /// Plays the browser for `provider` (redirect or Apple's form_post) and completes the sign-in.
     static func signIn(_ provider: any SignInProvider, intent: AuthorizationIntent = .signIn) async throws -> Credential {
-        let built = try await provider.beginSignIn(redirectURI: "http://127.0.0.1:9/callback", intent: intent)
+        let built = try await provider.beginSignIn(try SignInRequest(redirectURI: "http://127.0.0.1:9/callback", intent: intent))
         let response = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
         let callback = response.status == 200
             ? AuthorizationResponse(parameters: HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self)))
@@ -112,7 +112,7 @@ struct SignInProviderTests {
             (oidc as any SignInProvider, try await oidc.client()), (googleProvider, try await googleProvider.client()),
             (appleProvider, try await appleProvider.client()),
         ] {
-            let built = try await provider.beginSignIn(redirectURI: "http://127.0.0.1:9/callback", intent: .signIn)
+            let built = try await provider.beginSignIn(try SignInRequest(redirectURI: "http://127.0.0.1:9/callback"))
             let response = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
             let callback = response.status == 200
                 ? AuthorizationResponse(parameters: HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self)))

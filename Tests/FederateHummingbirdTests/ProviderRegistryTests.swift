@@ -1,5 +1,6 @@
 import Federate
 import FederateApple
+import FederateDevProvider
 import FederateGoogle
 import FederateHummingbird
 import FederateOIDC
@@ -98,11 +99,11 @@ private struct UndeclaredProvider: SignInProvider, ProviderEventSource, StepUpSi
     var providerID: String { "silent.example" }
     var eventRoutes: Set<ProviderEventRoute> { Set(ProviderEventRoute.allCases) }
 
-    func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
+    func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
         throw FederateError(.invalidConfiguration, "not used")
     }
 
-    func beginSignIn(redirectURI: String, intent: AuthorizationIntent, stepUp: StepUpRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
+    func beginSignIn(_ request: SignInRequest, stepUp: StepUpRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
         throw FederateError(.invalidConfiguration, "the routes must not call this: the capability is not declared")
     }
 
@@ -115,4 +116,32 @@ private struct UndeclaredProvider: SignInProvider, ProviderEventSource, StepUpSi
     }
 
     func revoke(_ tokens: ProviderTokens) async throws(FederateError) {}
+}
+
+/// `login_hint` on the start route reaches the provider: through the app, the dev provider
+/// signs in the user it names (not always the auto-approved one); a hostile hint is refused.
+@Suite("Start route: login_hint", .serialized)
+struct LoginHintRouteTests {
+    @Test func theStartRoutePassesLoginHintOn() async throws {
+        let dev = try await DevProvider.start(configuration: FederateRoutesTests.devConfiguration(.generic, path: "/auth/dev/callback"))
+        defer { Task { try? await dev.stop() } }
+        let accounts = AccountService(store: InMemoryAccountStore())
+        let providers: [String: any SignInProvider] = [
+            "dev": try OIDCProvider(
+                id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret",
+                cache: ProviderCache(httpClient: PatientTransport.shared))
+        ]
+        try await RoutesServer.run(providers: providers, accounts: accounts) { origin in
+            let browser = TestBrowser()
+            _ = try await browser.navigate(origin + "/auth/dev/start?login_hint=bob%40example.com", origin: origin)
+            let me = try JSONParser().parseObject(try await browser.send(origin + "/me").body)
+            #expect(me["email"] == "bob@example.com", "\(me)")
+
+            for hint in ["", "bob%1B%5B2J", "bob%E2%80%AE", String(repeating: "b", count: 257)] {
+                let refused = try await TestBrowser().send(origin + "/auth/dev/start?login_hint=" + hint)
+                #expect(refused.status == 400, "\(hint)")
+                #expect(try JSONParser().parseObject(refused.body)["error"] == "invalid_request")
+            }
+        }
+    }
 }

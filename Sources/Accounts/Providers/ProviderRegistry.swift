@@ -1,5 +1,6 @@
 public import FederateRelyingParty
 public import FederateTokens
+import Synchronization
 
 /// The providers a server signs users in with, each under a route name (`google` in
 /// `/auth/google/start`) and its provider ID (`google.com`), with the capabilities it
@@ -30,6 +31,7 @@ public struct ProviderRegistry: Sendable {
     public let entries: [Entry]
     private let byName: [ExactString: Int]
     private let byProviderID: [ExactString: Int]
+    private let background = BackgroundWarming()
 
     /// Registers `providers` by route name. Throws `invalid_configuration` for a route name
     /// that is not 1–64 of `A-Z a-z 0-9 . _ -`, or for two providers with one provider ID
@@ -65,6 +67,15 @@ public struct ProviderRegistry: Sendable {
         byProviderID[ExactString(providerID)].map { entries[$0] }
     }
 
+    /// Starts fetching, in the background, the discovery documents and key sets of the
+    /// providers with the warming capability, unless it started less than `interval` ago:
+    /// what a readiness check does when a provider is cold, so an application that runs no
+    /// `ProviderWarmer` still turns ready. Each provider's cache fetches once for concurrent
+    /// callers; failures are left to the next check.
+    package func warmInBackground(atMostEvery interval: Duration = .seconds(2)) {
+        background.start(entries.compactMap(\.capabilities.warming), atMostEvery: interval)
+    }
+
     static func isValidName(_ name: String) -> Bool {
         (1...64).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
             switch byte {
@@ -73,6 +84,26 @@ public struct ProviderRegistry: Sendable {
                 return true
             default:
                 return false
+            }
+        }
+    }
+}
+
+/// When a background warming last started, shared by copies of a registry.
+private final class BackgroundWarming: Sendable {
+    private let lastStart = Mutex<ContinuousClock.Instant?>(nil)
+
+    func start(_ providers: [any WarmableProvider], atMostEvery interval: Duration) {
+        let now = ContinuousClock.now
+        let due = lastStart.withLock { last in
+            if let started = last, now - started < interval { return false }
+            last = now
+            return true
+        }
+        guard due, !providers.isEmpty else { return }
+        Task {
+            for provider in providers where !provider.isWarm {
+                try? await provider.warm()
             }
         }
     }

@@ -12,9 +12,9 @@ public protocol SignInProvider: Sendable {
     /// What the provider can do beyond signing users in. The default declares nothing.
     var capabilities: ProviderCapabilities { get }
 
-    /// Builds the authorization request: where to send the browser and what to keep until
-    /// the callback (seal it into a cookie with `PendingAuthorizationSealer`).
-    func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest
+    /// Builds the authorization request for `request`: where to send the browser and what to
+    /// keep until the callback (seal it into a cookie with `PendingAuthorizationSealer`).
+    func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest
 
     /// Checks the callback (query or `form_post` parameters) against `pending`, exchanges the
     /// code, verifies the ID token and returns the credential. Nothing is sent to the provider

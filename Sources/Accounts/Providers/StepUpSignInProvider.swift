@@ -6,7 +6,7 @@ public import FederateRelyingParty
 /// `StepUpRequest`, checked on the ID token that returns. `OIDCProvider` has it; the server's
 /// start route uses it when the request names `acr_values` or `max_age`.
 public protocol StepUpSignInProvider: Sendable {
-    /// Builds an authorization request like `beginSignIn(redirectURI:intent:)`, asking for
+    /// Builds an authorization request like ``SignInProvider/beginSignIn(_:)``, asking for
     /// `stepUp`'s level; what it demands is sealed into the pending authorization.
-    func beginSignIn(redirectURI: String, intent: AuthorizationIntent, stepUp: StepUpRequest) async throws(FederateError) -> BuiltAuthorizationRequest
+    func beginSignIn(_ request: SignInRequest, stepUp: StepUpRequest) async throws(FederateError) -> BuiltAuthorizationRequest
 }

@@ -24,6 +24,23 @@ public struct PendingAuthorizationSealer: Sendable {
             self.id = id
             self.key = key
         }
+
+        /// A 256-bit key from its standard base64 text (32 bytes, 44 characters), as kept in a
+        /// secret store and loaded on every instance: `openssl rand -base64 32` makes one.
+        /// Throws `invalid_configuration` for anything else.
+        public init(id: String, base64: String) throws(FederateError) {
+            guard let bytes = Data(base64Encoded: base64), bytes.count == 32 else {
+                throw FederateError(.invalidConfiguration, "a sealing key is 32 bytes in standard base64 (openssl rand -base64 32)")
+            }
+            try self.init(id: id, key: SymmetricKey(data: bytes))
+        }
+
+        /// A new random 256-bit key. Cookies it sealed open only in this process: fine for one
+        /// instance in development; several instances, or restarts that keep sign-ins in
+        /// progress, load one key with ``init(id:base64:)``.
+        public static func generate(id: String) throws(FederateError) -> Key {
+            try Key(id: id, key: SymmetricKey(size: .bits256))
+        }
     }
 
     /// The keys; the first seals.
@@ -57,7 +74,7 @@ public struct PendingAuthorizationSealer: Sendable {
         guard parts.count == 3, parts[0] == "v1" else {
             throw FederateError(.invalidPendingAuthorization, "not a sealed pending authorization")
         }
-        guard let key = keys.first(where: { $0.id == parts[1] }) else {
+        guard let key = keys.first(where: { $0.id.utf8.elementsEqual(parts[1].utf8) }) else {
             throw FederateError(.invalidPendingAuthorization, "sealed with an unknown key")
         }
         guard let combined = Base64URL.decode(parts[2]), combined.count > 28 else {

@@ -10,8 +10,8 @@ public import Logging
 /// FederateRoutes(configuration: configuration).register(on: router)
 /// ```
 ///
-/// - `GET {auth}/{provider}/start?intent=signIn|link|reauthenticate&returnTo=/path` redirects
-///   to the provider (with `acr_values=phr%20phrh` and/or `max_age=SECONDS`, a step-up
+/// - `GET {auth}/{provider}/start?intent=signIn|link|reauthenticate&returnTo=/path&login_hint=HINT`
+///   redirects to the provider (passing `login_hint` on, ``SignInRequest``) (with `acr_values=phr%20phrh` and/or `max_age=SECONDS`, a step-up
 ///   sign-in: the ID token's `acr` must be one of the values, `Docs/StepUp.md`); the pending authorization (with `returnTo` and, for link and
 ///   reauthenticate, the signed-in uid) is sealed into a cookie, so any instance finishes it.
 /// - `GET|POST {auth}/{provider}/callback` (query, or Apple's cross-site `form_post`): checks
@@ -90,12 +90,14 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         if stepUp != nil, stepping == nil {
             throw FederateHTTPError(.badRequest, code: .invalidRequest, message: "this provider cannot be asked for acr_values or max_age")
         }
+        let signIn = try SignInRequest(
+            redirectURI: configuration.redirectURI(for: name), intent: intent, loginHint: query["login_hint"].map(String.init))
         let built: BuiltAuthorizationRequest
         do {
             if let stepUp, let stepping {
-                built = try await stepping.beginSignIn(redirectURI: configuration.redirectURI(for: name), intent: intent, stepUp: stepUp)
+                built = try await stepping.beginSignIn(signIn, stepUp: stepUp)
             } else {
-                built = try await entry.provider.beginSignIn(redirectURI: configuration.redirectURI(for: name), intent: intent)
+                built = try await entry.provider.beginSignIn(signIn)
             }
         } catch {
             // The provider (its discovery or keys) is unreachable or refused: a bad gateway.

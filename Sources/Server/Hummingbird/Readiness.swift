@@ -3,9 +3,11 @@ public import Logging
 
 /// What `/readyz` checks (``HealthRoutes``): the account store answers a cheap round trip
 /// (`AccountStore/ping()`) within ``storeTimeout``, and every provider that can say so
-/// (`ProviderCapabilities/warming`) has its discovery document and key set in the cache, so the next
-/// sign-in or token verification does not wait on the provider. Nothing is fetched by the
-/// check; ``ProviderWarmer`` does the fetching.
+/// (`ProviderCapabilities/warming`) has its discovery document and key set in the cache, so the
+/// next sign-in or token verification does not wait on the provider. The check itself waits
+/// on no provider: when one is cold it answers not ready and starts warming the providers in
+/// the background (at most every two seconds), so an application turns ready without a
+/// ``ProviderWarmer``; the warmer also keeps them fresh and logs why one cannot be reached.
 public struct Readiness: Sendable {
     /// The account store.
     public var store: any AccountStore
@@ -52,6 +54,7 @@ public struct Readiness: Sendable {
         for entry in providers.entries where entry.capabilities.warming?.isWarm == false {
             failing.append("provider:" + entry.name)
         }
+        if failing.contains(where: { $0.hasPrefix("provider:") }) { providers.warmInBackground() }
         return failing
     }
 }
