@@ -1,16 +1,15 @@
 import Foundation
 
-/// Another process holding an SQLite file's lock: Python's `sqlite3` module opens the file
-/// in exclusive locking mode, writes in a transaction it leaves open, and waits. Until
-/// ``release()``, no other connection can read or write the file (`SQLITE_BUSY` once its
-/// busy timeout passes); then the transaction is rolled back and the process exits.
+/// Another process holding an SQLite file's write lock: Python's `sqlite3` module begins an
+/// exclusive transaction, writes in it, and waits. Until ``release()``, no other connection
+/// can write the file (`SQLITE_BUSY` once its busy timeout passes; in WAL mode, readers go
+/// on); then the transaction is rolled back and the process exits.
 public final class SQLiteLockHolder: Sendable {
     private let process: InteractiveCLI
 
     private static let script = """
         import sqlite3, sys
         connection = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
-        connection.execute("PRAGMA locking_mode = EXCLUSIVE")
         connection.execute("BEGIN EXCLUSIVE")
         connection.execute("CREATE TABLE IF NOT EXISTS lock_holder (x)")
         print("locked", flush=True)

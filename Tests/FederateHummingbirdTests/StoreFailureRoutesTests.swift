@@ -8,12 +8,12 @@ import FederateTestSupport
 import Foundation
 import Testing
 
-/// Provider events when the account store fails once (a real in-memory store with one injected
+/// The routes when the account store fails once (a real in-memory store with one injected
 /// fault): an idempotent delivery (Google RISC, Apple's notifications) answers 5xx and is
 /// applied when the provider retries it; a back-channel logout token is consumed first, so
-/// its retry is refused as a replay.
-@Suite("Provider events and a failing store", .serialized)
-struct ProviderEventStoreFailureTests {
+/// its retry is refused as a replay; a session the store cannot check is 503, not 401.
+@Suite("Routes and a failing store", .serialized)
+struct StoreFailureRoutesTests {
     static let prefix = "https://schemas.openid.net/secevent/risc/event-type/"
 
     @Test func anIdempotentDeliveryTheStoreFailedIsAppliedOnRetry() async throws {
@@ -109,6 +109,33 @@ struct ProviderEventStoreFailureTests {
             #expect(store.callCount("consume_event_id") == 1)
             // Single use (Back-Channel Logout 1.0 §2.6): the retry of a consumed token is a replay.
             #expect(try await generic.sendBackChannelLogout(token, to: origin + "/auth/dev/backchannel-logout") == 400)
+            #expect(try await browser.send(origin + "/me").status == 200)
+        }
+    }
+
+    @Test func aSessionTheStoreCannotCheckIs503NotUnauthorized() async throws {
+        let time = TestClock()
+        var configuration = FederateRoutesTests.devConfiguration(.generic, path: "/auth/dev/callback", clock: time.clock)
+        configuration.autoApproveSubject = nil
+        let generic = try await DevProvider.start(configuration: configuration)
+        defer { Task { try? await generic.stop() } }
+        let store = FaultInjectingStore(InMemoryAccountStore())
+        let accounts = AccountService(store: store, clock: time.clock)
+        let cache = ProviderCache(httpClient: PatientTransport.shared, clock: time.clock)
+        let providers: [String: any SignInProvider] = [
+            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache)
+        ]
+        try await RoutesServer.run(providers: providers, accounts: accounts) { origin in
+            let browser = TestBrowser()
+            _ = try await browser.navigate(origin + "/auth/dev/start", origin: origin, pick: "alice")
+            #expect(try await browser.send(origin + "/me").status == 200)
+            for path in ["/me", "/auth/dev/start?intent=link"] {
+                time.advance(by: .seconds(2))  // past the one-second revocation check: the store is asked
+                store.failNext("revocation_epoch")
+                let response = try await browser.send(origin + path)
+                let body = (try? JSONParser().parseObject(response.body)) ?? [:]
+                #expect(response.status == 503 && response.header("Retry-After") == "2" && body["error"] == "store_unavailable", "\(path): \(response.status) \(body)")
+            }
             #expect(try await browser.send(origin + "/me").status == 200)
         }
     }
