@@ -124,7 +124,7 @@ extension DevRoutes {
         let now = configuration.clock.now
         if let user, !denied { state.startSSOSession(user.subject, at: now) }
         let answered = state.deviceGrants.withLock { grants -> Bool in
-            guard !code.isEmpty, let entry = grants.first(where: { $0.value.userCode == code && $0.value.expiresAt > now }),
+            guard !code.isEmpty, let entry = grants.first(where: { $0.value.userCode.exactlyEquals(code) && $0.value.expiresAt > now }),
                 case .pending = entry.value.answer
             else { return false }
             grants[entry.key]?.answer = denied ? .denied : user.map { .approved($0, authTime: now) } ?? .denied

@@ -37,8 +37,8 @@ public final class SQLiteAccountStore: AccountStore, Service {
     let thread: SQLiteThread
     /// Held while an operation runs its statements or its transaction.
     let lock = AsyncLock()
-    /// When an operation last found the file locked by another connection past the busy timeout.
-    private let lastBusy = Mutex<ContinuousClock.Instant?>(nil)
+    /// How many operations found the file locked by another connection past the busy timeout.
+    private let busyFailures = Mutex<UInt64>(0)
 
     private init(path: String, oneAccountPerEmail: Bool, database: SQLiteDatabase, thread: SQLiteThread) {
         self.path = path
@@ -119,9 +119,10 @@ public final class SQLiteAccountStore: AccountStore, Service {
             if let missing = SQLiteSchema.tables.first(where: { !tables.contains($0) }) {
                 throw FederateError(.storeSchemaMismatch, "the database says schema version \(applied) but has no table \(missing)")
             }
-            do {
+            do throws(FederateError) {
                 try database.run(oneAccountPerEmail ? SQLiteSchema.createUniqueEmail : SQLiteSchema.dropUniqueEmail)
-            } catch {
+            } catch where error.code == .emailAlreadyInUse {
+                // Only the index's own failure means that; a busy or broken file says so itself.
                 throw FederateError(.accountStoreFailed, "cannot enforce one account per email: users already share an email")
             }
         }
@@ -143,15 +144,16 @@ public final class SQLiteAccountStore: AccountStore, Service {
     /// the file locked past the busy timeout fails at once with `store_unavailable` instead of
     /// waiting out a busy timeout of its own (see ``open(path:oneAccountPerEmail:busyTimeout:logger:)``).
     func accountOperation<T>(_ body: () async throws(FederateError) -> T) async throws(FederateError) -> T {
-        let queuedAt = ContinuousClock.now
+        let failuresWhenQueued = busyFailures.withLock { $0 }
         return try await operation { () async throws(FederateError) -> T in
-            if let busy = lastBusy.withLock({ $0 }), busy > queuedAt {
+            // Another operation timed out on the lock while this one waited for the connection.
+            guard busyFailures.withLock({ $0 }) == failuresWhenQueued else {
                 throw FederateError(.storeUnavailable, "SQLite: the database file is locked by another connection")
             }
             do throws(FederateError) {
                 return try await body()
             } catch where error.code == .storeUnavailable {
-                lastBusy.withLock { $0 = .now }
+                busyFailures.withLock { $0 &+= 1 }
                 throw error
             }
         }
