@@ -93,6 +93,11 @@ public protocol SessionStore: Sendable {
     /// `expiresAt`; `true` the first time, `false` for a replay. Every instance on the same
     /// store sees every ID. IDs that expired before `now` may be forgotten.
     func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool
+    /// Whether ``consumeEventID(_:expiresAt:now:)`` recorded `id` and it has not expired at
+    /// `now`, without recording it: a provider's idempotent delivery (Apple, RISC) is applied
+    /// first and consumed after, so a failure leaves it for the provider's retry, while a
+    /// replay of one already applied is still acknowledged without effect.
+    func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool
 
     /// The revocation epoch: a number that grows in the same atomic step as every change that
     /// can make a session stop verifying (``revokeSession(id:uid:expiresAt:)``,
@@ -108,6 +113,23 @@ public protocol SessionStore: Sendable {
 extension SessionStore {
     /// No epoch: the store is asked on every session check.
     public func revocationEpoch() async throws(FederateError) -> Int64? { nil }
+
+    /// `false`: a store that cannot tell has an idempotent delivery applied again on replay
+    /// (harmless by its kind), and still acknowledged.
+    public func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool { false }
+}
+
+extension FederateError.Code {
+    /// The account store could not answer now: its database is locked by another process or
+    /// connection past the busy timeout, unreachable, out of connections, or asked to retry
+    /// (a serialization failure). Nothing about the request was decided: a server answers 503
+    /// with `Retry-After`, never 401; retry later.
+    public static let storeUnavailable: Self = "store_unavailable"
+    /// The database's schema is not one this release knows: its version record is newer than
+    /// this release's migrations (a newer release migrated it), or a table the version
+    /// promises is missing. Nothing was changed: run the release that migrated it (or a newer
+    /// one), or point the store at the right database.
+    public static let storeSchemaMismatch: Self = "store_schema_mismatch"
 }
 
 /// The keys session tokens are signed with (``AccountService`` rotates them): the part of an

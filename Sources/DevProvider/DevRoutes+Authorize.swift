@@ -110,7 +110,7 @@ extension DevRoutes {
         consumePushedRequest(raw)
         let code = DevRandom.token()
         state.codes.withLock {
-            $0[code] = DevCodeGrant(
+            $0[ExactString(code)] = DevCodeGrant(
                 clientID: client.id, redirectURI: redirectURI, user: loggedIn, nonce: parameters["nonce"], codeChallenge: challenge,
                 scopes: granted, authTime: authTime, expiresAt: now.addingTimeInterval(60), resource: resource)
         }

@@ -49,8 +49,10 @@ extension DevRoutes {
             guard let refresh = parameters["refresh_token"] else { return oauthError("invalid_request", "refresh_token missing") }
             let grant = state.tokens.withLock { tokens -> DevTokenGrant? in
                 // A refresh token bound to a DPoP key needs a proof of that key (RFC 9449 §5.2).
-                guard let grant = tokens[refresh], grant.clientID == client.id, grant.jkt == nil || grant.jkt == dpop?.thumbprint else { return nil }
-                tokens.removeValue(forKey: refresh)  // refresh tokens rotate
+                guard let grant = tokens[ExactString(refresh)], grant.clientID == client.id, grant.jkt == nil || grant.jkt == dpop?.thumbprint else {
+                    return nil
+                }
+                tokens.removeValue(forKey: ExactString(refresh))  // refresh tokens rotate
                 return grant
             }
             guard let grant else {
@@ -85,10 +87,10 @@ extension DevRoutes {
         let refresh = keepRefreshToken ?? DevRandom.token()
         let expiresAt = configuration.clock.now.adding(configuration.tokenLifetime)
         state.tokens.withLock { tokens in
-            if let old = tokens[refresh]?.sibling { tokens.removeValue(forKey: old) }
-            tokens[access] = DevTokenGrant(
+            if let old = tokens[ExactString(refresh)]?.sibling { tokens.removeValue(forKey: ExactString(old)) }
+            tokens[ExactString(access)] = DevTokenGrant(
                 clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: expiresAt, sibling: refresh, resource: audience, jkt: jkt)
-            tokens[refresh] = DevTokenGrant(
+            tokens[ExactString(refresh)] = DevTokenGrant(
                 clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: nil, sibling: access, resource: resource, jkt: jkt)
         }
         let idToken = try minter.idToken(for: user, client: client, nonce: nonce, accessToken: access, authTime: authTime, scopes: scopes)
@@ -123,7 +125,7 @@ extension DevRoutes {
         }
         let scheme = authorization[..<space].lowercased()
         let token = String(authorization[authorization.index(after: space)...])
-        guard let grant = state.tokens.withLock({ $0[token] }), let expiresAt = grant.expiresAt, expiresAt > configuration.clock.now,
+        guard let grant = state.tokens.withLock({ $0[ExactString(token)] }), let expiresAt = grant.expiresAt, expiresAt > configuration.clock.now,
             (grant.jkt != nil) == (scheme == "dpop")
         else {
             return Response(status: .unauthorized, headers: [.wwwAuthenticate: "\(scheme == "dpop" ? "DPoP" : "Bearer") error=\"invalid_token\""])
@@ -155,8 +157,8 @@ extension DevRoutes {
         if flavor == .google {
             guard let token = parameters["token"] ?? queryParameters["token"] else { return oauthError("invalid_request", "token missing") }
             let revoked = state.tokens.withLock { tokens -> Bool in
-                guard let grant = tokens.removeValue(forKey: token) else { return false }
-                if let sibling = grant.sibling { tokens.removeValue(forKey: sibling) }
+                guard let grant = tokens.removeValue(forKey: ExactString(token)) else { return false }
+                if let sibling = grant.sibling { tokens.removeValue(forKey: ExactString(sibling)) }
                 return true
             }
             return revoked ? Response(status: .ok) : oauthError("invalid_token", "Token expired or revoked")
@@ -168,9 +170,9 @@ extension DevRoutes {
         }
         if let token = parameters["token"] {
             state.tokens.withLock { tokens in
-                guard let grant = tokens[token], grant.clientID == client.id else { return }
-                tokens.removeValue(forKey: token)
-                if let sibling = grant.sibling { tokens.removeValue(forKey: sibling) }
+                guard let grant = tokens[ExactString(token)], grant.clientID == client.id else { return }
+                tokens.removeValue(forKey: ExactString(token))
+                if let sibling = grant.sibling { tokens.removeValue(forKey: ExactString(sibling)) }
             }
         }
         return Response(status: .ok)

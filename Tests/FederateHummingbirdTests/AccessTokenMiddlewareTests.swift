@@ -98,6 +98,23 @@ struct AccessTokenMiddlewareTests {
         }
     }
 
+    /// The dev provider's introspection looks tokens up by their bytes: a look-alike of an
+    /// opaque token (U+212A KELVIN SIGN for `K`) is inactive before and after its twin.
+    @Test func aLookAlikeOpaqueTokenIsInactive() async throws {
+        var configuration = DevProviderConfiguration.standard
+        configuration.accessTokenFormat = .opaque
+        let provider = try await DevProvider.start(configuration: configuration)
+        defer { Task { try? await provider.stop() } }
+        let introspection = try await Self.client(provider).introspectionClient(resource: nil, providerID: "oidc.dev", cachePolicy: .none)
+        var token = ""
+        for _ in 0..<20 where !token.contains("K") { token = try await Self.tokens(provider, resource: nil).accessToken }
+        try #require(token.contains("K"))
+        let lookAlike = token.replacingOccurrences(of: "K", with: "\u{212A}")
+        #expect(try await introspection.introspect(lookAlike).active == false)
+        #expect(try await introspection.introspect(token).active)
+        #expect(try await introspection.introspect(lookAlike).active == false)
+    }
+
     @Test func opaqueTokensAreIntrospectedWithClientAuthentication() async throws {
         var configuration = DevProviderConfiguration.standard
         configuration.accessTokenFormat = .opaque

@@ -97,6 +97,65 @@ struct ServeAccessTokenTests {
         }
     }
 
+    /// A token bound to a certificate (RFC 8705 `cnf.x5t#S256`), to a `jwk`, to anything but
+    /// `cnf.jkt` alone, or to a DPoP key (`cnf.jkt`, or an introspected `token_type` `DPoP`),
+    /// is never taken as `Authorization: Bearer`: 401 `token_binding_mismatch`. Only an
+    /// unbound token is a bearer token, verified locally or by introspection.
+    @Test(.timeLimit(.minutes(3)))
+    func aBoundTokenIsNeverABearerToken() async throws {
+        let issuer = try await TestIssuer.start()
+        defer { Task { try? await issuer.stop() } }
+        let jkt = "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"
+        let x5t = "bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2"
+        // Introspection answers by token: the authorization server vouches for each, with its binding.
+        let answers: [String: String] = [
+            "opaque-plain": #"{"active": true, "sub": "alice", "client_id": "app", "token_type": "Bearer"}"#,
+            "opaque-mtls": #"{"active": true, "sub": "alice", "client_id": "app", "cnf": {"x5t#S256": "\#(x5t)"}}"#,
+            "opaque-dpop-type": #"{"active": true, "sub": "alice", "client_id": "app", "token_type": "DPoP"}"#,
+            "opaque-jkt": #"{"active": true, "sub": "alice", "client_id": "app", "token_type": "DPoP", "cnf": {"jkt": "\#(jkt)"}}"#,
+        ]
+        let introspection = try await LoopbackHTTPServer.start { request in
+            let token = (try? FormURLEncoding.decode(request.bodyString))?["token"] ?? ""
+            return .json(answers[token] ?? #"{"active": false}"#)
+        }
+        defer { Task { try? await introspection.stop() } }
+        issuer.setDiscoveryMember("introspection_endpoint", to: .string(introspection.baseURL + "/introspect"))
+        let now = Int64(Date().timeIntervalSince1970)
+        func accessToken(_ cnf: JSONValue?) throws -> String {
+            var claims: [String: JSONValue] = [
+                "iss": .string(issuer.issuer), "sub": "alice", "aud": .string(Self.resource), "iat": .integer(now), "exp": .integer(now + 600),
+                "client_id": "app", "jti": .string(UUID().uuidString),
+            ]
+            claims["cnf"] = cnf
+            return try #require(issuer.signingKey).sign(claims: claims, algorithm: .rs256, header: ["typ": "at+jwt"])
+        }
+        let provider: JSONValue = ["name": "corp", "type": "oidc", "issuer": .string(issuer.issuer), "client_id": "api", "client_secret_env": "CORP_SECRET"]
+        let jwt: [String: JSONValue] = ["api_access_tokens": ["provider": "corp", "resource": .string(Self.resource), "method": "jwt"], "providers": [provider]]
+        try await Self.serve(jwt, environment: ["CORP_SECRET": "secret"]) { origin in
+            var (status, body) = try await Self.whoami(origin, try accessToken(nil))
+            #expect(status == 200 && body["sub"] == "alice", "\(body)")
+            let bound: [JSONValue] = [
+                ["x5t#S256": .string(x5t)], ["jwk": ["kty": "EC", "crv": "P-256", "x": "a", "y": "b"]], ["jkt": .string(jkt)],
+                ["jkt": .string(jkt), "x5t#S256": .string(x5t)], ["unknown": "x"], [:], "not-an-object",
+            ]
+            for cnf in bound {
+                (status, body) = try await Self.whoami(origin, try accessToken(cnf))
+                #expect(status == 401 && body["error"] == "token_binding_mismatch", "\(cnf): \(body)")
+            }
+        }
+        let introspected: [String: JSONValue] = [
+            "api_access_tokens": ["provider": "corp", "resource": .string(Self.resource), "method": "introspection"], "providers": [provider],
+        ]
+        try await Self.serve(introspected, environment: ["CORP_SECRET": "secret"]) { origin in
+            var (status, body) = try await Self.whoami(origin, "opaque-plain")
+            #expect(status == 200 && body["kind"] == "introspection" && body["sub"] == "alice", "\(body)")
+            for token in ["opaque-mtls", "opaque-dpop-type", "opaque-jkt"] {
+                (status, body) = try await Self.whoami(origin, token)
+                #expect(status == 401 && body["error"] == "token_binding_mismatch", "\(token): \(body)")
+            }
+        }
+    }
+
     @Test(.timeLimit(.minutes(2)), arguments: [
         JSONValue.string("jwt"),
         ["provider": "dev", "resource": "https://api", "method": "jwt", "dpop": "yes"],

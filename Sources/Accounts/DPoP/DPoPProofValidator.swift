@@ -10,7 +10,7 @@ import Foundation
 /// let validator = DPoPProofValidator(replayStore: store, nonces: try DPoPNonces(secret: secret))
 /// let proof = try await validator.validate(
 ///     proof: dpopHeader, method: "GET", uri: "https://api.example.com/orders",
-///     accessToken: token, boundTo: caller.confirmation?.jkt)
+///     accessToken: token, boundTo: try caller.binding.check(presentedWith: .dpop))
 /// ```
 public struct DPoPProofValidator: Sendable {
     /// How each proof is verified; its clock is the validator's.

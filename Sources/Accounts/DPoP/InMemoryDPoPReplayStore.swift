@@ -10,7 +10,8 @@ import Synchronization
 /// rather than forget one early.
 public final class InMemoryDPoPReplayStore: DPoPReplayStore {
     private struct State {
-        var entries: [String: Date] = [:]
+        /// By the key's exact bytes (`ExactString`), as the SQL stores compare them.
+        var entries: [ExactString: Date] = [:]
         var insertionsSincePrune = 0
     }
 
@@ -25,6 +26,7 @@ public final class InMemoryDPoPReplayStore: DPoPReplayStore {
 
     public func consumeProofKey(_ key: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
         try state.withLock { (state) throws(FederateError) -> Bool in
+            let key = ExactString(key)
             if let expiry = state.entries[key], expiry > now { return false }
             state.insertionsSincePrune += 1
             if state.insertionsSincePrune >= 1024 || state.entries.count >= capacity {

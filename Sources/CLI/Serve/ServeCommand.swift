@@ -105,7 +105,8 @@ struct ServeCommand: AsyncParsableCommand {
         let store: any AccountStore
         switch settings.store {
         case .sqlite(let path):
-            store = try await SQLiteAccountStore.open(path: path)
+            // A request waits at most about 2 s for another process's lock on the file, then answers 503.
+            store = try await SQLiteAccountStore.open(path: path, busyTimeout: .seconds(2))
         case .postgres(let url, let schema):
             let client = PostgresClient(configuration: try postgresConfiguration(url), backgroundLogger: logger)
             postgres = client

@@ -12,7 +12,8 @@ public final class DiscoveryClient: Sendable {
     private let clock: FederateClock
     private let cachePolicy: CachePolicy
     private let logger: Logger
-    private let caches = Mutex<[String: RefreshingCache<ProviderMetadata>]>([:])
+    /// By the issuer's exact bytes (``ExactString``): a look-alike issuer never finds another's document.
+    private let caches = Mutex<[ExactString: RefreshingCache<ProviderMetadata>]>([:])
 
     /// Creates a client.
     public init(
@@ -53,7 +54,7 @@ public final class DiscoveryClient: Sendable {
     /// `issuer`'s document when it is in the cache (fresh, or stale but still served), else
     /// `nil`: fetches nothing. A readiness check asks this.
     public func cachedMetadata(for issuer: String) -> ProviderMetadata? {
-        caches.withLock { $0[issuer] }?.warmValue
+        caches.withLock { $0[ExactString(issuer)] }?.warmValue
     }
 
     /// The document at `authority` fetched with `tenantIssuer` when it is in the cache, else `nil`.

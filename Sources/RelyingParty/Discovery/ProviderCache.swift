@@ -17,7 +17,8 @@ public final class ProviderCache: Sendable {
     /// Where its key sets and the clients it builds report metrics and spans.
     public let observability: Observability
     private let logger: Logger
-    private let keySets = Mutex<[String: RemoteKeySet]>([:])
+    /// By format and URL, byte for byte (``ExactString``): a look-alike URL never finds another's keys.
+    private let keySets = Mutex<[ExactString: RemoteKeySet]>([:])
 
     /// Creates an empty cache; its key sets and clients report to `observability` (by default,
     /// the metrics and tracing systems the application bootstrapped).
@@ -35,7 +36,7 @@ public final class ProviderCache: Sendable {
 
     /// The key set at `url` (created on first use, then shared).
     public func keySet(url: String, format: KeySetFormat = .jwks) throws(FederateError) -> RemoteKeySet {
-        let key = "\(format.name) \(url)"
+        let key = ExactString("\(format.name) \(url)")
         if let existing = keySets.withLock({ $0[key] }) { return existing }
         let created = try RemoteKeySet(
             url: url, format: format, httpClient: httpClient, cachePolicy: cachePolicy, clock: clock, logger: logger,
@@ -61,7 +62,7 @@ public final class ProviderCache: Sendable {
     public func isWarm(issuer: String, profile: any OpenIDProviderProfile = StandardOpenIDProfile()) -> Bool {
         guard let metadata = discovery.cachedMetadata(for: issuer, tenantIssuer: profile.tenantIssuer) else { return false }
         let location = profile.keySetLocation(metadata: metadata)
-        return keySets.withLock { $0["\(location.format.name) \(location.url)"] }?.isWarm ?? false
+        return keySets.withLock { $0[ExactString("\(location.format.name) \(location.url)")] }?.isWarm ?? false
     }
 
     /// A client for `clientID` at the provider `metadata` describes (from ``discovery``),

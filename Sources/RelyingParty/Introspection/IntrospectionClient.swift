@@ -16,7 +16,9 @@ import Foundation
 ///   one no longer than the token has left and the policy's ceiling, an inactive one briefly.
 ///   Concurrent verifications of one token share one call. The token is never stored or logged.
 /// - An active result is refused when its `exp` passed, its `nbf` is ahead, its `iss` is not
-///   the expected issuer, or its `aud` (when present) lacks the API's resource identifier.
+///   the expected issuer, its `aud` (when present) lacks the API's resource identifier, or it
+///   is bound in a way this server cannot check (`cnf.x5t#S256`, `token_type` `DPoP` without
+///   `cnf.jkt`: ``TokenBinding``, `token_binding_mismatch`).
 /// - A failing endpoint (transport error, non-200 status, a body that is not RFC 7662) is
 ///   `FederateError.Code.introspectionFailed`, with the cause; it is not cached.
 public struct IntrospectionClient: CallerTokenVerifier {
@@ -106,7 +108,7 @@ public struct IntrospectionClient: CallerTokenVerifier {
         return CallerIdentity(
             kind: .introspection, providerID: providerID, issuer: response.issuer ?? issuer, subject: response.subject,
             clientID: response.clientID, scopes: response.scopes, expiresAt: response.expiresAt?.date, confirmation: response.confirmation,
-            claims: response.members)
+            claims: response.members, tokenType: response.tokenType)
     }
 
     /// The checks an active response must pass to admit a caller.
@@ -125,6 +127,8 @@ public struct IntrospectionClient: CallerTokenVerifier {
         if let resource, let audiences = response.audiences, !audiences.contains(where: { $0.exactlyEquals(resource) }) {
             throw FederateError(.audienceMismatch, "introspection 'aud' does not contain this API's resource identifier")
         }
+        // The rule JWT access tokens follow too (`ConfirmationRule`): a binding no presentation can check refuses the token.
+        try response.binding.requireCheckable()
     }
 
     /// How long `response` may be cached: active, up to `exp` and the ceiling; inactive, briefly.

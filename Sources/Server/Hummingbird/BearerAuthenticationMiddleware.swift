@@ -24,7 +24,8 @@ public import Hummingbird
 /// `invalid_token` (with the verification's own code), 401 with the presentation's own error
 /// when the token may not be used on this request (DPoP: `invalid_dpop_proof`,
 /// `use_dpop_nonce`), 403 `insufficient_scope` with the required `scope`, and 503 when the
-/// introspection endpoint fails. Each `error` goes on the challenge of the scheme the request
+/// introspection endpoint fails, or with `Retry-After` when the account store cannot answer
+/// (a DPoP replay check: ``StoreOutage``). Each `error` goes on the challenge of the scheme the request
 /// used; every other scheme is still challenged, without one.
 public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: RouterMiddleware {
     /// Verifies the tokens.
@@ -149,15 +150,23 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
         return (credentials.token, presentation)
     }
 
-    /// A token the verifier refused: 503 when introspection failed, else `invalid_token`.
+    /// A token the verifier refused: 503 when introspection or the store failed, else `invalid_token`.
     private func verificationRefusal(_ error: FederateError, presentation: any TokenPresentation) -> BearerChallenge {
         if error.code == .introspectionFailed { return BearerChallenge(status: .serviceUnavailable, oauthError: nil, error: error, presentations: []) }
+        if StoreOutage.isStoreFailure(error) { return storeOutage(error) }
         return refusal(error, oauthError: "invalid_token", presentation: presentation)
     }
 
-    /// A verified token the presentation refused for this request, with the scheme's own `error`.
+    /// A verified token the presentation refused for this request, with the scheme's own `error`;
+    /// 503 when the store could not answer (a DPoP proof's replay check).
     private func confirmationRefusal(_ error: FederateError, presentation: any TokenPresentation) -> BearerChallenge {
-        refusal(error, oauthError: presentation.oauthError(forRefused: error), presentation: presentation)
+        if StoreOutage.isStoreFailure(error) { return storeOutage(error) }
+        return refusal(error, oauthError: presentation.oauthError(forRefused: error), presentation: presentation)
+    }
+
+    /// 503 with `Retry-After` and no challenge: the token was not found wanting (``StoreOutage``).
+    private func storeOutage(_ error: FederateError) -> BearerChallenge {
+        BearerChallenge(status: .serviceUnavailable, oauthError: nil, error: error, presentations: [], fields: StoreOutage.fields)
     }
 
     private func scopesChecked(_ caller: CallerIdentity, presentation: any TokenPresentation) throws(BearerChallenge) -> Authenticated {

@@ -12,6 +12,7 @@ public import Hummingbird
 /// | a token that fails verification, inactive, or bound to a key without its proof | 401 | `invalid_token` |
 /// | a token without a route's scopes | 403 | `insufficient_scope` |
 /// | the introspection endpoint failing | 503 | none (the token's validity is unknown) |
+/// | the account store failing (a DPoP replay check) | 503, `Retry-After` | none |
 public struct BearerChallenge: HTTPResponseError {
     /// The RFC 6750 error.
     public let oauthError: String?
@@ -77,7 +78,4 @@ extension FederateError.Code {
     /// The verified token lacks a scope the route requires (answered 403 `insufficient_scope`
     /// with the required `scope`).
     public static let insufficientScope: Self = "insufficient_scope"
-    /// The token is bound to a key (`cnf`) and was presented without a proof of possession,
-    /// or with a proof for another key (answered 401 `invalid_token`).
-    public static let tokenBindingMismatch: Self = "token_binding_mismatch"
 }

@@ -12,9 +12,14 @@ public enum ErrorResponse {
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
-    /// The answer for `error` with `status`.
+    /// The answer for `error` with `status`; a 503 for a store failure carries `Retry-After`
+    /// (``StoreOutage``).
     public static func json(_ status: HTTPResponse.Status, _ error: FederateError, headers: HTTPFields = [:]) -> Response {
-        json(status, code: error.code, message: error.message, headers: headers)
+        var headers = headers
+        if status == .serviceUnavailable, StoreOutage.isStoreFailure(error), headers[.retryAfter] == nil {
+            headers.append(contentsOf: StoreOutage.fields)
+        }
+        return json(status, code: error.code, message: error.message, headers: headers)
     }
 }
 

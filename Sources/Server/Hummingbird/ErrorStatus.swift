@@ -8,7 +8,7 @@ extension ErrorResponse {
         case .requiresRecentLogin, .insufficientAuthenticationLevel, .userMismatch, .userDisabled, .csrfFailed: return .forbidden
         case .accountExistsWithDifferentCredential, .credentialAlreadyInUse, .providerAlreadyLinked, .emailAlreadyInUse: return .conflict
         case .sessionRevoked, .tokenExpired, .userNotFound, .invalidSignature, .unknownKey, .malformedToken: return .unauthorized
-        case .accountStoreFailed: return .serviceUnavailable
+        case .accountStoreFailed, .storeUnavailable, .storeSchemaMismatch: return .serviceUnavailable
         default: return .badRequest
         }
     }

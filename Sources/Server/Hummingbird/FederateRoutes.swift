@@ -81,7 +81,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         let stepUp = try StepUpQuery.parse(acrValues: query["acr_values"].map(String.init), maxAge: query["max_age"].map(String.init))
         var uid: String?
         if intent != .signIn {
-            guard let session = await currentSession(request) else {
+            guard let session = try await currentSession(request) else {
                 throw FederateHTTPError(.unauthorized, code: .sessionRequired, message: "\(intent.rawValue) needs a signed-in user")
             }
             uid = session.uid
@@ -185,6 +185,9 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         } catch let error as FederateError {
             logger.notice("sign-in failed", metadata: ["provider": "\(name)", "error": "\(error.code)"])
             throw CallbackFailure(error: error, returnTo: returnTo, clearing: clear)
+        } catch let error as FederateHTTPError {
+            logger.notice("sign-in failed", metadata: ["provider": "\(name)", "error": "\(error.error.code)"])
+            throw CallbackFailure(error: error.error, returnTo: returnTo, clearing: clear)
         }
         var response = Response(status: .seeOther, headers: [.location: returnTo, .cacheControl: "no-store"])
         response.setCookie(clear)
@@ -201,7 +204,13 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     /// instance sees every delivery ID), and applies its events to the accounts. Answers as
     /// each provider expects: 200 with `Cache-Control: no-store` for back-channel logout
     /// (Back-Channel Logout 1.0 §2.8), 200 for Apple, 202 for RISC; 400 with a JSON error
-    /// otherwise. A repeated Apple or RISC delivery is acknowledged again, without effect.
+    /// otherwise, and 503 with `Retry-After` when the store fails, so the provider retries.
+    ///
+    /// A logout token is single use: its ID is consumed before its events are applied, and a
+    /// replay is refused. Apple's and RISC's deliveries are idempotent and retried by their
+    /// provider until acknowledged: their ID is consumed only once their events are applied,
+    /// so a store failure midway leaves the retry to do the work; a delivery already applied
+    /// is acknowledged again, without effect.
     private func receiveEvents(_ route: ProviderEventRoute, _ request: Request, context: Context) async throws -> Response {
         guard let name = context.parameters.get("provider"), let source = configuration.providers.entry(named: name)?.capabilities.events,
             source.eventRoutes.contains(route)
@@ -213,16 +222,24 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         let accepted: HTTPResponse.Status = route == .risc ? .accepted : .ok
         do throws(FederateError) {
             let batch = try await source.receiveEvents(on: route, body: Array(buffer: body))
-            if let id = batch.deliveryID {
-                let now = configuration.accounts.clock.now
-                let fresh = try await configuration.accounts.store.consumeEventID(id, expiresAt: now.adding(batch.rememberFor), now: now)
-                if !fresh {
-                    guard route != .backChannelLogout else { throw FederateError(.invalidLogoutToken, "this logout token was already received") }
-                    return Response(status: accepted, headers: [.cacheControl: "no-store"])
-                }
+            let store = configuration.accounts.store
+            let now = configuration.accounts.clock.now
+            let acknowledged = Response(status: accepted, headers: [.cacheControl: "no-store"])
+            guard let id = batch.deliveryID else {
+                for event in batch.events { try await configuration.accounts.apply(event) }
+                return acknowledged
             }
+            if route == .backChannelLogout {
+                guard try await store.consumeEventID(id, expiresAt: now.adding(batch.rememberFor), now: now) else {
+                    throw FederateError(.invalidLogoutToken, "this logout token was already received")
+                }
+                for event in batch.events { try await configuration.accounts.apply(event) }
+                return acknowledged
+            }
+            if try await store.hasConsumedEventID(id, now: now) { return acknowledged }
             for event in batch.events { try await configuration.accounts.apply(event) }
-            return Response(status: accepted, headers: [.cacheControl: "no-store"])
+            _ = try await store.consumeEventID(id, expiresAt: now.adding(batch.rememberFor), now: now)
+            return acknowledged
         } catch {
             logger.notice("provider event refused", metadata: ["provider": "\(name)", "route": "\(route.rawValue)", "error": "\(error.code)"])
             throw ProviderEventRefusal(error: error)
@@ -238,7 +255,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             return try await accounts.signIn(with: credential).sessionToken
         case .link, .reauthenticate:
             // The browser must still hold the session that started the flow.
-            guard let uid = pending.uid, let session = await currentSession(request), session.uid.exactlyEquals(uid) else {
+            guard let uid = pending.uid, let session = try await currentSession(request), session.uid.exactlyEquals(uid) else {
                 throw FederateError(.userMismatch, "the signed-in user changed during the flow")
             }
             if pending.intent == .link {
@@ -252,9 +269,16 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         }
     }
 
-    private func currentSession(_ request: Request) async -> AccountSession? {
+    /// The browser's session, `nil` when it has none or an invalid one; a store that cannot
+    /// answer is 503 (``StoreOutage``), not "no session".
+    private func currentSession(_ request: Request) async throws(FederateHTTPError) -> AccountSession? {
         guard let token = request.cookies[SessionCookies.sessionName(secure: configuration.secureCookies)]?.value else { return nil }
-        return try? await configuration.accounts.verifySession(token)
+        do {
+            return try await configuration.accounts.verifySession(token)
+        } catch {
+            if StoreOutage.isStoreFailure(error) { throw FederateHTTPError(.serviceUnavailable, error) }
+            return nil
+        }
     }
 
     // MARK: JSON API

@@ -43,15 +43,22 @@ public struct FederateHTTPError: HTTPResponseError {
 /// A failed sign-in callback: the browser goes back to the app's page with the error's code,
 /// `returnTo?error=CODE` (for an error the provider answered,
 /// `error=provider_error&provider_error=ITS_CODE`), and the flow's cookie is cleared. No
-/// message goes along: the provider's free text never reaches the browser.
+/// message goes along: the provider's free text never reaches the browser. When the account
+/// store could not answer, 503 with `Retry-After` and the JSON error instead (``StoreOutage``):
+/// the sign-in did not fail, the server could not finish it; start it again later.
 struct CallbackFailure: HTTPResponseError {
     let error: FederateError
     let returnTo: String
     let clearing: Cookie?
 
-    var status: HTTPResponse.Status { .seeOther }
+    var status: HTTPResponse.Status { StoreOutage.status(for: error, otherwise: .seeOther) }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
+        if status == .serviceUnavailable {
+            var response = ErrorResponse.json(status, error)
+            if let clearing { response.setCookie(clearing) }
+            return response
+        }
         let parameters: [(String, String)]
         if let providerError = error.providerError {
             parameters = [("error", FederateError.Code.providerError.rawValue), ("provider_error", providerError.code)]
@@ -67,16 +74,18 @@ struct CallbackFailure: HTTPResponseError {
 }
 
 /// A refused provider delivery (back-channel logout, notifications, RISC): 400 with
-/// `{"error": CODE, "error_description": TEXT}`, as Back-Channel Logout 1.0 §2.8 answers.
+/// `{"error": CODE, "error_description": TEXT}`, as Back-Channel Logout 1.0 §2.8 answers; 503
+/// with `Retry-After` when the account store failed (``StoreOutage``), so the provider
+/// delivers it again.
 struct ProviderEventRefusal: HTTPResponseError {
     let error: FederateError
 
-    var status: HTTPResponse.Status { .badRequest }
+    var status: HTTPResponse.Status { StoreOutage.status(for: error, otherwise: .badRequest) }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = JSONSerializer.bytes(["error": .string(error.code.rawValue), "error_description": .string(error.message)])
-        return Response(
-            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        var headers: HTTPFields = [.contentType: "application/json", .cacheControl: "no-store"]
+        if status == .serviceUnavailable { headers.append(contentsOf: StoreOutage.fields) }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

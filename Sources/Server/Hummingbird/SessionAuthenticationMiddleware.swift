@@ -7,7 +7,9 @@ public import Hummingbird
 ///
 /// A state-changing request (POST, PUT, PATCH, DELETE) authenticated by the cookie must also
 /// pass ``CSRFCheck``: the browser attaches cookies by itself, never an `Authorization` header.
-/// With `required`, a request without a valid session is answered 401.
+/// With `required`, a request without a valid session is answered 401. When the account store
+/// cannot answer, the request is answered 503 with `Retry-After` (``StoreOutage``), required
+/// or not: an unknown session is not a missing one.
 public struct SessionAuthenticationMiddleware<Context: FederateRequestContext>: RouterMiddleware {
     /// Verifies session tokens (signature, expiry, revocation, disabled users).
     public let accounts: AccountService
@@ -34,6 +36,8 @@ public struct SessionAuthenticationMiddleware<Context: FederateRequestContext>: 
         do {
             context.federate.session = try await accounts.verifySession(token)
         } catch {
+            // A store that cannot answer says nothing about the session: 503, even when optional.
+            if StoreOutage.isStoreFailure(error) { throw FederateHTTPError(.serviceUnavailable, error) }
             guard !required else { throw FederateHTTPError(.unauthorized, error) }
             return try await next(request, context)
         }

@@ -40,8 +40,9 @@ extension TokenPresentation {
     public func responseFields() -> HTTPFields { [:] }
 }
 
-/// RFC 6750 bearer tokens: whoever holds the token may use it. A token bound to a key
-/// (`cnf.jkt`, a DPoP-bound token) is refused here (RFC 9449 §7.1): it must come with its proof.
+/// RFC 6750 bearer tokens: whoever holds the token may use it. Only an unbound token is
+/// taken (`TokenBinding.bearer`): one bound to a key (`cnf.jkt`, a DPoP-bound token, RFC 9449
+/// §7.1; `cnf.x5t#S256`; `token_type` `DPoP`) is refused with `token_binding_mismatch`.
 public struct BearerPresentation: TokenPresentation {
     /// Creates the presentation.
     public init() {}
@@ -59,9 +60,7 @@ public struct BearerPresentation: TokenPresentation {
     }
 
     private func confirmed(_ caller: CallerIdentity) throws(FederateError) -> CallerIdentity {
-        if caller.confirmation?.jkt != nil {
-            throw FederateError(.tokenBindingMismatch, "this token is bound to a key (cnf.jkt): present it with a DPoP proof, not as Bearer")
-        }
+        try caller.binding.check(presentedWith: .bearer)
         return caller
     }
 }

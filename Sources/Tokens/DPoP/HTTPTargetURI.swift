@@ -50,6 +50,12 @@ public struct HTTPTargetURI: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { normalized }
 
+    /// Equal when the normalized forms have the same bytes (not mere canonical equivalence:
+    /// a path with `U+212A`, KELVIN SIGN, is another target than one with `K`).
+    public static func == (lhs: HTTPTargetURI, rhs: HTTPTargetURI) -> Bool { lhs.normalized.exactlyEquals(rhs.normalized) }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ExactString(normalized)) }
+
     /// Whether `a` and `b` name the same target (both normalizable and equal).
     public static func matches(_ a: String, _ b: String) -> Bool {
         guard let left = HTTPTargetURI(a), let right = HTTPTargetURI(b) else { return false }

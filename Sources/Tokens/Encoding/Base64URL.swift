@@ -41,6 +41,24 @@ public enum Base64URL {
         return text.withUTF8 { decode(bytes: $0) }
     }
 
+    /// Whether `input` is canonical unpadded base64url (what ``decode(bytes:)`` accepts),
+    /// checked without decoding: the caches of decoded segments check it before any lookup.
+    static func isCanonical(_ input: some Collection<UInt8>) -> Bool {
+        let remainder = input.count % 4
+        guard remainder != 1 else { return false }
+        var last: UInt8 = 0
+        for byte in input {
+            last = decodeTable[Int(byte)]
+            guard last != 0xFF else { return false }
+        }
+        // The unused low bits of the last character must be zero (one spelling per value).
+        switch remainder {
+        case 2: return last & 0x0F == 0
+        case 3: return last & 0x03 == 0
+        default: return true
+        }
+    }
+
     /// Decodes a buffer of ASCII bytes strictly; `nil` for anything non-canonical.
     public static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         let count = input.count

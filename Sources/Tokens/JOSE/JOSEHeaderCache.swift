@@ -5,7 +5,10 @@ import Synchronization
 /// One issuer's tokens share a handful of headers (`alg`, `kid`, `typ`), so decoding and
 /// parsing the same header for every token is work done again for nothing. The entry is a
 /// pure function of the segment's bytes under one verifier's limits, so a hit gives exactly
-/// what a fresh parse would; a header that fails to parse is never stored, and a parse under
+/// what a fresh parse would. The key is the segment's bytes (``ByteKey``), never a `String`
+/// (whose equality would let `U+212A` find the entry of `K`), and a segment that is not
+/// canonical base64url is refused before any lookup: a verdict never depends on which
+/// tokens came before. A header that fails to parse is never stored, and a parse under
 /// other limits than the first one the cache saw (a verifier copy whose limits changed)
 /// bypasses it, so a header is never served under looser limits than it was parsed with.
 /// Bounded: when
@@ -17,7 +20,7 @@ final class JOSEHeaderCache: Sendable {
 
     private struct State {
         var limits: JWSLimits?
-        var entries: [String: JOSEHeader] = [:]
+        var entries: [ByteKey: JOSEHeader] = [:]
     }
 
     private let state = Mutex(State())
@@ -27,8 +30,10 @@ final class JOSEHeaderCache: Sendable {
     func header(
         for segment: UnsafeBufferPointer<UInt8>, limits: JWSLimits, parse: () throws(FederateError) -> JOSEHeader
     ) throws(FederateError) -> JOSEHeader {
-        // A String key: it hashes its bytes in bulk, where an array of bytes hashes one at a time.
-        let key = String(decoding: segment, as: UTF8.self)
+        guard Base64URL.isCanonical(segment) else {
+            throw FederateError(.malformedToken, "the header is not canonical base64url")
+        }
+        let key = ByteKey(segment)
         let (hit, usable) = state.withLock { state -> (JOSEHeader?, Bool) in
             if state.limits == nil { state.limits = limits }
             guard state.limits == limits else { return (nil, false) }

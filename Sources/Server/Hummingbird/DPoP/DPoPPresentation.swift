@@ -56,17 +56,22 @@ public struct DPoPPresentation: TokenPresentation {
     public var challengeParameters: [(name: String, value: String)] { [("algs", validator.algorithmsParameter)] }
 
     public func confirm(_ caller: CallerIdentity, token: String, request: Request) async throws(FederateError) -> CallerIdentity {
+        let thumbprint = try caller.binding.check(presentedWith: .dpop)
         let proofs = request.headers[values: .dpop]
         guard proofs.count <= 1 else { throw FederateError(.invalidDPoPProof, "the request has more than one DPoP header") }
         let proof = try await validator.validate(
-            proof: proofs.first, method: request.method.rawValue, uri: origin + request.uri.path, accessToken: token,
-            boundTo: caller.confirmation?.jkt)
+            proof: proofs.first, method: request.method.rawValue, uri: origin + request.uri.path, accessToken: token, boundTo: thumbprint)
         return caller.confirmed(by: proof)
     }
 
-    /// `use_dpop_nonce` for a missing or stale nonce, else `invalid_dpop_proof`.
+    /// `use_dpop_nonce` for a missing or stale nonce, `invalid_token` for a token bound in a
+    /// way no proof can satisfy (`token_binding_mismatch`), else `invalid_dpop_proof`.
     public func oauthError(forRefused error: FederateError) -> String {
-        error.code == .useDPoPNonce ? "use_dpop_nonce" : "invalid_dpop_proof"
+        switch error.code {
+        case .useDPoPNonce: return "use_dpop_nonce"
+        case .tokenBindingMismatch: return "invalid_token"
+        default: return "invalid_dpop_proof"
+        }
     }
 
     public func responseFields() -> HTTPFields {

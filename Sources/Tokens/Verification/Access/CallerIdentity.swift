@@ -38,6 +38,9 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
     public let expiresAt: Date?
     /// `cnf`, when the token is bound to a key (DPoP checks ``TokenConfirmation/jkt``).
     public let confirmation: TokenConfirmation?
+    /// What the token is bound to, from ``confirmation`` and an introspected `token_type`:
+    /// how a request may present it (``TokenBinding/check(presentedWith:)``).
+    public let binding: TokenBinding
     /// The token's claims, or the members of the introspection response.
     public let claims: [String: JSONValue]
     /// The ID token, for kind ``Kind/idToken``.
@@ -48,10 +51,12 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
     /// its key is the token's ``TokenConfirmation/jkt`` (``confirmed(by:)``).
     public private(set) var dpopProof: DPoPProof?
 
-    /// An identity of any kind, from its parts (an introspection response, a verifier of your own).
+    /// An identity of any kind, from its parts (an introspection response, a verifier of your
+    /// own). `tokenType` is an introspection answer's `token_type`: `DPoP` binds the token
+    /// even without `confirmation` (``TokenBinding``).
     public init(
         kind: Kind, providerID: String?, issuer: String?, subject: String?, clientID: String?, scopes: OAuthScopes, expiresAt: Date?,
-        confirmation: TokenConfirmation?, claims: [String: JSONValue]
+        confirmation: TokenConfirmation?, claims: [String: JSONValue], tokenType: String? = nil
     ) {
         self.kind = kind
         self.providerID = providerID
@@ -61,6 +66,7 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
         self.scopes = scopes
         self.expiresAt = expiresAt
         self.confirmation = confirmation
+        self.binding = TokenBinding(confirmation: confirmation, tokenType: tokenType)
         self.claims = claims
         self.idToken = nil
         self.accessToken = nil
@@ -76,6 +82,7 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
         scopes = accessToken.scopes
         expiresAt = accessToken.expiresAt
         confirmation = accessToken.confirmation
+        binding = TokenBinding(confirmation: accessToken.confirmation)
         claims = accessToken.claims
         idToken = nil
         self.accessToken = accessToken
@@ -92,9 +99,20 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
         scopes = .none
         expiresAt = bearer.idToken.expiresAt
         confirmation = nil
+        // The ID-token rules do not read `cnf`; one that an ID token carries still binds it.
+        binding = bearer.idToken.claims["cnf"] == nil ? .bearer : Self.binding(of: bearer.idToken.claims)
         claims = bearer.idToken.claims
         idToken = bearer.idToken
         accessToken = nil
+    }
+
+    /// The binding `claims`' `cnf` states; a malformed one is ``TokenBinding/unverifiable(_:)``.
+    private static func binding(of claims: [String: JSONValue]) -> TokenBinding {
+        do throws(FederateError) {
+            return TokenBinding(confirmation: try TokenConfirmation(in: claims))
+        } catch {
+            return .unverifiable(error.message)
+        }
     }
 
     /// This identity, proven by `proof`: a DPoP presentation records the proof it checked

@@ -21,8 +21,9 @@ public struct DPoPTargetURIRule: ClaimRule {
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         let htu = try token.requiredString("htu")
         // A client that sends the normalized form (most do) is matched without re-normalizing:
-        // normalization is idempotent, so equal to the normalized target means the same target.
-        if htu == target.normalized { return }
+        // normalization is idempotent, so byte for byte the normalized target means the same
+        // target. Never `==`: a look-alike (`U+212A` for `K`) is canonically equal, not equal.
+        if htu.exactlyEquals(target.normalized) { return }
         guard let claimed = HTTPTargetURI(htu), claimed == target else {
             throw FederateError(.invalidDPoPProof, "the proof's 'htu' does not name this request's URI \(target.normalized.prefix(200))")
         }
