@@ -56,7 +56,9 @@ struct MicrosoftCLIInteropTests {
         var verdict = try await Self.verify(issuer, ["--tenant", contoso], issuer.token("contoso"))
         #expect(verdict.status == 0 && verdict.tid == contoso, "\(verdict)")
         verdict = try await Self.verify(issuer, ["--tenant", contoso], issuer.token("fabrikam"))
-        #expect(verdict.status == 1 && verdict.error == "issuer_mismatch", "\(verdict)")
+        #expect(verdict.status == 1 && verdict.error == "tenant_not_allowed", "\(verdict)")
+        verdict = try await Self.verify(issuer, ["--tenant", contoso], issuer.token("expired"))
+        #expect(verdict.status == 1 && verdict.error == "token_expired", "\(verdict)")
         // A tenant allow-list at /organizations and at /common.
         verdict = try await Self.verify(issuer, ["--account-types", "organizations", "--allowed-tenant", contoso], issuer.token("contoso"))
         #expect(verdict.status == 0, "\(verdict)")
