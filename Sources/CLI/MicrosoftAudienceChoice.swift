@@ -10,9 +10,6 @@ import FederateMicrosoft
 ///   explicit `any_tenant` (exactly one of the two: there is no default tenant list);
 /// - `consumers`: personal Microsoft accounts, no tenant setting.
 enum MicrosoftAudienceChoice {
-    /// The account types `account_types` names.
-    static let accountTypes = ["organizations", "common", "consumers"]
-
     /// The audience the settings describe; `invalid_configuration` with what is wrong otherwise.
     static func audience(tenant: String?, accountTypes: String?, allowedTenants: [String], anyTenant: Bool) throws(FederateError) -> MicrosoftAudience {
         guard let accountTypes else {

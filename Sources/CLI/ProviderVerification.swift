@@ -52,8 +52,11 @@ enum ProviderVerification {
         case .microsoft:
             // Discovery at the audience's authority, keys from its common key set, the tenant
             // rule of FederateMicrosoft's profile: the verification a sign-in's ID token gets.
+            guard let audience = settings.microsoftAudience, let clientID = settings.audiences.first else {
+                throw FederateError(.invalidConfiguration, "Microsoft needs the application (client) ID and who may sign in")
+            }
             let provider = try MicrosoftProvider(
-                clientID: settings.audiences.first ?? "", audience: settings.microsoftAudience ?? .consumers,
+                clientID: clientID, audience: audience,
                 endpoints: settings.authorityHost.map(MicrosoftEndpoints.at) ?? .microsoft, cache: ProviderCache(httpClient: http, clock: clock))
             return VerificationSession(bearer: try await provider.bearerVerifier())
         }

@@ -219,7 +219,7 @@ struct ServeCommand: AsyncParsableCommand {
         _ access: APIAccessSettings, client: OpenIDClient, providerID: String, origin: String, logger: Logger
     ) throws(FederateError) -> IntrospectionClient {
         let discovered = client.metadata.introspectionEndpoint
-        if let configured = access.introspectionEndpoint, let discovered, configured != discovered {
+        if let configured = access.introspectionEndpoint, let discovered, !configured.exactlyEquals(discovered) {
             logger.warning("api_access_tokens.introspection_endpoint is ignored: discovery advertises introspection_endpoint")
         }
         guard let endpoint = discovered ?? access.introspectionEndpoint else {

@@ -214,10 +214,10 @@ struct ServeConfiguration {
             guard case .bool(let on) = flag else { throw FederateError(.invalidConfiguration, "provider '\(name)': any_tenant is true or false") }
             anyTenant = on
         }
+        let tenant = try text("tenant"), accountTypes = try text("account_types")
         let audience: MicrosoftAudience
         do throws(FederateError) {
-            audience = try MicrosoftAudienceChoice.audience(
-                tenant: try text("tenant"), accountTypes: try text("account_types"), allowedTenants: allowed, anyTenant: anyTenant)
+            audience = try MicrosoftAudienceChoice.audience(tenant: tenant, accountTypes: accountTypes, allowedTenants: allowed, anyTenant: anyTenant)
         } catch {
             throw FederateError(.invalidConfiguration, "provider '\(name)': \(error.message)")
         }
