@@ -6,7 +6,7 @@ import Testing
 
 /// `federate serve --config`'s API contracts of issue 28: per-route scopes, the bare challenge
 /// for a request without credentials, server DPoP nonces, and the settings it refuses.
-@Suite("federate serve API contracts")
+@Suite("federate serve API contracts", .serialized)
 struct ServeAPIContractsTests {
     static let resource = "https://api.contracts.test"
 

@@ -8,7 +8,7 @@ import Testing
 /// Docs/CLI.md and Docs/Server.md) is one it really exits with: each code is provoked here
 /// through `federate serve --config`, and a code documented without a way to provoke it, or
 /// provoked without being documented, fails the test.
-@Suite("federate serve start failures")
+@Suite("federate serve start failures", .serialized)
 struct ServeStartFailureTests {
     /// What a `federate serve` that failed to start printed.
     struct Failure: CustomStringConvertible {

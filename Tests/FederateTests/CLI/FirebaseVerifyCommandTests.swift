@@ -5,7 +5,7 @@ import Testing
 
 /// `federate verify --provider firebase-session` (Firebase session cookies) and
 /// `--firebase-emulator HOST` (the Auth emulator's unsigned tokens, never on by default).
-@Suite("federate verify: Firebase session cookies and the Auth emulator")
+@Suite("federate verify: Firebase session cookies and the Auth emulator", .serialized)
 struct FirebaseVerifyCommandTests {
     static let now: Int64 = 1_800_000_000
 
