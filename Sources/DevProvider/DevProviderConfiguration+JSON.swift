@@ -4,7 +4,7 @@ extension DevProviderConfiguration {
     /// Reads a JSON configuration (documented in `Docs/DevProvider.md`):
     ///
     /// ```json
-    /// {"flavor": "generic", "project_id": "dev-project", "auto_approve": "alice",
+    /// {"flavor": "generic", "project_id": "dev-project", "auto_approve": "alice", "requires_dpop_nonce": false,
     ///  "clients": [{"id": "...", "secret": "...", "redirect_uris": ["..."], "faults": ["..."],
     ///               "jwks": {"keys": [...]}, "team_id": "...", "auth_methods": ["..."],
     ///               "authorization_error": "...", "legacy_issuer": false,
@@ -14,7 +14,9 @@ extension DevProviderConfiguration {
     ///             "authentication_method": "password|otp|passkey|securityKey"}]}
     /// ```
     ///
-    /// Unknown faults, flavours and authentication methods are errors, not ignored.
+    /// `requires_dpop_nonce` (``requiresDPoPNonce``) makes DPoP token and UserInfo requests carry
+    /// a nonce the provider issued. Unknown faults, flavours and authentication methods are
+    /// errors, not ignored.
     public init(json bytes: [UInt8], defaultFlavor: DevFlavor = .generic) throws(FederateError) {
         let object: [String: JSONValue]
         do {
@@ -53,6 +55,10 @@ extension DevProviderConfiguration {
         self.init(
             flavor: flavor, clients: clients, users: users, autoApproveSubject: object["auto_approve"]?.stringValue,
             projectID: object["project_id"]?.stringValue ?? "dev-project")
+        if let flag = object["requires_dpop_nonce"] {
+            guard case .bool(let on) = flag else { throw FederateError(.invalidConfiguration, "requires_dpop_nonce is true or false") }
+            requiresDPoPNonce = on
+        }
     }
 
     private static func strings(_ value: JSONValue?) -> [String] { value?.arrayValue?.compactMap(\.stringValue) ?? [] }

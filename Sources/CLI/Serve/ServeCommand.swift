@@ -50,7 +50,10 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 settings = try ServeConfiguration(json: Array(data), environment: ProcessInfo.processInfo.environment)
             }
-            if let port { settings.port = port }
+            if let port {
+                guard (0...65_535).contains(port) else { throw FederateError(.invalidConfiguration, "--port is a whole number from 0 to 65535") }
+                settings.port = port
+            }
             if let recentLoginSeconds {
                 try ServeConfiguration.checkRecentLoginSeconds(recentLoginSeconds)
                 settings.recentLoginSeconds = recentLoginSeconds
@@ -95,6 +98,11 @@ struct ServeCommand: AsyncParsableCommand {
             case .apple(let name, let servicesID, let teamID, let keyID, let pem):
                 providers[name] = try AppleProvider(servicesID: servicesID, teamID: teamID, keyID: keyID, privateKeyPEM: pem, cache: cache)
                 buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "Apple", providerID: AppleProvider.providerID))
+            case .microsoft(let name, let clientID, let secret, let audience, let authorityHost):
+                providers[name] = try MicrosoftProvider(
+                    clientID: clientID, clientSecret: secret, audience: audience, endpoints: authorityHost.map(MicrosoftEndpoints.at) ?? .microsoft,
+                    cache: cache)
+                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "Microsoft", providerID: MicrosoftProvider.providerID))
             case .oidc(let name, let issuer, let clientID, let secret):
                 providers[name] = try OIDCProvider(id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret, cache: cache)
                 buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? name, providerID: "oidc.\(name)"))
@@ -124,15 +132,21 @@ struct ServeCommand: AsyncParsableCommand {
         FederateRoutes<FederateContext>(configuration: configuration, logger: logger).register(on: router)
         HealthRoutes<FederateContext>(readiness: Readiness(configuration: configuration), logger: logger).register(on: router)
         MetricsRoute(registry: registry, settings: settings.metrics).register(on: router)
-        if let verifier = try await apiVerifier(settings, providers: configuration.providers, origin: origin) {
+        if let verifier = try await apiVerifier(settings, providers: configuration.providers, origin: origin, logger: logger) {
             // An API for apps: ID tokens of api_bearer_provider and access tokens as api_access_tokens says, verified on every request.
-            router.group("api").add(middleware: BearerAuthenticationMiddleware<FederateContext>(
-                verifier: verifier, presentations: try apiPresentations(settings, store: store, origin: origin)))
-                .get("whoami") { _, context in
-                    Response(
-                        status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes(whoami(context.federate.caller)))))
-                }
+            let presentations = try apiPresentations(settings, store: store, origin: origin)
+            let api = router.group("api").add(middleware: BearerAuthenticationMiddleware<FederateContext>(
+                verifier: verifier, presentations: presentations))
+            // Each route behind its own required scopes (api_access_tokens.required_scopes); a
+            // route that requires none has no scope middleware (no step added per request).
+            let scopes = settings.apiAccessTokens?.requiredScopes ?? [:]
+            let whoami = scopes["/api/whoami"].map { api.group("whoami").add(middleware: RequiredScopesMiddleware($0, presentations: presentations)) }
+                ?? api.group("whoami")
+            whoami.get { _, context in
+                Response(
+                    status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes(Self.whoami(context.federate.caller)))))
+            }
         }
         let page = DemoPage.html(providers: buttons)
         let names = buttons.map { JSONValue.string($0.name) }
@@ -176,7 +190,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// The API's verifier: `api_bearer_provider`'s ID tokens and `api_access_tokens`' access
     /// tokens side by side (`CallerTokenRouter`); `nil` when the file configures neither.
     static func apiVerifier(
-        _ settings: ServeConfiguration, providers: ProviderRegistry, origin: String
+        _ settings: ServeConfiguration, providers: ProviderRegistry, origin: String, logger: Logger
     ) async throws -> (any CallerTokenVerifier)? {
         var idTokens: (any CallerTokenVerifier)?
         if let name = settings.apiProvider {
@@ -195,20 +209,43 @@ struct ServeCommand: AsyncParsableCommand {
         case .jwt:
             return CallerTokenRouter(idTokens: idTokens, accessTokens: client.accessTokenVerifier(resource: resource, providerID: oidc.id))
         case .introspection:
-            let authentication: ClientAuthentication? = access.clientSecret.map { .clientSecretBasic(secret: $0) }
-            let introspection = try client.introspectionClient(
-                resource: resource, providerID: oidc.id, clientID: access.clientID, authentication: authentication,
-                cachePolicy: IntrospectionCachePolicy(activeCeiling: .seconds(access.cacheSeconds)))
-            return CallerTokenRouter(idTokens: idTokens, introspection: introspection)
+            return CallerTokenRouter(idTokens: idTokens, introspection: try introspectionClient(access, client: client, providerID: oidc.id, origin: origin, logger: logger))
         }
     }
 
+    /// The RFC 7662 client of `api_access_tokens`: at discovery's `introspection_endpoint`, else
+    /// at the file's `introspection_endpoint` (a provider that advertises none, such as
+    /// django-oauth-toolkit); `endpoint_not_available` when neither names one.
+    static func introspectionClient(
+        _ access: APIAccessSettings, client: OpenIDClient, providerID: String, origin: String, logger: Logger
+    ) throws(FederateError) -> IntrospectionClient {
+        let discovered = client.metadata.introspectionEndpoint
+        if let configured = access.introspectionEndpoint, let discovered, !configured.exactlyEquals(discovered) {
+            logger.warning("api_access_tokens.introspection_endpoint is ignored: discovery advertises introspection_endpoint")
+        }
+        guard let endpoint = discovered ?? access.introspectionEndpoint else {
+            throw FederateError(
+                .endpointNotAvailable,
+                "the provider advertises no introspection_endpoint: name it with api_access_tokens.introspection_endpoint")
+        }
+        return try IntrospectionClient(
+            endpoint: endpoint, clientID: access.clientID ?? client.clientID,
+            authentication: access.clientSecret.map { .clientSecretBasic(secret: $0) } ?? client.authentication,
+            resource: access.resolvedResource(origin: origin), issuer: client.metadata.issuer, providerID: providerID,
+            cachePolicy: IntrospectionCachePolicy(activeCeiling: .seconds(access.cacheSeconds)), clockTolerance: client.policy.clockTolerance,
+            httpClient: client.httpClient, clock: client.clock)
+    }
+
     /// The schemes the API takes: `Bearer`, and `DPoP` too when `api_access_tokens.dpop` is on,
-    /// with the account store as the replay store every instance shares.
+    /// with the account store as the replay store every instance shares and, with
+    /// `dpop_nonces`, server nonces every proof must carry.
     static func apiPresentations(_ settings: ServeConfiguration, store: any AccountStore, origin: String) throws(FederateError) -> [any TokenPresentation] {
-        guard settings.apiAccessTokens?.dpop == true else { return [BearerPresentation()] }
-        let dpop = try DPoPPresentation(validator: DPoPProofValidator(replayStore: AccountStoreReplayStore(store)), origin: origin)
-        return [BearerPresentation(), dpop]
+        guard let access = settings.apiAccessTokens, access.dpop else { return [BearerPresentation()] }
+        let nonces = try access.dpopNonces.map { (settings) throws(FederateError) in
+            try DPoPNonces(secret: settings.secret ?? SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }, lifetime: .seconds(settings.lifetimeSeconds))
+        }
+        let validator = DPoPProofValidator(replayStore: AccountStoreReplayStore(store), nonces: nonces)
+        return [BearerPresentation(), try DPoPPresentation(validator: validator, origin: origin)]
     }
 
     /// `GET /api/whoami`'s answer: the provider and subject (as before), the kind of token, and

@@ -1,4 +1,5 @@
 import Federate
+import FederateMicrosoft
 import Foundation
 
 /// `federate serve`'s configuration file (documented in `Docs/Server.md`):
@@ -15,6 +16,8 @@ import Foundation
 ///    {"name": "google", "type": "google", "client_id": "…", "client_secret_env": "GOOGLE_CLIENT_SECRET"},
 ///    {"name": "apple", "type": "apple", "services_id": "…", "team_id": "…", "key_id": "…", "private_key_env": "APPLE_P8"},
 ///    {"name": "corp", "type": "oidc", "label": "Corp SSO", "issuer": "https://login.corp.example", "client_id": "…", "client_secret_env": "CORP_SECRET"},
+///    {"name": "microsoft", "type": "microsoft", "client_id": "…", "client_secret_env": "MS_SECRET",
+///     "account_types": "organizations", "allowed_tenants": ["72f988bf-…"]},   // or "tenant", or "any_tenant": true (MicrosoftAudienceChoice)
 ///    {"name": "dev", "type": "dev", "flavor": "generic"}]}
 /// ```
 ///
@@ -30,10 +33,13 @@ struct ServeConfiguration {
         case google(name: String, clientID: String, clientSecret: String?)
         case apple(name: String, servicesID: String, teamID: String, keyID: String, privateKeyPEM: String)
         case oidc(name: String, issuer: String, clientID: String, clientSecret: String?)
+        /// `authorityHost` is `nil` for Microsoft's global cloud.
+        case microsoft(name: String, clientID: String, clientSecret: String?, audience: MicrosoftAudience, authorityHost: String?)
 
         var name: String {
             switch self {
-            case .dev(let name, _), .google(let name, _, _), .apple(let name, _, _, _, _), .oidc(let name, _, _, _): return name
+            case .dev(let name, _), .google(let name, _, _), .apple(let name, _, _, _, _), .oidc(let name, _, _, _), .microsoft(let name, _, _, _, _):
+                return name
             }
         }
     }
@@ -157,8 +163,10 @@ struct ServeConfiguration {
                     providers.append(.oidc(
                         name: name, issuer: try string(entry, "issuer"), clientID: try string(entry, "client_id"),
                         clientSecret: try secret(entry, "client_secret_env")))
+                case "microsoft":
+                    providers.append(try Self.microsoft(entry, name: name, clientID: try string(entry, "client_id"), secret: try secret(entry, "client_secret_env")))
                 default:
-                    throw FederateError(.invalidConfiguration, "provider '\(name)': type is dev, google, apple or oidc")
+                    throw FederateError(.invalidConfiguration, "provider '\(name)': type is dev, google, apple, microsoft or oidc")
                 }
             }
         }
@@ -181,5 +189,40 @@ struct ServeConfiguration {
             default: throw FederateError(.invalidConfiguration, "api_access_tokens.provider must be an oidc provider or a generic dev provider")
             }
         }
+    }
+
+    /// A `"type": "microsoft"` entry: who may sign in (``MicrosoftAudienceChoice``) and, for a
+    /// national cloud or a stand-in, `authority_host`.
+    static func microsoft(_ entry: JSONValue, name: String, clientID: String, secret: String?) throws(FederateError) -> ProviderEntry {
+        func text(_ key: String) throws(FederateError) -> String? {
+            guard let value = entry[key] else { return nil }
+            guard let text = value.stringValue, !text.isEmpty else { throw FederateError(.invalidConfiguration, "provider '\(name)': \(key) is a string") }
+            return text
+        }
+        var allowed: [String] = []
+        if let list = entry["allowed_tenants"] {
+            guard let items = list.arrayValue, !items.isEmpty, items.count <= 1000 else {
+                throw FederateError(.invalidConfiguration, "provider '\(name)': allowed_tenants is a list of tenant IDs")
+            }
+            for item in items {
+                guard let id = item.stringValue else { throw FederateError(.invalidConfiguration, "provider '\(name)': allowed_tenants is a list of tenant IDs") }
+                allowed.append(id)
+            }
+        }
+        var anyTenant = false
+        if let flag = entry["any_tenant"] {
+            guard case .bool(let on) = flag else { throw FederateError(.invalidConfiguration, "provider '\(name)': any_tenant is true or false") }
+            anyTenant = on
+        }
+        let tenant = try text("tenant"), accountTypes = try text("account_types")
+        let audience: MicrosoftAudience
+        do throws(FederateError) {
+            audience = try MicrosoftAudienceChoice.audience(tenant: tenant, accountTypes: accountTypes, allowedTenants: allowed, anyTenant: anyTenant)
+        } catch {
+            throw FederateError(.invalidConfiguration, "provider '\(name)': \(error.message)")
+        }
+        let host = try text("authority_host")
+        if let host { try EndpointSecurity.validate(host, field: "provider '\(name)': authority_host") }
+        return .microsoft(name: name, clientID: clientID, clientSecret: secret, audience: audience, authorityHost: host)
     }
 }

@@ -19,8 +19,9 @@ public import Hummingbird
 ///         verifier: CallerTokenRouter(idTokens: google, accessTokens: accessTokens), requiredScopes: ["orders:read"]))
 /// ```
 ///
-/// Refusals are RFC 6750 §3 challenges (``BearerChallenge``): 401 `invalid_request` without a
-/// token (code `missing_bearer_token`), 400 `invalid_request` for a malformed header, 401
+/// Refusals are RFC 6750 §3 challenges (``BearerChallenge``): 401 with the bare challenges
+/// (`Bearer`, `DPoP algs="…"`: no `error`, RFC 6750 §3.1) without a token or with another
+/// scheme (code `missing_bearer_token`), 400 `invalid_request` for a malformed header, 401
 /// `invalid_token` (with the verification's own code), 401 with the presentation's own error
 /// when the token may not be used on this request (DPoP: `invalid_dpop_proof`,
 /// `use_dpop_nonce`), 403 `insufficient_scope` with the required `scope`, and 503 when the
@@ -133,8 +134,9 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
         switch AuthorizationCredentials.from(request.headers) {
         case .success(let found): credentials = found
         case .failure(.absent):
+            // No credentials at all: the bare challenge, without an error code (RFC 6750 §3.1).
             throw BearerChallenge(
-                status: .unauthorized, oauthError: "invalid_request",
+                status: .unauthorized, oauthError: nil,
                 error: FederateError(.missingBearerToken, "send Authorization: Bearer TOKEN"), presentations: presentations)
         case .failure(.malformed(let reason)):
             throw BearerChallenge(
@@ -142,8 +144,9 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
                 presentations: presentations)
         }
         guard let presentation = presentations.first(where: { $0.scheme.caseInsensitiveEquals(String(credentials.scheme)) }) else {
+            // Another scheme (`Basic`) is no credentials for this API: the bare challenge too (RFC 6750 §3.1).
             throw BearerChallenge(
-                status: .unauthorized, oauthError: "invalid_request",
+                status: .unauthorized, oauthError: nil,
                 error: FederateError(.missingBearerToken, "send Authorization: \(presentations.map(\.scheme).joined(separator: " or ")) TOKEN"),
                 presentations: presentations)
         }

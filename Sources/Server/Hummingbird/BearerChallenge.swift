@@ -7,7 +7,7 @@ public import Hummingbird
 ///
 /// | failure | status | `error` |
 /// | --- | --- | --- |
-/// | no `Authorization` header | 401 | `invalid_request` |
+/// | no `Authorization` header, or another scheme | 401 | none: the bare challenge (RFC 6750 §3.1) |
 /// | a malformed header (two headers, not token68) | 400 | `invalid_request` |
 /// | a token that fails verification, inactive, or bound to a key without its proof | 401 | `invalid_token` |
 /// | a token without a route's scopes | 403 | `insufficient_scope` |
