@@ -94,7 +94,7 @@ private final class BackgroundWarming: Sendable {
     private let lastStart = Mutex<ContinuousClock.Instant?>(nil)
 
     func start(_ providers: [any WarmableProvider], atMostEvery interval: Duration) {
-        let now = ContinuousClock.now
+        let now = FederateClock.system.instant
         let due = lastStart.withLock { last in
             if let started = last, now - started < interval { return false }
             last = now

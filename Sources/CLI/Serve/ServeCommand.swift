@@ -194,8 +194,15 @@ struct ServeCommand: AsyncParsableCommand {
     ) async throws -> (any CallerTokenVerifier)? {
         var idTokens: (any CallerTokenVerifier)?
         if let name = settings.apiProvider {
-            guard let source = providers.entry(named: name)?.capabilities.bearerTokens else {
+            guard let entry = providers.entry(named: name), let source = entry.capabilities.bearerTokens else {
                 throw FederateError(.invalidConfiguration, "api_bearer_provider '\(name)' is not a provider of this configuration")
+            }
+            // A bearer verifier discovers its issuer on first use; serve discovers the API's
+            // issuer now, so a misconfigured one is a start failure (Docs/Server.md), not a 401 later.
+            switch entry.provider {
+            case let oidc as OIDCProvider: _ = try await oidc.client()
+            case let microsoft as MicrosoftProvider: _ = try await microsoft.client()
+            default: break
             }
             idTokens = source.bearerVerifier()
         }
