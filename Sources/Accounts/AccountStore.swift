@@ -119,19 +119,6 @@ extension SessionStore {
     public func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool { false }
 }
 
-extension FederateError.Code {
-    /// The account store could not answer now: its database is locked by another process or
-    /// connection past the busy timeout, unreachable, out of connections, or asked to retry
-    /// (a serialization failure). Nothing about the request was decided: a server answers 503
-    /// with `Retry-After`, never 401; retry later.
-    public static let storeUnavailable: Self = "store_unavailable"
-    /// The database's schema is not one this release knows: its version record is newer than
-    /// this release's migrations (a newer release migrated it), or a table the version
-    /// promises is missing. Nothing was changed: run the release that migrated it (or a newer
-    /// one), or point the store at the right database.
-    public static let storeSchemaMismatch: Self = "store_schema_mismatch"
-}
-
 /// The keys session tokens are signed with (``AccountService`` rotates them): the part of an
 /// ``AccountStore`` that session signing uses. Errors: `FederateError/Code/accountStoreFailed`.
 public protocol SessionKeyStore: Sendable {
