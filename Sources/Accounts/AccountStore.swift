@@ -15,11 +15,12 @@ public import Foundation
 /// The store is three protocols, one per concern, so a part of the SDK that needs one concern
 /// asks for that one only: ``UserStore`` (users and their provider identities),
 /// ``SessionStore`` (signed-out sessions, ended provider sessions, replayed event IDs) and
-/// ``SessionKeyStore`` (the keys session tokens are signed with).
+/// ``SessionKeyStore`` (the keys session tokens are signed with). Every account store is also
+/// a `ReplayStore` (FederateTokens) for DPoP proofs, kept beside the event IDs.
 ///
 /// Implementations: ``InMemoryAccountStore`` (tests), `SQLiteAccountStore` (FederateSQLite),
 /// `PostgresAccountStore` (FederatePostgres).
-public protocol AccountStore: UserStore, SessionStore, SessionKeyStore {
+public protocol AccountStore: UserStore, SessionStore, SessionKeyStore, ReplayStore {
     /// One cheap round trip to the store (`SELECT 1` in the SQL stores), for a readiness
     /// probe; throws `account_store_failed` when the store does not answer. The default
     /// looks up a session ID that cannot exist.
