@@ -15,9 +15,10 @@ enum ProviderVerification {
     /// `keysSource` is a file (JWKS or x509 map, recognised by content) or a URL (a JWKS for
     /// google and apple, an x509 map for firebase); `nil` uses the provider's real keys.
     static func make(
-        _ name: Name, audiences: [String], projectID: String?, keysSource: String?, clock: FederateClock
+        _ name: Name, audiences: [String], projectID: String?, keysSource: String?, allowList: PrivateNetworkAllowList = .none,
+        clock: FederateClock
     ) throws -> any BearerTokenVerifier {
-        let keys = try keyProvider(keysSource, urlFormat: name == .firebase ? .x509Map : .jwks)
+        let keys = try keyProvider(keysSource, urlFormat: name == .firebase ? .x509Map : .jwks, allowList: allowList)
         let http = AsyncHTTPClientTransport.shared
         switch name {
         case .google: return try GoogleIDTokenVerifier(clientIDs: IdentifierSet(audiences), keys: keys, httpClient: http, clock: clock)
@@ -28,10 +29,12 @@ enum ProviderVerification {
         }
     }
 
-    private static func keyProvider(_ source: String?, urlFormat: KeySetFormat) throws -> (any KeySetProvider)? {
+    private static func keyProvider(_ source: String?, urlFormat: KeySetFormat, allowList: PrivateNetworkAllowList) throws -> (any KeySetProvider)? {
         guard let source else { return nil }
         if source.hasPrefix("https://") || source.hasPrefix("http://") {
-            return try RemoteKeySet(url: source, format: urlFormat, httpClient: AsyncHTTPClientTransport.shared)
+            return try RemoteKeySet(
+                url: source, format: urlFormat, destination: DestinationPolicy(issuer: source, allowing: allowList),
+                httpClient: AsyncHTTPClientTransport.shared)
         }
         guard let data = FileManager.default.contents(atPath: source) else {
             throw FederateError(.invalidKeySet, "cannot read key file '\(source)'")

@@ -95,8 +95,10 @@ struct ServeCommand: AsyncParsableCommand {
             case .apple(let name, let servicesID, let teamID, let keyID, let pem):
                 providers[name] = try AppleProvider(servicesID: servicesID, teamID: teamID, keyID: keyID, privateKeyPEM: pem, cache: cache)
                 buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "Apple", providerID: AppleProvider.providerID))
-            case .oidc(let name, let issuer, let clientID, let secret):
-                providers[name] = try OIDCProvider(id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret, cache: cache)
+            case .oidc(let name, let issuer, let clientID, let secret, let privateNetwork):
+                providers[name] = try OIDCProvider(
+                    id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret,
+                    profile: StandardOpenIDProfile(privateNetworkAllowList: privateNetwork), cache: cache)
                 buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? name, providerID: "oidc.\(name)"))
             }
         }
