@@ -48,7 +48,7 @@ struct PrivateEndpointCommandTests {
         for command in [["discover", "https://op.example"], ["doctor", "https://op.example"], ["verify", "--issuer", "https://op.example", "--audience", "a", "x"]] {
             let malformed = try await CLIProcess.run(command + ["--allow-private-endpoint", "10.0.0.0/99"])
             #expect(malformed.status == 64, "\(command[0]): \(malformed.stderr)")
-            #expect(malformed.stderr.contains("allow-private-endpoint"), "\(command[0])")
+            #expect(malformed.stderr.contains("--allow-private-endpoint: private-network allow-list entry '10.0.0.0/99' is not a network in CIDR notation"), "\(command[0]): \(malformed.stderr)")
         }
         // Allowed, the private issuer is contacted (and fails there: nothing speaks TLS on it).
         let server = try await LoopbackHTTPServer.start { _ in .json("{}") }
