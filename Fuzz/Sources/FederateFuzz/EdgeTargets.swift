@@ -48,7 +48,7 @@ enum EdgeTargets {
     static func numericAddresses(_ host: String) -> [[UInt8]] {
         var name = host
         if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
-        if name.hasSuffix(".") { name.removeLast() }
+        if name.hasSuffix("."), !name.contains(":") { name.removeLast() }  // the rule reads `127.0.0.1.` as 127.0.0.1; glibc refuses it
         guard !name.isEmpty, !name.contains("\0") else { return [] }
         var hints = addrinfo()
         hints.ai_flags = AI_NUMERICHOST

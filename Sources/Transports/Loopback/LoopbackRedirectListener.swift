@@ -16,9 +16,11 @@ import Synchronization
 /// state or none — a page of another site cannot end the sign-in by hitting the port — and
 /// keeps waiting for the right one. A malformed callback (a duplicated `code`, a bad escape)
 /// whose `state` parameter appears exactly once and is the flow's own ends the wait at once
-/// with its typed error (`invalid_callback`): the provider answered this flow, badly. Started with `answerAfterFinish`, it holds the browser's
-/// page until the app calls ``finish(succeeded:)``, so the page says the sign-in finished only
-/// once the code exchange has succeeded.
+/// with its typed error (`invalid_callback`): the provider answered this flow, badly.
+///
+/// Started with `answerAfterFinish`, it holds the browser's page until the app calls
+/// ``finish(succeeded:)``, so the page says the sign-in finished only once the code exchange
+/// has succeeded.
 public final class LoopbackRedirectListener: RedirectReceiver {
     private typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
 

@@ -174,17 +174,24 @@ struct PrivateNetworkRuleTests {
         try await server.stop()
     }
 
-    /// A redirect is a connection too: the name on the allow-list does not carry the request to
-    /// the loopback address it redirects to.
-    @Test func aRedirectToLoopbackIsRefusedAtConnectTime() async throws {
+    /// A redirect is a connection too: a request that follows redirects is checked by address
+    /// on every connection it makes (a host name on the allow-list does not extend to it), so
+    /// no redirect can carry it to a loopback address the list does not name.
+    @Test func aRequestThatFollowsRedirectsIsCheckedOnEveryConnection() async throws {
         let target = try await LoopbackHTTPServer.start { _ in .json("{}") }
         let redirecting = try await LoopbackHTTPServer.start { _ in .redirect(to: target.baseURL + "/admin") }
-        let policy = DestinationPolicy.publicAddresses(except: try PrivateNetworkAllowList(["localhost"]))
+        let byName = DestinationPolicy.publicAddresses(except: try PrivateNetworkAllowList(["localhost"]))
         await #expect(throws: FederateError.self) {
             _ = try await AsyncHTTPClientTransport.shared.send(
-                HTTPRequest(url: "http://localhost:\(redirecting.port)/", followRedirects: true, destination: policy))
+                HTTPRequest(url: "http://localhost:\(redirecting.port)/", followRedirects: true, destination: byName))
         }
-        #expect(target.requestCount == 0)
+        #expect(redirecting.requestCount == 0 && target.requestCount == 0)
+        // Listed by network, both connections are allowed and the redirect is followed.
+        let byNetwork = DestinationPolicy.publicAddresses(except: try PrivateNetworkAllowList(["127.0.0.0/8", "::1"]))
+        let followed = try await AsyncHTTPClientTransport.shared.send(
+            HTTPRequest(url: "http://localhost:\(redirecting.port)/", followRedirects: true, destination: byNetwork))
+        #expect(followed.status == 200)
+        #expect(redirecting.requestCount == 1 && target.requestCount == 1)
         try await target.stop()
         try await redirecting.stop()
     }
