@@ -103,8 +103,10 @@ struct ServeCommand: AsyncParsableCommand {
                     clientID: clientID, clientSecret: secret, audience: audience, endpoints: authorityHost.map(MicrosoftEndpoints.at) ?? .microsoft,
                     cache: cache)
                 buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "Microsoft", providerID: MicrosoftProvider.providerID))
-            case .oidc(let name, let issuer, let clientID, let secret):
-                providers[name] = try OIDCProvider(id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret, cache: cache)
+            case .oidc(let name, let issuer, let clientID, let secret, let privateNetwork):
+                providers[name] = try OIDCProvider(
+                    id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret,
+                    profile: StandardOpenIDProfile(privateNetworkAllowList: privateNetwork), cache: cache)
                 buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? name, providerID: "oidc.\(name)"))
             }
         }
