@@ -97,17 +97,19 @@ struct ServiceGrantTests {
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }
             }
             #expect(tokens.count == 1 && counting.count.withLock { $0 } == 1)
-            // The same scopes in another order share the key; a look-alike scope does not.
+            // The same scopes in another order share the key; a look-alike audience does not
+            // (a look-alike scope never leaves the process: scopes are printable ASCII).
             _ = try await cache.token(scopes: ["a", "b"])
             #expect(counting.count.withLock { $0 } == 1)
-            _ = try await cache.token(scopes: ["a", "b\u{200B}"])
-            #expect(counting.count.withLock { $0 } == 2)
+            let api = try await cache.token(scopes: ["a", "b"], audience: "api")
+            let lookAlike = try await cache.token(scopes: ["a", "b"], audience: "ap\u{0456}")
+            #expect(api.token != lookAlike.token && counting.count.withLock { $0 } == 3)
             // 600 s tokens: still cached at 530 s, renewed at 541 s (within 60 s of expiry).
             clock.advance(by: .seconds(530))
             #expect(try await cache.token(scopes: ["a", "b"]).token == tokens.first)
             clock.advance(by: .seconds(11))
             let renewed = try await cache.token(scopes: ["a", "b"])
-            #expect(renewed.token != tokens.first && counting.count.withLock { $0 } == 3)
+            #expect(renewed.token != tokens.first && counting.count.withLock { $0 } == 4)
         }
     }
 
