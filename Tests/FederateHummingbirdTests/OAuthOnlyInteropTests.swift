@@ -132,7 +132,9 @@ struct OAuthOnlyInteropTests {
 
     /// idpy-oidc's end-session endpoint: signed in through the routes, signed out at idpy with the
     /// session's ID token as `id_token_hint` (idpy checks its signature, `aud` and `sub` against its
-    /// own session), back with the state checked; idpy's session is gone (its access token dead).
+    /// own session, found by its cookie), back with the state checked; idpy runs its verified
+    /// logout for that session (it prints `LOGOUT <sid> <state>`; idpyoidc 5.0.0 leaves the
+    /// session's tokens usable, so that is not checked).
     /// And its RFC 8693 token exchange: a token for the one resource its policy allows, and
     /// `invalid_target` for another.
     @Test(.timeLimit(.minutes(20)))
@@ -156,6 +158,7 @@ struct OAuthOnlyInteropTests {
             let user = try await accounts.user(uid: try #require(me["uid"]?.stringValue))
             let accessToken = try #require(user.identity(providerID: "oidc.idpy")?.tokens.accessToken)
             let client = try await idpy.client()
+            #expect(client.metadata.endSessionEndpoint == issuer + "/session")
 
             // Token exchange first, while idpy's session lives.
             let service = try ServiceTokenClient(
@@ -181,8 +184,6 @@ struct OAuthOnlyInteropTests {
             #expect(String(decoding: back.body, as: UTF8.self) == "home" && browser.history.contains(origin + "/?signed_out=provider"), "\(browser.history)")
             let logout = try #require(await op.nextLine())
             #expect(logout.hasPrefix("LOGOUT ") && logout.hasSuffix(" " + state), "\(logout)")
-            let dead = await #expect(throws: FederateError.self) { try await client.userInfo(accessToken: accessToken, expectedSubject: "alice") }
-            #expect(dead != nil)
         }
         await op.terminate()
     }
