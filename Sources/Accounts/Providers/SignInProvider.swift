@@ -30,8 +30,3 @@ extension SignInProvider {
     /// Nothing beyond sign-in.
     public var capabilities: ProviderCapabilities { ProviderCapabilities() }
 }
-
-extension FederateError.Code {
-    /// Reauthentication with a provider that cannot prove a fresh sign-in: an OAuth 2.0 provider without ID tokens (GitHub ignores `prompt` and sends no `auth_time`) and without a configured freshness proof. Reauthenticate with another linked provider (an OpenID one) instead.
-    public static let providerCannotReauthenticate: Self = "provider_cannot_reauthenticate"
-}

@@ -163,10 +163,3 @@ public struct ServiceTokenClient: Sendable {
         return resource
     }
 }
-
-extension FederateError.Code {
-    /// RFC 8693 §2.2.2 / RFC 8707: the server refused the requested `resource` or `audience` (the provider's code, kept as sent).
-    public static let invalidTarget: Self = "invalid_target"
-    /// The server does not support the grant asked for (`client_credentials`, token exchange), or not for this client (the provider's code, kept as sent).
-    public static let unsupportedGrantType: Self = "unsupported_grant_type"
-}
