@@ -287,7 +287,8 @@ class Handler(BaseHTTPRequestHandler):
             # claims_parameter_supported=false; ignore it so nothing can pull email into the ID token.
             args.pop("claims", None)
         # idpyoidc's session cookie (set at /authorization) is what its end-session endpoint
-        # finds the session by: pass the browser's cookies on.
+        # finds the session by: pass the browser's cookies on, to that endpoint only (at
+        # /authorization they would make idpyoidc reuse an earlier authentication, and its acr).
         cookies = []
         for pair in (self.headers.get("Cookie") or "").split(";"):
             cookie, _, value = pair.strip().partition("=")
@@ -297,7 +298,7 @@ class Handler(BaseHTTPRequestHandler):
             "headers": {k.lower(): v for k, v in self.headers.items() if k.lower() != "cookie"},
             "method": self.command,
             "url": self.op.issuer + self.path,
-            "cookie": cookies,
+            "cookie": cookies if name == "session" else [],
         }
         with self.lock:  # idpyoidc's in-memory session store is not meant for concurrent use
             self.handle_endpoint(name, endpoint, args, http_info)
