@@ -30,7 +30,7 @@ struct ServeOAuthProvidersTests {
             let browser = TestBrowser()
             _ = try await browser.navigate(origin + "/auth/gh/start", origin: origin)
             var me = try JSONParser().parseObject(try await browser.send(origin + "/me").body)
-            #expect(me["providers"]?[0]?["provider_id"] == "github.com" && me["email"] == "alice@example.com" && me["recent_login"] == false, "\(me)")
+            #expect(me["providers"]?.arrayValue?.first?["provider_id"] == "github.com" && me["email"] == "alice@example.com" && me["recent_login"] == false, "\(me)")
             let uid = me["uid"]
             // The same GitHub user through the data-configured provider: another provider ID,
             // so linking it to the same account works, keyed by the numeric id too.
