@@ -56,6 +56,10 @@ struct RPInitiatedLogoutTests {
             let claims = try JSONParser().parseObject(try #require(Base64URL.decode(hint.split(separator: ".")[1])))
             #expect(claims["sub"] == "alice" && claims["aud"] == "dev-client" && claims["iss"] == .string(generic.issuer))
             #expect(try await browser.send(origin + "/me").status == 401, "signed out here before the provider is asked")
+            // A forged return while the sign-out is under way is refused, and spoils nothing.
+            let forgedReturn = try await browser.send(origin + "/auth/signout/callback?state=" + state + "x")
+            #expect(forgedReturn.status == 303 && forgedReturn.header("Location") == "/?error=state_mismatch")
+            #expect(browser.cookie(SessionCookies.signOutStateName) != nil)
 
             // At the provider, and back: its session ended, the state checked.
             let back = try await browser.navigate(url, origin: origin)

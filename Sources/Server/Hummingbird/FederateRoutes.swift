@@ -418,8 +418,9 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
 
     /// `GET {auth}/signout/callback`: the provider sends the browser back after ending its
     /// session. The `state` must equal the one sealed in this browser's cookie (constant time),
-    /// within ten minutes; then 303 to `defaultReturnTo` with `signed_out=provider`, else with
-    /// `error=state_mismatch`. Either way the cookie is cleared; the session here ended already.
+    /// within ten minutes; then 303 to `defaultReturnTo` with `signed_out=provider` and the cookie
+    /// cleared. Else 303 with `error=state_mismatch`, the cookie left as it is: a forged return
+    /// cannot spoil the real one. The session here ended already.
     private func signedOutAtProvider(_ request: Request) -> Response {
         let now = configuration.accounts.clock.now.timeIntervalSince1970
         var parameter = ("error", FederateError.Code.stateMismatch.rawValue)
@@ -435,8 +436,10 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         var response = Response(
             status: .seeOther,
             headers: [.location: target + (target.contains("?") ? "&" : "?") + FormURLEncoding.encode([parameter]), .cacheControl: "no-store"])
-        response.setCookie(SessionCookies.signOutCookie(
-            name: SessionCookies.signOutStateName, value: "", path: configuration.authPath + "/signout", maxAge: 0, secure: configuration.secureCookies))
+        if parameter.0 == "signed_out" {
+            response.setCookie(SessionCookies.signOutCookie(
+                name: SessionCookies.signOutStateName, value: "", path: configuration.authPath + "/signout", maxAge: 0, secure: configuration.secureCookies))
+        }
         return response
     }
 
