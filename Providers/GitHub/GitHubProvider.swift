@@ -130,7 +130,8 @@ extension GitHubProvider: SignInProvider {
     public func revoke(_ tokens: ProviderTokens) async throws(FederateError) {
         guard revokesTokens, let token = tokens.accessToken else { return }
         let url = endpoints.tokenRevocation(clientID: clientID)
-        try EndpointSecurity.validate(url, field: "GitHub token revocation")
+        let destination = DestinationPolicy(issuer: endpoints.web)
+        try EndpointSecurity.validate(url, field: "GitHub token revocation", destination: destination)
         let credentials = FormURLEncoding.escape(clientID) + ":" + FormURLEncoding.escape(clientSecret)
         let request = HTTPRequest(
             method: "DELETE", url: url,
@@ -138,7 +139,7 @@ extension GitHubProvider: SignInProvider {
                 ("Authorization", "Basic " + Data(credentials.utf8).base64EncodedString()), ("Accept", "application/vnd.github+json"),
                 ("Content-Type", "application/json"),
             ],
-            body: JSONSerializer.bytes(["access_token": .string(token)]))
+            body: JSONSerializer.bytes(["access_token": .string(token)]), destination: destination)
         let response = try await cache.httpClient.exchange(request)
         guard response.status == 204 || response.status == 404 else {
             throw FederateError(.unexpectedStatus, "GitHub's token revocation answered HTTP \(response.status)")

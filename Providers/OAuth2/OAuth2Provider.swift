@@ -63,8 +63,14 @@ public struct OAuth2Provider: Sendable {
         guard Self.isValidID(id) else {
             throw FederateError(.invalidConfiguration, "an OAuth 2.0 provider ID is 'oauth2.' followed by 1-64 of [A-Za-z0-9._-]")
         }
-        try EndpointSecurity.validate(userEndpoint, field: "user endpoint")
-        if case .issuer(let issuer) = server { try EndpointSecurity.validate(issuer, field: "issuer") }
+        switch server {
+        case .issuer(let issuer):
+            let destination = DestinationPolicy(issuer: issuer)
+            try EndpointSecurity.validate(issuer, field: "issuer", destination: destination)
+            try EndpointSecurity.validate(userEndpoint, field: "user endpoint", destination: destination)
+        case .endpoints(let metadata):
+            try EndpointSecurity.validate(userEndpoint, field: "user endpoint", destination: metadata.destination)
+        }
         guard !fields.id.isEmpty else { throw FederateError(.invalidConfiguration, "the user endpoint's ID field is needed") }
         self.id = id
         self.server = server

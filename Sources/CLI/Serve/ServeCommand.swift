@@ -118,8 +118,10 @@ struct ServeCommand: AsyncParsableCommand {
                 providers[entry.name] = provider
                 buttons.append(DemoPage.Provider(
                     name: entry.name, label: settings.label(of: entry.name) ?? entry.name, providerID: provider.id, reauthenticates: entry.fields.authTime != nil))
-            case .oidc(let name, let issuer, let clientID, let secret):
-                providers[name] = try OIDCProvider(id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret, cache: cache)
+            case .oidc(let name, let issuer, let clientID, let secret, let privateNetwork):
+                providers[name] = try OIDCProvider(
+                    id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret,
+                    profile: StandardOpenIDProfile(privateNetworkAllowList: privateNetwork), cache: cache)
                 buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? name, providerID: "oidc.\(name)"))
             }
         }

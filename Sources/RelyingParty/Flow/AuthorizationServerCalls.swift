@@ -10,6 +10,8 @@ import Tracing
 /// ``OAuthClient`` and ``ServiceTokenClient``.
 struct AuthorizationServerCalls: Sendable {
     let issuer: String
+    /// Where the requests may connect (the private-network rule of the issuer).
+    let destination: DestinationPolicy
     let clientID: String
     let authentication: ClientAuthentication
     let httpClient: any HTTPClient
@@ -54,7 +56,8 @@ struct AuthorizationServerCalls: Sendable {
                 ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"),
             ]
             try authentication.apply(clientID: clientID, endpoint: endpoint, form: &form, headers: &headers, now: clock.now)
-            return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8))
+            return HTTPRequest(
+                method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8), destination: destination)
         }
         // Only the endpoint, the grant type and the method: never a form value that is a secret.
         logger.debug("request to the provider", metadata: [

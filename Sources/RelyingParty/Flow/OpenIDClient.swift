@@ -72,7 +72,8 @@ public struct OpenIDClient: Sendable {
         } else {
             let location = profile.keySetLocation(metadata: metadata)
             self.keys = try RemoteKeySet(
-                url: location.url, format: location.format, httpClient: httpClient, clock: clock, logger: logger, observability: observability)
+                url: location.url, format: location.format, destination: metadata.destination, httpClient: httpClient, clock: clock,
+                logger: logger, observability: observability)
         }
         self.observability = observability
         self.policy = profile.policy(metadata: metadata, clientID: clientID, authentication: authentication)
@@ -201,7 +202,7 @@ public struct OpenIDClient: Sendable {
         guard let endpoint = revocationEndpoint else {
             throw FederateError(.endpointNotAvailable, "the provider advertises no revocation_endpoint")
         }
-        try EndpointSecurity.validate(endpoint, field: "revocation_endpoint")
+        try EndpointSecurity.validate(endpoint, field: "revocation_endpoint", destination: metadata.destination)
         var form: [(String, String)] = [("token", token)]
         if let hint { form.append(("token_type_hint", hint)) }
         let response = try await postForm(form, to: endpoint)
@@ -226,7 +227,8 @@ public struct OpenIDClient: Sendable {
         }
         let scheme = try authorizationScheme(for: tokenType)
         let request = HTTPRequest(
-            url: endpoint, headers: [("Authorization", scheme + " " + accessToken), ("Accept", "application/json, application/jwt")])
+            url: endpoint, headers: [("Authorization", scheme + " " + accessToken), ("Accept", "application/json, application/jwt")],
+            destination: metadata.destination)
         let response: HTTPResponse
         if scheme == "DPoP" {
             response = try await exchangeWithDPoP(request, accessToken: accessToken) { $0.asksForDPoPNonce }
@@ -265,7 +267,7 @@ public struct OpenIDClient: Sendable {
     /// How this client calls its provider's token and revocation endpoints.
     var calls: AuthorizationServerCalls {
         AuthorizationServerCalls(
-            issuer: metadata.issuer, clientID: clientID, authentication: authentication, httpClient: httpClient, dpop: dpop, clock: clock,
+            issuer: metadata.issuer, destination: metadata.destination, clientID: clientID, authentication: authentication, httpClient: httpClient, dpop: dpop, clock: clock,
             logger: logger, observability: observability, explain: { [profile] in profile.explain($0) })
     }
 

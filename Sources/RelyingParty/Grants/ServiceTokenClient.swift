@@ -41,7 +41,7 @@ public struct ServiceTokenClient: Sendable {
         tokenEndpoint: String, issuer: String? = nil, clientID: String, authentication: ClientAuthentication, httpClient: any HTTPClient,
         clock: FederateClock = .system, logger: Logger = Logger(label: "federate.service-tokens"), observability: Observability = Observability()
     ) throws(FederateError) {
-        try EndpointSecurity.validate(tokenEndpoint, field: "token_endpoint")
+        try EndpointSecurity.validate(tokenEndpoint, field: "token_endpoint", destination: DestinationPolicy(issuer: issuer ?? tokenEndpoint))
         if case .none = authentication {
             throw FederateError(.invalidConfiguration, "a service's grants need client authentication: a public client ('none') cannot use them")
         }
@@ -76,7 +76,8 @@ public struct ServiceTokenClient: Sendable {
 
     var calls: AuthorizationServerCalls {
         AuthorizationServerCalls(
-            issuer: issuer, clientID: clientID, authentication: authentication, httpClient: httpClient, dpop: dpop, clock: clock,
+            issuer: issuer, destination: DestinationPolicy(issuer: issuer), clientID: clientID, authentication: authentication,
+            httpClient: httpClient, dpop: dpop, clock: clock,
             logger: logger, observability: observability, explain: { $0 })
     }
 

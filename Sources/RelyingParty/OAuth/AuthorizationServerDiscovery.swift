@@ -31,7 +31,7 @@ public final class AuthorizationServerDiscovery: Sendable {
 
     /// The validated metadata of `issuer` (cached).
     public func metadata(for issuer: String) async throws(FederateError) -> AuthorizationServerMetadata {
-        try EndpointSecurity.validate(issuer, field: "issuer")
+        try EndpointSecurity.validate(issuer, field: "issuer", destination: DestinationPolicy(issuer: issuer))
         let cache = caches.withLock { caches in
             if let existing = caches[ExactString(issuer)] { return existing }
             let created = makeCache(issuer: issuer)
@@ -62,7 +62,8 @@ public final class AuthorizationServerDiscovery: Sendable {
             for url in Self.locations(forIssuer: issuer) {
                 let response: HTTPResponse
                 do throws(FederateError) {
-                    response = try await httpClient.exchange(HTTPRequest(url: url, headers: [("Accept", "application/json")]))
+                    response = try await httpClient.exchange(
+                        HTTPRequest(url: url, headers: [("Accept", "application/json")], destination: DestinationPolicy(issuer: issuer)))
                 } catch {
                     throw FederateError(.discoveryFailed, "fetching \(url) failed: \(error.message)", cause: error)
                 }

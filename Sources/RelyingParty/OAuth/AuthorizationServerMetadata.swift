@@ -36,20 +36,27 @@ public struct AuthorizationServerMetadata: Sendable {
     public let authorizationResponseIssParameterSupported: Bool
     /// Every member of the document (empty when configured).
     public let document: [String: JSONValue]
+    /// Where the requests made for this server may connect: any address for an issuer on
+    /// loopback, else public addresses only (the private-network rule, ``DestinationPolicy``).
+    /// Every endpoint was checked against it, and every request carries it.
+    public let destination: DestinationPolicy
 
     /// Endpoints configured by hand, for a server that publishes no RFC 8414 document. Each is
-    /// checked by ``EndpointSecurity``; throws `insecure_endpoint` or `invalid_url`.
+    /// checked by ``EndpointSecurity`` under the issuer's ``destination``; throws
+    /// `insecure_endpoint`, `invalid_url` or `private_address_refused`.
     public init(
         issuer: String, authorizationEndpoint: String, tokenEndpoint: String, revocationEndpoint: String? = nil,
         introspectionEndpoint: String? = nil, tokenEndpointAuthMethodsSupported: [String]? = nil,
         authorizationResponseIssParameterSupported: Bool = false
     ) throws(FederateError) {
+        let destination = DestinationPolicy(issuer: issuer)
         for (field, url) in [
             ("issuer", issuer), ("authorization_endpoint", authorizationEndpoint), ("token_endpoint", tokenEndpoint),
             ("revocation_endpoint", revocationEndpoint), ("introspection_endpoint", introspectionEndpoint),
         ] {
-            if let url { try EndpointSecurity.validate(url, field: field) }
+            if let url { try EndpointSecurity.validate(url, field: field, destination: destination) }
         }
+        self.destination = destination
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
         self.tokenEndpoint = tokenEndpoint
@@ -81,12 +88,13 @@ public struct AuthorizationServerMetadata: Sendable {
             }
             return text
         }
+        let destination = DestinationPolicy(issuer: expectedIssuer)
         func endpoint(_ name: String, required: Bool) throws(FederateError) -> String? {
             guard let url = try string(name) else {
                 if required { throw FederateError(.invalidDiscoveryDocument, "required field '\(name)' is missing") }
                 return nil
             }
-            try EndpointSecurity.validate(url, field: name)
+            try EndpointSecurity.validate(url, field: name, destination: destination)
             return url
         }
         func strings(_ name: String) throws(FederateError) -> [String]? {
@@ -105,7 +113,8 @@ public struct AuthorizationServerMetadata: Sendable {
                 .discoveryIssuerMismatch,
                 "the document's issuer '\(issuer.prefix(200))' differs from the requested issuer '\(expectedIssuer.prefix(200))'")
         }
-        try EndpointSecurity.validate(issuer, field: "issuer")
+        try EndpointSecurity.validate(issuer, field: "issuer", destination: destination)
+        self.destination = destination
         self.issuer = issuer
         self.authorizationEndpoint = try endpoint("authorization_endpoint", required: true) ?? ""
         self.tokenEndpoint = try endpoint("token_endpoint", required: true) ?? ""
@@ -141,6 +150,7 @@ public struct AuthorizationServerMetadata: Sendable {
         self.scopesSupported = metadata.scopesSupported
         self.authorizationResponseIssParameterSupported = metadata.authorizationResponseIssParameterSupported
         self.document = metadata.document
+        self.destination = metadata.destination
     }
 
     /// RFC 8414 §3: `/.well-known/oauth-authorization-server` inserted between the issuer's

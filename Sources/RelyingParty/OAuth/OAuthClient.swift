@@ -55,7 +55,8 @@ public struct OAuthClient: Sendable {
 
     var calls: AuthorizationServerCalls {
         AuthorizationServerCalls(
-            issuer: metadata.issuer, clientID: clientID, authentication: authentication, httpClient: httpClient, dpop: nil, clock: clock,
+            issuer: metadata.issuer, destination: metadata.destination, clientID: clientID, authentication: authentication,
+            httpClient: httpClient, dpop: nil, clock: clock,
             logger: logger, observability: observability, explain: { $0 })
     }
 
@@ -165,13 +166,14 @@ public struct OAuthClient: Sendable {
     /// OAuth server's user endpoint) with `Authorization: Bearer` (a `tokenType` other than
     /// Bearer is refused: this client has no DPoP key), and returns its JSON.
     ///
-    /// The URL must pass ``EndpointSecurity`` (HTTPS, or HTTP on a loopback host); the answer
+    /// The URL must pass ``EndpointSecurity`` under the server's ``AuthorizationServerMetadata/destination``
+    /// (HTTPS, or HTTP on a loopback host of a loopback issuer; no private address for a public one); the answer
     /// must be 200, at most ``maximumUserResourceBytes`` (`response_too_large`), a JSON text
     /// nested at most ``maximumUserResourceDepth`` deep, of a JSON media type when it names
     /// one. Anything else is `invalid_user_response` (a 401 or 403: the provider's refusal,
     /// `unexpected_status`, with its OAuth error when it sent one).
     public func userResource(at url: String, accessToken: String, tokenType: String? = nil) async throws(FederateError) -> JSONValue {
-        try EndpointSecurity.validate(url, field: "user endpoint")
+        try EndpointSecurity.validate(url, field: "user endpoint", destination: metadata.destination)
         if let tokenType, !tokenType.caseInsensitiveEquals("Bearer") {
             throw FederateError(.invalidConfiguration, "the user endpoint is called with a Bearer token; this one is '\(tokenType.prefix(20))'")
         }
@@ -179,7 +181,7 @@ public struct OAuthClient: Sendable {
             () async throws(FederateError) in
             let response = try await httpClient.exchange(HTTPRequest(
                 url: url, headers: [("Authorization", "Bearer " + accessToken), ("Accept", "application/json")],
-                maxResponseBytes: Self.maximumUserResourceBytes))
+                maxResponseBytes: Self.maximumUserResourceBytes, destination: metadata.destination))
             guard response.status == 200 else {
                 throw calls.logged(AuthorizationServerCalls.errorFromResponse(response, endpoint: "user endpoint"), endpoint: url)
             }
