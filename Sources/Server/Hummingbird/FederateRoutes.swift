@@ -18,7 +18,8 @@ public import Logging
 ///   `state` against the sealed cookie (the callback's CSRF protection), completes the sign-in,
 ///   hands the credential to the account layer, sets the session cookie (rotated on
 ///   reauthentication) and redirects (303) to `returnTo`, which is always a same-site path.
-/// - `POST {auth}/signout`; `GET /me` (user, linked providers with their route names, session
+/// - `POST {auth}/signout` (with the provider's `end_session_url` when it has one, RP-Initiated
+///   Logout 1.0) and `GET {auth}/signout/callback` (the provider's return, its `state` checked); `GET /me` (user, linked providers with their route names, session
 ///   age, whether the sign-in is recent, the sign-in's `acr` and `amr` when the provider
 ///   asserted them, and a CSRF token);
 ///   `DELETE /me/providers/{providerID}` (unlink); `DELETE /me` (delete the account and revoke
@@ -55,7 +56,8 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             auth.post("{provider}/\(route.rawValue)") { request, context in try await self.receiveEvents(route, request, context: context) }
         }
         auth.group("signout").add(middleware: SessionAuthenticationMiddleware<Context>(accounts: accounts, origin: origin))
-            .post { _, context in try await self.signOut(context: context) }
+            .post { request, context in try await self.signOut(request, context: context) }
+        auth.get("signout/callback") { request, _ in self.signedOutAtProvider(request) }
 
         let me = router.group("me").add(middleware: SessionAuthenticationMiddleware<Context>(accounts: accounts, origin: origin))
         me.get { request, context in try await self.me(request, context: context) }
@@ -99,6 +101,10 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             } else {
                 built = try await entry.provider.beginSignIn(signIn)
             }
+        } catch where error.code == .providerCannotReauthenticate {
+            // A provider that cannot prove a fresh sign-in: back to the page, which offers the others.
+            throw CallbackFailure(
+                error: error, returnTo: ReturnTo.sanitize(query["returnTo"].map(String.init), fallback: configuration.defaultReturnTo), clearing: nil)
         } catch {
             // The provider (its discovery or keys) is unreachable or refused: a bad gateway.
             logger.notice("sign-in could not start", metadata: ["provider": "\(name)", "error": "\(error.code)"])
@@ -179,9 +185,9 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         let clear = SessionCookies.deletingPending(
             name: cookieName, path: path, secure: configuration.secureCookies, formPost: pending.responseMode == .formPost)
         let returnTo = pending.returnTo ?? configuration.defaultReturnTo
-        let token: String?
+        let result: AuthResult?
         do {
-            token = try await finish(pending, credential: try await provider.completeSignIn(callback, pending: pending), request: request)
+            result = try await finish(pending, credential: try await provider.completeSignIn(callback, pending: pending), request: request)
         } catch let error as FederateError {
             logger.notice("sign-in failed", metadata: ["provider": "\(name)", "error": "\(error.code)"])
             throw CallbackFailure(error: error, returnTo: returnTo, clearing: clear)
@@ -191,11 +197,28 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         }
         var response = Response(status: .seeOther, headers: [.location: returnTo, .cacheControl: "no-store"])
         response.setCookie(clear)
-        if let token {
+        if let result, let token = result.sessionToken, let session = result.session {
             let maxAge = Int(configuration.accounts.configuration.sessionLifetime.wholeSeconds)
             response.setCookie(SessionCookies.session(token, maxAge: maxAge, secure: configuration.secureCookies))
+            response.setCookie(logoutHintCookie(for: session, credential: result.credential, entry: entry, maxAge: maxAge))
         }
         return response
+    }
+
+    /// The sealed ID token RP-initiated logout will send as `id_token_hint`, bound to the new
+    /// session; a deleting cookie when there is none to keep (no ID token, a provider without
+    /// the logout capability, or a token too large for a cookie).
+    private func logoutHintCookie(for session: AccountSession, credential: Credential, entry: ProviderRegistry.Entry, maxAge: Int) -> Cookie {
+        let path = configuration.authPath + "/signout"
+        if entry.capabilities.logout != nil, let idToken = credential.rawIDToken,
+            let sealed = try? configuration.sealer.seal(
+                ["sid": .string(session.sessionID), "pid": .string(credential.providerID), "h": .string(idToken)], purpose: "logout1"),
+            sealed.utf8.count <= SessionCookies.maximumCookieValueBytes
+        {
+            return SessionCookies.signOutCookie(
+                name: SessionCookies.logoutHintName, value: sealed, path: path, maxAge: maxAge, secure: configuration.secureCookies)
+        }
+        return SessionCookies.signOutCookie(name: SessionCookies.logoutHintName, value: "", path: path, maxAge: 0, secure: configuration.secureCookies)
     }
 
     // MARK: Provider events
@@ -246,13 +269,13 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         }
     }
 
-    /// Hands the credential to the account layer for the flow's intent; returns a new
-    /// session token when the browser gets one (sign-in, reauthentication).
-    private func finish(_ pending: PendingAuthorization, credential: Credential, request: Request) async throws -> String? {
+    /// Hands the credential to the account layer for the flow's intent; returns the result
+    /// when the browser gets a new session (sign-in, reauthentication).
+    private func finish(_ pending: PendingAuthorization, credential: Credential, request: Request) async throws -> AuthResult? {
         let accounts = configuration.accounts
         switch pending.intent {
         case .signIn:
-            return try await accounts.signIn(with: credential).sessionToken
+            return try await accounts.signIn(with: credential)
         case .link, .reauthenticate:
             // The browser must still hold the session that started the flow.
             guard let uid = pending.uid, let session = try await currentSession(request), session.uid.exactlyEquals(uid) else {
@@ -265,7 +288,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             // The provider must have signed the user in again since this flow began.
             let fresh = try await accounts.reauthenticate(uid, with: credential, authenticatedAfter: pending.createdAt)
             try await accounts.signOut(session)  // rotate: the old session ends
-            return fresh.sessionToken
+            return fresh
         }
     }
 
@@ -339,22 +362,84 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         return response
     }
 
-    /// Signs the session out. When the session's provider can end its own session
-    /// (``ProviderCapabilities/logout``), the answer carries `end_session_url`, where the page may send
-    /// the browser next (RP-Initiated Logout 1.0).
-    private func signOut(context: Context) async throws -> Response {
-        var body: [String: JSONValue] = ["signed_out": true]
+    /// Signs the session out here, and, when the session's provider can end its own session
+    /// (``ProviderCapabilities/logout`` and an `end_session_endpoint`), answers where to send
+    /// the browser next (RP-Initiated Logout 1.0): `end_session_url` with the session's ID token
+    /// as `id_token_hint` (kept sealed in a cookie since the sign-in), `post_logout_redirect_uri`
+    /// (`{origin}{auth}/signout/callback`), `client_id` and a fresh `state`, sealed into a cookie
+    /// for the return. `provider_sign_out` says which it is: `false` when sign-out stays local
+    /// (Google, Apple, OAuth 2.0 providers: no endpoint), and then no `end_session_url`.
+    private func signOut(_ request: Request, context: Context) async throws -> Response {
+        var body: [String: JSONValue] = ["signed_out": true, "provider_sign_out": false]
+        let path = configuration.authPath + "/signout", secure = configuration.secureCookies
+        var stateCookie: Cookie?
         if let session = context.federate.session {
             try await configuration.accounts.signOut(session)
-            if let providerID = session.provider?.providerID,
-                let source = configuration.providers.entry(providerID: providerID)?.capabilities.logout,
-                let url = try? await source.endSessionURL(postLogoutRedirectURI: nil)
-            {
-                body["end_session_url"] = .string(url)
+            if let provider = session.provider, let source = configuration.providers.entry(providerID: provider.providerID)?.capabilities.logout {
+                let state = SecureRandom.token()
+                let logout = ProviderLogoutRequest(
+                    idTokenHint: logoutHint(request, session: session), postLogoutRedirectURI: postLogoutRedirectURI, state: state)
+                do {
+                    if let url = try await source.endSessionURL(logout),
+                        let sealed = try? configuration.sealer.seal(
+                            ["st": .string(state), "ea": .double(configuration.accounts.clock.now.timeIntervalSince1970 + 600)], purpose: "signout1")
+                    {
+                        body["end_session_url"] = .string(url)
+                        body["provider_sign_out"] = true
+                        stateCookie = SessionCookies.signOutCookie(name: SessionCookies.signOutStateName, value: sealed, path: path, maxAge: 600, secure: secure)
+                    }
+                } catch {
+                    // The provider's discovery is unreachable: signed out here, and said so.
+                    logger.notice("the provider's sign-out URL could not be built", metadata: ["provider": "\(provider.providerID)", "error": "\(error.code)"])
+                }
             }
         }
         var response = jsonResponse(body)
-        response.setCookie(SessionCookies.deletingSession(secure: configuration.secureCookies))
+        response.setCookie(SessionCookies.deletingSession(secure: secure))
+        response.setCookie(SessionCookies.signOutCookie(name: SessionCookies.logoutHintName, value: "", path: path, maxAge: 0, secure: secure))
+        if let stateCookie { response.setCookie(stateCookie) }
+        return response
+    }
+
+    /// `post_logout_redirect_uri`: register it with each provider that has an `end_session_endpoint`.
+    var postLogoutRedirectURI: String { configuration.origin + configuration.authPath + "/signout/callback" }
+
+    /// The session's ID token from the sealed logout-hint cookie, when it opens and was kept
+    /// for this very session; `nil` otherwise.
+    private func logoutHint(_ request: Request, session: AccountSession) -> String? {
+        guard let sealed = request.cookies[SessionCookies.logoutHintName]?.value,
+            let kept = try? configuration.sealer.open(sealed, purpose: "logout1"),
+            case .string(let sid)? = kept["sid"], sid.exactlyEquals(session.sessionID),
+            case .string(let providerID)? = kept["pid"], providerID.exactlyEquals(session.provider?.providerID ?? ""),
+            case .string(let hint)? = kept["h"]
+        else { return nil }
+        return hint
+    }
+
+    /// `GET {auth}/signout/callback`: the provider sends the browser back after ending its
+    /// session. The `state` must equal the one sealed in this browser's cookie (constant time),
+    /// within ten minutes; then 303 to `defaultReturnTo` with `signed_out=provider` and the cookie
+    /// cleared. Else 303 with `error=state_mismatch`, the cookie left as it is: a forged return
+    /// cannot spoil the real one. The session here ended already.
+    private func signedOutAtProvider(_ request: Request) -> Response {
+        let now = configuration.accounts.clock.now.timeIntervalSince1970
+        var parameter = ("error", FederateError.Code.stateMismatch.rawValue)
+        if let returned = request.uri.queryParameters["state"].map(String.init),
+            let sealed = request.cookies[SessionCookies.signOutStateName]?.value,
+            let kept = try? configuration.sealer.open(sealed, purpose: "signout1"),
+            case .string(let state)? = kept["st"], let expiresAt = kept["ea"]?.doubleValue, now < expiresAt,
+            ConstantTime.equals(returned, state)
+        {
+            parameter = ("signed_out", "provider")
+        }
+        let target = configuration.defaultReturnTo
+        var response = Response(
+            status: .seeOther,
+            headers: [.location: target + (target.contains("?") ? "&" : "?") + FormURLEncoding.encode([parameter]), .cacheControl: "no-store"])
+        if parameter.0 == "signed_out" {
+            response.setCookie(SessionCookies.signOutCookie(
+                name: SessionCookies.signOutStateName, value: "", path: configuration.authPath + "/signout", maxAge: 0, secure: configuration.secureCookies))
+        }
         return response
     }
 
