@@ -6,7 +6,7 @@ import Synchronization
 /// `/auth/google/start`) and its provider ID (`google.com`), with the capabilities it
 /// declared (``ProviderCapabilities``).
 ///
-/// Both keys are matched byte for byte (``ExactString``): a look-alike such as `dev\u{037E}`
+/// Both keys are matched byte for byte (`ExactString`): a look-alike such as `dev\u{037E}`
 /// for `dev;` names no provider. The server routes, the readiness check, the warmer,
 /// `federate serve` and the CLI find providers here, and nowhere else.
 ///

@@ -38,7 +38,7 @@ struct DiscoveredIssuer: Sendable {
 
     /// The discovery cache's key: a templated fetch never shares an entry with a strict one,
     /// nor with one for other tenants (whether a concrete `issuer` is accepted depends on them),
-    /// and a look-alike authority (``ExactString``) never with the real one.
+    /// and a look-alike authority (`ExactString`) never with the real one.
     var cacheKey: ExactString {
         switch kind {
         case .exactly(let issuer): return ExactString(issuer)

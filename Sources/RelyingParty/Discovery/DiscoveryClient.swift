@@ -15,7 +15,7 @@ public final class DiscoveryClient: Sendable {
     private let clock: FederateClock
     private let cachePolicy: CachePolicy
     private let logger: Logger
-    /// By the issuer's exact bytes (``ExactString``): a look-alike issuer never finds another's document.
+    /// By the issuer's exact bytes (`ExactString`): a look-alike issuer never finds another's document.
     private let caches = Mutex<[ExactString: RefreshingCache<ProviderMetadata>]>([:])
 
     /// Creates a client.

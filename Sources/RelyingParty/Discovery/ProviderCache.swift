@@ -21,7 +21,7 @@ public final class ProviderCache: Sendable {
     /// Where its key sets and the clients it builds report metrics and spans.
     public let observability: Observability
     private let logger: Logger
-    /// By format and URL, byte for byte (``ExactString``): a look-alike URL never finds another's keys.
+    /// By format and URL, byte for byte (`ExactString`): a look-alike URL never finds another's keys.
     private let keySets = Mutex<[ExactString: RemoteKeySet]>([:])
 
     /// Creates an empty cache; its key sets and clients report to `observability` (by default,

@@ -17,7 +17,7 @@ public final class DPoPProofSigner: Sendable, CustomStringConvertible {
     /// The key.
     public let key: DPoPKey
     private let clock: FederateClock
-    /// The nonce of each server, by its exact origin bytes (``ExactString``).
+    /// The nonce of each server, by its exact origin bytes (`ExactString`).
     private let nonces = Mutex<[ExactString: String]>([:])
     private static let maximumServers = 64
 

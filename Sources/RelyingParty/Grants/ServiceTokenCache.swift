@@ -6,7 +6,7 @@ import Synchronization
 /// one before the old one expires, with one request in flight per key.
 ///
 /// A key is what the token is for: its scopes (in any order), resources and audience,
-/// compared byte for byte (``ExactString``), so a look-alike scope never gets another's token.
+/// compared byte for byte (`ExactString`), so a look-alike scope never gets another's token.
 /// A token is renewed once less than `refreshBefore` remains; while the renewal is in
 /// flight every caller for that key waits for the same request, and if it fails, a token not
 /// yet expired is still handed out (the failure then surfaces only when none is left). A token

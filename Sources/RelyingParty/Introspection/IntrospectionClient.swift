@@ -18,7 +18,7 @@ import Foundation
 /// - An active result is refused when its `exp` passed, its `nbf` is ahead, its `iss` is not
 ///   the expected issuer, its `aud` (when present) lacks the API's resource identifier, or it
 ///   is bound in a way this server cannot check (`cnf.x5t#S256`, `token_type` `DPoP` without
-///   `cnf.jkt`: ``TokenBinding``, `token_binding_mismatch`).
+///   `cnf.jkt`: `TokenBinding`, `token_binding_mismatch`).
 /// - A failing endpoint (transport error, non-200 status, a body that is not RFC 7662) is
 ///   `FederateError.Code.introspectionFailed`, with the cause; it is not cached.
 public struct IntrospectionClient: CallerTokenVerifier {
