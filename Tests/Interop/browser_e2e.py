@@ -27,6 +27,7 @@ import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -54,7 +55,13 @@ def main():
         url = json.loads(line)["url"]
         steps.append("server listening at " + url)
         driver = browser()
-        wait = WebDriverWait(driver, 20)
+        # A page that navigates (to the provider and back) while a condition reads it makes
+        # Chromium answer "Node … does not belong to the document": retried like a stale element.
+        wait = WebDriverWait(driver, 20, ignored_exceptions=(WebDriverException,))
+
+        def click(element_id):
+            # Clicked once it can be: the page may still be rendering after a navigation.
+            wait.until(EC.element_to_be_clickable((By.ID, element_id))).click()
 
         def shot(name):
             driver.save_screenshot(os.path.join(a.screenshots, name + ".png"))
@@ -97,10 +104,10 @@ def main():
         shot("1-signed-out")
 
         # Cancel at the dev provider: back with access_denied, said in plain words.
-        driver.find_element(By.ID, "sign-in-dev").click()
+        click("sign-in-dev")
         wait.until(EC.element_to_be_clickable((By.ID, "cancel")))
         shot("dev-provider-picker")
-        driver.find_element(By.ID, "cancel").click()
+        click("cancel")
         code = message("You cancelled signing in with Dev provider")
         assert "access_denied" in code, code
         assert "error=" not in driver.current_url, driver.current_url
@@ -109,7 +116,7 @@ def main():
         steps.append("cancelled at the dev provider: told in plain words")
 
         # Signed in with one provider: no Unlink on it; "Link another" offers only the others.
-        driver.find_element(By.ID, "sign-in-dev").click()
+        click("sign-in-dev")
         pick("alice@example.com")
         uid = home_signed_in()
         assert driver.find_element(By.ID, "who").text == "Alice Example", driver.find_element(By.ID, "who").text
@@ -121,26 +128,26 @@ def main():
 
         # The same person tries Google before linking it: the page says so in plain words,
         # and the way forward works — sign in with the first provider, then link.
-        driver.find_element(By.ID, "sign-out").click()
+        click("sign-out")
         wait.until(EC.visibility_of_element_located((By.ID, "signed-out")))
-        driver.find_element(By.ID, "sign-in-google").click()
+        click("sign-in-google")
         pick("alice@example.com")
         code = message("An account already uses this email")
         assert "account_exists_with_different_credential" in code, code
         assert "error=" not in driver.current_url, driver.current_url
         shot("2b-account-exists")
         steps.append("Google before linking: told to sign in with the first provider, then link")
-        driver.find_element(By.ID, "sign-in-dev").click()
+        click("sign-in-dev")
         pick("alice@example.com")
         again = home_signed_in()
         assert again == uid, (again, uid)
 
-        driver.find_element(By.ID, "link-google").click()
+        click("link-google")
         pick("alice@example.com")
         wait.until(lambda d: len(linked()) == 2)
         assert len(unlink_buttons()) == 2
         assert link_offers() == ["link-apple", "link-github"], link_offers()
-        driver.find_element(By.ID, "link-apple").click()
+        click("link-apple")
         pick("alice@example.com")  # Apple's flavour answers with an auto-submitting form_post
         wait.until(lambda d: len(linked()) == 3)
         assert linked() == ["Apple", "Dev provider", "Google"], linked()
@@ -149,7 +156,7 @@ def main():
         shot("3-linked")
 
         # GitHub (OAuth 2.0 without ID tokens) links to the same account.
-        driver.find_element(By.ID, "link-github").click()
+        click("link-github")
         pick("alice@example.com")
         wait.until(lambda d: len(linked()) == 4)
         assert linked() == ["Apple", "Dev provider", "GitHub", "Google"], linked()
@@ -158,23 +165,23 @@ def main():
 
         # Sign out at the provider: the dev provider's end-session endpoint with the session's
         # ID token as id_token_hint, then back here, signed out, the state checked on return.
-        driver.find_element(By.ID, "sign-out").click()
+        click("sign-out")
         message("You are signed out, here and at your provider.")
         wait.until(EC.visibility_of_element_located((By.ID, "signed-out")))
         assert driver.current_url.rstrip("/") == url.rstrip("/"), driver.current_url
         shot("3b-signed-out-at-provider")
         steps.append("signed out at the dev provider and back, signed out")
-        driver.find_element(By.ID, "sign-in-github").click()
+        click("sign-in-github")
         pick("alice@example.com")
         again = home_signed_in()
         assert again == uid, (again, uid)
         steps.append("signed in with GitHub: same account")
 
         # GitHub has no end-session endpoint: signed out here only, and the page says so.
-        driver.find_element(By.ID, "sign-out").click()
+        click("sign-out")
         message("You are signed out here. Your provider keeps its own sign-in.")
         wait.until(EC.visibility_of_element_located((By.ID, "signed-out")))
-        driver.find_element(By.ID, "sign-in-google").click()
+        click("sign-in-google")
         pick("alice@example.com")
         again = home_signed_in()
         assert again == uid, (again, uid)
@@ -182,7 +189,7 @@ def main():
 
         # Deleting needs a recent sign-in: the page says what happens next and offers it.
         time.sleep(RECENT_LOGIN_SECONDS + 1.5)
-        driver.find_element(By.ID, "delete").click()
+        click("delete")
         message("Sign in again to confirm; you'll come back here and can then delete the account.")
         offers = sorted(a.get_attribute("id") for a in driver.find_elements(By.CSS_SELECTOR, "#message-actions a"))
         assert offers == ["reauth-apple", "reauth-dev", "reauth-google"], offers  # GitHub cannot prove a fresh sign-in
@@ -195,7 +202,7 @@ def main():
         message("Click Delete account again")
         shot("4b-signed-in-again")
         steps.append("signed in again: told to click Delete again")
-        driver.find_element(By.ID, "delete").click()
+        click("delete")
         message("Account deleted.")
         wait.until(EC.visibility_of_element_located((By.ID, "signed-out")))
         shot("5-deleted")
