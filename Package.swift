@@ -46,6 +46,7 @@ let package = Package(
         .library(name: "FederateMicrosoft", targets: ["FederateMicrosoft"]),
         .library(name: "FederateSQLite", targets: ["FederateSQLite"]),
         .library(name: "FederatePostgres", targets: ["FederatePostgres"]),
+        .library(name: "FederateServer", targets: ["FederateServer"]),
         .library(name: "FederateHummingbird", targets: ["FederateHummingbird"]),
         .library(name: "FederateDevProvider", targets: ["FederateDevProvider"]),
         .executable(name: "federate", targets: ["FederateCLI"]),
@@ -66,6 +67,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // 1. Tokens
@@ -183,10 +185,21 @@ let package = Package(
             path: "Sources/Stores/Postgres",
             swiftSettings: strict
         ),
+        // What every server integration does, framework-neutral (Docs/Architecture.md): the
+        // routes' logic, cookies, CSRF, challenges, errors, over a small request/response type.
+        .target(
+            name: "FederateServer",
+            dependencies: [
+                "Federate", logging, .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/Server/Core",
+            swiftSettings: strict
+        ),
         .target(
             name: "FederateHummingbird",
             dependencies: [
-                "Federate", logging, .product(name: "Hummingbird", package: "hummingbird"),
+                "Federate", "FederateServer", logging, .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Sources/Server/Hummingbird",
@@ -286,7 +299,7 @@ let package = Package(
         .testTarget(
             name: "FederateHummingbirdTests",
             dependencies: [
-                "FederateHummingbird", "Federate", "FederateTestSupport", "FederateDevProvider", "FederateCLI",
+                "FederateHummingbird", "FederateServer", "Federate", "FederateTestSupport", "FederateDevProvider", "FederateCLI",
                 "FederateGoogle", "FederateApple", "FederateOIDC", "FederateSQLite", "FederatePostgres", logging,
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -13,7 +13,10 @@ MODULES = {'CLI': 'federate (command-line tool)'}
 for path in sorted(glob.glob('Sources/**/*.swift', recursive=True) + glob.glob('Providers/**/*.swift', recursive=True)):
     if path == core_path: continue
     parts = path.split('/')
-    module = MODULES.get(parts[1], 'Federate' + (parts[2] if parts[1] in ('Transports', 'Stores', 'Server') else parts[1]))
+    if parts[1:3] == ['Server', 'Core']:
+        module = 'FederateServer'  # the integrations' shared layer
+    else:
+        module = MODULES.get(parts[1], 'Federate' + (parts[2] if parts[1] in ('Transports', 'Stores', 'Server') else parts[1]))
     for m in CODE.finditer(open(path).read()):
         modules.setdefault(module, []).append((m, path))
 out=["# Error codes","","Every failure in Federate is a `FederateError`: a stable `code` (a snake_case string;",
