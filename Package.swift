@@ -48,6 +48,7 @@ let package = Package(
         .library(name: "FederatePostgres", targets: ["FederatePostgres"]),
         .library(name: "FederateServer", targets: ["FederateServer"]),
         .library(name: "FederateHummingbird", targets: ["FederateHummingbird"]),
+        .library(name: "FederateMCP", targets: ["FederateMCP"]),
         .library(name: "FederateDevProvider", targets: ["FederateDevProvider"]),
         .executable(name: "federate", targets: ["FederateCLI"]),
     ],
@@ -68,6 +69,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // FederateMCP: MCP servers behind Federate (Docs/MCP.md). 0.x, so pinned to the version tested.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", exact: "0.12.1"),
     ],
     targets: [
         // 1. Tokens
@@ -205,6 +208,16 @@ let package = Package(
             path: "Sources/Server/Hummingbird",
             swiftSettings: strict
         ),
+        // An MCP server (modelcontextprotocol/swift-sdk) behind Federate on Hummingbird.
+        .target(
+            name: "FederateMCP",
+            dependencies: [
+                "Federate", "FederateServer", "FederateHummingbird", .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Sources/Server/MCP",
+            swiftSettings: strict
+        ),
         .target(
             name: "FederateDevProvider",
             dependencies: [
@@ -220,7 +233,7 @@ let package = Package(
             name: "FederateCLI",
             dependencies: [
                 "Federate", "FederateOIDC", "FederateApple", "FederateGoogle", "FederateMicrosoft", "FederateDevProvider", "FederateHummingbird",
-                "FederateSQLite", "FederatePostgres", logging,
+                "FederateMCP", "FederateSQLite", "FederatePostgres", logging, .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -299,11 +312,12 @@ let package = Package(
         .testTarget(
             name: "FederateHummingbirdTests",
             dependencies: [
-                "FederateHummingbird", "FederateServer", "Federate", "FederateTestSupport", "FederateDevProvider", "FederateCLI",
+                "FederateHummingbird", "FederateServer", "FederateMCP", "Federate", "FederateTestSupport", "FederateDevProvider", "FederateCLI",
                 "FederateGoogle", "FederateApple", "FederateOIDC", "FederateSQLite", "FederatePostgres", logging,
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "MCP", package: "swift-sdk"),
             ] + observability + observabilityTesting,
             swiftSettings: strict
         ),
