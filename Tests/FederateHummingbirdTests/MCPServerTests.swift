@@ -23,7 +23,7 @@ struct MCPServerTests {
         let metadata = try ProtectedResourceMetadata(
             resource: resource, authorizationServers: [provider.issuer], scopesSupported: ["mcp:echo", "mcp:whoami"])
         let server = try ProtectedMCPServer(
-            authenticator: BearerAuthenticator(verifier: client.accessTokenVerifier(resource: resource, providerID: "oidc.dev"), resource: metadata),
+            authenticator: CallerAuthenticator(verifier: client.accessTokenVerifier(resource: resource, providerID: "oidc.dev"), resource: metadata),
             toolScopes: ["whoami": ["mcp:whoami"], "echo": ["mcp:echo"]]) { caller in
                 let server = Server(name: "test", version: "1", capabilities: .init(tools: .init()))
                 await server.withMethodHandler(CallTool.self) { call in
@@ -104,10 +104,10 @@ struct MCPServerTests {
 
     @Test func theConfigurationIsChecked() throws {
         let verifier = RefusingVerifier()
-        #expect(throws: FederateError.self) { try ProtectedMCPServer(authenticator: BearerAuthenticator(verifier: verifier), toolScopes: [:]) { _ in fatalError() } }
+        #expect(throws: FederateError.self) { try ProtectedMCPServer(authenticator: CallerAuthenticator(verifier: verifier), toolScopes: [:]) { _ in fatalError() } }
         let metadata = try ProtectedResourceMetadata(resource: Self.resource, authorizationServers: ["http://127.0.0.1:9000"])
         #expect(throws: FederateError.self) {
-            try ProtectedMCPServer(authenticator: BearerAuthenticator(verifier: verifier, resource: metadata), toolScopes: ["caf\u{E9}": []]) { _ in fatalError() }
+            try ProtectedMCPServer(authenticator: CallerAuthenticator(verifier: verifier, resource: metadata), toolScopes: ["caf\u{E9}": []]) { _ in fatalError() }
         }
     }
 }

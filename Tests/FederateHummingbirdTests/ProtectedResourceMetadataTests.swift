@@ -78,7 +78,7 @@ struct ProtectedResourceMetadataTests {
     /// §5.1's example: `WWW-Authenticate: Bearer resource_metadata="https://resource.example.com/.well-known/oauth-protected-resource"`.
     @Test func everyChallengeNamesTheMetadata() async throws {
         let metadata = try ProtectedResourceMetadata(resource: "https://resource.example.com", authorizationServers: ["https://as1.example.com"])
-        let authenticator = BearerAuthenticator(verifier: RefusingVerifier(), resource: metadata)
+        let authenticator = CallerAuthenticator(verifier: RefusingVerifier(), resource: metadata)
         let url = "https://resource.example.com/.well-known/oauth-protected-resource"
         func challenges(_ headers: HTTPFieldsLiteral) async -> (Int, [String]) {
             do {

@@ -11,7 +11,7 @@ enum DemoMCPServer {
 
     /// The protection: access tokens of `verifier` (for `metadata.resource`), Bearer only.
     static func protected(verifier: any CallerTokenVerifier, metadata: ProtectedResourceMetadata) throws(FederateError) -> ProtectedMCPServer {
-        try ProtectedMCPServer(authenticator: BearerAuthenticator(verifier: verifier, resource: metadata), toolScopes: toolScopes) { caller in
+        try ProtectedMCPServer(authenticator: CallerAuthenticator(verifier: verifier, resource: metadata), toolScopes: toolScopes) { caller in
             try await server(for: caller)
         }
     }

@@ -70,7 +70,7 @@ public struct BearerChallenge: ServerResponseError {
 
 extension BearerChallenge {
     /// 403 `insufficient_scope` naming `scopes` unless `caller` was granted them all: a route's
-    /// or a tool's own requirement, once the caller is authenticated (``BearerAuthenticator``).
+    /// or a tool's own requirement, once the caller is authenticated (``CallerAuthenticator``).
     /// `presentations` and `resource` are the authenticator's, so the challenge names the same
     /// schemes and metadata.
     public static func requireScopes(

@@ -10,7 +10,7 @@ import HTTPTypes
 /// Served at ``metadataPath`` (`/.well-known/oauth-protected-resource`, followed by the
 /// resource's path, RFC 9728 §3.1) by `ProtectedResourceRoutes` (FederateHummingbird,
 /// FederateVapor) and `federate serve`, and named in every challenge of a
-/// ``BearerAuthenticator`` given it (`resource_metadata="…"`, §5.1). The MCP authorization
+/// ``CallerAuthenticator`` given it (`resource_metadata="…"`, §5.1). The MCP authorization
 /// specification requires both of an MCP server.
 ///
 /// ```swift

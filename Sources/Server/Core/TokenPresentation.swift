@@ -2,7 +2,7 @@ public import Federate
 public import HTTPTypes
 
 /// How a request presents its access token, and what must bind the verified token to the
-/// request: the scheme step of ``BearerAuthenticator``.
+/// request: the scheme step of ``CallerAuthenticator``.
 ///
 /// The authenticator reads `Authorization: SCHEME TOKEN` once (one header, a token68 token),
 /// picks the presentation whose ``scheme`` matches (case-insensitively), verifies the token

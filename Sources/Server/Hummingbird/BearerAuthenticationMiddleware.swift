@@ -4,7 +4,7 @@ public import Hummingbird
 
 /// Requires a verified token in `Authorization` and records who the caller is in
 /// `FederateAuthentication/caller` (and, for an ID token, `FederateAuthentication/bearer`):
-/// `BearerAuthenticator` (FederateServer) on a route group.
+/// `CallerAuthenticator` (FederateServer) on a route group.
 ///
 /// ```swift
 /// router.group("api")
@@ -18,14 +18,14 @@ public import Hummingbird
 /// (serve the metadata itself with ``ProtectedResourceRoutes``).
 public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: RouterMiddleware {
     /// The authentication.
-    public let authenticator: BearerAuthenticator
+    public let authenticator: CallerAuthenticator
 
     /// Creates the middleware. A `BearerTokenVerifier` (ID tokens) is a `CallerTokenVerifier`.
     public init(
         verifier: any CallerTokenVerifier, requiredScopes: OAuthScopes = [], presentations: [any TokenPresentation] = [BearerPresentation()],
         resource: ProtectedResourceMetadata? = nil
     ) {
-        authenticator = BearerAuthenticator(verifier: verifier, requiredScopes: requiredScopes, presentations: presentations, resource: resource)
+        authenticator = CallerAuthenticator(verifier: verifier, requiredScopes: requiredScopes, presentations: presentations, resource: resource)
     }
 
     /// The verifier.
@@ -39,7 +39,7 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
         let server = ServerRequest(request)
         // Warm keys and a `Bearer` token: authenticated without suspending, since every async
         // step cost this request two executor hops (Docs/Performance.md, "The server").
-        let authenticated: BearerAuthentication
+        let authenticated: AuthenticatedCaller
         switch try authenticator.authenticateWithoutSuspending(server) {
         case .authenticated(let done): authenticated = done
         case let progress: authenticated = try await authenticator.finish(progress, request: server)

@@ -4,7 +4,7 @@ public import Hummingbird
 
 /// Establishes the caller's account session from the session cookie, or from
 /// `Authorization: Bearer SESSION_TOKEN` (apps that hold the SDK's session token), and
-/// records it in `FederateAuthentication/session`: `SessionAuthenticator` (FederateServer)
+/// records it in `FederateAuthentication/session`: `AccountSessionAuthenticator` (FederateServer)
 /// on a route group.
 ///
 /// A state-changing request (POST, PUT, PATCH, DELETE) authenticated by the cookie must also
@@ -13,11 +13,11 @@ public import Hummingbird
 /// (`StoreOutage`), required or not: an unknown session is not a missing one.
 public struct SessionAuthenticationMiddleware<Context: FederateRequestContext>: RouterMiddleware {
     /// The authentication.
-    public let authenticator: SessionAuthenticator
+    public let authenticator: AccountSessionAuthenticator
 
     /// Creates the middleware.
     public init(accounts: AccountService, origin: String, required: Bool = true) {
-        authenticator = SessionAuthenticator(accounts: accounts, origin: origin, required: required)
+        authenticator = AccountSessionAuthenticator(accounts: accounts, origin: origin, required: required)
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

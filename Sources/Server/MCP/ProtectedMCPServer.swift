@@ -9,7 +9,7 @@ public import MCP
 ///
 /// - every request needs an access token issued for this server — its `aud` the resource of
 ///   ``ProtectedResourceMetadata`` (RFC 8707), so a token minted for another API is refused —
-///   verified by the ``BearerAuthenticator`` it is given (Bearer, or DPoP-bound);
+///   verified by the ``CallerAuthenticator`` it is given (Bearer, or DPoP-bound);
 /// - a request without one gets 401 with `WWW-Authenticate: Bearer resource_metadata="…"`, the
 ///   RFC 9728 document a client follows to the authorization server;
 /// - each tool names the scopes a `tools/call` of it needs: a token without them gets 403
@@ -19,7 +19,7 @@ public import MCP
 ///
 /// ```swift
 /// let mcp = try ProtectedMCPServer(
-///     authenticator: BearerAuthenticator(verifier: accessTokens, resource: metadata),
+///     authenticator: CallerAuthenticator(verifier: accessTokens, resource: metadata),
 ///     toolScopes: ["whoami": ["mcp:whoami"], "echo": ["mcp:echo"]]) { caller in
 ///         let server = Server(name: "orders", version: "1.0", capabilities: .init(tools: .init()))
 ///         await server.withMethodHandler(ListTools.self) { _ in … }
@@ -35,7 +35,7 @@ public import MCP
 /// reaches the SDK, so the tool whose scopes were checked is the tool that runs.
 public struct ProtectedMCPServer: Sendable {
     /// Authenticates every request; its `resource` is the MCP server's metadata.
-    public let authenticator: BearerAuthenticator
+    public let authenticator: CallerAuthenticator
     /// Every tool the server has, by exact name, with the scopes a call of it needs.
     public let toolScopes: [String: OAuthScopes]
     /// The RFC 9728 metadata of the MCP server.
@@ -55,7 +55,7 @@ public struct ProtectedMCPServer: Sendable {
     /// `allowedOrigins` (default: the resource's origin); a request with another `Origin` is
     /// refused 403 (DNS rebinding protection).
     public init(
-        authenticator: BearerAuthenticator, toolScopes: [String: OAuthScopes], allowedOrigins: [String]? = nil,
+        authenticator: CallerAuthenticator, toolScopes: [String: OAuthScopes], allowedOrigins: [String]? = nil,
         server: @escaping @Sendable (CallerIdentity) async throws -> Server
     ) throws(FederateError) {
         guard let resource = authenticator.resource else {
@@ -79,7 +79,7 @@ public struct ProtectedMCPServer: Sendable {
     /// Answers one HTTP request to the MCP endpoint (`POST` a JSON-RPC message; `GET` and
     /// `DELETE` are 405 on the stateless transport), `body` its content.
     public func respond(to request: ServerRequest, body: [UInt8]) async -> ServerResponse {
-        let authenticated: BearerAuthentication
+        let authenticated: AuthenticatedCaller
         do {
             authenticated = try await authenticator.authenticate(request)
         } catch {

@@ -10,7 +10,7 @@ extension HTTPField.Name {
 }
 
 /// DPoP-bound access tokens (RFC 9449 §7): `Authorization: DPoP ACCESS_TOKEN` with exactly one
-/// `DPoP` proof header, for ``BearerAuthenticator`` (and the middleware of FederateHummingbird and FederateVapor).
+/// `DPoP` proof header, for ``CallerAuthenticator`` (and the middleware of FederateHummingbird and FederateVapor).
 ///
 /// Once the authenticator's verifier accepted the token, the proof must verify (``validator``)
 /// for this request's method and URI, carry the token's hash (`ath`), be signed by the key the
@@ -21,7 +21,7 @@ extension HTTPField.Name {
 /// ```swift
 /// let dpop = try DPoPPresentation(
 ///     validator: DPoPProofValidator(replayStore: AccountStoreReplayStore(store)), origin: "https://api.example.com")
-/// let api = BearerAuthenticator(verifier: accessTokens, presentations: [BearerPresentation(), dpop])
+/// let api = CallerAuthenticator(verifier: accessTokens, presentations: [BearerPresentation(), dpop])
 /// ```
 ///
 /// The request's URI is ``origin`` (the server's public scheme, host and port, as clients

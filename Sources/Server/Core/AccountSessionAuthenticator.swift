@@ -10,7 +10,7 @@ import HTTPTypes
 /// With ``required``, a request without a valid session is refused 401. When the account store
 /// cannot answer, the request is refused 503 with `Retry-After` (``StoreOutage``), required
 /// or not: an unknown session is not a missing one.
-public struct SessionAuthenticator: Sendable {
+public struct AccountSessionAuthenticator: Sendable {
     /// Verifies session tokens (signature, expiry, revocation, disabled users).
     public let accounts: AccountService
     /// The CSRF check for cookie-authenticated state changes.

@@ -24,7 +24,7 @@ public import HTTPTypes
 /// used; every other scheme is still challenged, without one. With ``resource``, every
 /// challenge names its RFC 9728 metadata (`resource_metadata="…"`), so a client that got a 401
 /// finds the authorization servers and scopes it needs.
-public struct BearerAuthenticator: Sendable {
+public struct CallerAuthenticator: Sendable {
     /// Verifies the tokens.
     public let verifier: any CallerTokenVerifier
     /// The scopes every request must have been granted (none by default).
@@ -47,14 +47,14 @@ public struct BearerAuthenticator: Sendable {
 
     /// The caller `request` proves to be, with the fields every response to it carries, or the
     /// refusal (a ``BearerChallenge``).
-    public func authenticate(_ request: ServerRequest) async throws(BearerChallenge) -> BearerAuthentication {
+    public func authenticate(_ request: ServerRequest) async throws(BearerChallenge) -> AuthenticatedCaller {
         try await finish(try authenticateWithoutSuspending(request), request: request)
     }
 
     /// How far authenticating a request got without suspending.
     package enum Progress: Sendable {
         /// Done.
-        case authenticated(BearerAuthentication)
+        case authenticated(AuthenticatedCaller)
         /// The token is yet to be verified (cold keys, an unknown `kid`, tracing, introspection).
         case verify(token: String, presentation: any TokenPresentation)
         /// The verified token is yet to be confirmed for this request (a DPoP proof).
@@ -86,7 +86,7 @@ public struct BearerAuthenticator: Sendable {
     }
 
     /// The steps `progress` left, the async way.
-    package func finish(_ progress: Progress, request: ServerRequest) async throws(BearerChallenge) -> BearerAuthentication {
+    package func finish(_ progress: Progress, request: ServerRequest) async throws(BearerChallenge) -> AuthenticatedCaller {
         let verified: CallerIdentity, token: String, presentation: any TokenPresentation
         switch progress {
         case .authenticated(let done):
@@ -149,9 +149,9 @@ public struct BearerAuthenticator: Sendable {
         BearerChallenge(status: .serviceUnavailable, oauthError: nil, error: error, presentations: [], fields: StoreOutage.fields)
     }
 
-    private func scopesChecked(_ caller: CallerIdentity, presentation: any TokenPresentation) throws(BearerChallenge) -> BearerAuthentication {
+    private func scopesChecked(_ caller: CallerIdentity, presentation: any TokenPresentation) throws(BearerChallenge) -> AuthenticatedCaller {
         try BearerChallenge.requireScopes(requiredScopes, of: caller, presentations: presentations, resource: resource)
-        return BearerAuthentication(caller: caller, responseFields: presentation.responseFields())
+        return AuthenticatedCaller(caller: caller, responseFields: presentation.responseFields())
     }
 
     /// A challenge of every scheme, without a scheme of the request's.
@@ -168,7 +168,7 @@ public struct BearerAuthenticator: Sendable {
 
 /// A request's verified caller, and the fields every response to it carries (DPoP: the
 /// current `DPoP-Nonce`).
-public struct BearerAuthentication: Sendable {
+public struct AuthenticatedCaller: Sendable {
     /// Who called.
     public let caller: CallerIdentity
     /// Fields to add to the response.
