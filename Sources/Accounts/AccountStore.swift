@@ -15,11 +15,12 @@ public import Foundation
 /// The store is three protocols, one per concern, so a part of the SDK that needs one concern
 /// asks for that one only: ``UserStore`` (users and their provider identities),
 /// ``SessionStore`` (signed-out sessions, ended provider sessions, replayed event IDs) and
-/// ``SessionKeyStore`` (the keys session tokens are signed with).
+/// ``SessionKeyStore`` (the keys session tokens are signed with). Every account store is also
+/// a `ReplayStore` (FederateTokens) for DPoP proofs, kept beside the event IDs.
 ///
 /// Implementations: ``InMemoryAccountStore`` (tests), `SQLiteAccountStore` (FederateSQLite),
 /// `PostgresAccountStore` (FederatePostgres).
-public protocol AccountStore: UserStore, SessionStore, SessionKeyStore {
+public protocol AccountStore: UserStore, SessionStore, SessionKeyStore, ReplayStore {
     /// One cheap round trip to the store (`SELECT 1` in the SQL stores), for a readiness
     /// probe; throws `account_store_failed` when the store does not answer. The default
     /// looks up a session ID that cannot exist.
@@ -117,19 +118,6 @@ extension SessionStore {
     /// `false`: a store that cannot tell has an idempotent delivery applied again on replay
     /// (harmless by its kind), and still acknowledged.
     public func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool { false }
-}
-
-extension FederateError.Code {
-    /// The account store could not answer now: its database is locked by another process or
-    /// connection past the busy timeout, unreachable, out of connections, or asked to retry
-    /// (a serialization failure). Nothing about the request was decided: a server answers 503
-    /// with `Retry-After`, never 401; retry later.
-    public static let storeUnavailable: Self = "store_unavailable"
-    /// The database's schema is not one this release knows: its version record is newer than
-    /// this release's migrations (a newer release migrated it), or a table the version
-    /// promises is missing. Nothing was changed: run the release that migrated it (or a newer
-    /// one), or point the store at the right database.
-    public static let storeSchemaMismatch: Self = "store_schema_mismatch"
 }
 
 /// The keys session tokens are signed with (``AccountService`` rotates them): the part of an

@@ -60,7 +60,7 @@ struct ServeAPIContractsTests {
         defer { Task { try? await provider.stop() } }
         let object = Self.corp(provider, access: ["dpop": .bool(dpop)])
         try await ServeAccessTokenTests.serve(object, environment: ["CORP_SECRET": "dev-secret"]) { origin in
-            let algorithms = DPoPProofValidator(replayStore: InMemoryDPoPReplayStore()).algorithmsParameter
+            let algorithms = DPoPProofValidator(replayStore: InMemoryReplayStore()).algorithmsParameter
             let expected = ["Bearer " + Self.metadata] + (dpop ? ["DPoP algs=\"\(algorithms)\", " + Self.metadata] : [])
             for headers: [(String, String)] in [[], [("Authorization", "Basic YTpi")]] {
                 let answer = try await Self.get(origin, headers: headers)

@@ -104,8 +104,10 @@ struct ServeCommand: AsyncParsableCommand {
                     clientID: clientID, clientSecret: secret, audience: audience, endpoints: authorityHost.map(MicrosoftEndpoints.at) ?? .microsoft,
                     cache: cache)
                 buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "Microsoft", providerID: MicrosoftProvider.providerID))
-            case .oidc(let name, let issuer, let clientID, let secret):
-                providers[name] = try OIDCProvider(id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret, cache: cache)
+            case .oidc(let name, let issuer, let clientID, let secret, let privateNetwork):
+                providers[name] = try OIDCProvider(
+                    id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret,
+                    profile: StandardOpenIDProfile(privateNetworkAllowList: privateNetwork), cache: cache)
                 buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? name, providerID: "oidc.\(name)"))
             }
         }
@@ -291,7 +293,7 @@ struct ServeCommand: AsyncParsableCommand {
         let nonces = try access.dpopNonces.map { (settings) throws(FederateError) in
             try DPoPNonces(secret: settings.secret ?? SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }, lifetime: .seconds(settings.lifetimeSeconds))
         }
-        let validator = DPoPProofValidator(replayStore: AccountStoreReplayStore(store), nonces: nonces)
+        let validator = DPoPProofValidator(replayStore: store, nonces: nonces)
         return [BearerPresentation(), try DPoPPresentation(validator: validator, origin: origin)]
     }
 

@@ -20,7 +20,7 @@ extension HTTPField.Name {
 ///
 /// ```swift
 /// let dpop = try DPoPPresentation(
-///     validator: DPoPProofValidator(replayStore: AccountStoreReplayStore(store)), origin: "https://api.example.com")
+///     validator: DPoPProofValidator(replayStore: store), origin: "https://api.example.com")
 /// let api = CallerAuthenticator(verifier: accessTokens, presentations: [BearerPresentation(), dpop])
 /// ```
 ///
