@@ -11,7 +11,7 @@
 - each layer depends only on the layers below it;
 - the server layer every integration shares (FederateServer) names no web framework: no
   Hummingbird, no Vapor, no MCP SDK; FederateHummingbird, FederateMCP and the Vapor package
-  (Integrations/Vapor) build on it.
+  (Integrations/FederateVapor) build on it.
 
 Usage: swift package describe --type json | python3 scripts/check-layers.py
 """
