@@ -61,8 +61,8 @@ public final class DiscoveryClient: Sendable {
 
     /// One cache entry per issuer expectation and allow-list: a document accepted under one
     /// allow-list is never served to a caller with another.
-    private static func cacheKey(_ expected: DiscoveredIssuer, _ allowList: PrivateNetworkAllowList) -> String {
-        allowList.isEmpty ? expected.cacheKey : expected.cacheKey + " allowing " + allowList.description
+    private static func cacheKey(_ expected: DiscoveredIssuer, _ allowList: PrivateNetworkAllowList) -> ExactString {
+        allowList.isEmpty ? expected.cacheKey : ExactString(expected.cacheKey.value + " allowing " + allowList.description)
     }
 
     /// `issuer`'s document when it is in the cache (fresh, or stale but still served), else

@@ -51,8 +51,8 @@ public final class ProviderCache: Sendable {
     }
 
     /// Key sets are shared per URL, format and destination policy.
-    private static func keySetKey(url: String, format: KeySetFormat, destination: DestinationPolicy) -> String {
-        "\(format.name) \(destination) \(url)"
+    private static func keySetKey(url: String, format: KeySetFormat, destination: DestinationPolicy) -> ExactString {
+        ExactString("\(format.name) \(destination) \(url)")
     }
 
     /// Fetches `issuer`'s discovery document and the key set `profile` locates from it into
