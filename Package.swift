@@ -335,8 +335,8 @@ let package = Package(
             name: "FederateDocsTests",
             dependencies: [
                 "Federate", "FederateURLSession", "FederateOIDC", "FederateGoogle", "FederateApple", "FederateMicrosoft", "FederateSQLite",
-                "FederatePostgres", "FederateHummingbird", "FederateDevProvider", "FederateTestSupport", logging,
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "FederatePostgres", "FederateHummingbird", "FederateMCP", "FederateDevProvider", "FederateTestSupport", logging,
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ] + crypto,
