@@ -8,8 +8,8 @@ public import MCP
 /// authorization specification asks of a protected MCP server:
 ///
 /// - every request needs an access token issued for this server — its `aud` the resource of
-///   ``ProtectedResourceMetadata`` (RFC 8707), so a token minted for another API is refused —
-///   verified by the ``CallerAuthenticator`` it is given (Bearer, or DPoP-bound);
+///   `ProtectedResourceMetadata` (RFC 8707), so a token minted for another API is refused —
+///   verified by the `CallerAuthenticator` it is given (Bearer, or DPoP-bound);
 /// - a request without one gets 401 with `WWW-Authenticate: Bearer resource_metadata="…"`, the
 ///   RFC 9728 document a client follows to the authorization server;
 /// - each tool names the scopes a `tools/call` of it needs: a token without them gets 403
@@ -128,7 +128,7 @@ public struct ProtectedMCPServer: Sendable {
 
     /// Hands the message to a `Server` made for `caller`, on a transport of its own.
     private func forward(_ request: ServerRequest, body: [UInt8], caller: CallerIdentity) async -> ServerResponse {
-        // `Origin` was checked by ``gate(_:body:caller:)``, against the resource's origin rather than
+        // `Origin` was checked by `gate(_:body:caller:)`, against the resource's origin rather than
         // the SDK's localhost-only default; the transport checks the rest of the message's framing.
         let transport = StatelessHTTPServerTransport(validationPipeline: StandardValidationPipeline(validators: [
             OriginValidator.disabled, AcceptHeaderValidator(mode: .jsonOnly), ContentTypeValidator(), ProtocolVersionValidator(),
