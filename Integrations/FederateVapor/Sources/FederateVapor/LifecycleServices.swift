@@ -40,7 +40,11 @@ public final class LifecycleServices: LifecycleHandler, Sendable {
     }
 
     public func shutdownAsync(_ application: Application) async {
-        guard let (group, task) = running.withLock({ current in defer { current = nil }; return current }) else { return }
+        let taken = running.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        guard let (group, task) = taken else { return }
         await group.triggerGracefulShutdown()
         await task.value
     }
