@@ -7,7 +7,7 @@ import VaporTesting
 
 /// FederateVapor's routes end to end: the browser's sign-in through a real dev provider over
 /// loopback, linking a second provider, the JSON API with its CSRF check, sign-out, and the
-/// providers' failures — the same answers as FederateHummingbird's (both are FederateServer's).
+/// providers' failures: FederateServer's answers, which FederateHummingbird gives too.
 @Suite("Vapor: sign-in routes", .serialized)
 struct VaporRoutesTests {
     @Test func signInLinkUnlinkAndSignOut() async throws {
@@ -63,7 +63,7 @@ struct VaporRoutesTests {
         }
     }
 
-    @Test func theRoutesAnswerAsHummingbirdsDo() async throws {
+    @Test func theRoutesAnswerWhatFederateServerAnswers() async throws {
         // One response for one input, whatever the framework: both integrations hand the
         // request to FederateServer's endpoints and return what they answer.
         try await withFederateApp { app, configuration, _ in
