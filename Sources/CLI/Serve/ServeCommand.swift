@@ -139,7 +139,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let verifier = try await apiVerifier(settings, providers: configuration.providers, origin: origin, logger: logger) {
             // An API for apps: ID tokens of api_bearer_provider and access tokens as api_access_tokens says, verified on every request.
             let presentations = try apiPresentations(settings, store: store, origin: origin)
-            let metadata = try await apiMetadata(settings, providers: configuration.providers, presentations: presentations, origin: origin)
+            let metadata = try await apiMetadata(settings, providers: configuration.providers, presentations: presentations, origin: origin, logger: logger)
             if let metadata { protectedResources.append(metadata) }
             let api = router.group("api").add(middleware: BearerAuthenticationMiddleware<FederateContext>(
                 verifier: verifier, presentations: presentations, resource: metadata))
@@ -238,14 +238,21 @@ struct ServeCommand: AsyncParsableCommand {
     /// scopes and, with DPoP, its algorithms. `nil` for ID tokens alone, or a resource that is
     /// not a URL (an RFC 8707 URN has no metadata document).
     static func apiMetadata(
-        _ settings: ServeConfiguration, providers: ProviderRegistry, presentations: [any TokenPresentation], origin: String
+        _ settings: ServeConfiguration, providers: ProviderRegistry, presentations: [any TokenPresentation], origin: String, logger: Logger
     ) async throws -> ProtectedResourceMetadata? {
         guard let access = settings.apiAccessTokens, let oidc = providers.entry(named: access.provider)?.provider as? OIDCProvider else { return nil }
+        let issuer = try await oidc.client().metadata.issuer
         let scopes = OAuthScopes(access.requiredScopes.keys.sorted().flatMap { access.requiredScopes[$0]?.values ?? [] })
         let dpop = presentations.compactMap { $0 as? DPoPPresentation }.first
-        return try? ProtectedResourceMetadata(
-            resource: access.resolvedResource(origin: origin), authorizationServers: [try await oidc.client().metadata.issuer], scopesSupported: scopes,
-            dpopSigningAlgValuesSupported: dpop?.signingAlgorithms ?? [], dpopBoundAccessTokensRequired: false)
+        do throws(FederateError) {
+            return try ProtectedResourceMetadata(
+                resource: access.resolvedResource(origin: origin), authorizationServers: [issuer], scopesSupported: scopes,
+                dpopSigningAlgValuesSupported: dpop?.signingAlgorithms ?? [])
+        } catch {
+            // Not a start failure: the API works as before, its challenges naming no metadata.
+            logger.notice("the API publishes no RFC 9728 metadata", metadata: ["reason": "\(error.message)"])
+            return nil
+        }
     }
 
     /// The demo MCP server of `mcp`: access tokens of its provider issued for its resource.
