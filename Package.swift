@@ -44,6 +44,8 @@ let package = Package(
         .library(name: "FederateApple", targets: ["FederateApple"]),
         .library(name: "FederateGoogle", targets: ["FederateGoogle"]),
         .library(name: "FederateMicrosoft", targets: ["FederateMicrosoft"]),
+        .library(name: "FederateOAuth2", targets: ["FederateOAuth2"]),
+        .library(name: "FederateGitHub", targets: ["FederateGitHub"]),
         .library(name: "FederateSQLite", targets: ["FederateSQLite"]),
         .library(name: "FederatePostgres", targets: ["FederatePostgres"]),
         .library(name: "FederateServer", targets: ["FederateServer"]),
@@ -154,6 +156,18 @@ let package = Package(
             path: "Providers/Microsoft",
             swiftSettings: strict
         ),
+        .target(
+            name: "FederateOAuth2",
+            dependencies: ["FederateTokens", "FederateRelyingParty", "FederateAccounts"],
+            path: "Providers/OAuth2",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "FederateGitHub",
+            dependencies: ["FederateTokens", "FederateRelyingParty", "FederateAccounts", "FederateOAuth2"],
+            path: "Providers/GitHub",
+            swiftSettings: strict
+        ),
         // The account operations of the SQL stores, written once; each store adds its dialect.
         // An implementation detail of the stores (no product).
         .target(
@@ -232,8 +246,9 @@ let package = Package(
         .executableTarget(
             name: "FederateCLI",
             dependencies: [
-                "Federate", "FederateOIDC", "FederateApple", "FederateGoogle", "FederateMicrosoft", "FederateDevProvider", "FederateHummingbird",
-                "FederateMCP", "FederateSQLite", "FederatePostgres", logging, .product(name: "MCP", package: "swift-sdk"),
+                "Federate", "FederateOIDC", "FederateApple", "FederateGoogle", "FederateMicrosoft", "FederateOAuth2", "FederateGitHub",
+                "FederateDevProvider", "FederateHummingbird", "FederateMCP", "FederateSQLite", "FederatePostgres", logging,
+                .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -269,7 +284,7 @@ let package = Package(
             name: "FederateTests",
             dependencies: [
                 "Federate", "FederateTokens", "FederateRelyingParty", "FederateAccounts", "FederateAsyncHTTPClient",
-                "FederateLoopback", "FederateGoogle", "FederateTestSupport", "FederateCLI",
+                "FederateLoopback", "FederateGoogle", "FederateOAuth2", "FederateGitHub", "FederateTestSupport", "FederateCLI",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ] + crypto + observability + observabilityTesting,
@@ -313,7 +328,7 @@ let package = Package(
             name: "FederateHummingbirdTests",
             dependencies: [
                 "FederateHummingbird", "FederateServer", "FederateMCP", "Federate", "FederateTestSupport", "FederateDevProvider", "FederateCLI",
-                "FederateGoogle", "FederateApple", "FederateOIDC", "FederateSQLite", "FederatePostgres", logging,
+                "FederateGoogle", "FederateApple", "FederateOIDC", "FederateOAuth2", "FederateGitHub", "FederateSQLite", "FederatePostgres", logging,
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -325,7 +340,7 @@ let package = Package(
             name: "FederateDevProviderTests",
             dependencies: [
                 "FederateDevProvider", "Federate", "FederateTestSupport", "FederateCLI", "FederateGoogle", "FederateApple", "FederateOIDC",
-                "FederateExampleMicrosoft",
+                "FederateExampleMicrosoft", "FederateOAuth2", "FederateGitHub",
             ],
             swiftSettings: strict
         ),
@@ -334,9 +349,9 @@ let package = Package(
         .testTarget(
             name: "FederateDocsTests",
             dependencies: [
-                "Federate", "FederateURLSession", "FederateOIDC", "FederateGoogle", "FederateApple", "FederateMicrosoft", "FederateSQLite",
-                "FederatePostgres", "FederateHummingbird", "FederateMCP", "FederateDevProvider", "FederateTestSupport", logging,
-                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "MCP", package: "swift-sdk"),
+                "Federate", "FederateURLSession", "FederateOIDC", "FederateGoogle", "FederateApple", "FederateMicrosoft", "FederateOAuth2",
+                "FederateGitHub", "FederateSQLite", "FederatePostgres", "FederateHummingbird", "FederateMCP", "FederateDevProvider",
+                "FederateTestSupport", logging, .product(name: "Hummingbird", package: "hummingbird"), .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ] + crypto,

@@ -44,6 +44,8 @@ LAYERS = [  # (module, the targets it may depend on)
     ('FederateGoogle', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
     ('FederateApple', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
     ('FederateMicrosoft', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
+    ('FederateOAuth2', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
+    ('FederateGitHub', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts', 'FederateOAuth2'}),
     ('FederateSQLStore', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
 ]
 failures = []

@@ -3,10 +3,12 @@ import Crypto
 import Federate
 import FederateApple
 import FederateDevProvider
+import FederateGitHub
 import FederateGoogle
 import FederateHummingbird
 import FederateMCP
 import FederateMicrosoft
+import FederateOAuth2
 import FederateOIDC
 import FederatePostgres
 import FederateSQLite
@@ -26,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the reference app: federated sign-in, linking and account deletion (see Docs/Server.md).",
         discussion: """
-            Without --config: the dev provider runs in process in its generic, Google and Apple flavours (three \
+            Without --config: the dev provider runs in process in its generic, Google, Apple and GitHub flavours (four \
             providers, a user picker instead of passwords), accounts live in ./federate-demo.sqlite, and the app \
             listens on http://127.0.0.1:PORT. GET /api/whoami takes the generic dev provider's ID tokens as bearer tokens. \
             Prints {"url": URL, "providers": [...]} on standard output once it listens.
@@ -92,7 +94,9 @@ struct ServeCommand: AsyncParsableCommand {
                 let dev = try await DevProvider.start(configuration: configuration)
                 devProviders.append(dev)
                 providers[name] = try devSignIn(dev, flavor: flavor, cache: cache)
-                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? devLabel(flavor), providerID: providers[name]?.providerID ?? ""))
+                buttons.append(DemoPage.Provider(
+                    name: name, label: settings.label(of: name) ?? devLabel(flavor), providerID: providers[name]?.providerID ?? "",
+                    reauthenticates: flavor != .github))
             case .google(let name, let clientID, let secret):
                 providers[name] = GoogleProvider(clientID: clientID, clientSecret: secret, cache: cache)
                 buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "Google", providerID: GoogleProvider.providerID))
@@ -104,6 +108,17 @@ struct ServeCommand: AsyncParsableCommand {
                     clientID: clientID, clientSecret: secret, audience: audience, endpoints: authorityHost.map(MicrosoftEndpoints.at) ?? .microsoft,
                     cache: cache)
                 buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "Microsoft", providerID: MicrosoftProvider.providerID))
+            case .github(let name, let clientID, let secret, let enterprise):
+                providers[name] = try GitHubProvider(
+                    clientID: clientID, clientSecret: secret, endpoints: try enterprise.map(GitHubEndpoints.enterprise) ?? .github, cache: cache)
+                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "GitHub", providerID: GitHubProvider.providerID, reauthenticates: false))
+            case .oauth2(let entry):
+                let provider = try OAuth2Provider(
+                    id: "oauth2.\(entry.name)", server: entry.server, userEndpoint: entry.userEndpoint, clientID: entry.clientID,
+                    clientSecret: entry.clientSecret, scopes: entry.scopes, fields: entry.fields, cache: cache)
+                providers[entry.name] = provider
+                buttons.append(DemoPage.Provider(
+                    name: entry.name, label: settings.label(of: entry.name) ?? entry.name, providerID: provider.id, reauthenticates: entry.fields.authTime != nil))
             case .oidc(let name, let issuer, let clientID, let secret, let privateNetwork):
                 providers[name] = try OIDCProvider(
                     id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret,
@@ -326,11 +341,12 @@ struct ServeCommand: AsyncParsableCommand {
         case .apple: return "Apple"
         case .firebase: return "Firebase"
         case .microsoft: return "Microsoft"
+        case .github: return "GitHub"
         }
     }
 
-    /// A dev provider whose clients redirect to this server's callback for `name`, with the
-    /// user picker (a person chooses who to be).
+    /// A dev provider whose clients redirect to this server's callback for `name` (and, after
+    /// RP-initiated logout, to its sign-out callback), with the user picker (a person chooses who to be).
     /// With `servesMCPClients`, the public client `dev-public` keeps its loopback redirects (any
     /// port and path): an MCP client's own redirect listener (Docs/MCP.md).
     static func devConfiguration(_ flavor: DevFlavor, name: String, servesMCPClients: Bool = false) -> DevProviderConfiguration {
@@ -338,7 +354,10 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.autoApproveSubject = nil
         for index in configuration.clients.indices where !configuration.clients[index].redirectURIs.isEmpty {
             if servesMCPClients, configuration.clients[index].id == "dev-public" { continue }
-            configuration.clients[index].redirectURIs = ["http://127.0.0.1/auth/\(name)/callback", "http://[::1]/auth/\(name)/callback"]
+            configuration.clients[index].redirectURIs = [
+                "http://127.0.0.1/auth/\(name)/callback", "http://[::1]/auth/\(name)/callback", "http://127.0.0.1/auth/signout/callback",
+                "http://[::1]/auth/signout/callback",
+            ]
         }
         return configuration
     }
@@ -356,6 +375,8 @@ struct ServeCommand: AsyncParsableCommand {
             // The dev provider's tenants only: any tenant it serves, at its /common authority.
             return try MicrosoftProvider(
                 clientID: client.id, clientSecret: client.secret, audience: .common(.anyTenant), endpoints: .at(dev.baseURL), cache: cache)
+        case .github:
+            return try GitHubProvider(clientID: client.id, clientSecret: client.secret ?? "", endpoints: .enterprise(dev.baseURL), cache: cache)
         case .generic, .firebase:
             return try OIDCProvider(id: "oidc.dev", issuer: dev.issuer, clientID: client.id, clientSecret: client.secret, cache: cache)
         }

@@ -50,25 +50,89 @@ extension FederateEndpoints {
         }
     }
 
-    /// `POST {auth}/signout`: signs `session` out; `{"signed_out": true}`, plus `end_session_url`
-    /// when the session's provider can end its own session (`ProviderCapabilities/logout`,
-    /// RP-Initiated Logout 1.0), and the session cookie deleted.
-    public func signOut(_ session: AccountSession?) async -> ServerResponse {
+    /// `POST {auth}/signout`: signs `session` out here and deletes the session cookie. When the
+    /// session's provider can end its own session (`ProviderCapabilities/logout` and an
+    /// `end_session_endpoint`), the answer says where to send the browser next (RP-Initiated
+    /// Logout 1.0): `end_session_url` with the session's ID token as `id_token_hint` (kept sealed
+    /// in a cookie since the sign-in), `post_logout_redirect_uri` (``postLogoutRedirectURI``),
+    /// `client_id` and a fresh `state`, sealed into a cookie for the return.
+    /// `{"signed_out": true, "provider_sign_out": Bool}`: `false` when sign-out stays local
+    /// (Google, Apple, OAuth 2.0 providers: no endpoint), and then no `end_session_url`.
+    public func signOut(_ request: ServerRequest, session: AccountSession?) async -> ServerResponse {
         await respond {
-            var body: [String: JSONValue] = ["signed_out": true]
+            var body: [String: JSONValue] = ["signed_out": true, "provider_sign_out": false]
+            let path = configuration.authPath + "/signout", secure = configuration.secureCookies
+            var stateCookie: SetCookie?
             if let session {
                 try await configuration.accounts.signOut(session)
-                if let providerID = session.provider?.providerID,
-                    let source = configuration.providers.entry(providerID: providerID)?.capabilities.logout,
-                    let url = try? await source.endSessionURL(postLogoutRedirectURI: nil)
-                {
-                    body["end_session_url"] = .string(url)
+                if let provider = session.provider, let source = configuration.providers.entry(providerID: provider.providerID)?.capabilities.logout {
+                    let state = SecureRandom.token()
+                    let logout = ProviderLogoutRequest(
+                        idTokenHint: logoutHint(request, session: session), postLogoutRedirectURI: postLogoutRedirectURI, state: state)
+                    do {
+                        if let url = try await source.endSessionURL(logout),
+                            let sealed = try? configuration.sealer.seal(
+                                ["st": .string(state), "ea": .double(configuration.accounts.clock.now.timeIntervalSince1970 + 600)], purpose: "signout1")
+                        {
+                            body["end_session_url"] = .string(url)
+                            body["provider_sign_out"] = true
+                            stateCookie = SessionCookies.signOutCookie(
+                                name: SessionCookies.signOutStateName, value: sealed, path: path, maxAge: 600, secure: secure)
+                        }
+                    } catch {
+                        // The provider's discovery is unreachable: signed out here, and said so.
+                        logger.notice(
+                            "the provider's sign-out URL could not be built", metadata: ["provider": "\(provider.providerID)", "error": "\(error.code)"])
+                    }
                 }
             }
             var response = ServerResponse.json(.object(body))
-            response.setCookie(SessionCookies.deletingSession(secure: configuration.secureCookies))
+            response.setCookie(SessionCookies.deletingSession(secure: secure))
+            response.setCookie(SessionCookies.signOutCookie(name: SessionCookies.logoutHintName, value: "", path: path, maxAge: 0, secure: secure))
+            if let stateCookie { response.setCookie(stateCookie) }
             return response
         }
+    }
+
+    /// `post_logout_redirect_uri`, `{origin}{auth}/signout/callback`: register it with each
+    /// provider that has an `end_session_endpoint`.
+    public var postLogoutRedirectURI: String { configuration.origin + configuration.authPath + "/signout/callback" }
+
+    /// The session's ID token from the sealed logout-hint cookie, when it opens and was kept
+    /// for this very session; `nil` otherwise.
+    private func logoutHint(_ request: ServerRequest, session: AccountSession) -> String? {
+        guard let sealed = request.cookie(SessionCookies.logoutHintName),
+            let kept = try? configuration.sealer.open(sealed, purpose: "logout1"),
+            case .string(let sid)? = kept["sid"], sid.exactlyEquals(session.sessionID),
+            case .string(let providerID)? = kept["pid"], providerID.exactlyEquals(session.provider?.providerID ?? ""),
+            case .string(let hint)? = kept["h"]
+        else { return nil }
+        return hint
+    }
+
+    /// `GET {auth}/signout/callback`: the provider sends the browser back after ending its
+    /// session. The `state` must equal the one sealed in this browser's cookie (constant time),
+    /// within ten minutes; then 303 to `defaultReturnTo` with `signed_out=provider` and the cookie
+    /// cleared. Else 303 with `error=state_mismatch`, the cookie left as it is: a forged return
+    /// cannot spoil the real one. The session here ended already.
+    public func signedOutAtProvider(_ request: ServerRequest) -> ServerResponse {
+        let now = configuration.accounts.clock.now.timeIntervalSince1970
+        var parameter = ("error", FederateError.Code.stateMismatch.rawValue)
+        if let returned = request.queryParameters()["state"],
+            let sealed = request.cookie(SessionCookies.signOutStateName),
+            let kept = try? configuration.sealer.open(sealed, purpose: "signout1"),
+            case .string(let state)? = kept["st"], let expiresAt = kept["ea"]?.doubleValue, now < expiresAt,
+            ConstantTime.equals(returned, state)
+        {
+            parameter = ("signed_out", "provider")
+        }
+        let target = configuration.defaultReturnTo
+        var response = ServerResponse.redirect(.seeOther, to: target + (target.contains("?") ? "&" : "?") + FormURLEncoding.encode([parameter]))
+        if parameter.0 == "signed_out" {
+            response.setCookie(SessionCookies.signOutCookie(
+                name: SessionCookies.signOutStateName, value: "", path: configuration.authPath + "/signout", maxAge: 0, secure: configuration.secureCookies))
+        }
+        return response
     }
 
     /// `GET /me`: `{uid, email, display_name, email_verified, providers: [{provider_id, email, route}],

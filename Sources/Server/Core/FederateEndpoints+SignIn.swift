@@ -37,6 +37,9 @@ extension FederateEndpoints {
             } else {
                 built = try await entry.provider.beginSignIn(signIn)
             }
+        } catch where error.code == .providerCannotReauthenticate {
+            // A provider that cannot prove a fresh sign-in: back to the page, which offers the others.
+            return callbackFailure(error, returnTo: ReturnTo.sanitize(query["returnTo"], fallback: configuration.defaultReturnTo), clearing: nil)
         } catch {
             // The provider (its discovery or keys) is unreachable or refused: a bad gateway.
             logger.notice("sign-in could not start", metadata: ["provider": "\(entry.name)", "error": "\(error.code)"])
@@ -125,9 +128,9 @@ extension FederateEndpoints {
         let clear = SessionCookies.deletingPending(
             name: cookieName, path: path, secure: configuration.secureCookies, formPost: pending.responseMode == .formPost)
         let returnTo = pending.returnTo ?? configuration.defaultReturnTo
-        let token: String?
+        let result: AuthResult?
         do {
-            token = try await finish(pending, credential: try await provider.completeSignIn(callback, pending: pending), request: request)
+            result = try await finish(pending, credential: try await provider.completeSignIn(callback, pending: pending), request: request)
         } catch let error as FederateError {
             logger.notice("sign-in failed", metadata: ["provider": "\(entry.name)", "error": "\(error.code)"])
             return callbackFailure(error, returnTo: returnTo, clearing: clear)
@@ -137,11 +140,28 @@ extension FederateEndpoints {
         }
         var response = ServerResponse.redirect(.seeOther, to: returnTo)
         response.setCookie(clear)
-        if let token {
+        if let result, let token = result.sessionToken, let session = result.session {
             let maxAge = Int(configuration.accounts.configuration.sessionLifetime.wholeSeconds)
             response.setCookie(SessionCookies.session(token, maxAge: maxAge, secure: configuration.secureCookies))
+            response.setCookie(logoutHintCookie(for: session, credential: result.credential, entry: entry, maxAge: maxAge))
         }
         return response
+    }
+
+    /// The sealed ID token RP-initiated logout will send as `id_token_hint`, bound to the new
+    /// session; a deleting cookie when there is none to keep (no ID token, a provider without
+    /// the logout capability, or a token too large for a cookie).
+    private func logoutHintCookie(for session: AccountSession, credential: Credential, entry: ProviderRegistry.Entry, maxAge: Int) -> SetCookie {
+        let path = configuration.authPath + "/signout"
+        if entry.capabilities.logout != nil, let idToken = credential.rawIDToken,
+            let sealed = try? configuration.sealer.seal(
+                ["sid": .string(session.sessionID), "pid": .string(credential.providerID), "h": .string(idToken)], purpose: "logout1"),
+            sealed.utf8.count <= SessionCookies.maximumCookieValueBytes
+        {
+            return SessionCookies.signOutCookie(
+                name: SessionCookies.logoutHintName, value: sealed, path: path, maxAge: maxAge, secure: configuration.secureCookies)
+        }
+        return SessionCookies.signOutCookie(name: SessionCookies.logoutHintName, value: "", path: path, maxAge: 0, secure: configuration.secureCookies)
     }
 
     /// A failed sign-in callback: the browser goes back to the app's page with the error's code,
@@ -168,13 +188,13 @@ extension FederateEndpoints {
         return response
     }
 
-    /// Hands the credential to the account layer for the flow's intent; returns a new
-    /// session token when the browser gets one (sign-in, reauthentication).
-    private func finish(_ pending: PendingAuthorization, credential: Credential, request: ServerRequest) async throws -> String? {
+    /// Hands the credential to the account layer for the flow's intent; returns the result
+    /// when the browser gets a new session (sign-in, reauthentication).
+    private func finish(_ pending: PendingAuthorization, credential: Credential, request: ServerRequest) async throws -> AuthResult? {
         let accounts = configuration.accounts
         switch pending.intent {
         case .signIn:
-            return try await accounts.signIn(with: credential).sessionToken
+            return try await accounts.signIn(with: credential)
         case .link, .reauthenticate:
             // The browser must still hold the session that started the flow.
             guard let uid = pending.uid, let session = try await currentSession(request), session.uid.exactlyEquals(uid) else {
@@ -187,7 +207,7 @@ extension FederateEndpoints {
             // The provider must have signed the user in again since this flow began.
             let fresh = try await accounts.reauthenticate(uid, with: credential, authenticatedAfter: pending.createdAt)
             try await accounts.signOut(session)  // rotate: the old session ends
-            return fresh.sessionToken
+            return fresh
         }
     }
 }

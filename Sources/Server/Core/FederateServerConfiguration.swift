@@ -28,6 +28,9 @@ public struct FederateServerConfiguration: Sendable {
         origin: String, providers: [String: any SignInProvider], accounts: AccountService, sealer: PendingAuthorizationSealer,
         staticFiles: [String: String] = [:], authPath: String = "/auth", defaultReturnTo: String = "/"
     ) throws(FederateError) {
+        guard providers["signout"] == nil else {
+            throw FederateError(.invalidConfiguration, "'signout' is the sign-out route, not a provider's route name")
+        }
         self.origin = origin
         self.providers = try ProviderRegistry(providers)
         self.accounts = accounts

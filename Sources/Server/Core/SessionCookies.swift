@@ -52,6 +52,24 @@ public enum SessionCookies {
         secure && formPost ? .none : .lax
     }
 
+    /// The cookie keeping what RP-initiated logout needs: the session's ID token, sealed
+    /// (AES-256-GCM, the sealer's keys) and bound to the session's ID. Sent only to the
+    /// sign-out routes (path `{auth}/signout`); HttpOnly. Not `__Host-` (that needs `Path=/`):
+    /// a planted one does not open, or names another session, and is ignored.
+    public static let logoutHintName = "federate_logout_hint"
+    /// The cookie holding the `state` of a sign-out at the provider until the browser returns
+    /// to `{auth}/signout/callback` (sealed, ten minutes, path `{auth}/signout`).
+    public static let signOutStateName = "federate_signout_state"
+    /// The largest sealed value kept in a cookie (an ID token too large for it is not kept:
+    /// sign-out then sends `client_id` without `id_token_hint`).
+    public static let maximumCookieValueBytes = 3800
+
+    /// A sealed cookie for the sign-out routes under `path`: HttpOnly, `SameSite=Lax` (the
+    /// provider sends the browser back with a top-level GET), `maxAge` seconds (0 deletes it).
+    static func signOutCookie(name: String, value: String, path: String, maxAge: Int, secure: Bool) -> SetCookie {
+        SetCookie(name: name, value: value, maxAge: maxAge, path: path, secure: secure, httpOnly: true, sameSite: .lax)
+    }
+
     /// The CSRF token cookie: readable by the page's script (not HttpOnly), which repeats it
     /// in the `X-CSRF-Token` header.
     static func csrf(_ token: String, secure: Bool) -> SetCookie {

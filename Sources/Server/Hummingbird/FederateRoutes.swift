@@ -18,7 +18,8 @@ public import Logging
 ///   `state` against the sealed cookie, completes the sign-in, sets the session cookie and
 ///   redirects (303) to `returnTo`, which is always a same-site path.
 /// - `POST {auth}/{provider}/backchannel-logout`, `…/notifications`, `…/risc`: the providers' events.
-/// - `POST {auth}/signout`; `GET /me`; `DELETE /me/providers/{providerID}` (unlink);
+/// - `POST {auth}/signout` (with the provider's `end_session_url` when it has one, RP-Initiated
+///   Logout 1.0) and `GET {auth}/signout/callback` (the provider's return); `GET /me`; `DELETE /me/providers/{providerID}` (unlink);
 ///   `DELETE /me` (delete the account and revoke its provider tokens). State-changing routes
 ///   need the CSRF header; unlink and delete need a recent sign-in (`requires_recent_login`, 403).
 /// - `GET` each of `FederateServerConfiguration/staticFiles` (Apple's domain association).
@@ -57,7 +58,8 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             }
         }
         auth.group("signout").add(middleware: SessionAuthenticationMiddleware<Context>(accounts: accounts, origin: origin))
-            .post { _, context in Response(await endpoints.signOut(context.federate.session)) }
+            .post { request, context in Response(await endpoints.signOut(ServerRequest(request), session: context.federate.session)) }
+        auth.get("signout/callback") { request, _ in Response(endpoints.signedOutAtProvider(ServerRequest(request))) }
 
         let me = router.group("me").add(middleware: SessionAuthenticationMiddleware<Context>(accounts: accounts, origin: origin))
         me.get { request, context in Response(await endpoints.me(ServerRequest(request), session: context.federate.session)) }

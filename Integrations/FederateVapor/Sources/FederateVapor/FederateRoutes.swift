@@ -15,7 +15,8 @@ public import Vapor
 /// - `GET|POST {auth}/:provider/callback`: completes the sign-in, sets the session cookie,
 ///   redirects (303) to `returnTo` (on failure `returnTo?error=CODE`);
 /// - `POST {auth}/:provider/backchannel-logout`, `…/notifications`, `…/risc`: providers' events;
-/// - `POST {auth}/signout`, `GET /me`, `DELETE /me/providers/:providerID`, `DELETE /me`
+/// - `POST {auth}/signout` (with the provider's `end_session_url` when it has one, RP-Initiated
+///   Logout 1.0) and `GET {auth}/signout/callback` (the provider's return); `GET /me`, `DELETE /me/providers/:providerID`, `DELETE /me`
 ///   (behind ``SessionAuthenticationMiddleware``: CSRF for cookie-authenticated changes; unlink
 ///   and delete need a recent sign-in);
 /// - `GET` each of the configuration's `staticFiles` (Apple's domain association).
@@ -50,7 +51,8 @@ public struct FederateRoutes: RouteCollection {
             }
         }
         let session = SessionAuthenticationMiddleware(accounts: configuration.accounts, origin: configuration.origin)
-        auth.grouped(session).post("signout") { request in Response(await endpoints.signOut(request.federate.session)) }
+        auth.grouped(session).post("signout") { request in Response(await endpoints.signOut(ServerRequest(request), session: request.federate.session)) }
+        auth.get("signout", "callback") { request in Response(endpoints.signedOutAtProvider(ServerRequest(request))) }
 
         let me = routes.grouped("me").grouped(session)
         me.get { request in Response(await endpoints.me(ServerRequest(request), session: request.federate.session)) }
