@@ -45,7 +45,10 @@ extension DevRoutes {
         guard parameters["response_type"] == "code" else { return fail("unsupported_response_type", "only response_type=code") }
         if let error = client.authorizationError { return fail(error, "injected by the dev provider's client configuration") }
         let scopes = (parameters["scope"] ?? "").split(separator: " ").map(String.init)
-        guard scopes.contains("openid") || flavor == .github else { return fail("invalid_scope", "scope must contain openid") }
+        // The generic flavour also serves plain OAuth 2.0 clients of an API (an MCP client asks for
+        // `mcp:tools` and a `resource`, not `openid`): they get an access token and no ID token.
+        // GitHub's flavour is OAuth 2.0 alone.
+        guard scopes.contains("openid") || flavor == .generic || flavor == .github else { return fail("invalid_scope", "scope must contain openid") }
         if flavor == .apple, scopes.contains("name") || scopes.contains("email"), mode != "form_post" {
             return fail("invalid_request", "response_mode must be form_post when name or email scope is requested")
         }

@@ -97,11 +97,13 @@ extension DevRoutes {
             tokens[ExactString(refresh)] = DevTokenGrant(
                 clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: nil, sibling: access, resource: resource, jkt: jkt)
         }
-        let idToken = try minter.idToken(for: user, client: client, nonce: nonce, accessToken: access, authTime: authTime, scopes: scopes)
         var body: [String: JSONValue] = [
             "access_token": .string(access), "token_type": .string(jkt == nil ? "Bearer" : "DPoP"), "expires_in": .integer(configuration.tokenLifetime.wholeSeconds),
-            "id_token": .string(idToken),
         ]
+        // An ID token only for OpenID Connect requests: an API's OAuth client asked for none.
+        if scopes.contains("openid") {
+            body["id_token"] = .string(try minter.idToken(for: user, client: client, nonce: nonce, accessToken: access, authTime: authTime, scopes: scopes))
+        }
         if keepRefreshToken == nil { body["refresh_token"] = .string(refresh) }
         if flavor != .apple { body["scope"] = .string(scopes.joined(separator: " ")) }
         return json(.object(body))

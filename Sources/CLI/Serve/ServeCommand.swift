@@ -6,6 +6,7 @@ import FederateDevProvider
 import FederateGitHub
 import FederateGoogle
 import FederateHummingbird
+import FederateMCP
 import FederateMicrosoft
 import FederateOAuth2
 import FederateOIDC
@@ -88,7 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
                 guard let flavor = DevFlavor(rawValue: flavorName) else {
                     throw FederateError(.invalidConfiguration, "unknown dev flavour '\(flavorName)'")
                 }
-                var configuration = devConfiguration(flavor, name: name)
+                var configuration = devConfiguration(flavor, name: name, servesMCPClients: settings.mcp?.provider == name)
                 if let access = settings.apiAccessTokens, access.provider == name { configuration.accessTokenResource = access.resolvedResource(origin: origin) }
                 let dev = try await DevProvider.start(configuration: configuration)
                 devProviders.append(dev)
@@ -149,21 +150,30 @@ struct ServeCommand: AsyncParsableCommand {
         FederateRoutes<FederateContext>(configuration: configuration, logger: logger).register(on: router)
         HealthRoutes<FederateContext>(readiness: Readiness(configuration: configuration), logger: logger).register(on: router)
         MetricsRoute(registry: registry, settings: settings.metrics).register(on: router)
+        var protectedResources: [ProtectedResourceMetadata] = []
         if let verifier = try await apiVerifier(settings, providers: configuration.providers, origin: origin, logger: logger) {
             // An API for apps: ID tokens of api_bearer_provider and access tokens as api_access_tokens says, verified on every request.
             let presentations = try apiPresentations(settings, store: store, origin: origin)
+            let metadata = try await apiMetadata(settings, providers: configuration.providers, presentations: presentations, origin: origin, logger: logger)
+            if let metadata { protectedResources.append(metadata) }
             let api = router.group("api").add(middleware: BearerAuthenticationMiddleware<FederateContext>(
-                verifier: verifier, presentations: presentations))
+                verifier: verifier, presentations: presentations, resource: metadata))
             // Each route behind its own required scopes (api_access_tokens.required_scopes); a
             // route that requires none has no scope middleware (no step added per request).
             let scopes = settings.apiAccessTokens?.requiredScopes ?? [:]
-            let whoami = scopes["/api/whoami"].map { api.group("whoami").add(middleware: RequiredScopesMiddleware($0, presentations: presentations)) }
-                ?? api.group("whoami")
+            let whoami = scopes["/api/whoami"].map {
+                api.group("whoami").add(middleware: RequiredScopesMiddleware($0, presentations: presentations, resource: metadata))
+            } ?? api.group("whoami")
             whoami.get { _, context in
                 Response(
                     status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                     body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes(Self.whoami(context.federate.caller)))))
             }
+        }
+        ProtectedResourceRoutes<FederateContext>(protectedResources).register(on: router)
+        if let mcp = settings.mcp {
+            // The demo MCP server (Docs/MCP.md): its own resource, tools with their own scopes.
+            MCPRoutes<FederateContext>(try await mcpServer(mcp, providers: configuration.providers, origin: origin)).register(on: router)
         }
         let page = DemoPage.html(providers: buttons)
         let names = buttons.map { JSONValue.string($0.name) }
@@ -237,6 +247,43 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
+    /// The API's RFC 9728 metadata, published at `/.well-known/oauth-protected-resource` (plus the
+    /// resource's path) and named in its challenges: for `api_access_tokens` whose `resource` is an
+    /// `https` URL (or `http` on loopback), with the provider's issuer, the routes' required
+    /// scopes and, with DPoP, its algorithms. `nil` for ID tokens alone, or a resource that is
+    /// not a URL (an RFC 8707 URN has no metadata document).
+    static func apiMetadata(
+        _ settings: ServeConfiguration, providers: ProviderRegistry, presentations: [any TokenPresentation], origin: String, logger: Logger
+    ) async throws -> ProtectedResourceMetadata? {
+        guard let access = settings.apiAccessTokens, let oidc = providers.entry(named: access.provider)?.provider as? OIDCProvider else { return nil }
+        let issuer = try await oidc.client().metadata.issuer
+        let scopes = OAuthScopes(access.requiredScopes.keys.sorted().flatMap { access.requiredScopes[$0]?.values ?? [] })
+        let dpop = presentations.compactMap { $0 as? DPoPPresentation }.first
+        do throws(FederateError) {
+            return try ProtectedResourceMetadata(
+                resource: access.resolvedResource(origin: origin), authorizationServers: [issuer], scopesSupported: scopes,
+                dpopSigningAlgValuesSupported: dpop?.signingAlgorithms ?? [])
+        } catch {
+            // Not a start failure: the API works as before, its challenges naming no metadata.
+            logger.notice("the API publishes no RFC 9728 metadata", metadata: ["reason": "\(error.message)"])
+            return nil
+        }
+    }
+
+    /// The demo MCP server of `mcp`: access tokens of its provider issued for its resource.
+    static func mcpServer(_ mcp: MCPSettings, providers: ProviderRegistry, origin: String) async throws -> ProtectedMCPServer {
+        guard let oidc = providers.entry(named: mcp.provider)?.provider as? OIDCProvider else {
+            throw FederateError(.invalidConfiguration, "mcp.provider '\(mcp.provider)' is not an OpenID provider of this configuration")
+        }
+        let client = try await oidc.client()
+        let resource = mcp.resolvedResource(origin: origin)
+        let metadata = try ProtectedResourceMetadata(
+            resource: resource, authorizationServers: [client.metadata.issuer],
+            scopesSupported: OAuthScopes(DemoMCPServer.toolScopes.keys.sorted().flatMap { DemoMCPServer.toolScopes[$0]?.values ?? [] }),
+            resourceName: "federate serve's demo MCP server")
+        return try DemoMCPServer.protected(verifier: client.accessTokenVerifier(resource: resource, providerID: oidc.id), metadata: metadata)
+    }
+
     /// The RFC 7662 client of `api_access_tokens`: at discovery's `introspection_endpoint`, else
     /// at the file's `introspection_endpoint` (a provider that advertises none, such as
     /// django-oauth-toolkit); `endpoint_not_available` when neither names one.
@@ -300,10 +347,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// A dev provider whose clients redirect to this server's callback for `name` (and, after
     /// RP-initiated logout, to its sign-out callback), with the user picker (a person chooses who to be).
-    static func devConfiguration(_ flavor: DevFlavor, name: String) -> DevProviderConfiguration {
+    /// With `servesMCPClients`, the public client `dev-public` keeps its loopback redirects (any
+    /// port and path): an MCP client's own redirect listener (Docs/MCP.md).
+    static func devConfiguration(_ flavor: DevFlavor, name: String, servesMCPClients: Bool = false) -> DevProviderConfiguration {
         var configuration = DevProviderConfiguration.standard(for: flavor)
         configuration.autoApproveSubject = nil
         for index in configuration.clients.indices where !configuration.clients[index].redirectURIs.isEmpty {
+            if servesMCPClients, configuration.clients[index].id == "dev-public" { continue }
             configuration.clients[index].redirectURIs = [
                 "http://127.0.0.1/auth/\(name)/callback", "http://[::1]/auth/\(name)/callback", "http://127.0.0.1/auth/signout/callback",
                 "http://[::1]/auth/signout/callback",

@@ -87,6 +87,8 @@ struct ServeConfiguration {
     var labels: [String: String] = [:]
     /// Whether `GET /metrics` answers, and with which token (off by default).
     var metrics = MetricsSettings()
+    /// The demo MCP server (Docs/MCP.md): on without a file, with the generic dev provider.
+    var mcp: MCPSettings? = MCPSettings(provider: "dev")
 
     /// The button label configured for provider `name`, if any.
     func label(of name: String) -> String? { labels[name] }
@@ -183,6 +185,7 @@ struct ServeConfiguration {
         } else {
             apiAccessTokens = nil
         }
+        mcp = try object["mcp"].map { (value) throws(FederateError) in try MCPSettings(json: value) }
         if let entries = object["providers"]?.arrayValue {
             providers = []
             for entry in entries {
@@ -245,6 +248,13 @@ struct ServeConfiguration {
             case .oidc: break
             case .dev(_, let flavor) where flavor == "generic": break
             default: throw FederateError(.invalidConfiguration, "api_access_tokens.provider must be an oidc provider or a generic dev provider")
+            }
+        }
+        if let mcp {
+            switch providers.first(where: { $0.name == mcp.provider }) {
+            case .oidc?: break
+            case .dev(_, let flavor)? where flavor == "generic": break
+            default: throw FederateError(.invalidConfiguration, "mcp.provider must be an oidc provider or a generic dev provider of this file")
             }
         }
     }

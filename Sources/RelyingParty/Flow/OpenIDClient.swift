@@ -53,6 +53,11 @@ public struct OpenIDClient: Sendable {
     /// requests `dpop_jkt`. `nil` (the default): bearer tokens only.
     public internal(set) var dpop: DPoPProofSigner?
 
+    /// The RFC 8707 resource indicators this client asks tokens for (``withResources(_:)``):
+    /// sent as `resource` on its authorization requests, code exchanges and refreshes. Empty
+    /// (the default): none, and the provider picks the audience.
+    public internal(set) var resources: [String] = []
+
     /// Creates a client. The policy comes from `profile`; keys default to a ``RemoteKeySet``
     /// at the profile's key-set location (discovery's `jwks_uri` unless the profile says otherwise).
     public init(
@@ -115,7 +120,7 @@ public struct OpenIDClient: Sendable {
             providerID: providerID, clientID: clientID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode,
             prompt: prompt, loginHint: loginHint, maxAge: maxAge,
             customParameters: profile.authorizationParameters.merging(customParameters) { _, caller in caller }
-                .merging(dpop.map { ["dpop_jkt": $0.thumbprint] } ?? [:]) { _, bound in bound }, intent: intent)
+                .merging(dpop.map { ["dpop_jkt": $0.thumbprint] } ?? [:]) { _, bound in bound }, intent: intent, resources: resources)
     }
 
     /// Validates the callback, then exchanges the code. Nothing is sent to the token
@@ -149,7 +154,7 @@ public struct OpenIDClient: Sendable {
         let response = try await postToTokenEndpoint([
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", pending.redirectURI),
             ("code_verifier", pending.codeVerifier),
-        ])
+        ] + resourceParameters)
         return try await tokenSet(
             from: response, requestedScopes: pending.scopes, previousRefreshToken: nil, idTokenRequired: true,
             expectations: IDTokenExpectations(nonce: pending.nonce, maxAge: pending.maxAge, authentication: pending.authentication))
@@ -177,6 +182,7 @@ public struct OpenIDClient: Sendable {
     public func refresh(_ refreshToken: String, previousIDToken: IDToken? = nil, scopes: [String]? = nil) async throws(FederateError) -> TokenSet {
         var form: [(String, String)] = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scopes { form.append(("scope", scopes.joined(separator: " "))) }
+        form += resourceParameters
         let response: TokenResponse
         do throws(FederateError) {
             response = try await postToTokenEndpoint(form)

@@ -1,5 +1,4 @@
 import Federate
-import Hummingbird
 
 /// The cookies Federate's routes set, with their names and attributes in one place.
 ///
@@ -25,31 +24,31 @@ public enum SessionCookies {
     }
 
     /// The session cookie for `token`, valid `maxAge` seconds (HttpOnly, SameSite=Lax).
-    static func session(_ token: String, maxAge: Int, secure: Bool) -> Cookie {
-        Cookie(name: sessionName(secure: secure), value: token, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    static func session(_ token: String, maxAge: Int, secure: Bool) -> SetCookie {
+        SetCookie(name: sessionName(secure: secure), value: token, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 
     /// Deletes the session cookie.
-    static func deletingSession(secure: Bool) -> Cookie {
-        Cookie(name: sessionName(secure: secure), value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    static func deletingSession(secure: Bool) -> SetCookie {
+        SetCookie(name: sessionName(secure: secure), value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 
     /// A pending-authorization cookie: ten minutes, callback path only. `SameSite=Lax`, except
     /// for a provider that answers with a cross-site `form_post` (Apple), which a Lax cookie
     /// would not accompany: then over HTTPS it is `SameSite=None; Secure` (the `state` check,
     /// bound to this sealed value, is the callback's CSRF protection).
-    static func pending(_ sealed: String, state: String, path: String, secure: Bool, formPost: Bool) -> Cookie {
-        Cookie(
+    static func pending(_ sealed: String, state: String, path: String, secure: Bool, formPost: Bool) -> SetCookie {
+        SetCookie(
             name: pendingName(state: state), value: sealed, maxAge: 600, path: path, secure: secure, httpOnly: true,
             sameSite: pendingSameSite(secure: secure, formPost: formPost))
     }
 
     /// Deletes a pending cookie (its attributes must match the ones it was set with).
-    static func deletingPending(name: String, path: String, secure: Bool, formPost: Bool) -> Cookie {
-        Cookie(name: name, value: "", maxAge: 0, path: path, secure: secure, httpOnly: true, sameSite: pendingSameSite(secure: secure, formPost: formPost))
+    static func deletingPending(name: String, path: String, secure: Bool, formPost: Bool) -> SetCookie {
+        SetCookie(name: name, value: "", maxAge: 0, path: path, secure: secure, httpOnly: true, sameSite: pendingSameSite(secure: secure, formPost: formPost))
     }
 
-    private static func pendingSameSite(secure: Bool, formPost: Bool) -> Cookie.SameSite {
+    private static func pendingSameSite(secure: Bool, formPost: Bool) -> SetCookie.SameSite {
         secure && formPost ? .none : .lax
     }
 
@@ -67,29 +66,18 @@ public enum SessionCookies {
 
     /// A sealed cookie for the sign-out routes under `path`: HttpOnly, `SameSite=Lax` (the
     /// provider sends the browser back with a top-level GET), `maxAge` seconds (0 deletes it).
-    static func signOutCookie(name: String, value: String, path: String, maxAge: Int, secure: Bool) -> Cookie {
-        Cookie(name: name, value: value, maxAge: maxAge, path: path, secure: secure, httpOnly: true, sameSite: .lax)
+    static func signOutCookie(name: String, value: String, path: String, maxAge: Int, secure: Bool) -> SetCookie {
+        SetCookie(name: name, value: value, maxAge: maxAge, path: path, secure: secure, httpOnly: true, sameSite: .lax)
     }
 
     /// The CSRF token cookie: readable by the page's script (not HttpOnly), which repeats it
     /// in the `X-CSRF-Token` header.
-    static func csrf(_ token: String, secure: Bool) -> Cookie {
-        Cookie(name: csrfName(secure: secure), value: token, path: "/", secure: secure, httpOnly: false, sameSite: .strict)
+    static func csrf(_ token: String, secure: Bool) -> SetCookie {
+        SetCookie(name: csrfName(secure: secure), value: token, path: "/", secure: secure, httpOnly: false, sameSite: .strict)
     }
 
-    /// The pending-authorization cookies a request carries, by name, first value of a name
-    /// only (`request.cookies` looks cookies up by name but cannot list them).
-    static func pendingFlows(in request: Request) -> [(name: String, value: String)] {
-        var flows: [(name: String, value: String)] = []
-        var seen = Set<String>()
-        for header in request.headers[values: .cookie] {
-            for pair in header.split(separator: ";") {
-                let trimmed = pair.drop { $0 == " " }
-                guard trimmed.hasPrefix(pendingPrefix), let equals = trimmed.firstIndex(of: "=") else { continue }
-                let name = String(trimmed[..<equals])
-                if seen.insert(name).inserted { flows.append((name, String(trimmed[trimmed.index(after: equals)...]))) }
-            }
-        }
-        return flows
+    /// The pending-authorization cookies a request carries, by name, first value of a name only.
+    static func pendingFlows(in request: ServerRequest) -> [(name: String, value: String)] {
+        request.cookies(prefixed: pendingPrefix)
     }
 }

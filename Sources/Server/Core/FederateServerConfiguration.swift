@@ -1,7 +1,7 @@
 public import Federate
 import Foundation
 
-/// What ``FederateRoutes`` serve: the providers, the account layer, and how cookies are made.
+/// What `FederateRoutes` serve: the providers, the account layer, and how cookies are made.
 public struct FederateServerConfiguration: Sendable {
     /// The server's public origin (`https://app.example`, or `http://127.0.0.1:8080` in
     /// development): redirect URIs and the CSRF check are built from it.
@@ -23,7 +23,7 @@ public struct FederateServerConfiguration: Sendable {
 
     /// Creates a configuration; `providers` by route name (`["google": google]` serves
     /// `/auth/google/…`). Throws `invalid_configuration` for a route name that is not 1–64 of
-    /// `A-Z a-z 0-9 . _ -`, or two providers with one provider ID (``ProviderRegistry``).
+    /// `A-Z a-z 0-9 . _ -`, or two providers with one provider ID (`ProviderRegistry`).
     public init(
         origin: String, providers: [String: any SignInProvider], accounts: AccountService, sealer: PendingAuthorizationSealer,
         staticFiles: [String: String] = [:], authPath: String = "/auth", defaultReturnTo: String = "/"

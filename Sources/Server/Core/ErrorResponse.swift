@@ -1,20 +1,16 @@
 public import Federate
-public import Hummingbird
+public import HTTPTypes
 
 /// Machine-readable error answers: `{"error": CODE, "message": TEXT}`, never a secret.
 public enum ErrorResponse {
     /// A JSON error response with `status`, and any extra headers.
-    public static func json(_ status: HTTPResponse.Status, code: FederateError.Code, message: String, headers: HTTPFields = [:]) -> Response {
-        var fields = headers
-        fields[.contentType] = "application/json"
-        fields[.cacheControl] = "no-store"
-        let body = JSONSerializer.bytes(["error": .string(code.rawValue), "message": .string(message)])
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    public static func json(_ status: HTTPTypes.HTTPResponse.Status, code: FederateError.Code, message: String, headers: HTTPFields = [:]) -> ServerResponse {
+        .json(["error": .string(code.rawValue), "message": .string(message)], status: status, headers: headers)
     }
 
     /// The answer for `error` with `status`; a 503 for a store failure carries `Retry-After`
     /// (``StoreOutage``).
-    public static func json(_ status: HTTPResponse.Status, _ error: FederateError, headers: HTTPFields = [:]) -> Response {
+    public static func json(_ status: HTTPTypes.HTTPResponse.Status, _ error: FederateError, headers: HTTPFields = [:]) -> ServerResponse {
         var headers = headers
         if status == .serviceUnavailable, StoreOutage.isStoreFailure(error), headers[.retryAfter] == nil {
             headers.append(contentsOf: StoreOutage.fields)

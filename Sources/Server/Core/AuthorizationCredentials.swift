@@ -1,4 +1,4 @@
-import Hummingbird
+import HTTPTypes
 
 /// The credentials of an `Authorization` header: `SCHEME TOKEN` (RFC 9110 §11.4) with a
 /// token68 token, as RFC 6750 §2.1 and RFC 9449 §7.1 send access tokens.

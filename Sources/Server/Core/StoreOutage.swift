@@ -1,5 +1,5 @@
 public import Federate
-public import Hummingbird
+import HTTPTypes
 
 /// The one answer to a request the account store could not serve: 503 with `Retry-After`,
 /// whatever the route (sessions, DPoP replay checks, provider events, sign-in), never a 401
@@ -21,7 +21,7 @@ public enum StoreOutage {
     static var fields: HTTPFields { [.retryAfter: String(retryAfterSeconds)] }
 
     /// `status` for a refusal of the request, or 503 when `error` is a store failure.
-    static func status(for error: FederateError, otherwise status: HTTPResponse.Status) -> HTTPResponse.Status {
+    static func status(for error: FederateError, otherwise status: HTTPTypes.HTTPResponse.Status) -> HTTPTypes.HTTPResponse.Status {
         isStoreFailure(error) ? .serviceUnavailable : status
     }
 }

@@ -1,7 +1,7 @@
 public import Federate
 public import Logging
 
-/// What `/readyz` checks (``HealthRoutes``): the account store answers a cheap round trip
+/// What `/readyz` checks (`HealthRoutes`): the account store answers a cheap round trip
 /// (`AccountStore/ping()`) within ``storeTimeout``, and every provider that can say so
 /// (`ProviderCapabilities/warming`) has its discovery document and key set in the cache, so the
 /// next sign-in or token verification does not wait on the provider. The check itself waits
@@ -56,5 +56,21 @@ public struct Readiness: Sendable {
         }
         if failing.contains(where: { $0.hasPrefix("provider:") }) { providers.warmInBackground() }
         return failing
+    }
+}
+
+extension Readiness {
+    /// `GET /healthz`'s answer: always 200 `{"status": "ok"}`, touching neither the store nor a
+    /// provider (a liveness probe).
+    public static var liveResponse: ServerResponse { .json(["status": "ok"]) }
+
+    /// `GET /readyz`'s answer: 200 `{"status": "ready"}`, else 503
+    /// `{"status": "not_ready", "not_ready": ["store", "provider:google"]}` (``failingChecks(logger:)``).
+    public func readyResponse(logger: Logger? = nil) async -> ServerResponse {
+        let failing = await failingChecks(logger: logger)
+        guard failing.isEmpty else {
+            return .json(["status": "not_ready", "not_ready": .array(failing.map(JSONValue.string))], status: .serviceUnavailable)
+        }
+        return .json(["status": "ready"])
     }
 }

@@ -1,6 +1,5 @@
 public import Federate
 public import HTTPTypes
-public import Hummingbird
 
 extension HTTPField.Name {
     // Both names are valid field names: the initializer never fails, the fallback is never taken.
@@ -11,9 +10,9 @@ extension HTTPField.Name {
 }
 
 /// DPoP-bound access tokens (RFC 9449 §7): `Authorization: DPoP ACCESS_TOKEN` with exactly one
-/// `DPoP` proof header, for ``BearerAuthenticationMiddleware``.
+/// `DPoP` proof header, for ``CallerAuthenticator`` (and the middleware of FederateHummingbird and FederateVapor).
 ///
-/// Once the middleware's verifier accepted the token, the proof must verify (``validator``)
+/// Once the authenticator's verifier accepted the token, the proof must verify (``validator``)
 /// for this request's method and URI, carry the token's hash (`ath`), be signed by the key the
 /// token is bound to (`cnf.jkt`), be used once (the validator's replay store, shared by all
 /// instances) and, when the validator requires nonces, carry a current one. The proof is kept
@@ -22,8 +21,7 @@ extension HTTPField.Name {
 /// ```swift
 /// let dpop = try DPoPPresentation(
 ///     validator: DPoPProofValidator(replayStore: store), origin: "https://api.example.com")
-/// router.group("api").add(middleware: BearerAuthenticationMiddleware<FederateContext>(
-///     verifier: accessTokens, presentations: [BearerPresentation(), dpop]))
+/// let api = CallerAuthenticator(verifier: accessTokens, presentations: [BearerPresentation(), dpop])
 /// ```
 ///
 /// The request's URI is ``origin`` (the server's public scheme, host and port, as clients
@@ -53,14 +51,17 @@ public struct DPoPPresentation: TokenPresentation {
 
     public var scheme: String { "DPoP" }
 
+    /// The proof algorithms taken, as ``ProtectedResourceMetadata/dpopSigningAlgValuesSupported`` lists them.
+    public var signingAlgorithms: [String] { validator.algorithmsParameter.split(separator: " ").map(String.init) }
+
     public var challengeParameters: [(name: String, value: String)] { [("algs", validator.algorithmsParameter)] }
 
-    public func confirm(_ caller: CallerIdentity, token: String, request: Request) async throws(FederateError) -> CallerIdentity {
+    public func confirm(_ caller: CallerIdentity, token: String, request: ServerRequest) async throws(FederateError) -> CallerIdentity {
         let thumbprint = try caller.binding.check(presentedWith: .dpop)
         let proofs = request.headers[values: .dpop]
         guard proofs.count <= 1 else { throw FederateError(.invalidDPoPProof, "the request has more than one DPoP header") }
         let proof = try await validator.validate(
-            proof: proofs.first, method: request.method.rawValue, uri: origin + request.uri.path, accessToken: token, boundTo: thumbprint)
+            proof: proofs.first, method: request.method.rawValue, uri: origin + request.path, accessToken: token, boundTo: thumbprint)
         return caller.confirmed(by: proof)
     }
 

@@ -1,4 +1,5 @@
 public import Federate
+import HTTPTypes
 
 /// Cross-site request forgery protection for state-changing routes: the request must come
 /// from this server's own pages.
@@ -17,6 +18,8 @@ public struct CSRFCheck: Sendable {
     public static let cookieName = "federate_csrf"
     /// The header that must repeat it.
     public static let headerName = "X-CSRF-Token"
+    /// ``headerName`` as a field name (a valid name: the fallback, a name no request uses, is never taken).
+    static let headerField = HTTPField.Name(headerName) ?? HTTPField.Name("X-Federate-Unused") ?? .accept
 
     /// This server's origin, e.g. `https://app.example` (scheme, host and port, no path).
     public let origin: String
@@ -34,7 +37,8 @@ public struct CSRFCheck: Sendable {
     /// Throws `FederateError/Code/csrfFailed` unless the request passes.
     public func verify(origin requestOrigin: String?, referer: String?, headerToken: String?, cookieToken: String?) throws(FederateError) {
         let claimed = requestOrigin ?? referer.map(Self.origin(ofURL:))
-        guard let claimed, claimed == origin else {
+        // Byte for byte: a look-alike origin whose Unicode form is canonically equal is another origin.
+        guard let claimed, claimed.utf8.elementsEqual(origin.utf8) else {
             throw FederateError(.csrfFailed, "the request does not come from this site (Origin/Referer)")
         }
         guard let headerToken, let cookieToken, cookieToken.utf8.count >= 22, ConstantTime.equals(headerToken, cookieToken) else {

@@ -1,10 +1,10 @@
 public import Federate
-public import Hummingbird
+public import HTTPTypes
 
 /// How a request presents its access token, and what must bind the verified token to the
-/// request: the scheme step of ``BearerAuthenticationMiddleware``.
+/// request: the scheme step of ``CallerAuthenticator``.
 ///
-/// The middleware reads `Authorization: SCHEME TOKEN` once (one header, a token68 token),
+/// The authenticator reads `Authorization: SCHEME TOKEN` once (one header, a token68 token),
 /// picks the presentation whose ``scheme`` matches (case-insensitively), verifies the token
 /// with its `CallerTokenVerifier`, then asks the presentation to ``confirm(_:token:request:)``
 /// the result. ``BearerPresentation`` is RFC 6750's; ``DPoPPresentation`` (RFC 9449) checks the
@@ -16,10 +16,10 @@ public protocol TokenPresentation: Sendable {
     var challengeParameters: [(name: String, value: String)] { get }
     /// `caller`, verified from `token`, once it is shown it may be used on `request` (with what
     /// proved it); throws `FederateError` when it may not.
-    func confirm(_ caller: CallerIdentity, token: String, request: Request) async throws(FederateError) -> CallerIdentity
+    func confirm(_ caller: CallerIdentity, token: String, request: ServerRequest) async throws(FederateError) -> CallerIdentity
     /// ``confirm(_:token:request:)`` without suspending, for a scheme that needs nothing it
     /// must wait for (`Bearer`); `nil` when only the async way can tell. The default answers `nil`.
-    func confirmWithoutSuspending(_ caller: CallerIdentity, token: String, request: Request) throws(FederateError) -> CallerIdentity?
+    func confirmWithoutSuspending(_ caller: CallerIdentity, token: String, request: ServerRequest) throws(FederateError) -> CallerIdentity?
     /// The challenge's `error` when ``confirm(_:token:request:)`` threw `error`: `invalid_token`
     /// unless the scheme has its own (DPoP: `invalid_dpop_proof`, `use_dpop_nonce`). A token
     /// that fails verification is always `invalid_token`.
@@ -30,8 +30,8 @@ public protocol TokenPresentation: Sendable {
 }
 
 extension TokenPresentation {
-    /// None: the middleware asks ``confirm(_:token:request:)``.
-    public func confirmWithoutSuspending(_ caller: CallerIdentity, token: String, request: Request) throws(FederateError) -> CallerIdentity? {
+    /// None: the authenticator asks ``confirm(_:token:request:)``.
+    public func confirmWithoutSuspending(_ caller: CallerIdentity, token: String, request: ServerRequest) throws(FederateError) -> CallerIdentity? {
         nil
     }
 
@@ -51,11 +51,11 @@ public struct BearerPresentation: TokenPresentation {
 
     public var challengeParameters: [(name: String, value: String)] { [] }
 
-    public func confirm(_ caller: CallerIdentity, token: String, request: Request) async throws(FederateError) -> CallerIdentity {
+    public func confirm(_ caller: CallerIdentity, token: String, request: ServerRequest) async throws(FederateError) -> CallerIdentity {
         try confirmed(caller)
     }
 
-    public func confirmWithoutSuspending(_ caller: CallerIdentity, token: String, request: Request) throws(FederateError) -> CallerIdentity? {
+    public func confirmWithoutSuspending(_ caller: CallerIdentity, token: String, request: ServerRequest) throws(FederateError) -> CallerIdentity? {
         try confirmed(caller)
     }
 
