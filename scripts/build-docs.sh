@@ -13,7 +13,7 @@ if [ ${#targets[@]} -eq 0 ]; then
   targets=(
     FederateTokens FederateRelyingParty FederateAsyncHTTPClient FederateURLSession FederateLoopback
     FederateAccounts Federate FederateSQLite FederatePostgres FederateServer FederateHummingbird FederateMCP FederateDevProvider
-    FederateOIDC FederateGoogle FederateApple FederateMicrosoft
+    FederateOIDC FederateGoogle FederateApple FederateMicrosoft FederateOAuth2 FederateGitHub
   )
 fi
 args=()

@@ -4,16 +4,22 @@
 #   1. the root package: `swift test`;
 #   2. FederateVapor (Integrations/FederateVapor, a package of its own so that Vapor never enters
 #      the root's graph), built and tested against the root's build folder (.build): only Vapor
-#      and the package's own targets are compiled (Docs/Architecture.md, "Server integrations").
+#      and the package's own targets are compiled (Docs/Architecture.md, "Server integrations");
+#   3. Docs/Server.md's complete app, built verbatim as a package of its own against the same
+#      build folder (scripts/check-doc-app.py).
 #
-# Both run even when the first fails; the exit status is the first failure's.
+# All run even when one fails; the exit status is the first failure's.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 status=0
-swift test || status=$?
+record() { local code=$1; if [ "$status" -eq 0 ]; then status=$code; fi; }
+
+swift test || record $?
 
 start=$(date +%s)
-swift test --package-path Integrations/FederateVapor --scratch-path .build || { [ $status -eq 0 ] && status=$?; }
+swift test --package-path Integrations/FederateVapor --scratch-path .build || record $?
 echo "test.sh: Integrations/FederateVapor built and tested in $(( $(date +%s) - start )) s"
+
+python3 scripts/check-doc-app.py || record $?
 exit $status

@@ -15,6 +15,7 @@ import sys
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
+from selenium.common.exceptions import WebDriverException
 
 from browser_e2e import browser
 
@@ -33,7 +34,9 @@ def main():
     driver = None
     try:
         driver = browser()
-        wait = WebDriverWait(driver, 30)
+        # A page replaced by a navigation while a condition reads it: retried (Chromium's
+        # "Node … does not belong to the document" is not a stale-element error).
+        wait = WebDriverWait(driver, 30, ignored_exceptions=(WebDriverException,))
 
         def shot(name):
             driver.save_screenshot(os.path.join(a.screenshots, name + ".png"))
@@ -43,7 +46,7 @@ def main():
         shot("vapor-1-signed-out")
         steps.append("signed out")
 
-        driver.find_element(By.ID, "sign-in").click()
+        wait.until(EC.element_to_be_clickable((By.ID, "sign-in"))).click()
         wait.until(EC.visibility_of_element_located((By.ID, "signed-in")))
         email = driver.find_element(By.ID, "email").text
         assert email == "alice@example.com", "signed in as %r" % email
@@ -52,7 +55,7 @@ def main():
         shot("vapor-2-signed-in")
         steps.append("signed in through the dev provider")
 
-        driver.find_element(By.ID, "link-corp").click()
+        wait.until(EC.element_to_be_clickable((By.ID, "link-corp"))).click()
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#providers li")) == 2)
         assert providers(driver) == ["oidc.corp", "oidc.dev"], "providers after linking: %r" % providers(driver)
         assert driver.find_element(By.ID, "email").text == email, "linking changed the account"
