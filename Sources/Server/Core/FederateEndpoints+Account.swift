@@ -69,7 +69,7 @@ extension FederateEndpoints {
                     let state = SecureRandom.token()
                     let logout = ProviderLogoutRequest(
                         idTokenHint: logoutHint(request, session: session), postLogoutRedirectURI: postLogoutRedirectURI, state: state)
-                    do {
+                    do throws(FederateError) {
                         if let url = try await source.endSessionURL(logout),
                             let sealed = try? configuration.sealer.seal(
                                 ["st": .string(state), "ea": .double(configuration.accounts.clock.now.timeIntervalSince1970 + 600)], purpose: "signout1")
