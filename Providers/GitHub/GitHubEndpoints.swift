@@ -18,7 +18,7 @@ public struct GitHubEndpoints: Sendable, Hashable {
     public static let github = GitHubEndpoints(web: "https://github.com", api: "https://api.github.com")
 
     /// A GitHub Enterprise Server at `baseURL` (`https://github.example.com`; its API at
-    /// `/api/v3`). Throws `insecure_endpoint` or `invalid_url` for a URL ``EndpointSecurity`` refuses.
+    /// `/api/v3`). Throws `insecure_endpoint` or `invalid_url` for a URL `EndpointSecurity` refuses.
     public static func enterprise(_ baseURL: String) throws(FederateError) -> GitHubEndpoints {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }

@@ -55,7 +55,7 @@ public struct OAuth2Provider: Sendable {
     public let cache: ProviderCache
 
     /// Creates a provider. `id` is `oauth2.` followed by 1–64 of `A-Z a-z 0-9 . _ -`; the user
-    /// endpoint must pass ``EndpointSecurity`` (`insecure_endpoint`, `invalid_url`).
+    /// endpoint must pass `EndpointSecurity` (`insecure_endpoint`, `invalid_url`).
     public init(
         id: String, server: Server, userEndpoint: String, clientID: String, clientSecret: String?, scopes: [String],
         fields: OAuth2UserFields = OAuth2UserFields(), customParameters: [String: String] = [:], cache: ProviderCache
