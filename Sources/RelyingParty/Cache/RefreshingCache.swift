@@ -54,16 +54,6 @@ final class RefreshingCache<Value: Sendable>: Sendable {
         }
     }
 
-    /// The cached value while it is fresh (what ``value()`` returns at once); `nil` when
-    /// ``value()`` would fetch or serve a stale value. Fetches nothing.
-    var freshValue: Value? {
-        let now = clock.instant
-        return state.withLock { state in
-            guard let current = state.current, now < current.expiresAt else { return nil }
-            return current.value
-        }
-    }
-
     private enum Step {
         case ready(Entry)
         /// An expired value served while the source is failing.
@@ -71,8 +61,9 @@ final class RefreshingCache<Value: Sendable>: Sendable {
         case wait(Task<Result<Entry, FederateError>, Never>)
     }
 
-    /// The current value, fetching when there is none or it expired.
-    func value() async throws(FederateError) -> Value {
+    /// The current value, fetching when there is none or it expired. A fresh value is
+    /// returned on the caller's executor without suspending.
+    nonisolated(nonsending) func value() async throws(FederateError) -> Value {
         let now = clock.instant
         let step: Step = state.withLock { state in
             if let current = state.current {
@@ -89,7 +80,7 @@ final class RefreshingCache<Value: Sendable>: Sendable {
     /// A value other than the one the caller has (`isNewer` tells): the current one if a
     /// concurrent caller already refreshed, else a forced refetch, or `nil` when the rate
     /// limit forbids a refetch now.
-    func refreshed(isNewer: (Value) -> Bool) async throws(FederateError) -> Value? {
+    nonisolated(nonsending) func refreshed(isNewer: (Value) -> Bool) async throws(FederateError) -> Value? {
         let now = clock.instant
         let step: Step? = state.withLock { state in
             if let current = state.current, isNewer(current.value) { return .ready(current) }
@@ -106,7 +97,7 @@ final class RefreshingCache<Value: Sendable>: Sendable {
         return isNewer(value) ? value : nil
     }
 
-    private func resolve(_ step: Step) async throws(FederateError) -> Entry {
+    private nonisolated(nonsending) func resolve(_ step: Step) async throws(FederateError) -> Entry {
         switch step {
         case .ready(let entry):
             return entry

@@ -66,16 +66,14 @@ public final class RemoteKeySet: KeySetProvider {
     /// Whether keys are in the cache (fresh, or stale but still served): fetches nothing.
     public var isWarm: Bool { cache.warmValue != nil }
 
-    /// The cached keys, fetched when missing or expired.
-    public func keySet() async throws(FederateError) -> JSONWebKeySet {
+    /// The cached keys, fetched when missing or expired. While they are fresh they are
+    /// returned at once, on the caller's executor, without suspending.
+    public nonisolated(nonsending) func keySet() async throws(FederateError) -> JSONWebKeySet {
         try await cache.value()
     }
 
-    /// The cached keys while fresh; `nil` when ``keySet()`` would fetch or serve a stale set.
-    public var cachedKeySet: JSONWebKeySet? { cache.freshValue }
-
     /// A newer set after an unknown `kid`, or `nil` when rate-limited.
-    public func refreshedKeySet(after stale: JSONWebKeySet) async throws(FederateError) -> JSONWebKeySet? {
+    public nonisolated(nonsending) func refreshedKeySet(after stale: JSONWebKeySet) async throws(FederateError) -> JSONWebKeySet? {
         try await cache.refreshed { $0.identity != stale.identity }
     }
 }

@@ -42,13 +42,7 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        // Warm keys and a `Bearer` token: authenticated without suspending, since every async
-        // step cost this request two executor hops (Docs/Performance.md, "The server").
-        let authenticated: Authenticated
-        switch try authenticateWithoutSuspending(request) {
-        case .authenticated(let done): authenticated = done
-        case let progress: authenticated = try await finish(progress, request: request)
-        }
+        let authenticated = try await authenticated(request)
         var context = context
         context.federate.caller = authenticated.caller
         context.federate.bearer = authenticated.caller.bearer
@@ -58,8 +52,8 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
     }
 
     /// The caller `request` proves to be, or the refusal (a ``BearerChallenge``).
-    public func authenticate(_ request: Request) async throws(BearerChallenge) -> CallerIdentity {
-        try await finish(try authenticateWithoutSuspending(request), request: request).caller
+    public nonisolated(nonsending) func authenticate(_ request: Request) async throws(BearerChallenge) -> CallerIdentity {
+        try await authenticated(request).caller
     }
 
     /// A caller, and the presentation that proved it.
@@ -68,54 +62,17 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
         let presentation: any TokenPresentation
     }
 
-    /// How far authenticating a request got without suspending.
-    private enum Progress {
-        /// Done.
-        case authenticated(Authenticated)
-        /// The token is yet to be verified (cold keys, an unknown `kid`, tracing, introspection).
-        case verify(token: String, presentation: any TokenPresentation)
-        /// The verified token is yet to be confirmed for this request (a DPoP proof).
-        case confirm(CallerIdentity, token: String, presentation: any TokenPresentation)
-    }
-
-    /// Every step that needs no suspension: the header, the scheme, then the verification and
-    /// the confirmation when they can answer at once.
-    private func authenticateWithoutSuspending(_ request: Request) throws(BearerChallenge) -> Progress {
+    /// The header and the scheme, then the verification and the confirmation. Every step runs
+    /// on the request's executor (`nonisolated(nonsending)`): with warm keys and a `Bearer`
+    /// token nothing suspends, so the request takes no executor hop here (Docs/Performance.md,
+    /// "The server"); a step that must wait (a fetch, a replay store) simply suspends.
+    private nonisolated(nonsending) func authenticated(_ request: Request) async throws(BearerChallenge) -> Authenticated {
         let (token, presentation) = try presented(request)
         let verified: CallerIdentity
         do throws(FederateError) {
-            guard let done = try verifier.verifyCallerWithoutSuspending(token) else { return .verify(token: token, presentation: presentation) }
-            verified = done
+            verified = try await verifier.verifyCaller(token)
         } catch {
             throw verificationRefusal(error, presentation: presentation)
-        }
-        let caller: CallerIdentity
-        do throws(FederateError) {
-            guard let done = try presentation.confirmWithoutSuspending(verified, token: token, request: request) else {
-                return .confirm(verified, token: token, presentation: presentation)
-            }
-            caller = done
-        } catch {
-            throw confirmationRefusal(error, presentation: presentation)
-        }
-        return .authenticated(try scopesChecked(caller, presentation: presentation))
-    }
-
-    /// The steps `progress` left, the async way.
-    private func finish(_ progress: Progress, request: Request) async throws(BearerChallenge) -> Authenticated {
-        let verified: CallerIdentity, token: String, presentation: any TokenPresentation
-        switch progress {
-        case .authenticated(let done):
-            return done
-        case .confirm(let caller, let presentedToken, let presentedBy):
-            (verified, token, presentation) = (caller, presentedToken, presentedBy)
-        case .verify(let presentedToken, let presentedBy):
-            (token, presentation) = (presentedToken, presentedBy)
-            do throws(FederateError) {
-                verified = try await verifier.verifyCaller(token)
-            } catch {
-                throw verificationRefusal(error, presentation: presentation)
-            }
         }
         let caller: CallerIdentity
         do throws(FederateError) {

@@ -60,17 +60,19 @@ public struct DPoPProofVerifier: Sendable {
         guard !algorithm.isSymmetric, allowedAlgorithms.contains(algorithm) else {
             throw FederateError(.disallowedAlgorithm, "DPoP proofs must use an allowed asymmetric algorithm, not \(algorithm.rawValue)")
         }
-        let headerSegment = jws.signingInput.prefix { $0 != UInt8(ascii: ".") }
-        let (key, thumbprint) = try keys.entry(for: headerSegment) { () throws(FederateError) in try Self.importKey(from: header) }.pair
+        let (key, thumbprint) = try jws.withHeaderSegment { (segment) throws(FederateError) in
+            try keys.entry(for: segment) { () throws(FederateError) in try Self.importKey(from: header) }
+        }.pair
         guard key.permits(algorithm) else {
             throw FederateError(.keyAlgorithmMismatch, "the proof's 'jwk' (\(key.keyType)) cannot verify \(algorithm.rawValue)")
         }
-        guard key.verify(signature: jws.signature, signingInput: jws.signingInput, algorithm: algorithm) else {
+        guard JWSSignatureVerifier.verify(jws, with: key, algorithm: algorithm) else {
             throw FederateError(.invalidSignature, "the DPoP proof's signature does not verify with its 'jwk'")
         }
-        let claims: [String: JSONValue]
+        if !jws.headerWasRemembered { jws.withHeaderSegment { headers.remember($0, header) } }
+        let claims: JSONMembers
         do {
-            claims = try JSONParser(limits: .init(maxBytes: limits.maxTokenBytes, maxDepth: limits.maxJSONDepth)).parseObject(jws.payload)
+            claims = try jws.payloadObject(limits: limits)
         } catch {
             throw FederateError(.malformedToken, "the DPoP proof's payload is not a JSON object (\(error))")
         }
@@ -80,13 +82,13 @@ public struct DPoPProofVerifier: Sendable {
         try rules.check(token, context: ClaimContext(now: clock.now, clockTolerance: clockTolerance))
         return DPoPProof(
             token: token, key: key, thumbprint: thumbprint, jti: try token.requiredString("jti"),
-            issuedAt: try token.requiredNumericDate("iat").date)
+            issuedAt: try token.requiredNumericDate(.iat).date)
     }
 
     /// The public key in a proof's header `jwk`, and its thumbprint: refused when absent, when
     /// it holds private key material, or when it is not a key Federate accepts.
     private static func importKey(from header: JOSEHeader) throws(FederateError) -> DPoPKeyCache.Entry {
-        guard case .object(let jwk)? = header.members["jwk"] else {
+        guard case .object(let jwk)? = header.members.member(.jwk).map(header.members.value(of:)) else {
             throw FederateError(.invalidDPoPProof, "the proof's header has no 'jwk' object")
         }
         if let member = jwk.keys.sorted().first(where: { privateKeyMembers.contains($0) }) {
@@ -116,7 +118,7 @@ public struct DPoPProof: Sendable {
     public let issuedAt: Date
 
     /// The proof's `nonce`, if any.
-    public var nonce: String? { token.claims["nonce"]?.stringValue }
+    public var nonce: String? { token.claims.stringValue(.nonce) }
 
     /// The key under which a replay store remembers this proof: the SHA-256 of its
     /// thumbprint and `jti`, so a long `jti` costs the store no more than a short one, and two

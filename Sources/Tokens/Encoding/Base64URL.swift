@@ -43,43 +43,53 @@ public enum Base64URL {
 
     /// Decodes a buffer of ASCII bytes strictly; `nil` for anything non-canonical.
     public static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        let count = input.count
+        guard let capacity = decodedCount(input.count) else { return nil }
+        var valid = true
+        let out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            if let base = buffer.baseAddress { valid = decode(input, into: base) }
+            initialized = capacity
+        }
+        return valid ? out : nil
+    }
+
+    /// How many bytes `count` base64url characters decode to; `nil` for an impossible length (4n+1).
+    static func decodedCount(_ count: Int) -> Int? {
         let remainder = count % 4
         guard remainder != 1 else { return nil }
-        let capacity = count / 4 * 3 + max(0, remainder - 1)
-        return decodeTable.withUnsafeBufferPointer { table -> [UInt8]? in
-            var valid = true
-            let out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                var i = 0, o = 0
-                let fullEnd = count - remainder
-                var bad: UInt8 = 0
-                while i < fullEnd {
-                    let a = table[Int(input[i])], b = table[Int(input[i + 1])]
-                    let c = table[Int(input[i + 2])], d = table[Int(input[i + 3])]
-                    bad |= a | b | c | d
-                    buffer[o] = a << 2 | b >> 4
-                    buffer[o + 1] = b << 4 | c >> 2
-                    buffer[o + 2] = c << 6 | d
-                    i += 4
-                    o += 3
-                }
-                if remainder == 2 {
-                    let a = table[Int(input[i])], b = table[Int(input[i + 1])]
-                    // The unused low bits of the last character must be zero (one spelling per value).
-                    bad |= a | b | (b & 0x0F == 0 ? 0 : 0xFF)
-                    buffer[o] = a << 2 | b >> 4
-                    o += 1
-                } else if remainder == 3 {
-                    let a = table[Int(input[i])], b = table[Int(input[i + 1])], c = table[Int(input[i + 2])]
-                    bad |= a | b | c | (c & 0x03 == 0 ? 0 : 0xFF)
-                    buffer[o] = a << 2 | b >> 4
-                    buffer[o + 1] = b << 4 | c >> 2
-                    o += 2
-                }
-                valid = bad & 0xC0 == 0
-                initialized = o
+        return count / 4 * 3 + max(0, remainder - 1)
+    }
+
+    /// Decodes `input` into `output`, which has room for ``decodedCount(_:)`` bytes; `false`
+    /// when `input` is not canonical unpadded base64url (its length is checked by the caller).
+    static func decode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Bool {
+        let count = input.count
+        let remainder = count % 4
+        return decodeTable.withUnsafeBufferPointer { table -> Bool in
+            var i = 0, o = 0
+            let fullEnd = count - remainder
+            var bad: UInt8 = 0
+            while i < fullEnd {
+                let a = table[Int(input[i])], b = table[Int(input[i + 1])]
+                let c = table[Int(input[i + 2])], d = table[Int(input[i + 3])]
+                bad |= a | b | c | d
+                output[o] = a << 2 | b >> 4
+                output[o + 1] = b << 4 | c >> 2
+                output[o + 2] = c << 6 | d
+                i += 4
+                o += 3
             }
-            return valid ? out : nil
+            if remainder == 2 {
+                let a = table[Int(input[i])], b = table[Int(input[i + 1])]
+                // The unused low bits of the last character must be zero (one spelling per value).
+                bad |= a | b | (b & 0x0F == 0 ? 0 : 0xFF)
+                output[o] = a << 2 | b >> 4
+            } else if remainder == 3 {
+                let a = table[Int(input[i])], b = table[Int(input[i + 1])], c = table[Int(input[i + 2])]
+                bad |= a | b | c | (c & 0x03 == 0 ? 0 : 0xFF)
+                output[o] = a << 2 | b >> 4
+                output[o + 1] = b << 4 | c >> 2
+            }
+            return bad & 0xC0 == 0
         }
     }
 }

@@ -49,9 +49,11 @@ public struct JWSSignatureVerifier: Sendable {
             guard let hmacSecret else {
                 throw FederateError(.disallowedAlgorithm, "\(algorithm.rawValue) needs an explicitly configured secret; key sets never supply one")
             }
-            guard try hmacSecret.verify(signature: jws.signature, signingInput: jws.signingInput, algorithm: algorithm) else {
-                throw FederateError(.invalidSignature, "the signature does not verify")
+            try hmacSecret.checkLength(for: algorithm)
+            let verified = jws.withSigningInput { signingInput in
+                jws.withSignature { signature in hmacSecret.matches(signature: signature, signingInput: signingInput, algorithm: algorithm) }
             }
+            guard verified else { throw FederateError(.invalidSignature, "the signature does not verify") }
             return Result(algorithm: algorithm, keyID: nil)
         }
         if let kid = header.keyID {
@@ -61,15 +63,16 @@ public struct JWSSignatureVerifier: Sendable {
             guard key.permits(algorithm) else {
                 throw FederateError(.keyAlgorithmMismatch, "key '\(kid.prefix(64))' (\(key.keyType)\(key.curve.map { " " + $0 } ?? "")) cannot verify \(algorithm.rawValue)")
             }
-            guard key.verify(signature: jws.signature, signingInput: jws.signingInput, algorithm: algorithm) else {
+            guard Self.verify(jws, with: key, algorithm: algorithm) else {
                 throw FederateError(.invalidSignature, "the signature does not verify")
             }
-            return Result(algorithm: algorithm, keyID: kid)
+            // The key's own `kid` (the same bytes): the verified token shares its string.
+            return Result(algorithm: algorithm, keyID: key.keyID)
         }
         var triedAny = false
         for key in keySet.keys where key.permits(algorithm) {
             triedAny = true
-            if key.verify(signature: jws.signature, signingInput: jws.signingInput, algorithm: algorithm) {
+            if Self.verify(jws, with: key, algorithm: algorithm) {
                 return Result(algorithm: algorithm, keyID: key.keyID)
             }
         }
@@ -77,5 +80,12 @@ public struct JWSSignatureVerifier: Sendable {
             throw FederateError(.unknownKey, "the token has no kid and no key in the set fits \(algorithm.rawValue)")
         }
         throw FederateError(.invalidSignature, "the signature does not verify with any fitting key")
+    }
+
+    /// Checks the signature of `jws` with `key`, reading it in place.
+    static func verify(_ jws: CompactJWS, with key: JSONWebKey, algorithm: JWSAlgorithm) -> Bool {
+        jws.withSigningInput { signingInput in
+            jws.withSignature { signature in key.verify(signature: signature, signingInput: signingInput, algorithm: algorithm) }
+        }
     }
 }

@@ -34,8 +34,8 @@ public struct JWTVerifier: Sendable {
     public private(set) var observability: Observability?
     /// The counters and timer this verifier records into, when observed.
     public private(set) var metrics: VerificationMetrics?
-    /// Headers already parsed, shared by copies of this verifier (same limits).
-    private let headers = JOSEHeaderCache()
+    /// The headers of tokens this verifier accepted, shared by its copies.
+    let headers = JOSEHeaderCache()
 
     /// A verifier applying `rules` to tokens signed with one of `allowedAlgorithms`.
     public init(
@@ -86,53 +86,55 @@ public struct JWTVerifier: Sendable {
 
     /// Verifies `token` at the ``clock``'s time. Throws ``FederateError``.
     ///
-    /// With the keys at hand it runs without suspending (``verifyWithoutSuspending(_:)``):
-    /// each async layer cost two executor checks per token. A key the set lacks still takes
-    /// the async way, which may refetch.
-    public func verify(_ token: String) async throws(FederateError) -> VerifiedJWT {
-        if let verified = try verifyWithoutSuspending(token) { return verified }
-        guard let observability, let metrics else { return try await verifyUnobserved(token) }
+    /// The token is parsed once; on an unknown `kid` the key provider is asked once for a
+    /// refreshed set (rate-limited there) and the same parse is checked again. It runs on
+    /// the caller's executor and suspends only when the keys must be fetched: with warm keys
+    /// a verification never leaves the executor it started on.
+    public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedJWT {
+        try await observe { () async throws(FederateError) in try await check(try parse(token)) }
+    }
+
+    /// Verifies `token`, whose segments and header ``CallerTokenRouter`` read to route it.
+    package nonisolated(nonsending) func verify(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> VerifiedJWT {
+        try await observe { () async throws(FederateError) in
+            try await check(try checkedKeyID(try CompactJWS(parsing: token, limits: limits, headers: headers, read: read)))
+        }
+    }
+
+    /// Verifies a token parsed before (a caller read an unverified claim to choose the keys),
+    /// held to this verifier's limits too.
+    package nonisolated(nonsending) func verify(_ jws: CompactJWS) async throws(FederateError) -> VerifiedJWT {
+        try await observe { () async throws(FederateError) in
+            try jws.check(limits)
+            return try await check(try checkedKeyID(jws))
+        }
+    }
+
+    /// Verifies a token parsed before with a key set in hand, synchronously (no refetch).
+    package func verify(_ jws: CompactJWS, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
+        guard let metrics else {
+            try jws.check(limits)
+            return try check(try checkedKeyID(jws), keySet: keySet)
+        }
         let start = clock.instant
-        // No `Result` round trip: moving the token through one copied and released every field.
         do throws(FederateError) {
-            let verified = try await observability.span(metrics.spanName, attributes: ["federate.token.kind": .string(metrics.kind.rawValue)]) {
-                () async throws(FederateError) in try await verifyUnobserved(token)
-            }
+            try jws.check(limits)
+            let verified = try check(try checkedKeyID(jws), keySet: keySet)
             metrics.record(refusal: nil, elapsed: clock.instant - start)
             return verified
         } catch {
             metrics.record(refusal: error.code, elapsed: clock.instant - start)
-            throw error
-        }
-    }
-
-    /// Verifies `token` synchronously when everything it needs is at hand: the keys
-    /// (``KeySetProvider/cachedKeySet``), no tracing, and a key for the token's `kid` in that
-    /// set. Returns `nil` when only ``verify(_:)`` can tell (it may refetch the keys; it records
-    /// the outcome), and throws ``FederateError`` for a token the keys at hand refuse, counted
-    /// as ``verify(_:)`` counts it.
-    public func verifyWithoutSuspending(_ token: String) throws(FederateError) -> VerifiedJWT? {
-        guard observability?.isTracing != true, let keySet = keys.cachedKeySet else { return nil }
-        let start = clock.instant
-        do throws(FederateError) {
-            let verified = try verifyUnobserved(token, keySet: keySet)
-            metrics?.record(refusal: nil, elapsed: clock.instant - start)
-            return verified
-        } catch where error.code == .unknownKey {
-            return nil  // a refreshed set may have the key: the async way asks, and records the outcome
-        } catch {
-            metrics?.record(refusal: error.code, elapsed: clock.instant - start)
             throw error
         }
     }
 
     /// Verifies `token` with a key set in hand, synchronously (no refetch).
     public func verify(_ token: String, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
-        guard let observability, let metrics else { return try verifyUnobserved(token, keySet: keySet) }
+        guard let observability, let metrics else { return try check(try parse(token), keySet: keySet) }
         let start = clock.instant
         do throws(FederateError) {
             let verified = try observability.span(metrics.spanName, attributes: ["federate.token.kind": .string(metrics.kind.rawValue)]) {
-                () throws(FederateError) in try verifyUnobserved(token, keySet: keySet)
+                () throws(FederateError) in try check(try parse(token), keySet: keySet)
             }
             metrics.record(refusal: nil, elapsed: clock.instant - start)
             return verified
@@ -142,34 +144,58 @@ public struct JWTVerifier: Sendable {
         }
     }
 
-    private func verifyUnobserved(_ token: String) async throws(FederateError) -> VerifiedJWT {
-        let jws = try parse(token)
-        let result = try await keys.verifySignature(of: jws, with: signature)
-        return try check(jws, signature: result)
+    /// Runs `verification`, counted and traced when this verifier is observed.
+    private nonisolated(nonsending) func observe(
+        _ verification: nonisolated(nonsending) () async throws(FederateError) -> VerifiedJWT
+    ) async throws(FederateError) -> VerifiedJWT {
+        guard let observability, let metrics else { return try await verification() }
+        let start = clock.instant
+        // No `Result` round trip: moving the token through one copied and released every field.
+        do throws(FederateError) {
+            let verified: VerifiedJWT
+            if observability.isTracing {
+                verified = try await observability.span(metrics.spanName, attributes: ["federate.token.kind": .string(metrics.kind.rawValue)]) {
+                    () async throws(FederateError) in try await verification()
+                }
+            } else {
+                verified = try await verification()
+            }
+            metrics.record(refusal: nil, elapsed: clock.instant - start)
+            return verified
+        } catch {
+            metrics.record(refusal: error.code, elapsed: clock.instant - start)
+            throw error
+        }
     }
 
-    private func verifyUnobserved(_ token: String, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
-        let jws = try parse(token)
-        let result = try signature.verify(jws, keySet: keySet)
-        return try check(jws, signature: result)
+    /// Parses `token` under this verifier's limits, its header looked up in ``headers``.
+    func parse(_ token: String) throws(FederateError) -> CompactJWS {
+        try checkedKeyID(try CompactJWS(parsing: token, limits: limits, headers: headers))
     }
 
-    private func parse(_ token: String) throws(FederateError) -> CompactJWS {
-        let jws = try CompactJWS(parsing: token, limits: limits, headers: headers)
+    private func checkedKeyID(_ jws: CompactJWS) throws(FederateError) -> CompactJWS {
         if requiresKeyID, jws.header.keyID?.isEmpty != false {
             throw FederateError(.unknownKey, "the token must name its key ('kid')")
         }
         return jws
     }
 
-    private func check(_ jws: CompactJWS, signature: JWSSignatureVerifier.Result) throws(FederateError) -> VerifiedJWT {
-        let claims: [String: JSONValue]
-        do {
-            claims = try JSONParser(limits: .init(maxBytes: limits.maxTokenBytes, maxDepth: limits.maxJSONDepth)).parseObject(jws.payload)
-        } catch {
-            throw FederateError(.malformedToken, "the payload is not a JSON object (\(error))")
-        }
-        let token = VerifiedJWT(header: jws.header, claims: claims, algorithm: signature.algorithm, keyID: signature.keyID)
+    /// The signature with the provider's keys (refreshed once on an unknown `kid`), then the
+    /// payload and the rules.
+    private nonisolated(nonsending) func check(_ jws: CompactJWS) async throws(FederateError) -> VerifiedJWT {
+        let result = try await keys.verifySignature(of: jws, with: signature)
+        return try accept(jws, signature: result)
+    }
+
+    private func check(_ jws: CompactJWS, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
+        try accept(jws, signature: try signature.verify(jws, keySet: keySet))
+    }
+
+    /// The payload, a JSON object under the same limits, and the kind's rules, for a token
+    /// whose signature verified; its header is remembered for the next token.
+    private func accept(_ jws: CompactJWS, signature: JWSSignatureVerifier.Result) throws(FederateError) -> VerifiedJWT {
+        if !jws.headerWasRemembered { jws.withHeaderSegment { headers.remember($0, jws.header) } }
+        let token = VerifiedJWT(header: jws.header, claims: try jws.claims(limits: limits), algorithm: signature.algorithm, keyID: signature.keyID)
         try rules.check(token, context: ClaimContext(now: clock.now, clockTolerance: clockTolerance))
         return token
     }
@@ -177,14 +203,16 @@ public struct JWTVerifier: Sendable {
 
 extension KeySetProvider {
     /// Verifies `jws`'s signature with these keys; when its `kid` is unknown, asks once for a
-    /// refreshed set (rate-limited by the provider) and tries again.
-    public func verifySignature(of jws: CompactJWS, with verifier: JWSSignatureVerifier) async throws(FederateError) -> JWSSignatureVerifier.Result {
+    /// refreshed set (rate-limited by the provider) and tries again. Runs on the caller's
+    /// executor; suspends only while keys are fetched.
+    public nonisolated(nonsending) func verifySignature(
+        of jws: CompactJWS, with verifier: JWSSignatureVerifier
+    ) async throws(FederateError) -> JWSSignatureVerifier.Result {
         let keySet = try await keySet()
-        switch Result(catching: { () throws(FederateError) in try verifier.verify(jws, keySet: keySet) }) {
-        case .success(let result):
-            return result
-        case .failure(let error):
-            guard error.code == .unknownKey, let refreshed = try await refreshedKeySet(after: keySet) else { throw error }
+        do throws(FederateError) {
+            return try verifier.verify(jws, keySet: keySet)
+        } catch where error.code == .unknownKey {
+            guard let refreshed = try await refreshedKeySet(after: keySet) else { throw error }
             return try verifier.verify(jws, keySet: refreshed)
         }
     }

@@ -55,7 +55,7 @@ public struct DPoPPresentation: TokenPresentation {
 
     public var challengeParameters: [(name: String, value: String)] { [("algs", validator.algorithmsParameter)] }
 
-    public func confirm(_ caller: CallerIdentity, token: String, request: Request) async throws(FederateError) -> CallerIdentity {
+    public nonisolated(nonsending) func confirm(_ caller: CallerIdentity, token: String, request: Request) async throws(FederateError) -> CallerIdentity {
         let proofs = request.headers[values: .dpop]
         guard proofs.count <= 1 else { throw FederateError(.invalidDPoPProof, "the request has more than one DPoP header") }
         let proof = try await validator.validate(
