@@ -10,7 +10,11 @@ public import Foundation
 /// the token's `cnf.jkt`). The server types in FederateHummingbird and the dev provider do both.
 public struct DPoPProofVerifier: Sendable {
     /// The algorithms a proof may use: every asymmetric one Federate implements, by default.
-    public var allowedAlgorithms: Set<JWSAlgorithm>
+    public var allowedAlgorithms: Set<JWSAlgorithm> {
+        didSet { allowed = AlgorithmMask(allowedAlgorithms) }
+    }
+    /// ``allowedAlgorithms`` as bits, asked on every proof.
+    private var allowed: AlgorithmMask
     /// How old a proof's `iat` may be. Default 60 seconds.
     public var maximumAge: Duration
     /// The clock skew allowed to `iat`, both ways. Default 30 seconds.
@@ -34,7 +38,9 @@ public struct DPoPProofVerifier: Sendable {
         clockTolerance: Duration = .seconds(30), clock: FederateClock = .system,
         limits: JWSLimits = JWSLimits(maxTokenBytes: 8 * 1024, maxJSONDepth: 8)
     ) {
-        self.allowedAlgorithms = allowedAlgorithms.filter { !$0.isSymmetric }
+        let asymmetric = allowedAlgorithms.filter { !$0.isSymmetric }
+        self.allowedAlgorithms = asymmetric
+        self.allowed = AlgorithmMask(asymmetric)
         self.maximumAge = maximumAge
         self.clockTolerance = clockTolerance
         self.clock = clock
@@ -57,7 +63,7 @@ public struct DPoPProofVerifier: Sendable {
         guard let algorithm = header.algorithm else {
             throw FederateError(.unsupportedAlgorithm, "DPoP proof algorithm '\(header.algorithmName.prefix(32))' is not supported (never 'none')")
         }
-        guard !algorithm.isSymmetric, allowedAlgorithms.contains(algorithm) else {
+        guard !algorithm.isSymmetric, allowed.contains(algorithm) else {
             throw FederateError(.disallowedAlgorithm, "DPoP proofs must use an allowed asymmetric algorithm, not \(algorithm.rawValue)")
         }
         let (key, thumbprint) = try jws.withHeaderSegment { (segment) throws(FederateError) in

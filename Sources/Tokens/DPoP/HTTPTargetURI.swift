@@ -50,6 +50,12 @@ public struct HTTPTargetURI: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { normalized }
 
+    /// The same target: the same normalized bytes (a path may hold characters beyond ASCII,
+    /// and `String` equality would take `/\u{212A}` for `/K`).
+    public static func == (lhs: HTTPTargetURI, rhs: HTTPTargetURI) -> Bool { lhs.normalized.exactlyEquals(rhs.normalized) }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ExactString(normalized)) }
+
     /// Whether `a` and `b` name the same target (both normalizable and equal).
     public static func matches(_ a: String, _ b: String) -> Bool {
         guard let left = HTTPTargetURI(a), let right = HTTPTargetURI(b) else { return false }

@@ -4,16 +4,40 @@
 /// and kept as its text (``members``): `alg`, `kid` and `typ` are read then; any other member
 /// is built as a ``JSONValue`` only when asked for.
 public struct JOSEHeader: Sendable, Hashable {
+    /// The header's parts, read once: one reference, so passing a header on costs one retain.
+    private final class Storage: Sendable {
+        let algorithmName: String
+        let algorithm: JWSAlgorithm?
+        let keyID: String?
+        let type: String?
+        let members: JSONMembers
+
+        init(algorithmName: String, keyID: String?, type: String?, members: JSONMembers) {
+            self.algorithmName = algorithmName
+            self.algorithm = JWSAlgorithm(rawValue: algorithmName)
+            self.keyID = keyID
+            self.type = type
+            self.members = members
+        }
+    }
+
+    private let storage: Storage
+
     /// The `alg` value exactly as written.
-    public let algorithmName: String
+    public var algorithmName: String { storage.algorithmName }
     /// The algorithm, if it is one Federate implements. `none` and unknown names give `nil`.
-    public let algorithm: JWSAlgorithm?
+    public var algorithm: JWSAlgorithm? { storage.algorithm }
     /// `kid`, if present.
-    public let keyID: String?
+    public var keyID: String? { storage.keyID }
     /// `typ`, if present.
-    public let type: String?
+    public var type: String? { storage.type }
     /// All header members.
-    public let members: JSONMembers
+    public var members: JSONMembers { storage.members }
+
+    /// Equal when they hold the same members with equal values.
+    public static func == (lhs: JOSEHeader, rhs: JOSEHeader) -> Bool { lhs.storage === rhs.storage || lhs.members == rhs.members }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(members) }
 
     /// Whether the header carries key material or key locations (`jwk`, `jku`, `x5u`, `x5c`).
     /// Federate never uses them to find a key; this is informational.
@@ -76,33 +100,28 @@ public struct JOSEHeader: Sendable, Hashable {
         if let crit = members.member(.crit) {
             try Self.checkCritical(crit, in: members)
         }
-        let algorithmName = members.string(alg)
-        self.algorithmName = algorithmName
-        self.algorithm = JWSAlgorithm(rawValue: algorithmName)
-        self.keyID = keyID
-        self.type = type
-        self.members = members
+        self.storage = Storage(algorithmName: members.string(alg), keyID: keyID, type: type, members: members)
     }
 
     /// `crit` (RFC 7515 §4.1.11): a non-empty array of strings, each one Federate understands.
     private static func checkCritical(_ crit: JSONMember, in members: JSONMembers) throws(FederateError) {
         guard crit.kind == .array else { throw FederateError(.malformedToken, "header 'crit' must be a non-empty array") }
-        var entries = 0
-        try members.withValue(crit) { (text, position) throws(FederateError) in
-            try text.forEachElement(ofArrayAt: position) { (element) throws(FederateError) in
-                entries += 1
-                guard text.base[element] == UInt8(ascii: "\"") else {
-                    throw FederateError(.malformedToken, "header 'crit' entries must be strings")
-                }
-                var end = element
-                let (start, stop, escaped) = text.stringExtent(at: &end)
-                let name = JSONText.string(text.base + start, count: stop - start, escaped: escaped)
-                guard understoodCriticalParameters.contains(name) else {
-                    throw FederateError(.unsupportedCriticalHeader, "critical header parameter '\(name)' is not understood")
-                }
+        // Each entry: `nil` when it is not a string, else its name.
+        let entries = members.withText { text -> [String?] in
+            var elements = JSONText.Elements(text, arrayAt: Int(crit.valueStart))
+            var entries: [String?] = []
+            while let element = elements.next() {
+                entries.append(text.base[element] == UInt8(ascii: "\"") ? text.withString(at: element) { String(decoding: $0, as: UTF8.self) } : nil)
+            }
+            return entries
+        } ?? []
+        guard !entries.isEmpty else { throw FederateError(.malformedToken, "header 'crit' must be a non-empty array") }
+        for entry in entries {
+            guard let name = entry else { throw FederateError(.malformedToken, "header 'crit' entries must be strings") }
+            guard understoodCriticalParameters.contains(name) else {
+                throw FederateError(.unsupportedCriticalHeader, "critical header parameter '\(name)' is not understood")
             }
         }
-        guard entries > 0 else { throw FederateError(.malformedToken, "header 'crit' must be a non-empty array") }
     }
 }
 

@@ -15,13 +15,18 @@
 /// 5. keys named in the token (`jwk`, `jku`, `x5u`, `x5c`) are never used.
 public struct JWSSignatureVerifier: Sendable {
     /// The algorithms a token may use.
-    public var allowedAlgorithms: Set<JWSAlgorithm>
+    public var allowedAlgorithms: Set<JWSAlgorithm> {
+        didSet { allowed = AlgorithmMask(allowedAlgorithms) }
+    }
+    /// ``allowedAlgorithms`` as bits, asked on every token.
+    private var allowed: AlgorithmMask
     /// The secret for HS256/384/512, if the caller configured one.
     public var hmacSecret: HMACSecret?
 
     /// Creates a verifier.
     public init(allowedAlgorithms: Set<JWSAlgorithm>, hmacSecret: HMACSecret? = nil) {
         self.allowedAlgorithms = allowedAlgorithms
+        self.allowed = AlgorithmMask(allowedAlgorithms)
         self.hmacSecret = hmacSecret
     }
 
@@ -42,7 +47,7 @@ public struct JWSSignatureVerifier: Sendable {
             }
             throw FederateError(.unsupportedAlgorithm, "algorithm '\(header.algorithmName.prefix(32))' is not supported")
         }
-        guard allowedAlgorithms.contains(algorithm) else {
+        guard allowed.contains(algorithm) else {
             throw FederateError(.disallowedAlgorithm, "algorithm \(algorithm.rawValue) is not allowed by the policy")
         }
         if algorithm.isSymmetric {

@@ -42,11 +42,12 @@ public struct JSONMembers: Sendable {
         try self.init(validating: text, count: text.count, limits: limits)
     }
 
-    /// The members of `dictionary` (serialized, then read back as any text is).
+    /// The members of `dictionary` (serialized, then read back as any text is; a number JSON
+    /// cannot hold, NaN or an infinity, reads back as `null`).
     public init(_ dictionary: [String: JSONValue]) {
         let text = JSONSerializer.bytes(.object(dictionary))
-        // The serializer writes valid JSON with unique names; only a depth beyond the
-        // parser's limit could fail, and no limit is imposed here.
+        // The serializer writes valid JSON with unique names, and no limit is imposed here:
+        // only a text beyond 2 GiB could fail.
         let unlimited = JSONParser.Limits(maxBytes: .max, maxDepth: .max)
         do {
             self = try JSONMembers(validating: text, count: text.count, limits: unlimited)
@@ -193,12 +194,6 @@ extension JSONMembers {
         }
     }
 
-    /// Whether the string member stands for exactly the bytes of `other`.
-    func string(_ member: JSONMember, equals other: String) -> Bool {
-        var other = other
-        return other.withUTF8 { wanted in withStringBytes(member) { $0.elementsEqual(wanted) } }
-    }
-
     /// The string member's length in UTF-8 bytes, decoded.
     func utf8Count(_ member: JSONMember) -> Int {
         member.valueEscaped ? withStringBytes(member) { $0.count } : Int(member.valueCount)
@@ -220,6 +215,12 @@ extension JSONMembers {
         return date
     }
 
+    /// The registered member `name` read as a ``NumericDate`` when it is one; `nil` otherwise
+    /// (for the typed readers of a token its rules already accepted).
+    func numericDateValue(_ name: JSONName) -> NumericDate? {
+        member(name).flatMap(numberValue).flatMap(NumericDate.init(json:))
+    }
+
     /// The number member's value.
     func numberValue(_ member: JSONMember) -> JSONValue? {
         text.withUnsafeBufferPointer { buffer in
@@ -228,12 +229,12 @@ extension JSONMembers {
         }
     }
 
-    /// Calls `body` with a reader of the text and the member's value position (for arrays and
-    /// objects read in place).
-    func withValue<Result>(_ member: JSONMember, _ body: (JSONText, Int) throws(FederateError) -> Result) throws(FederateError) -> Result {
-        try text.withUnsafeBufferPointer { (buffer) throws(FederateError) -> Result in
-            guard let base = buffer.baseAddress else { throw FederateError(.malformedToken, "empty JSON text") }
-            return try body(JSONText(base: base, count: textCount), Int(member.valueStart))
+    /// Calls `body` with a reader of the text (arrays and objects are read in place); `nil`
+    /// when `body` answers `nil` (or for no text at all: a validated object is at least `{}`).
+    func withText<Result>(_ body: (JSONText) -> Result?) -> Result? {
+        text.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            return body(JSONText(base: base, count: textCount))
         }
     }
 }

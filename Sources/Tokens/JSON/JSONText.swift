@@ -120,43 +120,43 @@ struct JSONText {
         return (start, position - 1, escaped)
     }
 
-    // MARK: - Arrays and objects in place
+    // MARK: - Arrays in place
 
-    /// Calls `body` with the position of each element of the array whose `[` is at `position`.
-    func forEachElement(ofArrayAt position: Int, _ body: (Int) throws(FederateError) -> Void) throws(FederateError) {
-        var position = position + 1
-        skipWhitespace(&position)
-        if base[position] == UInt8(ascii: "]") { return }
-        while true {
-            skipWhitespace(&position)
-            try body(position)
-            skipValue(at: &position)
-            skipWhitespace(&position)
-            let separator = base[position]
+    /// The elements of an array, one position at a time.
+    struct Elements {
+        private let text: JSONText
+        private var position: Int
+        private var done: Bool
+
+        /// The elements of the array whose `[` is at `position`.
+        init(_ text: JSONText, arrayAt position: Int) {
+            self.text = text
+            var position = position + 1
+            text.skipWhitespace(&position)
+            self.position = position
+            self.done = text.base[position] == UInt8(ascii: "]")
+        }
+
+        /// The position of the next element's first byte; `nil` after the last.
+        mutating func next() -> Int? {
+            guard !done else { return nil }
+            text.skipWhitespace(&position)
+            let element = position
+            text.skipValue(at: &position)
+            text.skipWhitespace(&position)
+            done = text.base[position] == UInt8(ascii: "]")
             position += 1
-            if separator == UInt8(ascii: "]") { return }
+            return element
         }
     }
 
-    /// Calls `body` with the name (content start, end, escaped) and the value position of
-    /// each member of the object whose `{` is at `position`.
-    func forEachMember(ofObjectAt position: Int, _ body: (_ name: (start: Int, end: Int, escaped: Bool), _ value: Int) -> Void) {
-        var position = position + 1
-        skipWhitespace(&position)
-        if base[position] == UInt8(ascii: "}") { return }
-        while true {
-            skipWhitespace(&position)
-            let name = stringExtent(at: &position)
-            skipWhitespace(&position)
-            position += 1  // :
-            skipWhitespace(&position)
-            body(name, position)
-            skipValue(at: &position)
-            skipWhitespace(&position)
-            let separator = base[position]
-            position += 1
-            if separator == UInt8(ascii: "}") { return }
-        }
+    /// The string whose opening quote is at `position`, decoded (nothing is copied when it
+    /// has no escapes), passed to `body`.
+    func withString<Result>(at position: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var end = position
+        let (start, stop, escaped) = stringExtent(at: &end)
+        guard escaped else { return body(UnsafeBufferPointer(start: base + start, count: stop - start)) }
+        return Self.decodedBytes(base + start, count: stop - start).withUnsafeBufferPointer(body)
     }
 
     // MARK: - Strings

@@ -181,11 +181,10 @@ struct JSONValidator {
         while true {
             skipWhitespace()
             guard position < count, base[position] == UInt8(ascii: "\"") else { throw .syntax(offset: position) }
-            let (name, nonASCII) = try scanName()
-            if isDuplicate(name, nonASCII: nonASCII, recording: recording, from: first, presence: &presence, deferred: &deferred) {
-                throw .duplicateKey(decodedName(name))
+            var (member, nonASCII) = try scanName()
+            if isDuplicate(member, nonASCII: nonASCII, recording: recording, from: first, presence: &presence, deferred: &deferred) {
+                throw .duplicateKey(decodedName(member))
             }
-            if recording { members.append(name) } else { nestedNames.append(name) }
             skipWhitespace()
             guard position < count, base[position] == UInt8(ascii: ":") else { throw .syntax(offset: position) }
             position += 1
@@ -193,17 +192,20 @@ struct JSONValidator {
             let valueStart = position
             let kind = try parseValue(depth: depth)
             if recording {
-                let last = members.count - 1
                 if kind == .string {
                     // The content, without the quotes.
-                    members[last].valueStart = Int32(valueStart + 1)
-                    members[last].valueCount = Int32(position - valueStart - 2)
-                    members[last].valueEscaped = lastStringEscaped
+                    member.valueStart = Int32(valueStart + 1)
+                    member.valueCount = Int32(position - valueStart - 2)
+                    member.valueEscaped = lastStringEscaped
                 } else {
-                    members[last].valueStart = Int32(valueStart)
-                    members[last].valueCount = Int32(position - valueStart)
+                    member.valueStart = Int32(valueStart)
+                    member.valueCount = Int32(position - valueStart)
                 }
-                members[last].kind = kind
+                member.kind = kind
+                members.append(member)
+            } else {
+                // Appended after its value: the value's own names have left the list by now.
+                nestedNames.append(member)
             }
             skipWhitespace()
             guard position < count else { throw .syntax(offset: position) }
@@ -317,11 +319,14 @@ struct JSONValidator {
         var escaped = false
         var nonASCII = false
         while true {
-            // Eight bytes at a time while none of them needs a look.
-            while count - position >= 8 {
-                let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-                if Self.needsLook(word) { break }
-                position += 8
+            // Eight bytes at a time: skip those that need no look, straight to the first that does.
+            if count - position >= 8 {
+                let marks = Self.bytesNeedingALook(UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)))
+                guard marks != 0 else {
+                    position += 8
+                    continue
+                }
+                position += marks.trailingZeroBitCount >> 3
             }
             guard position < count else { throw .syntax(offset: position) }
             let byte = base[position]
@@ -343,8 +348,10 @@ struct JSONValidator {
         }
     }
 
-    /// Whether a byte of `word` is a quote, a backslash, a control character or not ASCII.
-    private static func needsLook(_ word: UInt64) -> Bool {
+    /// The high bit of each byte of `word` (little-endian) that is a quote, a backslash, a
+    /// control character or not ASCII; exact for the lowest such byte, which is all the scan
+    /// needs (a borrow can only mark bytes above a marked one).
+    private static func bytesNeedingALook(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let control = (word &- ones &* 0x20) & ~word & highs
@@ -352,7 +359,7 @@ struct JSONValidator {
         let backslash = word ^ (ones &* 0x5C)
         let quoteHit = (quote &- ones) & ~quote & highs
         let backslashHit = (backslash &- ones) & ~backslash & highs
-        return (control | quoteHit | backslashHit | (word & highs)) != 0
+        return control | quoteHit | backslashHit | (word & highs)
     }
 
     /// Checks the escape at `position` (its backslash) and moves past it; returns whether it

@@ -69,7 +69,7 @@ public struct IDToken: Sendable, CustomStringConvertible {
     var verified: VerifiedJWT { VerifiedJWT(header: header, claims: claims, algorithm: algorithm, keyID: keyID) }
 
     private func date(_ name: JSONName) -> Date? {
-        claims.member(name).flatMap(claims.numberValue).flatMap(NumericDate.init(json:))?.date
+        claims.numericDateValue(name)?.date
     }
 
     public var description: String {

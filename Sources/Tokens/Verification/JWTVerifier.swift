@@ -112,29 +112,24 @@ public struct JWTVerifier: Sendable {
 
     /// Verifies a token parsed before with a key set in hand, synchronously (no refetch).
     package func verify(_ jws: CompactJWS, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
-        guard let metrics else {
+        try observe { () throws(FederateError) in
             try jws.check(limits)
             return try check(try checkedKeyID(jws), keySet: keySet)
-        }
-        let start = clock.instant
-        do throws(FederateError) {
-            try jws.check(limits)
-            let verified = try check(try checkedKeyID(jws), keySet: keySet)
-            metrics.record(refusal: nil, elapsed: clock.instant - start)
-            return verified
-        } catch {
-            metrics.record(refusal: error.code, elapsed: clock.instant - start)
-            throw error
         }
     }
 
     /// Verifies `token` with a key set in hand, synchronously (no refetch).
     public func verify(_ token: String, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
-        guard let observability, let metrics else { return try check(try parse(token), keySet: keySet) }
+        try observe { () throws(FederateError) in try check(try parse(token), keySet: keySet) }
+    }
+
+    /// Runs the synchronous `verification`, counted and traced when this verifier is observed.
+    private func observe(_ verification: () throws(FederateError) -> VerifiedJWT) throws(FederateError) -> VerifiedJWT {
+        guard let observability, let metrics, metrics.isRecording || observability.isTracing else { return try verification() }
         let start = clock.instant
         do throws(FederateError) {
             let verified = try observability.span(metrics.spanName, attributes: ["federate.token.kind": .string(metrics.kind.rawValue)]) {
-                () throws(FederateError) in try check(try parse(token), keySet: keySet)
+                () throws(FederateError) in try verification()
             }
             metrics.record(refusal: nil, elapsed: clock.instant - start)
             return verified
@@ -148,7 +143,7 @@ public struct JWTVerifier: Sendable {
     private nonisolated(nonsending) func observe(
         _ verification: nonisolated(nonsending) () async throws(FederateError) -> VerifiedJWT
     ) async throws(FederateError) -> VerifiedJWT {
-        guard let observability, let metrics else { return try await verification() }
+        guard let observability, let metrics, metrics.isRecording || observability.isTracing else { return try await verification() }
         let start = clock.instant
         // No `Result` round trip: moving the token through one copied and released every field.
         do throws(FederateError) {

@@ -111,26 +111,20 @@ extension VerifiedJWT {
         case .string:
             return (1, claims.withStringBytes(aud, predicate))
         case .array:
-            var count = 0
-            var matched = false
-            try claims.withValue(aud) { (text, position) throws(FederateError) in
-                try text.forEachElement(ofArrayAt: position) { (element) throws(FederateError) in
-                    guard text.base[element] == UInt8(ascii: "\"") else {
-                        throw FederateError(.invalidClaim, "'aud' entries must be strings")
-                    }
+            let shape = claims.withText { text -> (count: Int, matched: Bool)? in
+                var elements = JSONText.Elements(text, arrayAt: Int(aud.valueStart))
+                var count = 0
+                var matched = false
+                while let element = elements.next() {
+                    guard text.base[element] == UInt8(ascii: "\"") else { return nil }
                     count += 1
-                    if !matched {
-                        var end = element
-                        let (start, stop, escaped) = text.stringExtent(at: &end)
-                        matched =
-                            escaped
-                            ? JSONText.decodedBytes(text.base + start, count: stop - start).withUnsafeBufferPointer(predicate)
-                            : predicate(UnsafeBufferPointer(start: text.base + start, count: stop - start))
-                    }
+                    if !matched { matched = text.withString(at: element, predicate) }
                 }
+                return (count, matched)
             }
-            guard count > 0 else { throw FederateError(.invalidClaim, "'aud' is an empty array") }
-            return (count, matched)
+            guard let shape else { throw FederateError(.invalidClaim, "'aud' entries must be strings") }
+            guard shape.count > 0 else { throw FederateError(.invalidClaim, "'aud' is an empty array") }
+            return shape
         default:
             throw FederateError(.invalidClaim, "'aud' is neither a string nor an array of strings")
         }

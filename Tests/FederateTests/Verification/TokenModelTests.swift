@@ -54,6 +54,18 @@ import Federate
         #expect(refused?.code == .malformedToken)
     }
 
+    @Test func aDPoPTargetIsComparedAsBytes() throws {
+        let key = DPoPKey.generateES256()
+        let lookalike = "https://server.example.com/\u{212A}"
+        #expect(HTTPTargetURI(lookalike) != HTTPTargetURI("https://server.example.com/K"))
+        let proof = try key.proof(method: "GET", uri: lookalike, issuedAt: DPoPProofTests.now)
+        let refused = #expect(throws: FederateError.self) {
+            try DPoPProofTests.verifier().verify(proof, method: "GET", uri: "https://server.example.com/K")
+        }
+        #expect(refused?.code == .invalidDPoPProof)
+        _ = try DPoPProofTests.verifier().verify(proof, method: "GET", uri: lookalike)
+    }
+
     @Test func typedReadersAgreeWithTheClaims() throws {
         let now = Int64(Fixtures.now)
         let token = try IDTokenVerifier(policy: Fixtures.policy(), keys: Fixtures.keySet).verify(

@@ -64,7 +64,7 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     }
 
     private func date(_ name: JSONName) -> Date? {
-        claims.member(name).flatMap(claims.numberValue).flatMap(NumericDate.init(json:))?.date
+        claims.numericDateValue(name)?.date
     }
 
     public var description: String {
