@@ -5,7 +5,7 @@ import Synchronization
 
 /// The session-signing keys of one ``AccountService``: read from the store, cached, rotated.
 /// As a `KeySetProvider` it gives the keys session tokens verify with.
-final class SessionKeyRing: KeySetProvider {
+final class SessionKeyRing: KeySetAtHand {
     struct Keys: Sendable {
         let signing: JWSSigningKey
         let signingCreatedAt: Date
@@ -47,6 +47,9 @@ final class SessionKeyRing: KeySetProvider {
         if let verification = cachedKeySet(now: now) { return verification }
         return try await load(now: now)?.verification ?? .empty
     }
+
+    /// The cached verification keys while they are fresh; `nil` when ``keySet()`` would reread the store.
+    var keySetAtHand: JSONWebKeySet? { cachedKeySet(now: clock.now) }
 
     /// The cached verification keys while they are fresh at `now`, else `nil`.
     func cachedKeySet(now: Date) -> JSONWebKeySet? {

@@ -17,24 +17,26 @@ import Glibc
 import PerfFixtures
 import _CryptoExtras
 
-/// Runs `body` (which performs `batch` operations) repeatedly for `seconds`; returns ops/s.
+/// Runs `body` (which performs `batch` operations) repeatedly for `seconds` of this thread's
+/// CPU time; returns operations per CPU second (as `openssl speed` counts, so a neighbour
+/// taking the core does not lower it).
 func rate(seconds: Double, batch: Int = 1, _ body: () -> Void) -> Double {
     for _ in 0..<max(1, 200 / batch) { body() }  // warm-up
-    let clock = ContinuousClock()
-    let start = clock.now
+    let start = threadCPUTime()
     var operations = 0
     while true {
         for _ in 0..<max(1, 64 / batch) {
             body()
             operations += batch
         }
-        let elapsed = start.duration(to: clock.now)
+        let elapsed = threadCPUTime() - start
         let secondsElapsed = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         if secondsElapsed >= seconds { return Double(operations) / secondsElapsed }
     }
 }
 
-/// Async variant of ``rate(seconds:batch:_:)``.
+/// Async variant of ``rate(seconds:batch:_:)``, in wall-clock time: the batches it times
+/// run tasks on other threads.
 func rate(seconds: Double, batch: Int, _ body: () async -> Void) async -> Double {
     await body()  // warm-up
     let clock = ContinuousClock()

@@ -12,7 +12,7 @@ public import Logging
 /// - The URL must be HTTPS (or loopback HTTP); redirects are not followed.
 /// - Counts fetches, refused refetches and stale serves (`federate_key_set_*`, labelled with
 ///   the URL) through its `Observability`.
-public final class RemoteKeySet: KeySetProvider {
+public final class RemoteKeySet: KeySetProvider, KeySetAtHand {
     /// The key endpoint.
     public let url: String
     /// The document format.
@@ -71,6 +71,10 @@ public final class RemoteKeySet: KeySetProvider {
     public nonisolated(nonsending) func keySet() async throws(FederateError) -> JSONWebKeySet {
         try await cache.value()
     }
+
+    /// The cached keys while fresh (what ``keySet()`` returns at once); `nil` when it would
+    /// fetch or serve a stale set.
+    package var keySetAtHand: JSONWebKeySet? { cache.freshValue }
 
     /// A newer set after an unknown `kid`, or `nil` when rate-limited.
     public nonisolated(nonsending) func refreshedKeySet(after stale: JSONWebKeySet) async throws(FederateError) -> JSONWebKeySet? {

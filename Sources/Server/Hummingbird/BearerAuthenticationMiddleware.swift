@@ -34,11 +34,45 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
     /// The schemes accepted, in the order challenges list them.
     public let presentations: [any TokenPresentation]
 
+    /// ``verifier`` and each presentation as the request path calls them: Federate's own types
+    /// directly, anything else through its protocol. An async call through a protocol makes
+    /// its caller check its executor once it returns, which under SwiftNIO's executor is a hop
+    /// per call; called directly, a request with warm keys and a `Bearer` token takes none here.
+    private let verification: Verification
+    private let bearerSchemes: [Bool]
+
+    private enum Verification: Sendable {
+        case idTokens(IDTokenBearerVerifier)
+        case router(CallerTokenRouter)
+        case accessTokens(AccessTokenVerifier)
+        case other(any CallerTokenVerifier)
+
+        init(_ verifier: any CallerTokenVerifier) {
+            switch verifier {
+            case let known as IDTokenBearerVerifier: self = .idTokens(known)
+            case let known as CallerTokenRouter: self = .router(known)
+            case let known as AccessTokenVerifier: self = .accessTokens(known)
+            default: self = .other(verifier)
+            }
+        }
+
+        nonisolated(nonsending) func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
+            switch self {
+            case .idTokens(let verifier): return try await verifier.verifyCaller(token)
+            case .router(let verifier): return try await verifier.verifyCaller(token)
+            case .accessTokens(let verifier): return try await verifier.verifyCaller(token)
+            case .other(let verifier): return try await verifier.verifyCaller(token)
+            }
+        }
+    }
+
     /// Creates the middleware. A `BearerTokenVerifier` (ID tokens) is a `CallerTokenVerifier`.
     public init(verifier: any CallerTokenVerifier, requiredScopes: OAuthScopes = [], presentations: [any TokenPresentation] = [BearerPresentation()]) {
         self.verifier = verifier
         self.requiredScopes = requiredScopes
         self.presentations = presentations
+        self.verification = Verification(verifier)
+        self.bearerSchemes = presentations.map { $0 is BearerPresentation }
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -67,24 +101,29 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
     /// token nothing suspends, so the request takes no executor hop here (Docs/Performance.md,
     /// "The server"); a step that must wait (a fetch, a replay store) simply suspends.
     private nonisolated(nonsending) func authenticated(_ request: Request) async throws(BearerChallenge) -> Authenticated {
-        let (token, presentation) = try presented(request)
+        let (token, index) = try presented(request)
+        let presentation = presentations[index]
         let verified: CallerIdentity
         do throws(FederateError) {
-            verified = try await verifier.verifyCaller(token)
+            verified = try await verification.verifyCaller(token)
         } catch {
             throw verificationRefusal(error, presentation: presentation)
         }
         let caller: CallerIdentity
         do throws(FederateError) {
-            caller = try await presentation.confirm(verified, token: token, request: request)
+            if bearerSchemes[index] {
+                caller = try BearerPresentation.confirmed(verified)
+            } else {
+                caller = try await presentation.confirm(verified, token: token, request: request)
+            }
         } catch {
             throw confirmationRefusal(error, presentation: presentation)
         }
         return try scopesChecked(caller, presentation: presentation)
     }
 
-    /// The token in `Authorization` and the presentation of its scheme.
-    private func presented(_ request: Request) throws(BearerChallenge) -> (token: String, presentation: any TokenPresentation) {
+    /// The token in `Authorization` and the index of the presentation of its scheme.
+    private func presented(_ request: Request) throws(BearerChallenge) -> (token: String, presentation: Int) {
         let credentials: AuthorizationCredentials
         switch AuthorizationCredentials.from(request.headers) {
         case .success(let found): credentials = found
@@ -97,7 +136,7 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
                 status: .badRequest, oauthError: "invalid_request", error: FederateError(.invalidAuthorizationHeader, reason),
                 presentations: presentations)
         }
-        guard let presentation = presentations.first(where: { $0.scheme.caseInsensitiveEquals(String(credentials.scheme)) }) else {
+        guard let presentation = presentations.firstIndex(where: { $0.scheme.caseInsensitiveEquals(String(credentials.scheme)) }) else {
             throw BearerChallenge(
                 status: .unauthorized, oauthError: "invalid_request",
                 error: FederateError(.missingBearerToken, "send Authorization: \(presentations.map(\.scheme).joined(separator: " or ")) TOKEN"),

@@ -44,6 +44,11 @@ public struct BearerPresentation: TokenPresentation {
     public var challengeParameters: [(name: String, value: String)] { [] }
 
     public nonisolated(nonsending) func confirm(_ caller: CallerIdentity, token: String, request: Request) async throws(FederateError) -> CallerIdentity {
+        try Self.confirmed(caller)
+    }
+
+    /// The one check of a `Bearer` presentation: the token is bound to no key.
+    static func confirmed(_ caller: CallerIdentity) throws(FederateError) -> CallerIdentity {
         if caller.confirmation?.jkt != nil {
             throw FederateError(.tokenBindingMismatch, "this token is bound to a key (cnf.jkt): present it with a DPoP proof, not as Bearer")
         }

@@ -36,6 +36,8 @@ public struct JWTVerifier: Sendable {
     public private(set) var metrics: VerificationMetrics?
     /// The headers of tokens this verifier accepted, shared by its copies.
     let headers = JOSEHeaderCache()
+    /// ``keys``, when it can give the keys at hand without suspending.
+    private let keysAtHand: (any KeySetAtHand)?
 
     /// A verifier applying `rules` to tokens signed with one of `allowedAlgorithms`.
     public init(
@@ -46,6 +48,7 @@ public struct JWTVerifier: Sendable {
         self.signature = JWSSignatureVerifier(allowedAlgorithms: allowedAlgorithms, hmacSecret: hmacSecret)
         self.rules = rules
         self.keys = keys
+        self.keysAtHand = keys as? any KeySetAtHand
         self.clockTolerance = clockTolerance
         self.clock = clock
         self.requiresKeyID = requiresKeyID
@@ -91,23 +94,64 @@ public struct JWTVerifier: Sendable {
     /// the caller's executor and suspends only when the keys must be fetched: with warm keys
     /// a verification never leaves the executor it started on.
     public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedJWT {
-        try await observe { () async throws(FederateError) in try await check(try parse(token)) }
+        try await verified(.token(token))
     }
 
     /// Verifies `token`, whose segments and header ``CallerTokenRouter`` read to route it.
     package nonisolated(nonsending) func verify(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> VerifiedJWT {
-        try await observe { () async throws(FederateError) in
-            try await check(try checkedKeyID(try CompactJWS(parsing: token, limits: limits, headers: headers, read: read)))
-        }
+        try await verified(.read(token, read))
     }
 
     /// Verifies a token parsed before (a caller read an unverified claim to choose the keys),
     /// held to this verifier's limits too.
     package nonisolated(nonsending) func verify(_ jws: CompactJWS) async throws(FederateError) -> VerifiedJWT {
-        try await observe { () async throws(FederateError) in
-            try jws.check(limits)
-            return try await check(try checkedKeyID(jws))
+        try await verified(.parsed(jws))
+    }
+
+    /// What an async verification starts from.
+    private enum Input {
+        case token(String)
+        /// A token whose header the router read.
+        case read(String, CompactJWS.HeaderRead)
+        case parsed(CompactJWS)
+    }
+
+    /// Verifies `input`, counted and traced when this verifier is observed. The work is called
+    /// directly, not through a closure: an async call through a closure or a protocol makes
+    /// its caller check its executor once it returns (a hop under SwiftNIO's executor).
+    private nonisolated(nonsending) func verified(_ input: Input) async throws(FederateError) -> VerifiedJWT {
+        guard let observability, let metrics, metrics.isRecording || observability.isTracing else { return try await run(input) }
+        let start = clock.instant
+        // No `Result` round trip: moving the token through one copied and released every field.
+        do throws(FederateError) {
+            let verified: VerifiedJWT
+            if observability.isTracing {
+                verified = try await observability.span(metrics.spanName, attributes: ["federate.token.kind": .string(metrics.kind.rawValue)]) {
+                    () async throws(FederateError) in try await run(input)
+                }
+            } else {
+                verified = try await run(input)
+            }
+            metrics.record(refusal: nil, elapsed: clock.instant - start)
+            return verified
+        } catch {
+            metrics.record(refusal: error.code, elapsed: clock.instant - start)
+            throw error
         }
+    }
+
+    private nonisolated(nonsending) func run(_ input: Input) async throws(FederateError) -> VerifiedJWT {
+        let jws: CompactJWS
+        switch input {
+        case .token(let token):
+            jws = try parse(token)
+        case .read(let token, let read):
+            jws = try checkedKeyID(try CompactJWS(parsing: token, limits: limits, headers: headers, read: read))
+        case .parsed(let parsed):
+            try parsed.check(limits)
+            jws = try checkedKeyID(parsed)
+        }
+        return try await check(jws)
     }
 
     /// Verifies a token parsed before with a key set in hand, synchronously (no refetch).
@@ -139,30 +183,6 @@ public struct JWTVerifier: Sendable {
         }
     }
 
-    /// Runs `verification`, counted and traced when this verifier is observed.
-    private nonisolated(nonsending) func observe(
-        _ verification: nonisolated(nonsending) () async throws(FederateError) -> VerifiedJWT
-    ) async throws(FederateError) -> VerifiedJWT {
-        guard let observability, let metrics, metrics.isRecording || observability.isTracing else { return try await verification() }
-        let start = clock.instant
-        // No `Result` round trip: moving the token through one copied and released every field.
-        do throws(FederateError) {
-            let verified: VerifiedJWT
-            if observability.isTracing {
-                verified = try await observability.span(metrics.spanName, attributes: ["federate.token.kind": .string(metrics.kind.rawValue)]) {
-                    () async throws(FederateError) in try await verification()
-                }
-            } else {
-                verified = try await verification()
-            }
-            metrics.record(refusal: nil, elapsed: clock.instant - start)
-            return verified
-        } catch {
-            metrics.record(refusal: error.code, elapsed: clock.instant - start)
-            throw error
-        }
-    }
-
     /// Parses `token` under this verifier's limits, its header looked up in ``headers``.
     func parse(_ token: String) throws(FederateError) -> CompactJWS {
         try checkedKeyID(try CompactJWS(parsing: token, limits: limits, headers: headers))
@@ -178,7 +198,18 @@ public struct JWTVerifier: Sendable {
     /// The signature with the provider's keys (refreshed once on an unknown `kid`), then the
     /// payload and the rules.
     private nonisolated(nonsending) func check(_ jws: CompactJWS) async throws(FederateError) -> VerifiedJWT {
-        let result = try await keys.verifySignature(of: jws, with: signature)
+        // Keys at hand are used without asking the provider through the protocol: with warm
+        // keys a verification makes no async call at all.
+        guard let keySet = keysAtHand?.keySetAtHand else {
+            return try accept(jws, signature: try await keys.verifySignature(of: jws, with: signature))
+        }
+        let result: JWSSignatureVerifier.Result
+        do throws(FederateError) {
+            result = try signature.verify(jws, keySet: keySet)
+        } catch where error.code == .unknownKey {
+            guard let refreshed = try await keys.refreshedKeySet(after: keySet) else { throw error }
+            result = try signature.verify(jws, keySet: refreshed)
+        }
         return try accept(jws, signature: result)
     }
 

@@ -17,8 +17,8 @@ public struct CallerTokenRouter: CallerTokenVerifier {
     /// Introspection (`IntrospectionClient`), or `nil` to refuse opaque tokens.
     public let introspection: (any CallerTokenVerifier)?
     /// The verifiers that continue from the router's read, found once here.
-    private let idTokensContinuing: (any JWSCallerTokenVerifier)?
-    private let accessTokensContinuing: (any JWSCallerTokenVerifier)?
+    private let idTokensContinuing: Continuing?
+    private let accessTokensContinuing: Continuing?
     /// The headers of tokens routed and accepted, shared by copies of this router.
     let headers = JOSEHeaderCache()
 
@@ -29,15 +29,15 @@ public struct CallerTokenRouter: CallerTokenVerifier {
         self.idTokens = idTokens
         self.accessTokens = accessTokens
         self.introspection = introspection
-        self.idTokensContinuing = idTokens as? any JWSCallerTokenVerifier
-        self.accessTokensContinuing = accessTokens as? any JWSCallerTokenVerifier
+        self.idTokensContinuing = Continuing(idTokens)
+        self.accessTokensContinuing = Continuing(accessTokens)
     }
 
     public nonisolated(nonsending) func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
         var token = token
         token.makeContiguousUTF8()
         let read = Self.readHeader(token, headers: headers)
-        let (verifier, continuing): ((any CallerTokenVerifier)?, (any JWSCallerTokenVerifier)?)
+        let (verifier, continuing): ((any CallerTokenVerifier)?, Continuing?)
         switch Self.shape(of: read) {
         case .accessToken: (verifier, continuing) = (accessTokens, accessTokensContinuing)
         case .otherJWS: (verifier, continuing) = (idTokens, idTokensContinuing)
@@ -53,6 +53,32 @@ public struct CallerTokenRouter: CallerTokenVerifier {
             token.utf8.withContiguousStorageIfAvailable { headers.remember(UnsafeBufferPointer(rebasing: $0[..<read.segments.firstDot]), header) }
         }
         return caller
+    }
+
+    /// A verifier of Federate's own, which continues from the router's read. Federate's two
+    /// verifiers of this module are called directly: an async call through a protocol makes
+    /// the caller check its executor once it returns (a hop under SwiftNIO's executor).
+    private enum Continuing: Sendable {
+        case idTokens(IDTokenBearerVerifier)
+        case accessTokens(AccessTokenVerifier)
+        case other(any JWSCallerTokenVerifier)
+
+        init?(_ verifier: (any CallerTokenVerifier)?) {
+            switch verifier {
+            case let known as IDTokenBearerVerifier: self = .idTokens(known)
+            case let known as AccessTokenVerifier: self = .accessTokens(known)
+            case let other as any JWSCallerTokenVerifier: self = .other(other)
+            default: return nil
+            }
+        }
+
+        nonisolated(nonsending) func verifyCaller(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> CallerIdentity {
+            switch self {
+            case .idTokens(let verifier): return try await verifier.verifyCaller(token, read: read)
+            case .accessTokens(let verifier): return try await verifier.verifyCaller(token, read: read)
+            case .other(let verifier): return try await verifier.verifyCaller(token, read: read)
+            }
+        }
     }
 
     enum Shape { case accessToken, otherJWS, opaque }
