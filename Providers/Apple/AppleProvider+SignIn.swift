@@ -6,8 +6,12 @@ extension AppleProvider: SignInProvider {
     /// `apple.com`.
     public var providerID: String { Self.providerID }
 
-    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
-        try authorizationRequest(with: try await client(), redirectURI: redirectURI, intent: intent)
+    /// Server-to-server notifications, bearer ID tokens and warming.
+    public var capabilities: ProviderCapabilities { ProviderCapabilities(events: self, bearerTokens: self, warming: self) }
+
+    /// Apple takes no `login_hint`: the request's is not sent.
+    public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
+        try authorizationRequest(with: try await client(), redirectURI: request.redirectURI, intent: request.intent)
     }
 
     /// Completes from the callback's parameters (Apple's `form_post`, with the one-time `user`).
@@ -46,10 +50,12 @@ extension AppleSignIn {
 
 extension AppleProvider: BearerTokenSource {
     /// Apple ID tokens addressed to the Services ID or one of the bundle IDs, with Apple's
-    /// keys from ``cache``.
-    public func bearerVerifier() async throws(FederateError) -> any BearerTokenVerifier {
-        try AppleIDTokenVerifier(
-            clientIDs: IdentifierSet(clientIDs), endpoints: endpoints, keys: try cache.keySet(url: endpoints.keysURL), clock: cache.clock,
-            observability: cache.observability)
+    /// keys from ``cache``, fetched on first use.
+    public func bearerVerifier() -> any BearerTokenVerifier {
+        DeferredBearerVerifier(providerID: Self.providerID) { () throws(FederateError) in
+            try AppleIDTokenVerifier(
+                clientIDs: IdentifierSet(clientIDs), endpoints: endpoints, keys: try cache.keySet(url: endpoints.keysURL),
+                clock: cache.clock, observability: cache.observability)
+        }
     }
 }

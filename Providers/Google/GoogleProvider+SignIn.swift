@@ -6,8 +6,11 @@ extension GoogleProvider: SignInProvider {
     /// `google.com`.
     public var providerID: String { Self.providerID }
 
-    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
-        try authorizationRequest(with: try await client(), redirectURI: redirectURI, intent: intent)
+    /// RISC security events, bearer ID tokens and warming.
+    public var capabilities: ProviderCapabilities { ProviderCapabilities(events: self, bearerTokens: self, warming: self) }
+
+    public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
+        try authorizationRequest(with: try await client(), redirectURI: request.redirectURI, loginHint: request.loginHint, intent: request.intent)
     }
 
     /// Finishes the code flow, then completes the credential from Google's UserInfo endpoint.
@@ -35,10 +38,12 @@ extension GoogleSignIn {
 
 extension GoogleProvider: BearerTokenSource {
     /// Google ID tokens for this client (and the authorized parties and hosted domains
-    /// configured), with Google's keys from ``cache``.
-    public func bearerVerifier() async throws(FederateError) -> any BearerTokenVerifier {
-        try GoogleIDTokenVerifier(
-            clientIDs: [clientID], authorizedParties: authorizedParties, hostedDomains: hostedDomains,
-            keys: try cache.keySet(url: endpoints.keysURL), endpoints: endpoints, clock: cache.clock, observability: cache.observability)
+    /// configured), with Google's keys from ``cache``, fetched on first use.
+    public func bearerVerifier() -> any BearerTokenVerifier {
+        DeferredBearerVerifier(providerID: Self.providerID) { () throws(FederateError) in
+            try GoogleIDTokenVerifier(
+                clientIDs: [clientID], authorizedParties: authorizedParties, hostedDomains: hostedDomains,
+                keys: try cache.keySet(url: endpoints.keysURL), endpoints: endpoints, clock: cache.clock, observability: cache.observability)
+        }
     }
 }

@@ -20,7 +20,8 @@ public final class RISCReceiver: Sendable {
     private let keys: any KeySetProvider
     private let window: Duration
     private let clock: FederateClock
-    private let seen = Mutex<[String: Date]>([:])
+    /// `jti`s by their exact bytes (`ExactString`): a look-alike `jti` is another token.
+    private let seen = Mutex<[ExactString: Date]>([:])
 
     /// Creates a receiver.
     ///
@@ -49,8 +50,8 @@ public final class RISCReceiver: Sendable {
             let (tokenID, events) = try await verify(token, at: now)
             let duplicate = seen.withLock { seen in
                 seen = seen.filter { now.timeIntervalSince($0.value) < window.inSeconds }
-                if seen[tokenID] != nil { return true }
-                seen[tokenID] = now
+                if seen[ExactString(tokenID)] != nil { return true }
+                seen[ExactString(tokenID)] = now
                 return false
             }
             return RISCReceipt(status: 202, tokenID: tokenID, events: duplicate ? [] : events, isDuplicate: duplicate, error: nil)

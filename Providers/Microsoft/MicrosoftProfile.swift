@@ -5,9 +5,9 @@ public import FederateTokens
 /// `{tenantid}` issuer template checked against each token's `tid`
 /// (`TenantIssuerRule`, so discovery at `/common` and `/organizations` is accepted), the
 /// organisations-only rule, and what Entra's `AADSTS` errors mean.
-public struct MicrosoftProfile: MultiTenantProviderProfile {
+public struct MicrosoftProfile: OpenIDProviderProfile {
     /// The issuer template, the tenants accepted, `tid`.
-    public let tenantIssuer: TenantIssuerRule
+    public let tenantIssuer: TenantIssuerRule?
     /// Who may sign in.
     public let audience: MicrosoftAudience
 

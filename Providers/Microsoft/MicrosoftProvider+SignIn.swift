@@ -6,8 +6,11 @@ extension MicrosoftProvider: SignInProvider {
     /// `microsoft.com`.
     public var providerID: String { Self.providerID }
 
-    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
-        try authorizationRequest(with: try await client(), redirectURI: redirectURI, intent: intent)
+    /// RP-initiated logout, bearer ID tokens and warming.
+    public var capabilities: ProviderCapabilities { ProviderCapabilities(logout: self, bearerTokens: self, warming: self) }
+
+    public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
+        try authorizationRequest(with: try await client(), redirectURI: request.redirectURI, loginHint: request.loginHint, intent: request.intent)
     }
 
     /// Finishes the code flow. The credential's email is never marked verified: Entra's
@@ -20,7 +23,7 @@ extension MicrosoftProvider: SignInProvider {
         }
         return Credential(
             providerID: Self.providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-            rawNonce: pending.nonce, emailVerified: false)
+            rawNonce: pending.nonce, emailVerified: false, rawIDToken: tokens.idToken)
     }
 
     /// Entra has no RFC 7009 revocation endpoint: nothing to do.
@@ -35,9 +38,39 @@ extension MicrosoftProvider: SignInProvider {
     }
 }
 
-extension MicrosoftProvider: BearerTokenSource {
-    /// This provider's ID tokens for its client, verified like a sign-in's with keys from ``cache``.
-    public func bearerVerifier() async throws(FederateError) -> any BearerTokenVerifier {
-        IDTokenBearerVerifier(providerID: Self.providerID, verifier: try await client().idTokenVerifier)
+extension MicrosoftProvider: ProviderLogoutSource {
+    /// Entra's `end_session_endpoint` (`/oauth2/v2.0/logout` of the authority) with
+    /// `id_token_hint`, `post_logout_redirect_uri`, `client_id` and `state`. Entra signs the
+    /// user out of the session the hint names and sends the browser back only to a front-channel
+    /// logout or redirect URI registered in the app registration.
+    public func endSessionURL(_ request: ProviderLogoutRequest) async throws(FederateError) -> String? {
+        let client = try await client()
+        guard let endpoint = client.metadata.endSessionEndpoint else { return nil }
+        try EndpointSecurity.validate(endpoint, field: "end_session_endpoint")
+        var parameters: [(String, String)] = [("client_id", client.clientID)]
+        if let hint = request.idTokenHint { parameters.append(("id_token_hint", hint)) }
+        parameters += [("post_logout_redirect_uri", request.postLogoutRedirectURI), ("state", request.state)]
+        return endpoint + (endpoint.contains("?") ? "&" : "?") + FormURLEncoding.encode(parameters)
     }
+}
+
+extension MicrosoftProvider: BearerTokenSource {
+    /// This provider's ID tokens for its client, verified like a sign-in's with keys from
+    /// ``cache``, discovered on first use.
+    public func bearerVerifier() -> any BearerTokenVerifier {
+        DeferredBearerVerifier(providerID: Self.providerID) { () async throws(FederateError) in
+            IDTokenBearerVerifier(providerID: Self.providerID, verifier: try await client().idTokenVerifier)
+        }
+    }
+}
+
+/// The authority's discovery document and key set, fetched ahead of the first sign-in.
+extension MicrosoftProvider: WarmableProvider {
+    /// Fetches the authority's discovery document and key set into ``cache``.
+    public func warm() async throws(FederateError) {
+        try await cache.warm(issuer: authority, profile: profile)
+    }
+
+    /// Whether the authority's discovery document and key set are in ``cache``.
+    public var isWarm: Bool { cache.isWarm(issuer: authority, profile: profile) }
 }

@@ -10,7 +10,7 @@ public import Logging
 /// let microsoft = try MicrosoftProvider(
 ///     clientID: "00000000-0000-0000-0000-000000000000", clientSecret: secret,
 ///     audience: .organizations(.only(["72f988bf-86f1-41af-91ab-2d7cd011db47"])), cache: cache)
-/// let built = try await microsoft.beginSignIn(redirectURI: "https://app.example/auth/microsoft/callback", intent: .signIn)
+/// let built = try await microsoft.beginSignIn(try SignInRequest(redirectURI: "https://app.example/auth/microsoft/callback"))
 /// ```
 ///
 /// Discovery is fetched at the audience's authority (`/common/v2.0`, `/organizations/v2.0`,

@@ -6,8 +6,14 @@ extension OIDCProvider: SignInProvider {
     /// The provider ID (``id``).
     public var providerID: String { id }
 
-    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
-        try await authorizationRequest(with: try await client(), redirectURI: redirectURI, delivery: delivery, intent: intent)
+    /// Step-up sign-ins, back-channel logout, RP-initiated logout, bearer ID tokens and warming.
+    public var capabilities: ProviderCapabilities {
+        ProviderCapabilities(stepUp: self, events: self, logout: self, bearerTokens: self, warming: self)
+    }
+
+    public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
+        try await authorizationRequest(
+            with: try await client(), redirectURI: request.redirectURI, delivery: delivery, loginHint: request.loginHint, intent: request.intent)
     }
 
     /// Finishes the code flow, then completes the credential from UserInfo when the provider
@@ -42,9 +48,10 @@ extension OIDCProvider: SignInProvider {
 
 extension OIDCProvider: BearerTokenSource {
     /// This provider's ID tokens for its client, verified like a sign-in's (issuer,
-    /// audience, algorithms, the profile's rules) with keys from ``cache``.
-    public func bearerVerifier() async throws(FederateError) -> any BearerTokenVerifier {
-        let client = try await client()
-        return IDTokenBearerVerifier(providerID: id, verifier: client.idTokenVerifier)
+    /// audience, algorithms, the profile's rules) with keys from ``cache``, discovered on first use.
+    public func bearerVerifier() -> any BearerTokenVerifier {
+        DeferredBearerVerifier(providerID: id) { () async throws(FederateError) in
+            IDTokenBearerVerifier(providerID: id, verifier: try await client().idTokenVerifier)
+        }
     }
 }

@@ -5,8 +5,9 @@ public import FederateTokens
 extension OIDCProvider: StepUpSignInProvider {
     /// Builds a step-up authorization request with this provider's scopes and custom
     /// parameters: `acr_values`, `max_age` and `claims` from `stepUp`, checked on the ID token.
-    public func beginSignIn(redirectURI: String, intent: AuthorizationIntent, stepUp: StepUpRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
+    public func beginSignIn(_ request: SignInRequest, stepUp: StepUpRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
         try await client().authorizationRequest(
-            providerID: id, redirectURI: redirectURI, scopes: scopes, customParameters: customParameters, intent: intent, stepUp: stepUp)
+            providerID: id, redirectURI: request.redirectURI, scopes: scopes, loginHint: request.loginHint, customParameters: customParameters,
+            intent: request.intent, stepUp: stepUp)
     }
 }

@@ -27,11 +27,17 @@ public struct AccountSession: Sendable, Hashable, CustomStringConvertible {
     public let acr: String?
     /// The provider's `amr` for that authentication (claim `amr`); empty when not asserted.
     public let amr: [String]
+    /// Whether the provider proved when the user authenticated. `false` for a sign-in with an
+    /// OAuth 2.0 provider without ID tokens and without a freshness proof (claim
+    /// `auth_time_unproven`): then ``authTime`` is only when the session began, and
+    /// ``AccountService/requireRecentLogin(_:within:)`` never counts the session as recent.
+    public let authTimeProven: Bool
 
     init(
         uid: String, sessionID: String, issuedAt: Date, expiresAt: Date, authTime: Date, keyID: String, provider: SessionProvider? = nil,
-        acr: String? = nil, amr: [String] = []
+        acr: String? = nil, amr: [String] = [], authTimeProven: Bool = true
     ) {
+        self.authTimeProven = authTimeProven
         self.acr = acr
         self.amr = amr
         self.uid = uid

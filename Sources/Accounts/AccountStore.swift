@@ -15,11 +15,12 @@ public import Foundation
 /// The store is three protocols, one per concern, so a part of the SDK that needs one concern
 /// asks for that one only: ``UserStore`` (users and their provider identities),
 /// ``SessionStore`` (signed-out sessions, ended provider sessions, replayed event IDs) and
-/// ``SessionKeyStore`` (the keys session tokens are signed with).
+/// ``SessionKeyStore`` (the keys session tokens are signed with). Every account store is also
+/// a `ReplayStore` (FederateTokens) for DPoP proofs, kept beside the event IDs.
 ///
 /// Implementations: ``InMemoryAccountStore`` (tests), `SQLiteAccountStore` (FederateSQLite),
 /// `PostgresAccountStore` (FederatePostgres).
-public protocol AccountStore: UserStore, SessionStore, SessionKeyStore {
+public protocol AccountStore: UserStore, SessionStore, SessionKeyStore, ReplayStore {
     /// One cheap round trip to the store (`SELECT 1` in the SQL stores), for a readiness
     /// probe; throws `account_store_failed` when the store does not answer. The default
     /// looks up a session ID that cannot exist.
@@ -93,6 +94,11 @@ public protocol SessionStore: Sendable {
     /// `expiresAt`; `true` the first time, `false` for a replay. Every instance on the same
     /// store sees every ID. IDs that expired before `now` may be forgotten.
     func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool
+    /// Whether ``consumeEventID(_:expiresAt:now:)`` recorded `id` and it has not expired at
+    /// `now`, without recording it: a provider's idempotent delivery (Apple, RISC) is applied
+    /// first and consumed after, so a failure leaves it for the provider's retry, while a
+    /// replay of one already applied is still acknowledged without effect.
+    func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool
 
     /// The revocation epoch: a number that grows in the same atomic step as every change that
     /// can make a session stop verifying (``revokeSession(id:uid:expiresAt:)``,
@@ -108,6 +114,10 @@ public protocol SessionStore: Sendable {
 extension SessionStore {
     /// No epoch: the store is asked on every session check.
     public func revocationEpoch() async throws(FederateError) -> Int64? { nil }
+
+    /// `false`: a store that cannot tell has an idempotent delivery applied again on replay
+    /// (harmless by its kind), and still acknowledged.
+    public func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool { false }
 }
 
 /// The keys session tokens are signed with (``AccountService`` rotates them): the part of an

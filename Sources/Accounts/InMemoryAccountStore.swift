@@ -229,6 +229,11 @@ public final class InMemoryAccountStore: AccountStore {
         }
     }
 
+    /// Whether `id` was consumed and has not expired at `now`.
+    public func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool {
+        state.withLock { state in state.seenEvents[ExactString(id)].map { $0 >= now } ?? false }
+    }
+
     /// Every session-signing key, oldest first.
     public func sessionKeys() async throws(FederateError) -> [SessionKeyRecord] {
         state.withLock { Array($0.keys.values).sorted { $0.createdAt < $1.createdAt } }

@@ -26,7 +26,8 @@ final class SessionRevocationCache: Sendable {
         var epoch: Int64?
         var readAt: Date?
         var generation: UInt64 = 0
-        var active: [String: AccountSession] = [:]
+        /// By session ID, byte for byte (`ExactString`).
+        var active: [ExactString: AccountSession] = [:]
 
         var snapshot: Snapshot? { epoch.map { Snapshot(epoch: $0, generation: generation) } }
     }
@@ -74,7 +75,7 @@ final class SessionRevocationCache: Sendable {
 
     /// Whether `session` was found active under `snapshot`.
     func isKnownActive(_ session: AccountSession, under snapshot: Snapshot) -> Bool {
-        state.withLock { state in state.snapshot == snapshot && state.active[session.sessionID] == session }
+        state.withLock { state in state.snapshot == snapshot && state.active[ExactString(session.sessionID)] == session }
     }
 
     /// Remembers that `session` was found active by a check that began under `snapshot`.
@@ -82,7 +83,7 @@ final class SessionRevocationCache: Sendable {
         state.withLock { state in
             guard state.snapshot == snapshot else { return }
             if state.active.count >= capacity { state.active.removeAll(keepingCapacity: true) }
-            state.active[session.sessionID] = session
+            state.active[ExactString(session.sessionID)] = session
         }
     }
 

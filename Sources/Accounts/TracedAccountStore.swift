@@ -111,6 +111,10 @@ public struct TracedAccountStore: AccountStore {
         try await traced("consume_event_id") { () async throws(FederateError) in try await base.consumeEventID(id, expiresAt: expiresAt, now: now) }
     }
 
+    public func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool {
+        try await traced("has_consumed_event_id") { () async throws(FederateError) in try await base.hasConsumedEventID(id, now: now) }
+    }
+
     // MARK: SessionKeyStore
 
     public func sessionKeys() async throws(FederateError) -> [SessionKeyRecord] {

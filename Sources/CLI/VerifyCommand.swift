@@ -22,14 +22,36 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(help: "Discover this issuer and use its jwks_uri; 'iss' must equal it.")
     var issuer: String?
 
-    @Option(help: "Verify as a built-in provider does: google, firebase or apple.")
+    @Option(help: "Verify as a built-in provider does: google, firebase, firebase-session, apple or microsoft.")
     var provider: ProviderVerification.Name?
 
-    @Option(name: .customLong("project-id"), help: "With --provider firebase: the Firebase project (else GOOGLE_CLOUD_PROJECT, GCLOUD_PROJECT).")
+    @Option(
+        name: .customLong("project-id"),
+        help: "With --provider firebase or firebase-session: the Firebase project (else GOOGLE_CLOUD_PROJECT, GCLOUD_PROJECT).")
     var projectID: String?
 
-    @Option(name: .customLong("keys-url"), help: "With --provider: a JWKS or x509-map file or URL instead of the provider's real keys.")
+    @Option(name: .customLong("keys-url"), help: "With --provider google, firebase, firebase-session or apple: a JWKS or x509-map file or URL instead of the provider's real keys.")
     var keysURL: String?
+
+    @Option(
+        name: .customLong("firebase-emulator"),
+        help: "With --provider firebase or firebase-session: the Auth emulator's host:port (loopback only). Only its unsigned tokens are then accepted. Never on by default; FIREBASE_AUTH_EMULATOR_HOST is not read.")
+    var firebaseEmulator: String?
+
+    @Option(help: "With --provider microsoft: the one tenant (ID) whose users are accepted.")
+    var tenant: String?
+
+    @Option(name: .customLong("account-types"), help: "With --provider microsoft: organizations, common or consumers (instead of --tenant).")
+    var accountTypes: String?
+
+    @Option(name: .customLong("allowed-tenant"), help: "With --account-types organizations or common: an accepted tenant ID (repeatable).")
+    var allowedTenants: [String] = []
+
+    @Flag(name: .customLong("any-tenant"), help: "With --account-types organizations or common: accept every tenant, explicitly.")
+    var anyTenant = false
+
+    @Option(name: .customLong("authority-host"), help: "With --provider microsoft: the authority host (a national cloud); default https://login.microsoftonline.com.")
+    var authorityHost: String?
 
     @Option(help: "A JWKS file path or URL to verify with (instead of --issuer).")
     var jwks: String?
@@ -55,6 +77,8 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(help: "json (default) or summary.")
     var output: OutputFormat = .json
 
+    @OptionGroup var privateNetwork: PrivateNetworkOptions
+
     @Argument(help: "The ID token. Without it, tokens are read from standard input, one per line.")
     var token: String?
 
@@ -67,11 +91,19 @@ struct VerifyCommand: AsyncParsableCommand {
         if provider == nil, projectID != nil || keysURL != nil {
             throw ValidationError("--project-id and --keys-url go with --provider.")
         }
-        if provider == .firebase {
-            guard audiences.isEmpty else { throw ValidationError("With --provider firebase the audience is the project: use --project-id.") }
+        if let provider, provider.isFirebase {
+            guard audiences.isEmpty else { throw ValidationError("With --provider \(provider.rawValue) the audience is the project: use --project-id.") }
         } else {
             guard !audiences.isEmpty else { throw ValidationError("Give at least one --audience.") }
+            if projectID != nil { throw ValidationError("--project-id goes with --provider firebase or firebase-session.") }
         }
+        if let firebaseEmulator {
+            guard provider?.isFirebase == true else { throw ValidationError("--firebase-emulator goes with --provider firebase or firebase-session.") }
+            guard ProviderVerification.loopbackEmulator(firebaseEmulator) != nil else {
+                throw ValidationError("--firebase-emulator is the emulator's host:port on a loopback host (127.0.0.1:9099, [::1]:9099, localhost:9099).")
+            }
+        }
+        try checkMicrosoftOptions()
         if issuer != nil, !expectedIssuers.isEmpty {
             throw ValidationError("--expected-issuer goes with --jwks; with --issuer, 'iss' must equal the issuer.")
         }
@@ -81,13 +113,34 @@ struct VerifyCommand: AsyncParsableCommand {
         if let maxAge, !(maxAge.isFinite && maxAge >= 0 && maxAge <= NumericDate.maximum) {
             throw ValidationError("--max-age is a number of seconds from 0 to 2^53.")
         }
+        _ = try privateNetwork.allowList()
         for name in algorithms where JWSAlgorithm(rawValue: name) == nil {
             throw ValidationError("Unknown algorithm '\(name)'. Known: \(JWSAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
     }
 
+    /// `--tenant`, `--account-types`, `--allowed-tenant`, `--any-tenant` and `--authority-host`:
+    /// with `--provider microsoft` only, and there they must name who may sign in.
+    private func checkMicrosoftOptions() throws {
+        let given = tenant != nil || accountTypes != nil || !allowedTenants.isEmpty || anyTenant || authorityHost != nil
+        guard provider == .microsoft else {
+            if given { throw ValidationError("--tenant, --account-types, --allowed-tenant, --any-tenant and --authority-host go with --provider microsoft.") }
+            return
+        }
+        if keysURL != nil { throw ValidationError("With --provider microsoft the keys come from the authority: use --authority-host.") }
+        guard audiences.count == 1 else { throw ValidationError("With --provider microsoft give one --audience: the application (client) ID.") }
+        do throws(FederateError) {
+            _ = try MicrosoftAudienceChoice.audience(tenant: tenant, accountTypes: accountTypes, allowedTenants: allowedTenants, anyTenant: anyTenant)
+        } catch {
+            throw ValidationError("With --provider microsoft: \(error.message) (--tenant ID, or --account-types with --allowed-tenant ID or --any-tenant).")
+        }
+    }
+
     func run() async throws {
         try checkOptions()
+        if firebaseEmulator != nil {
+            CLIOutput.warn("Firebase Auth emulator mode: only unsigned emulator tokens are accepted, signed ones are refused. Never use it in production.")
+        }
         let session: VerificationSession
         do {
             session = try await makeSession()
@@ -137,23 +190,36 @@ struct VerifyCommand: AsyncParsableCommand {
 
     private func makeSession() async throws -> VerificationSession {
         let explicitAlgorithms = Set(algorithms.compactMap(JWSAlgorithm.init(rawValue:)))
+        let allowList = try privateNetwork.allowList()
         if let provider {
-            return VerificationSession(
-                bearer: try ProviderVerification.make(provider, audiences: audiences, projectID: projectID, keysSource: keysURL, clock: clock))
+            var settings = ProviderVerification.Settings(audiences: audiences, projectID: projectID, keysSource: keysURL, clock: clock)
+            settings.emulator = firebaseEmulator.flatMap(ProviderVerification.loopbackEmulator)
+            if provider == .microsoft {
+                settings.microsoftAudience = try MicrosoftAudienceChoice.audience(
+                    tenant: tenant, accountTypes: accountTypes, allowedTenants: allowedTenants, anyTenant: anyTenant)
+                settings.authorityHost = authorityHost
+            }
+            settings.allowList = allowList
+            return try await ProviderVerification.make(provider, settings)
         }
         if let issuer {
-            let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: issuer)
+            let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared)
+                .metadata(for: issuer, tenantIssuer: nil, privateNetworkAllowList: allowList)
             var policy = IDTokenPolicy(metadata: metadata, clientID: audiences[0])
             policy.audiences = IdentifierSet(audiences)
             if !explicitAlgorithms.isEmpty { policy.allowedAlgorithms = explicitAlgorithms }
             return VerificationSession(
-                policy: policy, keys: .remote(try RemoteKeySet(url: metadata.jwksURI, httpClient: AsyncHTTPClientTransport.shared)),
+                policy: policy,
+                keys: .remote(
+                    try RemoteKeySet(url: metadata.jwksURI, destination: metadata.destination, httpClient: AsyncHTTPClientTransport.shared)),
                 checkIssuer: true, clock: clock)
         }
         let source = jwks ?? ""
         let keys: VerificationSession.Keys
         if source.hasPrefix("https://") || source.hasPrefix("http://") {
-            keys = .remote(try RemoteKeySet(url: source, httpClient: AsyncHTTPClientTransport.shared))
+            keys = .remote(
+                try RemoteKeySet(
+                    url: source, destination: DestinationPolicy(issuer: source, allowing: allowList), httpClient: AsyncHTTPClientTransport.shared))
         } else {
             let data: Data
             do {
@@ -185,9 +251,14 @@ struct VerificationSession {
         case remote(RemoteKeySet)
     }
 
+    /// Verifies one token and returns its claims.
+    typealias ClaimsVerifier = @Sendable (String, IDTokenExpectations) async throws(FederateError) -> JSONMembers
+
     private enum Verifier {
         /// A built-in provider's verifier, with its own policy and keys (the bearer protocol).
         case bearer(any BearerTokenVerifier)
+        /// A built-in provider's verifier of its own kind (Firebase's, which may take emulator tokens).
+        case claims(ClaimsVerifier)
         /// One verifier for every token (with keys at hand, it verifies without suspending).
         /// Boxed: taking a struct payload out of the enum copied the whole verifier per token.
         case fixed(Box<IDTokenVerifier>)
@@ -198,6 +269,11 @@ struct VerificationSession {
     /// A built-in provider's verifier.
     init(bearer: any BearerTokenVerifier) {
         verifier = .bearer(bearer)
+    }
+
+    /// A built-in provider's verifier that is not a bearer verifier.
+    init(claims: @escaping ClaimsVerifier) {
+        verifier = .claims(claims)
     }
 
     /// `policy` with `keys`, checking tokens at `clock`'s time; without `checkIssuer`, any
@@ -230,6 +306,8 @@ struct VerificationSession {
             switch verifier {
             case .bearer(let bearer):
                 claims = try await bearer.verifyBearer(token, expecting: expectations).idToken.claims
+            case .claims(let verify):
+                claims = try await verify(token, expectations)
             case .fixed(let box):
                 claims = try await box.value.verify(token, expecting: expectations).claims
             }

@@ -7,9 +7,9 @@ import Synchronization
 /// The dev provider's DPoP (RFC 9449) state: the proofs it accepted (each is single use), its
 /// nonce secret, and the `dpop_jkt` of codes whose authorization request named a key (§10).
 final class DevDPoPState: Sendable {
-    let replay = InMemoryDPoPReplayStore()
+    let replay = InMemoryReplayStore()
     let nonces: DPoPNonces?
-    private let codeBindings = Mutex<[String: String]>([:])
+    private let codeBindings = Mutex<[ExactString: String]>([:])
 
     init() {
         nonces = try? DPoPNonces(secret: SecureRandom.bytes(32))
@@ -18,12 +18,12 @@ final class DevDPoPState: Sendable {
     /// Remembers that `code` may only be exchanged with a proof of the key `thumbprint`.
     func bind(code: String, to thumbprint: String?) {
         guard let thumbprint else { return }
-        codeBindings.withLock { $0[code] = thumbprint }
+        codeBindings.withLock { $0[ExactString(code)] = thumbprint }
     }
 
     /// The key `code` is bound to, forgotten as it is read.
     func takeBinding(of code: String) -> String? {
-        codeBindings.withLock { $0.removeValue(forKey: code) }
+        codeBindings.withLock { $0.removeValue(forKey: ExactString(code)) }
     }
 }
 

@@ -111,7 +111,7 @@ extension DevProvider {
         let code = DevRandom.token()
         let now = configuration.clock.now
         state.codes.withLock {
-            $0[code] = DevCodeGrant(
+            $0[ExactString(code)] = DevCodeGrant(
                 clientID: clientID, redirectURI: nil, user: user, nonce: nonce, codeChallenge: nil, scopes: scopes, authTime: now,
                 expiresAt: now.addingTimeInterval(60))
         }

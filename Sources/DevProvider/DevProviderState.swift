@@ -33,6 +33,16 @@ struct DevTokenGrant: Sendable {
     var jkt: String? = nil
 }
 
+/// An RP-initiated logout the provider accepted: whose session it ended, for which client, with which `state`.
+public struct DevLogout: Sendable, Hashable {
+    /// The subject of the `id_token_hint`.
+    public let subject: String
+    /// The client (`client_id`, or the hint's audience).
+    public let clientID: String?
+    /// The `state` sent.
+    public let state: String?
+}
+
 /// The dev provider's mutable state: signing keys, codes, tokens and what users consented
 /// to. One lock per concern; nothing done under a lock is slow.
 final class DevProviderState: Sendable {
@@ -43,7 +53,9 @@ final class DevProviderState: Sendable {
     }
 
     let keys: Mutex<Keys>
-    let codes = Mutex<[String: DevCodeGrant]>([:])
+    // Codes, tokens, request URIs, device codes and assertion IDs come back from clients: each
+    // map keys on their exact bytes (`ExactString`), so a look-alike never finds a real entry.
+    let codes = Mutex<[ExactString: DevCodeGrant]>([:])
     /// The provider's own sign-in sessions, like a real provider's SSO cookie: the subject and
     /// when that user last authenticated. A silent approval reports this time as `auth_time`.
     let ssoSessions = Mutex<[String: Date]>([:])
@@ -58,21 +70,25 @@ final class DevProviderState: Sendable {
         ssoSessions.withLock { $0[subject] = date }
         ssoSessionIDs.withLock { $0[subject] = DevRandom.token() }
     }
-    let tokens = Mutex<[String: DevTokenGrant]>([:])
+    let tokens = Mutex<[ExactString: DevTokenGrant]>([:])
     /// DPoP: used proofs, nonces, codes bound to keys.
     let dpop = DevDPoPState()
     let issuer = Mutex<String>("")
     /// The server's root URL, known once the port is bound.
     let baseURL = Mutex<String>("")
     /// `client_id` + `jti` of every `private_key_jwt` assertion seen (each is single use).
-    let usedAssertionIDs = Mutex<Set<String>>([])
+    let usedAssertionIDs = Mutex<Set<ExactString>>([])
     /// Scopes each user granted each client (`client_id` + `sub`), for `include_granted_scopes`
     /// and for Apple's "first authorization" (`user` JSON).
     let grants = Mutex<[String: Set<String>]>([:])
     /// Pushed authorization requests by `request_uri` (RFC 9126).
-    let pushedRequests = Mutex<[String: DevPushedRequest]>([:])
+    let pushedRequests = Mutex<[ExactString: DevPushedRequest]>([:])
+    /// RP-initiated logouts received with a valid `id_token_hint`, in order.
+    let logouts = Mutex<[DevLogout]>([])
+    /// GitHub flavour: logins renamed since the configuration, by subject.
+    let gitHubLogins = Mutex<[String: String]>([:])
     /// Device authorizations by `device_code` (RFC 8628).
-    let deviceGrants = Mutex<[String: DevDeviceGrant]>([:])
+    let deviceGrants = Mutex<[ExactString: DevDeviceGrant]>([:])
 
     /// The provider's time (``DevProviderConfiguration/clock``).
     let clock: FederateClock
@@ -131,7 +147,7 @@ final class DevProviderState: Sendable {
     func takeCode(_ code: String) -> DevCodeGrant? {
         let now = clock.now
         return codes.withLock { codes in
-            guard let grant = codes.removeValue(forKey: code), grant.expiresAt > now else { return nil }
+            guard let grant = codes.removeValue(forKey: ExactString(code)), grant.expiresAt > now else { return nil }
             return grant
         }
     }

@@ -120,7 +120,7 @@ extension DevRoutes {
             .failure(DevAuthenticationFailure(reason: "client_assertion refused: " + reason, usedBasic: false))
         }
         guard let jti = try? verified.requiredString("jti") else { return fail("no jti") }
-        let fresh = state.usedAssertionIDs.withLock { used in used.insert(client.id + " " + jti).inserted }
+        let fresh = state.usedAssertionIDs.withLock { used in used.insert(ExactString(client.id + " " + jti)).inserted }
         return fresh ? .success(client) : fail("this jti was already used")
     }
 }

@@ -41,7 +41,7 @@ extension DevRoutes {
         let now = configuration.clock.now
         state.deviceGrants.withLock { grants in
             grants = grants.filter { $0.value.expiresAt > now }
-            grants[deviceCode] = DevDeviceGrant(
+            grants[ExactString(deviceCode)] = DevDeviceGrant(
                 clientID: client.id, userCode: DevDeviceGrant.normalized(userCode), scopes: scopes,
                 expiresAt: now.adding(DevDeviceGrant.lifetime), interval: DevDeviceGrant.interval, lastPoll: nil, answer: .pending)
         }
@@ -57,7 +57,7 @@ extension DevRoutes {
     /// until the user answers, `slow_down` (and 5 seconds more) when polled sooner than the
     /// interval, `access_denied` when refused, `expired_token` after 600 s, then the tokens once.
     func deviceToken(_ parameters: [String: String], client: DevClient) throws -> Response {
-        guard let deviceCode = parameters["device_code"] else { return oauthError("invalid_request", "device_code missing") }
+        guard let deviceCode = parameters["device_code"].map(ExactString.init) else { return oauthError("invalid_request", "device_code missing") }
         let now = configuration.clock.now
         enum Outcome { case unknown, expired, slowDown, pending, denied, approved(DevUser, Date, [String]) }
         let outcome = state.deviceGrants.withLock { grants -> Outcome in
@@ -124,7 +124,7 @@ extension DevRoutes {
         let now = configuration.clock.now
         if let user, !denied { state.startSSOSession(user.subject, at: now) }
         let answered = state.deviceGrants.withLock { grants -> Bool in
-            guard !code.isEmpty, let entry = grants.first(where: { $0.value.userCode == code && $0.value.expiresAt > now }),
+            guard !code.isEmpty, let entry = grants.first(where: { $0.value.userCode.exactlyEquals(code) && $0.value.expiresAt > now }),
                 case .pending = entry.value.answer
             else { return false }
             grants[entry.key]?.answer = denied ? .denied : user.map { .approved($0, authTime: now) } ?? .denied

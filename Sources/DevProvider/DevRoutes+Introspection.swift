@@ -24,7 +24,7 @@ extension DevRoutes {
         }
         guard let token = parameters["token"] else { return oauthError("invalid_request", "token missing") }
         let now = configuration.clock.now
-        guard let grant = state.tokens.withLock({ $0[token] }), let expiresAt = grant.expiresAt, expiresAt > now else {
+        guard let grant = state.tokens.withLock({ $0[ExactString(token)] }), let expiresAt = grant.expiresAt, expiresAt > now else {
             return json(["active": false])
         }
         let issuedAt = expiresAt.addingTimeInterval(-configuration.tokenLifetime.inSeconds)

@@ -46,7 +46,7 @@ extension DevRoutes {
         let expiresAt = configuration.clock.now.adding(Self.pushedRequestLifetime)
         state.pushedRequests.withLock { requests in
             requests = requests.filter { $0.value.expiresAt > configuration.clock.now }
-            requests[uri] = DevPushedRequest(clientID: client.id, parameters: request, expiresAt: expiresAt)
+            requests[ExactString(uri)] = DevPushedRequest(clientID: client.id, parameters: request, expiresAt: expiresAt)
         }
         return json(["request_uri": .string(uri), "expires_in": .integer(Self.pushedRequestLifetime.wholeSeconds)], status: .created)
     }
@@ -62,7 +62,7 @@ extension DevRoutes {
         var resolved: [String: String]
         if let uri = raw["request_uri"] {
             let now = configuration.clock.now
-            guard let pushed = state.pushedRequests.withLock({ $0[uri] }), pushed.expiresAt > now else {
+            guard let pushed = state.pushedRequests.withLock({ $0[ExactString(uri)] }), pushed.expiresAt > now else {
                 return refuse("Request expired", "request_uri is unknown, used or expired: the app must push the request again.")
             }
             guard let id = raw["client_id"], id.exactlyEquals(pushed.clientID) else {
@@ -89,7 +89,7 @@ extension DevRoutes {
     /// A pushed request is used once: gone when its code is issued.
     func consumePushedRequest(_ raw: [String: String]) {
         guard let uri = raw["request_uri"] else { return }
-        _ = state.pushedRequests.withLock { $0.removeValue(forKey: uri) }
+        _ = state.pushedRequests.withLock { $0.removeValue(forKey: ExactString(uri)) }
     }
 
     /// A request object's parameters (RFC 9101), verified through the one JWT pipeline

@@ -14,7 +14,7 @@ import Testing
 struct SignInProviderTests {
     /// Plays the browser for `provider` (redirect or Apple's form_post) and completes the sign-in.
     static func signIn(_ provider: any SignInProvider, intent: AuthorizationIntent = .signIn) async throws -> Credential {
-        let built = try await provider.beginSignIn(redirectURI: "http://127.0.0.1:9/callback", intent: intent)
+        let built = try await provider.beginSignIn(try SignInRequest(redirectURI: "http://127.0.0.1:9/callback", intent: intent))
         let response = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
         let callback = response.status == 200
             ? AuthorizationResponse(parameters: HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self)))
@@ -112,7 +112,7 @@ struct SignInProviderTests {
             (oidc as any SignInProvider, try await oidc.client()), (googleProvider, try await googleProvider.client()),
             (appleProvider, try await appleProvider.client()),
         ] {
-            let built = try await provider.beginSignIn(redirectURI: "http://127.0.0.1:9/callback", intent: .signIn)
+            let built = try await provider.beginSignIn(try SignInRequest(redirectURI: "http://127.0.0.1:9/callback"))
             let response = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
             let callback = response.status == 200
                 ? AuthorizationResponse(parameters: HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self)))
@@ -123,7 +123,7 @@ struct SignInProviderTests {
         // One protocol: each provider's verifier takes its own tokens and refuses the others'.
         let sources: [any BearerTokenSource] = [oidc, googleProvider, appleProvider]
         for source in sources {
-            let verifier = try await source.bearerVerifier()
+            let verifier = source.bearerVerifier()
             for (issuedBy, token) in tokens {
                 if issuedBy == verifier.providerID {
                     let identity = try await verifier.verifyBearer(token)
@@ -142,7 +142,7 @@ struct SignInProviderTests {
         // Docs/Architecture.md's Microsoft provider, against the dev provider standing in for a tenant.
         let dev = try await DevProvider.start()
         defer { Task { try? await dev.stop() } }
-        let microsoft = try MicrosoftProvider(
+        let microsoft = try EntraTenantProvider(
             tenant: "contoso", clientID: "dev-client", clientSecret: "dev-secret", issuer: dev.issuer,
             cache: ProviderCache(httpClient: PatientTransport.shared))
         let accounts = AccountService(store: InMemoryAccountStore())
@@ -150,10 +150,10 @@ struct SignInProviderTests {
         #expect(signedIn.user.providerIDs == ["microsoft.com"])
 
         // The profile explains Entra's refusals, keeping the provider's code.
-        let refused = MicrosoftProfile().explain(FederateError(providerError: ProviderError(code: "invalid_client", description: nil, uri: nil)))
+        let refused = EntraTenantProfile().explain(FederateError(providerError: ProviderError(code: "invalid_client", description: nil, uri: nil)))
         #expect(refused.code == .invalidClient)
         #expect(refused.message.contains("Certificates & secrets"))
-        let verifier = try await microsoft.bearerVerifier()
+        let verifier = microsoft.bearerVerifier()
         #expect(verifier.providerID == "microsoft.com")
     }
 }

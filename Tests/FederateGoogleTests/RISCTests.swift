@@ -43,6 +43,19 @@ struct RISCTests {
         #expect(again.events.isEmpty)
     }
 
+    /// A look-alike `jti` (U+212A KELVIN SIGN for `K`) is another token, before or after its
+    /// twin: the de-duplication keys on bytes, not on `String` equality.
+    @Test func aLookAlikeTokenIDIsNotADuplicate() async throws {
+        for order in [["evt-K", "evt-\u{212A}"], ["evt-\u{212A}", "evt-K"]] {
+            let receiver = Self.receiver()
+            for jti in order {
+                let receipt = await receiver.receive(try Self.token(["jti": .string(jti)]))
+                #expect(receipt.status == 202 && !receipt.isDuplicate && receipt.events.count == 1, "\(order) \(jti)")
+            }
+            #expect(await receiver.receive(try Self.token(["jti": .string(order[0])])).isDuplicate)
+        }
+    }
+
     @Test(arguments: [
         "risc/event-type/sessions-revoked", "oauth/event-type/tokens-revoked", "oauth/event-type/token-revoked",
         "risc/event-type/account-enabled", "risc/event-type/account-credential-change-required", "risc/event-type/verification",

@@ -16,9 +16,8 @@ struct AccessTokenMiddlewareTests {
 
     /// Tokens for alice from `provider`'s code flow, as `clientID`, asking for `resource` when given.
     static func tokens(_ provider: DevProvider, resource: String?, scopes: [String] = ["openid", "email", "orders:read"]) async throws -> TokenSet {
-        let client = try await client(provider)
-        let built = try client.authorizationRequest(
-            providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: scopes, customParameters: resource.map { ["resource": $0] } ?? [:])
+        let client = try await client(provider).withResources(resource.map { [$0] } ?? [])
+        let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: scopes)
         let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
         return try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
     }
@@ -77,10 +76,11 @@ struct AccessTokenMiddlewareTests {
             // Issued for another resource (the provider's default audience): refused.
             (status, body, challenges) = try await Self.get(http, "/api/whoami", ["Bearer " + forDefault.accessToken])
             #expect(status == 401 && body.contains("\"audience_mismatch\"") && challenges == ["Bearer error=\"invalid_token\""])
+            // No credentials, or another scheme's: the bare challenge, no error code (RFC 6750 §3.1).
             (status, body, challenges) = try await Self.get(http, "/api/whoami", [])
-            #expect(status == 401 && body.contains("\"missing_bearer_token\"") && challenges == ["Bearer error=\"invalid_request\""])
-            (status, body, _) = try await Self.get(http, "/api/whoami", ["Basic YTpi"])
-            #expect(status == 401 && body.contains("\"missing_bearer_token\""))
+            #expect(status == 401 && body.contains("\"missing_bearer_token\"") && challenges == ["Bearer"])
+            (status, body, challenges) = try await Self.get(http, "/api/whoami", ["Basic YTpi"])
+            #expect(status == 401 && body.contains("\"missing_bearer_token\"") && challenges == ["Bearer"])
             for malformed in [["Bearer " + accessToken + " x"], ["Bearer "], ["Bearer  " + accessToken], ["Bearer a=b"], ["Bearer " + accessToken, "Bearer " + accessToken]] {
                 (status, body, challenges) = try await Self.get(http, "/api/whoami", malformed)
                 #expect(status == 400 && body.contains("\"invalid_authorization_header\"") && challenges == ["Bearer error=\"invalid_request\""])
@@ -96,6 +96,23 @@ struct AccessTokenMiddlewareTests {
             let (status, body, _) = try await Self.get(http, "/api/whoami", ["Bearer " + accessToken])
             #expect(status == 401 && body.contains("\"token_type_mismatch\""))
         }
+    }
+
+    /// The dev provider's introspection looks tokens up by their bytes: a look-alike of an
+    /// opaque token (U+212A KELVIN SIGN for `K`) is inactive before and after its twin.
+    @Test func aLookAlikeOpaqueTokenIsInactive() async throws {
+        var configuration = DevProviderConfiguration.standard
+        configuration.accessTokenFormat = .opaque
+        let provider = try await DevProvider.start(configuration: configuration)
+        defer { Task { try? await provider.stop() } }
+        let introspection = try await Self.client(provider).introspectionClient(resource: nil, providerID: "oidc.dev", cachePolicy: .none)
+        var token = ""
+        for _ in 0..<20 where !token.contains("K") { token = try await Self.tokens(provider, resource: nil).accessToken }
+        try #require(token.contains("K"))
+        let lookAlike = token.replacingOccurrences(of: "K", with: "\u{212A}")
+        #expect(try await introspection.introspect(lookAlike).active == false)
+        #expect(try await introspection.introspect(token).active)
+        #expect(try await introspection.introspect(lookAlike).active == false)
     }
 
     @Test func opaqueTokensAreIntrospectedWithClientAuthentication() async throws {

@@ -35,7 +35,7 @@ struct MiddlewareExecutorTests {
         var scheme: String { "Bearer" }
         var challengeParameters: [(name: String, value: String)] { [] }
 
-        func confirm(_ caller: CallerIdentity, token: String, request: Request) async throws(FederateError) -> CallerIdentity {
+        func confirm(_ caller: CallerIdentity, token: String, request: ServerRequest) async throws(FederateError) -> CallerIdentity {
             await Task.yield()
             if caller.subject == "mallory" { throw FederateError(.tokenBindingMismatch, "not on this request") }
             return caller
@@ -99,6 +99,29 @@ struct MiddlewareExecutorTests {
             #expect(challenge.error.code == .audienceMismatch)
             #expect(refused.switches == 0)
             #expect(issuer.jwksRequestCount == 1)
+        }
+    }
+
+    /// The framework-neutral authenticator, which FederateVapor's middleware calls too: through
+    /// a `CallerTokenRouter`, warm keys and a `Bearer` token never leave the caller's executor.
+    @Test func theAuthenticatorAnswersOnTheCallersExecutor() async throws {
+        try await TestIssuer.with { issuer in
+            let keys = try RemoteKeySet(url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared)
+            let idTokens = IDTokenBearerVerifier(providerID: "oidc.test", verifier: IDTokenVerifier(policy: issuer.policy, keys: keys))
+            let authenticator = CallerAuthenticator(verifier: CallerTokenRouter(idTokens: idTokens))
+            let counter = ExecutorSwitchCounter()
+            func authenticate(_ token: String) async throws -> (subject: String?, switches: Int) {
+                var fields = HTTPFields()
+                fields[.authorization] = "Bearer " + token
+                let request = ServerRequest(method: .get, path: "/api/whoami", headers: fields)
+                let (subject, switches) = try await counter.run { () async throws -> String? in try await authenticator.authenticate(request).caller.subject }
+                return (subject, switches)
+            }
+            let cold = try await authenticate(try issuer.idToken())
+            #expect(cold.subject == "user-42" && cold.switches > 0, "the keys were fetched: the verification suspended")
+            let warm = try await authenticate(try issuer.idToken())
+            #expect(warm.subject == "user-42")
+            #expect(warm.switches == 0)
         }
     }
 

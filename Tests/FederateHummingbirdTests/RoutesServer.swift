@@ -13,7 +13,7 @@ enum RoutesServer {
     ) async throws {
         let port = try port ?? FreePort.loopback()
         let origin = "http://127.0.0.1:\(port)"
-        let configuration = FederateServerConfiguration(
+        let configuration = try FederateServerConfiguration(
             origin: origin, providers: providers, accounts: accounts,
             sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: SymmetricKey(size: .bits256))]),
             staticFiles: staticFiles)

@@ -70,10 +70,9 @@ struct ServeAccessTokenTests {
         let provider = try await DevProvider.start()
         defer { Task { try? await provider.stop() } }
         let signer = DPoPProofSigner()
-        let client = try await AccessTokenMiddlewareTests.client(provider).withDPoP(signer)
+        let client = try await AccessTokenMiddlewareTests.client(provider).withDPoP(signer).withResources([Self.resource])
         let built = try client.authorizationRequest(
-            providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: ["openid", "orders:read"],
-            customParameters: ["resource": Self.resource])
+            providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: ["openid", "orders:read"])
         let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
         let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
         #expect(tokens.isDPoPBound)
@@ -90,10 +89,70 @@ struct ServeAccessTokenTests {
             #expect(replayed.status == 401 && (try? JSONParser().parseObject(replayed.body))?["error"] == "dpop_proof_replayed")
             // One challenge per scheme; the error goes on DPoP's, the scheme the request used.
             let challenges = replayed.headers.filter { $0.name.caseInsensitiveEquals("WWW-Authenticate") }.map(\.value)
-            #expect(challenges.first == "Bearer" && challenges.count == 2, "\(challenges)")
-            #expect(challenges.last?.hasPrefix("DPoP algs=\"ES256") == true && challenges.last?.hasSuffix(", error=\"invalid_dpop_proof\"") == true)
+            let metadata = "resource_metadata=\"\(Self.resource)/.well-known/oauth-protected-resource\""
+            #expect(challenges.first == "Bearer " + metadata && challenges.count == 2, "\(challenges)")
+            #expect(challenges.last?.hasPrefix("DPoP algs=\"ES256") == true && challenges.last?.hasSuffix(", error=\"invalid_dpop_proof\", " + metadata) == true)
             let (status, asBearer) = try await Self.whoami(origin, tokens.accessToken)
             #expect(status == 401 && asBearer["error"] == "token_binding_mismatch", "\(asBearer)")
+        }
+    }
+
+    /// A token bound to a certificate (RFC 8705 `cnf.x5t#S256`), to a `jwk`, to anything but
+    /// `cnf.jkt` alone, or to a DPoP key (`cnf.jkt`, or an introspected `token_type` `DPoP`),
+    /// is never taken as `Authorization: Bearer`: 401 `token_binding_mismatch`. Only an
+    /// unbound token is a bearer token, verified locally or by introspection.
+    @Test(.timeLimit(.minutes(3)))
+    func aBoundTokenIsNeverABearerToken() async throws {
+        let issuer = try await TestIssuer.start()
+        defer { Task { try? await issuer.stop() } }
+        let jkt = "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"
+        let x5t = "bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2"
+        // Introspection answers by token: the authorization server vouches for each, with its binding.
+        let answers: [String: String] = [
+            "opaque-plain": #"{"active": true, "sub": "alice", "client_id": "app", "token_type": "Bearer"}"#,
+            "opaque-mtls": #"{"active": true, "sub": "alice", "client_id": "app", "cnf": {"x5t#S256": "\#(x5t)"}}"#,
+            "opaque-dpop-type": #"{"active": true, "sub": "alice", "client_id": "app", "token_type": "DPoP"}"#,
+            "opaque-jkt": #"{"active": true, "sub": "alice", "client_id": "app", "token_type": "DPoP", "cnf": {"jkt": "\#(jkt)"}}"#,
+        ]
+        let introspection = try await LoopbackHTTPServer.start { request in
+            let token = (try? FormURLEncoding.decode(request.bodyString))?["token"] ?? ""
+            return .json(answers[token] ?? #"{"active": false}"#)
+        }
+        defer { Task { try? await introspection.stop() } }
+        issuer.setDiscoveryMember("introspection_endpoint", to: .string(introspection.baseURL + "/introspect"))
+        let now = Int64(Date().timeIntervalSince1970)
+        func accessToken(_ cnf: JSONValue?) throws -> String {
+            var claims: [String: JSONValue] = [
+                "iss": .string(issuer.issuer), "sub": "alice", "aud": .string(Self.resource), "iat": .integer(now), "exp": .integer(now + 600),
+                "client_id": "app", "jti": .string(UUID().uuidString),
+            ]
+            claims["cnf"] = cnf
+            return try #require(issuer.signingKey).sign(claims: claims, algorithm: .rs256, header: ["typ": "at+jwt"])
+        }
+        let provider: JSONValue = ["name": "corp", "type": "oidc", "issuer": .string(issuer.issuer), "client_id": "api", "client_secret_env": "CORP_SECRET"]
+        let jwt: [String: JSONValue] = ["api_access_tokens": ["provider": "corp", "resource": .string(Self.resource), "method": "jwt"], "providers": [provider]]
+        try await Self.serve(jwt, environment: ["CORP_SECRET": "secret"]) { origin in
+            var (status, body) = try await Self.whoami(origin, try accessToken(nil))
+            #expect(status == 200 && body["sub"] == "alice", "\(body)")
+            let bound: [JSONValue] = [
+                ["x5t#S256": .string(x5t)], ["jwk": ["kty": "EC", "crv": "P-256", "x": "a", "y": "b"]], ["jkt": .string(jkt)],
+                ["jkt": .string(jkt), "x5t#S256": .string(x5t)], ["unknown": "x"], [:], "not-an-object",
+            ]
+            for cnf in bound {
+                (status, body) = try await Self.whoami(origin, try accessToken(cnf))
+                #expect(status == 401 && body["error"] == "token_binding_mismatch", "\(cnf): \(body)")
+            }
+        }
+        let introspected: [String: JSONValue] = [
+            "api_access_tokens": ["provider": "corp", "resource": .string(Self.resource), "method": "introspection"], "providers": [provider],
+        ]
+        try await Self.serve(introspected, environment: ["CORP_SECRET": "secret"]) { origin in
+            var (status, body) = try await Self.whoami(origin, "opaque-plain")
+            #expect(status == 200 && body["kind"] == "introspection" && body["sub"] == "alice", "\(body)")
+            for token in ["opaque-mtls", "opaque-dpop-type", "opaque-jkt"] {
+                (status, body) = try await Self.whoami(origin, token)
+                #expect(status == 401 && body["error"] == "token_binding_mismatch", "\(token): \(body)")
+            }
         }
     }
 

@@ -101,7 +101,7 @@ struct StepUpTests {
 /// A sign-in provider without step-up.
 private struct PlainProvider: SignInProvider {
     var providerID: String { "plain.example" }
-    func beginSignIn(redirectURI: String, intent: AuthorizationIntent) async throws(FederateError) -> BuiltAuthorizationRequest {
+    func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
         throw FederateError(.invalidConfiguration, "not used")
     }
     func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> Credential {

@@ -146,7 +146,7 @@ struct MicrosoftFlavorTests {
     @Test func bearerTokensAreCheckedTheSameWay() async throws {
         try await Self.with { dev in
             let contoso = DevMicrosoftTenants.tenantID(for: Self.alice)
-            let listed = try await Self.provider(dev, .organizations(.only([contoso]))).bearerVerifier()
+            let listed = try Self.provider(dev, .organizations(.only([contoso]))).bearerVerifier()
             #expect(listed.providerID == "microsoft.com")
             let anyTenant = try Self.provider(dev, .common(.anyTenant))
             let identity = try await listed.verifyBearer(try await Self.idToken(anyTenant, as: Self.alice))
@@ -167,7 +167,7 @@ struct MicrosoftFlavorTests {
         }
         let microsoft = try MicrosoftProvider(clientID: "c", audience: .common(.anyTenant), cache: cache)
         #expect(microsoft.authority == "https://login.microsoftonline.com/common/v2.0")
-        #expect(microsoft.profile.tenantIssuer.template.template == "https://login.microsoftonline.com/{tenantid}/v2.0")
+        #expect(microsoft.profile.tenantIssuer?.template.template == "https://login.microsoftonline.com/{tenantid}/v2.0")
         let explained = microsoft.profile.explain(FederateError(.tenantNotAllowed, "x"))
         #expect(explained.code == .tenantNotAllowed)
     }

@@ -36,7 +36,7 @@ struct MicrosoftInteropTests {
         ]
         let metadata = try ProviderMetadata(
             document: JSONSerializer.bytes(.object(document)), authority: MicrosoftEndpoints.microsoft.authority(audience.segment),
-            tenantIssuer: profile.tenantIssuer)
+            tenantIssuer: try #require(profile.tenantIssuer))
         let keys = try JSONWebKeySet(jwks: JSONSerializer.bytes(jwks))
         let policy = profile.policy(metadata: metadata, clientID: clientID, authentication: .none)
         return (IDTokenVerifier(policy: policy, keys: keys, clock: .fixed(at: Date(timeIntervalSince1970: Double(now)))), keys)

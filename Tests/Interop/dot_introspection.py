@@ -4,10 +4,11 @@
     dot_introspection.py --port P --runtime-dir D
 
 Sets DOT up as dot_provider.py does (user alice, confidential client "federate-interop-basic"
-with a plaintext secret), then writes three access tokens straight into DOT's database (no
-browser sign-in needed to get them): an active one with scope "openid email", an expired one,
-and one that is then revoked (deleted). Prints ONE JSON line: the issuer, the introspection
-endpoint, the client and the three tokens; then serves on http://127.0.0.1:P until killed.
+with a plaintext secret), then writes access tokens straight into DOT's database (no browser
+sign-in needed to get them): an active one with scope "openid email", an active one with scope
+"openid" only ("narrow"), an expired one, and one that is then revoked (deleted). Prints ONE
+JSON line: the issuer, the introspection endpoint, the client and the tokens; then serves on
+http://127.0.0.1:P until killed.
 """
 import argparse
 import datetime
@@ -36,19 +37,19 @@ def main() -> int:
     application = get_application_model().objects.get(client_id=info["clients"]["basic"]["client_id"])
     now = timezone.now()
 
-    def mint(lifetime: int) -> str:
+    def mint(lifetime: int, scope: str = "openid email") -> str:
         token = secrets.token_urlsafe(32)
         AccessToken.objects.create(
-            user=application.user, application=application, token=token, scope="openid email",
+            user=application.user, application=application, token=token, scope=scope,
             expires=now + datetime.timedelta(seconds=lifetime))
         return token
 
-    active, expired, revoked = mint(3600), mint(-3600), mint(3600)
+    active, narrow, expired, revoked = mint(3600), mint(3600, scope="openid"), mint(-3600), mint(3600)
     AccessToken.objects.filter(token=revoked).delete()
     sys.stdout.write(json.dumps({
         "issuer": info["issuer"], "introspection_endpoint": info["issuer"] + "/introspect/",
         "client_id": info["clients"]["basic"]["client_id"], "client_secret": info["clients"]["basic"]["client_secret"],
-        "active": active, "expired": expired, "revoked": revoked, "sub": info["user"]["username"],
+        "active": active, "narrow": narrow, "expired": expired, "revoked": revoked, "sub": info["user"]["username"],
     }) + "\n")
     sys.stdout.flush()
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())

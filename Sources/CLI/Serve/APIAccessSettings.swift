@@ -1,4 +1,5 @@
 import Federate
+import Foundation
 
 /// The `"api_access_tokens"` object of `federate serve`'s configuration file: the access
 /// tokens `GET /api/whoami` accepts besides `api_bearer_provider`'s ID tokens.
@@ -16,8 +17,31 @@ import Federate
 /// up to `cache_seconds` (default 60). `"dpop": true` also takes DPoP-bound tokens
 /// (`Authorization: DPoP` with a proof, RFC 9449), their proofs used once across every
 /// instance on the account store; without it a DPoP-bound token is refused.
+///
+/// ```json
+/// "required_scopes": {"/api/whoami": "orders:read"},          // per route: 403 insufficient_scope without them
+/// "introspection_endpoint": "https://login.corp.example/o/introspect/",   // when discovery names none
+/// "dpop_nonces": {"secret_env": "FEDERATE_DPOP_NONCE_SECRET", "lifetime_seconds": 300}   // with "dpop": true
+/// ```
+///
+/// `required_scopes` maps a route of the API to the scopes (RFC 6749 §3.3, space-separated)
+/// every token must have been granted there; an ID token grants none. `introspection_endpoint`
+/// names the RFC 7662 endpoint of a provider whose discovery does not advertise one
+/// (django-oauth-toolkit): discovery's wins when it has one; it must be HTTPS, or HTTP on a
+/// loopback host, like every endpoint Federate calls. `dpop_nonces` makes every DPoP proof carry
+/// a nonce this server issued (RFC 9449 §9): HMACs under a secret all instances share (base64 of
+/// at least 32 bytes in `secret_env`; without it each process makes its own, fine for one instance).
 struct APIAccessSettings: Equatable {
     enum Method: String { case jwt, introspection }
+
+    /// The routes of `federate serve`'s API, which `required_scopes` may name.
+    static let routes = ["/api/whoami"]
+
+    /// Server-issued DPoP nonces: the shared secret (`nil`: one per process) and each nonce's lifetime.
+    struct DPoPNonceSettings: Equatable {
+        var secret: [UInt8]?
+        var lifetimeSeconds: Int64 = 300
+    }
 
     var provider: String
     /// The resource identifier; `nil` (the defaults only) is the server's `ORIGIN/api`.
@@ -28,6 +52,12 @@ struct APIAccessSettings: Equatable {
     var cacheSeconds: Double = 60
     /// Whether `Authorization: DPoP` is taken too.
     var dpop = false
+    /// Whether DPoP proofs must carry a server nonce, and how nonces are made.
+    var dpopNonces: DPoPNonceSettings?
+    /// The scopes each route requires, by route (``routes``).
+    var requiredScopes: [String: OAuthScopes] = [:]
+    /// The introspection endpoint to use when discovery advertises none.
+    var introspectionEndpoint: String?
 
     init(provider: String, resource: String?, method: Method) {
         self.provider = provider
@@ -62,6 +92,67 @@ struct APIAccessSettings: Equatable {
             }
             cacheSeconds = value
         }
+        if let value = object["required_scopes"] {
+            requiredScopes = try Self.requiredScopes(value)
+        }
+        if let value = object["introspection_endpoint"] {
+            guard method == .introspection else {
+                throw FederateError(.invalidConfiguration, "api_access_tokens.introspection_endpoint goes with \"method\": \"introspection\"")
+            }
+            guard let url = value.stringValue else {
+                throw FederateError(.invalidConfiguration, "api_access_tokens.introspection_endpoint is a URL")
+            }
+            try EndpointSecurity.validate(url, field: "api_access_tokens.introspection_endpoint")
+            introspectionEndpoint = url
+        }
+        if let value = object["dpop_nonces"] {
+            guard dpop else { throw FederateError(.invalidConfiguration, "api_access_tokens.dpop_nonces goes with \"dpop\": true") }
+            dpopNonces = try Self.dpopNonces(value, environment: environment)
+        }
+    }
+
+    /// `{"/api/whoami": "scope1 scope2"}`: routes of ``routes``, each with RFC 6749 scopes.
+    private static func requiredScopes(_ value: JSONValue) throws(FederateError) -> [String: OAuthScopes] {
+        guard case .object(let members) = value else {
+            throw FederateError(.invalidConfiguration, "api_access_tokens.required_scopes is {ROUTE: \"scope1 scope2\"}")
+        }
+        var scopes: [String: OAuthScopes] = [:]
+        for (route, text) in members {
+            guard routes.contains(route) else {
+                throw FederateError(
+                    .invalidConfiguration, "api_access_tokens.required_scopes names no route of this API; the routes: \(routes.joined(separator: ", "))")
+            }
+            guard let text = text.stringValue, !text.isEmpty, let parsed = try? OAuthScopes(parsing: text) else {
+                throw FederateError(
+                    .invalidConfiguration, "api_access_tokens.required_scopes[\"\(route)\"] is scopes separated by single spaces (RFC 6749 §3.3)")
+            }
+            scopes[route] = parsed
+        }
+        return scopes
+    }
+
+    /// `{"secret_env": VARIABLE, "lifetime_seconds": 300}`, both optional.
+    private static func dpopNonces(_ value: JSONValue, environment: [String: String]) throws(FederateError) -> DPoPNonceSettings {
+        guard case .object(let members) = value else {
+            throw FederateError(.invalidConfiguration, "api_access_tokens.dpop_nonces is {\"secret_env\": VARIABLE, \"lifetime_seconds\": N}")
+        }
+        var settings = DPoPNonceSettings()
+        if let variable = members["secret_env"] {
+            guard let name = variable.stringValue, let text = environment[name], !text.isEmpty else {
+                throw FederateError(.invalidConfiguration, "api_access_tokens.dpop_nonces.secret_env names an environment variable that is set")
+            }
+            guard let secret = Data(base64Encoded: text), secret.count >= 32 else {
+                throw FederateError(.invalidConfiguration, "the DPoP nonce secret is base64 of at least 32 bytes")
+            }
+            settings.secret = Array(secret)
+        }
+        if let lifetime = members["lifetime_seconds"] {
+            guard let seconds = lifetime.int64Value, (1...86_400).contains(seconds) else {
+                throw FederateError(.invalidConfiguration, "api_access_tokens.dpop_nonces.lifetime_seconds is a whole number from 1 to 86400")
+            }
+            settings.lifetimeSeconds = seconds
+        }
+        return settings
     }
 }
 

@@ -3,9 +3,12 @@ import Crypto
 import Federate
 import FederateApple
 import FederateDevProvider
+import FederateGitHub
 import FederateGoogle
 import FederateHummingbird
+import FederateMCP
 import FederateMicrosoft
+import FederateOAuth2
 import FederateOIDC
 import FederatePostgres
 import FederateSQLite
@@ -25,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the reference app: federated sign-in, linking and account deletion (see Docs/Server.md).",
         discussion: """
-            Without --config: the dev provider runs in process in its generic, Google and Apple flavours (three \
+            Without --config: the dev provider runs in process in its generic, Google, Apple and GitHub flavours (four \
             providers, a user picker instead of passwords), accounts live in ./federate-demo.sqlite, and the app \
             listens on http://127.0.0.1:PORT. GET /api/whoami takes the generic dev provider's ID tokens as bearer tokens. \
             Prints {"url": URL, "providers": [...]} on standard output once it listens.
@@ -50,7 +53,10 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 settings = try ServeConfiguration(json: Array(data), environment: ProcessInfo.processInfo.environment)
             }
-            if let port { settings.port = port }
+            if let port {
+                guard (0...65_535).contains(port) else { throw FederateError(.invalidConfiguration, "--port is a whole number from 0 to 65535") }
+                settings.port = port
+            }
             if let recentLoginSeconds {
                 try ServeConfiguration.checkRecentLoginSeconds(recentLoginSeconds)
                 settings.recentLoginSeconds = recentLoginSeconds
@@ -83,20 +89,40 @@ struct ServeCommand: AsyncParsableCommand {
                 guard let flavor = DevFlavor(rawValue: flavorName) else {
                     throw FederateError(.invalidConfiguration, "unknown dev flavour '\(flavorName)'")
                 }
-                var configuration = devConfiguration(flavor, name: name)
+                var configuration = devConfiguration(flavor, name: name, servesMCPClients: settings.mcp?.provider == name)
                 if let access = settings.apiAccessTokens, access.provider == name { configuration.accessTokenResource = access.resolvedResource(origin: origin) }
                 let dev = try await DevProvider.start(configuration: configuration)
                 devProviders.append(dev)
                 providers[name] = try devSignIn(dev, flavor: flavor, cache: cache)
-                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? devLabel(flavor), providerID: providers[name]?.providerID ?? ""))
+                buttons.append(DemoPage.Provider(
+                    name: name, label: settings.label(of: name) ?? devLabel(flavor), providerID: providers[name]?.providerID ?? "",
+                    reauthenticates: flavor != .github))
             case .google(let name, let clientID, let secret):
                 providers[name] = GoogleProvider(clientID: clientID, clientSecret: secret, cache: cache)
                 buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "Google", providerID: GoogleProvider.providerID))
             case .apple(let name, let servicesID, let teamID, let keyID, let pem):
                 providers[name] = try AppleProvider(servicesID: servicesID, teamID: teamID, keyID: keyID, privateKeyPEM: pem, cache: cache)
                 buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "Apple", providerID: AppleProvider.providerID))
-            case .oidc(let name, let issuer, let clientID, let secret):
-                providers[name] = try OIDCProvider(id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret, cache: cache)
+            case .microsoft(let name, let clientID, let secret, let audience, let authorityHost):
+                providers[name] = try MicrosoftProvider(
+                    clientID: clientID, clientSecret: secret, audience: audience, endpoints: authorityHost.map(MicrosoftEndpoints.at) ?? .microsoft,
+                    cache: cache)
+                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "Microsoft", providerID: MicrosoftProvider.providerID))
+            case .github(let name, let clientID, let secret, let enterprise):
+                providers[name] = try GitHubProvider(
+                    clientID: clientID, clientSecret: secret, endpoints: try enterprise.map(GitHubEndpoints.enterprise) ?? .github, cache: cache)
+                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "GitHub", providerID: GitHubProvider.providerID, reauthenticates: false))
+            case .oauth2(let entry):
+                let provider = try OAuth2Provider(
+                    id: "oauth2.\(entry.name)", server: entry.server, userEndpoint: entry.userEndpoint, clientID: entry.clientID,
+                    clientSecret: entry.clientSecret, scopes: entry.scopes, fields: entry.fields, cache: cache)
+                providers[entry.name] = provider
+                buttons.append(DemoPage.Provider(
+                    name: entry.name, label: settings.label(of: entry.name) ?? entry.name, providerID: provider.id, reauthenticates: entry.fields.authTime != nil))
+            case .oidc(let name, let issuer, let clientID, let secret, let privateNetwork):
+                providers[name] = try OIDCProvider(
+                    id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret,
+                    profile: StandardOpenIDProfile(privateNetworkAllowList: privateNetwork), cache: cache)
                 buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? name, providerID: "oidc.\(name)"))
             }
         }
@@ -105,7 +131,8 @@ struct ServeCommand: AsyncParsableCommand {
         let store: any AccountStore
         switch settings.store {
         case .sqlite(let path):
-            store = try await SQLiteAccountStore.open(path: path)
+            // A request waits at most about 2 s for another process's lock on the file, then answers 503.
+            store = try await SQLiteAccountStore.open(path: path, busyTimeout: .seconds(2))
         case .postgres(let url, let schema):
             let client = PostgresClient(configuration: try postgresConfiguration(url), backgroundLogger: logger)
             postgres = client
@@ -115,7 +142,7 @@ struct ServeCommand: AsyncParsableCommand {
         let accounts = AccountService(
             store: store, configuration: AccountServiceConfiguration(issuer: origin, recentLoginWindow: .seconds(settings.recentLoginSeconds)),
             observability: observability)
-        let configuration = FederateServerConfiguration(
+        let configuration = try FederateServerConfiguration(
             origin: origin, providers: providers, accounts: accounts,
             sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: key)]))
 
@@ -123,15 +150,30 @@ struct ServeCommand: AsyncParsableCommand {
         FederateRoutes<FederateContext>(configuration: configuration, logger: logger).register(on: router)
         HealthRoutes<FederateContext>(readiness: Readiness(configuration: configuration), logger: logger).register(on: router)
         MetricsRoute(registry: registry, settings: settings.metrics).register(on: router)
-        if let verifier = try await apiVerifier(settings, providers: providers, origin: origin) {
+        var protectedResources: [ProtectedResourceMetadata] = []
+        if let verifier = try await apiVerifier(settings, providers: configuration.providers, origin: origin, logger: logger) {
             // An API for apps: ID tokens of api_bearer_provider and access tokens as api_access_tokens says, verified on every request.
-            router.group("api").add(middleware: BearerAuthenticationMiddleware<FederateContext>(
-                verifier: verifier, presentations: try apiPresentations(settings, store: store, origin: origin)))
-                .get("whoami") { _, context in
-                    Response(
-                        status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes(whoami(context.federate.caller)))))
-                }
+            let presentations = try apiPresentations(settings, store: store, origin: origin)
+            let metadata = try await apiMetadata(settings, providers: configuration.providers, presentations: presentations, origin: origin, logger: logger)
+            if let metadata { protectedResources.append(metadata) }
+            let api = router.group("api").add(middleware: BearerAuthenticationMiddleware<FederateContext>(
+                verifier: verifier, presentations: presentations, resource: metadata))
+            // Each route behind its own required scopes (api_access_tokens.required_scopes); a
+            // route that requires none has no scope middleware (no step added per request).
+            let scopes = settings.apiAccessTokens?.requiredScopes ?? [:]
+            let whoami = scopes["/api/whoami"].map {
+                api.group("whoami").add(middleware: RequiredScopesMiddleware($0, presentations: presentations, resource: metadata))
+            } ?? api.group("whoami")
+            whoami.get { _, context in
+                Response(
+                    status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes(Self.whoami(context.federate.caller)))))
+            }
+        }
+        ProtectedResourceRoutes<FederateContext>(protectedResources).register(on: router)
+        if let mcp = settings.mcp {
+            // The demo MCP server (Docs/MCP.md): its own resource, tools with their own scopes.
+            MCPRoutes<FederateContext>(try await mcpServer(mcp, providers: configuration.providers, origin: origin)).register(on: router)
         }
         let page = DemoPage.html(providers: buttons)
         let names = buttons.map { JSONValue.string($0.name) }
@@ -154,7 +196,7 @@ struct ServeCommand: AsyncParsableCommand {
         services.append(AfterPreparing(prepare: migrate, service: app))
         // Last in, first stopped: it fetches the providers' discovery documents and keys, so
         // /readyz turns ready, and keeps them fresh.
-        services.append(ProviderWarmer(providers: providers, logger: logger))
+        services.append(ProviderWarmer(providers: configuration.providers, logger: logger))
         var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         // A shutdown always ends, within a container's usual 30 s grace period: what has not
         // drained 20 s after the signal is cancelled, and what ignores that 5 s later ends the
@@ -175,17 +217,24 @@ struct ServeCommand: AsyncParsableCommand {
     /// The API's verifier: `api_bearer_provider`'s ID tokens and `api_access_tokens`' access
     /// tokens side by side (`CallerTokenRouter`); `nil` when the file configures neither.
     static func apiVerifier(
-        _ settings: ServeConfiguration, providers: [String: any SignInProvider], origin: String
+        _ settings: ServeConfiguration, providers: ProviderRegistry, origin: String, logger: Logger
     ) async throws -> (any CallerTokenVerifier)? {
         var idTokens: (any CallerTokenVerifier)?
         if let name = settings.apiProvider {
-            guard let source = providers[name] as? any BearerTokenSource else {
+            guard let entry = providers.entry(named: name), let source = entry.capabilities.bearerTokens else {
                 throw FederateError(.invalidConfiguration, "api_bearer_provider '\(name)' is not a provider of this configuration")
             }
-            idTokens = try await source.bearerVerifier()
+            // A bearer verifier discovers its issuer on first use; serve discovers the API's
+            // issuer now, so a misconfigured one is a start failure (Docs/Server.md), not a 401 later.
+            switch entry.provider {
+            case let oidc as OIDCProvider: _ = try await oidc.client()
+            case let microsoft as MicrosoftProvider: _ = try await microsoft.client()
+            default: break
+            }
+            idTokens = source.bearerVerifier()
         }
         guard let access = settings.apiAccessTokens else { return idTokens }
-        guard let oidc = providers[access.provider] as? OIDCProvider else {
+        guard let oidc = providers.entry(named: access.provider)?.provider as? OIDCProvider else {
             throw FederateError(.invalidConfiguration, "api_access_tokens.provider '\(access.provider)' is not an OpenID provider of this configuration")
         }
         let client = try await oidc.client()
@@ -194,20 +243,80 @@ struct ServeCommand: AsyncParsableCommand {
         case .jwt:
             return CallerTokenRouter(idTokens: idTokens, accessTokens: client.accessTokenVerifier(resource: resource, providerID: oidc.id))
         case .introspection:
-            let authentication: ClientAuthentication? = access.clientSecret.map { .clientSecretBasic(secret: $0) }
-            let introspection = try client.introspectionClient(
-                resource: resource, providerID: oidc.id, clientID: access.clientID, authentication: authentication,
-                cachePolicy: IntrospectionCachePolicy(activeCeiling: .seconds(access.cacheSeconds)))
-            return CallerTokenRouter(idTokens: idTokens, introspection: introspection)
+            return CallerTokenRouter(idTokens: idTokens, introspection: try introspectionClient(access, client: client, providerID: oidc.id, origin: origin, logger: logger))
         }
     }
 
+    /// The API's RFC 9728 metadata, published at `/.well-known/oauth-protected-resource` (plus the
+    /// resource's path) and named in its challenges: for `api_access_tokens` whose `resource` is an
+    /// `https` URL (or `http` on loopback), with the provider's issuer, the routes' required
+    /// scopes and, with DPoP, its algorithms. `nil` for ID tokens alone, or a resource that is
+    /// not a URL (an RFC 8707 URN has no metadata document).
+    static func apiMetadata(
+        _ settings: ServeConfiguration, providers: ProviderRegistry, presentations: [any TokenPresentation], origin: String, logger: Logger
+    ) async throws -> ProtectedResourceMetadata? {
+        guard let access = settings.apiAccessTokens, let oidc = providers.entry(named: access.provider)?.provider as? OIDCProvider else { return nil }
+        let issuer = try await oidc.client().metadata.issuer
+        let scopes = OAuthScopes(access.requiredScopes.keys.sorted().flatMap { access.requiredScopes[$0]?.values ?? [] })
+        let dpop = presentations.compactMap { $0 as? DPoPPresentation }.first
+        do throws(FederateError) {
+            return try ProtectedResourceMetadata(
+                resource: access.resolvedResource(origin: origin), authorizationServers: [issuer], scopesSupported: scopes,
+                dpopSigningAlgValuesSupported: dpop?.signingAlgorithms ?? [])
+        } catch {
+            // Not a start failure: the API works as before, its challenges naming no metadata.
+            logger.notice("the API publishes no RFC 9728 metadata", metadata: ["reason": "\(error.message)"])
+            return nil
+        }
+    }
+
+    /// The demo MCP server of `mcp`: access tokens of its provider issued for its resource.
+    static func mcpServer(_ mcp: MCPSettings, providers: ProviderRegistry, origin: String) async throws -> ProtectedMCPServer {
+        guard let oidc = providers.entry(named: mcp.provider)?.provider as? OIDCProvider else {
+            throw FederateError(.invalidConfiguration, "mcp.provider '\(mcp.provider)' is not an OpenID provider of this configuration")
+        }
+        let client = try await oidc.client()
+        let resource = mcp.resolvedResource(origin: origin)
+        let metadata = try ProtectedResourceMetadata(
+            resource: resource, authorizationServers: [client.metadata.issuer],
+            scopesSupported: OAuthScopes(DemoMCPServer.toolScopes.keys.sorted().flatMap { DemoMCPServer.toolScopes[$0]?.values ?? [] }),
+            resourceName: "federate serve's demo MCP server")
+        return try DemoMCPServer.protected(verifier: client.accessTokenVerifier(resource: resource, providerID: oidc.id), metadata: metadata)
+    }
+
+    /// The RFC 7662 client of `api_access_tokens`: at discovery's `introspection_endpoint`, else
+    /// at the file's `introspection_endpoint` (a provider that advertises none, such as
+    /// django-oauth-toolkit); `endpoint_not_available` when neither names one.
+    static func introspectionClient(
+        _ access: APIAccessSettings, client: OpenIDClient, providerID: String, origin: String, logger: Logger
+    ) throws(FederateError) -> IntrospectionClient {
+        let discovered = client.metadata.introspectionEndpoint
+        if let configured = access.introspectionEndpoint, let discovered, !configured.exactlyEquals(discovered) {
+            logger.warning("api_access_tokens.introspection_endpoint is ignored: discovery advertises introspection_endpoint")
+        }
+        guard let endpoint = discovered ?? access.introspectionEndpoint else {
+            throw FederateError(
+                .endpointNotAvailable,
+                "the provider advertises no introspection_endpoint: name it with api_access_tokens.introspection_endpoint")
+        }
+        return try IntrospectionClient(
+            endpoint: endpoint, clientID: access.clientID ?? client.clientID,
+            authentication: access.clientSecret.map { .clientSecretBasic(secret: $0) } ?? client.authentication,
+            resource: access.resolvedResource(origin: origin), issuer: client.metadata.issuer, providerID: providerID,
+            cachePolicy: IntrospectionCachePolicy(activeCeiling: .seconds(access.cacheSeconds)), clockTolerance: client.policy.clockTolerance,
+            httpClient: client.httpClient, clock: client.clock)
+    }
+
     /// The schemes the API takes: `Bearer`, and `DPoP` too when `api_access_tokens.dpop` is on,
-    /// with the account store as the replay store every instance shares.
+    /// with the account store as the replay store every instance shares and, with
+    /// `dpop_nonces`, server nonces every proof must carry.
     static func apiPresentations(_ settings: ServeConfiguration, store: any AccountStore, origin: String) throws(FederateError) -> [any TokenPresentation] {
-        guard settings.apiAccessTokens?.dpop == true else { return [BearerPresentation()] }
-        let dpop = try DPoPPresentation(validator: DPoPProofValidator(replayStore: AccountStoreReplayStore(store)), origin: origin)
-        return [BearerPresentation(), dpop]
+        guard let access = settings.apiAccessTokens, access.dpop else { return [BearerPresentation()] }
+        let nonces = try access.dpopNonces.map { (settings) throws(FederateError) in
+            try DPoPNonces(secret: settings.secret ?? SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }, lifetime: .seconds(settings.lifetimeSeconds))
+        }
+        let validator = DPoPProofValidator(replayStore: store, nonces: nonces)
+        return [BearerPresentation(), try DPoPPresentation(validator: validator, origin: origin)]
     }
 
     /// `GET /api/whoami`'s answer: the provider and subject (as before), the kind of token, and
@@ -232,16 +341,23 @@ struct ServeCommand: AsyncParsableCommand {
         case .apple: return "Apple"
         case .firebase: return "Firebase"
         case .microsoft: return "Microsoft"
+        case .github: return "GitHub"
         }
     }
 
-    /// A dev provider whose clients redirect to this server's callback for `name`, with the
-    /// user picker (a person chooses who to be).
-    static func devConfiguration(_ flavor: DevFlavor, name: String) -> DevProviderConfiguration {
+    /// A dev provider whose clients redirect to this server's callback for `name` (and, after
+    /// RP-initiated logout, to its sign-out callback), with the user picker (a person chooses who to be).
+    /// With `servesMCPClients`, the public client `dev-public` keeps its loopback redirects (any
+    /// port and path): an MCP client's own redirect listener (Docs/MCP.md).
+    static func devConfiguration(_ flavor: DevFlavor, name: String, servesMCPClients: Bool = false) -> DevProviderConfiguration {
         var configuration = DevProviderConfiguration.standard(for: flavor)
         configuration.autoApproveSubject = nil
         for index in configuration.clients.indices where !configuration.clients[index].redirectURIs.isEmpty {
-            configuration.clients[index].redirectURIs = ["http://127.0.0.1/auth/\(name)/callback", "http://[::1]/auth/\(name)/callback"]
+            if servesMCPClients, configuration.clients[index].id == "dev-public" { continue }
+            configuration.clients[index].redirectURIs = [
+                "http://127.0.0.1/auth/\(name)/callback", "http://[::1]/auth/\(name)/callback", "http://127.0.0.1/auth/signout/callback",
+                "http://[::1]/auth/signout/callback",
+            ]
         }
         return configuration
     }
@@ -259,6 +375,8 @@ struct ServeCommand: AsyncParsableCommand {
             // The dev provider's tenants only: any tenant it serves, at its /common authority.
             return try MicrosoftProvider(
                 clientID: client.id, clientSecret: client.secret, audience: .common(.anyTenant), endpoints: .at(dev.baseURL), cache: cache)
+        case .github:
+            return try GitHubProvider(clientID: client.id, clientSecret: client.secret ?? "", endpoints: .enterprise(dev.baseURL), cache: cache)
         case .generic, .firebase:
             return try OIDCProvider(id: "oidc.dev", issuer: dev.issuer, clientID: client.id, clientSecret: client.secret, cache: cache)
         }

@@ -37,12 +37,13 @@ struct DiscoveredIssuer: Sendable {
     }
 
     /// The discovery cache's key: a templated fetch never shares an entry with a strict one,
-    /// nor with one for other tenants (whether a concrete `issuer` is accepted depends on them).
-    var cacheKey: String {
+    /// nor with one for other tenants (whether a concrete `issuer` is accepted depends on them),
+    /// and a look-alike authority (``ExactString``) never with the real one.
+    var cacheKey: ExactString {
         switch kind {
-        case .exactly(let issuer): return issuer
+        case .exactly(let issuer): return ExactString(issuer)
         case .tenantTemplate(let authority, let rule):
-            return authority + " " + rule.template.template + " " + String(describing: rule.format) + " " + String(describing: rule.tenants)
+            return ExactString(authority + " " + rule.template.template + " " + String(describing: rule.format) + " " + String(describing: rule.tenants))
         }
     }
 

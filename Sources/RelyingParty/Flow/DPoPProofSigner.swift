@@ -17,7 +17,8 @@ public final class DPoPProofSigner: Sendable, CustomStringConvertible {
     /// The key.
     public let key: DPoPKey
     private let clock: FederateClock
-    private let nonces = Mutex<[String: String]>([:])
+    /// The nonce of each server, by its exact origin bytes (``ExactString``).
+    private let nonces = Mutex<[ExactString: String]>([:])
     private static let maximumServers = 64
 
     /// A signer with `key` (default: a fresh ES256 key), dating its proofs by `clock`.
@@ -32,23 +33,25 @@ public final class DPoPProofSigner: Sendable, CustomStringConvertible {
     /// A proof for a `method` request to `url`, presenting `accessToken` (then with `ath`),
     /// carrying the nonce last remembered for `url`'s server, if any.
     public func proof(method: String, url: String, accessToken: String? = nil) throws(FederateError) -> String {
-        let nonce = Self.origin(of: url).flatMap { origin in nonces.withLock { $0[origin] } }
+        let nonce = Self.origin(of: url).flatMap { origin in nonces.withLock { $0[ExactString(origin)] } }
         return try key.proof(method: method, uri: url, issuedAt: clock.now, accessToken: accessToken, nonce: nonce)
     }
 
     /// The nonce remembered for `url`'s server, if any.
     public func nonce(for url: String) -> String? {
         guard let origin = Self.origin(of: url) else { return nil }
-        return nonces.withLock { $0[origin] }
+        return nonces.withLock { $0[ExactString(origin)] }
     }
 
     /// Remembers the `DPoP-Nonce` of `response` from `url`'s server; returns whether it was
     /// a new nonce (then a request refused with `use_dpop_nonce` is worth one retry).
     @discardableResult
     public func remember(nonceFrom response: HTTPResponse, of url: String) -> Bool {
-        guard let nonce = response.header("DPoP-Nonce"), Self.isNonceSyntax(nonce), let origin = Self.origin(of: url) else { return false }
+        guard let nonce = response.header("DPoP-Nonce"), Self.isNonceSyntax(nonce), let origin = Self.origin(of: url).map(ExactString.init) else {
+            return false
+        }
         return nonces.withLock { nonces in
-            guard nonces[origin] != nonce else { return false }
+            guard !(nonces[origin]?.exactlyEquals(nonce) ?? false) else { return false }
             if nonces[origin] == nil, nonces.count >= Self.maximumServers { nonces.removeAll() }
             nonces[origin] = nonce
             return true

@@ -8,8 +8,18 @@ public import FederateTokens
 /// A client derives everything once, at construction; nothing can be changed afterwards.
 public protocol OpenIDProviderProfile: Sendable {
     /// The ID-token policy for `clientID` at the provider that `metadata` describes. The
-    /// default is ``StandardOpenIDProfile/standardPolicy(metadata:clientID:authentication:)``.
+    /// default is ``StandardOpenIDProfile/standardPolicy(metadata:clientID:authentication:)``
+    /// with ``tenantIssuer`` checking `iss` when the profile has one.
     func policy(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication) -> IDTokenPolicy
+
+    /// For a provider whose issuer is a tenant template (Microsoft Entra's
+    /// `https://login.microsoftonline.com/{tenantid}/v2.0`): the template, the tenants accepted
+    /// and the tenant claim. Discovery then accepts the templated `issuer`
+    /// (`DiscoveryClient/metadata(for:tenantIssuer:)`) and the default policy checks `iss`
+    /// against each token's own tenant (`TenantIssuerRule`). Only a rule built with an explicit
+    /// tenant list or `AcceptedTenants.anyTenant` exists, so no profile accepts every tenant by
+    /// accident. Default: `nil`, a single issuer.
+    var tenantIssuer: TenantIssuerRule? { get }
 
     /// Parameters this provider adds to every authorization request (the caller's custom
     /// parameters override them; reserved names are dropped by the request builder).
@@ -27,6 +37,11 @@ public protocol OpenIDProviderProfile: Sendable {
     /// authorization starts. Default: none.
     var fallbackDeviceAuthorizationEndpoint: String? { get }
 
+    /// The loopback, link-local, private and unspecified destinations this provider may use
+    /// although its issuer is not on loopback (``DestinationPolicy``): discovery, its endpoints
+    /// and its key set. Default: none.
+    var privateNetworkAllowList: PrivateNetworkAllowList { get }
+
     /// The error as the application should see it: a provider module adds what its
     /// provider's codes mean (`FederateError/withGuidance(_:)`), keeping the code. Applied to
     /// every error an ``OpenIDClient`` throws. Default: unchanged.
@@ -35,8 +50,13 @@ public protocol OpenIDProviderProfile: Sendable {
 
 extension OpenIDProviderProfile {
     public func policy(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication) -> IDTokenPolicy {
-        StandardOpenIDProfile.standardPolicy(metadata: metadata, clientID: clientID, authentication: authentication)
+        var policy = StandardOpenIDProfile.standardPolicy(metadata: metadata, clientID: clientID, authentication: authentication)
+        policy.tenantIssuer = tenantIssuer
+        return policy
     }
+
+    /// None: the provider has one issuer.
+    public var tenantIssuer: TenantIssuerRule? { nil }
 
     public var authorizationParameters: [String: String] { [:] }
 
@@ -46,6 +66,9 @@ extension OpenIDProviderProfile {
 
     /// None: a device authorization needs discovery's `device_authorization_endpoint`.
     public var fallbackDeviceAuthorizationEndpoint: String? { nil }
+
+    /// None: public addresses only, unless the issuer is on loopback.
+    public var privateNetworkAllowList: PrivateNetworkAllowList { .none }
 
     public func explain(_ error: FederateError) -> FederateError { error }
 }
@@ -57,12 +80,19 @@ public struct StandardOpenIDProfile: OpenIDProviderProfile {
     public let fallbackRevocationEndpoint: String?
     /// The device authorization endpoint to use when discovery advertises none.
     public let fallbackDeviceAuthorizationEndpoint: String?
+    /// The private destinations this provider may use although its issuer is not on loopback.
+    public let privateNetworkAllowList: PrivateNetworkAllowList
 
     /// Creates the standard profile, optionally with a revocation endpoint and a device
-    /// authorization endpoint for providers that do not advertise theirs.
-    public init(fallbackRevocationEndpoint: String? = nil, fallbackDeviceAuthorizationEndpoint: String? = nil) {
+    /// authorization endpoint for providers that do not advertise theirs, and the private
+    /// destinations (an intranet provider's hosts or networks) it may use.
+    public init(
+        fallbackRevocationEndpoint: String? = nil, fallbackDeviceAuthorizationEndpoint: String? = nil,
+        privateNetworkAllowList: PrivateNetworkAllowList = .none
+    ) {
         self.fallbackRevocationEndpoint = fallbackRevocationEndpoint
         self.fallbackDeviceAuthorizationEndpoint = fallbackDeviceAuthorizationEndpoint
+        self.privateNetworkAllowList = privateNetworkAllowList
     }
 
     /// The standard policy: the discovered issuer, this client as the audience, the

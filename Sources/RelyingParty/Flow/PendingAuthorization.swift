@@ -37,14 +37,18 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
     public let createdAt: Date
     /// After this instant the callback is refused.
     public let expiresAt: Date
-    /// Application data carried through the flow (e.g. a same-origin `returnTo` path). Not secret-safe: do not put secrets here unsealed.
-    public var context: [String: String]
+    /// Where the application sends the browser once the callback is done: a same-site path
+    /// it checked when the flow began. Sealed with the rest, not secret.
+    public var returnTo: String?
+    /// The signed-in user a link or reauthentication flow is for: the callback must come to
+    /// the same user's session.
+    public var uid: String?
 
     /// Creates a pending authorization (normally via ``AuthorizationRequest/build(for:now:logger:)``).
     public init(
         issuer: String, providerID: String, clientID: String, redirectURI: String, state: String, nonce: String,
         codeVerifier: String, scopes: [String], responseMode: ResponseMode?, maxAge: Duration?, intent: AuthorizationIntent,
-        createdAt: Date, expiresAt: Date, context: [String: String] = [:], acrValues: [String] = [],
+        createdAt: Date, expiresAt: Date, returnTo: String? = nil, uid: String? = nil, acrValues: [String] = [],
         authentication: AuthenticationRequirement? = nil
     ) {
         self.acrValues = acrValues
@@ -62,7 +66,8 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
         self.intent = intent
         self.createdAt = createdAt
         self.expiresAt = expiresAt
-        self.context = context
+        self.returnTo = returnTo
+        self.uid = uid
     }
 
     /// Whether the callback is still acceptable at `now`.
@@ -78,8 +83,9 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
             "iss": .string(issuer), "pid": .string(providerID), "cid": .string(clientID), "ru": .string(redirectURI),
             "st": .string(state), "no": .string(nonce), "cv": .string(codeVerifier), "sc": .array(scopes.map(JSONValue.string)),
             "in": .string(intent.rawValue), "ca": .double(createdAt.timeIntervalSince1970), "ea": .double(expiresAt.timeIntervalSince1970),
-            "cx": .object(context.mapValues(JSONValue.string)),
         ]
+        if let returnTo { object["rt"] = .string(returnTo) }
+        if let uid { object["ui"] = .string(uid) }
         if let responseMode { object["rm"] = .string(responseMode.rawValue) }
         if let maxAge { object["ma"] = .integer(maxAge.wholeSeconds) }
         if !acrValues.isEmpty { object["av"] = .array(acrValues.map(JSONValue.string)) }
@@ -104,10 +110,8 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
             guard let mode = ResponseMode(rawValue: try string("rm")) else { throw FederateError(.invalidPendingAuthorization, "unknown response mode") }
             responseMode = mode
         }
-        var context: [String: String] = [:]
-        for (key, value) in json["cx"]?.objectValue ?? [:] {
-            guard case .string(let s) = value else { throw FederateError(.invalidPendingAuthorization, "context values are strings") }
-            context[key] = s
+        func optionalString(_ key: String) throws(FederateError) -> String? {
+            json[key] == nil ? nil : try string(key)
         }
         self.init(
             issuer: try string("iss"), providerID: try string("pid"), clientID: try string("cid"), redirectURI: try string("ru"),
@@ -115,7 +119,7 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
             scopes: (json["sc"]?.arrayValue ?? []).compactMap(\.stringValue), responseMode: responseMode,
             maxAge: json["ma"]?.int64Value.map { Duration.seconds($0) }, intent: intent,
             createdAt: Date(timeIntervalSince1970: try number("ca")), expiresAt: Date(timeIntervalSince1970: try number("ea")),
-            context: context, acrValues: try Self.strings(json["av"]), authentication: try json["au"].map(Self.requirement))
+            returnTo: try optionalString("rt"), uid: try optionalString("ui"), acrValues: try Self.strings(json["av"]), authentication: try json["au"].map(Self.requirement))
     }
 
     /// A requirement as `[{"a": [acr…]?, "m": [amr…]}]`.

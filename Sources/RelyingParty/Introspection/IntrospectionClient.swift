@@ -16,7 +16,9 @@ import Foundation
 ///   one no longer than the token has left and the policy's ceiling, an inactive one briefly.
 ///   Concurrent verifications of one token share one call. The token is never stored or logged.
 /// - An active result is refused when its `exp` passed, its `nbf` is ahead, its `iss` is not
-///   the expected issuer, or its `aud` (when present) lacks the API's resource identifier.
+///   the expected issuer, its `aud` (when present) lacks the API's resource identifier, or it
+///   is bound in a way this server cannot check (`cnf.x5t#S256`, `token_type` `DPoP` without
+///   `cnf.jkt`: ``TokenBinding``, `token_binding_mismatch`).
 /// - A failing endpoint (transport error, non-200 status, a body that is not RFC 7662) is
 ///   `FederateError.Code.introspectionFailed`, with the cause; it is not cached.
 public struct IntrospectionClient: CallerTokenVerifier {
@@ -38,6 +40,9 @@ public struct IntrospectionClient: CallerTokenVerifier {
     public let clockTolerance: Duration
     /// The time results are checked and cached at.
     public let clock: FederateClock
+    /// Where the requests may connect: the provider's (`ProviderMetadata/destination`) for an
+    /// advertised endpoint; by default the endpoint is its own issuer.
+    public let destination: DestinationPolicy
     private let httpClient: any HTTPClient
     private let cache: IntrospectionCache
 
@@ -45,9 +50,11 @@ public struct IntrospectionClient: CallerTokenVerifier {
     public init(
         endpoint: String, clientID: String, authentication: ClientAuthentication, resource: String? = nil, issuer: String? = nil,
         providerID: String? = nil, cachePolicy: IntrospectionCachePolicy = IntrospectionCachePolicy(), clockTolerance: Duration = .seconds(60),
-        httpClient: any HTTPClient, clock: FederateClock = .system
+        httpClient: any HTTPClient, clock: FederateClock = .system, destination: DestinationPolicy? = nil
     ) throws(FederateError) {
-        try EndpointSecurity.validate(endpoint, field: "introspection_endpoint")
+        let destination = destination ?? DestinationPolicy(issuer: endpoint)
+        try EndpointSecurity.validate(endpoint, field: "introspection_endpoint", destination: destination)
+        self.destination = destination
         self.endpoint = endpoint
         self.clientID = clientID
         self.authentication = authentication
@@ -73,7 +80,8 @@ public struct IntrospectionClient: CallerTokenVerifier {
         }
         try self.init(
             endpoint: endpoint, clientID: clientID, authentication: authentication, resource: resource, issuer: metadata.issuer,
-            providerID: providerID, cachePolicy: cachePolicy, clockTolerance: clockTolerance, httpClient: httpClient, clock: clock)
+            providerID: providerID, cachePolicy: cachePolicy, clockTolerance: clockTolerance, httpClient: httpClient, clock: clock,
+            destination: metadata.destination)
     }
 
     /// How many calls to the endpoint this client has made (cache misses).
@@ -106,7 +114,7 @@ public struct IntrospectionClient: CallerTokenVerifier {
         return CallerIdentity(
             kind: .introspection, providerID: providerID, issuer: response.issuer ?? issuer, subject: response.subject,
             clientID: response.clientID, scopes: response.scopes, expiresAt: response.expiresAt?.date, confirmation: response.confirmation,
-            claims: JSONMembers(response.members))
+            claims: JSONMembers(response.members), tokenType: response.tokenType)
     }
 
     /// The checks an active response must pass to admit a caller.
@@ -125,6 +133,8 @@ public struct IntrospectionClient: CallerTokenVerifier {
         if let resource, let audiences = response.audiences, !audiences.contains(where: { $0.exactlyEquals(resource) }) {
             throw FederateError(.audienceMismatch, "introspection 'aud' does not contain this API's resource identifier")
         }
+        // The rule JWT access tokens follow too (`ConfirmationRule`): a binding no presentation can check refuses the token.
+        try response.binding.requireCheckable()
     }
 
     /// How long `response` may be cached: active, up to `exp` and the ceiling; inactive, briefly.
@@ -144,7 +154,8 @@ public struct IntrospectionClient: CallerTokenVerifier {
         let response: HTTPResponse
         do {
             response = try await httpClient.exchange(HTTPRequest(
-                method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8), maxResponseBytes: 64 * 1024))
+                method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8), maxResponseBytes: 64 * 1024,
+                destination: destination))
         } catch {
             throw FederateError(.introspectionFailed, "the introspection endpoint could not be reached (\(error.code))", cause: error)
         }

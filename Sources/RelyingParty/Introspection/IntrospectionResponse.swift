@@ -6,8 +6,9 @@ public import FederateTokens
 /// absent member means the endpoint is not answering RFC 7662, which is
 /// `FederateError.Code.introspectionFailed`, never an active token. For an active token
 /// each member Federate reads is type-checked (`exp`, `iat`, `nbf` as NumericDates, `scope`
-/// in RFC 6749's grammar, `aud` a string or an array of strings, `cnf` an object); a
-/// malformed one is `FederateError.Code.invalidClaim`. An inactive response carries nothing else.
+/// in RFC 6749's grammar, `aud` a string or an array of strings); a malformed one is
+/// `FederateError.Code.invalidClaim`, and a `cnf` that is not an object (or a malformed
+/// `cnf.jkt`) is `FederateError.Code.tokenBindingMismatch`. An inactive response carries nothing else.
 public struct IntrospectionResponse: Sendable {
     /// `active`.
     public let active: Bool
@@ -35,6 +36,8 @@ public struct IntrospectionResponse: Sendable {
     public let jwtID: String?
     /// `cnf`, when the token is bound to a key.
     public let confirmation: TokenConfirmation?
+    /// What the token is bound to, from ``confirmation`` and ``tokenType``.
+    public var binding: TokenBinding { TokenBinding(confirmation: confirmation, tokenType: tokenType) }
     /// Every member of the response (for an inactive token, only `active`).
     public let members: [String: JSONValue]
 

@@ -56,7 +56,9 @@ public final class PostgresAccountStore: AccountStore {
     }
 
     /// Creates or upgrades the tables, and creates (or drops) the unique email index.
-    /// Safe to run from several instances at once (an advisory lock serializes them).
+    /// Safe to run from several instances at once (an advisory lock serializes them). A schema
+    /// whose version is newer than this release's migrations, or that lacks a table its
+    /// version promises, is `store_schema_mismatch`, and nothing is changed.
     public func migrate() async throws(FederateError) {
         try await transaction { (connection) async throws(FederateError) in
             try await self.run("SELECT pg_advisory_xact_lock(7275350101)", on: connection)
@@ -71,11 +73,22 @@ public final class PostgresAccountStore: AccountStore {
             } catch {
                 throw FederateError(.accountStoreFailed, "PostgreSQL: the schema version is unreadable", cause: error)
             }
+            guard applied <= self.schema.migrations.count else {
+                throw FederateError(
+                    .storeSchemaMismatch,
+                    "the schema's version is \(applied); this release knows versions up to \(self.schema.migrations.count): run the release that migrated it")
+            }
             for (index, statements) in self.schema.migrations.enumerated() where index + 1 > applied {
                 for statement in statements { try await self.run(PostgresQuery(unsafeSQL: statement), on: connection) }
                 try await self.run(
                     "INSERT INTO \(unescaped: self.schema.versions) (version, applied_at) VALUES (\(index + 1), \(FederateClock.system.now.timeIntervalSince1970))",  // when it ran, for the record
                     on: connection)
+            }
+            for table in self.schema.tables {
+                let found = try await self.rows("SELECT to_regclass(\(table))::text", on: connection).first.flatMap { try? $0.decode(String?.self) }
+                guard found != nil else {
+                    throw FederateError(.storeSchemaMismatch, "the schema says version \(applied) but has no table \(table)")
+                }
             }
             do throws(FederateError) {
                 try await self.run(PostgresQuery(unsafeSQL: self.oneAccountPerEmail ? self.schema.createUniqueEmail : self.schema.dropUniqueEmail), on: connection)
@@ -102,15 +115,15 @@ public final class PostgresAccountStore: AccountStore {
         }
     }
 
-    /// Runs `body` on one pooled connection; errors that are not `FederateError`s (the
-    /// pool's, decoding) are `account_store_failed`.
+    /// Runs `body` on one pooled connection; errors that are not `FederateError`s (the pool
+    /// could not connect, or timed out) are `store_unavailable`.
     func connection<T: Sendable>(_ body: (PostgresConnection) async throws(FederateError) -> T) async throws(FederateError) -> T {
         do {
             return try await client.withConnection { try await body($0) }
         } catch let error as FederateError {
             throw error
         } catch {
-            throw FederateError(.accountStoreFailed, "PostgreSQL: \(String(describing: error).prefix(200))")
+            throw FederateError(.storeUnavailable, "PostgreSQL: \(String(describing: error).prefix(200))", cause: error)
         }
     }
 
@@ -147,10 +160,12 @@ public final class PostgresAccountStore: AccountStore {
         return (translated, sqlState == "26000" || sqlState == "0A000")
     }
 
-    /// Maps unique violations to account errors; anything else is `account_store_failed`.
+    /// Maps unique violations to account errors, a lost or refused connection (and the server
+    /// asking for a retry) to `store_unavailable`, a missing table or column to
+    /// `store_schema_mismatch`; anything else is `account_store_failed`.
     static func translate(_ error: PSQLError) -> FederateError {
         guard let info = error.serverInfo else {
-            return FederateError(.accountStoreFailed, "PostgreSQL connection failed: \(error.code)")
+            return FederateError(.storeUnavailable, "PostgreSQL connection failed: \(error.code)")
         }
         return translate(sqlState: info[.sqlState], constraint: info[.constraintName], message: info[.message])
     }
@@ -158,7 +173,7 @@ public final class PostgresAccountStore: AccountStore {
     /// The same for postgres-nio's older error type, which its prepared-statement API throws.
     static func translate(_ error: PostgresError) -> FederateError {
         guard case .server(let server) = error else {
-            return FederateError(.accountStoreFailed, "PostgreSQL connection failed: \(String(describing: error).prefix(200))")
+            return FederateError(.storeUnavailable, "PostgreSQL connection failed: \(String(describing: error).prefix(200))")
         }
         return translate(sqlState: server.fields[.sqlState], constraint: server.fields[.constraintName], message: server.fields[.message])
     }
@@ -172,6 +187,19 @@ public final class PostgresAccountStore: AccountStore {
             default: break
             }
         }
-        return FederateError(.accountStoreFailed, "PostgreSQL \(sqlState ?? "?"): \((message ?? "").prefix(200))")
+        let text = "PostgreSQL \(sqlState ?? "?"): \((message ?? "").prefix(200))"
+        switch sqlState {
+        // Connection exceptions, insufficient resources (too many connections), operator
+        // intervention (shutting down, cannot connect now), serialization failure, deadlock,
+        // lock not available: the database could not answer now.
+        case let state? where state.hasPrefix("08") || state.hasPrefix("53") || state.hasPrefix("57P"):
+            return FederateError(.storeUnavailable, text)
+        case "40001", "40P01", "55P03":
+            return FederateError(.storeUnavailable, text)
+        case "42P01", "42703":  // undefined table, undefined column
+            return FederateError(.storeSchemaMismatch, text + ": the schema's tables are not this release's")
+        default:
+            return FederateError(.accountStoreFailed, text)
+        }
     }
 }

@@ -10,6 +10,8 @@ struct PostgresSchema: Sendable {
     var seenEvents: String { "\"\(name)\".seen_events" }
     var revocationEpoch: String { "\"\(name)\".revocation_epoch" }
     var versions: String { "\"\(name)\".federate_schema" }
+    /// The tables the migrations create: each must exist once they have run.
+    var tables: [String] { [users, identities, revokedSessions, sessionKeys, endedSessions, seenEvents, revocationEpoch] }
 
     /// Whether `name` is a plain lower-case identifier (it is spliced into SQL).
     static func isValid(_ name: String) -> Bool {

@@ -9,12 +9,12 @@ extension SQLiteAccountStore: SQLAccountStore {
 
     /// Runs `body` on the store's thread, holding the connection; each statement commits on its own.
     package func withConnection<T: Sendable>(_ body: (SQLiteStatements) async throws(FederateError) -> T) async throws(FederateError) -> T {
-        try await operation { () async throws(FederateError) in try await body(SQLiteStatements(database: database)) }
+        try await accountOperation { () async throws(FederateError) in try await body(SQLiteStatements(database: database)) }
     }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction on the store's thread, holding the connection.
     package func withTransaction<T: Sendable>(_ body: (SQLiteStatements) async throws(FederateError) -> T) async throws(FederateError) -> T {
-        try await operation { () async throws(FederateError) in
+        try await accountOperation { () async throws(FederateError) in
             try await transaction { () async throws(FederateError) in try await body(SQLiteStatements(database: database)) }
         }
     }

@@ -37,6 +37,8 @@ public final class SQLiteAccountStore: AccountStore, Service {
     let thread: SQLiteThread
     /// Held while an operation runs its statements or its transaction.
     let lock = AsyncLock()
+    /// How many operations found the file locked by another connection past the busy timeout.
+    private let busyFailures = Mutex<UInt64>(0)
 
     private init(path: String, oneAccountPerEmail: Bool, database: SQLiteDatabase, thread: SQLiteThread) {
         self.path = path
@@ -49,6 +51,15 @@ public final class SQLiteAccountStore: AccountStore, Service {
     ///
     /// `oneAccountPerEmail` creates the unique email index (and fails with
     /// `account_store_failed` if existing users already share an email); `false` drops it.
+    /// A database whose schema version is newer than this release's, or that lacks a table
+    /// its version promises, is `store_schema_mismatch`, and nothing is written to it.
+    ///
+    /// `busyTimeout` is the longest an operation waits for a lock another process (or store)
+    /// holds on the file before failing with `store_unavailable`. The wait blocks the store's
+    /// one connection, so no task deadline can cut it short, and operations queued behind it
+    /// during that wait fail at once with the same code rather than each wait again: a
+    /// request waits for another process's lock at most about one `busyTimeout`. Keep it
+    /// below your clients' request timeout (`federate serve` uses 2 seconds).
     /// `logger` is kept for source compatibility: the store logs nothing of its own.
     public static func open(
         path: String, oneAccountPerEmail: Bool = true, busyTimeout: Duration = .seconds(10),
@@ -95,13 +106,23 @@ public final class SQLiteAccountStore: AccountStore, Service {
         try await transaction { () throws(FederateError) in
             try database.run("CREATE TABLE IF NOT EXISTS federate_schema (version INTEGER PRIMARY KEY NOT NULL, applied_at REAL NOT NULL)")
             let applied = try database.rows("SELECT COALESCE(MAX(version), 0) AS version FROM federate_schema", []).first?.integer("version") ?? 0
+            guard applied <= SQLiteSchema.migrations.count else {
+                throw FederateError(
+                    .storeSchemaMismatch,
+                    "the database's schema version is \(applied); this release knows versions up to \(SQLiteSchema.migrations.count): run the release that migrated it")
+            }
             for (index, statements) in SQLiteSchema.migrations.enumerated() where index + 1 > applied {
                 for statement in statements { try database.run(statement) }
                 try database.run("INSERT INTO federate_schema (version, applied_at) VALUES (\(index + 1), ?)", [.real(FederateClock.system.now.timeIntervalSince1970)])  // when it ran, for the record
             }
-            do {
+            let tables = Set(try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'", []).compactMap { $0.text("name") })
+            if let missing = SQLiteSchema.tables.first(where: { !tables.contains($0) }) {
+                throw FederateError(.storeSchemaMismatch, "the database says schema version \(applied) but has no table \(missing)")
+            }
+            do throws(FederateError) {
                 try database.run(oneAccountPerEmail ? SQLiteSchema.createUniqueEmail : SQLiteSchema.dropUniqueEmail)
-            } catch {
+            } catch where error.code == .emailAlreadyInUse {
+                // Only the index's own failure means that; a busy or broken file says so itself.
                 throw FederateError(.accountStoreFailed, "cannot enforce one account per email: users already share an email")
             }
         }
@@ -117,6 +138,25 @@ public final class SQLiteAccountStore: AccountStore, Service {
     /// Runs `body` on the store's thread, holding the connection.
     func operation<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T {
         try await thread.run { () async throws(Failure) in try await lock.withLock(body) }
+    }
+
+    /// ``operation(_:)`` for the account operations: one that was queued while another found
+    /// the file locked past the busy timeout fails at once with `store_unavailable` instead of
+    /// waiting out a busy timeout of its own (see ``open(path:oneAccountPerEmail:busyTimeout:logger:)``).
+    func accountOperation<T>(_ body: () async throws(FederateError) -> T) async throws(FederateError) -> T {
+        let failuresWhenQueued = busyFailures.withLock { $0 }
+        return try await operation { () async throws(FederateError) -> T in
+            // Another operation timed out on the lock while this one waited for the connection.
+            guard busyFailures.withLock({ $0 }) == failuresWhenQueued else {
+                throw FederateError(.storeUnavailable, "SQLite: the database file is locked by another connection")
+            }
+            do throws(FederateError) {
+                return try await body()
+            } catch where error.code == .storeUnavailable {
+                busyFailures.withLock { $0 &+= 1 }
+                throw error
+            }
+        }
     }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction; the caller holds the connection.

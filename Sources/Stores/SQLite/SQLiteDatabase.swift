@@ -57,8 +57,18 @@ final class SQLiteDatabase: Sendable {
     static let closedError = FederateError(.accountStoreFailed, "the SQLite database is closed")
 
     /// An SQLite error as an account error: a unique violation becomes its
-    /// ``UniqueConstraint/error``; anything else is `account_store_failed`.
+    /// ``UniqueConstraint/error``; a lock another connection holds past the busy timeout, or a
+    /// file that cannot be read or written now, `store_unavailable`; a missing table
+    /// `store_schema_mismatch`; anything else is `account_store_failed`.
     static func translate(code: Int32, message: String) -> FederateError {
+        switch code & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_PROTOCOL:
+            return FederateError(.storeUnavailable, "SQLite: \(message.prefix(200))")
+        case SQLITE_ERROR where message.hasPrefix("no such table") || message.hasPrefix("no such column"):
+            return FederateError(.storeSchemaMismatch, "SQLite: \(message.prefix(200)): the database's tables are not this release's")
+        default:
+            break
+        }
         // SQLITE_CONSTRAINT_UNIQUE and SQLITE_CONSTRAINT_PRIMARYKEY, C macros Swift does not import.
         if code == SQLITE_CONSTRAINT | (8 << 8) || code == SQLITE_CONSTRAINT | (6 << 8) {
             if message.contains("UNIQUE constraint failed: identities.provider_id, identities.subject") {

@@ -51,6 +51,9 @@ enum SQLiteSchema {
         ],
     ]
 
+    /// The tables the migrations create: each must exist once they have run.
+    static let tables = ["users", "identities", "revoked_sessions", "session_keys", "ended_sessions", "seen_events", "revocation_epoch"]
+
     /// The unique index that makes one email one account.
     static let createUniqueEmail = "CREATE UNIQUE INDEX IF NOT EXISTS users_email_unique ON users (email_normalized)"
     static let dropUniqueEmail = "DROP INDEX IF EXISTS users_email_unique"

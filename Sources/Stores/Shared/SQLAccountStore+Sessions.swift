@@ -62,6 +62,13 @@ extension SQLAccountStore {
         }
     }
 
+    /// Whether `id` was consumed and has not expired at `now`, for every store on this database.
+    public func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool {
+        try await withConnection { (connection) async throws(FederateError) in
+            try await self.returnsRow("SELECT id FROM \(table: .seenEvents) WHERE id = \(id) AND expires_at >= \(now)", on: connection)
+        }
+    }
+
     /// Every session-signing key, oldest first.
     public func sessionKeys() async throws(FederateError) -> [SessionKeyRecord] {
         try await withConnection { (connection) async throws(FederateError) in

@@ -11,9 +11,11 @@ import Synchronization
 /// the same bytes request after request. Importing that key (its point checked on the curve)
 /// and hashing its thumbprint cost more than the rest of a proof's checks; this cache does
 /// both once per header. The entry is a pure function of the header bytes, compared byte for
-/// byte (never as a `String`, whose equality is canonical equivalence), so a hit gives exactly
-/// what a fresh import would, and a hostile client churning headers costs only the imports it
-/// would cost anyway. Bounded: when full, it starts again empty.
+/// byte (never as a `String`, whose equality is canonical equivalence), and a header that is
+/// not canonical base64url is refused before any lookup, so a look-alike header never finds
+/// its twin's key and a hit gives exactly what a fresh import would; a hostile client
+/// churning headers costs only the imports it would cost anyway. Bounded: when full, it
+/// starts again empty.
 final class DPoPKeyCache: Sendable {
     /// A header's key and its RFC 7638 thumbprint.
     struct Entry: Sendable {
@@ -41,6 +43,9 @@ final class DPoPKeyCache: Sendable {
 
     /// The entry for `header` (the base64url header segment), imported by `load` when absent.
     func entry(for header: UnsafeBufferPointer<UInt8>, load: () throws(FederateError) -> Entry) throws(FederateError) -> Entry {
+        guard Base64URL.isCanonical(header) else {
+            throw FederateError(.malformedToken, "the proof's header is not canonical base64url")
+        }
         var hasher = Hasher()
         hasher.combine(bytes: UnsafeRawBufferPointer(header))
         let hash = hasher.finalize()

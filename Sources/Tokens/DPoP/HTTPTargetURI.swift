@@ -50,8 +50,8 @@ public struct HTTPTargetURI: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { normalized }
 
-    /// The same target: the same normalized bytes (a path may hold characters beyond ASCII,
-    /// and `String` equality would take `/\u{212A}` for `/K`).
+    /// Equal when the normalized forms have the same bytes (not mere canonical equivalence:
+    /// a path with `U+212A`, KELVIN SIGN, is another target than one with `K`).
     public static func == (lhs: HTTPTargetURI, rhs: HTTPTargetURI) -> Bool { lhs.normalized.exactlyEquals(rhs.normalized) }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(ExactString(normalized)) }

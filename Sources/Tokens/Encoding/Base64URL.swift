@@ -49,6 +49,25 @@ public enum Base64URL {
         return text.withUTF8 { decode(bytes: $0) }
     }
 
+    /// Whether `input` is canonical unpadded base64url (what ``decode(bytes:)`` accepts),
+    /// checked without decoding: the caches of decoded segments check it before any lookup.
+    static func isCanonical(_ input: some Collection<UInt8>) -> Bool {
+        let remainder = input.count % 4
+        guard remainder != 1 else { return false }
+        var last: UInt32 = 0
+        for byte in input {
+            // The last copy of the table holds each character's six bits unshifted.
+            last = decodeTable[3 * 256 + Int(byte)]
+            guard last & invalid == 0 else { return false }
+        }
+        // The unused low bits of the last character must be zero (one spelling per value).
+        switch remainder {
+        case 2: return last & 0x0F == 0
+        case 3: return last & 0x03 == 0
+        default: return true
+        }
+    }
+
     /// Decodes a buffer of ASCII bytes strictly; `nil` for anything non-canonical.
     public static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard let capacity = decodedCount(input.count) else { return nil }

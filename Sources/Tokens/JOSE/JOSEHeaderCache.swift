@@ -11,11 +11,13 @@ import Synchronization
 /// One issuer's tokens share a handful of headers (`alg`, `kid`, `typ`), so decoding and
 /// validating the same header for every token is work done again for nothing. A header is a
 /// pure function of its segment's bytes, compared byte for byte (never as a `String`, whose
-/// equality is canonical equivalence), so a hit gives exactly what a fresh parse would. Only
-/// headers of tokens whose signature verified are remembered (``remember(_:_:)``), so a client
-/// sending made-up headers cannot push the issuer's out. A hit is still checked against the
-/// reading verifier's nesting limit (``JOSEHeader/members``' depth). Bounded: the oldest entry
-/// makes room for a new one.
+/// equality would let `U+212A` find the entry of `K`), so a hit gives exactly what a fresh
+/// parse would; a segment that is not canonical base64url is never looked up (the parse
+/// refuses it), so a verdict never depends on which tokens came before. Only headers of
+/// tokens whose signature verified are remembered (``remember(_:_:)``), so a client sending
+/// made-up headers cannot push the issuer's out. A hit is still checked against the reading
+/// verifier's limits: its nesting limit (``JOSEHeader/members``' depth), its size being the
+/// token's own. Bounded: the oldest entry makes room for a new one.
 final class JOSEHeaderCache: Sendable {
     /// The most headers remembered.
     static let capacity = 16
@@ -37,9 +39,11 @@ final class JOSEHeaderCache: Sendable {
     /// How many headers were looked up: one per token parsed (for tests).
     var readCount: Int { state.withLock { $0.reads } }
 
-    /// The remembered header of `segment` (the base64url header segment), if any.
+    /// The remembered header of `segment` (the base64url header segment), if any; `nil`
+    /// without a lookup when `segment` is not canonical base64url.
     func header(for segment: UnsafeBufferPointer<UInt8>) -> JOSEHeader? {
-        state.withLock { state in
+        guard Base64URL.isCanonical(segment) else { return nil }
+        return state.withLock { state in
             state.reads += 1
             return Self.index(of: segment, in: state.entries).map { state.entries[$0].header }
         }

@@ -140,7 +140,8 @@ struct PendingAuthorizationSealerTests {
     @Test func roundTripKeepsEveryField() throws {
         let sealer = try PendingAuthorizationSealer(keys: [Self.key("k1")])
         var pending = try FlowFixtures.built(responseMode: .formPost, maxAge: .seconds(60)).pending
-        pending.context = ["returnTo": "/settings"]
+        pending.returnTo = "/settings"
+        pending.uid = "user-1"
         let sealed = try sealer.seal(pending)
         #expect(sealed.hasPrefix("v1.k1."))
         #expect(!sealed.contains(pending.state) && !sealed.contains(pending.codeVerifier))
@@ -156,7 +157,8 @@ struct PendingAuthorizationSealerTests {
         #expect(opened.maxAge == .seconds(60))
         #expect(opened.responseMode == .formPost)
         #expect(opened.intent == pending.intent)
-        #expect(opened.context == ["returnTo": "/settings"])
+        #expect(opened.returnTo == "/settings")
+        #expect(opened.uid == "user-1")
         #expect(abs(opened.expiresAt.timeIntervalSince(pending.expiresAt)) < 0.001)
     }
 

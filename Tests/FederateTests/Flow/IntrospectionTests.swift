@@ -72,7 +72,14 @@ import Federate
             (#"{"active": true, "exp": "1419356238"}"#, .invalidClaim),
             (#"{"active": true, "exp": 1e300}"#, .invalidClaim),
             (#"{"active": true, "aud": []}"#, .invalidClaim),
-            (#"{"active": true, "cnf": {"jkt": "nope"}}"#, .invalidClaim),
+            (#"{"active": true, "cnf": {"jkt": "nope"}}"#, .tokenBindingMismatch),
+            // Bound in ways this server cannot check: never a bearer token (RFC 8705, RFC 9449 §6.2).
+            (#"{"active": true, "cnf": {"x5t#S256": "bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2"}}"#, .tokenBindingMismatch),
+            (#"{"active": true, "cnf": {"jwk": {"kty": "EC"}}}"#, .tokenBindingMismatch),
+            (#"{"active": true, "cnf": {"something": "new"}}"#, .tokenBindingMismatch),
+            (#"{"active": true, "cnf": "abc"}"#, .tokenBindingMismatch),
+            (#"{"active": true, "token_type": "DPoP"}"#, .tokenBindingMismatch),
+            (#"{"active": true, "token_type": "dpop"}"#, .tokenBindingMismatch),
         ]
         for (body, code) in cases {
             try await Self.with(answer: { _ in .json(body) }) { client, _ in
@@ -82,7 +89,12 @@ import Federate
         }
         try await Self.with(answer: { _ in .json(#"{"active": true}"#) }) { client, _ in
             let caller = try await client.verifyCaller("t")  // no aud, no iss: nothing to contradict
-            #expect(caller.subject == nil && caller.scopes.isEmpty)
+            #expect(caller.subject == nil && caller.scopes.isEmpty && caller.binding == .bearer)
+        }
+        let jkt = "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"
+        try await Self.with(answer: { _ in .json(#"{"active": true, "token_type": "DPoP", "cnf": {"jkt": "\#(jkt)"}}"#) }) { client, _ in
+            let caller = try await client.verifyCaller("t")
+            #expect(caller.binding == .dpop(thumbprint: jkt))
         }
     }
 

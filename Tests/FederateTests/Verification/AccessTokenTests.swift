@@ -113,9 +113,13 @@ import Federate
         let token = try Self.verifier.verify(Self.sign(["cnf": ["jkt": .string(thumbprint)]]), keySet: Fixtures.keySet)
         #expect(token.confirmation?.jkt == thumbprint)
         #expect(CallerIdentity(accessToken: token, providerID: nil).confirmation?.jkt == thumbprint)
-        #expect(Self.code(["cnf": ["x5t#S256": "abc"]]) == nil)
-        for cnf: JSONValue in ["jkt", ["jkt": "short"], ["jkt": .string(thumbprint + "A")], ["jkt": 5], ["jkt": .string(thumbprint.replacingOccurrences(of: "B", with: "+"))]] {
-            #expect(Self.code(["cnf": cnf]) == .invalidClaim, "\(cnf)")
+        // Only `cnf.jkt` alone can be checked (by DPoP); any other binding, or a malformed one, refuses the token.
+        for cnf: JSONValue in [
+            "jkt", ["jkt": "short"], ["jkt": .string(thumbprint + "A")], ["jkt": 5], ["jkt": .string(thumbprint.replacingOccurrences(of: "B", with: "+"))],
+            ["x5t#S256": "bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2"], ["jwk": ["kty": "EC"]], ["kid": "k"], ["jku": "https://x"], [:],
+            ["future-method": "x"], ["jkt": .string(thumbprint), "x5t#S256": "abc"], 7, ["a", "b"],
+        ] {
+            #expect(Self.code(["cnf": cnf]) == .tokenBindingMismatch, "\(cnf)")
         }
     }
 

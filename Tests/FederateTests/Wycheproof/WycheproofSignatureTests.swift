@@ -11,7 +11,7 @@ import Federate
 /// "valid" must verify, "invalid" must not; "acceptable" may go either way and is counted.
 /// Groups whose hash, MGF or salt length differ from what the JWS algorithm implies are
 /// skipped (at least one group must run per file).
-@Suite("Wycheproof signature vectors")
+@Suite("Wycheproof signature vectors", .enabled(if: Wycheproof.shouldRun, Wycheproof.skipNote))
 struct WycheproofSignatureTests {
     /// A vector file and the JWS algorithm whose primitive it tests.
     enum VectorFile: String, CaseIterable, Sendable, CustomTestStringConvertible {

@@ -7,10 +7,12 @@ import Federate
 
 /// Google's Wycheproof test vectors (https://github.com/C2SP/wycheproof), read at test time.
 ///
-/// The vectors live in the shared checkout next to the package,
-/// `<package root>/../shared/testvectors/wycheproof`, and are never copied into this
-/// repository. A missing directory or file makes the tests fail, never skip: a vector suite
-/// that silently runs nothing proves nothing.
+/// The vectors are never copied into this repository. They are looked for at
+/// `FEDERATE_WYCHEPROOF_DIR` first, then in the shared checkout next to the package,
+/// `<package root>/../shared/testvectors/wycheproof`. In a plain clone, where neither exists,
+/// the suites that need them are skipped with a note saying where to get them (``skipNote``);
+/// in CI (`CI=true`, as `.ci/run` sets) they are required, and a missing directory or file
+/// fails them: a vector suite that silently runs nothing there proves nothing.
 ///
 /// The files are parsed with Foundation's `JSONSerialization` (test code only), so the
 /// production JSON parser is not also the judge of its own input.
@@ -72,24 +74,68 @@ enum Wycheproof {
         var label: String { "tcId \(tcId) (\(comment.isEmpty ? "no comment" : comment))" }
     }
 
-    /// `<package root>/../shared/testvectors/wycheproof`, found by walking up from this
-    /// source file to the directory that holds `Package.swift`.
-    static func directory() throws -> URL {
+    /// The files the suites read, from the Wycheproof repository's `testvectors_v1/`.
+    static let files = [
+        "json_web_signature_test.json", "json_web_key_test.json", "rsa_signature_2048_sha256_test.json",
+        "rsa_pss_2048_sha256_mgf1_32_test.json", "ecdsa_secp256r1_sha256_p1363_test.json", "ed25519_test.json",
+    ]
+
+    /// What a skipped suite says: where the vectors were looked for and where to get them.
+    static let skipNote: Comment = """
+        Wycheproof vectors not found at $FEDERATE_WYCHEPROOF_DIR or <package root>/../shared/testvectors/wycheproof: \
+        get \(files.joined(separator: ", ")) from https://github.com/C2SP/wycheproof (testvectors_v1/) \
+        and set FEDERATE_WYCHEPROOF_DIR to their folder. CI (CI=true) requires them.
+        """
+
+    /// Whether the suites run: when the vectors are there, and always in CI (`CI=true`), where
+    /// missing vectors fail them instead of skipping them.
+    static var shouldRun: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return shouldRun(environment, found: (try? directory(in: candidates(environment))) != nil)
+    }
+
+    /// ``shouldRun`` for `environment`, the vectors `found` or not.
+    static func shouldRun(_ environment: [String: String], found: Bool) -> Bool {
+        found || isRequired(environment)
+    }
+
+    /// Whether `environment` is CI's, where the vectors are required.
+    static func isRequired(_ environment: [String: String]) -> Bool {
+        environment["CI"]?.lowercased() == "true"
+    }
+
+    /// The folders looked in, in order: `FEDERATE_WYCHEPROOF_DIR` when set, then
+    /// `<package root>/../shared/testvectors/wycheproof` (the package root found by walking up
+    /// from this source file to the directory that holds `Package.swift`).
+    static func candidates(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [URL] {
+        var candidates: [URL] = []
+        if let explicit = environment["FEDERATE_WYCHEPROOF_DIR"], !explicit.isEmpty {
+            candidates.append(URL(fileURLWithPath: explicit, isDirectory: true).standardizedFileURL)
+        }
         let fileManager = FileManager.default
-        var candidate = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !fileManager.fileExists(atPath: candidate.appendingPathComponent("Package.swift").path) {
-            let parent = candidate.deletingLastPathComponent()
-            guard parent.path != candidate.path else { throw LoadError.packageRootNotFound(startingAt: #filePath) }
-            candidate = parent
+        var root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !fileManager.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
+            let parent = root.deletingLastPathComponent()
+            guard parent.path != root.path else { throw LoadError.packageRootNotFound(startingAt: #filePath) }
+            root = parent
         }
-        let directory = candidate.deletingLastPathComponent()
-            .appendingPathComponent("shared/testvectors/wycheproof", isDirectory: true)
-            .standardizedFileURL
-        var isDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw LoadError.missing(directory.path)
+        candidates.append(
+            root.deletingLastPathComponent().appendingPathComponent("shared/testvectors/wycheproof", isDirectory: true).standardizedFileURL)
+        return candidates
+    }
+
+    /// The first of ``candidates(_:)`` that is a directory.
+    static func directory() throws -> URL {
+        try directory(in: candidates())
+    }
+
+    /// The first of `candidates` that is a directory; `LoadError.missing` naming them all when none is.
+    static func directory(in candidates: [URL]) throws -> URL {
+        for directory in candidates {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue { return directory }
         }
-        return directory
+        throw LoadError.missing(candidates.map(\.path).joined(separator: " or "))
     }
 
     /// Loads and structurally checks one vector file.

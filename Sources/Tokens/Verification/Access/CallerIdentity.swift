@@ -46,6 +46,8 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
         let expiresAt: Date?
         let confirmation: TokenConfirmation?
         let claims: JSONMembers
+        /// An introspection answer's `token_type`.
+        let tokenType: String?
     }
 
     /// `iss`, when known.
@@ -101,6 +103,15 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
         case .described(let fields): return fields.confirmation
         }
     }
+    /// What the token is bound to, from ``confirmation`` (an ID token's own `cnf` too) and an
+    /// introspected `token_type`: how a request may present it (``TokenBinding/check(presentedWith:)``).
+    public var binding: TokenBinding {
+        switch source {
+        case .idToken(let token): return Self.binding(of: token.claims)
+        case .accessToken(let token): return TokenBinding(confirmation: token.confirmation)
+        case .described(let fields): return TokenBinding(confirmation: fields.confirmation, tokenType: fields.tokenType)
+        }
+    }
     /// The token's claims, or the members of the introspection response.
     public var claims: JSONMembers {
         switch source {
@@ -120,17 +131,19 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
         return nil
     }
 
-    /// An identity of any kind, from its parts (an introspection response, a verifier of your own).
+    /// An identity of any kind, from its parts (an introspection response, a verifier of your
+    /// own). `tokenType` is an introspection answer's `token_type`: `DPoP` binds the token
+    /// even without `confirmation` (``TokenBinding``).
     public init(
         kind: Kind, providerID: String?, issuer: String?, subject: String?, clientID: String?, scopes: OAuthScopes, expiresAt: Date?,
-        confirmation: TokenConfirmation?, claims: JSONMembers
+        confirmation: TokenConfirmation?, claims: JSONMembers, tokenType: String? = nil
     ) {
         self.kind = kind
         self.providerID = providerID
         self.source = .described(
             Described(
                 issuer: issuer, subject: subject, clientID: clientID, scopes: scopes, expiresAt: expiresAt, confirmation: confirmation,
-                claims: claims))
+                claims: claims, tokenType: tokenType))
     }
 
     /// The identity of a verified JWT access token.
@@ -145,6 +158,16 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
         kind = .idToken
         providerID = bearer.providerID
         source = .idToken(bearer.idToken)
+    }
+
+    /// The binding an ID token's `cnf` states (the ID-token rules do not read `cnf`; one that an
+    /// ID token carries still binds it); a malformed one is ``TokenBinding/unverifiable(_:)``.
+    private static func binding(of claims: JSONMembers) -> TokenBinding {
+        do throws(FederateError) {
+            return TokenBinding(confirmation: try TokenConfirmation(in: claims))
+        } catch {
+            return .unverifiable(error.message)
+        }
     }
 
     /// This identity, proven by `proof`: a DPoP presentation records the proof it checked

@@ -2,7 +2,8 @@
 ///
 /// DPoP-bound access tokens carry the SHA-256 JWK thumbprint of the client's key as
 /// `cnf.jkt` (RFC 9449 §6); ``jkt`` exposes it, checked to be the base64url of 32 bytes.
-/// Other confirmation methods (`x5t#S256` for mutual TLS, RFC 8705) stay in ``members``.
+/// Other confirmation methods (`x5t#S256` for mutual TLS, RFC 8705) stay in ``members``;
+/// ``TokenBinding`` says whether the token may be used at all, and how.
 public struct TokenConfirmation: Sendable, Hashable {
     /// `jkt`: the base64url SHA-256 JWK thumbprint (RFC 7638) of the key the token is bound to.
     public let jkt: String?
@@ -10,12 +11,13 @@ public struct TokenConfirmation: Sendable, Hashable {
     public let members: [String: JSONValue]
 
     /// Reads `cnf`: a JSON object whose `jkt`, when present, is the base64url (no padding) of a
-    /// 32-byte SHA-256 thumbprint. Anything else is ``FederateError/Code/invalidClaim``.
+    /// 32-byte SHA-256 thumbprint. Anything else is ``FederateError/Code/tokenBindingMismatch``:
+    /// a binding that cannot be read cannot be checked, and never passes for no binding.
     public init(json value: JSONValue) throws(FederateError) {
-        guard case .object(let members) = value else { throw FederateError(.invalidClaim, "'cnf' is not a JSON object") }
+        guard case .object(let members) = value else { throw FederateError(.tokenBindingMismatch, "'cnf' is not a JSON object") }
         if let jkt = members["jkt"] {
             guard case .string(let thumbprint) = jkt, thumbprint.utf8.count == 43, Base64URL.decode(thumbprint)?.count == 32 else {
-                throw FederateError(.invalidClaim, "'cnf.jkt' is not a base64url SHA-256 thumbprint")
+                throw FederateError(.tokenBindingMismatch, "'cnf.jkt' is not a base64url SHA-256 thumbprint")
             }
             self.jkt = thumbprint
         } else {

@@ -5,7 +5,8 @@ extension ClaimRules {
     /// no `events`; `iss`; `sub`; `aud` containing one of this API's resource identifiers;
     /// `exp` and `iat`, both required; `nbf` when present; `client_id` and `jti`, non-empty;
     /// `scope` in RFC 6749's grammar when present; `auth_time` not in the future (and no older
-    /// than `maxAge` when given); `acr` a string when present; `cnf` well-formed when present.
+    /// than `maxAge` when given); `acr` a string when present; `cnf`, when present, a binding
+    /// this server can check (``TokenBinding``: only `cnf.jkt`).
     public static func accessToken(issuers: IdentifierSet, resources: IdentifierSet, maxAge: Duration? = nil) -> ClaimRules {
         [
             ExplicitTypeRule.accessToken, ForbiddenClaimRule.noEvents, IssuerRule(issuers), SubjectRule(), AudienceRule(resources),

@@ -1,13 +1,14 @@
-/// `cnf`, when present, is a JSON object whose `jkt`, if any, is a base64url SHA-256
-/// thumbprint (``TokenConfirmation``). Whether the caller proves possession of that key is
-/// the presentation's to check (DPoP, RFC 9449), not this rule's.
+/// `cnf`, when present, is a binding this server can check (``TokenBinding``): exactly
+/// `{"jkt": THUMBPRINT}`, a base64url SHA-256 thumbprint. Whether the caller proves possession
+/// of that key is the presentation's to check (DPoP, RFC 9449), not this rule's; a token bound
+/// any other way (`x5t#S256`, `jwk`, an unknown or malformed `cnf`) is refused here.
 ///
-/// Broken: ``FederateError/Code/invalidClaim``.
+/// Broken: ``FederateError/Code/tokenBindingMismatch``.
 public struct ConfirmationRule: ClaimRule {
     /// Creates the rule.
     public init() {}
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        _ = try TokenConfirmation(in: token.claims)
+        try TokenBinding(confirmation: try TokenConfirmation(in: token.claims)).requireCheckable()
     }
 }

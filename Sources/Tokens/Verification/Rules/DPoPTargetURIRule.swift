@@ -20,8 +20,8 @@ public struct DPoPTargetURIRule: ClaimRule {
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         // A client that sends the normalized form (most do) is matched without re-normalizing:
-        // normalization is idempotent, so the same bytes as the normalized target are the same
-        // target.
+        // normalization is idempotent, so byte for byte the normalized target means the same
+        // target. Never `==` on `String`: a look-alike (`U+212A` for `K`) is canonically equal, not equal.
         guard let same = try token.string(.htu, satisfies: { $0.elementsEqual(target.normalized.utf8) }) else {
             throw FederateError(.missingClaim, "required claim 'htu' is missing")
         }

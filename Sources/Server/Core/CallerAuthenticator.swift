@@ -1,0 +1,176 @@
+public import Federate
+public import HTTPTypes
+
+/// Requires a verified token in `Authorization`: the framework-neutral work of
+/// FederateHummingbird's `BearerAuthenticationMiddleware` and FederateVapor's, written once.
+///
+/// Three steps, each a value of its own:
+/// 1. the presentation: `Authorization: SCHEME TOKEN` read once, the scheme matched to one of
+///    ``presentations`` (``BearerPresentation`` by default; ``DPoPPresentation`` for DPoP-bound tokens);
+/// 2. the verification: ``verifier``, any `CallerTokenVerifier` — a provider's ID-token
+///    verifier, an `AccessTokenVerifier` (RFC 9068), an `IntrospectionClient` (RFC 7662), or a
+///    `CallerTokenRouter` taking several kinds;
+/// 3. the binding and the scopes: the presentation confirms the token may be used on this
+///    request, then ``requiredScopes`` must all be granted.
+///
+/// Refusals are RFC 6750 §3 challenges (``BearerChallenge``): 401 with the bare challenges
+/// (`Bearer`, `DPoP algs="…"`: no `error`, RFC 6750 §3.1) without a token or with another
+/// scheme (code `missing_bearer_token`), 400 `invalid_request` for a malformed header, 401
+/// `invalid_token` (with the verification's own code), 401 with the presentation's own error
+/// when the token may not be used on this request (DPoP: `invalid_dpop_proof`,
+/// `use_dpop_nonce`), 403 `insufficient_scope` with the required `scope`, and 503 when the
+/// introspection endpoint fails, or with `Retry-After` when the account store cannot answer
+/// (a DPoP replay check: ``StoreOutage``). Each `error` goes on the challenge of the scheme the request
+/// used; every other scheme is still challenged, without one. With ``resource``, every
+/// challenge names its RFC 9728 metadata (`resource_metadata="…"`), so a client that got a 401
+/// finds the authorization servers and scopes it needs.
+public struct CallerAuthenticator: Sendable {
+    /// Verifies the tokens.
+    public let verifier: any CallerTokenVerifier
+    /// The scopes every request must have been granted (none by default).
+    public let requiredScopes: OAuthScopes
+    /// The schemes accepted, in the order challenges list them.
+    public let presentations: [any TokenPresentation]
+    /// The API's RFC 9728 metadata, named in every challenge; `nil` names none.
+    public let resource: ProtectedResourceMetadata?
+
+    /// ``verifier`` as the request path calls it: Federate's own verifiers directly, anything
+    /// else through its protocol. An async call through a protocol makes its caller check its
+    /// executor once it returns, which under SwiftNIO's executor is a hop per call; called
+    /// directly, a request with warm keys and a `Bearer` token takes none here.
+    private let verification: Verification
+    /// Whether each of ``presentations`` is a ``BearerPresentation``, confirmed by a direct call.
+    private let bearerSchemes: [Bool]
+
+    private enum Verification: Sendable {
+        case idTokens(IDTokenBearerVerifier)
+        case router(CallerTokenRouter)
+        case accessTokens(AccessTokenVerifier)
+        case other(any CallerTokenVerifier)
+
+        init(_ verifier: any CallerTokenVerifier) {
+            switch verifier {
+            case let known as IDTokenBearerVerifier: self = .idTokens(known)
+            case let known as CallerTokenRouter: self = .router(known)
+            case let known as AccessTokenVerifier: self = .accessTokens(known)
+            default: self = .other(verifier)
+            }
+        }
+
+        nonisolated(nonsending) func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
+            switch self {
+            case .idTokens(let verifier): return try await verifier.verifyCaller(token)
+            case .router(let verifier): return try await verifier.verifyCaller(token)
+            case .accessTokens(let verifier): return try await verifier.verifyCaller(token)
+            case .other(let verifier): return try await verifier.verifyCaller(token)
+            }
+        }
+    }
+
+    /// Creates the authenticator. A `BearerTokenVerifier` (ID tokens) is a `CallerTokenVerifier`.
+    public init(
+        verifier: any CallerTokenVerifier, requiredScopes: OAuthScopes = [], presentations: [any TokenPresentation] = [BearerPresentation()],
+        resource: ProtectedResourceMetadata? = nil
+    ) {
+        self.verifier = verifier
+        self.requiredScopes = requiredScopes
+        self.presentations = presentations
+        self.resource = resource
+        self.verification = Verification(verifier)
+        self.bearerSchemes = presentations.map { $0 is BearerPresentation }
+    }
+
+    /// The caller `request` proves to be, with the fields every response to it carries, or the
+    /// refusal (a ``BearerChallenge``).
+    ///
+    /// The header and the scheme, then the verification and the confirmation, each once, on
+    /// the request's executor (`nonisolated(nonsending)`): with warm keys and a `Bearer` token
+    /// nothing suspends, so the request takes no executor hop here (Docs/Performance.md, "The
+    /// server"); a step that must wait (a key fetch, introspection, a DPoP replay store) simply
+    /// suspends.
+    public nonisolated(nonsending) func authenticate(_ request: ServerRequest) async throws(BearerChallenge) -> AuthenticatedCaller {
+        let (token, index) = try presented(request)
+        let presentation = presentations[index]
+        let verified: CallerIdentity
+        do throws(FederateError) {
+            verified = try await verification.verifyCaller(token)
+        } catch {
+            throw verificationRefusal(error, presentation: presentation)
+        }
+        let caller: CallerIdentity
+        do throws(FederateError) {
+            if bearerSchemes[index] {
+                caller = try BearerPresentation.confirmed(verified)
+            } else {
+                caller = try await presentation.confirm(verified, token: token, request: request)
+            }
+        } catch {
+            throw confirmationRefusal(error, presentation: presentation)
+        }
+        return try scopesChecked(caller, presentation: presentation)
+    }
+
+    /// The token in `Authorization` and the index of the presentation of its scheme.
+    private func presented(_ request: ServerRequest) throws(BearerChallenge) -> (token: String, presentation: Int) {
+        let credentials: AuthorizationCredentials
+        switch AuthorizationCredentials.from(request.headers) {
+        case .success(let found): credentials = found
+        case .failure(.absent):
+            // No credentials at all: the bare challenge, without an error code (RFC 6750 §3.1).
+            throw challenge(.unauthorized, oauthError: nil, FederateError(.missingBearerToken, "send Authorization: Bearer TOKEN"))
+        case .failure(.malformed(let reason)):
+            throw challenge(.badRequest, oauthError: "invalid_request", FederateError(.invalidAuthorizationHeader, reason))
+        }
+        guard let presentation = presentations.firstIndex(where: { $0.scheme.caseInsensitiveEquals(String(credentials.scheme)) }) else {
+            // Another scheme (`Basic`) is no credentials for this API: the bare challenge too (RFC 6750 §3.1).
+            throw challenge(
+                .unauthorized, oauthError: nil,
+                FederateError(.missingBearerToken, "send Authorization: \(presentations.map(\.scheme).joined(separator: " or ")) TOKEN"))
+        }
+        return (credentials.token, presentation)
+    }
+
+    /// A token the verifier refused: 503 when introspection or the store failed, else `invalid_token`.
+    private func verificationRefusal(_ error: FederateError, presentation: any TokenPresentation) -> BearerChallenge {
+        if error.code == .introspectionFailed { return BearerChallenge(status: .serviceUnavailable, oauthError: nil, error: error, presentations: []) }
+        if StoreOutage.isStoreFailure(error) { return storeOutage(error) }
+        return refusal(error, oauthError: "invalid_token", presentation: presentation)
+    }
+
+    /// A verified token the presentation refused for this request, with the scheme's own `error`;
+    /// 503 when the store could not answer (a DPoP proof's replay check).
+    private func confirmationRefusal(_ error: FederateError, presentation: any TokenPresentation) -> BearerChallenge {
+        if StoreOutage.isStoreFailure(error) { return storeOutage(error) }
+        return refusal(error, oauthError: presentation.oauthError(forRefused: error), presentation: presentation)
+    }
+
+    /// 503 with `Retry-After` and no challenge: the token was not found wanting (``StoreOutage``).
+    private func storeOutage(_ error: FederateError) -> BearerChallenge {
+        BearerChallenge(status: .serviceUnavailable, oauthError: nil, error: error, presentations: [], fields: StoreOutage.fields)
+    }
+
+    private func scopesChecked(_ caller: CallerIdentity, presentation: any TokenPresentation) throws(BearerChallenge) -> AuthenticatedCaller {
+        try BearerChallenge.requireScopes(requiredScopes, of: caller, presentations: presentations, resource: resource)
+        return AuthenticatedCaller(caller: caller, responseFields: presentation.responseFields())
+    }
+
+    /// A challenge of every scheme, without a scheme of the request's.
+    private func challenge(_ status: HTTPTypes.HTTPResponse.Status, oauthError: String?, _ error: FederateError) -> BearerChallenge {
+        BearerChallenge(status: status, oauthError: oauthError, error: error, presentations: presentations, resourceMetadata: resource?.metadataURL)
+    }
+
+    private func refusal(_ error: FederateError, oauthError: String, presentation: any TokenPresentation) -> BearerChallenge {
+        BearerChallenge(
+            status: .unauthorized, oauthError: oauthError, error: error, presentations: presentations, scheme: presentation.scheme,
+            resourceMetadata: resource?.metadataURL, fields: presentation.responseFields())
+    }
+}
+
+/// A request's verified caller, and the fields every response to it carries (DPoP: the
+/// current `DPoP-Nonce`).
+public struct AuthenticatedCaller: Sendable {
+    /// Who called.
+    public let caller: CallerIdentity
+    /// Fields to add to the response.
+    public let responseFields: HTTPFields
+}
