@@ -1,5 +1,5 @@
 // Counts heap allocations for scripts/load.sh (LOAD_ALLOCS=1): LD_PRELOAD it, and SIGUSR2
-// writes "allocs N" to standard error. Uses glibc's own entry points (__libc_malloc and
+// writes "allocs N" to standard error; `FederatePerf allocs` reads the count itself. Uses glibc's own entry points (__libc_malloc and
 // friends), so it needs no dlsym and no bootstrap heap.
 #include <signal.h>
 #include <stdatomic.h>
@@ -28,6 +28,9 @@ static void report(int sig) {
 __attribute__((constructor)) static void init(void) { signal(SIGUSR2, report); }
 
 static inline void counted(void) { atomic_fetch_add_explicit(&count, 1, memory_order_relaxed); }
+
+// The count so far, for a process that measures itself (Benchmarks' `FederatePerf allocs`).
+unsigned long federate_allocation_count(void) { return atomic_load(&count); }
 void *malloc(size_t n) { counted(); return __libc_malloc(n); }
 void *calloc(size_t a, size_t b) { counted(); return __libc_calloc(a, b); }
 void *realloc(void *p, size_t n) { counted(); return __libc_realloc(p, n); }

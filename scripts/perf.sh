@@ -17,6 +17,8 @@
 #        scripts/perf.sh --quick    CI: 4,000 tokens, no in-process figures, never fails on ratio
 # Environment: PERF_TOKENS (token count), PERF_REPEAT (timed runs per file, best is kept),
 #              PERF_SKIP_BUILD=1 (use the existing .build/release/federate, or PERF_BINARY),
+#              PERF_BASELINE_BINARY (another build's federate, timed in the same run, its runs
+#              alternating with this one's, and printed beside it),
 #              PERF_WORK (scratch directory; default a fresh temporary one).
 set -euo pipefail
 
@@ -140,37 +142,59 @@ with multiprocessing.get_context("fork").Pool(os.cpu_count() or 1) as pool:
 PYTHON
 
 # --- 4. the CLI ---------------------------------------------------------------------------
-VERIFY=("${PIN[@]}" "$FEDERATE" verify --jwks "$WORK/jwks.json" --expected-issuer "$ISS" --audience "$AUD" --output summary)
-
-# Prints the best wall time and the best CPU time (user + system) in seconds of $2 runs over
-# file $1, checking the summary line. `openssl speed` divides by CPU user time, so on a loaded
+# Prints the wall time and the CPU time (user + system) in seconds of one run of binary $1 over
+# file $2, checking the summary line. `openssl speed` divides by CPU user time, so on a loaded
 # machine only the CPU-time ratio compares like with like (the wall-clock one then drops with
 # the neighbours' load).
-best_time() { # $1 = token file, $2 = runs, $3 = expected valid count
-    local best="" best_cpu="" start end out t cpu
-    for _ in $(seq "$2"); do
-        start=$(date +%s%N)
-        out="$(/usr/bin/time -f '%U %S' -o "$WORK/cpu.txt" "${VERIFY[@]}" <"$1")"
-        end=$(date +%s%N)
-        if [[ $out != "$3 valid, 0 invalid" ]]; then
-            echo "unexpected CLI summary for $1: '$out' (expected '$3 valid, 0 invalid')" >&2
-            exit 1
-        fi
-        t=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.6f", (e - s) / 1e9 }')
-        cpu=$(awk '{ printf "%.6f", $1 + $2 }' "$WORK/cpu.txt")
-        if [[ -z $best ]] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$t; fi
-        if [[ -z $best_cpu ]] || awk -v a="$cpu" -v b="$best_cpu" 'BEGIN { exit !(a < b) }'; then best_cpu=$cpu; fi
-    done
-    echo "$best $best_cpu"
+time_once() { # $1 = binary, $2 = token file, $3 = expected valid count
+    local start end out
+    local -a verify=("${PIN[@]}" "$1" verify --jwks "$WORK/jwks.json" --expected-issuer "$ISS" --audience "$AUD" --output summary)
+    start=$(date +%s%N)
+    out="$(/usr/bin/time -f '%U %S' -o "$WORK/cpu.txt" "${verify[@]}" <"$2")"
+    end=$(date +%s%N)
+    if [[ $out != "$3 valid, 0 invalid" ]]; then
+        echo "unexpected CLI summary of $1 for $2: '$out' (expected '$3 valid, 0 invalid')" >&2
+        exit 1
+    fi
+    awk -v s="$start" -v e="$end" 'BEGIN { printf "%.6f ", (e - s) / 1e9 }'
+    awk '{ printf "%.6f\n", $1 + $2 }' "$WORK/cpu.txt"
 }
 
+# The best wall and CPU times of $3 runs over file $1 for each binary after it ($4...), the
+# binaries' runs alternating; prints "wall cpu" per binary, one line each, in order.
+best_times() { # $1 = token file, $2 = expected valid count, $3 = runs, $4... = binaries
+    local file="$1" expected="$2" runs="$3"; shift 3
+    local -a best best_cpu
+    local i t cpu
+    for _ in $(seq "$runs"); do
+        i=0
+        for bin in "$@"; do
+            read -r t cpu <<<"$(time_once "$bin" "$file" "$expected")"
+            if [[ -z ${best[i]:-} ]] || awk -v a="$t" -v b="${best[i]}" 'BEGIN { exit !(a < b) }'; then best[i]=$t; fi
+            if [[ -z ${best_cpu[i]:-} ]] || awk -v a="$cpu" -v b="${best_cpu[i]}" 'BEGIN { exit !(a < b) }'; then best_cpu[i]=$cpu; fi
+            i=$((i + 1))
+        done
+    done
+    for i in $(seq 0 $(($# - 1))); do echo "${best[i]} ${best_cpu[i]}"; done
+}
+
+BINARIES=("$FEDERATE")
+BASELINE="${PERF_BASELINE_BINARY:-}"
+if [[ -n $BASELINE ]]; then
+    [[ -x $BASELINE ]] || { echo "no baseline binary at $BASELINE" >&2; exit 1; }
+    BINARIES+=("$BASELINE")
+fi
 log "timing the CLI on core 0, best of $REPEAT (load $(load))"
 LOAD_BEFORE="$(load)"
-read -r START_RS CPU_START_RS <<<"$(best_time "$WORK/rs256-1.txt" 5 1)"
-read -r START_ES CPU_START_ES <<<"$(best_time "$WORK/es256-1.txt" 5 1)"
-read -r T_RS CPU_RS <<<"$(best_time "$WORK/rs256.txt" "$REPEAT" "$TOKENS")"
-read -r T_ES CPU_ES <<<"$(best_time "$WORK/es256.txt" "$REPEAT" "$TOKENS")"
+mapfile -t STARTS_RS < <(best_times "$WORK/rs256-1.txt" 1 5 "${BINARIES[@]}")
+mapfile -t STARTS_ES < <(best_times "$WORK/es256-1.txt" 1 5 "${BINARIES[@]}")
+mapfile -t TIMES_RS < <(best_times "$WORK/rs256.txt" "$TOKENS" "$REPEAT" "${BINARIES[@]}")
+mapfile -t TIMES_ES < <(best_times "$WORK/es256.txt" "$TOKENS" "$REPEAT" "${BINARIES[@]}")
 LOAD_AFTER="$(load)"
+read -r START_RS CPU_START_RS <<<"${STARTS_RS[0]}"
+read -r START_ES CPU_START_ES <<<"${STARTS_ES[0]}"
+read -r T_RS CPU_RS <<<"${TIMES_RS[0]}"
+read -r T_ES CPU_ES <<<"${TIMES_ES[0]}"
 
 rate() { awk -v n="$1" -v t="$2" -v s="$3" 'BEGIN { printf "%.0f", (n - 1) / (t - s) }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -183,6 +207,16 @@ CPU_CLI_RS="$(rate "$TOKENS" "$CPU_RS" "$CPU_START_RS")"
 CPU_CLI_ES="$(rate "$TOKENS" "$CPU_ES" "$CPU_START_ES")"
 CPU_RATIO_RS="$(ratio "$CPU_CLI_RS" "$OSSL_RSA")"
 CPU_RATIO_ES="$(ratio "$CPU_CLI_ES" "$OSSL_EC")"
+if [[ -n $BASELINE ]]; then
+    read -r B_START_RS B_CPU_START_RS <<<"${STARTS_RS[1]}"
+    read -r B_START_ES B_CPU_START_ES <<<"${STARTS_ES[1]}"
+    read -r B_T_RS B_CPU_RS <<<"${TIMES_RS[1]}"
+    read -r B_T_ES B_CPU_ES <<<"${TIMES_ES[1]}"
+    B_CLI_RS="$(rate "$TOKENS" "$B_T_RS" "$B_START_RS")"
+    B_CLI_ES="$(rate "$TOKENS" "$B_T_ES" "$B_START_ES")"
+    B_CPU_CLI_RS="$(rate "$TOKENS" "$B_CPU_RS" "$B_CPU_START_RS")"
+    B_CPU_CLI_ES="$(rate "$TOKENS" "$B_CPU_ES" "$B_CPU_START_ES")"
+fi
 
 # --- 5. in-process figures (full mode) -------------------------------------------------------
 # FederatePerf (Benchmarks/Perf) measures the same cases as the package-benchmark suite, with
@@ -219,6 +253,13 @@ printf '%-34s %12s %12s %8s\n' "federate verify RS256 (CLI)" "$CLI_RS" "$OSSL_RS
 printf '%-34s %12s %12s %8s\n' "federate verify ES256 (CLI)" "$CLI_ES" "$OSSL_EC" "$RATIO_ES"
 printf '%-34s %12s %12s %8s\n' "  RS256 per CPU second" "$CPU_CLI_RS" "$OSSL_RSA" "$CPU_RATIO_RS"
 printf '%-34s %12s %12s %8s\n' "  ES256 per CPU second" "$CPU_CLI_ES" "$OSSL_EC" "$CPU_RATIO_ES"
+if [[ -n $BASELINE ]]; then
+    printf '%-34s %12s %12s %8s\n' "baseline RS256 (CLI)" "$B_CLI_RS" "$OSSL_RSA" "$(ratio "$B_CLI_RS" "$OSSL_RSA")"
+    printf '%-34s %12s %12s %8s\n' "baseline ES256 (CLI)" "$B_CLI_ES" "$OSSL_EC" "$(ratio "$B_CLI_ES" "$OSSL_EC")"
+    printf '%-34s %12s %12s %8s\n' "  RS256 per CPU second" "$B_CPU_CLI_RS" "$OSSL_RSA" "$(ratio "$B_CPU_CLI_RS" "$OSSL_RSA")"
+    printf '%-34s %12s %12s %8s\n' "  ES256 per CPU second" "$B_CPU_CLI_ES" "$OSSL_EC" "$(ratio "$B_CPU_CLI_ES" "$OSSL_EC")"
+    echo "baseline: $BASELINE"
+fi
 echo
 printf 'CLI wall times: RS256 %ss, ES256 %ss for %s tokens; start-up (1 token) %ss / %ss\n' \
     "$T_RS" "$T_ES" "$TOKENS" "$START_RS" "$START_ES"

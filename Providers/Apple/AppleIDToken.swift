@@ -67,7 +67,9 @@ public struct AppleIDTokenVerifier: Sendable {
     }
 
     /// Verifies `token`; with `rawNonce`, its `nonce` must match per `nonceMode`.
-    public func verify(_ token: String, rawNonce: String? = nil, nonceMode: AppleNonceMode = .raw) async throws(FederateError) -> AppleIdentity {
+    public nonisolated(nonsending) func verify(
+        _ token: String, rawNonce: String? = nil, nonceMode: AppleNonceMode = .raw
+    ) async throws(FederateError) -> AppleIdentity {
         let expectations = IDTokenExpectations(nonce: rawNonce.map(nonceMode.expectedClaim(for:)))
         return try AppleIdentity(try await verifier.verify(token, expecting: expectations))
     }
@@ -90,20 +92,20 @@ public struct AppleIdentity: Sendable {
     /// `nonce_supported`.
     public let nonceSupported: Bool?
     /// `transfer_sub`, during an app transfer between teams.
-    public var transferSubject: String? { idToken.claims["transfer_sub"]?.stringValue }
+    public var transferSubject: String? { idToken["transfer_sub"]?.stringValue }
 
     /// Reads Apple's claims; a present claim of the wrong type throws `FederateError/Code/invalidClaim`.
     public init(_ idToken: IDToken) throws(FederateError) {
         self.idToken = idToken
         func flag(_ name: String) throws(FederateError) -> Bool? {
-            guard let value = idToken.claims[name] else { return nil }
+            guard let value = idToken[name] else { return nil }
             guard let flag = AppleClaims.bool(value) else { throw FederateError(.invalidClaim, "'\(name)' is not a boolean") }
             return flag
         }
         emailVerified = try flag("email_verified")
         isPrivateEmail = try flag("is_private_email")
         nonceSupported = try flag("nonce_supported")
-        if let status = idToken.claims["real_user_status"] {
+        if let status = idToken["real_user_status"] {
             guard let value = status.int64Value, (0...2).contains(value) else {
                 throw FederateError(.invalidClaim, "'real_user_status' is not 0, 1 or 2")
             }
@@ -119,14 +121,17 @@ extension AppleIDTokenVerifier: BearerTokenVerifier {
     public var providerID: String { AppleProvider.providerID }
 
     /// Verifies an Apple ID token; the expectations' nonce is the raw nonce, compared as sent.
-    public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity {
+    public nonisolated(nonsending) func verifyBearer(
+        _ token: String, expecting expectations: IDTokenExpectations
+    ) async throws(FederateError) -> BearerIdentity {
         BearerIdentity(providerID: providerID, idToken: try await verify(token, rawNonce: expectations.nonce).idToken)
     }
+}
 
-    /// Verifies an Apple ID token, expecting no nonce, when Apple's keys are at hand (Apple's
-    /// claims read as ``verify(_:rawNonce:nonceMode:)`` reads them).
-    public func verifyBearerWithoutSuspending(_ token: String) throws(FederateError) -> BearerIdentity? {
-        guard let idToken = try verifier.verifyWithoutSuspending(token) else { return nil }
-        return BearerIdentity(providerID: providerID, idToken: try AppleIdentity(idToken).idToken)
+extension AppleIDTokenVerifier: JWSCallerTokenVerifier {
+    /// An Apple ID token the router read, expecting no nonce (Apple's claims read as
+    /// ``verify(_:rawNonce:nonceMode:)`` reads them).
+    package nonisolated(nonsending) func verifyCaller(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> CallerIdentity {
+        CallerIdentity(bearer: BearerIdentity(providerID: providerID, idToken: try AppleIdentity(try await verifier.verify(token, read: read)).idToken))
     }
 }

@@ -63,7 +63,7 @@ public struct AppleNotificationVerifier: Sendable {
     }
 
     /// Verifies and decodes a request body.
-    public func verify(body: [UInt8]) async throws(FederateError) -> AppleNotification {
+    public nonisolated(nonsending) func verify(body: [UInt8]) async throws(FederateError) -> AppleNotification {
         let payload: String
         do {
             let object = try JSONParser(limits: .init(maxBytes: 64 * 1024, maxDepth: 4)).parseObject(body)
@@ -77,7 +77,7 @@ public struct AppleNotificationVerifier: Sendable {
     }
 
     /// Decodes the verified claims' `events` string. Throws `FederateError/Code/invalidClaim`.
-    public static func decode(claims: [String: JSONValue]) throws(FederateError) -> AppleNotification {
+    public static func decode(claims: JSONMembers) throws(FederateError) -> AppleNotification {
         let events: [String: JSONValue]
         switch claims["events"] {
         case .string(let json)?:

@@ -40,7 +40,7 @@ extension AppleSignIn {
     public func credential(rawNonce: String? = nil, nonceMode: AppleNonceMode = .raw) -> Credential {
         let idToken = identity.idToken
         let profile = ProviderProfile(
-            displayName: user?.displayName, email: user?.email ?? idToken.email, claims: idToken.claims)
+            displayName: user?.displayName, email: user?.email ?? idToken.email, claims: idToken.claims.dictionary)
         return Credential(
             providerID: AppleProvider.providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
             rawNonce: rawNonce, nonceClaim: rawNonce.map(nonceMode.expectedClaim(for:)), emailVerified: identity.emailVerified,

@@ -44,7 +44,7 @@ public struct FirebaseEmulator: Sendable, Hashable {
 
     /// Checks an emulator token: compact serialization with an empty signature and header
     /// `alg` exactly `none`, then `rules` on its claims at `clock`'s time.
-    func verify(_ token: String, rules: ClaimRules, limits: JWSLimits, clock: FederateClock, clockTolerance: Duration) throws(FederateError) -> [String: JSONValue] {
+    func verify(_ token: String, rules: ClaimRules, limits: JWSLimits, clock: FederateClock, clockTolerance: Duration) throws(FederateError) -> JSONMembers {
         guard token.utf8.count <= limits.maxTokenBytes else {
             throw FederateError(.tokenTooLarge, "token is \(token.utf8.count) bytes; the limit is \(limits.maxTokenBytes)")
         }
@@ -55,18 +55,16 @@ public struct FirebaseEmulator: Sendable, Hashable {
         guard parts[2].isEmpty else {
             throw FederateError(.disallowedAlgorithm, "the Auth emulator's tokens are unsigned: a signed token is refused in emulator mode")
         }
-        let parser = JSONParser(limits: .init(maxBytes: limits.maxTokenBytes, maxDepth: limits.maxJSONDepth))
-        guard let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]) else {
+        guard let payload = Base64URL.decode(parts[1]) else {
             throw FederateError(.malformedToken, "the header or payload is not canonical base64url")
         }
-        let headerMembers: [String: JSONValue], claims: [String: JSONValue]
+        let header = try JOSEHeader(segment: String(parts[0]), limits: limits)
+        let claims: JSONMembers
         do {
-            headerMembers = try parser.parseObject(headerBytes)
-            claims = try parser.parseObject(payloadBytes)
+            claims = try JSONMembers(validating: payload, limits: JSONParser.Limits(maxBytes: limits.maxTokenBytes, maxDepth: limits.maxJSONDepth))
         } catch {
             throw FederateError(.malformedToken, "the header or payload is not a JSON object (\(error))")
         }
-        let header = try JOSEHeader(members: headerMembers)
         guard header.algorithmName.exactlyEquals("none") else {
             throw FederateError(.disallowedAlgorithm, "an emulator token's 'alg' is 'none'")
         }

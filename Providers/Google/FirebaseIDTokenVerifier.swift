@@ -59,8 +59,8 @@ public struct FirebaseIDTokenVerifier: Sendable {
     /// and a token whose `auth_time` is before the user's `tokensValidAfter` with
     /// `id_token_revoked`. An expired token fails with `id_token_expired`; a token of a tenant
     /// not expected with `tenant_not_allowed`.
-    public func verify(_ token: String, checkRevoked: Bool = false) async throws(FederateError) -> FirebaseToken {
-        try await check.verify(token, checkRevoked: checkRevoked)
+    public nonisolated(nonsending) func verify(_ token: String, checkRevoked: Bool = false) async throws(FederateError) -> FirebaseToken {
+        try await check.verify(token, read: nil, checkRevoked: checkRevoked)
     }
 }
 
@@ -92,8 +92,8 @@ extension FederateError.Code {
 public struct FirebaseToken: Sendable {
     /// The verified token; `nil` for an Auth emulator token, which nothing signed (``isEmulated``).
     public let idToken: IDToken?
-    /// Every claim of the payload.
-    public let claims: [String: JSONValue]
+    /// Every claim of the payload, read from its text when asked for.
+    public let claims: JSONMembers
 
     /// A signed token that passed the rules.
     init(idToken: IDToken) {
@@ -102,7 +102,7 @@ public struct FirebaseToken: Sendable {
     }
 
     /// An emulator token that passed the rules.
-    init(emulatedClaims claims: [String: JSONValue]) {
+    init(emulatedClaims claims: JSONMembers) {
         self.idToken = nil
         self.claims = claims
     }
@@ -151,10 +151,22 @@ extension FirebaseIDTokenVerifier: BearerTokenVerifier {
     /// Firebase ID tokens and is ignored).
     /// Emulator tokens are not bearer identities (a `BearerIdentity` holds a signed ID token):
     /// in emulator mode this throws `invalid_configuration`; use ``verify(_:checkRevoked:)``.
-    public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity {
-        guard let idToken = try await verify(token).idToken else {
+    public nonisolated(nonsending) func verifyBearer(
+        _ token: String, expecting expectations: IDTokenExpectations
+    ) async throws(FederateError) -> BearerIdentity {
+        try bearer(try await verify(token))
+    }
+
+    private func bearer(_ token: FirebaseToken) throws(FederateError) -> BearerIdentity {
+        guard let idToken = token.idToken else {
             throw FederateError(.invalidConfiguration, "an Auth emulator token is not a bearer identity: verify it with verify(_:)")
         }
         return BearerIdentity(providerID: providerID, idToken: idToken)
+    }
+}
+
+extension FirebaseIDTokenVerifier: JWSCallerTokenVerifier {
+    package nonisolated(nonsending) func verifyCaller(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> CallerIdentity {
+        CallerIdentity(bearer: try bearer(try await check.verify(token, read: read, checkRevoked: false)))
     }
 }

@@ -42,17 +42,19 @@ struct FirebaseJWTCheck: Sendable {
         self.userLookup = userLookup
         self.expiredCode = expiredCode
         self.revokedCode = revokedCode
+        // A Firebase token must name its key (`kid`): the verifier refuses one that does not.
         self.verifier = IDTokenVerifier(
             policy: IDTokenPolicy(
                 issuers: [issuerBase + projectID], audiences: [projectID], allowedAlgorithms: [.rs256],
                 clockTolerance: clockTolerance, requiredClaims: ["auth_time"], additionalRules: rules),
-            keys: provider, clock: clock, observability: observability)
+            keys: provider, clock: clock, observability: observability, requiresKeyID: true)
     }
 
-    func verify(_ token: String, checkRevoked: Bool) async throws(FederateError) -> FirebaseToken {
+    /// Verifies `token` (its header already read by the router when `read` is given).
+    nonisolated(nonsending) func verify(_ token: String, read: CompactJWS.HeaderRead?, checkRevoked: Bool) async throws(FederateError) -> FirebaseToken {
         let verified: FirebaseToken
         do throws(FederateError) {
-            verified = try await verifySignedOrEmulated(token)
+            verified = try await verifySignedOrEmulated(token, read: read)
         } catch where error.code == .tokenExpired {
             throw FederateError(expiredCode, "the Firebase \(name) has expired: get a fresh one from the client SDK")
         }
@@ -62,7 +64,9 @@ struct FirebaseJWTCheck: Sendable {
         return verified
     }
 
-    private func verifySignedOrEmulated(_ token: String) async throws(FederateError) -> FirebaseToken {
+    private nonisolated(nonsending) func verifySignedOrEmulated(
+        _ token: String, read: CompactJWS.HeaderRead?
+    ) async throws(FederateError) -> FirebaseToken {
         if let emulator {
             let policy = verifier.policy
             let claims = try emulator.verify(
@@ -70,10 +74,7 @@ struct FirebaseJWTCheck: Sendable {
                 clockTolerance: policy.clockTolerance)
             return FirebaseToken(emulatedClaims: claims)
         }
-        let jws = try CompactJWS(parsing: token, limits: verifier.policy.limits)
-        guard jws.header.keyID?.isEmpty == false else {
-            throw FederateError(.unknownKey, "a Firebase \(name) must name its key ('kid')")
-        }
+        if let read { return FirebaseToken(idToken: try await verifier.verify(token, read: read)) }
         return FirebaseToken(idToken: try await verifier.verify(token))
     }
 

@@ -44,8 +44,8 @@ public struct FirebaseSessionCookieVerifier: Sendable {
     /// Verifies the cookie's value. An expired cookie fails with `session_cookie_expired`; with
     /// `checkRevoked`, one from before the user's `tokensValidAfter` with `session_cookie_revoked`,
     /// a disabled user with `user_disabled`.
-    public func verify(_ cookie: String, checkRevoked: Bool = false) async throws(FederateError) -> FirebaseToken {
-        try await check.verify(cookie, checkRevoked: checkRevoked)
+    public nonisolated(nonsending) func verify(_ cookie: String, checkRevoked: Bool = false) async throws(FederateError) -> FirebaseToken {
+        try await check.verify(cookie, read: nil, checkRevoked: checkRevoked)
     }
 }
 

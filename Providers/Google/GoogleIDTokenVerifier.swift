@@ -46,7 +46,7 @@ public struct GoogleIDTokenVerifier: Sendable {
     }
 
     /// Verifies `token` (with `nonce`, when the flow sent one).
-    public func verify(_ token: String, nonce: String? = nil) async throws(FederateError) -> IDToken {
+    public nonisolated(nonsending) func verify(_ token: String, nonce: String? = nil) async throws(FederateError) -> IDToken {
         try await verifier.verify(token, expecting: IDTokenExpectations(nonce: nonce))
     }
 }
@@ -60,11 +60,15 @@ extension GoogleIDTokenVerifier: BearerTokenVerifier {
     /// `google.com`.
     public var providerID: String { GoogleProvider.providerID }
 
-    public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity {
+    public nonisolated(nonsending) func verifyBearer(
+        _ token: String, expecting expectations: IDTokenExpectations
+    ) async throws(FederateError) -> BearerIdentity {
         BearerIdentity(providerID: providerID, idToken: try await verify(token, nonce: expectations.nonce))
     }
+}
 
-    public func verifyBearerWithoutSuspending(_ token: String) throws(FederateError) -> BearerIdentity? {
-        try verifier.verifyWithoutSuspending(token).map { BearerIdentity(providerID: providerID, idToken: $0) }
+extension GoogleIDTokenVerifier: JWSCallerTokenVerifier {
+    package nonisolated(nonsending) func verifyCaller(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> CallerIdentity {
+        CallerIdentity(bearer: BearerIdentity(providerID: providerID, idToken: try await verifier.verify(token, read: read)))
     }
 }

@@ -15,7 +15,8 @@ public struct HostedDomainRule: ClaimRule {
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard !accepted.isEmpty else { return }
-        guard case .string(let domain)? = token.claims["hd"], accepted.contains(domain) else {
+        // `hd` of another type accepts no domain: the same refusal as a missing one.
+        guard let domain = try? token.string("hd"), accepted.contains(domain) else {
             throw FederateError(.hostedDomainMismatch, "the account is not in an accepted Google Workspace domain")
         }
     }

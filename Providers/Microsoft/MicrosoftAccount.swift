@@ -18,9 +18,9 @@ public struct MicrosoftAccount: Sendable, Hashable {
 
     /// Reads a token that passed Entra's rules (its `tid` is a well-formed GUID).
     public init(idToken: IDToken) {
-        self.tenantID = idToken.claims["tid"]?.stringValue ?? ""
-        self.objectID = idToken.claims["oid"]?.stringValue
-        self.preferredUsername = idToken.claims["preferred_username"]?.stringValue
+        self.tenantID = idToken["tid"]?.stringValue ?? ""
+        self.objectID = idToken["oid"]?.stringValue
+        self.preferredUsername = idToken["preferred_username"]?.stringValue
         self.name = idToken.name
     }
 

@@ -35,7 +35,7 @@ public struct BackChannelLogoutVerifier: Sendable {
     }
 
     /// Verifies a logout token at the ``clock``'s time.
-    public func verify(_ token: String) async throws(FederateError) -> LogoutToken {
+    public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> LogoutToken {
         let verifier = JWTVerifier(
             rules: .logoutToken(issuers: policy.issuers, audiences: policy.audiences), allowedAlgorithms: policy.allowedAlgorithms,
             keys: keys, hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, clock: clock, limits: policy.limits)

@@ -14,5 +14,5 @@ public struct LogoutToken: Sendable {
     /// When it was issued.
     public let issuedAt: Date
     /// Every claim.
-    public let claims: [String: JSONValue]
+    public let claims: JSONMembers
 }

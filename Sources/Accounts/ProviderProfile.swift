@@ -28,6 +28,6 @@ public struct ProviderProfile: Sendable, Hashable {
     public init(idToken: IDToken) {
         self.init(
             displayName: idToken.name, email: idToken.email, photoURL: idToken.picture,
-            username: idToken.claims["preferred_username"]?.stringValue, claims: idToken.claims)
+            username: idToken["preferred_username"]?.stringValue, claims: idToken.claims.dictionary)
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 
 /// The session-signing keys of one ``AccountService``: read from the store, cached, rotated.
 /// As a `KeySetProvider` it gives the keys session tokens verify with.
-final class SessionKeyRing: KeySetProvider {
+final class SessionKeyRing: KeySetAtHand {
     struct Keys: Sendable {
         let signing: JWSSigningKey
         let signingCreatedAt: Date
@@ -40,15 +40,16 @@ final class SessionKeyRing: KeySetProvider {
         return keys.signing
     }
 
-    /// The verification keys: the cache while fresh, else reread from the store.
-    func keySet() async throws(FederateError) -> JSONWebKeySet {
+    /// The verification keys: the cache while fresh (at once, on the caller's executor), else
+    /// reread from the store.
+    nonisolated(nonsending) func keySet() async throws(FederateError) -> JSONWebKeySet {
         let now = clock.now
         if let verification = cachedKeySet(now: now) { return verification }
         return try await load(now: now)?.verification ?? .empty
     }
 
     /// The cached verification keys while they are fresh; `nil` when ``keySet()`` would reread the store.
-    var cachedKeySet: JSONWebKeySet? { cachedKeySet(now: clock.now) }
+    var keySetAtHand: JSONWebKeySet? { cachedKeySet(now: clock.now) }
 
     /// The cached verification keys while they are fresh at `now`, else `nil`.
     func cachedKeySet(now: Date) -> JSONWebKeySet? {
@@ -59,7 +60,7 @@ final class SessionKeyRing: KeySetProvider {
     /// up. Rereads the store at most once per ``forcedRereadInterval``, so tokens with made-up
     /// key IDs cannot turn every session check into a store read; in between, a set that a
     /// concurrent reread brought is used, else `nil` (the token fails with `unknown_key`).
-    func refreshedKeySet(after stale: JSONWebKeySet) async throws(FederateError) -> JSONWebKeySet? {
+    nonisolated(nonsending) func refreshedKeySet(after stale: JSONWebKeySet) async throws(FederateError) -> JSONWebKeySet? {
         let now = clock.now
         let mayReread = lastForcedReread.withLock { last in
             if let last, now >= last, now.timeIntervalSince(last) < Self.forcedRereadInterval { return false }

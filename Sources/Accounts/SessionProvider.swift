@@ -17,7 +17,7 @@ public struct SessionProvider: Sendable, Hashable {
 
     /// The provider of `credential`'s sign-in.
     init(credential: Credential) {
-        self.init(providerID: credential.providerID, subject: credential.subject, sessionID: credential.idToken?.claims["sid"]?.stringValue)
+        self.init(providerID: credential.providerID, subject: credential.subject, sessionID: credential.idToken?.sessionID)
     }
 
     /// The ``AccountStore/endSessions(key:validAfter:expiresAt:)`` key of every session of this

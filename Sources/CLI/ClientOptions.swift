@@ -121,7 +121,7 @@ extension CLIOutput {
             "refused_scopes": .array(tokens.refusedScopes.map(JSONValue.string)),
             "expires_at": tokens.expiresAt.map { .integer(SafeNumber.clampedInt64($0.timeIntervalSince1970.rounded())) } ?? .null,
         ]
-        if let claims = tokens.idTokenClaims { object["claims"] = .object(claims.claims) }
+        if let claims = tokens.idTokenClaims { object["claims"] = claims.claims.jsonValue }
         if includeTokens {
             var raw: [String: JSONValue] = ["access_token": .string(tokens.accessToken), "token_type": .string(tokens.tokenType)]
             if let refreshToken = tokens.refreshToken { raw["refresh_token"] = .string(refreshToken) }

@@ -237,7 +237,8 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 }
 
-/// The verifier the command built, and how it verifies one token.
+/// The verifier the command built, and how it verifies one token: one verifier for the whole
+/// run, each token parsed once.
 struct VerificationSession {
     /// A value kept by reference.
     final class Box<Value: Sendable>: Sendable {
@@ -251,7 +252,7 @@ struct VerificationSession {
     }
 
     /// Verifies one token and returns its claims.
-    typealias ClaimsVerifier = @Sendable (String, IDTokenExpectations) async throws(FederateError) -> [String: JSONValue]
+    typealias ClaimsVerifier = @Sendable (String, IDTokenExpectations) async throws(FederateError) -> JSONMembers
 
     private enum Verifier {
         /// A built-in provider's verifier, with its own policy and keys (the bearer protocol).
@@ -261,53 +262,47 @@ struct VerificationSession {
         /// One verifier for every token (with keys at hand, it verifies without suspending).
         /// Boxed: taking a struct payload out of the enum copied the whole verifier per token.
         case fixed(Box<IDTokenVerifier>)
-        /// `--jwks` without `--expected-issuer`: any string `iss` passes, so the policy takes
-        /// each token's own.
-        case anyIssuer(IDTokenPolicy, Keys)
     }
 
     private let verifier: Verifier
-    private let clock: FederateClock
 
     /// A built-in provider's verifier.
     init(bearer: any BearerTokenVerifier) {
         verifier = .bearer(bearer)
-        clock = .system
     }
 
     /// A built-in provider's verifier that is not a bearer verifier.
     init(claims: @escaping ClaimsVerifier) {
         verifier = .claims(claims)
-        clock = .system
     }
 
-    /// `policy` with `keys`, checking tokens at `clock`'s time; without `checkIssuer`, the
-    /// issuer is each token's own.
+    /// `policy` with `keys`, checking tokens at `clock`'s time; without `checkIssuer`, any
+    /// string `iss` passes (`--jwks` without `--expected-issuer`), still required.
     init(policy: IDTokenPolicy, keys: Keys, checkIssuer: Bool, clock: FederateClock) {
-        self.clock = clock
-        switch (checkIssuer, keys) {
-        case (false, _): verifier = .anyIssuer(policy, keys)
-        case (true, .fixed(let keySet)): verifier = .fixed(Box(IDTokenVerifier(policy: policy, keys: keySet, clock: clock)))
-        case (true, .remote(let remote)): verifier = .fixed(Box(IDTokenVerifier(policy: policy, keys: remote, clock: clock)))
+        var policy = policy
+        policy.acceptsAnyIssuer = !checkIssuer
+        switch keys {
+        case .fixed(let keySet): verifier = .fixed(Box(IDTokenVerifier(policy: policy, keys: keySet, clock: clock)))
+        case .remote(let remote): verifier = .fixed(Box(IDTokenVerifier(policy: policy, keys: remote, clock: clock)))
         }
     }
 
     /// The outcome for one token; its JSON is built only when printed (not in summary mode).
     struct Verdict {
-        let claims: [String: JSONValue]?
+        let claims: JSONMembers?
         let error: FederateError?
 
         var isValid: Bool { error == nil }
 
         var json: JSONValue {
             if let error { return ["valid": false, "error": .string(error.code.rawValue), "message": .string(error.message)] }
-            return ["valid": true, "claims": .object(claims ?? [:])]
+            return ["valid": true, "claims": claims?.jsonValue ?? .object([:])]
         }
     }
 
     func verify(_ token: String, expectations: IDTokenExpectations) async -> Verdict {
         do {
-            let claims: [String: JSONValue]
+            let claims: JSONMembers
             switch verifier {
             case .bearer(let bearer):
                 claims = try await bearer.verifyBearer(token, expecting: expectations).idToken.claims
@@ -315,34 +310,10 @@ struct VerificationSession {
                 claims = try await verify(token, expectations)
             case .fixed(let box):
                 claims = try await box.value.verify(token, expecting: expectations).claims
-            case .anyIssuer(var policy, let keys):
-                policy.issuers = [try Self.unverifiedIssuer(of: token, limits: policy.limits)]
-                switch keys {
-                case .fixed(let keySet):
-                    claims = try IDTokenVerifier(policy: policy, keys: keySet, clock: clock).verify(token, keySet: keySet, expecting: expectations).claims
-                case .remote(let remote):
-                    claims = try await IDTokenVerifier(policy: policy, keys: remote, clock: clock).verify(token, expecting: expectations).claims
-                }
             }
             return Verdict(claims: claims, error: nil)
         } catch {
             return Verdict(claims: nil, error: CLIOutput.asFederateError(error))
         }
-    }
-
-    /// The token's `iss`, read before verification only to accept it when no issuer was
-    /// given; the signature and every other claim are still verified.
-    private static func unverifiedIssuer(of token: String, limits: JWSLimits) throws -> String {
-        let jws = try CompactJWS(parsing: token, limits: limits)
-        let claims: [String: JSONValue]
-        do {
-            claims = try JSONParser(limits: .init(maxBytes: limits.maxTokenBytes, maxDepth: limits.maxJSONDepth)).parseObject(jws.payload)
-        } catch {
-            throw FederateError(.malformedToken, "the payload is not a JSON object")
-        }
-        guard case .string(let issuer)? = claims["iss"] else {
-            throw FederateError(.missingClaim, "required claim 'iss' is missing")
-        }
-        return issuer
     }
 }

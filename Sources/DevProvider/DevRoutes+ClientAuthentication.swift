@@ -91,12 +91,13 @@ extension DevRoutes {
         func fail(_ reason: String) -> Result<DevClient, DevAuthenticationFailure> {
             .failure(DevAuthenticationFailure(reason: "client_assertion refused: " + reason, usedBasic: false))
         }
-        // The client is named by the (not yet verified) `iss`; its own keys then verify everything.
-        guard let jws = try? CompactJWS(parsing: assertion), let payload = try? JSONParser().parseObject(jws.payload),
-            let id = payload["iss"]?.stringValue
+        // The client is named by the (not yet verified) `iss`; its own keys then verify
+        // everything, on this one parse.
+        guard var jws = try? CompactJWS(parsing: assertion), let unverified = try? jws.readUnverifiedClaims(),
+            let id = unverified["iss"]?.stringValue
         else { return fail("not a JWT with a string iss") }
         guard claimedID.map({ $0.exactlyEquals(id) }) ?? true else { return fail("client_id differs from the assertion's iss") }
-        if jws.header.algorithm?.isSymmetric == true { return verifySecretAssertion(assertion, clientID: id, endpoint: endpoint) }
+        if jws.header.algorithm?.isSymmetric == true { return verifySecretAssertion(jws, clientID: id, endpoint: endpoint) }
         guard let client = client(id), client.teamID == nil, let keys = client.publicKeys else {
             return fail("no client with registered keys has this iss")
         }
@@ -106,7 +107,7 @@ extension DevRoutes {
             allowedAlgorithms: [.rs256, .es256, .ps256, .edDSA], keys: keys, clockTolerance: .zero, clock: configuration.clock)
         let verified: VerifiedJWT
         do {
-            verified = try verifier.verify(assertion, keySet: keys)
+            verified = try verifier.verify(jws, keySet: keys)
         } catch {
             return fail("\(error.code): \(error.message)")
         }

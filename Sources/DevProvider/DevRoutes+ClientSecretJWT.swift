@@ -5,7 +5,7 @@ extension DevRoutes {
     /// `client_secret_jwt` (RFC 7523, OpenID Connect Core §9): an HS256 assertion keyed by
     /// the client's secret, with the same claim rules as `private_key_jwt`
     /// (`ClaimRules.clientAssertion`), single use.
-    func verifySecretAssertion(_ assertion: String, clientID: String, endpoint: String) -> Result<DevClient, DevAuthenticationFailure> {
+    func verifySecretAssertion(_ assertion: CompactJWS, clientID: String, endpoint: String) -> Result<DevClient, DevAuthenticationFailure> {
         func fail(_ reason: String) -> Result<DevClient, DevAuthenticationFailure> {
             .failure(DevAuthenticationFailure(reason: "client_assertion refused: " + reason, usedBasic: false))
         }

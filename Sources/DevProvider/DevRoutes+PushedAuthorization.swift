@@ -110,7 +110,7 @@ extension DevRoutes {
             return .failure(DevRequestObjectRefusal(reason: "the request object is refused: \(error.code): \(error.message)"))
         }
         var parameters: [String: String] = [:]
-        for (name, value) in verified.claims where !["iss", "aud", "exp", "iat", "nbf", "jti"].contains(name) {
+        for (name, value) in verified.claims.dictionary where !["iss", "aud", "exp", "iat", "nbf", "jti"].contains(name) {
             switch value {
             case .string(let string): parameters[name] = string
             case .integer(let number): parameters[name] = String(number)

@@ -115,15 +115,16 @@ struct AppleTokenTests {
         }
     }
 
-    @Test func bearerVerificationWithoutSuspendingAgreesWithTheAsyncWay() async throws {
+    @Test func bearerVerificationThroughTheRouterAgreesWithVerify() async throws {
         let verifier = try AppleIDTokenVerifier(clientIDs: ["com.example.web"], keys: Self.keys, clock: Self.clock)
-        let atOnce = try #require(try verifier.verifyBearerWithoutSuspending(Self.token()))
-        #expect(atOnce.providerID == "apple.com" && atOnce.subject == "001234.abcdef")
-        // Apple's claims are read the same way: a malformed email_verified is refused at once too.
-        let refused = #expect(throws: FederateError.self) { try verifier.verifyBearerWithoutSuspending(Self.token(["email_verified": "maybe"])) }
-        let refusedAsync = await #expect(throws: FederateError.self) { try await verifier.verifyBearer(Self.token(["email_verified": "maybe"])) }
-        #expect(refused?.code != nil && refused?.code == refusedAsync?.code)
-        let audience = #expect(throws: FederateError.self) { try verifier.verifyBearerWithoutSuspending(Self.token(["aud": "com.other"])) }
+        let router = CallerTokenRouter(idTokens: verifier)
+        let routed = try await router.verifyCaller(Self.token())
+        #expect(routed.providerID == "apple.com" && routed.subject == "001234.abcdef")
+        // Apple's claims are read the same way: a malformed email_verified is refused through the router too.
+        let refused = await #expect(throws: FederateError.self) { try await router.verifyCaller(Self.token(["email_verified": "maybe"])) }
+        let refusedDirectly = await #expect(throws: FederateError.self) { try await verifier.verifyBearer(Self.token(["email_verified": "maybe"])) }
+        #expect(refused?.code != nil && refused?.code == refusedDirectly?.code)
+        let audience = await #expect(throws: FederateError.self) { try await router.verifyCaller(Self.token(["aud": "com.other"])) }
         #expect(audience?.code == .audienceMismatch)
     }
 

@@ -51,7 +51,7 @@ struct DPoPDevProviderTests {
             #expect(tokens.idTokenClaims?.subject == "alice")
             // The access token is bound to the client's key (`cnf.jkt`).
             let claims = try JSONParser().parseObject(try CompactJWS(parsing: tokens.accessToken).payload)
-            #expect(try TokenConfirmation(in: claims)?.jkt == signer.thumbprint)
+            #expect(try TokenConfirmation(in: JSONMembers(claims))?.jkt == signer.thumbprint)
 
             let info = try await client.userInfo(accessToken: tokens.accessToken, expectedSubject: "alice")
             #expect(info["email"] == "alice@example.com")

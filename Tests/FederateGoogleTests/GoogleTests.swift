@@ -52,19 +52,21 @@ struct GoogleIDTokenTests {
         }
     }
 
-    @Test func bearerVerificationWithoutSuspendingAgreesWithTheAsyncWay() async throws {
+    @Test func bearerVerificationThroughTheRouterAgreesWithVerify() async throws {
         let verifier = try GoogleIDTokenVerifier(
             clientIDs: ["web.apps.googleusercontent.com"], hostedDomains: ["example.com"], keys: GoogleFixtures.keys, clock: GoogleFixtures.clock)
+        let router = CallerTokenRouter(idTokens: verifier)
         let token = try Self.token(["hd": "example.com"])
-        let atOnce = try #require(try verifier.verifyBearerWithoutSuspending(token))
-        #expect(atOnce.providerID == "google.com" && atOnce.subject == "1100")
-        #expect(try await verifier.verifyBearer(token).subject == atOnce.subject)
+        let routed = try await router.verifyCaller(token)
+        #expect(routed.providerID == "google.com" && routed.subject == "1100")
+        #expect(try await verifier.verifyBearer(token).subject == routed.subject)
         // The same refusal each way: the policy's additional rule (hd) runs on both.
-        let refused = #expect(throws: FederateError.self) { try verifier.verifyBearerWithoutSuspending(Self.token(["hd": "evil.example"])) }
+        let refused = await #expect(throws: FederateError.self) { try await router.verifyCaller(Self.token(["hd": "evil.example"])) }
         #expect(refused?.code == .hostedDomainMismatch)
-        // A key Google's set lacks: no answer at once (the async way may refetch).
-        let unknown = try GoogleFixtures.sign(["iss": "https://accounts.google.com"], header: ["typ": "JWT", "kid": "rotated"])
-        #expect(try verifier.verifyBearerWithoutSuspending(unknown) == nil)
+        // With Google's keys at hand, on the caller's executor.
+        let counter = ExecutorSwitchCounter()
+        let warm = try await counter.run { try await router.verifyCaller(token).subject }
+        #expect(warm.value == "1100" && warm.switches == 0)
     }
 
     @Test func authorizedPartyForAnotherOfYourClients() async throws {

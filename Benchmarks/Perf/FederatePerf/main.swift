@@ -11,27 +11,32 @@
 import Crypto
 import Federate
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import PerfFixtures
 import _CryptoExtras
 
-/// Runs `body` (which performs `batch` operations) repeatedly for `seconds`; returns ops/s.
+/// Runs `body` (which performs `batch` operations) repeatedly for `seconds` of this thread's
+/// CPU time; returns operations per CPU second (as `openssl speed` counts, so a neighbour
+/// taking the core does not lower it).
 func rate(seconds: Double, batch: Int = 1, _ body: () -> Void) -> Double {
     for _ in 0..<max(1, 200 / batch) { body() }  // warm-up
-    let clock = ContinuousClock()
-    let start = clock.now
+    let start = threadCPUTime()
     var operations = 0
     while true {
         for _ in 0..<max(1, 64 / batch) {
             body()
             operations += batch
         }
-        let elapsed = start.duration(to: clock.now)
+        let elapsed = threadCPUTime() - start
         let secondsElapsed = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         if secondsElapsed >= seconds { return Double(operations) / secondsElapsed }
     }
 }
 
-/// Async variant of ``rate(seconds:batch:_:)``.
+/// Async variant of ``rate(seconds:batch:_:)``, in wall-clock time: the batches it times
+/// run tasks on other threads.
 func rate(seconds: Double, batch: Int, _ body: () async -> Void) async -> Double {
     await body()  // warm-up
     let clock = ContinuousClock()
@@ -46,24 +51,57 @@ func rate(seconds: Double, batch: Int, _ body: () async -> Void) async -> Double
     }
 }
 
+/// The CPU time this thread has used: what the interleaved ratios compare, so that a neighbour
+/// taking the core between two batches (a shared, loaded machine) does not count.
+func threadCPUTime() -> Duration {
+    var now = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+    return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+}
+
 /// The cost of `candidate` over that of `baseline`, measured interleaved: 64 of one, then 64
-/// of the other, for `seconds` in all, so both see the same machine (frequency, neighbours).
+/// of the other, for `seconds` of CPU in all, so both see the same machine (frequency,
+/// neighbours, caches). Time is the thread's CPU time.
 func costRatio(seconds: Double, baseline: () -> Void, candidate: () -> Void) -> Double {
     for _ in 0..<200 {
         baseline()
         candidate()
     }
-    let clock = ContinuousClock()
     var baselineTime = Duration.zero, candidateTime = Duration.zero
     while baselineTime + candidateTime < .seconds(seconds) {
-        var start = clock.now
+        var start = threadCPUTime()
         for _ in 0..<64 { baseline() }
-        baselineTime += start.duration(to: clock.now)
-        start = clock.now
+        baselineTime += threadCPUTime() - start
+        start = threadCPUTime()
         for _ in 0..<64 { candidate() }
-        candidateTime += start.duration(to: clock.now)
+        candidateTime += threadCPUTime() - start
     }
     return candidateTime / baselineTime
+}
+
+/// ``costRatio(seconds:baseline:candidate:)`` for an async candidate, awaited in place (it
+/// must not suspend: the thread's CPU time is what is measured).
+func costRatio(seconds: Double, baseline: () -> Void, candidate: () async -> Void) async -> Double {
+    for _ in 0..<200 {
+        baseline()
+        await candidate()
+    }
+    var baselineTime = Duration.zero, candidateTime = Duration.zero
+    while baselineTime + candidateTime < .seconds(seconds) {
+        var start = threadCPUTime()
+        for _ in 0..<64 { baseline() }
+        baselineTime += threadCPUTime() - start
+        start = threadCPUTime()
+        for _ in 0..<64 { await candidate() }
+        candidateTime += threadCPUTime() - start
+    }
+    return candidateTime / baselineTime
+}
+
+func reportRatio(_ name: String, _ value: () async -> Double) async {
+    if let only, !name.contains(only) { return }
+    let measured = await value()
+    reportRatio(name, measured)
 }
 
 func reportRatio(_ name: String, _ value: @autoclosure () -> Double) {
@@ -72,9 +110,13 @@ func reportRatio(_ name: String, _ value: @autoclosure () -> Double) {
     FileHandle.standardOutput.write(Data(line.utf8))
 }
 
-/// The measures to run: every one, or those whose names contain the second argument
-/// (`FederatePerf 3 AccessToken`), so `perf record` can watch one path alone.
-let only = CommandLine.arguments.dropFirst(2).first
+/// `FederatePerf allocs [operations] [name]`: allocations per operation instead of rates.
+let countsAllocations = CommandLine.arguments.dropFirst().first == "allocs"
+
+/// The measures to run: every one, or those whose names contain the argument after the
+/// seconds (`FederatePerf 3 AccessToken`) or the operations, so `perf record` can watch one
+/// path alone.
+let only = CommandLine.arguments.dropFirst(countsAllocations ? 3 : 2).first
 
 func report(_ name: String, _ value: @autoclosure () -> Double) {
     if let only, !name.contains(only) { return }
@@ -126,6 +168,14 @@ func report(_ name: String, _ value: () async -> Double) async {
     } candidate: {
         verifySync(fixture.ecToken, fixture)
     })
+    // The same through the one async `verify` with the keys at hand (what a server calls): it
+    // runs on the caller's executor without suspending, so it costs what the above costs.
+    await reportRatio("ratio: ID token RS256 async verify / raw RSA-2048 verify") {
+        await costRatio(seconds: seconds, baseline: fixture.verifyRawRSA) { await verifyAsync(fixture.rsaToken, fixture) }
+    }
+    await reportRatio("ratio: ID token ES256 async verify / raw P-256 verify") {
+        await costRatio(seconds: seconds, baseline: fixture.verifyRawP256) { await verifyAsync(fixture.ecToken, fixture) }
+    }
     // What any JWS check needs beyond the raw verify: the signature from its raw form and the
     // SHA-256 of the signing input (the token parsed once, outside the loop). The pipeline's
     // ratio above over this one is what parsing, JSON and the claim rules cost.
@@ -163,12 +213,51 @@ func report(_ name: String, _ value: () async -> Double) async {
         verifyDPoPProof(dpop)
     })
     await report("IDToken RS256 verify (warm, async provider)") { await rate(seconds: seconds, batch: 1) { await verifyAsync(fixture.rsaToken, fixture) } }
-    report("RS256 bearer verify at once (the server)", rate(seconds: seconds) { verifyCallerWithoutSuspending(fixture.rsaToken, fixture) })
-    await report("RS256 bearer verify async (the server)") { await rate(seconds: seconds, batch: 1) { await verifyBearer(fixture.rsaToken, fixture) } }
+    await report("RS256 bearer verifyCaller (the server)") { await rate(seconds: seconds, batch: 1) { await verifyCaller(fixture.rsaToken, fixture) } }
     await report("RS256 x256, 1 task") { await rate(seconds: seconds, batch: 256) { await verifyBatch(count: 256, tasks: 1, fixture) } }
     await report("RS256 x256, 2 concurrent tasks") { await rate(seconds: seconds, batch: 256) { await verifyBatch(count: 256, tasks: 2, fixture) } }
 }
 
-let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 3
-await Task.detached { await measureAll(seconds: seconds) }.value
+if countsAllocations {
+    await Task.detached { await countAllocations(operations: CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 20_000) }.value
+} else {
+    let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 3
+    await Task.detached { await measureAll(seconds: seconds) }.value
+}
 
+
+/// Heap allocations per operation of each measure: `LD_PRELOAD` the counter built from
+/// `scripts/malloc-count.c`, which exports its running count (`federate_allocation_count`).
+///
+///   cc -O2 -shared -fPIC -o /tmp/malloc-count.so scripts/malloc-count.c
+///   LD_PRELOAD=/tmp/malloc-count.so Benchmarks/.build/release/FederatePerf allocs
+@Sendable func countAllocations(operations: Int) async {
+    typealias Counter = @convention(c) () -> UInt
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "federate_allocation_count") else {
+        FileHandle.standardError.write(Data("FederatePerf allocs: LD_PRELOAD the counter from scripts/malloc-count.c\n".utf8))
+        exit(2)
+    }
+    let count = unsafeBitCast(symbol, to: Counter.self)
+    func perOperation(_ name: String, _ body: () async -> Void) async {
+        if let only, !name.contains(only) { return }
+        for _ in 0..<100 { await body() }  // warm: caches filled, lazy globals built
+        let before = count()
+        for _ in 0..<operations { await body() }
+        let each = Double(count() - before) / Double(operations)
+        let line = name.padding(toLength: 58, withPad: " ", startingAt: 0) + String(format: "%8.2f allocations", each) + "\n"
+        FileHandle.standardOutput.write(Data(line.utf8))
+    }
+    let fixture = Fixture.shared
+    let rsaSignatureOnly = ParsedSignature(fixture.rsaToken, keyID: "bench-rsa", algorithm: .rs256, fixture)
+    let ecSignatureOnly = ParsedSignature(fixture.ecToken, keyID: "bench-ec", algorithm: .es256, fixture)
+    await perOperation("raw RSA-2048 verify (swift-crypto)") { fixture.verifyRawRSA() }
+    await perOperation("RS256 signature of a parsed JWS") { rsaSignatureOnly.verify() }
+    await perOperation("ID token RS256, sync verify with a key set") { verifySync(fixture.rsaToken, fixture) }
+    await perOperation("ID token RS256, async verify") { await verifyAsync(fixture.rsaToken, fixture) }
+    await perOperation("ID token RS256, the server's verifyCaller") { await verifyCaller(fixture.rsaToken, fixture) }
+    await perOperation("ID token RS256, Google-shaped, async verify") { await verifyAsync(fixture.googleShapedToken, fixture) }
+    await perOperation("raw P-256 verify (swift-crypto)") { fixture.verifyRawP256() }
+    await perOperation("ES256 signature of a parsed JWS") { ecSignatureOnly.verify() }
+    await perOperation("ID token ES256, async verify") { await verifyAsync(fixture.ecToken, fixture) }
+    await perOperation("access token RS256, sync verify with a key set") { verifyAccessTokenSync(AccessTokenFixture.shared) }
+}

@@ -71,8 +71,9 @@ final class RefreshingCache<Value: Sendable>: Sendable {
         case wait(Task<Result<Entry, FederateError>, Never>)
     }
 
-    /// The current value, fetching when there is none or it expired.
-    func value() async throws(FederateError) -> Value {
+    /// The current value, fetching when there is none or it expired. A fresh value is
+    /// returned on the caller's executor without suspending.
+    nonisolated(nonsending) func value() async throws(FederateError) -> Value {
         let now = clock.instant
         let step: Step = state.withLock { state in
             if let current = state.current {
@@ -89,7 +90,7 @@ final class RefreshingCache<Value: Sendable>: Sendable {
     /// A value other than the one the caller has (`isNewer` tells): the current one if a
     /// concurrent caller already refreshed, else a forced refetch, or `nil` when the rate
     /// limit forbids a refetch now.
-    func refreshed(isNewer: (Value) -> Bool) async throws(FederateError) -> Value? {
+    nonisolated(nonsending) func refreshed(isNewer: (Value) -> Bool) async throws(FederateError) -> Value? {
         let now = clock.instant
         let step: Step? = state.withLock { state in
             if let current = state.current, isNewer(current.value) { return .ready(current) }
@@ -106,7 +107,7 @@ final class RefreshingCache<Value: Sendable>: Sendable {
         return isNewer(value) ? value : nil
     }
 
-    private func resolve(_ step: Step) async throws(FederateError) -> Entry {
+    private nonisolated(nonsending) func resolve(_ step: Step) async throws(FederateError) -> Entry {
         switch step {
         case .ready(let entry):
             return entry

@@ -19,15 +19,11 @@ package struct DeferredBearerVerifier: BearerTokenVerifier {
         self.resolve = resolve
     }
 
-    package func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity {
+    package nonisolated(nonsending) func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity {
         try await verifier().verifyBearer(token, expecting: expectations)
     }
 
-    package func verifyBearerWithoutSuspending(_ token: String) throws(FederateError) -> BearerIdentity? {
-        try resolved.verifier.withLock { $0 }?.verifyBearerWithoutSuspending(token)
-    }
-
-    private func verifier() async throws(FederateError) -> any BearerTokenVerifier {
+    private nonisolated(nonsending) func verifier() async throws(FederateError) -> any BearerTokenVerifier {
         if let verifier = resolved.verifier.withLock({ $0 }) { return verifier }
         let verifier = try await resolve()
         resolved.verifier.withLock { $0 = verifier }

@@ -265,7 +265,7 @@ public struct OpenIDClient: Sendable {
             rules: .signedUserInfo(issuer: metadata.issuer, clientID: clientID), allowedAlgorithms: policy.allowedAlgorithms, keys: keys,
             hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, clock: clock, limits: policy.limits
         ).observed(by: observability, as: .signedUserInfo)
-        return try await verifier.verify(token).claims
+        return try await verifier.verify(token).claims.dictionary
     }
 
     // MARK: Token endpoint

@@ -108,13 +108,13 @@ public struct IntrospectionClient: CallerTokenVerifier {
 
     /// Introspects `token` and returns the caller it vouches for; an inactive token is
     /// `FederateError.Code.tokenInactive`.
-    public func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
+    public nonisolated(nonsending) func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
         let response = try await introspect(token)
         try check(response)
         return CallerIdentity(
             kind: .introspection, providerID: providerID, issuer: response.issuer ?? issuer, subject: response.subject,
             clientID: response.clientID, scopes: response.scopes, expiresAt: response.expiresAt?.date, confirmation: response.confirmation,
-            claims: response.members, tokenType: response.tokenType)
+            claims: JSONMembers(response.members), tokenType: response.tokenType)
     }
 
     /// The checks an active response must pass to admit a caller.

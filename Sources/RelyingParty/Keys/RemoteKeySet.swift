@@ -13,7 +13,7 @@ public import Logging
 ///   only where ``destination`` allows (`private_address_refused` otherwise).
 /// - Counts fetches, refused refetches and stale serves (`federate_key_set_*`, labelled with
 ///   the URL) through its `Observability`.
-public final class RemoteKeySet: KeySetProvider {
+public final class RemoteKeySet: KeySetProvider, KeySetAtHand {
     /// The key endpoint.
     public let url: String
     /// The document format.
@@ -76,16 +76,18 @@ public final class RemoteKeySet: KeySetProvider {
     /// Whether keys are in the cache (fresh, or stale but still served): fetches nothing.
     public var isWarm: Bool { cache.warmValue != nil }
 
-    /// The cached keys, fetched when missing or expired.
-    public func keySet() async throws(FederateError) -> JSONWebKeySet {
+    /// The cached keys, fetched when missing or expired. While they are fresh they are
+    /// returned at once, on the caller's executor, without suspending.
+    public nonisolated(nonsending) func keySet() async throws(FederateError) -> JSONWebKeySet {
         try await cache.value()
     }
 
-    /// The cached keys while fresh; `nil` when ``keySet()`` would fetch or serve a stale set.
-    public var cachedKeySet: JSONWebKeySet? { cache.freshValue }
+    /// The cached keys while fresh (what ``keySet()`` returns at once); `nil` when it would
+    /// fetch or serve a stale set.
+    package var keySetAtHand: JSONWebKeySet? { cache.freshValue }
 
     /// A newer set after an unknown `kid`, or `nil` when rate-limited.
-    public func refreshedKeySet(after stale: JSONWebKeySet) async throws(FederateError) -> JSONWebKeySet? {
+    public nonisolated(nonsending) func refreshedKeySet(after stale: JSONWebKeySet) async throws(FederateError) -> JSONWebKeySet? {
         try await cache.refreshed { $0.identity != stale.identity }
     }
 }

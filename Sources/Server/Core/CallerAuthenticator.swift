@@ -34,6 +34,39 @@ public struct CallerAuthenticator: Sendable {
     /// The API's RFC 9728 metadata, named in every challenge; `nil` names none.
     public let resource: ProtectedResourceMetadata?
 
+    /// ``verifier`` as the request path calls it: Federate's own verifiers directly, anything
+    /// else through its protocol. An async call through a protocol makes its caller check its
+    /// executor once it returns, which under SwiftNIO's executor is a hop per call; called
+    /// directly, a request with warm keys and a `Bearer` token takes none here.
+    private let verification: Verification
+    /// Whether each of ``presentations`` is a ``BearerPresentation``, confirmed by a direct call.
+    private let bearerSchemes: [Bool]
+
+    private enum Verification: Sendable {
+        case idTokens(IDTokenBearerVerifier)
+        case router(CallerTokenRouter)
+        case accessTokens(AccessTokenVerifier)
+        case other(any CallerTokenVerifier)
+
+        init(_ verifier: any CallerTokenVerifier) {
+            switch verifier {
+            case let known as IDTokenBearerVerifier: self = .idTokens(known)
+            case let known as CallerTokenRouter: self = .router(known)
+            case let known as AccessTokenVerifier: self = .accessTokens(known)
+            default: self = .other(verifier)
+            }
+        }
+
+        nonisolated(nonsending) func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
+            switch self {
+            case .idTokens(let verifier): return try await verifier.verifyCaller(token)
+            case .router(let verifier): return try await verifier.verifyCaller(token)
+            case .accessTokens(let verifier): return try await verifier.verifyCaller(token)
+            case .other(let verifier): return try await verifier.verifyCaller(token)
+            }
+        }
+    }
+
     /// Creates the authenticator. A `BearerTokenVerifier` (ID tokens) is a `CallerTokenVerifier`.
     public init(
         verifier: any CallerTokenVerifier, requiredScopes: OAuthScopes = [], presentations: [any TokenPresentation] = [BearerPresentation()],
@@ -43,75 +76,42 @@ public struct CallerAuthenticator: Sendable {
         self.requiredScopes = requiredScopes
         self.presentations = presentations
         self.resource = resource
+        self.verification = Verification(verifier)
+        self.bearerSchemes = presentations.map { $0 is BearerPresentation }
     }
 
     /// The caller `request` proves to be, with the fields every response to it carries, or the
     /// refusal (a ``BearerChallenge``).
-    public func authenticate(_ request: ServerRequest) async throws(BearerChallenge) -> AuthenticatedCaller {
-        try await finish(try authenticateWithoutSuspending(request), request: request)
-    }
-
-    /// How far authenticating a request got without suspending.
-    package enum Progress: Sendable {
-        /// Done.
-        case authenticated(AuthenticatedCaller)
-        /// The token is yet to be verified (cold keys, an unknown `kid`, tracing, introspection).
-        case verify(token: String, presentation: any TokenPresentation)
-        /// The verified token is yet to be confirmed for this request (a DPoP proof).
-        case confirm(CallerIdentity, token: String, presentation: any TokenPresentation)
-    }
-
-    /// Every step that needs no suspension: the header, the scheme, then the verification and
-    /// the confirmation when they can answer at once (warm keys and a `Bearer` token save a
-    /// request two executor hops per async step, Docs/Performance.md, "The server").
-    package func authenticateWithoutSuspending(_ request: ServerRequest) throws(BearerChallenge) -> Progress {
-        let (token, presentation) = try presented(request)
+    ///
+    /// The header and the scheme, then the verification and the confirmation, each once, on
+    /// the request's executor (`nonisolated(nonsending)`): with warm keys and a `Bearer` token
+    /// nothing suspends, so the request takes no executor hop here (Docs/Performance.md, "The
+    /// server"); a step that must wait (a key fetch, introspection, a DPoP replay store) simply
+    /// suspends.
+    public nonisolated(nonsending) func authenticate(_ request: ServerRequest) async throws(BearerChallenge) -> AuthenticatedCaller {
+        let (token, index) = try presented(request)
+        let presentation = presentations[index]
         let verified: CallerIdentity
         do throws(FederateError) {
-            guard let done = try verifier.verifyCallerWithoutSuspending(token) else { return .verify(token: token, presentation: presentation) }
-            verified = done
+            verified = try await verification.verifyCaller(token)
         } catch {
             throw verificationRefusal(error, presentation: presentation)
         }
         let caller: CallerIdentity
         do throws(FederateError) {
-            guard let done = try presentation.confirmWithoutSuspending(verified, token: token, request: request) else {
-                return .confirm(verified, token: token, presentation: presentation)
+            if bearerSchemes[index] {
+                caller = try BearerPresentation.confirmed(verified)
+            } else {
+                caller = try await presentation.confirm(verified, token: token, request: request)
             }
-            caller = done
-        } catch {
-            throw confirmationRefusal(error, presentation: presentation)
-        }
-        return .authenticated(try scopesChecked(caller, presentation: presentation))
-    }
-
-    /// The steps `progress` left, the async way.
-    package func finish(_ progress: Progress, request: ServerRequest) async throws(BearerChallenge) -> AuthenticatedCaller {
-        let verified: CallerIdentity, token: String, presentation: any TokenPresentation
-        switch progress {
-        case .authenticated(let done):
-            return done
-        case .confirm(let caller, let presentedToken, let presentedBy):
-            (verified, token, presentation) = (caller, presentedToken, presentedBy)
-        case .verify(let presentedToken, let presentedBy):
-            (token, presentation) = (presentedToken, presentedBy)
-            do throws(FederateError) {
-                verified = try await verifier.verifyCaller(token)
-            } catch {
-                throw verificationRefusal(error, presentation: presentation)
-            }
-        }
-        let caller: CallerIdentity
-        do throws(FederateError) {
-            caller = try await presentation.confirm(verified, token: token, request: request)
         } catch {
             throw confirmationRefusal(error, presentation: presentation)
         }
         return try scopesChecked(caller, presentation: presentation)
     }
 
-    /// The token in `Authorization` and the presentation of its scheme.
-    private func presented(_ request: ServerRequest) throws(BearerChallenge) -> (token: String, presentation: any TokenPresentation) {
+    /// The token in `Authorization` and the index of the presentation of its scheme.
+    private func presented(_ request: ServerRequest) throws(BearerChallenge) -> (token: String, presentation: Int) {
         let credentials: AuthorizationCredentials
         switch AuthorizationCredentials.from(request.headers) {
         case .success(let found): credentials = found
@@ -121,7 +121,7 @@ public struct CallerAuthenticator: Sendable {
         case .failure(.malformed(let reason)):
             throw challenge(.badRequest, oauthError: "invalid_request", FederateError(.invalidAuthorizationHeader, reason))
         }
-        guard let presentation = presentations.first(where: { $0.scheme.caseInsensitiveEquals(String(credentials.scheme)) }) else {
+        guard let presentation = presentations.firstIndex(where: { $0.scheme.caseInsensitiveEquals(String(credentials.scheme)) }) else {
             // Another scheme (`Basic`) is no credentials for this API: the bare challenge too (RFC 6750 §3.1).
             throw challenge(
                 .unauthorized, oauthError: nil,

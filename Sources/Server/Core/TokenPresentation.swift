@@ -15,11 +15,9 @@ public protocol TokenPresentation: Sendable {
     /// Parameters every challenge of this scheme carries (DPoP: `algs`), in order.
     var challengeParameters: [(name: String, value: String)] { get }
     /// `caller`, verified from `token`, once it is shown it may be used on `request` (with what
-    /// proved it); throws `FederateError` when it may not.
-    func confirm(_ caller: CallerIdentity, token: String, request: ServerRequest) async throws(FederateError) -> CallerIdentity
-    /// ``confirm(_:token:request:)`` without suspending, for a scheme that needs nothing it
-    /// must wait for (`Bearer`); `nil` when only the async way can tell. The default answers `nil`.
-    func confirmWithoutSuspending(_ caller: CallerIdentity, token: String, request: ServerRequest) throws(FederateError) -> CallerIdentity?
+    /// proved it); throws `FederateError` when it may not. Runs on the request's executor: a
+    /// scheme that needs nothing it must wait for (`Bearer`) answers without suspending.
+    nonisolated(nonsending) func confirm(_ caller: CallerIdentity, token: String, request: ServerRequest) async throws(FederateError) -> CallerIdentity
     /// The challenge's `error` when ``confirm(_:token:request:)`` threw `error`: `invalid_token`
     /// unless the scheme has its own (DPoP: `invalid_dpop_proof`, `use_dpop_nonce`). A token
     /// that fails verification is always `invalid_token`.
@@ -30,11 +28,6 @@ public protocol TokenPresentation: Sendable {
 }
 
 extension TokenPresentation {
-    /// None: the authenticator asks ``confirm(_:token:request:)``.
-    public func confirmWithoutSuspending(_ caller: CallerIdentity, token: String, request: ServerRequest) throws(FederateError) -> CallerIdentity? {
-        nil
-    }
-
     public func oauthError(forRefused error: FederateError) -> String { "invalid_token" }
 
     public func responseFields() -> HTTPFields { [:] }
@@ -51,15 +44,13 @@ public struct BearerPresentation: TokenPresentation {
 
     public var challengeParameters: [(name: String, value: String)] { [] }
 
-    public func confirm(_ caller: CallerIdentity, token: String, request: ServerRequest) async throws(FederateError) -> CallerIdentity {
-        try confirmed(caller)
+    public nonisolated(nonsending) func confirm(_ caller: CallerIdentity, token: String, request: ServerRequest) async throws(FederateError) -> CallerIdentity {
+        try Self.confirmed(caller)
     }
 
-    public func confirmWithoutSuspending(_ caller: CallerIdentity, token: String, request: ServerRequest) throws(FederateError) -> CallerIdentity? {
-        try confirmed(caller)
-    }
-
-    private func confirmed(_ caller: CallerIdentity) throws(FederateError) -> CallerIdentity {
+    /// The one check of a `Bearer` presentation: the token is bound to nothing
+    /// (``CallerAuthenticator`` calls it directly, without an async call).
+    static func confirmed(_ caller: CallerIdentity) throws(FederateError) -> CallerIdentity {
         try caller.binding.check(presentedWith: .bearer)
         return caller
     }

@@ -36,14 +36,9 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
     public var presentations: [any TokenPresentation] { authenticator.presentations }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let server = ServerRequest(request)
-        // Warm keys and a `Bearer` token: authenticated without suspending, since every async
-        // step cost this request two executor hops (Docs/Performance.md, "The server").
-        let authenticated: AuthenticatedCaller
-        switch try authenticator.authenticateWithoutSuspending(server) {
-        case .authenticated(let done): authenticated = done
-        case let progress: authenticated = try await authenticator.finish(progress, request: server)
-        }
+        // Warm keys and a `Bearer` token: authenticated without leaving the request's executor
+        // (Docs/Performance.md, "The server").
+        let authenticated = try await authenticator.authenticate(ServerRequest(request))
         var context = context
         context.federate.caller = authenticated.caller
         context.federate.bearer = authenticated.caller.bearer
@@ -52,8 +47,9 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
         return response
     }
 
-    /// The caller `request` proves to be, or the refusal (a `BearerChallenge`).
-    public func authenticate(_ request: Request) async throws(BearerChallenge) -> CallerIdentity {
+    /// The caller `request` proves to be, or the refusal (a `BearerChallenge`). Runs on the
+    /// caller's executor.
+    public nonisolated(nonsending) func authenticate(_ request: Request) async throws(BearerChallenge) -> CallerIdentity {
         try await authenticator.authenticate(ServerRequest(request)).caller
     }
 }

@@ -10,7 +10,11 @@ public import Foundation
 /// the token's `cnf.jkt`). The server types in FederateHummingbird and the dev provider do both.
 public struct DPoPProofVerifier: Sendable {
     /// The algorithms a proof may use: every asymmetric one Federate implements, by default.
-    public var allowedAlgorithms: Set<JWSAlgorithm>
+    public var allowedAlgorithms: Set<JWSAlgorithm> {
+        didSet { allowed = AlgorithmMask(allowedAlgorithms) }
+    }
+    /// ``allowedAlgorithms`` as bits, asked on every proof.
+    private var allowed: AlgorithmMask
     /// How old a proof's `iat` may be. Default 60 seconds.
     public var maximumAge: Duration
     /// The clock skew allowed to `iat`, both ways. Default 30 seconds.
@@ -34,7 +38,9 @@ public struct DPoPProofVerifier: Sendable {
         clockTolerance: Duration = .seconds(30), clock: FederateClock = .system,
         limits: JWSLimits = JWSLimits(maxTokenBytes: 8 * 1024, maxJSONDepth: 8)
     ) {
-        self.allowedAlgorithms = allowedAlgorithms.filter { !$0.isSymmetric }
+        let asymmetric = allowedAlgorithms.filter { !$0.isSymmetric }
+        self.allowedAlgorithms = asymmetric
+        self.allowed = AlgorithmMask(asymmetric)
         self.maximumAge = maximumAge
         self.clockTolerance = clockTolerance
         self.clock = clock
@@ -57,20 +63,22 @@ public struct DPoPProofVerifier: Sendable {
         guard let algorithm = header.algorithm else {
             throw FederateError(.unsupportedAlgorithm, "DPoP proof algorithm '\(header.algorithmName.prefix(32))' is not supported (never 'none')")
         }
-        guard !algorithm.isSymmetric, allowedAlgorithms.contains(algorithm) else {
+        guard !algorithm.isSymmetric, allowed.contains(algorithm) else {
             throw FederateError(.disallowedAlgorithm, "DPoP proofs must use an allowed asymmetric algorithm, not \(algorithm.rawValue)")
         }
-        let headerSegment = jws.signingInput.prefix { $0 != UInt8(ascii: ".") }
-        let (key, thumbprint) = try keys.entry(for: headerSegment) { () throws(FederateError) in try Self.importKey(from: header) }.pair
+        let (key, thumbprint) = try jws.withHeaderSegment { (segment) throws(FederateError) in
+            try keys.entry(for: segment) { () throws(FederateError) in try Self.importKey(from: header) }
+        }.pair
         guard key.permits(algorithm) else {
             throw FederateError(.keyAlgorithmMismatch, "the proof's 'jwk' (\(key.keyType)) cannot verify \(algorithm.rawValue)")
         }
-        guard key.verify(signature: jws.signature, signingInput: jws.signingInput, algorithm: algorithm) else {
+        guard JWSSignatureVerifier.verify(jws, with: key, algorithm: algorithm) else {
             throw FederateError(.invalidSignature, "the DPoP proof's signature does not verify with its 'jwk'")
         }
-        let claims: [String: JSONValue]
+        if !jws.headerWasRemembered { jws.withHeaderSegment { headers.remember($0, header) } }
+        let claims: JSONMembers
         do {
-            claims = try JSONParser(limits: .init(maxBytes: limits.maxTokenBytes, maxDepth: limits.maxJSONDepth)).parseObject(jws.payload)
+            claims = try jws.payloadObject(limits: limits)
         } catch {
             throw FederateError(.malformedToken, "the DPoP proof's payload is not a JSON object (\(error))")
         }
@@ -80,13 +88,13 @@ public struct DPoPProofVerifier: Sendable {
         try rules.check(token, context: ClaimContext(now: clock.now, clockTolerance: clockTolerance))
         return DPoPProof(
             token: token, key: key, thumbprint: thumbprint, jti: try token.requiredString("jti"),
-            issuedAt: try token.requiredNumericDate("iat").date)
+            issuedAt: try token.requiredNumericDate(.iat).date)
     }
 
     /// The public key in a proof's header `jwk`, and its thumbprint: refused when absent, when
     /// it holds private key material, or when it is not a key Federate accepts.
     private static func importKey(from header: JOSEHeader) throws(FederateError) -> DPoPKeyCache.Entry {
-        guard case .object(let jwk)? = header.members["jwk"] else {
+        guard case .object(let jwk)? = header.members.member(.jwk).map(header.members.value(of:)) else {
             throw FederateError(.invalidDPoPProof, "the proof's header has no 'jwk' object")
         }
         if let member = jwk.keys.sorted().first(where: { privateKeyMembers.contains($0) }) {
@@ -116,7 +124,7 @@ public struct DPoPProof: Sendable {
     public let issuedAt: Date
 
     /// The proof's `nonce`, if any.
-    public var nonce: String? { token.claims["nonce"]?.stringValue }
+    public var nonce: String? { token.claims.stringValue(.nonce) }
 
     /// The key under which a replay store remembers this proof: the SHA-256 of its
     /// thumbprint and `jti`, so a long `jti` costs the store no more than a short one, and two

@@ -6,11 +6,19 @@
 public enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    private static let decodeTable: [UInt8] = {
-        var table = [UInt8](repeating: 0xFF, count: 256)
-        for (i, c) in alphabet.enumerated() { table[Int(c)] = UInt8(i) }
+    /// The decoding table, four shifted copies: entry `256 * k + c` holds character `c`'s six
+    /// bits in the place of the `k`-th character of a quantum within its 24-bit group, so a
+    /// quantum decodes to four loads and three ORs. A character outside the alphabet sets bit 24.
+    private static let decodeTable: [UInt32] = {
+        var table = [UInt32](repeating: invalid, count: 4 * 256)
+        for (value, character) in alphabet.enumerated() {
+            for k in 0..<4 { table[256 * k + Int(character)] = UInt32(value) << (18 - 6 * k) }
+        }
         return table
     }()
+
+    /// The bit a character outside the alphabet sets in a decoded group.
+    private static let invalid: UInt32 = 1 << 24
 
     /// Encodes bytes without padding.
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
@@ -46,10 +54,11 @@ public enum Base64URL {
     static func isCanonical(_ input: some Collection<UInt8>) -> Bool {
         let remainder = input.count % 4
         guard remainder != 1 else { return false }
-        var last: UInt8 = 0
+        var last: UInt32 = 0
         for byte in input {
-            last = decodeTable[Int(byte)]
-            guard last != 0xFF else { return false }
+            // The last copy of the table holds each character's six bits unshifted.
+            last = decodeTable[3 * 256 + Int(byte)]
+            guard last & invalid == 0 else { return false }
         }
         // The unused low bits of the last character must be zero (one spelling per value).
         switch remainder {
@@ -61,43 +70,53 @@ public enum Base64URL {
 
     /// Decodes a buffer of ASCII bytes strictly; `nil` for anything non-canonical.
     public static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        let count = input.count
+        guard let capacity = decodedCount(input.count) else { return nil }
+        var valid = true
+        let out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            if let base = buffer.baseAddress { valid = decode(input, into: base) }
+            initialized = capacity
+        }
+        return valid ? out : nil
+    }
+
+    /// How many bytes `count` base64url characters decode to; `nil` for an impossible length (4n+1).
+    static func decodedCount(_ count: Int) -> Int? {
         let remainder = count % 4
         guard remainder != 1 else { return nil }
-        let capacity = count / 4 * 3 + max(0, remainder - 1)
-        return decodeTable.withUnsafeBufferPointer { table -> [UInt8]? in
-            var valid = true
-            let out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
-                var i = 0, o = 0
-                let fullEnd = count - remainder
-                var bad: UInt8 = 0
-                while i < fullEnd {
-                    let a = table[Int(input[i])], b = table[Int(input[i + 1])]
-                    let c = table[Int(input[i + 2])], d = table[Int(input[i + 3])]
-                    bad |= a | b | c | d
-                    buffer[o] = a << 2 | b >> 4
-                    buffer[o + 1] = b << 4 | c >> 2
-                    buffer[o + 2] = c << 6 | d
-                    i += 4
-                    o += 3
-                }
-                if remainder == 2 {
-                    let a = table[Int(input[i])], b = table[Int(input[i + 1])]
-                    // The unused low bits of the last character must be zero (one spelling per value).
-                    bad |= a | b | (b & 0x0F == 0 ? 0 : 0xFF)
-                    buffer[o] = a << 2 | b >> 4
-                    o += 1
-                } else if remainder == 3 {
-                    let a = table[Int(input[i])], b = table[Int(input[i + 1])], c = table[Int(input[i + 2])]
-                    bad |= a | b | c | (c & 0x03 == 0 ? 0 : 0xFF)
-                    buffer[o] = a << 2 | b >> 4
-                    buffer[o + 1] = b << 4 | c >> 2
-                    o += 2
-                }
-                valid = bad & 0xC0 == 0
-                initialized = o
+        return count / 4 * 3 + max(0, remainder - 1)
+    }
+
+    /// Decodes `input` into `output`, which has room for ``decodedCount(_:)`` bytes; `false`
+    /// when `input` is not canonical unpadded base64url (its length is checked by the caller).
+    static func decode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Bool {
+        let count = input.count
+        let remainder = count % 4
+        return decodeTable.withUnsafeBufferPointer { table -> Bool in
+            var i = 0, o = 0
+            let fullEnd = count - remainder
+            var bad: UInt32 = 0
+            while i < fullEnd {
+                let group =
+                    table[Int(input[i])] | table[256 + Int(input[i + 1])] | table[512 + Int(input[i + 2])] | table[768 + Int(input[i + 3])]
+                bad |= group
+                output[o] = UInt8(truncatingIfNeeded: group >> 16)
+                output[o + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                output[o + 2] = UInt8(truncatingIfNeeded: group)
+                i += 4
+                o += 3
             }
-            return valid ? out : nil
+            if remainder == 2 {
+                let group = table[Int(input[i])] | table[256 + Int(input[i + 1])]
+                // The unused low bits of the last character must be zero (one spelling per value).
+                bad |= group | (group & 0xF000 == 0 ? 0 : invalid)
+                output[o] = UInt8(truncatingIfNeeded: group >> 16)
+            } else if remainder == 3 {
+                let group = table[Int(input[i])] | table[256 + Int(input[i + 1])] | table[512 + Int(input[i + 2])]
+                bad |= group | (group & 0xC0 == 0 ? 0 : invalid)
+                output[o] = UInt8(truncatingIfNeeded: group >> 16)
+                output[o + 1] = UInt8(truncatingIfNeeded: group >> 8)
+            }
+            return bad & invalid == 0
         }
     }
 }

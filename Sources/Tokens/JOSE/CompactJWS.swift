@@ -10,17 +10,36 @@ import Darwin
 /// a header that is a JSON object with a string `alg`, `crit` refused unless understood,
 /// and the size limit checked before anything is decoded.
 ///
-/// The payload is kept as bytes: a JWS may sign anything. ``JWTVerifier`` requires it to
-/// be a JSON object.
+/// A token is parsed once: the verifiers keep this value from the first read to the verdict
+/// (the signature, a refetch of the keys, the payload's validation), and the verified token
+/// keeps the decoded payload (``VerifiedJWT/claims``). The payload is kept as bytes: a JWS may
+/// sign anything; ``JWTVerifier`` requires it to be a JSON object.
 public struct CompactJWS: Sendable {
     /// The decoded protected header.
     public let header: JOSEHeader
+    /// The token, its UTF-8 contiguous.
+    let token: String
+    /// Where the token's two dots are.
+    let segments: Segments
+    /// The decoded payload followed by the decoded signature, in one buffer.
+    let body: [UInt8]
+    /// How many bytes of ``body`` are the payload.
+    let payloadCount: Int
+    /// The limits it was parsed under.
+    let limits: JWSLimits
+    /// The payload's claims, when a caller read them before the signature was checked
+    /// (``readUnverifiedClaims()``): the verifier then does not validate the payload again.
+    private(set) var unverifiedClaims: JSONMembers?
+    /// Whether ``header`` was read before this parse (a verifier's cache, or the router): then
+    /// the verifier does not remember it again.
+    let headerWasRemembered: Bool
+
     /// The decoded payload bytes.
-    public let payload: [UInt8]
+    public var payload: [UInt8] { Array(body[..<payloadCount]) }
     /// The decoded signature bytes.
-    public let signature: [UInt8]
+    public var signature: [UInt8] { Array(body[payloadCount...]) }
     /// The ASCII bytes that were signed: `BASE64URL(header) || '.' || BASE64URL(payload)`.
-    public let signingInput: [UInt8]
+    public var signingInput: [UInt8] { Array(token.utf8.prefix(segments.secondDot)) }
 
     /// Parses a compact serialization. Throws ``FederateError`` with code
     /// ``FederateError/Code/tokenTooLarge``, ``FederateError/Code/malformedToken`` or
@@ -29,75 +48,224 @@ public struct CompactJWS: Sendable {
         try self.init(parsing: token, limits: limits, headers: nil)
     }
 
-    /// Parses a compact serialization, taking its header from `headers` when that segment was
-    /// parsed before under the same limits (a verifier's cache).
+    /// Where the dots of a compact serialization are.
+    struct Segments: Sendable {
+        /// The first dot: the header segment's length.
+        let firstDot: Int
+        /// The second dot: the signing input's length.
+        let secondDot: Int
+
+        /// The dots of `bytes`, when it has exactly three segments.
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            // memchr: a byte loop over the whole token showed in profiles of the verification path.
+            func dot(after start: Int) -> Int? {
+                guard let base = bytes.baseAddress, start < bytes.count,
+                    let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start)
+                else { return nil }
+                return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+            }
+            guard let firstDot = dot(after: 0), let secondDot = dot(after: firstDot + 1), dot(after: secondDot + 1) == nil else {
+                return nil
+            }
+            self.firstDot = firstDot
+            self.secondDot = secondDot
+        }
+    }
+
+    /// Parses a compact serialization, looking its header up in `headers` (a verifier's cache).
     init(parsing token: String, limits: JWSLimits, headers: JOSEHeaderCache?) throws(FederateError) {
+        try self.init(parsing: token, limits: limits, headers: headers, read: nil)
+    }
+
+    /// Parses a compact serialization whose segments and header were already read (a
+    /// ``CallerTokenRouter`` reads them to route the token): the rest is parsed, and the header
+    /// checked against `limits`, with nothing decoded twice.
+    init(parsing token: String, limits: JWSLimits, headers: JOSEHeaderCache?, read: HeaderRead?) throws(FederateError) {
         var token = token
+        token.makeContiguousUTF8()
         let utf8Count = token.utf8.count
         guard utf8Count <= limits.maxTokenBytes else {
             throw FederateError(.tokenTooLarge, "token is \(utf8Count) bytes; the limit is \(limits.maxTokenBytes)")
         }
-        let parsed: Result<CompactJWS, FederateError> = token.withUTF8 { bytes in
-            do throws(FederateError) {
-                return .success(try CompactJWS(bytes: bytes, limits: limits, headers: headers))
-            } catch {
-                return .failure(error)
-            }
+        let parsed = token.utf8.withContiguousStorageIfAvailable { bytes in
+            Result { () throws(FederateError) in try Self.parse(bytes, limits: limits, headers: headers, read: read) }
         }
+        guard let parsed else { throw FederateError(.malformedToken, "the token is not contiguous UTF-8") }
         // Taken apart, not `get()`: that copied (retained and released) every field.
         switch consume parsed {
-        case .success(let jws): self = jws
-        case .failure(let error): throw error
+        case .success(let parts):
+            self.header = parts.header
+            self.segments = parts.segments
+            self.body = parts.body
+            self.payloadCount = parts.payloadCount
+            self.headerWasRemembered = parts.remembered
+        case .failure(let error):
+            throw error
         }
+        self.token = token
+        self.limits = limits
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, limits: JWSLimits, headers: JOSEHeaderCache?) throws(FederateError) {
-        // memchr: a byte loop over the whole token showed in profiles of the verification path.
-        func dot(after start: Int) -> Int? {
-            guard let base = bytes.baseAddress, start < bytes.count,
-                let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start)
-            else { return nil }
-            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
-        }
-        guard let firstDot = dot(after: 0), let secondDot = dot(after: firstDot + 1), dot(after: secondDot + 1) == nil,
-            firstDot > 0
-        else {
+    private struct Parts {
+        let header: JOSEHeader
+        let segments: Segments
+        let body: [UInt8]
+        let payloadCount: Int
+        let remembered: Bool
+    }
+
+    private static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, limits: JWSLimits, headers: JOSEHeaderCache?, read: HeaderRead?
+    ) throws(FederateError) -> Parts {
+        guard let segments = read?.segments ?? Segments(bytes), segments.firstDot > 0 else {
             throw FederateError(.malformedToken, "a compact JWS has exactly three segments")
         }
-        guard secondDot + 1 < bytes.count else {
+        guard segments.secondDot + 1 < bytes.count else {
             throw FederateError(.malformedToken, "the signature segment is empty (unsigned tokens are never accepted)")
         }
-        let headerPart = UnsafeBufferPointer(rebasing: bytes[0..<firstDot])
-        let payloadPart = UnsafeBufferPointer(rebasing: bytes[(firstDot + 1)..<secondDot])
-        let signaturePart = UnsafeBufferPointer(rebasing: bytes[(secondDot + 1)...])
-
-        guard let payload = Base64URL.decode(bytes: payloadPart) else {
+        let payloadPart = UnsafeBufferPointer(rebasing: bytes[(segments.firstDot + 1)..<segments.secondDot])
+        let signaturePart = UnsafeBufferPointer(rebasing: bytes[(segments.secondDot + 1)...])
+        guard let payloadCount = Base64URL.decodedCount(payloadPart.count) else {
             throw FederateError(.malformedToken, "the payload is not canonical base64url")
         }
-        guard let signature = Base64URL.decode(bytes: signaturePart) else {
+        guard let signatureCount = Base64URL.decodedCount(signaturePart.count) else {
             throw FederateError(.malformedToken, "the signature is not canonical base64url")
         }
-        if let headers {
-            self.header = try headers.header(for: headerPart, limits: limits) { () throws(FederateError) in try Self.header(headerPart, limits: limits) }
-        } else {
-            self.header = try Self.header(headerPart, limits: limits)
+        var payloadValid = false
+        var signatureValid = false
+        let body = [UInt8](unsafeUninitializedCapacity: payloadCount + signatureCount) { buffer, initialized in
+            if let base = buffer.baseAddress {
+                payloadValid = Base64URL.decode(payloadPart, into: base)
+                signatureValid = payloadValid && Base64URL.decode(signaturePart, into: base + payloadCount)
+            }
+            initialized = payloadCount + signatureCount
         }
-        self.payload = payload
-        self.signature = signature
-        self.signingInput = Array(UnsafeBufferPointer(rebasing: bytes[0..<secondDot]))
+        guard payloadValid else { throw FederateError(.malformedToken, "the payload is not canonical base64url") }
+        guard signatureValid else { throw FederateError(.malformedToken, "the signature is not canonical base64url") }
+
+        let headerPart = UnsafeBufferPointer(rebasing: bytes[0..<segments.firstDot])
+        let header: JOSEHeader
+        let remembered: Bool
+        // A header read before (by the router, or remembered by the verifier) is not parsed
+        // again; it is held to this verifier's nesting limit.
+        if let known = try read?.header.get() ?? headers?.header(for: headerPart) {
+            guard known.members.depth <= limits.maxJSONDepth else {
+                throw FederateError(.malformedToken, "the header is not a JSON object (\(JSONParser.Error.tooDeep))")
+            }
+            header = known
+            remembered = true
+        } else {
+            header = try JOSEHeader(segment: headerPart, limits: limits)
+            remembered = false
+        }
+        return Parts(header: header, segments: segments, body: body, payloadCount: payloadCount, remembered: remembered)
     }
 
-    /// Decodes and parses the header segment: canonical base64url of a JSON object, `crit` refused.
-    private static func header(_ segment: UnsafeBufferPointer<UInt8>, limits: JWSLimits) throws(FederateError) -> JOSEHeader {
-        guard let headerBytes = Base64URL.decode(bytes: segment) else {
-            throw FederateError(.malformedToken, "the header is not canonical base64url")
+    /// A token's segments and header, read before the rest of it: ``CallerTokenRouter`` reads
+    /// them to route the token on its `typ`, and the verifier it routes to parses the rest.
+    package struct HeaderRead: Sendable {
+        let segments: Segments
+        /// The header, or why the header rules refused it (a JSON object nonetheless).
+        let header: Result<JOSEHeader, FederateError>
+        /// The header's `typ` when it is a string.
+        let type: String?
+
+        /// Reads the segments and header of `token` (contiguous UTF-8): `nil` when it does not
+        /// have three segments or its header is not a JSON object within `limits`
+        /// (`maxHeaderBytes` of base64url). A header in `headers` is not parsed again.
+        init?(_ token: String, maxHeaderBytes: Int, limits: JSONParser.Limits, headers: JOSEHeaderCache) {
+            let read = token.utf8.withContiguousStorageIfAvailable { bytes -> HeaderRead? in
+                guard let segments = Segments(bytes), segments.firstDot <= maxHeaderBytes else { return nil }
+                let segment = UnsafeBufferPointer(rebasing: bytes[..<segments.firstDot])
+                if let known = headers.header(for: segment) {
+                    return HeaderRead(segments: segments, header: .success(known), type: known.type, remembered: true)
+                }
+                guard let members = try? JOSEHeader.members(segment: segment, limits: limits) else { return nil }
+                let typ = members.member(.typ)
+                return HeaderRead(
+                    segments: segments, header: Result { () throws(FederateError) in try JOSEHeader(validated: members) },
+                    type: typ.flatMap { $0.kind == .string ? members.string($0) : nil }, remembered: false)
+            }
+            guard let read = read ?? nil else { return nil }
+            self = read
         }
-        let headerMembers: [String: JSONValue]
+
+        /// Whether the header came from the reader's cache.
+        let remembered: Bool
+
+        private init(segments: Segments, header: Result<JOSEHeader, FederateError>, type: String?, remembered: Bool) {
+            self.segments = segments
+            self.header = header
+            self.type = type
+            self.remembered = remembered
+        }
+    }
+
+    // MARK: - Reading the parts in place
+
+    /// Calls `body` with the signing input, read in the token.
+    func withSigningInput<Value>(_ body: (UnsafeRawBufferPointer) -> Value) -> Value {
+        withTokenBytes { body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[..<segments.secondDot])) }
+    }
+
+    /// Calls `body` with the header segment (base64url), read in the token.
+    func withHeaderSegment<Value, Failure: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Value) throws(Failure) -> Value {
+        try withTokenBytes { (bytes) throws(Failure) in try body(UnsafeBufferPointer(rebasing: bytes[..<segments.firstDot])) }
+    }
+
+    /// Calls `body` with the token's UTF-8 bytes, in place (the token was made contiguous when parsed).
+    private func withTokenBytes<Value, Failure: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Value) throws(Failure) -> Value {
+        let outcome = token.utf8.withContiguousStorageIfAvailable { bytes in
+            Swift.Result { () throws(Failure) in try body(bytes) }
+        }
+        if let outcome { return try outcome.get() }
+        return try Array(token.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// Calls `body` with the decoded signature.
+    func withSignature<Value>(_ body: (UnsafeRawBufferPointer) -> Value) -> Value {
+        self.body.withUnsafeBytes { bytes in body(UnsafeRawBufferPointer(rebasing: bytes[payloadCount...])) }
+    }
+
+    /// The payload's claims, validated under the parse's limits but **not verified**: for a
+    /// caller that must read a claim (the client's `iss` in a client assertion) to choose the
+    /// keys that verify the token. The verifier reuses them.
+    package mutating func readUnverifiedClaims() throws(FederateError) -> JSONMembers {
+        if let unverifiedClaims { return unverifiedClaims }
+        let claims = try self.claims(limits: limits)
+        unverifiedClaims = claims
+        return claims
+    }
+
+    /// Whether this parse meets `limits` too (a token parsed by its caller, then verified).
+    func check(_ limits: JWSLimits) throws(FederateError) {
+        let size = token.utf8.count
+        guard size <= limits.maxTokenBytes else {
+            throw FederateError(.tokenTooLarge, "token is \(size) bytes; the limit is \(limits.maxTokenBytes)")
+        }
+        guard header.members.depth <= limits.maxJSONDepth else {
+            throw FederateError(.malformedToken, "the header is not a JSON object (\(JSONParser.Error.tooDeep))")
+        }
+    }
+
+    /// The payload validated as a JSON object under `limits`: the claims of the token once
+    /// its signature verified. ``FederateError/Code/malformedToken`` when it is not one.
+    func claims(limits: JWSLimits) throws(FederateError) -> JSONMembers {
+        if let unverifiedClaims {
+            guard unverifiedClaims.depth <= limits.maxJSONDepth else {
+                throw FederateError(.malformedToken, "the payload is not a JSON object (\(JSONParser.Error.tooDeep))")
+            }
+            return unverifiedClaims
+        }
         do {
-            headerMembers = try JSONParser(limits: .init(maxBytes: limits.maxTokenBytes, maxDepth: limits.maxJSONDepth)).parseObject(headerBytes)
+            return try payloadObject(limits: limits)
         } catch {
-            throw FederateError(.malformedToken, "the header is not a JSON object (\(error))")
+            throw FederateError(.malformedToken, "the payload is not a JSON object (\(error))")
         }
-        return try JOSEHeader(members: headerMembers)
+    }
+
+    /// The payload validated as a JSON object under `limits`.
+    func payloadObject(limits: JWSLimits) throws(JSONParser.Error) -> JSONMembers {
+        try JSONMembers(validating: body, count: payloadCount, limits: limits.json)
     }
 }

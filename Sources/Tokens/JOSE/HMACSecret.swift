@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 /// A shared secret for HS256/HS384/HS512, configured explicitly by the caller (in OpenID
 /// Connect: the client secret). Never taken from a key set or a token header.
@@ -18,17 +19,21 @@ public struct HMACSecret: Sendable, CustomStringConvertible {
     /// Redacted: secrets never appear in logs.
     public var description: String { "HMACSecret(\(bytes.count) bytes, redacted)" }
 
-    /// Verifies an HMAC signature in constant time.
-    func verify(signature: [UInt8], signingInput: [UInt8], algorithm: JWSAlgorithm) throws(FederateError) -> Bool {
-        guard algorithm.isSymmetric else { return false }
+    /// Throws ``FederateError/Code/invalidKey`` when the secret is shorter than `algorithm`'s
+    /// hash output (RFC 7518 §3.2).
+    func checkLength(for algorithm: JWSAlgorithm) throws(FederateError) {
         guard bytes.count >= algorithm.hash.byteCount else {
             throw FederateError(.invalidKey, "the HMAC secret is \(bytes.count) bytes; \(algorithm.rawValue) needs at least \(algorithm.hash.byteCount)")
         }
-        return ConstantTime.equals(mac(signingInput, algorithm: algorithm), signature)
+    }
+
+    /// Whether `signature` is the MAC of `signingInput`, compared in constant time.
+    func matches(signature: UnsafeRawBufferPointer, signingInput: UnsafeRawBufferPointer, algorithm: JWSAlgorithm) -> Bool {
+        algorithm.isSymmetric && ConstantTime.equals(mac(signingInput, algorithm: algorithm), signature)
     }
 
     /// Computes the MAC of `data`.
-    func mac(_ data: [UInt8], algorithm: JWSAlgorithm) -> [UInt8] {
+    func mac(_ data: some DataProtocol, algorithm: JWSAlgorithm) -> [UInt8] {
         let key = SymmetricKey(data: bytes)
         switch algorithm.hash {
         case .sha256: return Array(HMAC<SHA256>.authenticationCode(for: data, using: key))

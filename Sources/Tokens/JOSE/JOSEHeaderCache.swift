@@ -1,51 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
-/// The protected headers a verifier decoded recently, by their exact base64url segment.
+/// The protected headers of the tokens a verifier accepted recently, by the exact bytes of
+/// their base64url segment.
 ///
 /// One issuer's tokens share a handful of headers (`alg`, `kid`, `typ`), so decoding and
-/// parsing the same header for every token is work done again for nothing. The entry is a
-/// pure function of the segment's bytes under one verifier's limits, so a hit gives exactly
-/// what a fresh parse would. The key is the segment's bytes (``ByteKey``), never a `String`
-/// (whose equality would let `U+212A` find the entry of `K`), and a segment that is not
-/// canonical base64url is refused before any lookup: a verdict never depends on which
-/// tokens came before. A header that fails to parse is never stored, and a parse under
-/// other limits than the first one the cache saw (a verifier copy whose limits changed)
-/// bypasses it, so a header is never served under looser limits than it was parsed with.
-/// Bounded: when
-/// full, it starts again empty, so a client sending ever-new headers costs only the parses
-/// it would cost anyway.
+/// validating the same header for every token is work done again for nothing. A header is a
+/// pure function of its segment's bytes, compared byte for byte (never as a `String`, whose
+/// equality would let `U+212A` find the entry of `K`), so a hit gives exactly what a fresh
+/// parse would; a segment that is not canonical base64url is never looked up (the parse
+/// refuses it), so a verdict never depends on which tokens came before. Only headers of
+/// tokens whose signature verified are remembered (``remember(_:_:)``), so a client sending
+/// made-up headers cannot push the issuer's out. A hit is still checked against the reading
+/// verifier's limits: its nesting limit (``JOSEHeader/members``' depth), its size being the
+/// token's own. Bounded: the oldest entry makes room for a new one.
 final class JOSEHeaderCache: Sendable {
     /// The most headers remembered.
-    static let capacity = 64
+    static let capacity = 16
+
+    private struct Entry {
+        let segment: [UInt8]
+        let header: JOSEHeader
+    }
 
     private struct State {
-        var limits: JWSLimits?
-        var entries: [ByteKey: JOSEHeader] = [:]
+        var entries: [Entry] = []
+        /// The entry the next new header replaces, once full.
+        var next = 0
+        var reads = 0
     }
 
     private let state = Mutex(State())
 
-    /// The header of `segment` (the base64url header segment) under `limits`, parsed by
-    /// `parse` when absent.
-    func header(
-        for segment: UnsafeBufferPointer<UInt8>, limits: JWSLimits, parse: () throws(FederateError) -> JOSEHeader
-    ) throws(FederateError) -> JOSEHeader {
-        guard Base64URL.isCanonical(segment) else {
-            throw FederateError(.malformedToken, "the header is not canonical base64url")
+    /// How many headers were looked up: one per token parsed (for tests).
+    var readCount: Int { state.withLock { $0.reads } }
+
+    /// The remembered header of `segment` (the base64url header segment), if any; `nil`
+    /// without a lookup when `segment` is not canonical base64url.
+    func header(for segment: UnsafeBufferPointer<UInt8>) -> JOSEHeader? {
+        guard Base64URL.isCanonical(segment) else { return nil }
+        return state.withLock { state in
+            state.reads += 1
+            return Self.index(of: segment, in: state.entries).map { state.entries[$0].header }
         }
-        let key = ByteKey(segment)
-        let (hit, usable) = state.withLock { state -> (JOSEHeader?, Bool) in
-            if state.limits == nil { state.limits = limits }
-            guard state.limits == limits else { return (nil, false) }
-            return (state.entries[key], true)
-        }
-        if let hit { return hit }
-        let parsed = try parse()
-        guard usable else { return parsed }
+    }
+
+    /// Remembers `header` as the header of `segment`.
+    func remember(_ segment: UnsafeBufferPointer<UInt8>, _ header: JOSEHeader) {
         state.withLock { state in
-            if state.entries.count >= Self.capacity { state.entries.removeAll(keepingCapacity: true) }
-            state.entries[key] = parsed
+            guard Self.index(of: segment, in: state.entries) == nil else { return }
+            let entry = Entry(segment: Array(segment), header: header)
+            if state.entries.count < Self.capacity {
+                state.entries.append(entry)
+            } else {
+                state.entries[state.next] = entry
+                state.next = (state.next + 1) % Self.capacity
+            }
         }
-        return parsed
+    }
+
+    private static func index(of segment: UnsafeBufferPointer<UInt8>, in entries: [Entry]) -> Int? {
+        guard let wanted = segment.baseAddress else { return nil }
+        for index in entries.indices where entries[index].segment.count == segment.count {
+            let same = entries[index].segment.withUnsafeBufferPointer { stored in
+                stored.baseAddress.map { memcmp($0, wanted, segment.count) == 0 } ?? false
+            }
+            if same { return index }
+        }
+        return nil
     }
 }

@@ -31,6 +31,37 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable, Comparable {
     }
 
     public static func < (lhs: JWSAlgorithm, rhs: JWSAlgorithm) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// This algorithm's bit in an ``AlgorithmMask``.
+    var bit: UInt16 {
+        switch self {
+        case .rs256: return 1 << 0
+        case .rs384: return 1 << 1
+        case .rs512: return 1 << 2
+        case .ps256: return 1 << 3
+        case .ps384: return 1 << 4
+        case .ps512: return 1 << 5
+        case .es256: return 1 << 6
+        case .es384: return 1 << 7
+        case .es512: return 1 << 8
+        case .edDSA: return 1 << 9
+        case .hs256: return 1 << 10
+        case .hs384: return 1 << 11
+        case .hs512: return 1 << 12
+        }
+    }
+}
+
+/// A set of ``JWSAlgorithm``s as bits: a verification asks it on every token, where a
+/// `Set<JWSAlgorithm>` hashes the algorithm's name.
+struct AlgorithmMask: Sendable, Hashable {
+    private let bits: UInt16
+
+    init(_ algorithms: some Sequence<JWSAlgorithm>) {
+        bits = algorithms.reduce(0) { $0 | $1.bit }
+    }
+
+    func contains(_ algorithm: JWSAlgorithm) -> Bool { bits & algorithm.bit != 0 }
 }
 
 /// The SHA-2 hash functions JOSE uses.

@@ -15,13 +15,18 @@
 /// 5. keys named in the token (`jwk`, `jku`, `x5u`, `x5c`) are never used.
 public struct JWSSignatureVerifier: Sendable {
     /// The algorithms a token may use.
-    public var allowedAlgorithms: Set<JWSAlgorithm>
+    public var allowedAlgorithms: Set<JWSAlgorithm> {
+        didSet { allowed = AlgorithmMask(allowedAlgorithms) }
+    }
+    /// ``allowedAlgorithms`` as bits, asked on every token.
+    private var allowed: AlgorithmMask
     /// The secret for HS256/384/512, if the caller configured one.
     public var hmacSecret: HMACSecret?
 
     /// Creates a verifier.
     public init(allowedAlgorithms: Set<JWSAlgorithm>, hmacSecret: HMACSecret? = nil) {
         self.allowedAlgorithms = allowedAlgorithms
+        self.allowed = AlgorithmMask(allowedAlgorithms)
         self.hmacSecret = hmacSecret
     }
 
@@ -42,16 +47,18 @@ public struct JWSSignatureVerifier: Sendable {
             }
             throw FederateError(.unsupportedAlgorithm, "algorithm '\(header.algorithmName.prefix(32))' is not supported")
         }
-        guard allowedAlgorithms.contains(algorithm) else {
+        guard allowed.contains(algorithm) else {
             throw FederateError(.disallowedAlgorithm, "algorithm \(algorithm.rawValue) is not allowed by the policy")
         }
         if algorithm.isSymmetric {
             guard let hmacSecret else {
                 throw FederateError(.disallowedAlgorithm, "\(algorithm.rawValue) needs an explicitly configured secret; key sets never supply one")
             }
-            guard try hmacSecret.verify(signature: jws.signature, signingInput: jws.signingInput, algorithm: algorithm) else {
-                throw FederateError(.invalidSignature, "the signature does not verify")
+            try hmacSecret.checkLength(for: algorithm)
+            let verified = jws.withSigningInput { signingInput in
+                jws.withSignature { signature in hmacSecret.matches(signature: signature, signingInput: signingInput, algorithm: algorithm) }
             }
+            guard verified else { throw FederateError(.invalidSignature, "the signature does not verify") }
             return Result(algorithm: algorithm, keyID: nil)
         }
         if let kid = header.keyID {
@@ -61,15 +68,16 @@ public struct JWSSignatureVerifier: Sendable {
             guard key.permits(algorithm) else {
                 throw FederateError(.keyAlgorithmMismatch, "key '\(kid.prefix(64))' (\(key.keyType)\(key.curve.map { " " + $0 } ?? "")) cannot verify \(algorithm.rawValue)")
             }
-            guard key.verify(signature: jws.signature, signingInput: jws.signingInput, algorithm: algorithm) else {
+            guard Self.verify(jws, with: key, algorithm: algorithm) else {
                 throw FederateError(.invalidSignature, "the signature does not verify")
             }
-            return Result(algorithm: algorithm, keyID: kid)
+            // The key's own `kid` (the same bytes): the verified token shares its string.
+            return Result(algorithm: algorithm, keyID: key.keyID)
         }
         var triedAny = false
         for key in keySet.keys where key.permits(algorithm) {
             triedAny = true
-            if key.verify(signature: jws.signature, signingInput: jws.signingInput, algorithm: algorithm) {
+            if Self.verify(jws, with: key, algorithm: algorithm) {
                 return Result(algorithm: algorithm, keyID: key.keyID)
             }
         }
@@ -77,5 +85,12 @@ public struct JWSSignatureVerifier: Sendable {
             throw FederateError(.unknownKey, "the token has no kid and no key in the set fits \(algorithm.rawValue)")
         }
         throw FederateError(.invalidSignature, "the signature does not verify with any fitting key")
+    }
+
+    /// Checks the signature of `jws` with `key`, reading it in place.
+    static func verify(_ jws: CompactJWS, with key: JSONWebKey, algorithm: JWSAlgorithm) -> Bool {
+        jws.withSigningInput { signingInput in
+            jws.withSignature { signature in key.verify(signature: signature, signingInput: signingInput, algorithm: algorithm) }
+        }
     }
 }

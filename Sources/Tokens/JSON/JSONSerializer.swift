@@ -19,7 +19,14 @@ public enum JSONSerializer {
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .integer(let i): out.append(contentsOf: String(i).utf8)
         case .double(let d):
-            if let i = Int64(exactly: d) { out.append(contentsOf: String(i).utf8) } else { out.append(contentsOf: "\(d)".utf8) }
+            // JSON has no NaN or infinity (RFC 8259 §6): such a value is written as null.
+            if !d.isFinite {
+                out.append(contentsOf: "null".utf8)
+            } else if let i = Int64(exactly: d) {
+                out.append(contentsOf: String(i).utf8)
+            } else {
+                out.append(contentsOf: "\(d)".utf8)
+            }
         case .string(let s): writeString(s, to: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))

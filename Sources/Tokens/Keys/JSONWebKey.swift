@@ -143,6 +143,13 @@ public struct JSONWebKey: Sendable {
 
     /// Verifies a signature with this key, after checking ``permits(_:)``.
     public func verify(signature: [UInt8], signingInput: [UInt8], algorithm: JWSAlgorithm) -> Bool {
+        signature.withUnsafeBytes { signature in
+            signingInput.withUnsafeBytes { signingInput in verify(signature: signature, signingInput: signingInput, algorithm: algorithm) }
+        }
+    }
+
+    /// Verifies a signature read in place, after checking ``permits(_:)``.
+    func verify(signature: UnsafeRawBufferPointer, signingInput: UnsafeRawBufferPointer, algorithm: JWSAlgorithm) -> Bool {
         permits(algorithm) && material.verify(signature: signature, signingInput: signingInput, algorithm: algorithm)
     }
 }

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import _CryptoExtras
 
 /// The public key inside a ``JSONWebKey``, parsed once when the key set is loaded.
@@ -19,8 +20,9 @@ enum PublicKeyMaterial: Sendable {
         }
     }
 
-    /// Verifies a JWS signature. The caller has checked ``supports(_:)``.
-    func verify(signature: [UInt8], signingInput: [UInt8], algorithm: JWSAlgorithm) -> Bool {
+    /// Verifies a JWS signature. The caller has checked ``supports(_:)``. Both buffers are
+    /// read in place: the signing input in the token, the signature where it was decoded.
+    func verify(signature: UnsafeRawBufferPointer, signingInput: UnsafeRawBufferPointer, algorithm: JWSAlgorithm) -> Bool {
         switch (self, algorithm) {
         case (.rsa(let key), _):
             return Self.verifyRSA(key, signature: signature, signingInput: signingInput, algorithm: algorithm)
@@ -42,7 +44,7 @@ enum PublicKeyMaterial: Sendable {
     }
 
     private static func verifyRSA(
-        _ key: _RSA.Signing.PublicKey, signature: [UInt8], signingInput: [UInt8], algorithm: JWSAlgorithm
+        _ key: _RSA.Signing.PublicKey, signature: UnsafeRawBufferPointer, signingInput: UnsafeRawBufferPointer, algorithm: JWSAlgorithm
     ) -> Bool {
         // RSA signatures are exactly the modulus length in whole bytes (RFC 8017 §8.2.2 step 1):
         // a 2052-bit modulus takes 257-byte signatures.

@@ -10,9 +10,9 @@ extension Observability {
     /// parent of the spans `operation` starts. `attributes` are computed only when tracing;
     /// they must hold no secret (no token, code, nonce, state, secret or email). A refusal sets
     /// the span's status to error with the error's code, never its message.
-    package func span<T>(
+    package nonisolated(nonsending) func span<T>(
         _ name: String, kind: SpanKind = .internal, attributes: @autoclosure () -> SpanAttributes = [:],
-        _ operation: () async throws(FederateError) -> T
+        _ operation: nonisolated(nonsending) () async throws(FederateError) -> T
     ) async throws(FederateError) -> T {
         guard isTracing else { return try await operation() }
         let span = tracer.startSpan(name, context: InstrumentationContext.current ?? .topLevel, ofKind: kind)

@@ -19,6 +19,9 @@ public final class VerificationMetrics: Sendable {
     private let duration: CoreMetrics.Timer
     private let refused: Mutex<[FederateError.Code: Counter]>
     private let factory: any MetricsFactory
+    /// Whether anything receives these metrics: `false` for swift-metrics' `NOOPMetricsHandler`
+    /// (no backend bootstrapped), so a verification then reads no clock for them.
+    package let isRecording: Bool
 
     /// The verification counter's name.
     public static let countLabel = "federate_verifications_total"
@@ -28,6 +31,7 @@ public final class VerificationMetrics: Sendable {
     init(kind: TokenKind, factory: any MetricsFactory) {
         self.kind = kind
         self.factory = factory
+        self.isRecording = !(factory is NOOPMetricsHandler)
         self.spanName = "federate.\(kind.rawValue).verify"
         self.succeeded = Counter(label: Self.countLabel, dimensions: [("kind", kind.rawValue), ("outcome", "ok")], factory: factory)
         self.duration = CoreMetrics.Timer(label: Self.durationLabel, dimensions: [("kind", kind.rawValue)], factory: factory)

@@ -66,6 +66,21 @@ public struct IdentifierSet: Sendable, Hashable, ExpressibleByArrayLiteral, Sequ
         return members.contains(ExactString(identifier))
     }
 
+    /// Whether `bytes` are one of the identifiers, byte for byte (a claim read in place).
+    func contains(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard members.count > 4 else {
+            for member in members where member.value.utf8.count == bytes.count {
+                let same = member.value.utf8.withContiguousStorageIfAvailable { stored in
+                    guard let left = stored.baseAddress, let right = bytes.baseAddress else { return true }  // both empty
+                    return memcmp(left, right, bytes.count) == 0
+                }
+                if same ?? member.value.utf8.elementsEqual(bytes) { return true }
+            }
+            return false
+        }
+        return members.contains(ExactString(String(decoding: bytes, as: UTF8.self)))
+    }
+
     /// Adds `identifier`.
     public mutating func insert(_ identifier: String) {
         members.insert(ExactString(identifier))

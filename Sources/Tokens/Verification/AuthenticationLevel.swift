@@ -36,31 +36,24 @@ public struct AuthenticationLevel: Sendable, Hashable, CustomStringConvertible {
     /// Reads `acr`, `amr` and `auth_time` from a token's claims; absent claims are `nil`
     /// (empty for `amr`). Throws ``FederateError/Code/invalidClaim`` for a claim of the wrong
     /// type or beyond the bounds.
-    public init(claims: [String: JSONValue]) throws(FederateError) {
+    public init(claims: JSONMembers) throws(FederateError) {
         var acr: String?
-        switch claims["acr"] {
-        case nil: acr = nil
-        case .string(let value)?: acr = value
-        default: throw FederateError(.invalidClaim, "'acr' is not a string")
+        if let member = claims.member(.acr) {
+            guard member.kind == .string else { throw FederateError(.invalidClaim, "'acr' is not a string") }
+            acr = claims.string(member)
         }
         var amr: [String] = []
-        switch claims["amr"] {
-        case nil: break
-        case .array(let entries)?:
+        if let member = claims.member(.amr) {
+            guard case .array(let entries) = claims.value(of: member) else {
+                throw FederateError(.invalidClaim, "'amr' is not an array of strings")
+            }
             guard entries.count <= Self.maximumMethods else { throw FederateError(.invalidClaim, "'amr' has more than \(Self.maximumMethods) entries") }
             for entry in entries {
                 guard case .string(let method) = entry else { throw FederateError(.invalidClaim, "'amr' is not an array of strings") }
                 amr.append(method)
             }
-        default: throw FederateError(.invalidClaim, "'amr' is not an array of strings")
         }
-        var authTime: Date?
-        if let value = claims["auth_time"] {
-            guard let date = NumericDate(json: value) else {
-                throw FederateError(.invalidClaim, "'auth_time' is not a NumericDate (a finite JSON number from 0 to 2^53)")
-            }
-            authTime = date.date
-        }
+        let authTime = try claims.numericDate(.authTime)?.date
         try self.init(acr: acr, amr: amr, authTime: authTime)
     }
 

@@ -21,24 +21,20 @@ public struct BearerIdentity: Sendable, CustomStringConvertible {
 /// the ID-token verifiers of every provider implement (Google, Apple, Firebase, any OpenID
 /// issuer through ``IDTokenBearerVerifier``), so a CLI, a middleware or a server takes any of
 /// them. Every bearer verifier is also a ``CallerTokenVerifier`` (ID tokens as API callers).
+///
+/// The requirement runs on its caller's executor (`nonisolated(nonsending)`): with the keys
+/// at hand a verification answers without suspending.
 public protocol BearerTokenVerifier: CallerTokenVerifier {
     /// The provider ID the identities carry.
     var providerID: String { get }
 
     /// Verifies `token`; throws ``FederateError`` when it is not acceptable.
-    func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity
-
-    /// Verifies `token`, expecting no nonce, without suspending when the keys are at hand;
-    /// `nil` when only ``verifyBearer(_:expecting:)`` can tell. The default answers `nil`.
-    func verifyBearerWithoutSuspending(_ token: String) throws(FederateError) -> BearerIdentity?
+    nonisolated(nonsending) func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity
 }
 
 extension BearerTokenVerifier {
-    /// None: ``verifyBearer(_:expecting:)`` answers.
-    public func verifyBearerWithoutSuspending(_ token: String) throws(FederateError) -> BearerIdentity? { nil }
-
     /// Verifies `token` now, expecting no nonce.
-    public func verifyBearer(_ token: String) async throws(FederateError) -> BearerIdentity {
+    public nonisolated(nonsending) func verifyBearer(_ token: String) async throws(FederateError) -> BearerIdentity {
         try await verifyBearer(token, expecting: IDTokenExpectations())
     }
 }
@@ -52,29 +48,57 @@ extension BearerTokenVerifier {
 public struct IDTokenBearerVerifier: BearerTokenVerifier {
     /// The provider the tokens come from.
     public let providerID: String
-    private let verifyToken: @Sendable (String, IDTokenExpectations) async throws(FederateError) -> IDToken
-    /// The wrapped verifier, which can also verify without suspending; `nil` for a closure.
-    private let verifier: IDTokenVerifier?
+    private let verification: Verification
 
-    /// Wraps `verify`, which returns the verified ID token or throws.
-    public init(providerID: String, verify: @escaping @Sendable (String, IDTokenExpectations) async throws(FederateError) -> IDToken) {
+    private typealias Verify = nonisolated(nonsending) @Sendable (String, IDTokenExpectations) async throws(FederateError) -> IDToken
+
+    private enum Verification: Sendable {
+        case verifier(IDTokenVerifier)
+        case closure(Verify)
+    }
+
+    /// Wraps `verify`, which returns the verified ID token or throws. It runs on the caller's
+    /// executor, as every verification does.
+    public init(
+        providerID: String, verify: nonisolated(nonsending) @escaping @Sendable (String, IDTokenExpectations) async throws(FederateError) -> IDToken
+    ) {
         self.providerID = providerID
-        self.verifyToken = verify
-        self.verifier = nil
+        self.verification = .closure(verify)
     }
 
     /// Wraps an ``IDTokenVerifier`` (any OpenID issuer).
     public init(providerID: String, verifier: IDTokenVerifier) {
         self.providerID = providerID
-        self.verifyToken = { (token, expectations) throws(FederateError) in try await verifier.verify(token, expecting: expectations) }
-        self.verifier = verifier
+        self.verification = .verifier(verifier)
     }
 
-    public func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity {
-        BearerIdentity(providerID: providerID, idToken: try await verifyToken(token, expectations))
+    public nonisolated(nonsending) func verifyBearer(
+        _ token: String, expecting expectations: IDTokenExpectations
+    ) async throws(FederateError) -> BearerIdentity {
+        switch verification {
+        case .verifier(let verifier):
+            return BearerIdentity(providerID: providerID, idToken: try await verifier.verify(token, expecting: expectations))
+        case .closure(let verify):
+            return BearerIdentity(providerID: providerID, idToken: try await verify(token, expectations))
+        }
     }
 
-    public func verifyBearerWithoutSuspending(_ token: String) throws(FederateError) -> BearerIdentity? {
-        try verifier?.verifyWithoutSuspending(token).map { BearerIdentity(providerID: providerID, idToken: $0) }
+    /// Verifies `token` as an ID token, expecting no nonce. Its own implementation, so a caller
+    /// that knows this type calls it directly (an async call through a protocol makes the
+    /// caller check its executor once it returns).
+    public nonisolated(nonsending) func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
+        CallerIdentity(bearer: try await verifyBearer(token, expecting: IDTokenExpectations()))
+    }
+}
+
+extension IDTokenBearerVerifier: JWSCallerTokenVerifier {
+    package nonisolated(nonsending) func verifyCaller(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> CallerIdentity {
+        switch verification {
+        case .verifier(let verifier):
+            return CallerIdentity(bearer: BearerIdentity(providerID: providerID, idToken: try await verifier.verify(token, read: read)))
+        case .closure:
+            // A verification of the caller's own reads the token itself.
+            return try await verifyCaller(token)
+        }
     }
 }

@@ -14,46 +14,48 @@ public struct IDToken: Sendable, CustomStringConvertible {
     public let algorithm: JWSAlgorithm
     /// The `kid` of the verifying key, if any.
     public let keyID: String?
-    /// Every claim of the payload.
-    public let claims: [String: JSONValue]
+    /// Every claim of the payload, read from its text when asked for.
+    public let claims: JSONMembers
+
+    /// The claim `name` (any claim, registered or not), if present.
+    public subscript(name: String) -> JSONValue? { claims[name] }
 
     /// `iss`.
-    public var issuer: String { claims["iss"]?.stringValue ?? "" }
+    public var issuer: String { claims.stringValue(.iss) ?? "" }
     /// `sub`: the stable identifier of the user at this issuer.
-    public var subject: String { claims["sub"]?.stringValue ?? "" }
+    public var subject: String { claims.stringValue(.sub) ?? "" }
     /// `aud`, always as a list.
-    public var audiences: [String] {
-        switch claims["aud"] {
-        case .string(let single)?: return [single]
-        case .array(let entries)?: return entries.compactMap(\.stringValue)
-        default: return []
-        }
-    }
+    public var audiences: [String] { verified.audienceList }
     /// `azp`, if present.
-    public var authorizedParty: String? { claims["azp"]?.stringValue }
+    public var authorizedParty: String? { claims.stringValue(.azp) }
     /// `exp`.
-    public var expiresAt: Date { date("exp") ?? Date(timeIntervalSince1970: 0) }
+    public var expiresAt: Date { date(.exp) ?? Date(timeIntervalSince1970: 0) }
     /// `iat`.
-    public var issuedAt: Date { date("iat") ?? Date(timeIntervalSince1970: 0) }
+    public var issuedAt: Date { date(.iat) ?? Date(timeIntervalSince1970: 0) }
     /// `nbf`, if present.
-    public var notBefore: Date? { date("nbf") }
+    public var notBefore: Date? { date(.nbf) }
     /// `auth_time`, if present.
-    public var authTime: Date? { date("auth_time") }
+    public var authTime: Date? { date(.authTime) }
     /// `nonce`, if present.
-    public var nonce: String? { claims["nonce"]?.stringValue }
+    public var nonce: String? { claims.stringValue(.nonce) }
+    /// `sid` (the provider's session, OpenID Connect Back-Channel Logout §2.1), if present.
+    public var sessionID: String? { claims.stringValue(.sid) }
 
     /// `email`, if present.
-    public var email: String? { claims["email"]?.stringValue }
+    public var email: String? { claims.stringValue(.email) }
     /// `email_verified` when it is a JSON Boolean (OpenID Connect Core §5.1); anything else is
     /// `nil`. A provider module that sends it otherwise reads it itself (FederateApple).
     public var emailVerified: Bool? {
-        guard case .bool(let verified)? = claims["email_verified"] else { return nil }
-        return verified
+        switch claims.member(.emailVerified)?.kind {
+        case .true?: return true
+        case .false?: return false
+        default: return nil
+        }
     }
     /// `name`, if present.
-    public var name: String? { claims["name"]?.stringValue }
+    public var name: String? { claims.stringValue(.name) }
     /// `picture`, if present.
-    public var picture: String? { claims["picture"]?.stringValue }
+    public var picture: String? { claims.stringValue(.picture) }
 
     /// Wraps a token the ID-token rules accepted.
     init(_ token: VerifiedJWT) {
@@ -63,8 +65,11 @@ public struct IDToken: Sendable, CustomStringConvertible {
         self.claims = token.claims
     }
 
-    private func date(_ name: String) -> Date? {
-        claims[name].flatMap(NumericDate.init(json:))?.date
+    /// The token as the rules read it.
+    var verified: VerifiedJWT { VerifiedJWT(header: header, claims: claims, algorithm: algorithm, keyID: keyID) }
+
+    private func date(_ name: JSONName) -> Date? {
+        claims.numericDateValue(name)?.date
     }
 
     public var description: String {

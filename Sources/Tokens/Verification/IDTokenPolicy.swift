@@ -26,6 +26,9 @@ public struct IDTokenPolicy: Sendable {
     /// A multi-tenant issuer (Microsoft Entra's `{tenantid}` template): when set, `iss` is
     /// checked by this rule, against the token's own tenant, instead of against ``issuers``.
     public var tenantIssuer: TenantIssuerRule?
+    /// Whether any string `iss` passes (``IssuerRule/anyIssuer``) instead of ``issuers``: the
+    /// command line's `verify --jwks` without `--expected-issuer`.
+    package var acceptsAnyIssuer = false
 
     /// Creates a policy. `allowedAlgorithms` defaults to RS256, the one algorithm every
     /// OpenID provider must support; use `init(metadata:clientID:)` (FederateRelyingParty) to take the provider's
@@ -90,7 +93,7 @@ extension IDTokenPolicy {
     /// The rule that checks `iss`: the tenant template's when there is one, else ``issuers``.
     var issuerRule: any ClaimRule {
         if let tenantIssuer { return tenantIssuer }
-        return IssuerRule(issuers)
+        return acceptsAnyIssuer ? IssuerRule.anyIssuer : IssuerRule(issuers)
     }
 }
 

@@ -22,42 +22,49 @@ public struct IDTokenVerifier: Sendable {
     /// Where verifications are counted (kind `id_token`) and traced (`federate.id_token.verify`).
     public let observability: Observability
     private let metrics: VerificationMetrics
+    private let requiresKeyID: Bool
     /// The pipeline for verifications that expect no nonce, hashes or max age (a bearer
     /// token, a token from an app): built once, not per token.
-    private let plain: JWTVerifier
+    let plain: JWTVerifier
 
     /// Creates a verifier that checks tokens at `clock`'s time and reports to `observability`
     /// (by default, the metrics and tracing systems the application bootstrapped).
     public init(
         policy: IDTokenPolicy, keys: any KeySetProvider, clock: FederateClock = .system, observability: Observability = Observability()
     ) {
+        self.init(policy: policy, keys: keys, clock: clock, observability: observability, requiresKeyID: false)
+    }
+
+    /// A verifier that, with `requiresKeyID`, refuses a token that does not name its key
+    /// (``FederateError/Code/unknownKey``), as Firebase's verifiers do.
+    package init(policy: IDTokenPolicy, keys: any KeySetProvider, clock: FederateClock, observability: Observability, requiresKeyID: Bool) {
         self.policy = policy
         self.keys = keys
         self.clock = clock
         self.observability = observability
+        self.requiresKeyID = requiresKeyID
         let metrics = observability.verifications(of: .idToken)
         self.metrics = metrics
-        self.plain = Self.pipeline(policy: policy, keys: keys, clock: clock, expectations: IDTokenExpectations())
+        self.plain = Self.pipeline(policy: policy, keys: keys, clock: clock, requiresKeyID: requiresKeyID, expectations: IDTokenExpectations())
             .observed(by: observability, metrics: metrics)
     }
 
     /// Verifies `token`. On an unknown `kid`, asks the key provider for a refreshed set once
-    /// (rate-limited there) and retries. Throws ``FederateError``.
-    public func verify(_ token: String, expecting expectations: IDTokenExpectations = IDTokenExpectations()) async throws(FederateError) -> IDToken {
+    /// (rate-limited there) and retries, without parsing the token again. Runs on the caller's
+    /// executor, suspending only while keys are fetched. Throws ``FederateError``.
+    public nonisolated(nonsending) func verify(
+        _ token: String, expecting expectations: IDTokenExpectations = IDTokenExpectations()
+    ) async throws(FederateError) -> IDToken {
         // The plain pipeline is used in place: returning it from a function copied (retained
         // and released) every field of the verifier on each token.
         if Self.isPlain(expectations) { return IDToken(try await plain.verify(token)) }
         return IDToken(try await pipeline(expectations).verify(token))
     }
 
-    /// Verifies `token` synchronously when the keys are at hand
-    /// (``JWTVerifier/verifyWithoutSuspending(_:)``); `nil` when only
-    /// ``verify(_:expecting:)`` can tell. Throws ``FederateError``.
-    public func verifyWithoutSuspending(
-        _ token: String, expecting expectations: IDTokenExpectations = IDTokenExpectations()
-    ) throws(FederateError) -> IDToken? {
-        if Self.isPlain(expectations) { return try plain.verifyWithoutSuspending(token).map(IDToken.init) }
-        return try pipeline(expectations).verifyWithoutSuspending(token).map(IDToken.init)
+    /// Verifies `token`, expecting no nonce, whose segments and header ``CallerTokenRouter``
+    /// read to route it.
+    package nonisolated(nonsending) func verify(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> IDToken {
+        IDToken(try await plain.verify(token, read: read))
     }
 
     /// Verifies `token` against a key set in hand, synchronously (no refetch).
@@ -68,6 +75,9 @@ public struct IDTokenVerifier: Sendable {
         return IDToken(try pipeline(expectations).verify(token, keySet: keySet))
     }
 
+    /// The limits tokens are parsed under.
+    package var limits: JWSLimits { policy.limits }
+
     /// Whether `expectations` add no rule to the policy's: then ``plain`` verifies.
     private static func isPlain(_ expectations: IDTokenExpectations) -> Bool {
         expectations.nonce == nil && expectations.accessToken == nil && expectations.authorizationCode == nil
@@ -76,14 +86,16 @@ public struct IDTokenVerifier: Sendable {
 
     /// The pipeline for expectations that add rules, built for this token.
     private func pipeline(_ expectations: IDTokenExpectations) -> JWTVerifier {
-        Self.pipeline(policy: policy, keys: keys, clock: clock, expectations: expectations).observed(by: observability, metrics: metrics)
+        Self.pipeline(policy: policy, keys: keys, clock: clock, requiresKeyID: requiresKeyID, expectations: expectations)
+            .observed(by: observability, metrics: metrics)
     }
 
     private static func pipeline(
-        policy: IDTokenPolicy, keys: any KeySetProvider, clock: FederateClock, expectations: IDTokenExpectations
+        policy: IDTokenPolicy, keys: any KeySetProvider, clock: FederateClock, requiresKeyID: Bool, expectations: IDTokenExpectations
     ) -> JWTVerifier {
         JWTVerifier(
             rules: policy.rules(for: expectations), allowedAlgorithms: policy.allowedAlgorithms, keys: keys,
-            hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, clock: clock, limits: policy.limits)
+            hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, clock: clock, requiresKeyID: requiresKeyID,
+            limits: policy.limits)
     }
 }

@@ -34,8 +34,10 @@ public struct JWTVerifier: Sendable {
     public private(set) var observability: Observability?
     /// The counters and timer this verifier records into, when observed.
     public private(set) var metrics: VerificationMetrics?
-    /// Headers already parsed, shared by copies of this verifier (same limits).
-    private let headers = JOSEHeaderCache()
+    /// The headers of tokens this verifier accepted, shared by its copies.
+    let headers = JOSEHeaderCache()
+    /// ``keys``, when it can give the keys at hand without suspending.
+    private let keysAtHand: (any KeySetAtHand)?
 
     /// A verifier applying `rules` to tokens signed with one of `allowedAlgorithms`.
     public init(
@@ -46,6 +48,7 @@ public struct JWTVerifier: Sendable {
         self.signature = JWSSignatureVerifier(allowedAlgorithms: allowedAlgorithms, hmacSecret: hmacSecret)
         self.rules = rules
         self.keys = keys
+        self.keysAtHand = keys as? any KeySetAtHand
         self.clockTolerance = clockTolerance
         self.clock = clock
         self.requiresKeyID = requiresKeyID
@@ -86,17 +89,48 @@ public struct JWTVerifier: Sendable {
 
     /// Verifies `token` at the ``clock``'s time. Throws ``FederateError``.
     ///
-    /// With the keys at hand it runs without suspending (``verifyWithoutSuspending(_:)``):
-    /// each async layer cost two executor checks per token. A key the set lacks still takes
-    /// the async way, which may refetch.
-    public func verify(_ token: String) async throws(FederateError) -> VerifiedJWT {
-        if let verified = try verifyWithoutSuspending(token) { return verified }
-        guard let observability, let metrics else { return try await verifyUnobserved(token) }
+    /// The token is parsed once; on an unknown `kid` the key provider is asked once for a
+    /// refreshed set (rate-limited there) and the same parse is checked again. It runs on
+    /// the caller's executor and suspends only when the keys must be fetched: with warm keys
+    /// a verification never leaves the executor it started on.
+    public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedJWT {
+        try await verified(.token(token))
+    }
+
+    /// Verifies `token`, whose segments and header ``CallerTokenRouter`` read to route it.
+    package nonisolated(nonsending) func verify(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> VerifiedJWT {
+        try await verified(.read(token, read))
+    }
+
+    /// Verifies a token parsed before (a caller read an unverified claim to choose the keys),
+    /// held to this verifier's limits too.
+    package nonisolated(nonsending) func verify(_ jws: CompactJWS) async throws(FederateError) -> VerifiedJWT {
+        try await verified(.parsed(jws))
+    }
+
+    /// What an async verification starts from.
+    private enum Input {
+        case token(String)
+        /// A token whose header the router read.
+        case read(String, CompactJWS.HeaderRead)
+        case parsed(CompactJWS)
+    }
+
+    /// Verifies `input`, counted and traced when this verifier is observed. The work is called
+    /// directly, not through a closure: an async call through a closure or a protocol makes
+    /// its caller check its executor once it returns (a hop under SwiftNIO's executor).
+    private nonisolated(nonsending) func verified(_ input: Input) async throws(FederateError) -> VerifiedJWT {
+        guard let observability, let metrics, metrics.isRecording || observability.isTracing else { return try await run(input) }
         let start = clock.instant
         // No `Result` round trip: moving the token through one copied and released every field.
         do throws(FederateError) {
-            let verified = try await observability.span(metrics.spanName, attributes: ["federate.token.kind": .string(metrics.kind.rawValue)]) {
-                () async throws(FederateError) in try await verifyUnobserved(token)
+            let verified: VerifiedJWT
+            if observability.isTracing {
+                verified = try await observability.span(metrics.spanName, attributes: ["federate.token.kind": .string(metrics.kind.rawValue)]) {
+                    () async throws(FederateError) in try await run(input)
+                }
+            } else {
+                verified = try await run(input)
             }
             metrics.record(refusal: nil, elapsed: clock.instant - start)
             return verified
@@ -106,33 +140,40 @@ public struct JWTVerifier: Sendable {
         }
     }
 
-    /// Verifies `token` synchronously when everything it needs is at hand: the keys
-    /// (``KeySetProvider/cachedKeySet``), no tracing, and a key for the token's `kid` in that
-    /// set. Returns `nil` when only ``verify(_:)`` can tell (it may refetch the keys; it records
-    /// the outcome), and throws ``FederateError`` for a token the keys at hand refuse, counted
-    /// as ``verify(_:)`` counts it.
-    public func verifyWithoutSuspending(_ token: String) throws(FederateError) -> VerifiedJWT? {
-        guard observability?.isTracing != true, let keySet = keys.cachedKeySet else { return nil }
-        let start = clock.instant
-        do throws(FederateError) {
-            let verified = try verifyUnobserved(token, keySet: keySet)
-            metrics?.record(refusal: nil, elapsed: clock.instant - start)
-            return verified
-        } catch where error.code == .unknownKey {
-            return nil  // a refreshed set may have the key: the async way asks, and records the outcome
-        } catch {
-            metrics?.record(refusal: error.code, elapsed: clock.instant - start)
-            throw error
+    private nonisolated(nonsending) func run(_ input: Input) async throws(FederateError) -> VerifiedJWT {
+        let jws: CompactJWS
+        switch input {
+        case .token(let token):
+            jws = try parse(token)
+        case .read(let token, let read):
+            jws = try checkedKeyID(try CompactJWS(parsing: token, limits: limits, headers: headers, read: read))
+        case .parsed(let parsed):
+            try parsed.check(limits)
+            jws = try checkedKeyID(parsed)
+        }
+        return try await check(jws)
+    }
+
+    /// Verifies a token parsed before with a key set in hand, synchronously (no refetch).
+    package func verify(_ jws: CompactJWS, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
+        try observe { () throws(FederateError) in
+            try jws.check(limits)
+            return try check(try checkedKeyID(jws), keySet: keySet)
         }
     }
 
     /// Verifies `token` with a key set in hand, synchronously (no refetch).
     public func verify(_ token: String, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
-        guard let observability, let metrics else { return try verifyUnobserved(token, keySet: keySet) }
+        try observe { () throws(FederateError) in try check(try parse(token), keySet: keySet) }
+    }
+
+    /// Runs the synchronous `verification`, counted and traced when this verifier is observed.
+    private func observe(_ verification: () throws(FederateError) -> VerifiedJWT) throws(FederateError) -> VerifiedJWT {
+        guard let observability, let metrics, metrics.isRecording || observability.isTracing else { return try verification() }
         let start = clock.instant
         do throws(FederateError) {
             let verified = try observability.span(metrics.spanName, attributes: ["federate.token.kind": .string(metrics.kind.rawValue)]) {
-                () throws(FederateError) in try verifyUnobserved(token, keySet: keySet)
+                () throws(FederateError) in try verification()
             }
             metrics.record(refusal: nil, elapsed: clock.instant - start)
             return verified
@@ -142,34 +183,45 @@ public struct JWTVerifier: Sendable {
         }
     }
 
-    private func verifyUnobserved(_ token: String) async throws(FederateError) -> VerifiedJWT {
-        let jws = try parse(token)
-        let result = try await keys.verifySignature(of: jws, with: signature)
-        return try check(jws, signature: result)
+    /// Parses `token` under this verifier's limits, its header looked up in ``headers``.
+    func parse(_ token: String) throws(FederateError) -> CompactJWS {
+        try checkedKeyID(try CompactJWS(parsing: token, limits: limits, headers: headers))
     }
 
-    private func verifyUnobserved(_ token: String, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
-        let jws = try parse(token)
-        let result = try signature.verify(jws, keySet: keySet)
-        return try check(jws, signature: result)
-    }
-
-    private func parse(_ token: String) throws(FederateError) -> CompactJWS {
-        let jws = try CompactJWS(parsing: token, limits: limits, headers: headers)
+    private func checkedKeyID(_ jws: CompactJWS) throws(FederateError) -> CompactJWS {
         if requiresKeyID, jws.header.keyID?.isEmpty != false {
             throw FederateError(.unknownKey, "the token must name its key ('kid')")
         }
         return jws
     }
 
-    private func check(_ jws: CompactJWS, signature: JWSSignatureVerifier.Result) throws(FederateError) -> VerifiedJWT {
-        let claims: [String: JSONValue]
-        do {
-            claims = try JSONParser(limits: .init(maxBytes: limits.maxTokenBytes, maxDepth: limits.maxJSONDepth)).parseObject(jws.payload)
-        } catch {
-            throw FederateError(.malformedToken, "the payload is not a JSON object (\(error))")
+    /// The signature with the provider's keys (refreshed once on an unknown `kid`), then the
+    /// payload and the rules.
+    private nonisolated(nonsending) func check(_ jws: CompactJWS) async throws(FederateError) -> VerifiedJWT {
+        // Keys at hand are used without asking the provider through the protocol: with warm
+        // keys a verification makes no async call at all.
+        guard let keySet = keysAtHand?.keySetAtHand else {
+            return try accept(jws, signature: try await keys.verifySignature(of: jws, with: signature))
         }
-        let token = VerifiedJWT(header: jws.header, claims: claims, algorithm: signature.algorithm, keyID: signature.keyID)
+        let result: JWSSignatureVerifier.Result
+        do throws(FederateError) {
+            result = try signature.verify(jws, keySet: keySet)
+        } catch where error.code == .unknownKey {
+            guard let refreshed = try await keys.refreshedKeySet(after: keySet) else { throw error }
+            result = try signature.verify(jws, keySet: refreshed)
+        }
+        return try accept(jws, signature: result)
+    }
+
+    private func check(_ jws: CompactJWS, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
+        try accept(jws, signature: try signature.verify(jws, keySet: keySet))
+    }
+
+    /// The payload, a JSON object under the same limits, and the kind's rules, for a token
+    /// whose signature verified; its header is remembered for the next token.
+    private func accept(_ jws: CompactJWS, signature: JWSSignatureVerifier.Result) throws(FederateError) -> VerifiedJWT {
+        if !jws.headerWasRemembered { jws.withHeaderSegment { headers.remember($0, jws.header) } }
+        let token = VerifiedJWT(header: jws.header, claims: try jws.claims(limits: limits), algorithm: signature.algorithm, keyID: signature.keyID)
         try rules.check(token, context: ClaimContext(now: clock.now, clockTolerance: clockTolerance))
         return token
     }
@@ -177,14 +229,16 @@ public struct JWTVerifier: Sendable {
 
 extension KeySetProvider {
     /// Verifies `jws`'s signature with these keys; when its `kid` is unknown, asks once for a
-    /// refreshed set (rate-limited by the provider) and tries again.
-    public func verifySignature(of jws: CompactJWS, with verifier: JWSSignatureVerifier) async throws(FederateError) -> JWSSignatureVerifier.Result {
+    /// refreshed set (rate-limited by the provider) and tries again. Runs on the caller's
+    /// executor; suspends only while keys are fetched.
+    public nonisolated(nonsending) func verifySignature(
+        of jws: CompactJWS, with verifier: JWSSignatureVerifier
+    ) async throws(FederateError) -> JWSSignatureVerifier.Result {
         let keySet = try await keySet()
-        switch Result(catching: { () throws(FederateError) in try verifier.verify(jws, keySet: keySet) }) {
-        case .success(let result):
-            return result
-        case .failure(let error):
-            guard error.code == .unknownKey, let refreshed = try await refreshedKeySet(after: keySet) else { throw error }
+        do throws(FederateError) {
+            return try verifier.verify(jws, keySet: keySet)
+        } catch where error.code == .unknownKey {
+            guard let refreshed = try await refreshedKeySet(after: keySet) else { throw error }
             return try verifier.verify(jws, keySet: refreshed)
         }
     }

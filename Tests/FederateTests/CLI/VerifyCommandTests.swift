@@ -70,6 +70,19 @@ import Federate
         }
     }
 
+    @Test func withoutAnExpectedIssuerEveryTokenGoesThroughTheSameRules() async throws {
+        // One verifier for the run: any string `iss` passes, but it is required, and the
+        // signature is checked before any claim.
+        let withoutIssuer = Fixtures.token(["iss": .null])
+        let otherSignature = try #require(Fixtures.token().split(separator: ".").last)
+        let forged = withoutIssuer.split(separator: ".").dropLast().joined(separator: ".") + "." + otherSignature
+        let tokens = [Fixtures.token(), Fixtures.token(["iss": "https://elsewhere.example"]), withoutIssuer, Fixtures.token(["iss": 7]), forged]
+        let result = try await CLIProcess.run(["verify", "--jwks", try jwksFile(), "--audience", Fixtures.clientID], stdin: tokens.joined(separator: "\n") + "\n")
+        #expect(result.status == 0)
+        let verdicts = try result.lines.map { try object($0)["error"]?.stringValue ?? "valid" }
+        #expect(verdicts == ["valid", "valid", "missing_claim", "invalid_claim", "invalid_signature"])
+    }
+
     @Test func standardInputGivesOneLinePerTokenInOrder() async throws {
         let tokens = [Fixtures.token(), "garbage", Fixtures.token(key: Fixtures.ec, algorithm: .es256), Fixtures.token(["aud": "x"])]
         let result = try await CLIProcess.run(["verify", "--jwks", try jwksFile(), "--audience", Fixtures.clientID], stdin: tokens.joined(separator: "\n") + "\n")

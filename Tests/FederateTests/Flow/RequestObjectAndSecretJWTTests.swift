@@ -77,7 +77,7 @@ struct RequestObjectAndSecretJWTTests {
                 rules: .requestObject(clientID: ScriptedProvider.clientID, audiences: ["https://other.example"]), allowedAlgorithms: [.es256],
                 keys: keys, clockTolerance: .zero, clock: clock.clock)
             #expect(throws: FederateError.self) { try elsewhere.verify(try #require(query["request"]), keySet: keys) }
-            let plain = try key.sign(claims: verified.claims, algorithm: .es256)
+            let plain = try key.sign(claims: verified.claims.dictionary, algorithm: .es256)
             let untyped = #expect(throws: FederateError.self) { try verifier.verify(plain, keySet: keys) }
             #expect(untyped?.code == .tokenTypeMismatch)
             // It expires after its lifetime.

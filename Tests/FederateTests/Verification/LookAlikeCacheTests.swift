@@ -101,8 +101,11 @@ import Testing
         // The key cache on its own: a look-alike header never finds the twin's key.
         let cache = DPoPKeyCache()
         let imported = DPoPKeyCache.Entry(key: try JSONWebKey(jwk: jwk), thumbprint: try JWKThumbprint.sha256(of: jwk))
-        _ = try cache.entry(for: ArraySlice(header.utf8)) { imported }
-        #expect(Self.code { try cache.entry(for: ArraySlice(lookAlikeHeader.utf8)) { imported } } == .malformedToken)
+        func entry(_ header: String) throws(FederateError) -> DPoPKeyCache.Entry {
+            try Array(header.utf8).withUnsafeBufferPointer { (bytes) throws(FederateError) in try cache.entry(for: bytes) { imported } }
+        }
+        _ = try entry(header)
+        #expect(Self.code { try entry(lookAlikeHeader) } == .malformedToken)
     }
 
     /// `htu` naming the request's URI with a look-alike: refused before and after a proof

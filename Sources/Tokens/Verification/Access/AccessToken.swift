@@ -13,46 +13,43 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     public let algorithm: JWSAlgorithm
     /// The `kid` of the verifying key, if any.
     public let keyID: String?
-    /// Every claim of the payload.
-    public let claims: [String: JSONValue]
+    /// Every claim of the payload, read from its text when asked for.
+    public let claims: JSONMembers
     /// `cnf`, when the token is bound to a key; ``TokenConfirmation/jkt`` for DPoP (RFC 9449).
     /// Read when the token is built, so a malformed `cnf` can never pass for an unbound token.
     public let confirmation: TokenConfirmation?
+
+    /// The claim `name` (any claim, registered or not), if present.
+    public subscript(name: String) -> JSONValue? { claims[name] }
 
     /// `scope`: what the token allows (none when absent), parsed when read: a token only
     /// verified pays nothing for it. The access-token rules (``ScopeClaimRule``) refused any
     /// `scope` outside RFC 6749's grammar; one that reached here otherwise grants nothing.
     public var scopes: OAuthScopes {
-        guard case .string(let text)? = claims["scope"], let scopes = try? OAuthScopes(parsing: text) else { return .none }
+        guard let text = claims.stringValue(.scope), let scopes = try? OAuthScopes(parsing: text) else { return .none }
         return scopes
     }
     /// `iss`.
-    public var issuer: String { claims["iss"]?.stringValue ?? "" }
+    public var issuer: String { claims.stringValue(.iss) ?? "" }
     /// `sub`: the resource owner, or the client itself for a client-credentials grant.
-    public var subject: String { claims["sub"]?.stringValue ?? "" }
+    public var subject: String { claims.stringValue(.sub) ?? "" }
     /// `client_id`: the client the token was issued to.
-    public var clientID: String { claims["client_id"]?.stringValue ?? "" }
+    public var clientID: String { claims.stringValue(.clientID) ?? "" }
     /// `jti`.
-    public var jwtID: String { claims["jti"]?.stringValue ?? "" }
+    public var jwtID: String { claims.stringValue(.jti) ?? "" }
     /// `aud`, always as a list.
-    public var audiences: [String] {
-        switch claims["aud"] {
-        case .string(let single)?: return [single]
-        case .array(let entries)?: return entries.compactMap(\.stringValue)
-        default: return []
-        }
-    }
+    public var audiences: [String] { VerifiedJWT(header: header, claims: claims, algorithm: algorithm, keyID: keyID).audienceList }
     /// `exp`.
-    public var expiresAt: Date { date("exp") ?? Date(timeIntervalSince1970: 0) }
+    public var expiresAt: Date { date(.exp) ?? Date(timeIntervalSince1970: 0) }
     /// `iat`.
-    public var issuedAt: Date { date("iat") ?? Date(timeIntervalSince1970: 0) }
+    public var issuedAt: Date { date(.iat) ?? Date(timeIntervalSince1970: 0) }
     /// `auth_time`, if present.
-    public var authTime: Date? { date("auth_time") }
+    public var authTime: Date? { date(.authTime) }
     /// `acr`, if present.
-    public var authenticationContextClass: String? { claims["acr"]?.stringValue }
+    public var authenticationContextClass: String? { claims.stringValue(.acr) }
     /// `amr` when it is an array of strings, else `nil`.
     public var authenticationMethods: [String]? {
-        guard case .array(let entries)? = claims["amr"] else { return nil }
+        guard let member = claims.member(.amr), case .array(let entries) = claims.value(of: member) else { return nil }
         let methods = entries.compactMap(\.stringValue)
         return methods.count == entries.count ? methods : nil
     }
@@ -66,8 +63,8 @@ public struct AccessToken: Sendable, CustomStringConvertible {
         self.confirmation = try TokenConfirmation(in: token.claims)
     }
 
-    private func date(_ name: String) -> Date? {
-        claims[name].flatMap(NumericDate.init(json:))?.date
+    private func date(_ name: JSONName) -> Date? {
+        claims.numericDateValue(name)?.date
     }
 
     public var description: String {

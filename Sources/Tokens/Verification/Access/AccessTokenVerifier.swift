@@ -19,7 +19,7 @@ public struct AccessTokenVerifier: CallerTokenVerifier {
     public let clock: FederateClock
     /// The provider the tokens come from, as callers' identities name it (`oidc.corp`).
     public let providerID: String?
-    private let pipeline: JWTVerifier
+    let pipeline: JWTVerifier
 
     /// Creates a verifier that checks tokens at `clock`'s time and counts them (kind
     /// `access_token`) in `observability`.
@@ -38,15 +38,9 @@ public struct AccessTokenVerifier: CallerTokenVerifier {
     }
 
     /// Verifies `token`; on an unknown `kid`, asks the key provider for a refreshed set once.
-    public func verify(_ token: String) async throws(FederateError) -> AccessToken {
+    /// Runs on the caller's executor, suspending only while keys are fetched.
+    public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> AccessToken {
         try AccessToken(try await pipeline.verify(token))
-    }
-
-    /// Verifies `token` synchronously when the keys are at hand
-    /// (``JWTVerifier/verifyWithoutSuspending(_:)``); `nil` when only ``verify(_:)`` can tell.
-    public func verifyWithoutSuspending(_ token: String) throws(FederateError) -> AccessToken? {
-        guard let verified = try pipeline.verifyWithoutSuspending(token) else { return nil }
-        return try AccessToken(verified)
     }
 
     /// Verifies `token` against a key set in hand, synchronously (no refetch).
@@ -54,12 +48,14 @@ public struct AccessTokenVerifier: CallerTokenVerifier {
         try AccessToken(try pipeline.verify(token, keySet: keySet))
     }
 
-    public func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
+    public nonisolated(nonsending) func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
         CallerIdentity(accessToken: try await verify(token), providerID: providerID)
     }
+}
 
-    public func verifyCallerWithoutSuspending(_ token: String) throws(FederateError) -> CallerIdentity? {
-        try verifyWithoutSuspending(token).map { CallerIdentity(accessToken: $0, providerID: providerID) }
+extension AccessTokenVerifier: JWSCallerTokenVerifier {
+    package nonisolated(nonsending) func verifyCaller(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> CallerIdentity {
+        CallerIdentity(accessToken: try AccessToken(try await pipeline.verify(token, read: read)), providerID: providerID)
     }
 }
 

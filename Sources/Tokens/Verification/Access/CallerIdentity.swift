@@ -24,90 +24,145 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
     public let kind: Kind
     /// The provider the token comes from, when the verifier was given one (`oidc.corp`).
     public let providerID: String?
-    /// `iss`, when known.
-    public let issuer: String?
-    /// `sub`: the user, or the client itself for a client-credentials token. An introspection
-    /// response may omit it.
-    public let subject: String?
-    /// The client the token was issued to: `client_id` of an access token; `azp`, else the
-    /// single `aud`, of an ID token.
-    public let clientID: String?
-    /// What the token allows; an ID token allows no scope.
-    public let scopes: OAuthScopes
-    /// `exp`, when known.
-    public let expiresAt: Date?
-    /// `cnf`, when the token is bound to a key (DPoP checks ``TokenConfirmation/jkt``).
-    public let confirmation: TokenConfirmation?
-    /// What the token is bound to, from ``confirmation`` and an introspected `token_type`:
-    /// how a request may present it (``TokenBinding/check(presentedWith:)``).
-    public let binding: TokenBinding
-    /// The token's claims, or the members of the introspection response.
-    public let claims: [String: JSONValue]
-    /// The ID token, for kind ``Kind/idToken``.
-    public let idToken: IDToken?
-    /// The access token, for kind ``Kind/accessToken``.
-    public let accessToken: AccessToken?
+    /// Where the identity's fields are read: the verified token itself (read when asked for,
+    /// so a request that only needs the subject builds nothing else), or values given.
+    private let source: Source
     /// The DPoP proof (RFC 9449) the request came with, when it presented a DPoP-bound token:
     /// its key is the token's ``TokenConfirmation/jkt`` (``confirmed(by:)``).
     public private(set) var dpopProof: DPoPProof?
+
+    private enum Source: Sendable {
+        case idToken(IDToken)
+        case accessToken(AccessToken)
+        case described(Described)
+    }
+
+    /// The fields of an identity built from its parts.
+    private struct Described: Sendable {
+        let issuer: String?
+        let subject: String?
+        let clientID: String?
+        let scopes: OAuthScopes
+        let expiresAt: Date?
+        let confirmation: TokenConfirmation?
+        let claims: JSONMembers
+        /// An introspection answer's `token_type`.
+        let tokenType: String?
+    }
+
+    /// `iss`, when known.
+    public var issuer: String? {
+        switch source {
+        case .idToken(let token): return token.issuer
+        case .accessToken(let token): return token.issuer
+        case .described(let fields): return fields.issuer
+        }
+    }
+    /// `sub`: the user, or the client itself for a client-credentials token. An introspection
+    /// response may omit it.
+    public var subject: String? {
+        switch source {
+        case .idToken(let token): return token.subject
+        case .accessToken(let token): return token.subject
+        case .described(let fields): return fields.subject
+        }
+    }
+    /// The client the token was issued to: `client_id` of an access token; `azp`, else the
+    /// single `aud`, of an ID token.
+    public var clientID: String? {
+        switch source {
+        case .idToken(let token):
+            if let party = token.authorizedParty { return party }
+            let audiences = token.audiences
+            return audiences.count == 1 ? audiences[0] : nil
+        case .accessToken(let token): return token.clientID
+        case .described(let fields): return fields.clientID
+        }
+    }
+    /// What the token allows; an ID token allows no scope.
+    public var scopes: OAuthScopes {
+        switch source {
+        case .idToken: return .none
+        case .accessToken(let token): return token.scopes
+        case .described(let fields): return fields.scopes
+        }
+    }
+    /// `exp`, when known.
+    public var expiresAt: Date? {
+        switch source {
+        case .idToken(let token): return token.expiresAt
+        case .accessToken(let token): return token.expiresAt
+        case .described(let fields): return fields.expiresAt
+        }
+    }
+    /// `cnf`, when the token is bound to a key (DPoP checks ``TokenConfirmation/jkt``).
+    public var confirmation: TokenConfirmation? {
+        switch source {
+        case .idToken: return nil
+        case .accessToken(let token): return token.confirmation
+        case .described(let fields): return fields.confirmation
+        }
+    }
+    /// What the token is bound to, from ``confirmation`` (an ID token's own `cnf` too) and an
+    /// introspected `token_type`: how a request may present it (``TokenBinding/check(presentedWith:)``).
+    public var binding: TokenBinding {
+        switch source {
+        case .idToken(let token): return Self.binding(of: token.claims)
+        case .accessToken(let token): return TokenBinding(confirmation: token.confirmation)
+        case .described(let fields): return TokenBinding(confirmation: fields.confirmation, tokenType: fields.tokenType)
+        }
+    }
+    /// The token's claims, or the members of the introspection response.
+    public var claims: JSONMembers {
+        switch source {
+        case .idToken(let token): return token.claims
+        case .accessToken(let token): return token.claims
+        case .described(let fields): return fields.claims
+        }
+    }
+    /// The ID token, for kind ``Kind/idToken``.
+    public var idToken: IDToken? {
+        if case .idToken(let token) = source { return token }
+        return nil
+    }
+    /// The access token, for kind ``Kind/accessToken``.
+    public var accessToken: AccessToken? {
+        if case .accessToken(let token) = source { return token }
+        return nil
+    }
 
     /// An identity of any kind, from its parts (an introspection response, a verifier of your
     /// own). `tokenType` is an introspection answer's `token_type`: `DPoP` binds the token
     /// even without `confirmation` (``TokenBinding``).
     public init(
         kind: Kind, providerID: String?, issuer: String?, subject: String?, clientID: String?, scopes: OAuthScopes, expiresAt: Date?,
-        confirmation: TokenConfirmation?, claims: [String: JSONValue], tokenType: String? = nil
+        confirmation: TokenConfirmation?, claims: JSONMembers, tokenType: String? = nil
     ) {
         self.kind = kind
         self.providerID = providerID
-        self.issuer = issuer
-        self.subject = subject
-        self.clientID = clientID
-        self.scopes = scopes
-        self.expiresAt = expiresAt
-        self.confirmation = confirmation
-        self.binding = TokenBinding(confirmation: confirmation, tokenType: tokenType)
-        self.claims = claims
-        self.idToken = nil
-        self.accessToken = nil
+        self.source = .described(
+            Described(
+                issuer: issuer, subject: subject, clientID: clientID, scopes: scopes, expiresAt: expiresAt, confirmation: confirmation,
+                claims: claims, tokenType: tokenType))
     }
 
     /// The identity of a verified JWT access token.
     public init(accessToken: AccessToken, providerID: String?) {
         kind = .accessToken
         self.providerID = providerID
-        issuer = accessToken.issuer
-        subject = accessToken.subject
-        clientID = accessToken.clientID
-        scopes = accessToken.scopes
-        expiresAt = accessToken.expiresAt
-        confirmation = accessToken.confirmation
-        binding = TokenBinding(confirmation: accessToken.confirmation)
-        claims = accessToken.claims
-        idToken = nil
-        self.accessToken = accessToken
+        source = .accessToken(accessToken)
     }
 
     /// The identity of a verified ID token.
     public init(bearer: BearerIdentity) {
         kind = .idToken
         providerID = bearer.providerID
-        issuer = bearer.idToken.issuer
-        subject = bearer.idToken.subject
-        let audiences = bearer.idToken.audiences
-        clientID = bearer.idToken.authorizedParty ?? (audiences.count == 1 ? audiences[0] : nil)
-        scopes = .none
-        expiresAt = bearer.idToken.expiresAt
-        confirmation = nil
-        // The ID-token rules do not read `cnf`; one that an ID token carries still binds it.
-        binding = bearer.idToken.claims["cnf"] == nil ? .bearer : Self.binding(of: bearer.idToken.claims)
-        claims = bearer.idToken.claims
-        idToken = bearer.idToken
-        accessToken = nil
+        source = .idToken(bearer.idToken)
     }
 
-    /// The binding `claims`' `cnf` states; a malformed one is ``TokenBinding/unverifiable(_:)``.
-    private static func binding(of claims: [String: JSONValue]) -> TokenBinding {
+    /// The binding an ID token's `cnf` states (the ID-token rules do not read `cnf`; one that an
+    /// ID token carries still binds it); a malformed one is ``TokenBinding/unverifiable(_:)``.
+    private static func binding(of claims: JSONMembers) -> TokenBinding {
         do throws(FederateError) {
             return TokenBinding(confirmation: try TokenConfirmation(in: claims))
         } catch {

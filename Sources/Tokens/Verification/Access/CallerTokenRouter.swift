@@ -7,7 +7,8 @@
 /// - anything else (an opaque token, an encrypted JWT) goes to ``introspection``.
 ///
 /// A token no configured verifier takes is ``FederateError/Code/tokenTypeMismatch``. The
-/// header is read once to route; the verifier then checks everything, `typ` included.
+/// header is read once, to route; Federate's own verifiers continue from that read, so the
+/// token is still parsed once, and check everything, `typ` included.
 public struct CallerTokenRouter: CallerTokenVerifier {
     /// ID tokens (a provider's ``BearerTokenVerifier``), or `nil` to refuse them.
     public let idTokens: (any CallerTokenVerifier)?
@@ -15,6 +16,11 @@ public struct CallerTokenRouter: CallerTokenVerifier {
     public let accessTokens: (any CallerTokenVerifier)?
     /// Introspection (`IntrospectionClient`), or `nil` to refuse opaque tokens.
     public let introspection: (any CallerTokenVerifier)?
+    /// The verifiers that continue from the router's read, found once here.
+    private let idTokensContinuing: Continuing?
+    private let accessTokensContinuing: Continuing?
+    /// The headers of tokens routed and accepted, shared by copies of this router.
+    let headers = JOSEHeaderCache()
 
     /// Creates a router; at least one verifier should be given.
     public init(
@@ -23,43 +29,78 @@ public struct CallerTokenRouter: CallerTokenVerifier {
         self.idTokens = idTokens
         self.accessTokens = accessTokens
         self.introspection = introspection
+        self.idTokensContinuing = Continuing(idTokens)
+        self.accessTokensContinuing = Continuing(accessTokens)
     }
 
-    public func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
-        try await route(token).verifyCaller(token)
-    }
-
-    public func verifyCallerWithoutSuspending(_ token: String) throws(FederateError) -> CallerIdentity? {
-        try route(token).verifyCallerWithoutSuspending(token)
-    }
-
-    /// The verifier of `token`'s kind; throws `token_type_mismatch` when none is configured.
-    private func route(_ token: String) throws(FederateError) -> any CallerTokenVerifier {
-        let route: (any CallerTokenVerifier)?
-        switch Self.shape(of: token) {
-        case .accessToken: route = accessTokens ?? introspection
-        case .otherJWS: route = idTokens ?? introspection
-        case .opaque: route = introspection
+    public nonisolated(nonsending) func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
+        var token = token
+        token.makeContiguousUTF8()
+        let read = Self.readHeader(token, headers: headers)
+        let (verifier, continuing): ((any CallerTokenVerifier)?, Continuing?)
+        switch Self.shape(of: read) {
+        case .accessToken: (verifier, continuing) = (accessTokens, accessTokensContinuing)
+        case .otherJWS: (verifier, continuing) = (idTokens, idTokensContinuing)
+        case .opaque: (verifier, continuing) = (nil, nil)
         }
-        guard let route else {
-            throw FederateError(.tokenTypeMismatch, "this API does not accept this kind of token")
+        guard let verifier, let read else {
+            guard let introspection else { throw Self.noVerifier }
+            return try await introspection.verifyCaller(token)
         }
-        return route
+        guard let continuing else { return try await verifier.verifyCaller(token) }
+        let caller = try await continuing.verifyCaller(token, read: read)
+        if !read.remembered, case .success(let header) = read.header {
+            token.utf8.withContiguousStorageIfAvailable { headers.remember(UnsafeBufferPointer(rebasing: $0[..<read.segments.firstDot]), header) }
+        }
+        return caller
+    }
+
+    /// A verifier of Federate's own, which continues from the router's read. Federate's two
+    /// verifiers of this module are called directly: an async call through a protocol makes
+    /// the caller check its executor once it returns (a hop under SwiftNIO's executor).
+    private enum Continuing: Sendable {
+        case idTokens(IDTokenBearerVerifier)
+        case accessTokens(AccessTokenVerifier)
+        case other(any JWSCallerTokenVerifier)
+
+        init?(_ verifier: (any CallerTokenVerifier)?) {
+            switch verifier {
+            case let known as IDTokenBearerVerifier: self = .idTokens(known)
+            case let known as AccessTokenVerifier: self = .accessTokens(known)
+            case let other as any JWSCallerTokenVerifier: self = .other(other)
+            default: return nil
+            }
+        }
+
+        nonisolated(nonsending) func verifyCaller(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> CallerIdentity {
+            switch self {
+            case .idTokens(let verifier): return try await verifier.verifyCaller(token, read: read)
+            case .accessTokens(let verifier): return try await verifier.verifyCaller(token, read: read)
+            case .other(let verifier): return try await verifier.verifyCaller(token, read: read)
+            }
+        }
     }
 
     enum Shape { case accessToken, otherJWS, opaque }
 
-    /// The token's shape from its header alone (no signature, no payload): at most the
-    /// header segment is decoded, under the default size limits.
-    static func shape(of token: String) -> Shape {
-        let utf8 = token.utf8
-        guard let firstDot = utf8.firstIndex(of: 0x2E) else { return .opaque }
-        let rest = utf8[utf8.index(after: firstDot)...]
-        guard let secondDot = rest.firstIndex(of: 0x2E), !rest[rest.index(after: secondDot)...].contains(0x2E) else { return .opaque }
-        guard utf8.distance(from: utf8.startIndex, to: firstDot) <= 8 * 1024, let bytes = Base64URL.decode(Substring(utf8[..<firstDot])),
-            let header = try? JSONParser(limits: .init(maxBytes: 8 * 1024, maxDepth: 8)).parseObject(bytes)
-        else { return .opaque }
-        guard case .string(let type)? = header["typ"] else { return .otherJWS }
-        return ExplicitTypeRule.names(type, "at+jwt") ? .accessToken : .otherJWS
+    /// The header of `token`, read once to route it: at most 8 KiB of it, nested at most 8
+    /// deep; `nil` when the token is not taken for a JWS.
+    static func readHeader(_ token: String, headers: JOSEHeaderCache) -> CompactJWS.HeaderRead? {
+        CompactJWS.HeaderRead(token, maxHeaderBytes: 8 * 1024, limits: .init(maxBytes: 8 * 1024, maxDepth: 8), headers: headers)
     }
+
+    /// The kind of token, from its header alone (no signature, no payload).
+    static func shape(of read: CompactJWS.HeaderRead?) -> Shape {
+        guard let read else { return .opaque }
+        return read.type.map { ExplicitTypeRule.names($0, "at+jwt") } == true ? .accessToken : .otherJWS
+    }
+
+    private static var noVerifier: FederateError { FederateError(.tokenTypeMismatch, "this API does not accept this kind of token") }
+}
+
+/// A ``CallerTokenVerifier`` of Federate's own that continues from a header the
+/// ``CallerTokenRouter`` read, so a routed token is parsed once.
+package protocol JWSCallerTokenVerifier: CallerTokenVerifier {
+    /// Verifies `token`, whose segments and header `read` holds.
+    nonisolated(nonsending) func verifyCaller(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> CallerIdentity
 }

@@ -6,30 +6,19 @@
 /// them, by the token's shape) implement it. How the token is presented (`Bearer`, or DPoP
 /// with a proof bound to ``CallerIdentity/confirmation``) is the middleware's concern, not
 /// this step's.
+///
+/// The requirement runs on its caller's executor (`nonisolated(nonsending)`): an
+/// implementation that has what it needs at hand (a JWT verifier with warm keys) answers
+/// without suspending, so a server's request does not hop between executors. One that must
+/// wait (a fetch, an introspection call) simply suspends.
 public protocol CallerTokenVerifier: Sendable {
     /// Verifies `token`; throws ``FederateError`` when it is not acceptable.
-    func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity
-
-    /// Verifies `token` without suspending when all it needs is at hand (for JWTs: the keys,
-    /// cached, and no tracing), so a server's request does not hop between executors; `nil`
-    /// when only ``verifyCaller(_:)`` can tell. Must agree with ``verifyCaller(_:)`` on every
-    /// token it answers. The default answers `nil`: always the async way.
-    func verifyCallerWithoutSuspending(_ token: String) throws(FederateError) -> CallerIdentity?
-}
-
-extension CallerTokenVerifier {
-    /// None: the middleware asks ``verifyCaller(_:)``.
-    public func verifyCallerWithoutSuspending(_ token: String) throws(FederateError) -> CallerIdentity? { nil }
+    nonisolated(nonsending) func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity
 }
 
 extension BearerTokenVerifier {
     /// Verifies `token` as an ID token (``verifyBearer(_:)``).
-    public func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
+    public nonisolated(nonsending) func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
         CallerIdentity(bearer: try await verifyBearer(token))
-    }
-
-    /// Verifies `token` as an ID token when the keys are at hand (``verifyBearerWithoutSuspending(_:)``).
-    public func verifyCallerWithoutSuspending(_ token: String) throws(FederateError) -> CallerIdentity? {
-        try verifyBearerWithoutSuspending(token).map(CallerIdentity.init(bearer:))
     }
 }

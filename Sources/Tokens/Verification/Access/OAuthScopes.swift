@@ -61,7 +61,11 @@ public struct OAuthScopes: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
     /// without building them (the access-token rule checks; ``AccessToken`` builds once), and
     /// returns how many scope tokens it lists (0 for the empty string).
     public static func validate(_ text: String) throws(FederateError) -> Int {
-        let shape = text.utf8.withContiguousStorageIfAvailable(Shape.init) ?? Shape(Array(text.utf8))
+        try count(text.utf8.withContiguousStorageIfAvailable(Shape.init) ?? Shape(Array(text.utf8)))
+    }
+
+    /// The number of scope tokens `shape` found, or the error for the grammar it broke.
+    static func count(_ shape: Shape) throws(FederateError) -> Int {
         switch shape {
         case .valid(let count):
             return count
@@ -76,7 +80,7 @@ public struct OAuthScopes: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
     }
 
     /// What one pass over a `scope` string's bytes found.
-    private enum Shape {
+    enum Shape {
         case valid(Int)
         case emptyScopeToken
         case characterOutsideGrammar

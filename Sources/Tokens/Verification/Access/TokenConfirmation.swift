@@ -28,9 +28,9 @@ public struct TokenConfirmation: Sendable, Hashable {
 
     /// Reads the `cnf` claim of a token's `claims` (a JWT access token's, or an introspection
     /// response's); `nil` when there is none: the token is not bound to a key.
-    public init?(in claims: [String: JSONValue]) throws(FederateError) {
-        guard let value = claims["cnf"] else { return nil }
-        try self.init(json: value)
+    public init?(in claims: JSONMembers) throws(FederateError) {
+        guard let cnf = claims.member(.cnf) else { return nil }
+        try self.init(json: claims.value(of: cnf))
     }
 
     /// `cnf` binding a token to the key with the RFC 7638 `thumbprint` (what an authorization

@@ -20,8 +20,10 @@ public struct AccessTokenHashRule: ClaimRule {
     }
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        let ath = try token.requiredString("ath")
-        guard ConstantTime.equals(ath, expected) else {
+        guard let matches = try token.string(.ath, satisfies: { ConstantTime.equals($0, expected.utf8) }) else {
+            throw FederateError(.missingClaim, "required claim 'ath' is missing")
+        }
+        guard matches else {
             throw FederateError(.invalidDPoPProof, "the proof's 'ath' is not the hash of the access token presented")
         }
     }

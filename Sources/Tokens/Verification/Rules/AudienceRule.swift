@@ -17,7 +17,7 @@ public struct AudienceRule: ClaimRule {
     }
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        guard let audiences = try token.audienceMatch(accepted.contains) else {
+        guard let audiences = try token.audienceMatch(accepted.contains(bytes:)) else {
             guard !required else { throw FederateError(.missingClaim, "required claim 'aud' is missing") }
             return
         }

@@ -16,7 +16,7 @@ public struct AuthTimeRule: ClaimRule {
     }
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        guard let authTime = try token.numericDate("auth_time") else {
+        guard let authTime = try token.numericDate(.authTime) else {
             if maximumAge != nil { throw FederateError(.missingClaim, "'auth_time' is required when max_age is set") }
             if required { throw FederateError(.missingClaim, "required claim 'auth_time' is missing") }
             return

@@ -10,8 +10,9 @@ public struct AuthorizedPartyRule: ClaimRule {
     }
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        if let party = try token.string("azp") {
-            guard accepted.contains(party) else {
+        if let isAccepted = try token.string(.azp, satisfies: accepted.contains(bytes:)) {
+            guard isAccepted else {
+                let party = (try? token.string(.azp)) ?? ""
                 throw FederateError(.azpMismatch, "'azp' '\(party.prefix(200))' is not an accepted client")
             }
         } else if let audiences = try token.audienceMatch({ _ in false }), audiences.count > 1 {

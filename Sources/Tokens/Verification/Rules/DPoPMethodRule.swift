@@ -13,8 +13,11 @@ public struct DPoPMethodRule: ClaimRule {
     }
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        let htm = try token.requiredString("htm")
-        guard htm.utf8.elementsEqual(method.utf8) else {
+        guard let matches = try token.string(.htm, satisfies: { $0.elementsEqual(method.utf8) }) else {
+            throw FederateError(.missingClaim, "required claim 'htm' is missing")
+        }
+        guard matches else {
+            let htm = (try? token.string(.htm)) ?? ""
             throw FederateError(.invalidDPoPProof, "the proof's 'htm' '\(htm.prefix(16))' is not the request's method \(method.prefix(16))")
         }
     }

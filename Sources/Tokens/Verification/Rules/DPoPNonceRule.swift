@@ -14,10 +14,13 @@ public struct DPoPNonceRule: ClaimRule {
     }
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        guard let nonce = try token.string("nonce") else { throw FederateError(.useDPoPNonce, "the server requires a DPoP nonce") }
         // Every candidate is compared, so the time taken does not tell which one matched.
-        var found = false
-        for candidate in accepted where ConstantTime.equals(nonce, candidate) { found = true }
+        let found = try token.string(.nonce) { nonce in
+            var found = false
+            for candidate in accepted where ConstantTime.equals(nonce, candidate.utf8) { found = true }
+            return found
+        }
+        guard let found else { throw FederateError(.useDPoPNonce, "the server requires a DPoP nonce") }
         guard found else { throw FederateError(.useDPoPNonce, "the proof's DPoP nonce is not current") }
     }
 }

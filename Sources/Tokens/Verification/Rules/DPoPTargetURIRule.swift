@@ -19,12 +19,14 @@ public struct DPoPTargetURIRule: ClaimRule {
     }
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        let htu = try token.requiredString("htu")
         // A client that sends the normalized form (most do) is matched without re-normalizing:
         // normalization is idempotent, so byte for byte the normalized target means the same
-        // target. Never `==`: a look-alike (`U+212A` for `K`) is canonically equal, not equal.
-        if htu.exactlyEquals(target.normalized) { return }
-        guard let claimed = HTTPTargetURI(htu), claimed == target else {
+        // target. Never `==` on `String`: a look-alike (`U+212A` for `K`) is canonically equal, not equal.
+        guard let same = try token.string(.htu, satisfies: { $0.elementsEqual(target.normalized.utf8) }) else {
+            throw FederateError(.missingClaim, "required claim 'htu' is missing")
+        }
+        if same { return }
+        guard let htu = try token.string(.htu), let claimed = HTTPTargetURI(htu), claimed == target else {
             throw FederateError(.invalidDPoPProof, "the proof's 'htu' does not name this request's URI \(target.normalized.prefix(200))")
         }
     }

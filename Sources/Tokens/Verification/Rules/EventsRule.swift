@@ -14,7 +14,7 @@ public struct EventsRule: ClaimRule {
     }
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        guard case .object(let events)? = token["events"] else {
+        guard let member = token.claims.member(.events), case .object(let events) = token.claims.value(of: member) else {
             throw FederateError(code, "'events' is missing or not an object")
         }
         if let requiredMember {

@@ -12,7 +12,7 @@ public struct ExpiryRule: ClaimRule {
     }
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        guard let expiresAt = try token.numericDate("exp") else {
+        guard let expiresAt = try token.numericDate(.exp) else {
             guard !required else { throw FederateError(.missingClaim, "required claim 'exp' is missing") }
             return
         }

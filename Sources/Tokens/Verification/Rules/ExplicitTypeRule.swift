@@ -38,15 +38,28 @@ public struct ExplicitTypeRule: ClaimRule {
     /// Whether `type` is the media type `name`: ASCII letters in any case, with or without
     /// `application/`. Byte-level, with no allocation on the verification path.
     static func names(_ type: String, _ name: String) -> Bool {
-        let prefix = "application/"
-        if type.utf8.count == prefix.utf8.count + name.utf8.count, type.utf8.prefix(prefix.utf8.count).elementsEqual(prefix.utf8, by: sameLetter) {
-            return type.utf8.dropFirst(prefix.utf8.count).elementsEqual(name.utf8, by: sameLetter)
-        }
-        return type.utf8.elementsEqual(name.utf8, by: sameLetter)
+        var type = type, name = name
+        return type.withUTF8 { type in name.withUTF8 { name in names(type, name) } }
     }
 
-    /// `byte` equals the lower-case `lower`, ignoring the case of ASCII letters only.
-    private static func sameLetter(_ byte: UInt8, _ lower: UInt8) -> Bool {
-        byte == lower || (byte >= 0x41 && byte <= 0x5A && byte | 0x20 == lower)
+    private static func names(_ type: UnsafeBufferPointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let prefix: StaticString = "application/"
+        let prefixCount = prefix.utf8CodeUnitCount
+        if type.count == prefixCount + name.count,
+            sameLetters(UnsafeBufferPointer(rebasing: type[..<prefixCount]), UnsafeBufferPointer(start: prefix.utf8Start, count: prefixCount))
+        {
+            return sameLetters(UnsafeBufferPointer(rebasing: type[prefixCount...]), name)
+        }
+        return type.count == name.count && sameLetters(type, name)
+    }
+
+    /// Whether `bytes` equal the lower-case `lower`, ignoring the case of ASCII letters only.
+    private static func sameLetters(_ bytes: UnsafeBufferPointer<UInt8>, _ lower: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == lower.count else { return false }
+        for index in bytes.indices {
+            let byte = bytes[index], expected = lower[index]
+            guard byte == expected || (byte >= 0x41 && byte <= 0x5A && byte | 0x20 == expected) else { return false }
+        }
+        return true
     }
 }

@@ -3,12 +3,14 @@
 public struct ForbiddenClaimRule: ClaimRule {
     /// The claim that must be absent.
     public let name: String
+    private let key: ClaimKey
     /// The error code when it is present.
     public let code: FederateError.Code
 
     /// Creates the rule.
     public init(_ name: String, code: FederateError.Code) {
         self.name = name
+        self.key = ClaimKey(name)
         self.code = code
     }
 
@@ -16,6 +18,6 @@ public struct ForbiddenClaimRule: ClaimRule {
     public static let noEvents = ForbiddenClaimRule("events", code: .tokenTypeMismatch)
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        guard token[name] == nil else { throw FederateError(code, "the token must not contain '\(name)'") }
+        guard !token.claims.contains(key) else { throw FederateError(code, "the token must not contain '\(name)'") }
     }
 }

@@ -12,7 +12,7 @@ public struct IssuedAtRule: ClaimRule {
     }
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        guard let issuedAt = try token.numericDate("iat") else {
+        guard let issuedAt = try token.numericDate(.iat) else {
             guard !required else { throw FederateError(.missingClaim, "required claim 'iat' is missing") }
             return
         }

@@ -8,19 +8,33 @@ public struct IssuerRule: ClaimRule {
     public let accepted: IdentifierSet
     /// Whether `iss` must be present.
     public let required: Bool
+    /// Whether any string `iss` is accepted (``anyIssuer``).
+    private let acceptsAny: Bool
 
     /// Creates the rule.
     public init(_ accepted: IdentifierSet, required: Bool = true) {
         self.accepted = accepted
         self.required = required
+        self.acceptsAny = false
+    }
+
+    /// `iss` required and a string, of any value: `federate verify --jwks` without
+    /// `--expected-issuer`, which reports the issuer rather than checking it.
+    package static let anyIssuer = IssuerRule()
+
+    private init() {
+        self.accepted = []
+        self.required = true
+        self.acceptsAny = true
     }
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        guard let issuer = try token.string("iss") else {
+        guard let isAccepted = try token.string(.iss, satisfies: { acceptsAny || accepted.contains(bytes: $0) }) else {
             guard !required else { throw FederateError(.missingClaim, "required claim 'iss' is missing") }
             return
         }
-        guard accepted.contains(issuer) else {
+        guard isAccepted else {
+            let issuer = (try? token.string(.iss)) ?? ""
             throw FederateError(.issuerMismatch, "issuer '\(issuer.prefix(200))' is not accepted")
         }
     }

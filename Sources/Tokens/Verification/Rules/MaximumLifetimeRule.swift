@@ -11,8 +11,8 @@ public struct MaximumLifetimeRule: ClaimRule {
     }
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        let expiresAt = try token.requiredNumericDate("exp")
-        let start = try token.numericDate("iat")?.secondsSince1970 ?? context.secondsSince1970
+        let expiresAt = try token.requiredNumericDate(.exp)
+        let start = try token.numericDate(.iat)?.secondsSince1970 ?? context.secondsSince1970
         guard expiresAt.secondsSince1970 - start <= maximum.inSeconds else {
             throw FederateError(.invalidClaim, "the token lives longer than \(maximum)")
         }

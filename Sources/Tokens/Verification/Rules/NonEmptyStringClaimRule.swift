@@ -4,17 +4,19 @@
 public struct NonEmptyStringClaimRule: ClaimRule {
     /// The claim.
     public let name: String
+    private let key: ClaimKey
     /// The error code when it is absent or empty.
     public let code: FederateError.Code
 
     /// Creates the rule.
     public init(_ name: String, code: FederateError.Code = .missingClaim) {
         self.name = name
+        self.key = ClaimKey(name)
         self.code = code
     }
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        guard let value = try token.string(name), !value.isEmpty else {
+        guard let nonEmpty = try token.string(key, satisfies: { !$0.isEmpty }), nonEmpty else {
             throw FederateError(code, "the token has no '\(name)'")
         }
     }

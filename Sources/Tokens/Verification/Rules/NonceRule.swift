@@ -11,10 +11,10 @@ public struct NonceRule: ClaimRule {
     }
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        guard let nonce = try token.string("nonce") else {
+        guard let matches = try token.string(.nonce, satisfies: { ConstantTime.equals($0, expected.utf8) }) else {
             throw FederateError(.nonceMismatch, "the token has no 'nonce' but one was sent")
         }
-        guard ConstantTime.equals(nonce, expected) else {
+        guard matches else {
             throw FederateError(.nonceMismatch, "'nonce' differs from the one sent")
         }
     }

@@ -5,7 +5,7 @@ public struct NotBeforeRule: ClaimRule {
     public init() {}
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        guard let notBefore = try token.numericDate("nbf") else { return }
+        guard let notBefore = try token.numericDate(.nbf) else { return }
         guard notBefore.secondsSince1970 <= context.secondsSince1970 + context.toleranceSeconds else {
             throw FederateError(.notYetValid, "the token is not valid before \(notBefore) (now \(SafeNumber.text(context.secondsSince1970)))")
         }

@@ -2,15 +2,17 @@
 public struct RequiredClaimsRule: ClaimRule {
     /// The claims that must be present.
     public let names: [String]
+    private let keys: [ClaimKey]
 
     /// Creates the rule.
     public init(_ names: some Sequence<String>) {
         self.names = names.sorted()
+        self.keys = self.names.map(ClaimKey.init)
     }
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        for name in names where token[name] == nil {
-            throw FederateError(.missingClaim, "required claim '\(name)' is missing")
+        for key in keys where !token.claims.contains(key) {
+            throw FederateError(.missingClaim, "required claim '\(key.name)' is missing")
         }
     }
 }

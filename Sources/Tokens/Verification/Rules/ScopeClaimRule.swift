@@ -9,7 +9,7 @@ public struct ScopeClaimRule: ClaimRule {
     public init() {}
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        guard let scope = try token.string("scope") else { return }
-        _ = try OAuthScopes.validate(scope)
+        guard let scope = try token.claims.stringMember(.scope) else { return }
+        _ = try OAuthScopes.count(token.claims.withStringBytes(scope) { OAuthScopes.Shape($0) })
     }
 }

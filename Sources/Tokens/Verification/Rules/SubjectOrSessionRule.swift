@@ -6,9 +6,9 @@ public struct SubjectOrSessionRule: ClaimRule {
     public init() {}
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        let subject = try token.string("sub")
-        let session = try token.string("sid")
-        guard subject?.isEmpty == false || session?.isEmpty == false else {
+        let subject = try token.string(.sub, satisfies: { !$0.isEmpty })
+        let session = try token.string(.sid, satisfies: { !$0.isEmpty })
+        guard subject == true || session == true else {
             throw FederateError(.invalidLogoutToken, "the logout token has neither 'sub' nor 'sid'")
         }
     }

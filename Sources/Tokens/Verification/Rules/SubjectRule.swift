@@ -19,15 +19,16 @@ public struct SubjectRule: ClaimRule {
     }
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        guard let subject = try token.string("sub") else {
+        guard let subject = try token.claims.stringMember(.sub) else {
             guard !required else { throw FederateError(.missingClaim, "required claim 'sub' is missing") }
             return
         }
-        guard !subject.isEmpty else { throw FederateError(.invalidClaim, "'sub' is empty") }
-        guard subject.utf8.count <= maximumBytes else {
+        let length = token.claims.utf8Count(subject)
+        guard length > 0 else { throw FederateError(.invalidClaim, "'sub' is empty") }
+        guard length <= maximumBytes else {
             throw FederateError(.invalidClaim, "'sub' exceeds \(maximumBytes) bytes")
         }
-        if let accepted, !accepted.contains(subject) {
+        if let accepted, !token.claims.withStringBytes(subject, accepted.contains(bytes:)) {
             throw FederateError(.invalidClaim, "'sub' is not the expected subject")
         }
     }

@@ -61,7 +61,7 @@ public struct TenantIssuerRule: ClaimRule, Hashable {
         guard tenants.accepts(tenant) else {
             throw FederateError(.tenantNotAllowed, "tenant '\(tenant)' is not accepted")
         }
-        guard let issuer = try token.string("iss") else {
+        guard let issuer = try token.string(.iss) else {
             throw FederateError(.missingClaim, "required claim 'iss' is missing")
         }
         guard issuer.exactlyEquals(template.issuer(forTenant: tenant)) else {
