@@ -31,7 +31,7 @@ extension AccountService {
         if let acr = level.acr { claims["acr"] = .string(acr) }
         if !level.amr.isEmpty { claims["amr"] = .array(level.amr.map(JSONValue.string)) }
         if !authTimeProven { claims["auth_time_unproven"] = true }
-        let token = try key.sign(claims: claims, algorithm: .es256)
+        let token = try key.sign(claims: claims, algorithm: .es256, header: ["typ": .string(ExplicitTypeRule.sessionTokenType)])
         let session = AccountSession(
             uid: uid, sessionID: sessionID, issuedAt: Self.date(issuedAt), expiresAt: Self.date(expiresAt),
             authTime: Self.date(authSeconds), keyID: key.keyID ?? "", provider: provider, acr: level.acr, amr: level.amr,

@@ -151,7 +151,7 @@ extension AccountsTests {
                 let token = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
                 _ = try await accounts.verifySession(token)
                 let parts = token.split(separator: ".")
-                let madeUp = Base64URL.encode(#"{"alg":"ES256","kid":"made-up","typ":"JWT"}"#) + "." + parts[1] + "." + parts[2]
+                let madeUp = Base64URL.encode(#"{"alg":"ES256","kid":"made-up","typ":"federate-session+jwt"}"#) + "." + parts[1] + "." + parts[2]
                 func storeReads() -> Int { recorder.tracer.finishedSpans.filter { $0.operationName == "federate.store.session_keys" }.count }
 
                 let before = storeReads()

@@ -138,7 +138,7 @@ extension FederateError.Code {
     public static let cHashMismatch: Self = "c_hash_mismatch"
     /// `auth_time` is older than the requested `max_age`.
     public static let authTooOld: Self = "auth_too_old"
-    /// The token is of another kind than the one expected (RFC 8725 §3.11): its header `typ` names another media type (`logout+jwt`, `at+jwt` where an ID token is expected), or an ID token carries `events`.
+    /// The token is of another kind than the one expected (RFC 8725 §3.11): its header `typ` names another media type (`logout+jwt`, `at+jwt` or a Federate session's `federate-session+jwt` where an ID token is expected, an ID token where a session is), or an ID token carries `events`. Checked on the header before any key is looked up.
     public static let tokenTypeMismatch: Self = "token_type_mismatch"
     /// A back-channel logout token failed a check of the Back-Channel Logout spec (missing or wrong `events`, a `nonce`, neither `sub` nor `sid`, missing `jti`).
     public static let invalidLogoutToken: Self = "invalid_logout_token"

@@ -38,6 +38,8 @@ public struct JWTVerifier: Sendable {
     let headers = JOSEHeaderCache()
     /// ``keys``, when it can give the keys at hand without suspending.
     private let keysAtHand: (any KeySetAtHand)?
+    /// The rules' explicit-type checks, run on the header before any key is looked up.
+    private let typeRules: [ExplicitTypeRule]
 
     /// A verifier applying `rules` to tokens signed with one of `allowedAlgorithms`.
     public init(
@@ -49,6 +51,7 @@ public struct JWTVerifier: Sendable {
         self.rules = rules
         self.keys = keys
         self.keysAtHand = keys as? any KeySetAtHand
+        self.typeRules = rules.rules.compactMap { $0 as? ExplicitTypeRule }
         self.clockTolerance = clockTolerance
         self.clock = clock
         self.requiresKeyID = requiresKeyID
@@ -146,10 +149,10 @@ public struct JWTVerifier: Sendable {
         case .token(let token):
             jws = try parse(token)
         case .read(let token, let read):
-            jws = try checkedKeyID(try CompactJWS(parsing: token, limits: limits, headers: headers, read: read))
+            jws = try checkedHeader(try CompactJWS(parsing: token, limits: limits, headers: headers, read: read))
         case .parsed(let parsed):
             try parsed.check(limits)
-            jws = try checkedKeyID(parsed)
+            jws = try checkedHeader(parsed)
         }
         return try await check(jws)
     }
@@ -158,7 +161,7 @@ public struct JWTVerifier: Sendable {
     package func verify(_ jws: CompactJWS, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
         try observe { () throws(FederateError) in
             try jws.check(limits)
-            return try check(try checkedKeyID(jws), keySet: keySet)
+            return try check(try checkedHeader(jws), keySet: keySet)
         }
     }
 
@@ -185,10 +188,13 @@ public struct JWTVerifier: Sendable {
 
     /// Parses `token` under this verifier's limits, its header looked up in ``headers``.
     func parse(_ token: String) throws(FederateError) -> CompactJWS {
-        try checkedKeyID(try CompactJWS(parsing: token, limits: limits, headers: headers))
+        try checkedHeader(try CompactJWS(parsing: token, limits: limits, headers: headers))
     }
 
-    private func checkedKeyID(_ jws: CompactJWS) throws(FederateError) -> CompactJWS {
+    /// The header's checks before any key: its kind (`typ`, ``ExplicitTypeRule``), then a
+    /// `kid` when one is required.
+    private func checkedHeader(_ jws: CompactJWS) throws(FederateError) -> CompactJWS {
+        for rule in typeRules { try rule.check(jws.header) }
         if requiresKeyID, jws.header.keyID?.isEmpty != false {
             throw FederateError(.unknownKey, "the token must name its key ('kid')")
         }

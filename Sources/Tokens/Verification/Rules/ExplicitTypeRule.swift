@@ -24,9 +24,20 @@ public struct ExplicitTypeRule: ClaimRule {
     public static let accessToken = ExplicitTypeRule(accepted: ["at+jwt"], allowsAbsent: false)
     /// Security event tokens (RFC 8417 §2.3): `typ` absent, `secevent+jwt`, or `JWT`.
     public static let securityEvent = ExplicitTypeRule(accepted: ["secevent+jwt", "jwt"], allowsAbsent: true)
+    /// The `typ` of Federate's own session tokens, which no provider's token carries.
+    package static let sessionTokenType = "federate-session+jwt"
+    /// Federate's session tokens: `typ` must be ``sessionTokenType``.
+    package static let sessionToken = ExplicitTypeRule(accepted: [sessionTokenType], allowsAbsent: false)
 
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        guard let type = token.header.type else {
+        try check(token.header)
+    }
+
+    /// The check on a header alone: `JWTVerifier` runs it as soon as the header is parsed,
+    /// before any key is looked up, so a token of another kind is named as such
+    /// (`token_type_mismatch`) rather than refused for a key or an algorithm it was never meant for.
+    func check(_ header: JOSEHeader) throws(FederateError) {
+        guard let type = header.type else {
             guard allowsAbsent else { throw FederateError(.tokenTypeMismatch, "the token has no 'typ'; \(accepted.joined(separator: " or ")) is required") }
             return
         }
