@@ -7,7 +7,7 @@ extension MicrosoftProvider: SignInProvider {
     public var providerID: String { Self.providerID }
 
     /// Bearer ID tokens and warming.
-    public var capabilities: ProviderCapabilities { ProviderCapabilities(bearerTokens: self, warming: self) }
+    public var capabilities: ProviderCapabilities { ProviderCapabilities(bearerTokens: self, warming: self, tokenRefresh: self) }
 
     public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
         try authorizationRequest(with: try await client(), redirectURI: request.redirectURI, loginHint: request.loginHint, intent: request.intent)
@@ -23,7 +23,7 @@ extension MicrosoftProvider: SignInProvider {
         }
         return Credential(
             providerID: Self.providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-            rawNonce: pending.nonce, emailVerified: false)
+            rawNonce: pending.nonce, emailVerified: false, accessTokenExpiresAt: tokens.expiresAt)
     }
 
     /// Entra has no RFC 7009 revocation endpoint: nothing to do.

@@ -27,11 +27,16 @@ public struct AccountSession: Sendable, Hashable, CustomStringConvertible {
     public let acr: String?
     /// The provider's `amr` for that authentication (claim `amr`); empty when not asserted.
     public let amr: [String]
+    /// Whether the session is a guest's (``AccountService/signInAsGuest()``, claim `guest`):
+    /// it proves no sign-in with a provider, so it never counts as recent
+    /// (``AccountService/requireRecentLogin(_:within:)``).
+    public let isGuest: Bool
 
     init(
         uid: String, sessionID: String, issuedAt: Date, expiresAt: Date, authTime: Date, keyID: String, provider: SessionProvider? = nil,
-        acr: String? = nil, amr: [String] = []
+        acr: String? = nil, amr: [String] = [], isGuest: Bool = false
     ) {
+        self.isGuest = isGuest
         self.acr = acr
         self.amr = amr
         self.uid = uid

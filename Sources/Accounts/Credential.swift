@@ -1,6 +1,6 @@
 public import FederateTokens
 public import FederateRelyingParty
-import Foundation
+public import Foundation
 
 /// What a provider hands the account layer after a successful sign-in: who the user is at
 /// the provider, the provider's tokens and profile.
@@ -19,7 +19,7 @@ public struct Credential: Sendable, CustomStringConvertible {
     public let emailVerified: Bool
     /// The verified ID token, when the credential came from one.
     public let idToken: IDToken?
-    /// The provider's access and refresh tokens (secrets).
+    /// The provider's access and refresh tokens (secrets), and when the access token expires.
     public let tokens: ProviderTokens
     /// The raw nonce sent in the authorization request, if any (secret).
     public let rawNonce: String?
@@ -32,16 +32,19 @@ public struct Credential: Sendable, CustomStringConvertible {
     /// A credential from a verified ID token. `emailVerified` defaults to the token's Boolean
     /// `email_verified` (a provider module that sends it otherwise passes its own reading);
     /// `nonceClaim` defaults to `rawNonce`.
+    /// `accessTokenExpiresAt` is when the access token expires, if the provider said (kept
+    /// tokens are refreshed before it, ``AccountService/accessToken(for:providerID:)``).
     public init(
         providerID: String, idToken: IDToken, accessToken: String? = nil, refreshToken: String? = nil,
-        rawNonce: String? = nil, nonceClaim: String? = nil, emailVerified: Bool? = nil, profile: ProviderProfile? = nil
+        rawNonce: String? = nil, nonceClaim: String? = nil, emailVerified: Bool? = nil, profile: ProviderProfile? = nil,
+        accessTokenExpiresAt: Date? = nil
     ) {
         self.providerID = providerID
         self.subject = idToken.subject
         self.email = idToken.email
         self.emailVerified = emailVerified ?? idToken.emailVerified ?? false
         self.idToken = idToken
-        self.tokens = ProviderTokens(accessToken: accessToken, refreshToken: refreshToken)
+        self.tokens = ProviderTokens(accessToken: accessToken, refreshToken: refreshToken, accessTokenExpiresAt: accessTokenExpiresAt)
         self.rawNonce = rawNonce
         self.nonceClaim = nonceClaim ?? rawNonce
         self.profile = profile ?? ProviderProfile(idToken: idToken)
@@ -53,7 +56,9 @@ public struct Credential: Sendable, CustomStringConvertible {
         guard let idToken = tokens.idTokenClaims else {
             throw FederateError(.invalidCredential, "the token set has no verified ID token")
         }
-        self.init(providerID: providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, rawNonce: rawNonce)
+        self.init(
+            providerID: providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, rawNonce: rawNonce,
+            accessTokenExpiresAt: tokens.expiresAt)
     }
 
     /// A credential from an identity established some other way (an already verified

@@ -92,20 +92,10 @@ struct ServeCommand: AsyncParsableCommand {
                 devProviders.append(dev)
                 providers[name] = try devSignIn(dev, flavor: flavor, cache: cache)
                 buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? devLabel(flavor), providerID: providers[name]?.providerID ?? ""))
-            case .google(let name, let clientID, let secret):
-                providers[name] = GoogleProvider(clientID: clientID, clientSecret: secret, cache: cache)
-                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "Google", providerID: GoogleProvider.providerID))
-            case .apple(let name, let servicesID, let teamID, let keyID, let pem):
-                providers[name] = try AppleProvider(servicesID: servicesID, teamID: teamID, keyID: keyID, privateKeyPEM: pem, cache: cache)
-                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "Apple", providerID: AppleProvider.providerID))
-            case .microsoft(let name, let clientID, let secret, let audience, let authorityHost):
-                providers[name] = try MicrosoftProvider(
-                    clientID: clientID, clientSecret: secret, audience: audience, endpoints: authorityHost.map(MicrosoftEndpoints.at) ?? .microsoft,
-                    cache: cache)
-                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "Microsoft", providerID: MicrosoftProvider.providerID))
-            case .oidc(let name, let issuer, let clientID, let secret):
-                providers[name] = try OIDCProvider(id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret, cache: cache)
-                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? name, providerID: "oidc.\(name)"))
+            default:
+                guard let (provider, label) = try externalProvider(entry, cache: cache) else { continue }
+                providers[entry.name] = provider
+                buttons.append(DemoPage.Provider(name: entry.name, label: settings.label(of: entry.name) ?? label, providerID: provider.providerID))
             }
         }
 
@@ -121,15 +111,22 @@ struct ServeCommand: AsyncParsableCommand {
             store = try PostgresAccountStore(client: client, schema: schema)
         }
         let key = settings.sealingKey.map { SymmetricKey(data: $0) } ?? SymmetricKey(size: .bits256)
+        let notes = DemoNotes()
         let accounts = AccountService(
             store: store, configuration: AccountServiceConfiguration(issuer: origin, recentLoginWindow: .seconds(settings.recentLoginSeconds)),
-            observability: observability)
-        let configuration = try FederateServerConfiguration(
+            observability: observability, providerTokens: try Self.providerTokenVault(settings, providers: providers),
+            onMerge: { merge in notes.move(from: merge.sourceUID, to: merge.targetUID) })
+        var configuration = try FederateServerConfiguration(
             origin: origin, providers: providers, accounts: accounts,
             sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: key)]))
+        configuration.allowsGuests = settings.guests
 
         let router = Router(context: FederateContext.self)
         FederateRoutes<FederateContext>(configuration: configuration, logger: logger).register(on: router)
+        notes.register(on: router, accounts: accounts, origin: origin)
+        if settings.providerTokenRoute {
+            ProviderTokenRoute(accounts: accounts, providers: configuration.providers).register(on: router, origin: origin)
+        }
         HealthRoutes<FederateContext>(readiness: Readiness(configuration: configuration), logger: logger).register(on: router)
         MetricsRoute(registry: registry, settings: settings.metrics).register(on: router)
         if let verifier = try await apiVerifier(settings, providers: configuration.providers, origin: origin, logger: logger) {
@@ -148,7 +145,7 @@ struct ServeCommand: AsyncParsableCommand {
                     body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes(Self.whoami(context.federate.caller)))))
             }
         }
-        let page = DemoPage.html(providers: buttons)
+        let page = DemoPage.html(providers: buttons, guests: settings.guests)
         let names = buttons.map { JSONValue.string($0.name) }
         router.get("/") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
@@ -165,8 +162,13 @@ struct ServeCommand: AsyncParsableCommand {
         var services: [any Service] = []
         if let postgres { services.append(postgres) }
         if let sqlite = store as? SQLiteAccountStore { services.append(sqlite) }
-        let migrate: @Sendable () async throws -> Void = { if let store = store as? PostgresAccountStore { try await store.migrate() } }
+        let migrate: @Sendable () async throws -> Void = {
+            if let store = store as? PostgresAccountStore { try await store.migrate() }
+            // Merges whose hook an instance did not finish (it stopped first).
+            try await accounts.resumePendingMerges()
+        }
         services.append(AfterPreparing(prepare: migrate, service: app))
+        if settings.guests { services.append(GuestPruning(accounts: accounts, notes: notes, logger: logger)) }
         // Last in, first stopped: it fetches the providers' discovery documents and keys, so
         // /readyz turns ready, and keeps them fresh.
         services.append(ProviderWarmer(providers: configuration.providers, logger: logger))
@@ -185,6 +187,38 @@ struct ServeCommand: AsyncParsableCommand {
         }
         for dev in devProviders { try? await dev.stop() }
         if let failure { throw FederateError.addressInUse(failure, address: "127.0.0.1:\(settings.port)") ?? failure }
+    }
+
+    /// The provider of a configuration entry that is not a dev provider, and what its button
+    /// says by default; `nil` for a dev provider (which runs inside `serve`).
+    static func externalProvider(
+        _ entry: ServeConfiguration.ProviderEntry, cache: ProviderCache
+    ) throws(FederateError) -> (provider: any SignInProvider, label: String)? {
+        switch entry {
+        case .dev:
+            return nil
+        case .google(_, let clientID, let secret):
+            return (GoogleProvider(clientID: clientID, clientSecret: secret, cache: cache), "Google")
+        case .apple(_, let servicesID, let teamID, let keyID, let pem):
+            return (try AppleProvider(servicesID: servicesID, teamID: teamID, keyID: keyID, privateKeyPEM: pem, cache: cache), "Apple")
+        case .microsoft(_, let clientID, let secret, let audience, let authorityHost):
+            let provider = try MicrosoftProvider(
+                clientID: clientID, clientSecret: secret, audience: audience, endpoints: authorityHost.map(MicrosoftEndpoints.at) ?? .microsoft,
+                cache: cache)
+            return (provider, "Microsoft")
+        case .oidc(let name, let issuer, let clientID, let secret):
+            return (try OIDCProvider(id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret, cache: cache), name)
+        }
+    }
+
+    /// The providers whose tokens are kept (`"keep_tokens": true`), sealed with the ring of
+    /// `provider_token_keys_env`; `nil` when none are.
+    static func providerTokenVault(_ settings: ServeConfiguration, providers: [String: any SignInProvider]) throws(FederateError) -> ProviderTokenVault? {
+        guard !settings.keptTokenProviders.isEmpty else { return nil }
+        guard let keys = settings.providerTokenKeys else {
+            throw FederateError(.invalidConfiguration, "keep_tokens needs provider_token_keys_env: the keys the tokens are sealed with")
+        }
+        return try ProviderTokenVault(keys: try ProviderTokenKeyRing(parsing: keys), providers: settings.keptTokenProviders.compactMap { providers[$0] })
     }
 
     /// The API's verifier: `api_bearer_provider`'s ID tokens and `api_access_tokens`' access

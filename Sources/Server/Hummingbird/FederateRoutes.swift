@@ -24,6 +24,9 @@ public import Logging
 ///   `DELETE /me/providers/{providerID}` (unlink); `DELETE /me` (delete the account and revoke
 ///   its provider tokens). State-changing routes need the CSRF header; unlink and delete need a
 ///   recent sign-in (`requires_recent_login`, 403).
+/// - `POST {auth}/guest` (a guest account) and `POST /me/merge` (merge after
+///   `credential_already_in_use`), documented in Docs/Server.md. A guest's link upgrades it in place and
+///   rotates its cookie to a full session.
 /// - `GET` each of ``FederateServerConfiguration/staticFiles`` (Apple's domain association), answered 200 directly (Apple's
 ///   check follows no redirect) when configured.
 public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
@@ -61,6 +64,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         me.get { request, context in try await self.me(request, context: context) }
         me.delete("providers/{providerID}") { _, context in try await self.unlink(context: context) }
         me.delete { _, context in try await self.deleteAccount(context: context) }
+        MergeRoutes<Context>(configuration: configuration).register(auth: auth, me: me)
 
         for (path, contents) in configuration.staticFiles {
             router.get(RouterPath(path)) { _, _ in
@@ -184,7 +188,12 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             token = try await finish(pending, credential: try await provider.completeSignIn(callback, pending: pending), request: request)
         } catch let error as FederateError {
             logger.notice("sign-in failed", metadata: ["provider": "\(name)", "error": "\(error.code)"])
-            throw CallbackFailure(error: error, returnTo: returnTo, clearing: clear)
+            // A link refused because the identity is another account's: the merge ticket goes
+            // back to this browser only, in an HttpOnly cookie, for POST /me/merge.
+            let ticket = error.accountContext?.mergeTicket.map {
+                MergeRoutes<Context>.ticketCookie($0, maxAge: configuration.accounts.configuration.mergeTicketLifetime, secure: configuration.secureCookies)
+            }
+            throw CallbackFailure(error: error, returnTo: returnTo, clearing: clear, setting: ticket)
         } catch let error as FederateHTTPError {
             logger.notice("sign-in failed", metadata: ["provider": "\(name)", "error": "\(error.error.code)"])
             throw CallbackFailure(error: error.error, returnTo: returnTo, clearing: clear)
@@ -259,8 +268,10 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
                 throw FederateError(.userMismatch, "the signed-in user changed during the flow")
             }
             if pending.intent == .link {
-                _ = try await accounts.link(uid, with: credential)
-                return nil
+                // A guest that links is upgraded and gets a full session: the guest's one ends.
+                guard let token = try await accounts.link(uid, with: credential).sessionToken else { return nil }
+                try await accounts.signOut(session)
+                return token
             }
             // The provider must have signed the user in again since this flow began.
             let fresh = try await accounts.reauthenticate(uid, with: credential, authenticatedAfter: pending.createdAt)
@@ -291,7 +302,7 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         let csrf = sentCSRF ?? SecureRandom.token(byteCount: 32)
         let now = configuration.accounts.clock.now
         var body: [String: JSONValue] = [
-            "uid": .string(user.uid), "email_verified": .bool(user.emailVerified),
+            "uid": .string(user.uid), "email_verified": .bool(user.emailVerified), "guest": .bool(user.isGuest),
             "providers": .array(user.identities.map { identity in
                 let route = configuration.providers.entry(providerID: identity.providerID)?.name
                 return .object([

@@ -50,6 +50,8 @@ struct CallbackFailure: HTTPResponseError {
     let error: FederateError
     let returnTo: String
     let clearing: Cookie?
+    /// A cookie the failure sets (a merge ticket), if any.
+    var setting: Cookie? = nil
 
     var status: HTTPResponse.Status { StoreOutage.status(for: error, otherwise: .seeOther) }
 
@@ -69,6 +71,7 @@ struct CallbackFailure: HTTPResponseError {
         var response = Response(
             status: status, headers: [.location: returnTo + separator + FormURLEncoding.encode(parameters), .cacheControl: "no-store"])
         if let clearing { response.setCookie(clearing) }
+        if let setting { response.setCookie(setting) }
         return response
     }
 }
