@@ -47,7 +47,10 @@ extension AccountsTests {
                 _ = try await accounts.link(upgraded.user.uid, with: TestCredential.make("google.com", "g-upgraded"))
                 // A guest's session ends with the guest, not a day later.
                 #expect(old.session.expiresAt == old.user.createdAt.addingTimeInterval(3600))
+                // Past the guest's end, within the clock tolerance: the guest is gone.
                 clock.advance(by: .seconds(1801))
+                await expectError(.userNotFound) { try await accounts.verifySession(old.sessionToken) }
+                clock.advance(by: .seconds(10))
                 await expectError(.tokenExpired) { try await accounts.verifySession(old.sessionToken) }
                 // Expired but not yet pruned: it can no longer be upgraded.
                 await expectError(.userNotFound) { try await accounts.link(old.user.uid, with: TestCredential.make("google.com", "g-late")) }

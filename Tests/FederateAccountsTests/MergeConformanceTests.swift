@@ -26,7 +26,9 @@ extension AccountsTests {
         }
 
         static func service(_ store: any AccountStore, clock: TestClock, hook: Hook? = nil) -> AccountService {
-            AccountService(store: store, clock: clock.clock, onMerge: hook.map { hook in { try await hook($0) } })
+            var onMerge: AccountMergeHook?
+            if let hook { onMerge = { merge in try await hook(merge) } }
+            return AccountService(store: store, clock: clock.clock, onMerge: onMerge)
         }
 
         static func withMergeService<T>(_ kind: StoreKind, _ body: (AccountService, TestClock, Hook) async throws -> T) async throws -> T {

@@ -134,7 +134,9 @@ extension AccountsTests {
                     _ = try await accounts.signIn(with: again)
                     #expect(try await accounts.accessToken(for: uid, providerID: "oidc.dev") == again.tokens.accessToken)
                     // Errors for what is not there.
-                    await expectError(.noSuchProvider) { try await accounts.accessToken(for: uid, providerID: "oidc.dev2") == "" }
+                    let other = try await accounts.signIn(with: TestCredential.make("google.com", "no-dev")).user.uid
+                    await expectError(.noSuchProvider) { try await accounts.accessToken(for: other, providerID: "oidc.dev") }
+                    await expectError(.invalidConfiguration) { try await accounts.accessToken(for: uid, providerID: "google.com") }
                     await expectError(.userNotFound) { try await accounts.accessToken(for: "nobody", providerID: "oidc.dev") }
                     let plain = AccountService(store: store, clock: clock.clock)
                     await expectError(.invalidConfiguration) { try await plain.accessToken(for: uid, providerID: "oidc.dev") }

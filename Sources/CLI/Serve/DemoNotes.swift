@@ -1,4 +1,5 @@
 import Federate
+import FederateHummingbird
 import Foundation
 import Hummingbird
 import Synchronization
