@@ -12,8 +12,11 @@ struct PostgresSchema: Sendable {
     var providerTokens: String { "\"\(name)\".provider_tokens" }
     var merges: String { "\"\(name)\".merges" }
     var versions: String { "\"\(name)\".federate_schema" }
-    /// The tables the migrations create: each must exist once they have run.
-    var tables: [String] { [users, identities, revokedSessions, sessionKeys, endedSessions, seenEvents, revocationEpoch, providerTokens, merges] }
+    /// The tables each migration creates, in the migrations' order: those of every migration
+    /// the version record says ran must exist, before the next run and after.
+    var tablesByMigration: [[String]] {
+        [[users, identities, revokedSessions, sessionKeys], [], [endedSessions, seenEvents], [revocationEpoch], [providerTokens, merges]]
+    }
 
     /// Whether `name` is a plain lower-case identifier (it is spliced into SQL).
     static func isValid(_ name: String) -> Bool {

@@ -77,9 +77,11 @@ enum SQLiteSchema {
         ],
     ]
 
-    /// The tables the migrations create: each must exist once they have run.
-    static let tables = [
-        "users", "identities", "revoked_sessions", "session_keys", "ended_sessions", "seen_events", "revocation_epoch", "provider_tokens", "merges",
+    /// The tables each migration creates, in the migrations' order: those of every migration
+    /// the version record says ran must exist, before the next run and after.
+    static let tablesByMigration: [[String]] = [
+        ["users", "identities", "revoked_sessions", "session_keys"], [], ["ended_sessions", "seen_events"], ["revocation_epoch"],
+        ["provider_tokens", "merges"],
     ]
 
     /// The unique index that makes one email one account.
