@@ -1,21 +1,26 @@
-#!/usr/bin/env python3
-"""Writes Docs/ErrorCodes.md from the error-code constants of every module: the core's
-(Sources/Tokens/Errors/FederateError.swift, by section) and those the other modules add
-(`extension FederateError.Code { static let ... }` anywhere under Sources/ and Providers/)."""
+"""Writes Docs/ErrorCodes.md from the error-code constants of every module: each module's
+`extension FederateError.Code { static let ... }` declarations under Sources/ and Providers/,
+grouped by the module that declares them (the layer that raises them) and, within a file, by
+its `// MARK: - Title` sections."""
 import glob, os, re
 CODE = re.compile(r'((?:[ \t]*///[^\n]*\n)+)[ \t]*(?:public )?static let (\w+): Self = "([^"]+)"')
-core_path = 'Sources/Tokens/Errors/FederateError.swift'
-src=open(core_path).read()
-sections=re.split(r'// MARK: - ', src)[1:]
+MARK = re.compile(r'^// MARK: - (.+)$', re.M)
+# The layers' order (Docs/Architecture.md): a module's codes are listed below those it builds on.
+ORDER = ['FederateTokens', 'FederateRelyingParty', 'FederateAsyncHTTPClient', 'FederateURLSession', 'FederateLoopback',
+         'FederateAccounts']
 modules = {}
 # Folder to module name (Docs/Architecture.md); layer folders hold one module per subfolder.
 MODULES = {'CLI': 'federate (command-line tool)'}
 for path in sorted(glob.glob('Sources/**/*.swift', recursive=True) + glob.glob('Providers/**/*.swift', recursive=True)):
-    if path == core_path: continue
     parts = path.split('/')
     module = MODULES.get(parts[1], 'Federate' + (parts[2] if parts[1] in ('Transports', 'Stores', 'Server') else parts[1]))
-    for m in CODE.finditer(open(path).read()):
-        modules.setdefault(module, []).append((m, path))
+    text = open(path).read()
+    marks = [(m.start(), m.group(1).strip()) for m in MARK.finditer(text)]
+    for m in CODE.finditer(text):
+        section = None
+        for position, title in marks:
+            if position < m.start(): section = title
+        modules.setdefault(module, []).append((m, path, section))
 out=["# Error codes","","Every failure in Federate is a `FederateError`: a stable `code` (a snake_case string;",
 "compare it with the constants below), a `message` for people (never containing tokens,",
 "secrets or codes), and, for an OAuth error answered by a provider, `providerError` with the",
@@ -24,6 +29,7 @@ out=["# Error codes","","Every failure in Federate is a `FederateError`: a stabl
 "Provider error codes are kept as the provider sent them (restricted to printable ASCII, at",
 "most 128 characters): a code not listed here, such as a provider's new one, still arrives",
 "as `code.rawValue`. What to do, by group:","",
+"Codes are listed by the module that declares them, which is the layer that raises them.", "",
 "- **Token structure, claims**: the token is not acceptable; answer 401 and never retry",
 "  with the same token. `unknown_key` after the automatic refetch means the token was not",
 "  signed by the issuer's current keys.",
@@ -37,27 +43,25 @@ out=["# Error codes","","Every failure in Federate is a `FederateError`: a stabl
 "  an existing provider, then link. `requires_recent_login`: reauthenticate, then retry.",
 "  `session_revoked`, `user_disabled`, `user_not_found`: the session is over; sign in again.",
 ""]
-for sec in sections:
-    title=sec.split('\n',1)[0].strip()
-    out.append("## " + title)
-    out.append("")
-    out.append("| code | constant | meaning |")
-    out.append("| --- | --- | --- |")
-    for m in CODE.finditer(sec):
-        doc=' '.join(l.strip()[3:].strip() for l in m.group(1).strip().split('\n'))
-        doc=doc.replace('|', '\\|')
-        out.append("| `%s` | `.%s` | %s |" % (m.group(3), m.group(2), doc))
-    out.append("")
-for module, found in modules.items():
-    out.append("## Declared by " + module)
-    out.append("")
-    out.append("| code | constant | meaning |")
-    out.append("| --- | --- | --- |")
-    for m, path in found:
-        doc=' '.join(l.strip()[3:].strip() for l in m.group(1).strip().split('\n'))
-        doc=doc.replace('|', '\\|')
-        out.append("| `%s` | `.%s` | %s (`%s`) |" % (m.group(3), m.group(2), doc, os.path.basename(path)))
-    out.append("")
+def row(m, path=None):
+    doc=' '.join(l.strip()[3:].strip() for l in m.group(1).strip().split('\n')).replace('|', '\\|')
+    where = " (`%s`)" % os.path.basename(path) if path else ""
+    return "| `%s` | `.%s` | %s%s |" % (m.group(3), m.group(2), doc, where)
+
+def table(rows):
+    return ["| code | constant | meaning |", "| --- | --- | --- |"] + rows + [""]
+
+for module in sorted(modules, key=lambda name: (ORDER.index(name) if name in ORDER else len(ORDER), name)):
+    found = modules[module]
+    out += ["## " + module, ""]
+    titles = []
+    for _, _, section in found:
+        if section and section not in titles: titles.append(section)
+    for title in titles:
+        out += ["### " + title, ""] + table([row(m) for m, _, section in found if section == title])
+    others = [row(m, path) for m, path, section in found if not section]
+    if others:
+        out += (["### More codes of " + module, ""] if titles else []) + table(others)
 out += ["## Where they come from", "",
 "- `CompactJWS`, `JWSSignatureVerifier`, `IDTokenVerifier`: token structure, keys, claims.",
 "- `JSONWebKeySet`, `RemoteKeySet`, `DiscoveryClient`, `AsyncHTTPClientTransport`: keys, discovery, transport.",

@@ -1,6 +1,50 @@
 public import FederateTokens
 
+// The codes the account layer raises. Docs/ErrorCodes.md is generated from these
+// (scripts/gen-error-codes.py).
+
+// MARK: - Accounts
+
 extension FederateError.Code {
+    /// Sign-in with a new identity whose email belongs to an existing user (one account per email): sign in with one of that user's providers, then link; carries the email and the pending credential.
+    public static let accountExistsWithDifferentCredential: Self = "account_exists_with_different_credential"
+    /// The identity (provider ID and subject) already belongs to another user; carries the credential.
+    public static let credentialAlreadyInUse: Self = "credential_already_in_use"
+    /// The user already has an identity of this provider.
+    public static let providerAlreadyLinked: Self = "provider_already_linked"
+    /// The email belongs to another user (one account per email); carries the email.
+    public static let emailAlreadyInUse: Self = "email_already_in_use"
+    /// Reauthentication with a credential that belongs to another user (or to nobody).
+    public static let userMismatch: Self = "user_mismatch"
+    /// The user has no identity of this provider.
+    public static let noSuchProvider: Self = "no_such_provider"
+    /// Unlinking would remove the user's last way to sign in.
+    public static let lastProvider: Self = "last_provider"
+    /// The operation is sensitive and the session's `auth_time` is too old: reauthenticate.
+    public static let requiresRecentLogin: Self = "requires_recent_login"
+    /// The user is disabled.
+    public static let userDisabled: Self = "user_disabled"
+    /// No user with this uid (deleted, or never existed).
+    public static let userNotFound: Self = "user_not_found"
+    /// The credential lacks a provider ID or subject, or is otherwise unusable.
+    public static let invalidCredential: Self = "invalid_credential"
+    /// The session was signed out, or issued before the user's `tokensValidAfter` (Firebase: user-token-expired).
+    public static let sessionRevoked: Self = "session_revoked"
+    /// The account store failed (database unreachable, I/O, unexpected schema).
+    public static let accountStoreFailed: Self = "account_store_failed"
+    /// The account store could not answer now: its database is locked by another process or
+    /// connection past the busy timeout, unreachable, out of connections, or asked to retry
+    /// (a serialization failure). Nothing about the request was decided: a server answers 503
+    /// with `Retry-After`, never 401; retry later.
+    public static let storeUnavailable: Self = "store_unavailable"
+    /// The database's schema is not one this release knows: its version record is newer than
+    /// this release's migrations (a newer release migrated it), or a table the version
+    /// promises is missing. Nothing was changed: run the release that migrated it (or a newer
+    /// one), or point the store at the right database.
+    public static let storeSchemaMismatch: Self = "store_schema_mismatch"
+
+    // MARK: Guests, merges and kept provider tokens
+
     /// A merge ticket (`AccountErrorContext/mergeTicket`) that is malformed, tampered with,
     /// sealed with a key the service no longer has, expired, or that does not name the account
     /// it is used on. Link the credential again to get a new one.

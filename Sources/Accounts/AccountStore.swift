@@ -16,11 +16,12 @@ public import Foundation
 /// asks for that one only: ``UserStore`` (users and their provider identities, guests,
 /// merges), ``SessionStore`` (signed-out sessions, ended provider sessions, replayed event
 /// IDs), ``SessionKeyStore`` (the keys session tokens are signed with) and
-/// ``ProviderTokenStore`` (kept provider tokens).
+/// ``ProviderTokenStore`` (kept provider tokens). Every account store is also a `ReplayStore`
+/// (FederateTokens) for DPoP proofs, kept beside the event IDs.
 ///
 /// Implementations: ``InMemoryAccountStore`` (tests), `SQLiteAccountStore` (FederateSQLite),
 /// `PostgresAccountStore` (FederatePostgres).
-public protocol AccountStore: UserStore, SessionStore, SessionKeyStore, ProviderTokenStore {
+public protocol AccountStore: UserStore, SessionStore, SessionKeyStore, ProviderTokenStore, ReplayStore {
     /// One cheap round trip to the store (`SELECT 1` in the SQL stores), for a readiness
     /// probe; throws `account_store_failed` when the store does not answer. The default
     /// looks up a session ID that cannot exist.
@@ -150,19 +151,6 @@ extension SessionStore {
     /// `false`: a store that cannot tell has an idempotent delivery applied again on replay
     /// (harmless by its kind), and still acknowledged.
     public func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool { false }
-}
-
-extension FederateError.Code {
-    /// The account store could not answer now: its database is locked by another process or
-    /// connection past the busy timeout, unreachable, out of connections, or asked to retry
-    /// (a serialization failure). Nothing about the request was decided: a server answers 503
-    /// with `Retry-After`, never 401; retry later.
-    public static let storeUnavailable: Self = "store_unavailable"
-    /// The database's schema is not one this release knows: its version record is newer than
-    /// this release's migrations (a newer release migrated it), or a table the version
-    /// promises is missing. Nothing was changed: run the release that migrated it (or a newer
-    /// one), or point the store at the right database.
-    public static let storeSchemaMismatch: Self = "store_schema_mismatch"
 }
 
 /// The keys session tokens are signed with (``AccountService`` rotates them): the part of an

@@ -7,7 +7,7 @@ import Synchronization
 /// The dev provider's DPoP (RFC 9449) state: the proofs it accepted (each is single use), its
 /// nonce secret, and the `dpop_jkt` of codes whose authorization request named a key (§10).
 final class DevDPoPState: Sendable {
-    let replay = InMemoryDPoPReplayStore()
+    let replay = InMemoryReplayStore()
     let nonces: DPoPNonces?
     private let codeBindings = Mutex<[ExactString: String]>([:])
 

@@ -13,7 +13,7 @@ extension AccountsTests {
         @Test(arguments: StoreKind.allCases)
         func proofsCountOnceAcrossInstancesAndExpire(kind: StoreKind) async throws {
             try await kind.withStore { store in
-                let replay = try #require(store as? any DPoPReplayStore)
+                let replay = try #require(store as? any ReplayStore)
                 let clock = TestClock(Date(timeIntervalSince1970: 1_700_000_000))
                 // Two validators, as two server instances, on the one store.
                 let first = DPoPProofValidator(verifier: DPoPProofVerifier(clock: clock.clock), replayStore: replay)
@@ -29,25 +29,25 @@ extension AccountsTests {
 
                 // The store itself: once until expiry, then again; keys are independent.
                 let now = clock.now
-                #expect(try await replay.consumeProofKey("k1", expiresAt: now.addingTimeInterval(90), now: now))
-                #expect(try await !replay.consumeProofKey("k1", expiresAt: now.addingTimeInterval(90), now: now.addingTimeInterval(89)))
-                #expect(try await replay.consumeProofKey("k2", expiresAt: now.addingTimeInterval(90), now: now))
-                #expect(try await replay.consumeProofKey("k1", expiresAt: now.addingTimeInterval(200), now: now.addingTimeInterval(91)))
+                #expect(try await replay.consume("k1", expiresAt: now.addingTimeInterval(90), now: now))
+                #expect(try await !replay.consume("k1", expiresAt: now.addingTimeInterval(90), now: now.addingTimeInterval(89)))
+                #expect(try await replay.consume("k2", expiresAt: now.addingTimeInterval(90), now: now))
+                #expect(try await replay.consume("k1", expiresAt: now.addingTimeInterval(200), now: now.addingTimeInterval(91)))
                 // Proof keys never collide with provider event IDs of the same text.
                 #expect(try await store.consumeEventID("k3", expiresAt: now.addingTimeInterval(90), now: now))
-                #expect(try await replay.consumeProofKey("k3", expiresAt: now.addingTimeInterval(90), now: now))
+                #expect(try await replay.consume("k3", expiresAt: now.addingTimeInterval(90), now: now))
             }
         }
 
         @Test func inMemoryStoreIsBounded() async throws {
-            let store = InMemoryDPoPReplayStore(capacity: 2)
+            let store = InMemoryReplayStore(capacity: 2)
             let now = Date(timeIntervalSince1970: 1_700_000_000)
-            #expect(try await store.consumeProofKey("a", expiresAt: now.addingTimeInterval(10), now: now))
-            #expect(try await store.consumeProofKey("b", expiresAt: now.addingTimeInterval(10), now: now))
-            let full = await #expect(throws: FederateError.self) { try await store.consumeProofKey("c", expiresAt: now.addingTimeInterval(10), now: now) }
+            #expect(try await store.consume("a", expiresAt: now.addingTimeInterval(10), now: now))
+            #expect(try await store.consume("b", expiresAt: now.addingTimeInterval(10), now: now))
+            let full = await #expect(throws: FederateError.self) { try await store.consume("c", expiresAt: now.addingTimeInterval(10), now: now) }
             #expect(full?.code == .dpopProofReplayed)
             // Once the entries expire, room is made.
-            #expect(try await store.consumeProofKey("c", expiresAt: now.addingTimeInterval(30), now: now.addingTimeInterval(11)))
+            #expect(try await store.consume("c", expiresAt: now.addingTimeInterval(30), now: now.addingTimeInterval(11)))
             #expect(store.count == 1)
         }
     }

@@ -37,7 +37,7 @@ struct DPoPMiddlewareTests {
 
     /// The API takes DPoP only, or Bearer and DPoP side by side.
     static func router(
-        issuer: Issuer, store: any DPoPReplayStore, nonces: DPoPNonces? = nil, alsoBearer: Bool = false
+        issuer: Issuer, store: any ReplayStore, nonces: DPoPNonces? = nil, alsoBearer: Bool = false
     ) throws -> Router<FederateContext> {
         let router = Router(context: FederateContext.self)
         let validator = DPoPProofValidator(verifier: DPoPProofVerifier(clock: issuer.clock.clock), replayStore: store, nonces: nonces)
@@ -63,7 +63,7 @@ struct DPoPMiddlewareTests {
     @Test func boundRequestsPassOnceAndEverythingElseIsRefused() async throws {
         let clock = TestClock(Date(timeIntervalSince1970: 1_700_000_000))
         let issuer = Issuer(clock: clock)
-        let store = InMemoryDPoPReplayStore()
+        let store = InMemoryReplayStore()
         let key = DPoPKey.generateES256(), thief = DPoPKey.generateES256()
         let token = try issuer.accessToken(boundTo: key.thumbprint)
         let url = Self.origin + "/api/orders"
@@ -146,7 +146,7 @@ struct DPoPMiddlewareTests {
         let key = DPoPKey.generateES256()
         let bound = try issuer.accessToken(boundTo: key.thumbprint), unbound = try issuer.accessToken(boundTo: nil, subject: "bob")
         let url = Self.origin + "/api/orders"
-        try await Application(router: try Self.router(issuer: issuer, store: InMemoryDPoPReplayStore(), alsoBearer: true)).test(.router) { client in
+        try await Application(router: try Self.router(issuer: issuer, store: InMemoryReplayStore(), alsoBearer: true)).test(.router) { client in
             let proof = try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: bound)
             try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: bound, proof: proof)) { response in
                 #expect(response.status == .ok)
@@ -174,7 +174,7 @@ struct DPoPMiddlewareTests {
         let key = DPoPKey.generateES256()
         let token = try issuer.accessToken(boundTo: key.thumbprint)
         let url = Self.origin + "/api/orders"
-        try await Application(router: try Self.router(issuer: issuer, store: InMemoryDPoPReplayStore(), nonces: nonces)).test(.router) { client in
+        try await Application(router: try Self.router(issuer: issuer, store: InMemoryReplayStore(), nonces: nonces)).test(.router) { client in
             let noNonce = try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: token)
             let nonce = try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: token, proof: noNonce)) { response in
                 #expect(response.status == .unauthorized)
@@ -206,7 +206,7 @@ struct DPoPMiddlewareTests {
         #expect(!other.accepted(at: clock.now).contains(nonces.current(at: clock.now)))
         #expect(throws: FederateError.self) { try DPoPNonces(secret: [1, 2, 3]) }
         for origin in ["https://api.example.com/path", "https://api.example.com?x", "ftp://api.example.com", "https://u@api.example.com"] {
-            #expect(throws: FederateError.self) { try DPoPPresentation(validator: DPoPProofValidator(replayStore: InMemoryDPoPReplayStore()), origin: origin) }
+            #expect(throws: FederateError.self) { try DPoPPresentation(validator: DPoPProofValidator(replayStore: InMemoryReplayStore()), origin: origin) }
         }
     }
 }

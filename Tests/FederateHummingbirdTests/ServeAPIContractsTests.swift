@@ -58,7 +58,7 @@ struct ServeAPIContractsTests {
         defer { Task { try? await provider.stop() } }
         let object = Self.corp(provider, access: ["dpop": .bool(dpop)])
         try await ServeAccessTokenTests.serve(object, environment: ["CORP_SECRET": "dev-secret"]) { origin in
-            let expected = dpop ? ["Bearer", "DPoP algs=\"\(DPoPProofValidator(replayStore: InMemoryDPoPReplayStore()).algorithmsParameter)\""] : ["Bearer"]
+            let expected = dpop ? ["Bearer", "DPoP algs=\"\(DPoPProofValidator(replayStore: InMemoryReplayStore()).algorithmsParameter)\""] : ["Bearer"]
             for headers: [(String, String)] in [[], [("Authorization", "Basic YTpi")]] {
                 let answer = try await Self.get(origin, headers: headers)
                 #expect(answer.status == 401 && answer.body["error"] == "missing_bearer_token", "\(answer)")

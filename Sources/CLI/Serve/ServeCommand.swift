@@ -285,7 +285,7 @@ struct ServeCommand: AsyncParsableCommand {
         let nonces = try access.dpopNonces.map { (settings) throws(FederateError) in
             try DPoPNonces(secret: settings.secret ?? SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }, lifetime: .seconds(settings.lifetimeSeconds))
         }
-        let validator = DPoPProofValidator(replayStore: AccountStoreReplayStore(store), nonces: nonces)
+        let validator = DPoPProofValidator(replayStore: store, nonces: nonces)
         return [BearerPresentation(), try DPoPPresentation(validator: validator, origin: origin)]
     }
 

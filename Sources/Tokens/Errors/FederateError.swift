@@ -146,121 +146,26 @@ extension FederateError.Code {
     public static let invalidSecurityEvent: Self = "invalid_security_event"
 }
 
-// MARK: - Keys, discovery and transport
+// MARK: - Keys and configuration
 
 extension FederateError.Code {
     /// A key set (JWKS or x509 map) could not be parsed at all.
     public static let invalidKeySet: Self = "invalid_key_set"
     /// A single key is unusable (bad parameters, too small, weak).
     public static let invalidKey: Self = "invalid_key"
-    /// The key set could not be fetched and no usable cached copy exists.
-    public static let keyFetchFailed: Self = "key_fetch_failed"
-    /// The discovery document's `issuer` differs from the issuer it was fetched for.
-    public static let discoveryIssuerMismatch: Self = "discovery_issuer_mismatch"
-    /// The discovery document is malformed or lacks a required field.
-    public static let invalidDiscoveryDocument: Self = "invalid_discovery_document"
-    /// The discovery document could not be fetched.
-    public static let discoveryFailed: Self = "discovery_failed"
-    /// An endpoint or issuer URL is not HTTPS (and not a loopback host).
-    public static let insecureEndpoint: Self = "insecure_endpoint"
-    /// A URL could not be parsed or is not acceptable.
-    public static let invalidURL: Self = "invalid_url"
-    /// The HTTP request failed at the transport level (connection refused, TLS, reset).
-    public static let httpFailed: Self = "http_failed"
-    /// The HTTP request did not complete within its timeout.
-    public static let httpTimeout: Self = "http_timeout"
-    /// The task that made the request was cancelled.
-    public static let cancelled: Self = "cancelled"
-    /// The HTTP response body exceeded the configured limit.
-    public static let responseTooLarge: Self = "response_too_large"
-    /// The server answered with an unexpected HTTP status (including redirects, which are not followed).
-    public static let unexpectedStatus: Self = "unexpected_status"
     /// A configuration value passed by the caller is invalid.
     public static let invalidConfiguration: Self = "invalid_configuration"
     /// Signing a JWS failed inside the cryptography library (a key it cannot use).
     public static let signingFailed: Self = "signing_failed"
 }
 
-// MARK: - Authorization flow
+// MARK: - Provider errors
 
 extension FederateError.Code {
-    /// The callback's `state` differs from the one sent (or is missing): possible CSRF.
-    public static let stateMismatch: Self = "state_mismatch"
-    /// The callback's RFC 9207 `iss` is missing (when required) or differs from the issuer: possible mix-up.
-    public static let callbackIssuerMismatch: Self = "callback_issuer_mismatch"
-    /// The callback is malformed: duplicated or missing parameters.
-    public static let invalidCallback: Self = "invalid_callback"
-    /// The pending authorization expired, or its sealed form could not be opened.
-    public static let invalidPendingAuthorization: Self = "invalid_pending_authorization"
-    /// The request asked for something Federate refuses (e.g. the implicit flow).
-    public static let unsupportedResponseType: Self = "unsupported_response_type"
-    /// The token endpoint's answer is malformed or incomplete.
-    public static let invalidTokenResponse: Self = "invalid_token_response"
-    /// A refreshed ID token changed `iss` or `sub`, or lacks the client in `aud`.
-    public static let refreshedIDTokenMismatch: Self = "refreshed_id_token_mismatch"
-    /// UserInfo's `sub` differs from the ID token's `sub`.
-    public static let userinfoSubjectMismatch: Self = "userinfo_subject_mismatch"
-    /// The provider does not offer the endpoint this call needs.
-    public static let endpointNotAvailable: Self = "endpoint_not_available"
     /// The provider answered the authorization request with an error; its own code is in
     /// ``FederateError/providerError`` (and, from the server routes, in the `provider_error`
     /// parameter). Used where a provider's code must not be mistaken for one of Federate's.
     public static let providerError: Self = "provider_error"
-    /// The loopback listener timed out waiting for the browser's redirect.
-    public static let callbackTimeout: Self = "callback_timeout"
-    /// The app's own step that opens the authorization URL in a browser failed.
-    public static let browserUnavailable: Self = "browser_unavailable"
-
-    // Provider error codes (RFC 6749 §4.1.2.1 and §5.2, OpenID Connect Core §3.1.2.6).
-    /// The user or the provider refused the request.
-    public static let accessDenied: Self = "access_denied"
-    /// The request is malformed.
-    public static let invalidRequest: Self = "invalid_request"
-    /// The code or refresh token is invalid, expired or revoked (on refresh: sign the user in again).
-    public static let invalidGrant: Self = "invalid_grant"
-    /// Client authentication failed.
-    public static let invalidClient: Self = "invalid_client"
-    /// The client may not use this grant.
-    public static let unauthorizedClient: Self = "unauthorized_client"
-    /// A requested scope is invalid.
-    public static let invalidScope: Self = "invalid_scope"
-    /// The provider requires an interactive login (`prompt=none` failed).
-    public static let loginRequired: Self = "login_required"
-    /// The provider requires consent (`prompt=none` failed).
-    public static let consentRequired: Self = "consent_required"
-    /// The redirect URI is not registered.
-    public static let redirectURIMismatch: Self = "redirect_uri_mismatch"
-}
-
-// MARK: - Accounts
-
-extension FederateError.Code {
-    /// Sign-in with a new identity whose email belongs to an existing user (one account per email): sign in with one of that user's providers, then link; carries the email and the pending credential.
-    public static let accountExistsWithDifferentCredential: Self = "account_exists_with_different_credential"
-    /// The identity (provider ID and subject) already belongs to another user; carries the credential.
-    public static let credentialAlreadyInUse: Self = "credential_already_in_use"
-    /// The user already has an identity of this provider.
-    public static let providerAlreadyLinked: Self = "provider_already_linked"
-    /// The email belongs to another user (one account per email); carries the email.
-    public static let emailAlreadyInUse: Self = "email_already_in_use"
-    /// Reauthentication with a credential that belongs to another user (or to nobody).
-    public static let userMismatch: Self = "user_mismatch"
-    /// The user has no identity of this provider.
-    public static let noSuchProvider: Self = "no_such_provider"
-    /// Unlinking would remove the user's last way to sign in.
-    public static let lastProvider: Self = "last_provider"
-    /// The operation is sensitive and the session's `auth_time` is too old: reauthenticate.
-    public static let requiresRecentLogin: Self = "requires_recent_login"
-    /// The user is disabled.
-    public static let userDisabled: Self = "user_disabled"
-    /// No user with this uid (deleted, or never existed).
-    public static let userNotFound: Self = "user_not_found"
-    /// The credential lacks a provider ID or subject, or is otherwise unusable.
-    public static let invalidCredential: Self = "invalid_credential"
-    /// The session was signed out, or issued before the user's `tokensValidAfter` (Firebase: user-token-expired).
-    public static let sessionRevoked: Self = "session_revoked"
-    /// The account store failed (database unreachable, I/O, unexpected schema).
-    public static let accountStoreFailed: Self = "account_store_failed"
 }
 
 /// An OAuth 2.0 error response from a provider (RFC 6749 §4.1.2.1, §5.2).

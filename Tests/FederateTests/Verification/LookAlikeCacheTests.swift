@@ -128,13 +128,13 @@ import Testing
     /// The in-memory replay store: a look-alike proof key is another key, whichever comes first.
     @Test func aLookAlikeReplayKeyIsAnotherKey() async throws {
         let expiry = Self.now.addingTimeInterval(60)
-        let store = InMemoryDPoPReplayStore()
-        #expect(try await store.consumeProofKey("\u{212A}-1", expiresAt: expiry, now: Self.now))
-        #expect(try await store.consumeProofKey("K-1", expiresAt: expiry, now: Self.now))
-        #expect(try await store.consumeProofKey("\u{212A}-1", expiresAt: expiry, now: Self.now) == false)
-        let other = InMemoryDPoPReplayStore()
-        #expect(try await other.consumeProofKey("K-1", expiresAt: expiry, now: Self.now))
-        #expect(try await other.consumeProofKey("\u{212A}-1", expiresAt: expiry, now: Self.now))
+        let store = InMemoryReplayStore()
+        #expect(try await store.consume("\u{212A}-1", expiresAt: expiry, now: Self.now))
+        #expect(try await store.consume("K-1", expiresAt: expiry, now: Self.now))
+        #expect(try await store.consume("\u{212A}-1", expiresAt: expiry, now: Self.now) == false)
+        let other = InMemoryReplayStore()
+        #expect(try await other.consume("K-1", expiresAt: expiry, now: Self.now))
+        #expect(try await other.consume("\u{212A}-1", expiresAt: expiry, now: Self.now))
     }
 
     /// Discovery and key-set caches: a look-alike issuer or key URL never finds its twin's entry.

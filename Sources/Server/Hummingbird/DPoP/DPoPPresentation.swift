@@ -21,7 +21,7 @@ extension HTTPField.Name {
 ///
 /// ```swift
 /// let dpop = try DPoPPresentation(
-///     validator: DPoPProofValidator(replayStore: AccountStoreReplayStore(store)), origin: "https://api.example.com")
+///     validator: DPoPProofValidator(replayStore: store), origin: "https://api.example.com")
 /// router.group("api").add(middleware: BearerAuthenticationMiddleware<FederateContext>(
 ///     verifier: accessTokens, presentations: [BearerPresentation(), dpop]))
 /// ```

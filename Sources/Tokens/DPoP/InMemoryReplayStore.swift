@@ -1,14 +1,13 @@
-public import FederateTokens
 public import Foundation
 import Synchronization
 
-/// A ``DPoPReplayStore`` in this process's memory: for one server instance, or tests. Several
+/// A ``ReplayStore`` in this process's memory: for one server instance, or tests. Several
 /// instances behind a load balancer need a shared store (an account store on SQL).
 ///
 /// Bounded: expired entries are dropped at most once per `pruneInterval` of insertions, and
 /// when it holds ``capacity`` unexpired entries it refuses new proofs (`dpop_proof_replayed`)
 /// rather than forget one early.
-public final class InMemoryDPoPReplayStore: DPoPReplayStore {
+public final class InMemoryReplayStore: ReplayStore {
     private struct State {
         /// By the key's exact bytes (`ExactString`), as the SQL stores compare them.
         var entries: [ExactString: Date] = [:]
@@ -24,7 +23,7 @@ public final class InMemoryDPoPReplayStore: DPoPReplayStore {
         self.capacity = max(1, capacity)
     }
 
-    public func consumeProofKey(_ key: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
+    public func consume(_ key: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
         try state.withLock { (state) throws(FederateError) -> Bool in
             let key = ExactString(key)
             if let expiry = state.entries[key], expiry > now { return false }

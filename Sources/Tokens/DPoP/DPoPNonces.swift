@@ -1,5 +1,4 @@
 import Crypto
-public import FederateTokens
 public import Foundation
 
 /// Server-issued DPoP nonces (RFC 9449 §8, §9) that every instance of a server accepts

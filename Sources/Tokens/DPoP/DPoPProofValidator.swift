@@ -1,4 +1,3 @@
-public import FederateTokens
 import Foundation
 
 /// What a server checks of a DPoP request (RFC 9449 §4.3, §7): the proof verified for this
@@ -16,13 +15,13 @@ public struct DPoPProofValidator: Sendable {
     /// How each proof is verified; its clock is the validator's.
     public let verifier: DPoPProofVerifier
     /// Where used proofs are remembered.
-    public let replayStore: any DPoPReplayStore
+    public let replayStore: any ReplayStore
     /// Server nonces, when required; `nil` accepts proofs without one.
     public let nonces: DPoPNonces?
 
     /// Creates a validator. `verifier` sets the algorithms, the proof's maximum age, the clock
     /// tolerance and the clock.
-    public init(verifier: DPoPProofVerifier = DPoPProofVerifier(), replayStore: any DPoPReplayStore, nonces: DPoPNonces? = nil) {
+    public init(verifier: DPoPProofVerifier = DPoPProofVerifier(), replayStore: any ReplayStore, nonces: DPoPNonces? = nil) {
         self.verifier = verifier
         self.replayStore = replayStore
         self.nonces = nonces
@@ -61,7 +60,7 @@ public struct DPoPProofValidator: Sendable {
             }
         }
         let expiresAt = verified.issuedAt.adding(verifier.replayWindow)
-        guard try await replayStore.consumeProofKey(verified.replayKey, expiresAt: max(expiresAt, now), now: now) else {
+        guard try await replayStore.consume(verified.replayKey, expiresAt: max(expiresAt, now), now: now) else {
             throw FederateError(.dpopProofReplayed, "this DPoP proof was used before")
         }
         return verified
