@@ -74,8 +74,8 @@ enum DemoPageScript {
           if (seconds < 3600) { const m = Math.floor(seconds / 60); return m + (m === 1 ? " minute ago" : " minutes ago"); }
           const h = Math.floor(seconds / 3600); return h + (h === 1 ? " hour ago" : " hours ago");
         }
-        async function api(method, path, body) {
-          const response = await fetch(path, { method, body, headers: { "X-CSRF-Token": me ? me.csrf_token : "" } });
+        async function api(method, path, payload) {
+          const response = await fetch(path, { method, body: payload, headers: { "X-CSRF-Token": me ? me.csrf_token : "" } });
           let body = {};
           try { body = await response.json(); } catch (e) { body = { error: "unexpected_status" }; }
           return { status: response.status, body };
