@@ -76,8 +76,9 @@ def setup(args) -> dict:
     os.environ["FEDERATE_DOT_RUNTIME_DIR"] = str(runtime)
     os.environ["FEDERATE_DOT_ISSUER"] = issuer
     os.environ["FEDERATE_DOT_AUTHZ_ISS"] = "0" if args.no_authz_iss else "1"
-    os.environ["FEDERATE_DOT_ACCESS_TOKEN_SECONDS"] = str(args.access_token_seconds)
-    os.environ["FEDERATE_DOT_REFRESH_REUSE_PROTECTION"] = "1" if args.refresh_reuse_protection else "0"
+    # Other scripts (dot_introspection.py) call setup() with only the first options.
+    os.environ["FEDERATE_DOT_ACCESS_TOKEN_SECONDS"] = str(getattr(args, "access_token_seconds", 3600))
+    os.environ["FEDERATE_DOT_REFRESH_REUSE_PROTECTION"] = "1" if getattr(args, "refresh_reuse_protection", False) else "0"
     os.environ["DJANGO_SETTINGS_MODULE"] = "interop_provider.settings"
     sys.path.insert(0, str(PROVIDER_DIR))
 
@@ -99,7 +100,7 @@ def setup(args) -> dict:
     user.save()
 
     Application = get_application_model()
-    redirect_uris = [f"http://127.0.0.1:{p}/callback" for p in args.login_port] + (args.redirect_uri or [])
+    redirect_uris = [f"http://127.0.0.1:{p}/callback" for p in args.login_port] + (getattr(args, "redirect_uri", None) or [])
     clients = {}
     for name, spec in CLIENTS.items():
         Application.objects.filter(client_id=spec["client_id"]).delete()
