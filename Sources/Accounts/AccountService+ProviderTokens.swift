@@ -6,7 +6,8 @@ extension AccountService {
     /// it (``ProviderTokenVault``), to call the provider's API on the user's behalf.
     ///
     /// While the kept access token has more than ``ProviderTokenVault/refreshLeeway`` left it
-    /// is returned as it is: one store read, nothing sent to the provider. Otherwise it is
+    /// is returned as it is: one store read, nothing sent to the provider (a token whose expiry
+    /// the provider did not say is returned until a sign-in replaces it). Otherwise it is
     /// refreshed, once, however many callers and server instances ask at the same moment: the
     /// callers of one process share one refresh, and between processes the store's lease
     /// decides (``ProviderTokenStore/claimTokenRefresh(providerID:subject:version:lease:now:)``,

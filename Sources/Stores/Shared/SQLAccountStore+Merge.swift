@@ -16,8 +16,8 @@ extension SQLAccountStore {
                 on: connection)
             var deleted: [String] = []
             for row in rows {
-                // Locked above (PostgreSQL): a guest that linked since is no guest now and stays.
-                guard let uid = try row.text("uid"), let gone = try await self.erase(uid, on: connection), gone.user.isGuest else { continue }
+                // A guest that linked since it was selected is no guest now, and stays.
+                guard let uid = try row.text("uid"), try await self.erase(uid, onlyGuest: true, on: connection) != nil else { continue }
                 deleted.append(uid)
             }
             return deleted

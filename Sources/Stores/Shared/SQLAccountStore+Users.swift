@@ -90,9 +90,12 @@ extension SQLAccountStore {
 
     /// Deletes user `uid` and everything held about them, in the caller's write transaction:
     /// their kept tokens, the ends of their identities' sessions, their signed-out sessions,
-    /// the merges pending into them, their identities and their row. `nil` when absent.
-    func erase(_ uid: String, on connection: Connection) async throws(FederateError) -> DeletedUser? {
-        guard try await lockUser(uid, on: connection), let user = try await users(where: "u.uid = \(uid)", on: connection).first else { return nil }
+    /// the merges pending into them, their identities and their row. `nil` when absent (or,
+    /// with `onlyGuest`, no longer a guest: a link upgraded it).
+    func erase(_ uid: String, onlyGuest: Bool = false, on connection: Connection) async throws(FederateError) -> DeletedUser? {
+        guard try await lockUser(uid, on: connection), let user = try await users(where: "u.uid = \(uid)", on: connection).first,
+            user.isGuest || !onlyGuest
+        else { return nil }
         let identities: SQLQuery = "SELECT provider_id, subject FROM \(table: .identities) WHERE user_uid = \(uid)"
         let kept = try await keptTokens(ofIdentitiesIn: identities, on: connection)
         try await execute("DELETE FROM \(table: .providerTokens) WHERE (provider_id, subject) IN (\(identities))", on: connection)
