@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Writes the fuzz seed corpora under Fuzz/Corpus/ (committed; rerun only to change them).
 
-Needs the Python `cryptography` package (scripts/perf.sh creates .venv with it) and openssl.
+Needs the Python `cryptography` package (scripts/perf.sh creates .venv with it) and openssl;
+`make-fuzz-seeds.py edges` writes only the endpoint-url and terminal-text seeds, which need neither.
 The sealed pending authorizations are sealed with the fuzz fixture key (32 bytes of 0x01,
 key id `fuzz`) in Federate's format: v1.<kid>.base64url(nonce || ciphertext || tag), with
 "v1.<kid>" as associated data.
 """
 import base64, json, os, subprocess, sys, tempfile
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "Fuzz", "Corpus")
@@ -25,7 +25,39 @@ def write(target, name, content):
         f.write(content if isinstance(content, bytes) else content.encode())
 
 
+def edge_seeds():
+    """endpoint-url: a policy byte (0: a loopback issuer's, 1: public addresses only, 2: public
+    only except 10.0.0.0/8 and idp.corp), then a URL. terminal-text: two bytes of byte limit
+    (big-endian), then text."""
+    urls = [
+        "https://op.example/keys", "http://127.0.0.1:8080/admin/keys?action=delete-everything", "https://127.1/x",
+        "https://2130706433/", "https://0x7f.0.0.1/", "https://0177.0.0.1/", "https://127.0.0.1./", "https://[::ffff:127.0.0.1]/",
+        "https://[::ffff:7f00:1]/", "https://[fe80::1%25eth0]/", "https://169.254.169.254/latest/meta-data/",
+        "https://10.1.2.3/", "https://172.16.0.1/", "https://192.168.0.1/", "https://[fd00::1]/", "https://0.0.0.0/",
+        "https://localhost./", "https://a.localhost/", "https://idp.corp/token", "https://user@op.example/",
+        "https://op.example/\x1b[2J", "https://op.example/\u202eevil", "https://op.example/a b", "https://op.\u0435xample/",
+    ]
+    for i, url in enumerate(urls):
+        for policy in sorted({1, i % 3}):  # every URL public-only, a third each loopback and allow-list
+            write("endpoint-url", f"url-{i}-{policy}", bytes([policy]) + url.encode("utf-8", "surrogatepass"))
+    texts = [
+        ("plain", 512, "Sign in at https://op.example/activate"),
+        ("escapes", 64, "code\x1b[2J\x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\ \u009b31m"),
+        ("bidi", 40, "user\u202etxt.exe\u2066x\u2069\u200e\u200f\u061c\u2028"),
+        ("combining", 128, "A" + "\u0301" * 2000),
+        ("emoji-cut", 9, "\U0001F600" * 4),
+        ("empty", 0, ""),
+    ]
+    for name, limit, text in texts:
+        write("terminal-text", name, limit.to_bytes(2, "big") + text.encode("utf-8"))
+
+
 def main():
+    if sys.argv[1:] == ["edges"]:
+        edge_seeds()
+        return 0
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+    edge_seeds()
     # jws: the demo tokens (valid and deliberately invalid ones).
     with open(os.path.join(ROOT, "Examples", "demo-tokens.txt")) as f:
         for i, line in enumerate(l.strip() for l in f if l.strip()):

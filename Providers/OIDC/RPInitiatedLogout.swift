@@ -21,7 +21,7 @@ public enum RPInitiatedLogout {
         guard let endpoint = metadata.endSessionEndpoint else {
             throw FederateError(.endpointNotAvailable, "the provider advertises no end_session_endpoint")
         }
-        try EndpointSecurity.validate(endpoint, field: "end_session_endpoint")
+        try EndpointSecurity.validate(endpoint, field: "end_session_endpoint", destination: metadata.destination)
         var parameters: [(String, String)] = [("client_id", clientID)]
         if let idTokenHint { parameters.append(("id_token_hint", idTokenHint)) }
         if let postLogoutRedirectURI { parameters.append(("post_logout_redirect_uri", postLogoutRedirectURI)) }

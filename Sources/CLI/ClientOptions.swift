@@ -42,6 +42,8 @@ struct ClientOptions: ParsableArguments {
     @Option(name: .customLong("key-id"), help: "With --private-key: the 'kid' the provider registered for the key (optional).")
     var keyID: String?
 
+    @OptionGroup var privateNetwork: PrivateNetworkOptions
+
     /// The secret from the option or the environment; an empty value counts as none.
     var resolvedSecret: String? {
         let secret = clientSecret ?? ProcessInfo.processInfo.environment["FEDERATE_CLIENT_SECRET"]
@@ -65,6 +67,7 @@ struct ClientOptions: ParsableArguments {
         if privateKey != nil, authMethod != .privateKeyJWT {
             throw ValidationError("--private-key goes with --auth-method private_key_jwt.")
         }
+        _ = try privateNetwork.allowList()
     }
 
     /// The provider these options describe, as a FederateOIDC provider; `revocationEndpoint`
@@ -73,7 +76,8 @@ struct ClientOptions: ParsableArguments {
         var provider = try OIDCProvider(
             id: id, issuer: issuer, clientID: clientID, clientSecret: resolvedSecret,
             profile: StandardOpenIDProfile(
-                fallbackRevocationEndpoint: revocationEndpoint, fallbackDeviceAuthorizationEndpoint: deviceAuthorizationEndpoint),
+                fallbackRevocationEndpoint: revocationEndpoint, fallbackDeviceAuthorizationEndpoint: deviceAuthorizationEndpoint,
+                privateNetworkAllowList: try privateNetwork.allowList()),
             cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
         switch authMethod {
         case .clientSecretBasic?: provider.authentication = .clientSecretBasic(secret: resolvedSecret ?? "")

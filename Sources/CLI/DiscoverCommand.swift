@@ -12,9 +12,13 @@ struct DiscoverCommand: AsyncParsableCommand {
     @Argument(help: "The issuer URL, exactly as it appears in its tokens' 'iss' claim.")
     var issuer: String
 
+    @OptionGroup var privateNetwork: PrivateNetworkOptions
+
     func run() async throws {
+        let allowList = try privateNetwork.allowList()
         do {
-            let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: issuer)
+            let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared)
+                .metadata(for: issuer, tenantIssuer: nil, privateNetworkAllowList: allowList)
             CLIOutput.line(.object(metadata.document))
         } catch {
             CLIOutput.line(CLIOutput.errorObject(error))

@@ -9,7 +9,9 @@ extension LoginCommand {
     /// before anything is sent.
     func deviceLogin() async throws {
         if let endpoint = deviceAuthorizationEndpoint {
-            try EndpointSecurity.validate(endpoint, field: "--device-authorization-endpoint")
+            try EndpointSecurity.validate(
+                endpoint, field: "--device-authorization-endpoint",
+                destination: DestinationPolicy(issuer: client.issuer, allowing: try client.privateNetwork.allowList()))
         }
         let openID = try await client.makeClient(deviceAuthorizationEndpoint: deviceAuthorizationEndpoint)
         if let option = deviceAuthorizationEndpoint, let discovered = openID.metadata.deviceAuthorizationEndpoint, discovered != option {

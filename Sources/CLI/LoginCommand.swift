@@ -113,7 +113,7 @@ struct LoginCommand: AsyncParsableCommand {
         CLIOutput.warn(built.url)
         if !noBrowser { Self.openBrowser(built.url) }
 
-        let response = try await listener.waitForCallback(timeout: .seconds(timeout))
+        let response = try await callback(from: listener)
         // The browser's page waits for the code exchange: it says "finished" only if it worked.
         let tokens: TokenSet
         do {
@@ -124,6 +124,17 @@ struct LoginCommand: AsyncParsableCommand {
         }
         await listener.finish(succeeded: true)
         try await printResult(tokens, client: openID)
+    }
+
+    /// The callback of this flow. When it is this flow's own but malformed (`invalid_callback`),
+    /// the browser's page is told the sign-in failed before the error ends the command.
+    private func callback(from listener: LoopbackRedirectListener) async throws(FederateError) -> AuthorizationResponse {
+        do {
+            return try await listener.waitForCallback(timeout: .seconds(timeout))
+        } catch {
+            if error.code == .invalidCallback { await listener.finish(succeeded: false) }
+            throw error
+        }
     }
 
     /// Prints the verified result: claims, userinfo when the provider has the endpoint, scopes, expiry.

@@ -28,12 +28,14 @@ enum ProviderVerification {
         /// Microsoft: who may sign in, and where the authority is (`nil`: the global cloud).
         var microsoftAudience: MicrosoftAudience?
         var authorityHost: String?
+        /// `--allow-private-endpoint`: hosts and networks the keys may be fetched from.
+        var allowList: PrivateNetworkAllowList = .none
         var clock: FederateClock = .system
     }
 
     /// The provider module's own verifier for `name`, verifying one token and returning its claims.
     static func make(_ name: Name, _ settings: Settings) async throws -> VerificationSession {
-        let keys = try keyProvider(settings.keysSource, urlFormat: name.isFirebase ? .x509Map : .jwks)
+        let keys = try keyProvider(settings.keysSource, urlFormat: name.isFirebase ? .x509Map : .jwks, allowList: settings.allowList)
         let http = AsyncHTTPClientTransport.shared
         let clock = settings.clock
         switch name {
@@ -62,10 +64,12 @@ enum ProviderVerification {
         }
     }
 
-    private static func keyProvider(_ source: String?, urlFormat: KeySetFormat) throws -> (any KeySetProvider)? {
+    private static func keyProvider(_ source: String?, urlFormat: KeySetFormat, allowList: PrivateNetworkAllowList) throws -> (any KeySetProvider)? {
         guard let source else { return nil }
         if source.hasPrefix("https://") || source.hasPrefix("http://") {
-            return try RemoteKeySet(url: source, format: urlFormat, httpClient: AsyncHTTPClientTransport.shared)
+            return try RemoteKeySet(
+                url: source, format: urlFormat, destination: DestinationPolicy(issuer: source, allowing: allowList),
+                httpClient: AsyncHTTPClientTransport.shared)
         }
         guard let data = FileManager.default.contents(atPath: source) else {
             throw FederateError(.invalidKeySet, "cannot read key file '\(source)'")

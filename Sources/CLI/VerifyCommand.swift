@@ -77,6 +77,8 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(help: "json (default) or summary.")
     var output: OutputFormat = .json
 
+    @OptionGroup var privateNetwork: PrivateNetworkOptions
+
     @Argument(help: "The ID token. Without it, tokens are read from standard input, one per line.")
     var token: String?
 
@@ -111,6 +113,7 @@ struct VerifyCommand: AsyncParsableCommand {
         if let maxAge, !(maxAge.isFinite && maxAge >= 0 && maxAge <= NumericDate.maximum) {
             throw ValidationError("--max-age is a number of seconds from 0 to 2^53.")
         }
+        _ = try privateNetwork.allowList()
         for name in algorithms where JWSAlgorithm(rawValue: name) == nil {
             throw ValidationError("Unknown algorithm '\(name)'. Known: \(JWSAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
@@ -187,6 +190,7 @@ struct VerifyCommand: AsyncParsableCommand {
 
     private func makeSession() async throws -> VerificationSession {
         let explicitAlgorithms = Set(algorithms.compactMap(JWSAlgorithm.init(rawValue:)))
+        let allowList = try privateNetwork.allowList()
         if let provider {
             var settings = ProviderVerification.Settings(audiences: audiences, projectID: projectID, keysSource: keysURL, clock: clock)
             settings.emulator = firebaseEmulator.flatMap(ProviderVerification.loopbackEmulator)
@@ -195,21 +199,27 @@ struct VerifyCommand: AsyncParsableCommand {
                     tenant: tenant, accountTypes: accountTypes, allowedTenants: allowedTenants, anyTenant: anyTenant)
                 settings.authorityHost = authorityHost
             }
+            settings.allowList = allowList
             return try await ProviderVerification.make(provider, settings)
         }
         if let issuer {
-            let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared).metadata(for: issuer)
+            let metadata = try await DiscoveryClient(httpClient: AsyncHTTPClientTransport.shared)
+                .metadata(for: issuer, tenantIssuer: nil, privateNetworkAllowList: allowList)
             var policy = IDTokenPolicy(metadata: metadata, clientID: audiences[0])
             policy.audiences = IdentifierSet(audiences)
             if !explicitAlgorithms.isEmpty { policy.allowedAlgorithms = explicitAlgorithms }
             return VerificationSession(
-                policy: policy, keys: .remote(try RemoteKeySet(url: metadata.jwksURI, httpClient: AsyncHTTPClientTransport.shared)),
+                policy: policy,
+                keys: .remote(
+                    try RemoteKeySet(url: metadata.jwksURI, destination: metadata.destination, httpClient: AsyncHTTPClientTransport.shared)),
                 checkIssuer: true, clock: clock)
         }
         let source = jwks ?? ""
         let keys: VerificationSession.Keys
         if source.hasPrefix("https://") || source.hasPrefix("http://") {
-            keys = .remote(try RemoteKeySet(url: source, httpClient: AsyncHTTPClientTransport.shared))
+            keys = .remote(
+                try RemoteKeySet(
+                    url: source, destination: DestinationPolicy(issuer: source, allowing: allowList), httpClient: AsyncHTTPClientTransport.shared))
         } else {
             let data: Data
             do {

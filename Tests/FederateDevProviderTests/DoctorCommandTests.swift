@@ -93,7 +93,30 @@ struct DoctorCommandTests {
         #expect(run.check("discovery.issuer")?["code"] == "discovery_issuer_mismatch")
         #expect(run.check("discovery.issuer")?["message"]?.stringValue?.contains("trailing slash mismatch") == true)
         #expect(run.check("discovery.issuer")?["federate"]?.stringValue?.contains("Federate refuses") == true)
-        #expect(run.check("keys.fetch") == nil)  // Federate stops at discovery, and so does the doctor
+        // Federate stops at discovery; the doctor goes on, judging the rest without trusting it.
+        #expect(run.status("keys.fetch") == "ok")
+    }
+
+    /// The provider: discovery names another issuer and the key set holds an RSA-1024
+    /// key. The doctor reports both, fetching the keys at the document's jwks_uri (under the
+    /// configured issuer's rules) although Federate refuses the document.
+    @Test func everythingThatCanStillBeCheckedIsReportedAfterAnIssuerMismatch() async throws {
+        let weak: JSONValue = .object([
+            "kty": "RSA", "kid": "rsa-1024", "alg": "RS256", "use": "sig", "e": "AQAB",
+            "n": .string(Base64URL.encode([0xC1] + [UInt8](repeating: 0x5A, count: 126) + [0x01])),
+        ])
+        let run = try await DoctorFixture(documentIssuer: { _ in "https://other.example" }, keys: [weak]).run()
+        Self.expectShape(run)
+        #expect(run.output.status == 1)
+        #expect(run.status("discovery.issuer") == "failure")
+        #expect(run.check("discovery.issuer")?["code"] == "discovery_issuer_mismatch")
+        #expect(run.status("keys.fetch") == "ok")
+        #expect(run.status("keys.usable") == "failure")
+        #expect(run.status("keys.skipped") == "warning")
+        let reason = run.check("keys.skipped")?["details"]?["keys"]?.arrayValue?.first?["reason"]?.stringValue ?? ""
+        #expect(reason.contains("1024"), "\(reason)")
+        #expect(run.check("algorithms.accepted") != nil)
+        #expect(run.check("endpoints.token") != nil)
     }
 
     @Test func aMissingRequiredFieldFails() async throws {

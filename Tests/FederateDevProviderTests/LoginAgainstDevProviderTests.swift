@@ -66,6 +66,36 @@ struct LoginAgainstDevProviderTests {
         }
     }
 
+    /// A callback carrying this flow's exact `state` once, but a duplicated `code`, ends
+    /// `login` at once with `invalid_callback` (it used to be ignored until `--timeout`); one
+    /// that cannot be tied to the flow (another state, or `state` twice) is still ignored.
+    @Test func aMalformedCallbackWithTheFlowsStateEndsTheLoginAtOnce() async throws {
+        let provider = try await DevProvider.start()
+        defer { Task { try? await provider.stop() } }
+        let process = try InteractiveCLI(
+            ["login", "--no-browser", "--issuer", provider.issuer, "--client-id", "dev-public", "--timeout", "30"], readStandardError: true)
+        var url: String?
+        while let line = await process.nextErrorLine() {
+            if line.hasPrefix("http://") { url = line; break }
+        }
+        let items = URLComponents(string: try #require(url))?.queryItems ?? []
+        let state = try #require(items.first { $0.name == "state" }?.value)
+        let redirectURI = try #require(items.first { $0.name == "redirect_uri" }?.value)
+        let escaped = FormURLEncoding.escape(state)
+        for untied in ["?code=a&code=b&state=other", "?code=a&code=b&state=\(escaped)&state=\(escaped)", "?code=a&code=b", "?code=a&state=other"] {
+            let ignored = try await PatientTransport.shared.send(HTTPRequest(url: redirectURI + untied))
+            #expect(ignored.status == 400, "\(untied)")
+        }
+        let started = ContinuousClock.now
+        let page = try await PatientTransport.shared.send(HTTPRequest(url: redirectURI + "?code=a&code=b&state=\(escaped)"))
+        #expect(String(decoding: page.body, as: UTF8.self).contains("did not finish"))
+        let output = await process.finish()
+        #expect(ContinuousClock.now - started < .seconds(15))
+        #expect(output.status == 1)
+        let error = try JSONParser().parseObject(Array(output.remainingOutput.utf8))
+        #expect(error["error"] == "invalid_callback", "\(output.remainingOutput)")
+    }
+
     /// Runs `federate login --no-browser`, plays the browser, and returns the JSON printed.
     static func login(_ provider: DevProvider, _ credentials: [String]) async throws -> [String: JSONValue] {
         let process = try InteractiveCLI(

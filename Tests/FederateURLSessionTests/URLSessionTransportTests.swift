@@ -193,6 +193,31 @@ struct URLSessionTransportTests {
         }
     }
 
+    /// `localhost` resolves to loopback, as a provider's name may: a request whose destination
+    /// policy allows public addresses only is refused before anything is sent, and so is a
+    /// redirect from an allowed name to a loopback address.
+    @Test func aNameThatResolvesToLoopbackIsRefusedBeforeSending() async throws {
+        try await withServer { server in
+            let url = "http://localhost:\(server.port)/echo"
+            await #expect(throws: FederateError.self) {
+                do {
+                    _ = try await transport.send(HTTPRequest(url: url, destination: .publicAddresses()))
+                } catch let error as FederateError {
+                    #expect(error.code == .privateAddressRefused, "\(error)")
+                    throw error
+                }
+            }
+            let byName = DestinationPolicy.publicAddresses(except: try PrivateNetworkAllowList(["localhost"]))
+            #expect(try await transport.send(HTTPRequest(url: url, destination: byName)).status == 200)
+            let byNetwork = DestinationPolicy.publicAddresses(except: try PrivateNetworkAllowList(["127.0.0.0/8", "::1"]))
+            #expect(try await transport.send(HTTPRequest(url: url, destination: byNetwork)).status == 200)
+            let redirect = "http://localhost:\(server.port)/redirect?code=302&to=http%3A%2F%2F127.0.0.1%3A\(server.port)%2Fecho"
+            await #expect(throws: FederateError.self) {
+                _ = try await transport.send(HTTPRequest(url: redirect, followRedirects: true, destination: byName))
+            }
+        }
+    }
+
     @Test(arguments: [301, 302, 303, 307, 308])
     func redirectIsFollowedWhenRequested(status: Int) async throws {
         try await withServer { server in

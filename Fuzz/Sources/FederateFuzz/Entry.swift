@@ -19,6 +19,7 @@ public func fuzzInitialize() {
     let target = FuzzTarget.selected
     for seed in FuzzTarget.warmUpInputs { target.run(Array(seed.utf8)) }
     _ = (Fixtures.keySet, Fixtures.verifier, Fixtures.signedTokens, Fixtures.metadata, Fixtures.sealer, Fixtures.sealedValues)
+    _ = (EdgeTargets.policies, EdgeTargets.allowList)
 }
 
 /// The fuzz targets, one per parser.
@@ -33,6 +34,8 @@ enum FuzzTarget: String, CaseIterable {
     case appleUser = "apple-user"
     case appleNotification = "apple-notification"
     case claims
+    case endpointURL = "endpoint-url"
+    case terminalText = "terminal-text"
 
     /// The target named in the environment; an unknown name stops the run with the list.
     static let selected: FuzzTarget = {
@@ -60,6 +63,8 @@ enum FuzzTarget: String, CaseIterable {
         case .appleUser: Targets.appleUser(bytes)
         case .appleNotification: Targets.appleNotification(bytes)
         case .claims: ClaimsTarget.run(bytes)
+        case .endpointURL: EdgeTargets.endpointURL(bytes)
+        case .terminalText: EdgeTargets.terminalText(bytes)
         }
     }
 }

@@ -6,19 +6,25 @@ import Logging
 /// `DiscoveryClient`, and explain a refusal in plain words from the recorded response.
 struct DiscoveryDiagnosis {
     /// The findings (`discovery.fetch`, `discovery.issuer`, `discovery.document`, and
-    /// `endpoints.tls` when the document names an insecure endpoint).
+    /// `endpoints.tls` and `endpoints.private` when the document names endpoints Federate refuses).
     var checks: [DoctorCheck] = []
     /// The validated metadata, when Federate accepts the document; later checks need it.
     var metadata: ProviderMetadata?
+    /// When Federate refuses the document only for naming another issuer: the document
+    /// validated as if its issuer were the configured one (so under the configured issuer's
+    /// destination policy), for the checks that can still be made. Trusted for nothing.
+    var judgedDespiteIssuer: ProviderMetadata?
 
-    /// Runs the discovery checks for `issuer` over `http`.
-    static func run(issuer: String, http: RecordingHTTPClient) async -> DiscoveryDiagnosis {
+    /// Runs the discovery checks for `issuer` over `http`; `allowList` is the provider's
+    /// private-network allow-list (`--allow-private-endpoint`).
+    static func run(issuer: String, allowList: PrivateNetworkAllowList, http: RecordingHTTPClient) async -> DiscoveryDiagnosis {
         var diagnosis = DiscoveryDiagnosis()
         let url = ProviderMetadata.discoveryURL(forIssuer: issuer)
         var logger = Logger(label: "federate.doctor")
         logger.logLevel = .critical  // The doctor reports everything itself.
         do throws(FederateError) {
-            let metadata = try await DiscoveryClient(httpClient: http, logger: logger).metadata(for: issuer)
+            let metadata = try await DiscoveryClient(httpClient: http, logger: logger)
+                .metadata(for: issuer, tenantIssuer: nil, privateNetworkAllowList: allowList)
             diagnosis.metadata = metadata
             diagnosis.checks.append(fetched(url: url, http: http))
             diagnosis.checks.append(DoctorCheck(
@@ -29,7 +35,18 @@ struct DiscoveryDiagnosis {
                 "The required fields are present: issuer, authorization_endpoint, token_endpoint, jwks_uri, response_types_supported, subject_types_supported, id_token_signing_alg_values_supported.",
                 federate: "Federate caches the document per issuer (Cache-Control max-age, clamped) and builds clients from it."))
         } catch {
-            diagnosis.checks += refused(error, issuer: issuer, url: url, http: http)
+            diagnosis.checks += refused(error, issuer: issuer, allowList: allowList, url: url, http: http)
+            if error.code == .discoveryIssuerMismatch, let body = http.latest(for: url)?.response.body,
+                var members = try? JSONParser().parseObject(body)
+            {
+                members["issuer"] = .string(issuer)
+                do throws(FederateError) {
+                    diagnosis.judgedDespiteIssuer = try ProviderMetadata(
+                        members: members, expectedIssuer: issuer, privateNetworkAllowList: allowList)
+                } catch {
+                    diagnosis.checks += refusedDocument(error, issuer: issuer, allowList: allowList, body: body)
+                }
+            }
         }
         return diagnosis
     }
@@ -41,13 +58,17 @@ struct DiscoveryDiagnosis {
             federate: "Federate fetches this URL (no redirects followed, 10 s deadline, at most 1 MiB) before anything else.")
     }
 
-    private static func refused(_ error: FederateError, issuer: String, url: String, http: RecordingHTTPClient) -> [DoctorCheck] {
+    private static func refused(
+        _ error: FederateError, issuer: String, allowList: PrivateNetworkAllowList, url: String, http: RecordingHTTPClient
+    ) -> [DoctorCheck] {
         guard let exchange = http.latest(for: url) else {
             // Nothing was fetched: the issuer itself is refused, or the transport failed.
             let federate: String
             switch error.code {
             case .insecureEndpoint, .invalidURL:
                 federate = "Federate refuses the issuer before any request: it must be an absolute https URL (plain http only on loopback hosts) without user information."
+            case .privateAddressRefused:
+                federate = "Federate refuses a loopback, link-local, private or unspecified address for an issuer that is not on loopback, named or resolved to, and sends nothing there: allow it with --allow-private-endpoint (a per-provider allow-list in the library and in serve) only if this is a provider on your own network."
             default:
                 switch (error.cause as? FederateError)?.code {
                 case .responseTooLarge?:
@@ -72,22 +93,32 @@ struct DiscoveryDiagnosis {
             return [DoctorCheck("discovery.fetch", .failure, message, federate: federate, code: error.code.rawValue)]
         }
         var checks = [fetched(url: url, http: http)]
-        switch error.code {
-        case .discoveryIssuerMismatch:
+        if error.code == .discoveryIssuerMismatch {
             checks.append(issuerMismatch(error, issuer: issuer, body: exchange.response.body))
-        case .insecureEndpoint, .invalidURL:
-            checks.append(DoctorCheck(
-                "discovery.document", .failure, DoctorText.clipped(error.message, limit: 400),
-                federate: "Federate refuses the whole document when one endpoint is not https (plain http only on loopback hosts).",
-                code: error.code.rawValue))
-            checks.append(insecureEndpoints(body: exchange.response.body))
-        default:
-            checks.append(DoctorCheck(
-                "discovery.document", .failure, DoctorText.clipped(error.message, limit: 400),
-                federate: "Federate refuses the document: it must be one JSON object (at most 1 MiB, 32 levels deep) with the required fields, strings where strings are due.",
-                code: error.code.rawValue))
+        } else {
+            checks += refusedDocument(error, issuer: issuer, allowList: allowList, body: exchange.response.body)
         }
         return checks
+    }
+
+    /// Why Federate refuses the document (for anything but its issuer), with every endpoint it refuses.
+    private static func refusedDocument(
+        _ error: FederateError, issuer: String, allowList: PrivateNetworkAllowList, body: [UInt8]
+    ) -> [DoctorCheck] {
+        switch error.code {
+        case .insecureEndpoint, .invalidURL, .privateAddressRefused:
+            return [
+                DoctorCheck(
+                    "discovery.document", .failure, DoctorText.clipped(error.message, limit: 400),
+                    federate: "Federate refuses the whole document when one endpoint is not printable-ASCII https (plain http only on loopback hosts of a loopback issuer), or names a loopback, link-local, private or unspecified address while the issuer is not on loopback.",
+                    code: error.code.rawValue)
+            ] + refusedEndpoints(body: body, destination: DestinationPolicy(issuer: issuer, allowing: allowList))
+        default:
+            return [DoctorCheck(
+                "discovery.document", .failure, DoctorText.clipped(error.message, limit: 400),
+                federate: "Federate refuses the document: it must be one JSON object (at most 1 MiB, 32 levels deep) with the required fields, strings where strings are due.",
+                code: error.code.rawValue)]
+        }
     }
 
     /// Why the document's issuer is not the configured one, in the words that help most.
@@ -112,22 +143,37 @@ struct DiscoveryDiagnosis {
             federate: federate, code: error.code.rawValue)
     }
 
-    /// Every endpoint field of the raw document that Federate would refuse, each with the reason.
-    private static func insecureEndpoints(body: [UInt8]) -> DoctorCheck {
-        var refused: [String] = []
+    /// Every endpoint member of the raw document that Federate refuses under the configured
+    /// issuer's `destination`, each with the reason: `endpoints.tls` for insecure or unusable
+    /// URLs, `endpoints.private` for loopback, link-local, private or unspecified addresses.
+    private static func refusedEndpoints(body: [UInt8], destination: DestinationPolicy) -> [DoctorCheck] {
+        var insecure: [String] = [], privateAddresses: [String] = []
         if let members = try? JSONParser().parseObject(body) {
-            for field in EndpointDiagnosis.endpointFields {
-                guard case .string(let value)? = members[field] else { continue }
+            for (field, value) in members.sorted(by: { $0.key < $1.key }) where ProviderMetadata.isEndpointMember(field) {
+                guard case .string(let url) = value else { continue }
                 do throws(FederateError) {
-                    try EndpointSecurity.validate(value, field: field)
+                    try EndpointSecurity.validate(url, field: field, destination: destination)
+                } catch where error.code == .privateAddressRefused {
+                    privateAddresses.append("\(field) (\(url))")
                 } catch {
-                    refused.append("\(field) (\(error.code.rawValue))")
+                    insecure.append("\(field) (\(error.code.rawValue))")
                 }
             }
         }
-        return DoctorCheck(
-            "endpoints.tls", .failure, "Endpoints Federate refuses: \(DoctorText.list(refused)).",
-            federate: "Federate calls only https endpoints, or plain http on a loopback host (127.0.0.0/8, ::1, localhost) for development.",
-            code: FederateError.Code.insecureEndpoint.rawValue)
+        var checks: [DoctorCheck] = []
+        if !insecure.isEmpty {
+            checks.append(DoctorCheck(
+                "endpoints.tls", .failure, "Endpoints Federate refuses: \(DoctorText.list(insecure)).",
+                federate: "Federate calls only printable-ASCII https endpoints, or plain http on a loopback host (127.0.0.0/8, ::1, localhost) when the issuer itself is on loopback (development).",
+                code: FederateError.Code.insecureEndpoint.rawValue))
+        }
+        if !privateAddresses.isEmpty {
+            checks.append(DoctorCheck(
+                "endpoints.private", .failure,
+                "Endpoints on loopback, link-local, private or unspecified addresses, while the issuer is not on loopback: \(DoctorText.list(privateAddresses)).",
+                federate: "Federate sends nothing there: a remote provider could otherwise steer its requests (with the client secret) to services on your own network. Allow a provider on your own network with --allow-private-endpoint HOST-OR-CIDR.",
+                code: FederateError.Code.privateAddressRefused.rawValue))
+        }
+        return checks
     }
 }

@@ -31,17 +31,21 @@ struct DoctorCommand: AsyncParsableCommand {
     @Option(help: "Seconds each request to the provider may take, 1 to 600 (default 10, as Federate's own requests).")
     var timeout: Int = 10
 
+    @OptionGroup var privateNetwork: PrivateNetworkOptions
+
     /// The checks ArgumentParser's `validate()` would make, run from `run()` instead: then an
     /// unknown option is reported as unknown before any other problem.
     func checkOptions() throws {
         if let clientID, clientID.isEmpty { throw ValidationError("--client-id must not be empty.") }
         guard (1...600).contains(timeout) else { throw ValidationError("--timeout is 1 to 600 seconds.") }
+        _ = try privateNetwork.allowList()
     }
 
     func run() async throws {
         try checkOptions()
         let report = await Self.examine(
-            issuer: issuer, clientID: clientID, httpClient: AsyncHTTPClientTransport.shared, timeout: .seconds(timeout))
+            issuer: issuer, clientID: clientID, allowList: try privateNetwork.allowList(), httpClient: AsyncHTTPClientTransport.shared,
+            timeout: .seconds(timeout))
         switch output {
         case .text: CLIOutput.write(report.text)
         case .json: CLIOutput.line(report.json)
@@ -50,12 +54,17 @@ struct DoctorCommand: AsyncParsableCommand {
     }
 
     /// Runs every check against `issuer` over `httpClient`, each request allowed `timeout`.
-    /// Never throws: whatever goes wrong is a finding.
-    static func examine(issuer: String, clientID: String?, httpClient: any HTTPClient, timeout: Duration) async -> DoctorReport {
+    /// Never throws: whatever goes wrong is a finding, and a finding never stops the checks
+    /// that can still be made: when Federate refuses the document only for its `issuer`, the
+    /// rest of it (keys, algorithms, endpoints, the client) is judged as if the issuer were
+    /// right, with the configured issuer's destination policy, and trusted for nothing.
+    static func examine(
+        issuer: String, clientID: String?, allowList: PrivateNetworkAllowList = .none, httpClient: any HTTPClient, timeout: Duration
+    ) async -> DoctorReport {
         let http = RecordingHTTPClient(base: httpClient, timeout: timeout)
-        let discovery = await DiscoveryDiagnosis.run(issuer: issuer, http: http)
+        let discovery = await DiscoveryDiagnosis.run(issuer: issuer, allowList: allowList, http: http)
         var checks = discovery.checks
-        if let metadata = discovery.metadata {
+        if let metadata = discovery.metadata ?? discovery.judgedDespiteIssuer {
             checks += AlgorithmDiagnosis.checks(metadata)
             checks += await KeySetDiagnosis.run(metadata: metadata, http: http)
             checks += EndpointDiagnosis.checks(metadata)

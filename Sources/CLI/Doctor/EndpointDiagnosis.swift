@@ -36,12 +36,12 @@ enum EndpointDiagnosis {
     /// `endpoints.tls`: every URL is https, or plain http on loopback (development only).
     private static func tls(_ metadata: ProviderMetadata) -> DoctorCheck {
         let plain = endpoints(metadata).filter { URLComponents(string: $0.url)?.scheme?.lowercased() != "https" }.map { $0.field }
-        let federate = "Federate calls only https endpoints, or plain http on a loopback host (127.0.0.0/8, ::1, localhost) for development."
+        let federate = "Federate calls only https endpoints, or plain http on a loopback host (127.0.0.0/8, ::1, localhost) when the issuer itself is on loopback (development)."
         if plain.isEmpty {
             return DoctorCheck("endpoints.tls", .ok, "Every endpoint uses https.", federate: federate)
         }
         return DoctorCheck(
-            "endpoints.tls", .warning, "Plain http on a loopback host: \(plain.joined(separator: ", ")). Fine for development, never for a real provider.",
+            "endpoints.tls", .warning, "Plain http on a loopback host of a loopback issuer: \(plain.joined(separator: ", ")). Fine for development, never for a real provider.",
             federate: federate)
     }
 

@@ -14,7 +14,7 @@ enum KeySetDiagnosis {
         let url = metadata.jwksURI
         let keySet: JSONWebKeySet
         do throws(FederateError) {
-            keySet = try await RemoteKeySet(url: url, httpClient: http, logger: logger).keySet()
+            keySet = try await RemoteKeySet(url: url, destination: metadata.destination, httpClient: http, logger: logger).keySet()
         } catch {
             return [DoctorCheck(
                 "keys.fetch", .failure, DoctorText.clipped(error.message, limit: 400),

@@ -206,8 +206,11 @@ struct ServeCommand: AsyncParsableCommand {
                 clientID: clientID, clientSecret: secret, audience: audience, endpoints: authorityHost.map(MicrosoftEndpoints.at) ?? .microsoft,
                 cache: cache)
             return (provider, "Microsoft")
-        case .oidc(let name, let issuer, let clientID, let secret):
-            return (try OIDCProvider(id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret, cache: cache), name)
+        case .oidc(let name, let issuer, let clientID, let secret, let privateNetwork):
+            let provider = try OIDCProvider(
+                id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret,
+                profile: StandardOpenIDProfile(privateNetworkAllowList: privateNetwork), cache: cache)
+            return (provider, name)
         }
     }
 

@@ -19,6 +19,7 @@ import Foundation
 ///    {"name": "google", "type": "google", "client_id": "…", "client_secret_env": "GOOGLE_CLIENT_SECRET"},
 ///    {"name": "apple", "type": "apple", "services_id": "…", "team_id": "…", "key_id": "…", "private_key_env": "APPLE_P8"},
 ///    {"name": "corp", "type": "oidc", "label": "Corp SSO", "issuer": "https://login.corp.example", "client_id": "…", "client_secret_env": "CORP_SECRET",
+///     "allow_private_endpoints": ["10.0.0.0/8"],       // only if the provider is on your own network
 ///     "keep_tokens": true},                           // kept, sealed, refreshed (AccountService.accessToken)
 ///    {"name": "microsoft", "type": "microsoft", "client_id": "…", "client_secret_env": "MS_SECRET",
 ///     "account_types": "organizations", "allowed_tenants": ["72f988bf-…"]},   // or "tenant", or "any_tenant": true (MicrosoftAudienceChoice)
@@ -36,13 +37,13 @@ struct ServeConfiguration {
         case dev(name: String, flavor: String)
         case google(name: String, clientID: String, clientSecret: String?)
         case apple(name: String, servicesID: String, teamID: String, keyID: String, privateKeyPEM: String)
-        case oidc(name: String, issuer: String, clientID: String, clientSecret: String?)
+        case oidc(name: String, issuer: String, clientID: String, clientSecret: String?, privateNetwork: PrivateNetworkAllowList)
         /// `authorityHost` is `nil` for Microsoft's global cloud.
         case microsoft(name: String, clientID: String, clientSecret: String?, audience: MicrosoftAudience, authorityHost: String?)
 
         var name: String {
             switch self {
-            case .dev(let name, _), .google(let name, _, _), .apple(let name, _, _, _, _), .oidc(let name, _, _, _), .microsoft(let name, _, _, _, _):
+            case .dev(let name, _), .google(let name, _, _), .apple(let name, _, _, _, _), .oidc(let name, _, _, _, _), .microsoft(let name, _, _, _, _):
                 return name
             }
         }
@@ -82,6 +83,22 @@ struct ServeConfiguration {
     static func checkRecentLoginSeconds(_ seconds: Double) throws(FederateError) {
         guard seconds.isFinite, seconds >= 0, seconds <= 31_536_000 else {
             throw FederateError(.invalidConfiguration, "recent_login_seconds is a number of seconds from 0 to 31536000 (a year)")
+        }
+    }
+
+    /// A provider entry's `allow_private_endpoints`: host names, addresses or CIDR networks it
+    /// may use although its issuer is not on loopback (`PrivateNetworkAllowList`); none when absent.
+    static func privateNetwork(_ entry: JSONValue, provider name: String) throws(FederateError) -> PrivateNetworkAllowList {
+        guard let value = entry["allow_private_endpoints"] else { return .none }
+        let items: [JSONValue]? = value.arrayValue
+        let strings: [String] = (items ?? []).compactMap { $0.stringValue }
+        guard let items, strings.count == items.count else {
+            throw FederateError(.invalidConfiguration, "provider '\(name)': allow_private_endpoints is an array of host names, addresses or CIDR networks")
+        }
+        do throws(FederateError) {
+            return try PrivateNetworkAllowList(strings)
+        } catch {
+            throw FederateError(.invalidConfiguration, "provider '\(name)': \(error.message)")
         }
     }
 
@@ -187,13 +204,20 @@ struct ServeConfiguration {
                 case "oidc":
                     providers.append(.oidc(
                         name: name, issuer: try string(entry, "issuer"), clientID: try string(entry, "client_id"),
-                        clientSecret: try secret(entry, "client_secret_env")))
+                        clientSecret: try secret(entry, "client_secret_env"), privateNetwork: try Self.privateNetwork(entry, provider: name)))
                 case "microsoft":
                     providers.append(try Self.microsoft(entry, name: name, clientID: try string(entry, "client_id"), secret: try secret(entry, "client_secret_env")))
                 default:
                     throw FederateError(.invalidConfiguration, "provider '\(name)': type is dev, google, apple, microsoft or oidc")
                 }
             }
+        }
+        let entries: [JSONValue] = object["providers"]?.arrayValue ?? []
+        for entry in entries {
+            let type: String? = entry["type"]?.stringValue
+            guard type != "oidc", let _: JSONValue = entry["allow_private_endpoints"] else { continue }
+            let name: String = entry["name"]?.stringValue ?? ""
+            throw FederateError(.invalidConfiguration, "provider '\(name)': allow_private_endpoints is for oidc providers")
         }
         let names = providers.map(\.name)
         guard !names.isEmpty, Set(names).count == names.count,

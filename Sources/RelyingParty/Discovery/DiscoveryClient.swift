@@ -6,7 +6,10 @@ import Synchronization
 ///
 /// Each issuer's document is fetched once, cached like key sets (``CachePolicy``), with one
 /// fetch in flight per issuer; a document whose `issuer` differs from the requested one is
-/// refused with `FederateError/Code/discoveryIssuerMismatch`.
+/// refused with `FederateError/Code/discoveryIssuerMismatch`. The fetch, and every request
+/// for the provider, carries the issuer's `DestinationPolicy`: unless the issuer is on
+/// loopback, no loopback, link-local, private or unspecified address outside the provider's
+/// `PrivateNetworkAllowList`, named in the document or resolved to.
 public final class DiscoveryClient: Sendable {
     private let httpClient: any HTTPClient
     private let clock: FederateClock
@@ -38,17 +41,28 @@ public final class DiscoveryClient: Sendable {
     /// the rule accepts (`/consumers`, one tenant's authority), and `authority` must itself be
     /// the template with a path segment in the placeholder's place; anything else is
     /// `FederateError/Code/discoveryIssuerMismatch`. Templates are accepted only this way:
-    /// the caller asked for them.
-    public func metadata(for authority: String, tenantIssuer: TenantIssuerRule?) async throws(FederateError) -> ProviderMetadata {
-        try EndpointSecurity.validate(authority, field: "issuer")
+    /// the caller asked for them. `privateNetworkAllowList` names the private destinations this
+    /// provider may use although its issuer is not on loopback (``DestinationPolicy``).
+    public func metadata(
+        for authority: String, tenantIssuer: TenantIssuerRule?, privateNetworkAllowList: PrivateNetworkAllowList = .none
+    ) async throws(FederateError) -> ProviderMetadata {
+        let destination = DestinationPolicy(issuer: authority, allowing: privateNetworkAllowList)
+        try EndpointSecurity.validate(authority, field: "issuer", destination: destination)
         let expected = try DiscoveredIssuer(authority: authority, tenantIssuer: tenantIssuer)
+        let key = Self.cacheKey(expected, privateNetworkAllowList)
         let cache = caches.withLock { caches in
-            if let existing = caches[expected.cacheKey] { return existing }
-            let created = makeCache(issuer: authority, expected: expected)
-            caches[expected.cacheKey] = created
+            if let existing = caches[key] { return existing }
+            let created = makeCache(issuer: authority, expected: expected, allowList: privateNetworkAllowList, destination: destination)
+            caches[key] = created
             return created
         }
         return try await cache.value()
+    }
+
+    /// One cache entry per issuer expectation and allow-list: a document accepted under one
+    /// allow-list is never served to a caller with another.
+    private static func cacheKey(_ expected: DiscoveredIssuer, _ allowList: PrivateNetworkAllowList) -> ExactString {
+        allowList.isEmpty ? expected.cacheKey : ExactString(expected.cacheKey.value + " allowing " + allowList.description)
     }
 
     /// `issuer`'s document when it is in the cache (fresh, or stale but still served), else
@@ -58,18 +72,25 @@ public final class DiscoveryClient: Sendable {
     }
 
     /// The document at `authority` fetched with `tenantIssuer` when it is in the cache, else `nil`.
-    public func cachedMetadata(for authority: String, tenantIssuer: TenantIssuerRule?) -> ProviderMetadata? {
+    public func cachedMetadata(
+        for authority: String, tenantIssuer: TenantIssuerRule?, privateNetworkAllowList: PrivateNetworkAllowList = .none
+    ) -> ProviderMetadata? {
         guard let expected = try? DiscoveredIssuer(authority: authority, tenantIssuer: tenantIssuer) else { return nil }
-        return caches.withLock { $0[expected.cacheKey] }?.warmValue
+        return caches.withLock { $0[Self.cacheKey(expected, privateNetworkAllowList)] }?.warmValue
     }
 
-    private func makeCache(issuer: String, expected: DiscoveredIssuer) -> RefreshingCache<ProviderMetadata> {
+    private func makeCache(
+        issuer: String, expected: DiscoveredIssuer, allowList: PrivateNetworkAllowList, destination: DestinationPolicy
+    ) -> RefreshingCache<ProviderMetadata> {
         let url = ProviderMetadata.discoveryURL(forIssuer: issuer)
         return RefreshingCache(policy: cachePolicy, clock: clock) {
             [httpClient, cachePolicy, logger] () async throws(FederateError) in
             let response: HTTPResponse
             do throws(FederateError) {
-                response = try await httpClient.exchange(HTTPRequest(url: url, headers: [("Accept", "application/json")]))
+                response = try await httpClient.exchange(
+                    HTTPRequest(url: url, headers: [("Accept", "application/json")], destination: destination))
+            } catch where error.code == .privateAddressRefused {
+                throw error
             } catch {
                 throw FederateError(.discoveryFailed, "fetching \(url) failed: \(error.message)", cause: error)
             }
@@ -77,7 +98,7 @@ public final class DiscoveryClient: Sendable {
                 logger.warning("discovery failed", metadata: ["url": "\(url)", "status": "\(response.status)"])
                 throw FederateError(.discoveryFailed, "\(url) answered HTTP \(response.status)")
             }
-            let metadata = try ProviderMetadata(document: response.body, expecting: expected)
+            let metadata = try ProviderMetadata(document: response.body, expecting: expected, allowing: allowList)
             let lifetime = cachePolicy.lifetime(cacheControl: response.header("Cache-Control"), age: response.header("Age"))
             logger.debug("discovery document fetched", metadata: ["url": "\(url)", "cache_seconds": "\(lifetime.components.seconds)"])
             return (metadata, lifetime)

@@ -34,12 +34,14 @@ public final class ProviderCache: Sendable {
         self.observability = observability
     }
 
-    /// The key set at `url` (created on first use, then shared).
-    public func keySet(url: String, format: KeySetFormat = .jwks) throws(FederateError) -> RemoteKeySet {
-        let key = ExactString("\(format.name) \(url)")
+    /// The key set at `url` (created on first use, then shared), fetched only where
+    /// `destination` allows (by default the URL is its own issuer).
+    public func keySet(url: String, format: KeySetFormat = .jwks, destination: DestinationPolicy? = nil) throws(FederateError) -> RemoteKeySet {
+        let destination = destination ?? DestinationPolicy(issuer: url)
+        let key = Self.keySetKey(url: url, format: format, destination: destination)
         if let existing = keySets.withLock({ $0[key] }) { return existing }
         let created = try RemoteKeySet(
-            url: url, format: format, httpClient: httpClient, cachePolicy: cachePolicy, clock: clock, logger: logger,
+            url: url, format: format, destination: destination, httpClient: httpClient, cachePolicy: cachePolicy, clock: clock, logger: logger,
             observability: observability)
         return keySets.withLock { sets in
             if let existing = sets[key] { return existing }
@@ -48,21 +50,31 @@ public final class ProviderCache: Sendable {
         }
     }
 
+    /// Key sets are shared per URL, format and destination policy.
+    private static func keySetKey(url: String, format: KeySetFormat, destination: DestinationPolicy) -> ExactString {
+        ExactString("\(format.name) \(destination) \(url)")
+    }
+
     /// Fetches `issuer`'s discovery document and the key set `profile` locates from it into
     /// this cache (nothing when both are fresh), so the first sign-in does not wait on them.
     /// Throws `discovery_failed`, `key_fetch_failed` and the like when the provider cannot be reached.
     public func warm(issuer: String, profile: any OpenIDProviderProfile = StandardOpenIDProfile()) async throws(FederateError) {
-        let metadata = try await discovery.metadata(for: issuer, tenantIssuer: profile.tenantIssuer)
+        let metadata = try await discovery.metadata(
+            for: issuer, tenantIssuer: profile.tenantIssuer, privateNetworkAllowList: profile.privateNetworkAllowList)
         let location = profile.keySetLocation(metadata: metadata)
-        _ = try await keySet(url: location.url, format: location.format).keySet()
+        _ = try await keySet(url: location.url, format: location.format, destination: metadata.destination).keySet()
     }
 
     /// Whether `issuer`'s discovery document and the key set `profile` locates from it are
     /// both cached (fresh, or stale but still served). Fetches nothing.
     public func isWarm(issuer: String, profile: any OpenIDProviderProfile = StandardOpenIDProfile()) -> Bool {
-        guard let metadata = discovery.cachedMetadata(for: issuer, tenantIssuer: profile.tenantIssuer) else { return false }
+        guard
+            let metadata = discovery.cachedMetadata(
+                for: issuer, tenantIssuer: profile.tenantIssuer, privateNetworkAllowList: profile.privateNetworkAllowList)
+        else { return false }
         let location = profile.keySetLocation(metadata: metadata)
-        return keySets.withLock { $0[ExactString("\(location.format.name) \(location.url)")] }?.isWarm ?? false
+        let key = Self.keySetKey(url: location.url, format: location.format, destination: metadata.destination)
+        return keySets.withLock { $0[key] }?.isWarm ?? false
     }
 
     /// A client for `clientID` at the provider `metadata` describes (from ``discovery``),
@@ -74,7 +86,7 @@ public final class ProviderCache: Sendable {
         let location = profile.keySetLocation(metadata: metadata)
         return try OpenIDClient(
             metadata: metadata, clientID: clientID, authentication: authentication, profile: profile,
-            keys: try keySet(url: location.url, format: location.format), httpClient: httpClient, clock: clock,
+            keys: try keySet(url: location.url, format: location.format, destination: metadata.destination), httpClient: httpClient, clock: clock,
             logger: logger ?? self.logger, observability: observability)
     }
 
@@ -87,12 +99,13 @@ public final class ProviderCache: Sendable {
         discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil, logger: Logger? = nil,
         authentication: (ProviderMetadata) throws(FederateError) -> ClientAuthentication
     ) async throws(FederateError) -> OpenIDClient {
+        let allowList = profile.privateNetworkAllowList
         guard let discovery else {
-            let metadata = try await self.discovery.metadata(for: issuer, tenantIssuer: profile.tenantIssuer)
+            let metadata = try await self.discovery.metadata(for: issuer, tenantIssuer: profile.tenantIssuer, privateNetworkAllowList: allowList)
             return try client(
                 metadata: metadata, clientID: clientID, authentication: try authentication(metadata), profile: profile, logger: logger)
         }
-        let metadata = try await discovery.metadata(for: issuer, tenantIssuer: profile.tenantIssuer)
+        let metadata = try await discovery.metadata(for: issuer, tenantIssuer: profile.tenantIssuer, privateNetworkAllowList: allowList)
         return try OpenIDClient(
             metadata: metadata, clientID: clientID, authentication: try authentication(metadata), profile: profile,
             httpClient: httpClient ?? self.httpClient, clock: clock, logger: logger ?? self.logger, observability: observability)

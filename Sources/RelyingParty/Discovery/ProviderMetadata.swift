@@ -3,7 +3,12 @@ public import FederateTokens
 ///
 /// Validation: the document is a JSON object; `issuer` equals the issuer it was fetched
 /// for, exactly (§4.3: this is what stops one provider impersonating another); the
-/// required fields are present; every endpoint is HTTPS (loopback HTTP excepted).
+/// required fields are present; every endpoint member (every `…_endpoint`, `jwks_uri`, and
+/// the `mtls_endpoint_aliases` of RFC 8705, whatever names later specifications add) is a
+/// string that `EndpointSecurity` accepts under the issuer's ``destination``: printable ASCII,
+/// HTTPS (plain HTTP only on loopback, for a loopback issuer), and, unless the issuer is on
+/// loopback, no loopback, link-local, private or unspecified address in any spelling except
+/// what the provider's `PrivateNetworkAllowList` names.
 public struct ProviderMetadata: Sendable {
     /// `issuer`.
     public let issuer: String
@@ -43,6 +48,10 @@ public struct ProviderMetadata: Sendable {
     public let authorizationResponseIssParameterSupported: Bool
     /// Every member of the document, for provider-specific fields.
     public let document: [String: JSONValue]
+    /// Where the requests made for this provider may connect: any address when the issuer is
+    /// on loopback, else public addresses only, except the allow-list it was validated with.
+    /// Every request Federate makes for the provider carries it (`HTTPRequest/destination`).
+    public let destination: DestinationPolicy
 
     /// The signing algorithms to allow for ID tokens by default: those advertised that
     /// Federate implements for key sets, or RS256 when none is advertised or usable.
@@ -51,29 +60,36 @@ public struct ProviderMetadata: Sendable {
         return advertised.isEmpty ? [.rs256] : advertised
     }
 
-    /// Parses and validates a discovery document fetched for `expectedIssuer`.
-    public init(document bytes: some Collection<UInt8>, expectedIssuer: String) throws(FederateError) {
-        try self.init(document: bytes, expecting: .exactly(expectedIssuer))
+    /// Parses and validates a discovery document fetched for `expectedIssuer`, whose provider
+    /// may use the private destinations `privateNetworkAllowList` names (``destination``).
+    public init(
+        document bytes: some Collection<UInt8>, expectedIssuer: String, privateNetworkAllowList: PrivateNetworkAllowList = .none
+    ) throws(FederateError) {
+        try self.init(document: bytes, expecting: .exactly(expectedIssuer), allowing: privateNetworkAllowList)
     }
 
     /// Parses and validates a discovery document whose `issuer` must be what `expected` accepts.
-    init(document bytes: some Collection<UInt8>, expecting expected: DiscoveredIssuer) throws(FederateError) {
+    init(
+        document bytes: some Collection<UInt8>, expecting expected: DiscoveredIssuer, allowing allowList: PrivateNetworkAllowList = .none
+    ) throws(FederateError) {
         let members: [String: JSONValue]
         do {
             members = try JSONParser().parseObject(bytes)
         } catch {
             throw FederateError(.invalidDiscoveryDocument, "the discovery document is not a JSON object (\(error))")
         }
-        try self.init(members: members, expecting: expected)
+        try self.init(members: members, expecting: expected, allowing: allowList)
     }
 
-    /// Validates already-parsed members.
-    public init(members: [String: JSONValue], expectedIssuer: String) throws(FederateError) {
-        try self.init(members: members, expecting: .exactly(expectedIssuer))
+    /// Validates already-parsed members, as ``init(document:expectedIssuer:privateNetworkAllowList:)`` does.
+    public init(
+        members: [String: JSONValue], expectedIssuer: String, privateNetworkAllowList: PrivateNetworkAllowList = .none
+    ) throws(FederateError) {
+        try self.init(members: members, expecting: .exactly(expectedIssuer), allowing: privateNetworkAllowList)
     }
 
     /// Validates already-parsed members whose `issuer` must be what `expected` accepts.
-    init(members: [String: JSONValue], expecting expected: DiscoveredIssuer) throws(FederateError) {
+    init(members: [String: JSONValue], expecting expected: DiscoveredIssuer, allowing allowList: PrivateNetworkAllowList = .none) throws(FederateError) {
         func string(_ name: String) throws(FederateError) -> String? {
             guard let value = members[name] else { return nil }
             guard case .string(let s) = value else {
@@ -88,9 +104,7 @@ public struct ProviderMetadata: Sendable {
             return s
         }
         func endpoint(_ name: String, required isRequired: Bool) throws(FederateError) -> String? {
-            let value = isRequired ? try required(name) : try string(name)
-            if let value { try EndpointSecurity.validate(value, field: name) }
-            return value
+            isRequired ? try required(name) : try string(name)
         }
         func strings(_ name: String) throws(FederateError) -> [String]? {
             guard let value = members[name] else { return nil }
@@ -114,8 +128,12 @@ public struct ProviderMetadata: Sendable {
         }
 
         let issuer = try required("issuer")
-        try EndpointSecurity.validate(try expected.accept(issuer), field: "issuer")
+        let acceptedIssuer = try expected.accept(issuer)
+        let destination = DestinationPolicy(issuer: acceptedIssuer, allowing: allowList)
+        try EndpointSecurity.validate(acceptedIssuer, field: "issuer", destination: destination)
+        try Self.validateEndpoints(members, destination: destination)
         self.issuer = issuer
+        self.destination = destination
         self.authorizationEndpoint = try endpoint("authorization_endpoint", required: true) ?? ""
         self.tokenEndpoint = try endpoint("token_endpoint", required: true) ?? ""
         self.jwksURI = try endpoint("jwks_uri", required: true) ?? ""
@@ -141,6 +159,31 @@ public struct ProviderMetadata: Sendable {
             self.authorizationResponseIssParameterSupported = false
         }
         self.document = members
+    }
+
+    /// Whether a member names an endpoint: every `…_endpoint` and `…jwks_uri`.
+    package static func isEndpointMember(_ name: String) -> Bool {
+        name.hasSuffix("_endpoint") || name.hasSuffix("jwks_uri")
+    }
+
+    /// The one rule for every endpoint the document publishes, and every alias in
+    /// `mtls_endpoint_aliases` (RFC 8705 §5): a string that `EndpointSecurity` accepts under
+    /// `destination`. Members are checked in name order, so the refusal is the same every time.
+    static func validateEndpoints(_ members: [String: JSONValue], destination: DestinationPolicy) throws(FederateError) {
+        var endpoints = members.filter { isEndpointMember($0.key) }.map { (field: $0.key, value: $0.value) }
+        if let aliases = members["mtls_endpoint_aliases"] {
+            guard case .object(let entries) = aliases else {
+                throw FederateError(.invalidDiscoveryDocument, "'mtls_endpoint_aliases' is not an object")
+            }
+            endpoints += entries.map { (field: "mtls_endpoint_aliases." + $0.key, value: $0.value) }
+        }
+        for (field, value) in endpoints.sorted(by: { $0.field.utf8.lexicographicallyPrecedes($1.field.utf8) }) {
+            let name = field.utf8.count <= 80 ? field : String(decoding: field.utf8.prefix(80), as: UTF8.self) + "…"
+            guard case .string(let url) = value else {
+                throw FederateError(.invalidDiscoveryDocument, "'\(name)' is not a string")
+            }
+            try EndpointSecurity.validate(url, field: name, destination: destination)
+        }
     }
 
     /// The discovery URL for an issuer: the issuer without a trailing `/`, then

@@ -48,6 +48,20 @@ public enum FormURLEncoding {
         return result
     }
 
+    /// Every value of parameter `name` in `text`, decoded, in order, however malformed the
+    /// rest is: what ties a callback that ``decode(_:maxBytes:)`` refuses to the flow it
+    /// belongs to. A piece whose name or value cannot be decoded is skipped.
+    package static func values(of name: String, in text: some StringProtocol) -> [String] {
+        var values: [String] = []
+        for piece in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let pieceName = try? unescape(parts[0]), pieceName == name else { continue }
+            guard let value = parts.count > 1 ? try? unescape(parts[1]) : "" else { continue }
+            values.append(value)
+        }
+        return values
+    }
+
     private static func unescape(_ text: some StringProtocol) throws(FederateError) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)

@@ -72,7 +72,8 @@ public struct OpenIDClient: Sendable {
         } else {
             let location = profile.keySetLocation(metadata: metadata)
             self.keys = try RemoteKeySet(
-                url: location.url, format: location.format, httpClient: httpClient, clock: clock, logger: logger, observability: observability)
+                url: location.url, format: location.format, destination: metadata.destination, httpClient: httpClient, clock: clock,
+                logger: logger, observability: observability)
         }
         self.observability = observability
         self.policy = profile.policy(metadata: metadata, clientID: clientID, authentication: authentication)
@@ -201,7 +202,7 @@ public struct OpenIDClient: Sendable {
         guard let endpoint = revocationEndpoint else {
             throw FederateError(.endpointNotAvailable, "the provider advertises no revocation_endpoint")
         }
-        try EndpointSecurity.validate(endpoint, field: "revocation_endpoint")
+        try EndpointSecurity.validate(endpoint, field: "revocation_endpoint", destination: metadata.destination)
         var form: [(String, String)] = [("token", token)]
         if let hint { form.append(("token_type_hint", hint)) }
         let response = try await postForm(form, to: endpoint)
@@ -226,7 +227,8 @@ public struct OpenIDClient: Sendable {
         }
         let scheme = try authorizationScheme(for: tokenType)
         let request = HTTPRequest(
-            url: endpoint, headers: [("Authorization", scheme + " " + accessToken), ("Accept", "application/json, application/jwt")])
+            url: endpoint, headers: [("Authorization", scheme + " " + accessToken), ("Accept", "application/json, application/jwt")],
+            destination: metadata.destination)
         let response: HTTPResponse
         if scheme == "DPoP" {
             response = try await exchangeWithDPoP(request, accessToken: accessToken) { $0.asksForDPoPNonce }
@@ -288,7 +290,8 @@ public struct OpenIDClient: Sendable {
                 ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"),
             ]
             try authentication.apply(clientID: clientID, endpoint: endpoint, form: &form, headers: &headers, now: clock.now)
-            return HTTPRequest(method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8))
+            return HTTPRequest(
+                method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8), destination: metadata.destination)
         }
         // Only the endpoint, the grant type and the method: never a form value that is a secret.
         logger.debug("request to the provider", metadata: [

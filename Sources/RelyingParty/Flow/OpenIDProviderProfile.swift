@@ -37,6 +37,11 @@ public protocol OpenIDProviderProfile: Sendable {
     /// authorization starts. Default: none.
     var fallbackDeviceAuthorizationEndpoint: String? { get }
 
+    /// The loopback, link-local, private and unspecified destinations this provider may use
+    /// although its issuer is not on loopback (``DestinationPolicy``): discovery, its endpoints
+    /// and its key set. Default: none.
+    var privateNetworkAllowList: PrivateNetworkAllowList { get }
+
     /// The error as the application should see it: a provider module adds what its
     /// provider's codes mean (`FederateError/withGuidance(_:)`), keeping the code. Applied to
     /// every error an ``OpenIDClient`` throws. Default: unchanged.
@@ -62,6 +67,9 @@ extension OpenIDProviderProfile {
     /// None: a device authorization needs discovery's `device_authorization_endpoint`.
     public var fallbackDeviceAuthorizationEndpoint: String? { nil }
 
+    /// None: public addresses only, unless the issuer is on loopback.
+    public var privateNetworkAllowList: PrivateNetworkAllowList { .none }
+
     public func explain(_ error: FederateError) -> FederateError { error }
 }
 
@@ -72,12 +80,19 @@ public struct StandardOpenIDProfile: OpenIDProviderProfile {
     public let fallbackRevocationEndpoint: String?
     /// The device authorization endpoint to use when discovery advertises none.
     public let fallbackDeviceAuthorizationEndpoint: String?
+    /// The private destinations this provider may use although its issuer is not on loopback.
+    public let privateNetworkAllowList: PrivateNetworkAllowList
 
     /// Creates the standard profile, optionally with a revocation endpoint and a device
-    /// authorization endpoint for providers that do not advertise theirs.
-    public init(fallbackRevocationEndpoint: String? = nil, fallbackDeviceAuthorizationEndpoint: String? = nil) {
+    /// authorization endpoint for providers that do not advertise theirs, and the private
+    /// destinations (an intranet provider's hosts or networks) it may use.
+    public init(
+        fallbackRevocationEndpoint: String? = nil, fallbackDeviceAuthorizationEndpoint: String? = nil,
+        privateNetworkAllowList: PrivateNetworkAllowList = .none
+    ) {
         self.fallbackRevocationEndpoint = fallbackRevocationEndpoint
         self.fallbackDeviceAuthorizationEndpoint = fallbackDeviceAuthorizationEndpoint
+        self.privateNetworkAllowList = privateNetworkAllowList
     }
 
     /// The standard policy: the discovered issuer, this client as the audience, the

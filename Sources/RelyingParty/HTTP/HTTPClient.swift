@@ -12,7 +12,10 @@ package import FederateTokens
 /// - stop reading and throw `FederateError/Code/responseTooLarge` once the body exceeds
 ///   ``HTTPRequest/maxResponseBytes``;
 /// - throw `FederateError/Code/httpTimeout` when ``HTTPRequest/timeout`` elapses;
-/// - throw `FederateError` (`FederateError/Code/httpFailed`) for transport failures.
+/// - throw `FederateError` (`FederateError/Code/httpFailed`) for transport failures;
+/// - refuse to send a request to an address its ``HTTPRequest/destination`` does not permit
+///   (``DestinationPolicy/permits(host:address:)`` on the address actually connected to, or
+///   resolved just before), with `FederateError/Code/privateAddressRefused`.
 ///
 /// A non-2xx status is not an error at this level: it is returned as a response.
 public protocol HTTPClient: Sendable {
@@ -36,6 +39,10 @@ public struct HTTPRequest: Sendable {
     public var maxResponseBytes: Int
     /// Whether redirects are followed. Federate never sets this for discovery, key sets or token calls.
     public var followRedirects: Bool
+    /// Which addresses the request may connect to (and so each redirect it follows). By default
+    /// the URL is its own issuer: any address for a loopback host, else public addresses only.
+    /// Federate's requests for a provider carry that provider's policy (``ProviderMetadata/destination``).
+    public var destination: DestinationPolicy
 
     /// The default deadline for an exchange: 10 seconds.
     public static let defaultTimeout: Duration = .seconds(10)
@@ -50,7 +57,8 @@ public struct HTTPRequest: Sendable {
         body: [UInt8]? = nil,
         timeout: Duration = HTTPRequest.defaultTimeout,
         maxResponseBytes: Int = HTTPRequest.defaultMaxResponseBytes,
-        followRedirects: Bool = false
+        followRedirects: Bool = false,
+        destination: DestinationPolicy? = nil
     ) {
         self.method = method
         self.url = url
@@ -59,6 +67,7 @@ public struct HTTPRequest: Sendable {
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
         self.followRedirects = followRedirects
+        self.destination = destination ?? DestinationPolicy(issuer: url)
     }
 }
 

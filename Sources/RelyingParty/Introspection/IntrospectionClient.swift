@@ -40,6 +40,9 @@ public struct IntrospectionClient: CallerTokenVerifier {
     public let clockTolerance: Duration
     /// The time results are checked and cached at.
     public let clock: FederateClock
+    /// Where the requests may connect: the provider's (`ProviderMetadata/destination`) for an
+    /// advertised endpoint; by default the endpoint is its own issuer.
+    public let destination: DestinationPolicy
     private let httpClient: any HTTPClient
     private let cache: IntrospectionCache
 
@@ -47,9 +50,11 @@ public struct IntrospectionClient: CallerTokenVerifier {
     public init(
         endpoint: String, clientID: String, authentication: ClientAuthentication, resource: String? = nil, issuer: String? = nil,
         providerID: String? = nil, cachePolicy: IntrospectionCachePolicy = IntrospectionCachePolicy(), clockTolerance: Duration = .seconds(60),
-        httpClient: any HTTPClient, clock: FederateClock = .system
+        httpClient: any HTTPClient, clock: FederateClock = .system, destination: DestinationPolicy? = nil
     ) throws(FederateError) {
-        try EndpointSecurity.validate(endpoint, field: "introspection_endpoint")
+        let destination = destination ?? DestinationPolicy(issuer: endpoint)
+        try EndpointSecurity.validate(endpoint, field: "introspection_endpoint", destination: destination)
+        self.destination = destination
         self.endpoint = endpoint
         self.clientID = clientID
         self.authentication = authentication
@@ -75,7 +80,8 @@ public struct IntrospectionClient: CallerTokenVerifier {
         }
         try self.init(
             endpoint: endpoint, clientID: clientID, authentication: authentication, resource: resource, issuer: metadata.issuer,
-            providerID: providerID, cachePolicy: cachePolicy, clockTolerance: clockTolerance, httpClient: httpClient, clock: clock)
+            providerID: providerID, cachePolicy: cachePolicy, clockTolerance: clockTolerance, httpClient: httpClient, clock: clock,
+            destination: metadata.destination)
     }
 
     /// How many calls to the endpoint this client has made (cache misses).
@@ -148,7 +154,8 @@ public struct IntrospectionClient: CallerTokenVerifier {
         let response: HTTPResponse
         do {
             response = try await httpClient.exchange(HTTPRequest(
-                method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8), maxResponseBytes: 64 * 1024))
+                method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8), maxResponseBytes: 64 * 1024,
+                destination: destination))
         } catch {
             throw FederateError(.introspectionFailed, "the introspection endpoint could not be reached (\(error.code))", cause: error)
         }

@@ -9,7 +9,8 @@ public import Logging
 ///   and at most one such forced refetch per ``CachePolicy/forcedRefreshInterval``.
 /// - While the endpoint fails, the last good set keeps serving for
 ///   ``CachePolicy/maximumStaleness`` after it expired; then `FederateError/Code/keyFetchFailed`.
-/// - The URL must be HTTPS (or loopback HTTP); redirects are not followed.
+/// - The URL must be HTTPS (or loopback HTTP); redirects are not followed; the fetch connects
+///   only where ``destination`` allows (`private_address_refused` otherwise).
 /// - Counts fetches, refused refetches and stale serves (`federate_key_set_*`, labelled with
 ///   the URL) through its `Observability`.
 public final class RemoteKeySet: KeySetProvider {
@@ -17,24 +18,33 @@ public final class RemoteKeySet: KeySetProvider {
     public let url: String
     /// The document format.
     public let format: KeySetFormat
+    /// Where the fetch may connect: the provider's (`ProviderMetadata/destination`) for its
+    /// `jwks_uri`; by default the URL is its own issuer.
+    public let destination: DestinationPolicy
     private let cache: RefreshingCache<JSONWebKeySet>
 
     /// Creates a remote key set. Nothing is fetched until the first verification.
     public init(
         url: String,
         format: KeySetFormat = .jwks,
+        destination: DestinationPolicy? = nil,
         httpClient: any HTTPClient,
         cachePolicy: CachePolicy = CachePolicy(), clock: FederateClock = .system,
         logger: Logger = Logger(label: "federate.keys"), observability: Observability = Observability()
     ) throws(FederateError) {
-        try EndpointSecurity.validate(url, field: "key set URL")
+        let destination = destination ?? DestinationPolicy(issuer: url)
+        try EndpointSecurity.validate(url, field: "key set URL", destination: destination)
         self.url = url
         self.format = format
+        self.destination = destination
         let metrics = CacheMetrics.keySet(url: url, observability: observability)
         self.cache = RefreshingCache(policy: cachePolicy, clock: clock, metrics: metrics) { () async throws(FederateError) in
             let response: HTTPResponse
             do throws(FederateError) {
-                response = try await httpClient.exchange(HTTPRequest(url: url, headers: [("Accept", "application/json")]))
+                response = try await httpClient.exchange(HTTPRequest(url: url, headers: [("Accept", "application/json")], destination: destination))
+            } catch where error.code == .privateAddressRefused {
+                logger.warning("key set fetch refused", metadata: ["url": "\(url)", "error": "\(error.code)"])
+                throw error
             } catch {
                 logger.warning("key set fetch failed", metadata: ["url": "\(url)", "error": "\(error.code)"])
                 throw FederateError(.keyFetchFailed, "fetching \(url) failed: \(error.message)", cause: error)

@@ -3,6 +3,7 @@ public import FederateRelyingParty
 public import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 /// An `HTTPClient` built on
 /// [AsyncHTTPClient](https://github.com/swift-server/async-http-client).
@@ -26,6 +27,14 @@ import NIOHTTP1
 ///   name only the scheme, host and port of the URL, never its path, query, credentials,
 ///   the request headers or the body.
 /// - Cancelling the calling task cancels the exchange and throws `CancellationError`.
+/// - **Only where `HTTPRequest/destination` allows.** ``shared`` checks the address each
+///   connection actually reached, before any request byte is written on it (for `https`, after
+///   the TLS handshake), and refuses a loopback, link-local, private or unspecified one the
+///   policy does not allow with `FederateError/Code/privateAddressRefused`: a name that resolves
+///   to `127.0.0.1`, at any time (DNS rebinding included), is refused. Connections are never
+///   shared between policies. A transport on a client you provide (``init(client:userAgent:)``)
+///   cannot see its connections: it resolves the host first and refuses when any address is
+///   not allowed, which leaves a DNS-rebinding window between that lookup and the client's own.
 ///
 /// Response bodies are never decompressed.
 ///
@@ -47,13 +56,16 @@ public struct AsyncHTTPClientTransport: FederateRelyingParty.HTTPClient {
     public static let shared = AsyncHTTPClientTransport(
         client: SharedClients.nonRedirecting,
         redirectingClient: SharedClients.redirecting,
-        userAgent: defaultUserAgent
+        userAgent: defaultUserAgent,
+        guarded: SharedClients.guarded
     )
 
     /// The client used for every request that does not ask for redirects to be followed.
     private let client: AsyncHTTPClient.HTTPClient
     /// The client used for requests with `HTTPRequest.followRedirects` set.
     private let redirectingClient: AsyncHTTPClient.HTTPClient
+    /// The clients that check each connection's address, one pair per policy (``shared`` only).
+    private let guarded: GuardedClients?
 
     /// The `User-Agent` header value added to requests that do not carry one.
     /// An empty string means no header is added.
@@ -80,17 +92,19 @@ public struct AsyncHTTPClientTransport: FederateRelyingParty.HTTPClient {
         client: AsyncHTTPClient.HTTPClient,
         userAgent: String = AsyncHTTPClientTransport.defaultUserAgent
     ) {
-        self.init(client: client, redirectingClient: client, userAgent: userAgent)
+        self.init(client: client, redirectingClient: client, userAgent: userAgent, guarded: nil)
     }
 
     private init(
         client: AsyncHTTPClient.HTTPClient,
         redirectingClient: AsyncHTTPClient.HTTPClient,
-        userAgent: String
+        userAgent: String,
+        guarded: GuardedClients?
     ) {
         self.client = client
         self.redirectingClient = redirectingClient
         self.userAgent = userAgent
+        self.guarded = guarded
     }
 
     /// Sends a request and returns the complete response.
@@ -99,14 +113,14 @@ public struct AsyncHTTPClientTransport: FederateRelyingParty.HTTPClient {
     ///
     /// - Throws: `FederateError` with code `FederateError/Code/httpTimeout`,
     ///   `FederateError/Code/responseTooLarge`, `FederateError/Code/invalidURL`,
-    ///   `FederateError/Code/invalidConfiguration` or `FederateError/Code/httpFailed`;
-    ///   `CancellationError` if the calling task is cancelled.
+    ///   `FederateError/Code/invalidConfiguration`, `FederateError/Code/privateAddressRefused`
+    ///   or `FederateError/Code/httpFailed`; `CancellationError` if the calling task is cancelled.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()
 
         let origin = HTTPRequest.redactedOrigin(of: request.url)
         let outgoing = try self.makeRequest(request, origin: origin)
-        let client = request.followRedirects ? self.redirectingClient : self.client
+        let client = try await self.client(for: request)
         let timeout = min(max(request.timeout, .zero), Self.maximumTimeout)
         let limit = max(0, request.maxResponseBytes)
 
@@ -153,6 +167,31 @@ public struct AsyncHTTPClientTransport: FederateRelyingParty.HTTPClient {
     }
 
     // MARK: - Implementation
+
+    /// The client that sends `request`: one that may connect anywhere when its destination
+    /// policy allows it for the URL's host, else one that checks each connection's address
+    /// (or, on a client provided at creation, the host resolved first). A request that follows
+    /// redirects under a public-only policy always goes through the checking client: the
+    /// redirect targets are connections too, so a host name on the allow-list does not extend
+    /// to them (list its network instead).
+    private func client(for request: HTTPRequest) async throws -> AsyncHTTPClient.HTTPClient {
+        let unchecked = request.followRedirects ? self.redirectingClient : self.client
+        let destination = request.destination
+        guard !destination.allowsAnyAddress else { return unchecked }
+        if !request.followRedirects, let host = DestinationPolicy.host(of: request.url), destination.allowsAnyAddress(forHost: host) {
+            return unchecked
+        }
+        guard let guarded else {
+            guard !request.followRedirects else {
+                throw FederateError(
+                    .invalidConfiguration,
+                    "a transport on an AsyncHTTPClient of your own cannot check where redirects lead: use AsyncHTTPClientTransport.shared for a request that follows redirects and may reach only public addresses")
+            }
+            try await destination.checkResolvedAddresses(of: request.url)
+            return unchecked
+        }
+        return guarded.client(for: destination, redirects: request.followRedirects)
+    }
 
     /// The longest deadline applied; longer timeouts are clamped to it.
     private static let maximumTimeout: Duration = .seconds(86_400)
@@ -270,11 +309,14 @@ public struct AsyncHTTPClientTransport: FederateRelyingParty.HTTPClient {
 /// Stored in `static let`s, they are created lazily, once, and never deinitialised, so they
 /// need no shutdown.
 private enum SharedClients {
-    static let nonRedirecting = makeClient(redirects: .disallow)
-    static let redirecting = makeClient(redirects: .follow(max: 5, allowCycles: false))
+    static let nonRedirecting = makeClient(redirects: .disallow, destination: nil)
+    static let redirecting = makeClient(redirects: .follow(max: 5, allowCycles: false), destination: nil)
+    static let guarded = GuardedClients()
 
-    private static func makeClient(
-        redirects: AsyncHTTPClient.HTTPClient.Configuration.RedirectConfiguration
+    /// A client; with `destination`, one whose every connection is checked against it before
+    /// it carries a request.
+    static func makeClient(
+        redirects: AsyncHTTPClient.HTTPClient.Configuration.RedirectConfiguration, destination: DestinationPolicy?
     ) -> AsyncHTTPClient.HTTPClient {
         var configuration = AsyncHTTPClient.HTTPClient.Configuration(
             redirectConfiguration: redirects,
@@ -283,9 +325,52 @@ private enum SharedClients {
         )
         // Fail fast on refused connections instead of retrying until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
+        if let destination {
+            let check: @Sendable (Channel) -> EventLoopFuture<Void> = { channel in
+                ConnectionCheck.verify(channel, destination: destination)
+            }
+            configuration.http1_1ConnectionDebugInitializer = check
+            configuration.http2ConnectionDebugInitializer = check
+        }
         return AsyncHTTPClient.HTTPClient(
             eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup,
             configuration: configuration
         )
+    }
+}
+
+/// The shared transport's checking clients, a pair per destination policy, made on first use
+/// and kept for the process (policies come from configuration, so they are few). Connections
+/// are pooled per client, so a connection checked for one policy never serves another.
+private final class GuardedClients: Sendable {
+    private let clients = Mutex<[DestinationPolicy: (plain: AsyncHTTPClient.HTTPClient, redirecting: AsyncHTTPClient.HTTPClient)]>([:])
+
+    func client(for destination: DestinationPolicy, redirects: Bool) -> AsyncHTTPClient.HTTPClient {
+        let pair = clients.withLock { clients in
+            if let existing = clients[destination] { return existing }
+            let created = (
+                plain: SharedClients.makeClient(redirects: .disallow, destination: destination),
+                redirecting: SharedClients.makeClient(redirects: .follow(max: 5, allowCycles: false), destination: destination)
+            )
+            clients[destination] = created
+            return created
+        }
+        return redirects ? pair.redirecting : pair.plain
+    }
+}
+
+/// The check a checking client runs on each new connection, before any request is written on it.
+private enum ConnectionCheck {
+    static func verify(_ channel: Channel, destination: DestinationPolicy) -> EventLoopFuture<Void> {
+        guard let remote = channel.remoteAddress, let text = remote.ipAddress, let address = IPAddress(host: text) else {
+            channel.close(promise: nil)
+            return channel.eventLoop.makeFailedFuture(
+                FederateError(.privateAddressRefused, "the connection's remote address could not be read, so it cannot be checked"))
+        }
+        guard destination.permits(address: address) else {
+            channel.close(promise: nil)
+            return channel.eventLoop.makeFailedFuture(destination.refusal(origin: "a connection", address: address.bytes))
+        }
+        return channel.eventLoop.makeSucceededVoidFuture()
     }
 }

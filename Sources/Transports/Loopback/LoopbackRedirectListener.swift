@@ -14,9 +14,13 @@ import Synchronization
 ///
 /// Once told the flow's `state` (``expect(state:)``), it ignores a callback with another
 /// state or none — a page of another site cannot end the sign-in by hitting the port — and
-/// keeps waiting for the right one. Started with `answerAfterFinish`, it holds the browser's
-/// page until the app calls ``finish(succeeded:)``, so the page says the sign-in finished only
-/// once the code exchange has succeeded.
+/// keeps waiting for the right one. A malformed callback (a duplicated `code`, a bad escape)
+/// whose `state` parameter appears exactly once and is the flow's own ends the wait at once
+/// with its typed error (`invalid_callback`): the provider answered this flow, badly.
+///
+/// Started with `answerAfterFinish`, it holds the browser's page until the app calls
+/// ``finish(succeeded:)``, so the page says the sign-in finished only once the code exchange
+/// has succeeded.
 public final class LoopbackRedirectListener: RedirectReceiver {
     private typealias Connection = NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>
 
@@ -172,6 +176,7 @@ public final class LoopbackRedirectListener: RedirectReceiver {
                         continue
                     }
                     let result: Result<AuthorizationResponse, FederateError>
+                    let raw = request.method == .POST ? String(validating: Array(body.readableBytesView), as: UTF8.self) ?? "" : query
                     do throws(FederateError) {
                         result = .success(
                             request.method == .POST
@@ -180,7 +185,7 @@ public final class LoopbackRedirectListener: RedirectReceiver {
                     } catch {
                         result = .failure(error)
                     }
-                    guard delivery.isExpected(result) else {
+                    guard delivery.isExpected(result, rawParameters: raw) else {
                         // Not this flow's state: ignored, and the listener keeps waiting.
                         try? await respond(outbound, status: .badRequest, html: ignoredPage)
                         return false
@@ -244,11 +249,20 @@ private final class CallbackDelivery: Sendable {
     }
 
     /// Whether `result` belongs to the flow being waited for: any, until a state is expected;
-    /// then only a response whose `state` equals it (a malformed callback carries none).
-    func isExpected(_ result: Result<AuthorizationResponse, FederateError>) -> Bool {
+    /// then only a response whose `state` equals it. A malformed callback (`rawParameters`
+    /// could not be parsed) belongs to the flow when its `state` appears exactly once and
+    /// equals it: then its error ends the flow.
+    func isExpected(_ result: Result<AuthorizationResponse, FederateError>, rawParameters: String) -> Bool {
         guard let expected = expectedState.withLock({ $0 }) else { return true }
-        guard case .success(let response) = result, let state = response.parameters["state"] else { return false }
-        return ConstantTime.equals(state, expected)
+        switch result {
+        case .success(let response):
+            guard let state = response.parameters["state"] else { return false }
+            return ConstantTime.equals(state, expected)
+        case .failure:
+            let states = FormURLEncoding.values(of: "state", in: rawParameters)
+            guard states.count == 1, let state = states.first else { return false }
+            return ConstantTime.equals(state, expected)
+        }
     }
 
     /// Claims the one delivery; returns whether this caller is the first.

@@ -36,6 +36,14 @@ import Synchronization
 ///   the request headers or the body.
 /// - Cancelling the calling task cancels the exchange and throws `CancellationError`.
 /// - No cookies are stored or sent and nothing is cached.
+/// - **Only where `HTTPRequest/destination` allows**, as far as URLSession lets a transport see:
+///   before each exchange (and each redirect it follows) the host is resolved with the system
+///   resolver and the request is refused with `FederateError/Code/privateAddressRefused` when
+///   any address is loopback, link-local, private or unspecified and the policy does not allow
+///   it. URLSession then resolves the name again to connect, and does not say where it
+///   connected: a name whose answers change between the two lookups (DNS rebinding with a
+///   short TTL) can still reach a refused address. Where that matters, use
+///   `AsyncHTTPClientTransport.shared`, which checks the address each connection reached.
 /// - A non-2xx status is returned, not thrown.
 ///
 /// ## What URLSession cannot do
@@ -229,6 +237,8 @@ public struct URLSessionTransport: HTTPClient {
         origin: String,
         timeout: Duration
     ) async throws -> HTTPResponse {
+        // URLSession cannot show the address it connects to: resolve first, refuse a private one.
+        try await request.destination.checkResolvedAddresses(of: request.url)
         let urlRequest = try self.makeURLRequest(request, url: url, origin: origin, timeout: timeout)
         let exchange = Exchange(method: request.method, limit: request.maxResponseBytes, origin: origin)
         self.session.start(urlRequest, for: exchange)

@@ -83,9 +83,9 @@ struct ClientFlowHostileInputTests {
             }
             #expect(broken?.code == .unexpectedStatus)
 
-            let insecure = try provider.client(metadata: ["pushed_authorization_request_endpoint": "http://par.example/par"])
-            let plainHTTP = await #expect(throws: FederateError.self) {
-                try await insecure.authorizationRequest(providerID: "oidc.test", redirectURI: Self.redirect, delivery: .pushed)
+            // Refused when the document is parsed, like every endpoint member (nothing is pushed).
+            let plainHTTP = #expect(throws: FederateError.self) {
+                try provider.client(metadata: ["pushed_authorization_request_endpoint": "http://par.example/par"])
             }
             #expect(plainHTTP?.code == .insecureEndpoint)
         }

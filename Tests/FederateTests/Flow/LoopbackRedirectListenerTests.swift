@@ -61,6 +61,34 @@ struct LoopbackRedirectListenerTests {
         #expect(try await listener.waitForCallback(timeout: .seconds(60)).parameters["code"] == "good")
     }
 
+    /// A malformed callback (duplicated `code`, query or `form_post`) carrying the flow's own
+    /// `state` exactly once ends the wait at once with its error; one that cannot be tied to the
+    /// flow (another state, `state` twice, a state that does not decode) is still ignored.
+    @Test(arguments: ["GET", "POST"])
+    func aMalformedCallbackWithTheFlowsStateEndsTheWait(method: String) async throws {
+        let listener = try await LoopbackRedirectListener.start()
+        defer { listener.close() }
+        listener.expect(state: "the-right-state")
+        for untied in ["code=a&code=b&state=another", "code=a&code=b&state=the-right-state&state=the-right-state", "code=a&code=b",
+            "code=a&code=b&state=%ZZ", "code=%ZZ&state=the-right-state%"]
+        {
+            let ignored = method == "GET"
+                ? try await Self.get(listener.redirectURI + "?" + untied) : try await Self.get(listener.redirectURI, method: "POST", body: untied)
+            #expect(ignored.status == 400, "\(untied)")
+        }
+        let malformed = "code=a&code=b&state=the-right-state"
+        _ = method == "GET"
+            ? try await Self.get(listener.redirectURI + "?" + malformed) : try await Self.get(listener.redirectURI, method: "POST", body: malformed)
+        await #expect(throws: FederateError.self) {
+            do throws(FederateError) {
+                _ = try await listener.waitForCallback(timeout: .seconds(60))
+            } catch {
+                #expect(error.code == .invalidCallback)
+                throw error
+            }
+        }
+    }
+
     /// With `answerAfterFinish`, the page waits for the app's outcome: it says the sign-in
     /// finished only when the app says the exchange worked.
     @Test(arguments: [true, false])

@@ -146,7 +146,7 @@ struct DOTDeviceGrantInteropTests {
         #expect(withoutDevice.stderr.contains("--device-authorization-endpoint goes with --device"), "\(withoutDevice.stderr)")
 
         for (endpoint, code) in [
-            ("http://device.example.com/device", "insecure_endpoint"), ("http://192.168.1.10/device", "insecure_endpoint"),
+            ("http://device.example.com/device", "insecure_endpoint"), ("http://192.168.1.10/device", "private_address_refused"),
             ("device-authorization/", "invalid_url"),
         ] {
             let refused = try await CLIProcess.run(["login", "--device", "--device-authorization-endpoint", endpoint] + issuer)

@@ -266,13 +266,24 @@ struct RemoteKeySetTests {
 
     @Test(arguments: [
         "http://example.com/jwks",
-        "http://192.168.1.10:8080/jwks",
         "http://localhost.example.com/jwks",
         "http://127.0.0.1.example.com/jwks",
     ])
     func plainHTTPNonLoopbackURLIsRefused(url: String) throws {
         let error = #expect(throws: FederateError.self) { try RemoteKeySet(url: url, httpClient: PatientTransport.shared) }
         #expect(error?.code == .insecureEndpoint)
+    }
+
+    /// A private address that is not on loopback is refused for what it is, over http or https
+    /// (the private-network rule, Docs/Security.md), unless the key set's destination allows it.
+    @Test(arguments: ["http://192.168.1.10:8080/jwks", "https://192.168.1.10/jwks", "https://[fd00::1]/jwks", "https://169.254.169.254/jwks"])
+    func privateNonLoopbackURLIsRefused(url: String) throws {
+        let error = #expect(throws: FederateError.self) { try RemoteKeySet(url: url, httpClient: PatientTransport.shared) }
+        #expect(error?.code == .privateAddressRefused)
+        let allowed = DestinationPolicy.publicAddresses(except: try PrivateNetworkAllowList(["192.168.0.0/16", "fd00::/8", "169.254.169.254"]))
+        if url.hasPrefix("https://") {
+            #expect(throws: Never.self) { try RemoteKeySet(url: url, destination: allowed, httpClient: PatientTransport.shared) }
+        }
     }
 
     @Test(arguments: [

@@ -138,15 +138,17 @@ import Testing
     }
 
     /// Discovery and key-set caches: a look-alike issuer or key URL never finds its twin's entry.
+    /// A key-set URL with a look-alike is not even a URL Federate calls (printable ASCII only),
+    /// before or after its twin is cached.
     @Test func aLookAlikeIssuerOrKeySetURLIsAnotherCacheEntry() async throws {
         let cache = ProviderCache(httpClient: RefusingHTTPClient())
         let twin = try cache.keySet(url: "https://issuer.example/Keys")
-        let lookAlike = try cache.keySet(url: "https://issuer.example/\u{212A}eys")
-        #expect(twin !== lookAlike)
+        let refused = #expect(throws: FederateError.self) { try cache.keySet(url: "https://issuer.example/\u{212A}eys") }
+        #expect(refused?.code == .invalidURL)
         #expect(try cache.keySet(url: "https://issuer.example/Keys") === twin)
         let fresh = ProviderCache(httpClient: RefusingHTTPClient())
-        let lookAlikeFirst = try fresh.keySet(url: "https://issuer.example/\u{212A}eys")
-        #expect(try fresh.keySet(url: "https://issuer.example/Keys") !== lookAlikeFirst)
+        #expect(throws: FederateError.self) { try fresh.keySet(url: "https://issuer.example/\u{212A}eys") }
+        #expect(try fresh.keySet(url: "https://issuer.example/Keys") !== twin)
         let twinIssuer = try DiscoveredIssuer(authority: "https://issuer.example/K", tenantIssuer: nil)
         let lookAlikeIssuer = try DiscoveredIssuer(authority: "https://issuer.example/\u{212A}", tenantIssuer: nil)
         #expect(twinIssuer.cacheKey != lookAlikeIssuer.cacheKey)

@@ -6,15 +6,18 @@ public import Foundation
 /// `OpenIDClient.waitForDeviceAuthorization(_:sleep:)`.
 ///
 /// Everything the provider sent is checked before it is shown or used: `device_code` 1–4,096
-/// printable ASCII characters; `user_code` 1–128 characters with no control or format
-/// characters (it is printed to a terminal); `verification_uri` (and
-/// `verification_uri_complete`) HTTPS, or HTTP on loopback; `expires_in` a whole number of
+/// printable ASCII characters; `user_code` 1–128 bytes of UTF-8 with no control or format
+/// characters (it is printed to a terminal: counted in bytes, so combining marks cannot pile
+/// up on one letter); `verification_uri` (and `verification_uri_complete`) printable ASCII
+/// without spaces and HTTPS, or HTTP on loopback (`EndpointSecurity`); `expires_in` a whole number of
 /// seconds from 1 to a day; `interval` a whole number from 0 to an hour (absent: 5 seconds; 0
 /// is read as 1 second, so polling never spins). Anything else is
 /// `invalid_device_authorization_response`.
 public struct DeviceAuthorization: Sendable, CustomStringConvertible {
     /// The longest `expires_in` accepted: one day.
     public static let maximumLifetime: Int64 = 86_400
+    /// The longest `user_code` accepted, in UTF-8 bytes.
+    static let maximumUserCodeBytes = 128
     /// The longest `interval` accepted from the provider, and the most `slow_down` can raise it to: one hour.
     public static let maximumInterval: Int64 = 3600
 
@@ -47,8 +50,8 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
         self.scopes = scopes
     }
 
-    /// Reads a successful answer received at `now`.
-    init(answer body: [UInt8], receivedAt now: Date, scopes: [String]) throws(FederateError) {
+    /// Reads a successful answer received at `now` from the provider whose requests carry `destination`.
+    init(answer body: [UInt8], receivedAt now: Date, scopes: [String], destination: DestinationPolicy) throws(FederateError) {
         let members: [String: JSONValue]
         do {
             members = try JSONParser().parseObject(body)
@@ -59,18 +62,20 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
         guard case .string(let deviceCode)? = members["device_code"], (1...4096).contains(deviceCode.utf8.count),
             deviceCode.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
         else { throw fail("device_code is missing or not 1-4096 printable ASCII characters") }
-        guard case .string(let userCode)? = members["user_code"], (1...128).contains(userCode.count), Self.printable(userCode) else {
-            throw fail("user_code is missing, longer than 128 characters, or holds control characters")
+        guard case .string(let userCode)? = members["user_code"], (1...Self.maximumUserCodeBytes).contains(userCode.utf8.count),
+            Self.printable(userCode)
+        else {
+            throw fail("user_code is missing, longer than \(Self.maximumUserCodeBytes) bytes, or holds control or format characters")
         }
         guard case .string(let uri)? = members["verification_uri"] ?? members["verification_url"] else {
             throw fail("verification_uri is missing")
         }
         var complete: String?
         do throws(FederateError) {
-            try EndpointSecurity.validate(uri, field: "verification_uri")
+            try EndpointSecurity.validate(uri, field: "verification_uri", destination: destination)
             if let value = members["verification_uri_complete"] {
                 guard case .string(let string) = value else { throw fail("verification_uri_complete is not a string") }
-                try EndpointSecurity.validate(string, field: "verification_uri_complete")
+                try EndpointSecurity.validate(string, field: "verification_uri_complete", destination: destination)
                 complete = string
             }
         } catch {

@@ -20,7 +20,7 @@ extension OpenIDClient {
             throw profile.explain(FederateError(
                 .endpointNotAvailable, "the provider advertises no device_authorization_endpoint and none was configured"))
         }
-        try EndpointSecurity.validate(endpoint, field: "device_authorization_endpoint")
+        try EndpointSecurity.validate(endpoint, field: "device_authorization_endpoint", destination: metadata.destination)
         var scopeList = scopes.filter { !$0.isEmpty }
         if !scopeList.contains("openid") { scopeList.insert("openid", at: 0) }
         var seen = Set<String>()
@@ -30,7 +30,8 @@ extension OpenIDClient {
         guard response.status == 200 else {
             throw logged(Self.errorFromResponse(response, endpoint: "device authorization endpoint"), endpoint: endpoint)
         }
-        let authorization = try DeviceAuthorization(answer: response.body, receivedAt: clock.now, scopes: scopeList)
+        let authorization = try DeviceAuthorization(
+            answer: response.body, receivedAt: clock.now, scopes: scopeList, destination: metadata.destination)
         logger.debug("device authorization started", metadata: [
             "endpoint": "\(endpoint)", "expires_at": "\(authorization.expiresAt)", "interval": "\(authorization.interval)",
         ])

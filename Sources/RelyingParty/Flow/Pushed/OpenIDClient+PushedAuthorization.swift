@@ -68,7 +68,7 @@ extension OpenIDClient {
         guard let endpoint = metadata.pushedAuthorizationRequestEndpoint else {
             throw profile.explain(FederateError(.endpointNotAvailable, "the provider advertises no pushed_authorization_request_endpoint"))
         }
-        try EndpointSecurity.validate(endpoint, field: "pushed_authorization_request_endpoint")
+        try EndpointSecurity.validate(endpoint, field: "pushed_authorization_request_endpoint", destination: metadata.destination)
         let response = try await postForm(authentication.formWithClientID(parameters, clientID: clientID), to: endpoint)
         guard response.status == 201 || response.status == 200 else {
             throw logged(Self.errorFromResponse(response, endpoint: "pushed authorization endpoint"), endpoint: endpoint)
