@@ -44,9 +44,13 @@ let package = Package(
         .library(name: "FederateApple", targets: ["FederateApple"]),
         .library(name: "FederateGoogle", targets: ["FederateGoogle"]),
         .library(name: "FederateMicrosoft", targets: ["FederateMicrosoft"]),
+        .library(name: "FederateOAuth2", targets: ["FederateOAuth2"]),
+        .library(name: "FederateGitHub", targets: ["FederateGitHub"]),
         .library(name: "FederateSQLite", targets: ["FederateSQLite"]),
         .library(name: "FederatePostgres", targets: ["FederatePostgres"]),
+        .library(name: "FederateServer", targets: ["FederateServer"]),
         .library(name: "FederateHummingbird", targets: ["FederateHummingbird"]),
+        .library(name: "FederateMCP", targets: ["FederateMCP"]),
         .library(name: "FederateDevProvider", targets: ["FederateDevProvider"]),
         .executable(name: "federate", targets: ["FederateCLI"]),
     ],
@@ -66,6 +70,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // FederateMCP: MCP servers behind Federate (Docs/MCP.md). 0.x, so pinned to the version tested.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", exact: "0.12.1"),
     ],
     targets: [
         // 1. Tokens
@@ -149,6 +156,18 @@ let package = Package(
             path: "Providers/Microsoft",
             swiftSettings: strict
         ),
+        .target(
+            name: "FederateOAuth2",
+            dependencies: ["FederateTokens", "FederateRelyingParty", "FederateAccounts"],
+            path: "Providers/OAuth2",
+            swiftSettings: strict
+        ),
+        .target(
+            name: "FederateGitHub",
+            dependencies: ["FederateTokens", "FederateRelyingParty", "FederateAccounts", "FederateOAuth2"],
+            path: "Providers/GitHub",
+            swiftSettings: strict
+        ),
         // The account operations of the SQL stores, written once; each store adds its dialect.
         // An implementation detail of the stores (no product).
         .target(
@@ -183,13 +202,34 @@ let package = Package(
             path: "Sources/Stores/Postgres",
             swiftSettings: strict
         ),
+        // What every server integration does, framework-neutral (Docs/Architecture.md): the
+        // routes' logic, cookies, CSRF, challenges, errors, over a small request/response type.
+        .target(
+            name: "FederateServer",
+            dependencies: [
+                "Federate", logging, .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/Server/Core",
+            swiftSettings: strict
+        ),
         .target(
             name: "FederateHummingbird",
             dependencies: [
-                "Federate", logging, .product(name: "Hummingbird", package: "hummingbird"),
+                "Federate", "FederateServer", logging, .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Sources/Server/Hummingbird",
+            swiftSettings: strict
+        ),
+        // An MCP server (modelcontextprotocol/swift-sdk) behind Federate on Hummingbird.
+        .target(
+            name: "FederateMCP",
+            dependencies: [
+                "Federate", "FederateServer", "FederateHummingbird", .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Sources/Server/MCP",
             swiftSettings: strict
         ),
         .target(
@@ -206,8 +246,9 @@ let package = Package(
         .executableTarget(
             name: "FederateCLI",
             dependencies: [
-                "Federate", "FederateOIDC", "FederateApple", "FederateGoogle", "FederateMicrosoft", "FederateDevProvider", "FederateHummingbird",
-                "FederateSQLite", "FederatePostgres", logging,
+                "Federate", "FederateOIDC", "FederateApple", "FederateGoogle", "FederateMicrosoft", "FederateOAuth2", "FederateGitHub",
+                "FederateDevProvider", "FederateHummingbird", "FederateMCP", "FederateSQLite", "FederatePostgres", logging,
+                .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -243,7 +284,7 @@ let package = Package(
             name: "FederateTests",
             dependencies: [
                 "Federate", "FederateTokens", "FederateRelyingParty", "FederateAccounts", "FederateAsyncHTTPClient",
-                "FederateLoopback", "FederateGoogle", "FederateTestSupport", "FederateCLI",
+                "FederateLoopback", "FederateGoogle", "FederateOAuth2", "FederateGitHub", "FederateTestSupport", "FederateCLI",
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ] + crypto + observability + observabilityTesting,
@@ -286,11 +327,12 @@ let package = Package(
         .testTarget(
             name: "FederateHummingbirdTests",
             dependencies: [
-                "FederateHummingbird", "Federate", "FederateTestSupport", "FederateDevProvider", "FederateCLI",
-                "FederateGoogle", "FederateApple", "FederateOIDC", "FederateSQLite", "FederatePostgres", logging,
+                "FederateHummingbird", "FederateServer", "FederateMCP", "Federate", "FederateTestSupport", "FederateDevProvider", "FederateCLI",
+                "FederateGoogle", "FederateApple", "FederateOIDC", "FederateOAuth2", "FederateGitHub", "FederateSQLite", "FederatePostgres", logging,
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "MCP", package: "swift-sdk"),
             ] + observability + observabilityTesting,
             swiftSettings: strict
         ),
@@ -298,7 +340,7 @@ let package = Package(
             name: "FederateDevProviderTests",
             dependencies: [
                 "FederateDevProvider", "Federate", "FederateTestSupport", "FederateCLI", "FederateGoogle", "FederateApple", "FederateOIDC",
-                "FederateExampleMicrosoft",
+                "FederateExampleMicrosoft", "FederateOAuth2", "FederateGitHub",
             ],
             swiftSettings: strict
         ),
@@ -307,9 +349,9 @@ let package = Package(
         .testTarget(
             name: "FederateDocsTests",
             dependencies: [
-                "Federate", "FederateURLSession", "FederateOIDC", "FederateGoogle", "FederateApple", "FederateMicrosoft", "FederateSQLite",
-                "FederatePostgres", "FederateHummingbird", "FederateDevProvider", "FederateTestSupport", logging,
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "Federate", "FederateURLSession", "FederateOIDC", "FederateGoogle", "FederateApple", "FederateMicrosoft", "FederateOAuth2",
+                "FederateGitHub", "FederateSQLite", "FederatePostgres", "FederateHummingbird", "FederateMCP", "FederateDevProvider",
+                "FederateTestSupport", logging, .product(name: "Hummingbird", package: "hummingbird"), .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ] + crypto,

@@ -12,7 +12,7 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(
     FederateTokens FederateRelyingParty FederateAsyncHTTPClient FederateURLSession FederateLoopback
-    FederateAccounts Federate FederateSQLite FederatePostgres FederateHummingbird FederateDevProvider
+    FederateAccounts Federate FederateSQLite FederatePostgres FederateServer FederateHummingbird FederateMCP FederateDevProvider
     FederateOIDC FederateGoogle FederateApple FederateMicrosoft
   )
 fi

@@ -8,7 +8,10 @@
 - the relying-party and account layers, the URLSession transport, the provider modules and
   the SQL stores' shared operations pull in no SwiftNIO, AsyncHTTPClient, Hummingbird or
   database driver;
-- each layer depends only on the layers below it.
+- each layer depends only on the layers below it;
+- the server layer every integration shares (FederateServer) names no web framework: no
+  Hummingbird, no Vapor, no MCP SDK; FederateHummingbird, FederateMCP and the Vapor package
+  (Integrations/FederateVapor) build on it.
 
 Usage: swift package describe --type json | python3 scripts/check-layers.py
 """
@@ -41,6 +44,8 @@ LAYERS = [  # (module, the targets it may depend on)
     ('FederateGoogle', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
     ('FederateApple', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
     ('FederateMicrosoft', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
+    ('FederateOAuth2', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
+    ('FederateGitHub', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts', 'FederateOAuth2'}),
     ('FederateSQLStore', {'FederateTokens', 'FederateRelyingParty', 'FederateAccounts'}),
 ]
 failures = []
@@ -58,6 +63,11 @@ TOKENS_ALLOWED = {'Crypto', '_CryptoExtras', 'X509', 'CoreMetrics', 'Tracing'}
 if not tokens_products <= TOKENS_ALLOWED:
     failures.append(f'FederateTokens needs {sorted(tokens_products - TOKENS_ALLOWED)}: only swift-crypto, swift-certificates, '
                     'CoreMetrics and Tracing are allowed')
+server_targets, server_products = closure('FederateServer')
+framework = sorted(p for p in server_products if p.startswith(('Hummingbird', 'Vapor', 'MCP')))
+if framework or 'FederateHummingbird' in server_targets:
+    failures.append(f'FederateServer pulls in {framework or ["FederateHummingbird"]}: it must stay framework-neutral')
+print(f'FederateServer: targets {sorted(server_targets)}, products {sorted(server_products)}')
 for failure in failures:
     print('layering: ' + failure, file=sys.stderr)
 sys.exit(1 if failures else 0)

@@ -13,7 +13,10 @@ modules = {}
 MODULES = {'CLI': 'federate (command-line tool)'}
 for path in sorted(glob.glob('Sources/**/*.swift', recursive=True) + glob.glob('Providers/**/*.swift', recursive=True)):
     parts = path.split('/')
-    module = MODULES.get(parts[1], 'Federate' + (parts[2] if parts[1] in ('Transports', 'Stores', 'Server') else parts[1]))
+    if parts[1:3] == ['Server', 'Core']:
+        module = 'FederateServer'  # the integrations' shared layer
+    else:
+        module = MODULES.get(parts[1], 'Federate' + (parts[2] if parts[1] in ('Transports', 'Stores', 'Server') else parts[1]))
     text = open(path).read()
     marks = [(m.start(), m.group(1).strip()) for m in MARK.finditer(text)]
     for m in CODE.finditer(text):

@@ -6,8 +6,8 @@ extension MicrosoftProvider: SignInProvider {
     /// `microsoft.com`.
     public var providerID: String { Self.providerID }
 
-    /// Bearer ID tokens and warming.
-    public var capabilities: ProviderCapabilities { ProviderCapabilities(bearerTokens: self, warming: self, tokenRefresh: self) }
+    /// RP-initiated logout, bearer ID tokens, warming and token refresh.
+    public var capabilities: ProviderCapabilities { ProviderCapabilities(logout: self, bearerTokens: self, warming: self, tokenRefresh: self) }
 
     public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
         try authorizationRequest(with: try await client(), redirectURI: request.redirectURI, loginHint: request.loginHint, intent: request.intent)
@@ -23,7 +23,7 @@ extension MicrosoftProvider: SignInProvider {
         }
         return Credential(
             providerID: Self.providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-            rawNonce: pending.nonce, emailVerified: false, accessTokenExpiresAt: tokens.expiresAt)
+            rawNonce: pending.nonce, emailVerified: false, accessTokenExpiresAt: tokens.expiresAt, rawIDToken: tokens.idToken)
     }
 
     /// Entra has no RFC 7009 revocation endpoint: nothing to do.
@@ -35,6 +35,22 @@ extension MicrosoftProvider: SignInProvider {
     public func credential(idToken: String, rawNonce: String? = nil) async throws(FederateError) -> Credential {
         let verified = try await client().idTokenVerifier.verify(idToken, expecting: IDTokenExpectations(nonce: rawNonce))
         return Credential(providerID: Self.providerID, idToken: verified, rawNonce: rawNonce, emailVerified: false)
+    }
+}
+
+extension MicrosoftProvider: ProviderLogoutSource {
+    /// Entra's `end_session_endpoint` (`/oauth2/v2.0/logout` of the authority) with
+    /// `id_token_hint`, `post_logout_redirect_uri`, `client_id` and `state`. Entra signs the
+    /// user out of the session the hint names and sends the browser back only to a front-channel
+    /// logout or redirect URI registered in the app registration.
+    public func endSessionURL(_ request: ProviderLogoutRequest) async throws(FederateError) -> String? {
+        let client = try await client()
+        guard let endpoint = client.metadata.endSessionEndpoint else { return nil }
+        try EndpointSecurity.validate(endpoint, field: "end_session_endpoint")
+        var parameters: [(String, String)] = [("client_id", client.clientID)]
+        if let hint = request.idTokenHint { parameters.append(("id_token_hint", hint)) }
+        parameters += [("post_logout_redirect_uri", request.postLogoutRedirectURI), ("state", request.state)]
+        return endpoint + (endpoint.contains("?") ? "&" : "?") + FormURLEncoding.encode(parameters)
     }
 }
 

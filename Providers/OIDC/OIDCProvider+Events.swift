@@ -25,11 +25,13 @@ extension OIDCProvider: ProviderEventSource {
 }
 
 extension OIDCProvider: ProviderLogoutSource {
-    /// The provider's `end_session_endpoint` with this client's `client_id` (and the
-    /// post-logout redirect, when given), or `nil` when the provider advertises none.
-    public func endSessionURL(postLogoutRedirectURI: String?) async throws(FederateError) -> String? {
+    /// The provider's `end_session_endpoint` with `id_token_hint`, `post_logout_redirect_uri`,
+    /// this client's `client_id` and `state`, or `nil` when the provider advertises none.
+    public func endSessionURL(_ request: ProviderLogoutRequest) async throws(FederateError) -> String? {
         let client = try await client()
         guard client.metadata.endSessionEndpoint != nil else { return nil }
-        return try RPInitiatedLogout.url(metadata: client.metadata, clientID: client.clientID, postLogoutRedirectURI: postLogoutRedirectURI)
+        return try RPInitiatedLogout.url(
+            metadata: client.metadata, clientID: client.clientID, idTokenHint: request.idTokenHint,
+            postLogoutRedirectURI: request.postLogoutRedirectURI, state: request.state)
     }
 }

@@ -20,8 +20,10 @@ extension FederateError.Code {
     public static let noSuchProvider: Self = "no_such_provider"
     /// Unlinking would remove the user's last way to sign in.
     public static let lastProvider: Self = "last_provider"
-    /// The operation is sensitive and the session's `auth_time` is too old: reauthenticate.
+    /// The operation is sensitive and the session's `auth_time` is too old, or was not proven by its provider (an OAuth 2.0 provider without ID tokens): reauthenticate.
     public static let requiresRecentLogin: Self = "requires_recent_login"
+    /// Reauthentication with a provider that cannot prove a fresh sign-in: an OAuth 2.0 provider without ID tokens (GitHub ignores `prompt` and sends no `auth_time`) and without a configured freshness proof. Reauthenticate with another linked provider (an OpenID one) instead.
+    public static let providerCannotReauthenticate: Self = "provider_cannot_reauthenticate"
     /// The user is disabled.
     public static let userDisabled: Self = "user_disabled"
     /// No user with this uid (deleted, or never existed).

@@ -6,17 +6,20 @@ extension AccountService {
     /// (``signIn(with:)`` and ``reauthenticate(_:with:authenticatedAfter:)`` call it). The token is an ES256
     /// JWT with `iss`, `sub`, `sid`, `iat`, `exp`, `auth_time`, and the key's `kid` in its header;
     /// with the provider's `acr` and `amr` when given (the authentication level, which
-    /// ``requireAuthentication(_:meets:within:)`` checks).
+    /// ``requireAuthentication(_:meets:within:)`` checks). With `authTimeProven` false (a
+    /// provider that cannot prove when the user authenticated: OAuth 2.0 without ID tokens),
+    /// the token says so (`auth_time_unproven`) and the session never counts as a recent sign-in.
     public func issueSession(
-        uid: String, authTime: Date, provider: SessionProvider? = nil, acr: String? = nil, amr: [String] = []
+        uid: String, authTime: Date, provider: SessionProvider? = nil, acr: String? = nil, amr: [String] = [], authTimeProven: Bool = true
     ) async throws(FederateError) -> (session: AccountSession, token: String) {
-        try await issueSession(uid: uid, authTime: authTime, provider: provider, acr: acr, amr: amr, guestUntil: nil)
+        try await issueSession(uid: uid, authTime: authTime, provider: provider, acr: acr, amr: amr, authTimeProven: authTimeProven, guestUntil: nil)
     }
 
-    /// ``issueSession(uid:authTime:provider:acr:amr:)``; with `guestUntil`, a guest's session
+    /// ``issueSession(uid:authTime:provider:acr:amr:authTimeProven:)``; with `guestUntil`, a guest's session
     /// (claim `guest`), which expires no later than the guest does.
     func issueSession(
-        uid: String, authTime: Date, provider: SessionProvider? = nil, acr: String? = nil, amr: [String] = [], guestUntil: Date?
+        uid: String, authTime: Date, provider: SessionProvider? = nil, acr: String? = nil, amr: [String] = [], authTimeProven: Bool = true,
+        guestUntil: Date?
     ) async throws(FederateError) -> (session: AccountSession, token: String) {
         let level = try AuthenticationLevel(acr: acr, amr: amr)
         let now = clock.now
@@ -38,10 +41,12 @@ extension AccountService {
         if let acr = level.acr { claims["acr"] = .string(acr) }
         if !level.amr.isEmpty { claims["amr"] = .array(level.amr.map(JSONValue.string)) }
         if guestUntil != nil { claims["guest"] = .bool(true) }
+        if !authTimeProven { claims["auth_time_unproven"] = true }
         let token = try key.sign(claims: claims, algorithm: .es256)
         let session = AccountSession(
             uid: uid, sessionID: sessionID, issuedAt: Self.date(issuedAt), expiresAt: Self.date(expiresAt),
-            authTime: Self.date(authSeconds), keyID: key.keyID ?? "", provider: provider, acr: level.acr, amr: level.amr, isGuest: guestUntil != nil)
+            authTime: Self.date(authSeconds), keyID: key.keyID ?? "", provider: provider, acr: level.acr, amr: level.amr,
+            isGuest: guestUntil != nil, authTimeProven: authTimeProven)
         return (session, token)
     }
 
@@ -70,7 +75,8 @@ extension AccountService {
             uid: try verified.requiredString("sub"), sessionID: try verified.requiredString("sid"),
             issuedAt: try verified.requiredNumericDate("iat").date, expiresAt: try verified.requiredNumericDate("exp").date,
             authTime: try verified.requiredNumericDate("auth_time").date, keyID: verified.keyID ?? "", provider: provider, acr: level.acr,
-            amr: level.amr, isGuest: verified.claims["guest"] == .bool(true))
+            amr: level.amr, isGuest: verified.claims["guest"] == .bool(true),
+            authTimeProven: verified.claims["auth_time_unproven"] != .bool(true))
         if checkRevoked { try await checkNotRevoked(session) }
         return session
     }
@@ -104,12 +110,19 @@ extension AccountService {
     }
 
     /// Throws `requires_recent_login` unless the session's `auth_time` is within `window`
-    /// (default ``AccountServiceConfiguration/recentLoginWindow``, 5 minutes) of now. A guest's
-    /// session never passes: a guest proved nothing to a provider, and becomes able to by
-    /// linking one (``link(_:with:)``, which then issues a full session).
+    /// (default ``AccountServiceConfiguration/recentLoginWindow``, 5 minutes) of now, and was
+    /// proven by its provider (``AccountSession/authTimeProven``: a sign-in with an OAuth 2.0
+    /// provider without ID tokens never counts as recent). A guest's session never passes: a
+    /// guest proved nothing to a provider, and becomes able to by linking one
+    /// (``link(_:with:)``, which then issues a full session).
     public func requireRecentLogin(_ session: AccountSession, within window: Duration? = nil) throws(FederateError) {
         guard !session.isGuest else {
             throw FederateError(.requiresRecentLogin, "a guest session cannot prove a recent sign-in: link a provider first")
+        }
+        guard session.authTimeProven else {
+            throw FederateError(
+                .requiresRecentLogin,
+                "this session was signed in with a provider that cannot prove a fresh sign-in: reauthenticate with one that can")
         }
         let window = window ?? configuration.recentLoginWindow
         let age = clock.now.timeIntervalSince(session.authTime)

@@ -207,6 +207,14 @@ public struct AccountService: Sendable {
 
     private func reauthenticateUnobserved(_ uid: String, with credential: Credential, authenticatedAfter: Date?) async throws(FederateError) -> AuthResult {
         try Self.validate(credential)
+        // An OAuth 2.0 provider without ID tokens proves nothing about when the user signed in
+        // (GitHub ignores `prompt`): it cannot satisfy a recent-login check, unless its module
+        // has a freshness proof (Docs/Accounts.md, "Reauthentication").
+        guard credential.provesAuthenticationTime else {
+            throw FederateError(
+                .providerCannotReauthenticate,
+                "\(credential.providerID) cannot prove a fresh sign-in (no ID token): reauthenticate with another linked provider")
+        }
         let now = clock.now
         _ = try await activeUser(uid)
         guard let owner = try await storage.user(providerID: credential.providerID, subject: credential.subject), owner.uid.exactlyEquals(uid) else {
@@ -214,7 +222,7 @@ public struct AccountService: Sendable {
                 context: AccountErrorContext(email: credential.email, pendingCredential: credential))
         }
         if let authenticatedAfter {
-            guard let authTime = credential.idToken?.authTime,
+            guard let authTime = credential.idToken?.authTime ?? credential.authenticatedAt,
                 // `auth_time` is in whole seconds: compare with the flow's start rounded down.
                 authTime.timeIntervalSince1970 >= authenticatedAfter.timeIntervalSince1970.rounded(.down) - configuration.clockTolerance.inSeconds
             else {
@@ -249,10 +257,10 @@ public struct AccountService: Sendable {
         return identity
     }
 
-    /// When the user authenticated: the ID token's `auth_time`, never later than now; now
-    /// when the credential has none.
+    /// When the user authenticated: the ID token's `auth_time` (or an OAuth 2.0 provider's
+    /// freshness proof), never later than now; now when the credential has none.
     static func authTime(of credential: Credential, now: Date) -> Date {
-        guard let authTime = credential.idToken?.authTime else { return now }
+        guard let authTime = credential.idToken?.authTime ?? credential.authenticatedAt else { return now }
         return min(authTime, now)
     }
 
@@ -266,7 +274,8 @@ public struct AccountService: Sendable {
     private func authResult(_ user: User, credential: Credential, isNewUser: Bool, authTime: Date) async throws(FederateError) -> AuthResult {
         let level = credential.idToken?.authenticationLevel
         let (session, token) = try await issueSession(
-            uid: user.uid, authTime: authTime, provider: SessionProvider(credential: credential), acr: level?.acr, amr: level?.amr ?? [])
+            uid: user.uid, authTime: authTime, provider: SessionProvider(credential: credential), acr: level?.acr, amr: level?.amr ?? [],
+            authTimeProven: credential.provesAuthenticationTime)
         return AuthResult(
             user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.providerID, profile: credential.profile, isNewUser: isNewUser),
             credential: credential, session: session, sessionToken: token)

@@ -31,12 +31,18 @@ public struct AccountSession: Sendable, Hashable, CustomStringConvertible {
     /// it proves no sign-in with a provider, so it never counts as recent
     /// (``AccountService/requireRecentLogin(_:within:)``).
     public let isGuest: Bool
+    /// Whether the provider proved when the user authenticated. `false` for a sign-in with an
+    /// OAuth 2.0 provider without ID tokens and without a freshness proof (claim
+    /// `auth_time_unproven`): then ``authTime`` is only when the session began, and
+    /// ``AccountService/requireRecentLogin(_:within:)`` never counts the session as recent.
+    public let authTimeProven: Bool
 
     init(
         uid: String, sessionID: String, issuedAt: Date, expiresAt: Date, authTime: Date, keyID: String, provider: SessionProvider? = nil,
-        acr: String? = nil, amr: [String] = [], isGuest: Bool = false
+        acr: String? = nil, amr: [String] = [], isGuest: Bool = false, authTimeProven: Bool = true
     ) {
         self.isGuest = isGuest
+        self.authTimeProven = authTimeProven
         self.acr = acr
         self.amr = amr
         self.uid = uid

@@ -23,7 +23,8 @@ extension Credential {
             username: profile.username ?? claims["preferred_username"]?.stringValue, claims: merged)
         return Credential(
             providerID: providerID, subject: subject, email: email, emailVerified: emailVerified, idToken: idToken, tokens: tokens,
-            rawNonce: rawNonce, nonceClaim: nonceClaim, profile: profile)
+            rawNonce: rawNonce, nonceClaim: nonceClaim, profile: profile, rawIDToken: rawIDToken,
+            authenticatedAt: authenticatedAt, fromUserEndpoint: fromUserEndpoint)
     }
 }
 

@@ -28,6 +28,23 @@ public struct Credential: Sendable, CustomStringConvertible {
     public let nonceClaim: String?
     /// The provider's profile of the user.
     public let profile: ProviderProfile
+    /// The ID token as the provider sent it (compact JWS, a secret), when the credential came
+    /// from a sign-in that returned one: what RP-initiated logout sends as `id_token_hint`.
+    public let rawIDToken: String?
+    /// When the provider says the user authenticated, for a credential without an ID token
+    /// whose provider module has a freshness proof (``init(oauthProviderID:subject:email:emailVerified:tokens:profile:authenticatedAt:)``);
+    /// `nil` otherwise (an ID token's `auth_time` counts instead).
+    public let authenticatedAt: Date?
+    /// Whether the credential came from an OAuth 2.0 provider's user endpoint rather than an
+    /// ID token or an assertion the caller vouches for.
+    let fromUserEndpoint: Bool
+
+    /// Whether the provider proved when the user authenticated: an ID token (its `auth_time`,
+    /// else the sign-in itself), an identity the caller vouches for, or an OAuth 2.0
+    /// provider's freshness proof (``authenticatedAt``). Without it — an OAuth 2.0 provider
+    /// with no ID token and no freshness proof — the session it signs in never counts as a
+    /// recent sign-in, and it cannot reauthenticate (`provider_cannot_reauthenticate`).
+    public var provesAuthenticationTime: Bool { !fromUserEndpoint || authenticatedAt != nil }
 
     /// A credential from a verified ID token. `emailVerified` defaults to the token's Boolean
     /// `email_verified` (a provider module that sends it otherwise passes its own reading);
@@ -37,8 +54,11 @@ public struct Credential: Sendable, CustomStringConvertible {
     public init(
         providerID: String, idToken: IDToken, accessToken: String? = nil, refreshToken: String? = nil,
         rawNonce: String? = nil, nonceClaim: String? = nil, emailVerified: Bool? = nil, profile: ProviderProfile? = nil,
-        accessTokenExpiresAt: Date? = nil
+        accessTokenExpiresAt: Date? = nil, rawIDToken: String? = nil
     ) {
+        self.rawIDToken = rawIDToken
+        self.authenticatedAt = nil
+        self.fromUserEndpoint = false
         self.providerID = providerID
         self.subject = idToken.subject
         self.email = idToken.email
@@ -58,7 +78,7 @@ public struct Credential: Sendable, CustomStringConvertible {
         }
         self.init(
             providerID: providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, rawNonce: rawNonce,
-            accessTokenExpiresAt: tokens.expiresAt)
+            accessTokenExpiresAt: tokens.expiresAt, rawIDToken: tokens.idToken)
     }
 
     /// A credential from an identity established some other way (an already verified
@@ -67,6 +87,9 @@ public struct Credential: Sendable, CustomStringConvertible {
         providerID: String, subject: String, email: String? = nil, emailVerified: Bool = false,
         tokens: ProviderTokens = ProviderTokens(), rawNonce: String? = nil, profile: ProviderProfile = ProviderProfile()
     ) {
+        self.rawIDToken = nil
+        self.authenticatedAt = nil
+        self.fromUserEndpoint = false
         self.providerID = providerID
         self.subject = subject
         self.email = email ?? profile.email
@@ -78,11 +101,32 @@ public struct Credential: Sendable, CustomStringConvertible {
         self.profile = profile
     }
 
+    /// A credential for a user of an OAuth 2.0 provider that issues no ID token (GitHub, an
+    /// OAuth server configured from data), read by its provider module from the provider's
+    /// user endpoint: `subject` must be the provider's immutable user ID (never a login name
+    /// or an email), and `emailVerified` true only when the provider says so.
+    ///
+    /// Nothing signed says when the user authenticated. Pass `authenticatedAt` only from a
+    /// documented freshness proof of the provider; without one, the session this credential
+    /// signs in never counts as a recent sign-in (`requires_recent_login`), and reauthenticating
+    /// with it fails with `provider_cannot_reauthenticate`.
+    public init(
+        oauthProviderID providerID: String, subject: String, email: String?, emailVerified: Bool, tokens: ProviderTokens,
+        profile: ProviderProfile, authenticatedAt: Date? = nil
+    ) {
+        self.init(
+            providerID: providerID, subject: subject, email: email, emailVerified: emailVerified && email != nil, idToken: nil, tokens: tokens,
+            rawNonce: nil, nonceClaim: nil, profile: profile, rawIDToken: nil, authenticatedAt: authenticatedAt, fromUserEndpoint: true)
+    }
+
     /// Every field as given (``completed(withUserInfo:)``).
     init(
         providerID: String, subject: String, email: String?, emailVerified: Bool, idToken: IDToken?, tokens: ProviderTokens,
-        rawNonce: String?, nonceClaim: String?, profile: ProviderProfile
+        rawNonce: String?, nonceClaim: String?, profile: ProviderProfile, rawIDToken: String?, authenticatedAt: Date?, fromUserEndpoint: Bool
     ) {
+        self.rawIDToken = rawIDToken
+        self.authenticatedAt = authenticatedAt
+        self.fromUserEndpoint = fromUserEndpoint
         self.providerID = providerID
         self.subject = subject
         self.email = email

@@ -78,7 +78,7 @@ struct AccountsCommand: AsyncParsableCommand {
         let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared)
         var byName: [String: any SignInProvider] = [:]
         for entry in settings.providers {
-            if let (provider, _) = try ServeCommand.externalProvider(entry, cache: cache) { byName[entry.name] = provider }
+            if let (provider, _, _) = try ServeCommand.externalProvider(entry, cache: cache) { byName[entry.name] = provider }
         }
         let providers = Dictionary(byName.values.map { (ExactString($0.providerID), $0) }, uniquingKeysWith: { first, _ in first })
         let vault = try ServeCommand.providerTokenVault(settings, providers: byName)

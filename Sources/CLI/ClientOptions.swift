@@ -79,21 +79,29 @@ struct ClientOptions: ParsableArguments {
                 fallbackRevocationEndpoint: revocationEndpoint, fallbackDeviceAuthorizationEndpoint: deviceAuthorizationEndpoint,
                 privateNetworkAllowList: try privateNetwork.allowList()),
             cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared))
-        switch authMethod {
-        case .clientSecretBasic?: provider.authentication = .clientSecretBasic(secret: resolvedSecret ?? "")
-        case .clientSecretPost?: provider.authentication = .clientSecretPost(secret: resolvedSecret ?? "")
-        case .clientSecretJWT?: provider.authentication = .clientSecretJWT(secret: resolvedSecret ?? "")
-        case .none?: provider.authentication = ClientAuthentication.none
+        if let authentication = try Self.authentication(authMethod, secret: resolvedSecret, privateKey: privateKey, keyID: keyID) {
+            provider.authentication = authentication
+        }
+        return provider
+    }
+
+    /// The client authentication `method` names (`nil` for none named); a private key is read
+    /// from its PEM file.
+    static func authentication(_ method: AuthMethod?, secret: String?, privateKey: String?, keyID: String?) throws -> ClientAuthentication? {
+        switch method {
+        case .clientSecretBasic?: return .clientSecretBasic(secret: secret ?? "")
+        case .clientSecretPost?: return .clientSecretPost(secret: secret ?? "")
+        case .clientSecretJWT?: return .clientSecretJWT(secret: secret ?? "")
+        case .none?: return ClientAuthentication.none
         case .privateKeyJWT?:
             let path = privateKey ?? ""
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw FederateError(.invalidConfiguration, "cannot read the private key file '\(path)'")
             }
             let (key, algorithm) = try JWSSigningKey.fromPEM(String(decoding: data, as: UTF8.self), keyID: keyID)
-            provider.authentication = .privateKeyJWT(key: key, algorithm: algorithm)
-        case nil: break
+            return .privateKeyJWT(key: key, algorithm: algorithm)
+        case nil: return nil
         }
-        return provider
     }
 
     /// Discovers the issuer (nothing else is sent before that succeeds) and creates the client.

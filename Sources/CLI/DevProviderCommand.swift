@@ -20,7 +20,7 @@ struct DevProviderCommand: AsyncParsableCommand {
     @Option(help: "The port (default: a free port).")
     var port: Int = 0
 
-    @Option(help: "The flavour: generic, google, apple, firebase or microsoft.")
+    @Option(help: "The flavour: generic, google, apple, firebase, microsoft or github.")
     var flavor: String = "generic"
 
     @Option(help: "A JSON file declaring clients and users (see Docs/DevProvider.md); its \"flavor\" wins over --flavor.")
@@ -36,7 +36,7 @@ struct DevProviderCommand: AsyncParsableCommand {
         try checkOptions()
         do {
             guard let flavor = DevFlavor(rawValue: flavor) else {
-                throw FederateError(.invalidConfiguration, "unknown flavour '\(self.flavor)' (generic, google, apple, firebase or microsoft)")
+                throw FederateError(.invalidConfiguration, "unknown flavour '\(self.flavor)' (generic, google, apple, firebase, microsoft or github)")
             }
             var configuration = DevProviderConfiguration.standard(for: flavor)
             if let config {
@@ -53,6 +53,12 @@ struct DevProviderCommand: AsyncParsableCommand {
             {
                 // The issuer is a {tenantid} template: log in at one tenant's own authority, whose issuer is concrete.
                 issuer = provider.baseURL + "/" + DevMicrosoftTenants.tenantID(for: user) + "/v2.0"
+            }
+            if configuration.flavor == .github {
+                // OAuth 2.0 without OpenID: no `federate login`; GitHubEndpoints.enterprise(URL) points at it.
+                CLIOutput.line(["issuer": .string(provider.issuer), "flavor": "github", "enterprise_url": .string(provider.baseURL)])
+                try await provider.waitUntilStopped()
+                return
             }
             var login = "federate login --no-browser --show-tokens --issuer \(issuer) --client-id \(client.id)"
             if let secret = try provider.clientSecret(for: client) { login += " --client-secret=\(secret)" }

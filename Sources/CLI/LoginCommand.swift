@@ -56,6 +56,11 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(help: "Push the authorization request to the provider first (PAR, RFC 9126), even when it does not require it.")
     var par = false
 
+    @Option(
+        name: .customLong("resource"),
+        help: "An API the access token is for (RFC 8707 resource indicator, an absolute URI; repeatable): sent on the authorization and token requests.")
+    var resources: [String] = []
+
     /// The checks ArgumentParser's `validate()` would make, run from `run()` instead: then an
     /// unknown option (a misspelt `--audiance`) is reported as unknown before any missing one.
     func checkOptions() throws {
@@ -65,6 +70,7 @@ struct LoginCommand: AsyncParsableCommand {
         _ = try customParameters()
         if device, !parameters.isEmpty { throw ValidationError("--param does not apply to --device.") }
         if device, par { throw ValidationError("--par does not apply to --device.") }
+        if device, !resources.isEmpty { throw ValidationError("--resource does not apply to --device.") }
         if !device, deviceAuthorizationEndpoint != nil { throw ValidationError("--device-authorization-endpoint goes with --device.") }
     }
 
@@ -99,7 +105,7 @@ struct LoginCommand: AsyncParsableCommand {
         var provider = try client.provider()
         provider.scopes = scope.split(separator: " ").map(String.init)
         provider.customParameters = try customParameters()
-        let openID = try await client.makeClient()
+        let openID = try await client.makeClient().withResources(resources)
         let listener = try await LoopbackRedirectListener.start(host: "127.0.0.1", port: port, answerAfterFinish: true)
         defer { listener.close() }
 

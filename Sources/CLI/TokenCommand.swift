@@ -1,12 +1,13 @@
 import ArgumentParser
 import Federate
 
-/// `federate token`: refresh and revoke tokens at a provider.
+/// `federate token`: refresh and revoke tokens at a provider, and get the service's own
+/// (client credentials, token exchange).
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
-        abstract: "Refresh or revoke tokens.",
-        subcommands: [Refresh.self, Revoke.self]
+        abstract: "Refresh or revoke tokens, or get this service's own (client credentials, token exchange).",
+        subcommands: [Refresh.self, Revoke.self, ClientCredentials.self, Exchange.self]
     )
 
     /// `federate token refresh`.

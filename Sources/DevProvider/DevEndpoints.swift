@@ -30,6 +30,10 @@ struct DevEndpoints: Sendable {
                       certificates: "/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com")
         case .microsoft:
             self = Self.microsoft
+        case .github:
+            // GitHub Enterprise Server's layout: no discovery, no keys, no end-session endpoint.
+            self.init(discovery: "/.well-known/openid-configuration", authorize: "/login/oauth/authorize", token: "/login/oauth/access_token",
+                      userinfo: "/api/v3/user", jwks: "/jwks", revoke: "/api/v3/applications/:client/token", endSession: nil)
         }
     }
 

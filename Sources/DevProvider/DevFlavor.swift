@@ -20,4 +20,11 @@ public enum DevFlavor: String, Sendable, Hashable, CaseIterable {
     /// their tenant's; users in several tenants (`DevMicrosoftTenants`); no RFC 9207 `iss`,
     /// no revocation endpoint.
     case microsoft
+    /// GitHub: OAuth 2.0 without ID tokens (no discovery, no keys, no `openid`) at GitHub
+    /// Enterprise Server's paths (`/login/oauth/authorize`, `/login/oauth/access_token`,
+    /// `/api/v3/user`, `/api/v3/user/emails`, `DELETE /api/v3/applications/{client_id}/token`),
+    /// so `GitHubEndpoints.enterprise(provider.baseURL)` points at it: numeric user IDs, email
+    /// lists with unverified addresses, logins a user can rename (``DevProvider/renameGitHubUser(subject:to:)``),
+    /// comma-separated scopes, errors answered with HTTP 200, `prompt` ignored.
+    case github
 }

@@ -67,4 +67,7 @@ extension DevProvider {
         state.ssoSessions.withLock { _ = $0.removeValue(forKey: subject) }
         state.ssoSessionIDs.withLock { _ = $0.removeValue(forKey: subject) }
     }
+
+    /// The RP-initiated logouts received with a valid `id_token_hint` (`/logout`), in order.
+    public var logouts: [DevLogout] { state.logouts.withLock { $0 } }
 }

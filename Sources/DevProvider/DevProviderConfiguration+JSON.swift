@@ -11,7 +11,8 @@ extension DevProviderConfiguration {
     ///               "minimal_id_tokens": false}],
     ///  "users": [{"sub": "...", "email": "...", "email_verified": true, "name": "...",
     ///             "hd": "...", "refused_scopes": ["..."], "is_private_email": false,
-    ///             "authentication_method": "password|otp|passkey|securityKey"}]}
+    ///             "authentication_method": "password|otp|passkey|securityKey",
+    ///             "login": "octocat", "other_emails": [{"email": "...", "verified": false}]}]}   // login, other_emails: GitHub flavour
     /// ```
     ///
     /// `requires_dpop_nonce` (``requiresDPoPNonce``) makes DPoP token and UserInfo requests carry
@@ -49,7 +50,8 @@ extension DevProviderConfiguration {
                 subject: subject, email: email, emailVerified: entry["email_verified"]?.boolValue ?? true,
                 name: entry["name"]?.stringValue ?? subject, hostedDomain: entry["hd"]?.stringValue,
                 refusedScopes: Set(Self.strings(entry["refused_scopes"])), isPrivateEmail: entry["is_private_email"]?.boolValue ?? false,
-                authenticationMethod: method))
+                authenticationMethod: method, gitHubLogin: entry["login"]?.stringValue,
+                otherEmails: try Self.emails(entry["other_emails"])))
         }
         guard !clients.isEmpty, !users.isEmpty else { throw FederateError(.invalidConfiguration, "declare at least one client and one user") }
         self.init(
@@ -62,6 +64,20 @@ extension DevProviderConfiguration {
     }
 
     private static func strings(_ value: JSONValue?) -> [String] { value?.arrayValue?.compactMap(\.stringValue) ?? [] }
+
+    /// GitHub flavour: `[{"email": "...", "verified": true}]`.
+    private static func emails(_ value: JSONValue?) throws(FederateError) -> [DevEmail] {
+        guard let value else { return [] }
+        guard let entries = value.arrayValue else { throw FederateError(.invalidConfiguration, "other_emails is a list of {email, verified}") }
+        var emails: [DevEmail] = []
+        for entry in entries {
+            guard let address = entry["email"]?.stringValue, case .bool(let verified)? = entry["verified"] else {
+                throw FederateError(.invalidConfiguration, "other_emails is a list of {email, verified}")
+            }
+            emails.append(DevEmail(address, verified: verified))
+        }
+        return emails
+    }
 
     private static func client(_ entry: JSONValue) throws(FederateError) -> DevClient {
         guard let id = entry["id"]?.stringValue else { throw FederateError(.invalidConfiguration, "a client needs an id") }

@@ -85,7 +85,8 @@ public struct DevProviderConfiguration: Sendable {
     ///   codes) of team `DEVTEAM001` with a fresh P-256 client key (``appleClientKey``), users
     ///   alice and a private-relay user;
     /// - firebase: client `dev-project` (the project ID), public;
-    /// - microsoft: ``microsoftStandard``.
+    /// - microsoft: ``microsoftStandard``;
+    /// - github: ``gitHubStandard``.
     public static func standard(for flavor: DevFlavor) -> DevProviderConfiguration {
         switch flavor {
         case .generic:
@@ -125,6 +126,25 @@ public struct DevProviderConfiguration: Sendable {
                 users: standardUsers, autoApproveSubject: "alice", projectID: "dev-project")
         case .microsoft:
             return microsoftStandard
+        case .github:
+            return gitHubStandard
         }
     }
+
+    /// The GitHub flavour, ready to use: OAuth app `dev-github-client` (secret
+    /// `dev-github-secret`) with loopback redirects, and three users by numeric ID: alice
+    /// (`1001`, login `alice-example`, alice@example.com verified, the generic flavour's alice),
+    /// bob (`1002`, primary bob@example.com unverified, bob@users.example verified) and mallory
+    /// (`1003`, whose only address, alice@example.com, is unverified); alice auto-approved.
+    public static let gitHubStandard = DevProviderConfiguration(
+        flavor: .github,
+        clients: [DevClient(id: "dev-github-client", secret: "dev-github-secret", redirectURIs: loopbackRedirects)],
+        users: [
+            DevUser(subject: "1001", email: "alice@example.com", name: "Alice Example", gitHubLogin: "alice-example"),
+            DevUser(
+                subject: "1002", email: "bob@example.com", emailVerified: false, name: "Bob Example", gitHubLogin: "bob-example",
+                otherEmails: [DevEmail("bob@users.example", verified: true)]),
+            DevUser(subject: "1003", email: "alice@example.com", emailVerified: false, name: "Mallory", gitHubLogin: "mallory"),
+        ],
+        autoApproveSubject: "1001")
 }

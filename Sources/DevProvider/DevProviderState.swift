@@ -49,6 +49,16 @@ public struct DevRefreshStatistics: Sendable, Hashable {
     public var familiesRevoked = 0
 }
 
+/// An RP-initiated logout the provider accepted: whose session it ended, for which client, with which `state`.
+public struct DevLogout: Sendable, Hashable {
+    /// The subject of the `id_token_hint`.
+    public let subject: String
+    /// The client (`client_id`, or the hint's audience).
+    public let clientID: String?
+    /// The `state` sent.
+    public let state: String?
+}
+
 /// The dev provider's mutable state: signing keys, codes, tokens and what users consented
 /// to. One lock per concern; nothing done under a lock is slow.
 final class DevProviderState: Sendable {
@@ -90,6 +100,10 @@ final class DevProviderState: Sendable {
     let grants = Mutex<[String: Set<String>]>([:])
     /// Pushed authorization requests by `request_uri` (RFC 9126).
     let pushedRequests = Mutex<[ExactString: DevPushedRequest]>([:])
+    /// RP-initiated logouts received with a valid `id_token_hint`, in order.
+    let logouts = Mutex<[DevLogout]>([])
+    /// GitHub flavour: logins renamed since the configuration, by subject.
+    let gitHubLogins = Mutex<[String: String]>([:])
     /// Device authorizations by `device_code` (RFC 8628).
     let deviceGrants = Mutex<[ExactString: DevDeviceGrant]>([:])
 

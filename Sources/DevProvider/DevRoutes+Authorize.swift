@@ -45,7 +45,10 @@ extension DevRoutes {
         guard parameters["response_type"] == "code" else { return fail("unsupported_response_type", "only response_type=code") }
         if let error = client.authorizationError { return fail(error, "injected by the dev provider's client configuration") }
         let scopes = (parameters["scope"] ?? "").split(separator: " ").map(String.init)
-        guard scopes.contains("openid") else { return fail("invalid_scope", "scope must contain openid") }
+        // The generic flavour also serves plain OAuth 2.0 clients of an API (an MCP client asks for
+        // `mcp:tools` and a `resource`, not `openid`): they get an access token and no ID token.
+        // GitHub's flavour is OAuth 2.0 alone.
+        guard scopes.contains("openid") || flavor == .generic || flavor == .github else { return fail("invalid_scope", "scope must contain openid") }
         if flavor == .apple, scopes.contains("name") || scopes.contains("email"), mode != "form_post" {
             return fail("invalid_request", "response_mode must be form_post when name or email scope is requested")
         }
@@ -84,7 +87,8 @@ extension DevRoutes {
             let maxAge = parameters["max_age"].flatMap(Double.init)
             let tooOld = maxAge.map { limit in session.map { now.timeIntervalSince($0) > limit } ?? true } ?? false
             let tooWeak = !stepUp.isMet(by: method)
-            if parameters["prompt"] == "login" || tooOld || tooWeak, !client.faults.contains(.ignoresPrompt) {
+            // GitHub ignores prompt and max_age: it approves from its session.
+            if parameters["prompt"] == "login" || tooOld || tooWeak, !client.faults.contains(.ignoresPrompt), flavor != .github {
                 if parameters["prompt"] == "none" { return fail("login_required", "the user must sign in again") }
                 return picker(parameters, resubmit: raw, stepUp: stepUp)
             }
@@ -135,7 +139,7 @@ extension DevRoutes {
     func redirect(_ redirectURI: String, mode: String, _ parameters: [(String, String)], state: String?) -> Response {
         var all = parameters
         if let state { all.append(("state", state)) }
-        if flavor != .apple, flavor != .microsoft { all.append(("iss", issuer)) }  // Apple and Entra do not send RFC 9207 `iss`
+        if flavor != .apple, flavor != .microsoft, flavor != .github { all.append(("iss", issuer)) }  // Apple, Entra and GitHub send no RFC 9207 `iss`
         switch mode {
         case "form_post":
             let fields = all.map { "<input type=\"hidden\" name=\"\(html($0.0))\" value=\"\(html($0.1))\">" }.joined()
@@ -160,7 +164,8 @@ extension DevRoutes {
         let buttons = configuration.users.map { user in
             "<li style=\"margin: .4em 0\"><button style=\"font: inherit; padding: .45em .9em\" name=\"user\" value=\"\(html(user.subject))\">\(html(user.name)) &lt;\(html(user.email))&gt;</button></li>"
         }.joined()
-        let flavorName = ["generic": "", "google": " — Google flavour", "apple": " — Apple flavour", "firebase": " — Firebase flavour"][flavor.rawValue] ?? ""
+        let flavorName = ["generic": "", "google": " — Google flavour", "apple": " — Apple flavour", "firebase": " — Firebase flavour",
+                          "github": " — GitHub flavour"][flavor.rawValue] ?? ""
         return page(status: .ok, title: "Federate dev provider: sign in", body: """
             <h1>Sign in as…</h1><p><strong>\(html(parameters["client_id"] ?? "An app"))</strong> asks who you are \
             (scopes: \(html(parameters["scope"] ?? "")))\(html(flavorName)).</p>

@@ -40,7 +40,10 @@ extension DevRoutes {
         document["request_uri_parameter_supported"] = false
         document["request_object_signing_alg_values_supported"] = ["RS256", "ES256", "PS256", "EdDSA", "HS256"]
         document["device_authorization_endpoint"] = .string(baseURL + endpoints.deviceAuthorization)
-        document["grant_types_supported"] = ["authorization_code", "refresh_token", .string(DevDeviceGrant.grantType)]
+        document["grant_types_supported"] = [
+            "authorization_code", "refresh_token", .string(DevDeviceGrant.grantType), "client_credentials",
+            "urn:ietf:params:oauth:grant-type:token-exchange",
+        ]
         for key in ["token_endpoint_auth_methods_supported", "revocation_endpoint_auth_methods_supported"] {
             var methods = document[key]?.arrayValue ?? []
             methods.insert("client_secret_jwt", at: min(2, methods.count))

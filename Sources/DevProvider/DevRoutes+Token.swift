@@ -81,8 +81,12 @@ extension DevRoutes {
                 keepRefreshToken: keep, jkt: grant.jkt ?? dpop?.thumbprint, family: grant.family)
         case DevDeviceGrant.grantType:
             return try deviceToken(parameters, client: client)
+        case "client_credentials" where servesClientFlows:
+            return try clientCredentialsToken(parameters, client: client, jkt: dpop?.thumbprint)
+        case "urn:ietf:params:oauth:grant-type:token-exchange" where servesClientFlows:
+            return try tokenExchange(parameters, client: client, jkt: dpop?.thumbprint)
         default:
-            return oauthError("unsupported_grant_type", "authorization_code, refresh_token or device_code")
+            return oauthError("unsupported_grant_type", "authorization_code, refresh_token, device_code, client_credentials or token exchange")
         }
     }
 
@@ -114,11 +118,13 @@ extension DevRoutes {
                 clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: nil, sibling: access, resource: resource, jkt: jkt,
                 family: family)
         }
-        let idToken = try minter.idToken(for: user, client: client, nonce: nonce, accessToken: access, authTime: authTime, scopes: scopes)
         var body: [String: JSONValue] = [
             "access_token": .string(access), "token_type": .string(jkt == nil ? "Bearer" : "DPoP"), "expires_in": .integer(configuration.tokenLifetime.wholeSeconds),
-            "id_token": .string(idToken),
         ]
+        // An ID token only for OpenID Connect requests: an API's OAuth client asked for none.
+        if scopes.contains("openid") {
+            body["id_token"] = .string(try minter.idToken(for: user, client: client, nonce: nonce, accessToken: access, authTime: authTime, scopes: scopes))
+        }
         if keepRefreshToken == nil { body["refresh_token"] = .string(refresh) }
         if flavor != .apple { body["scope"] = .string(scopes.joined(separator: " ")) }
         return json(.object(body))
@@ -199,10 +205,30 @@ extension DevRoutes {
         return Response(status: .ok)
     }
 
-    /// `GET /logout` (RP-initiated logout): back to `post_logout_redirect_uri` when it is registered.
-    func logout(query: String) -> Response {
+    /// `GET /logout` (RP-initiated logout 1.0): an `id_token_hint`, when sent, must be one of
+    /// this provider's ID tokens (its signature, `iss`, and `aud` naming `client_id` when that is
+    /// sent; expired ones are taken, as §2 allows), else 400; its user's provider session
+    /// ends. Without a hint no session ends (the provider cannot tell whose), as providers
+    /// that insist on a hint behave. Then back to `post_logout_redirect_uri` with `state` when it
+    /// is registered for the client, else a page.
+    func logout(query: String) async -> Response {
         let parameters = (try? FormURLEncoding.decode(query)) ?? [:]
-        if let target = parameters["post_logout_redirect_uri"], let client = client(parameters["client_id"]), client.accepts(redirectURI: target) {
+        var clientID = parameters["client_id"]
+        if let hint = parameters["id_token_hint"] {
+            var rules: [any ClaimRule] = flavor == .microsoft ? [] : [IssuerRule([issuer])]  // Entra: each tenant its own iss
+            if let clientID { rules.append(AudienceRule([clientID])) }
+            let verifier = JWTVerifier(
+                rules: ClaimRules(rules), allowedAlgorithms: [.rs256, .es256],
+                keys: (try? JSONWebKeySet(jwks: state.jwks())) ?? .empty, clock: configuration.clock)
+            guard let verified = try? await verifier.verify(hint), let subject = verified.claims["sub"]?.stringValue else {
+                return page(status: .badRequest, title: "Invalid id_token_hint", body: "<p>The id_token_hint is not an ID token of this provider for this client.</p>")
+            }
+            if clientID == nil { clientID = verified.claims["aud"]?.stringValue ?? verified.claims["aud"]?.arrayValue?.first?.stringValue }
+            state.logouts.withLock { $0.append(DevLogout(subject: subject, clientID: clientID, state: parameters["state"])) }
+            state.ssoSessions.withLock { _ = $0.removeValue(forKey: subject) }
+            state.ssoSessionIDs.withLock { _ = $0.removeValue(forKey: subject) }
+        }
+        if let target = parameters["post_logout_redirect_uri"], let client = client(clientID), client.accepts(redirectURI: target) {
             var pairs: [(String, String)] = []
             if let state = parameters["state"] { pairs.append(("state", state)) }
             let separator = target.contains("?") ? "&" : "?"

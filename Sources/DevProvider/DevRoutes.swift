@@ -16,6 +16,7 @@ struct DevRoutes: Sendable {
 
     func register(on router: Router<BasicRequestContext>) {
         let endpoints = self.endpoints
+        if flavor == .github { return registerGitHub(on: router) }
         if flavor == .microsoft {
             registerMicrosoftDiscovery(on: router)
         } else {
@@ -56,7 +57,7 @@ struct DevRoutes: Sendable {
             return self.revoke(form: String(buffer: body), query: request.uri.query ?? "", authorization: request.headers[.authorization])
         }
         if let endSession = endpoints.endSession {
-            router.get(RouterPath(endSession)) { request, _ in self.logout(query: request.uri.query ?? "") }
+            router.get(RouterPath(endSession)) { request, _ in await self.logout(query: request.uri.query ?? "") }
         }
         registerClientFlows(on: router)
         if flavor == .generic {
@@ -97,7 +98,7 @@ struct DevRoutes: Sendable {
             document["authorization_response_iss_parameter_supported"] = true
         case .microsoft:
             addMicrosoftMetadata(to: &document)
-        case .generic, .firebase:
+        case .generic, .firebase, .github:
             document["scopes_supported"] = ["openid", "email", "profile"]
             document["token_endpoint_auth_methods_supported"] = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
             document["token_endpoint_auth_signing_alg_values_supported"] = ["RS256", "ES256", "PS256", "EdDSA"]

@@ -84,6 +84,8 @@ struct DevTokenMinter {
             }
         case .microsoft:
             addMicrosoftClaims(to: &claims, user: user, client: client, scopes: scopes)
+        case .github:
+            break  // OAuth 2.0 only: it mints no ID token
         case .firebase:
             claims["user_id"] = .string(user.subject)
             claims["email"] = .string(user.email)

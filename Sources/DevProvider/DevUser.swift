@@ -21,14 +21,21 @@ public struct DevUser: Sendable, Hashable {
     /// method's `acr` and `amr`. `nil`: no `acr`/`amr`, unless a request asks for an `acr`
     /// (then `password`). Step-up (`Docs/StepUp.md`).
     public var authenticationMethod: DevAuthenticationMethod?
+    /// GitHub flavour: the login name (`/user`'s `login`); renamed with ``DevProvider/renameGitHubUser(subject:to:)``.
+    public var gitHubLogin: String?
+    /// GitHub flavour: the user's other addresses, after ``email`` (the primary one) in `/user/emails`.
+    public var otherEmails: [DevEmail]
     /// The method and `acr` of the sign-in a grant was issued for (set per login).
     var login: DevLogin?
 
     /// Creates a user.
     public init(
         subject: String, email: String, emailVerified: Bool = true, name: String, hostedDomain: String? = nil,
-        refusedScopes: Set<String> = [], isPrivateEmail: Bool = false, authenticationMethod: DevAuthenticationMethod? = nil
+        refusedScopes: Set<String> = [], isPrivateEmail: Bool = false, authenticationMethod: DevAuthenticationMethod? = nil,
+        gitHubLogin: String? = nil, otherEmails: [DevEmail] = []
     ) {
+        self.gitHubLogin = gitHubLogin
+        self.otherEmails = otherEmails
         self.authenticationMethod = authenticationMethod
         self.subject = subject
         self.email = email
@@ -43,4 +50,18 @@ public struct DevUser: Sendable, Hashable {
     public var givenName: String { String(name.split(separator: " ").first ?? Substring(name)) }
     /// The rest of ``name`` (Apple's `lastName`, Google's `family_name`).
     public var familyName: String { name.split(separator: " ").dropFirst().joined(separator: " ") }
+}
+
+/// One of a GitHub user's email addresses (GitHub flavour), with whether GitHub verified it.
+public struct DevEmail: Sendable, Hashable {
+    /// The address.
+    public var address: String
+    /// Whether it is verified.
+    public var verified: Bool
+
+    /// Creates an address.
+    public init(_ address: String, verified: Bool) {
+        self.address = address
+        self.verified = verified
+    }
 }

@@ -62,7 +62,7 @@ struct LoginAgainstDevProviderTests {
         case .google: #expect(result["claims"]?["azp"]?.stringValue == client.id)
         case .apple: #expect(result["claims"]?["nonce_supported"] == true)
         case .firebase: #expect(result["claims"]?["firebase"]?["sign_in_provider"] == "google.com")
-        case .generic, .microsoft: break  // microsoft: a {tenantid} issuer; Tests/FederateMicrosoftTests signs in there
+        case .generic, .microsoft, .github: break  // microsoft: a {tenantid} issuer (Tests/FederateMicrosoftTests); github: OAuth 2.0 only
         }
     }
 

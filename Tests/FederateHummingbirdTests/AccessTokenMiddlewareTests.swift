@@ -16,9 +16,8 @@ struct AccessTokenMiddlewareTests {
 
     /// Tokens for alice from `provider`'s code flow, as `clientID`, asking for `resource` when given.
     static func tokens(_ provider: DevProvider, resource: String?, scopes: [String] = ["openid", "email", "orders:read"]) async throws -> TokenSet {
-        let client = try await client(provider)
-        let built = try client.authorizationRequest(
-            providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: scopes, customParameters: resource.map { ["resource": $0] } ?? [:])
+        let client = try await client(provider).withResources(resource.map { [$0] } ?? [])
+        let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: scopes)
         let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
         return try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
     }

@@ -1,4 +1,4 @@
-@testable import FederateHummingbird
+@testable import FederateServer
 import Testing
 
 /// The token68 check of `Authorization: SCHEME TOKEN` (RFC 7235 §2.1), byte for byte against

@@ -7,8 +7,9 @@ import Testing
 /// (`Tests/Interop/browser_e2e.py`), goes through every state of the demo page — signed out
 /// (providers by name), Cancel at the dev provider (a plain-words message), signed in with one
 /// provider (no raw uid, no Unlink on it, "Link another" offering only unlinked providers),
-/// an error in plain words (account exists), linking Google and Apple, the same account through
-/// Google, the re-sign-in prompt before deleting and its "click Delete again", and deletion.
+/// an error in plain words (account exists), linking Google, Apple and GitHub (OAuth 2.0, no ID
+/// token), signing out at the dev provider (RP-initiated logout) and coming back signed out, the
+/// same account through GitHub, then through Google, the re-sign-in prompt before deleting and its "click Delete again", and deletion.
 /// Screenshots of each state go to `Tests/Artifacts/screenshots` (those in Docs/Server.md
 /// are copied from there). Needs chromium and chromium-driver (`.ci/run` installs them):
 /// missing, the test fails.
@@ -29,9 +30,9 @@ struct BrowserEndToEndTests {
         try #require(!run.timedOut, "the browser test timed out")
         let result = try JSONParser().parseObject(Array(run.stdout.utf8))
         #expect(result["ok"] == true, "\(run.stdout)\n\(ExternalProcess.tail(run.stderr))")
-        #expect(result["steps"]?.arrayValue?.count == 9)
+        #expect(result["steps"]?.arrayValue?.count == 12)
         for name in [
-            "1-signed-out", "dev-provider-picker", "1b-cancelled", "2-signed-in", "2b-account-exists", "3-linked",
+            "1-signed-out", "dev-provider-picker", "1b-cancelled", "2-signed-in", "2b-account-exists", "3-linked", "3b-signed-out-at-provider",
             "4-requires-recent-login", "4b-signed-in-again", "5-deleted",
         ] {
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("Tests/Artifacts/screenshots/\(name).png").path))

@@ -113,11 +113,12 @@ struct DOTIntrospectionInteropTests {
             #expect(answer.body["scope"] == "openid email" && answer.body["provider"] == "oidc.dot", "\(answer)")
             answer = try await ServeAPIContractsTests.get(origin, headers: [("Authorization", "Bearer " + narrow)])
             #expect(answer.status == 403 && answer.body["error"] == "insufficient_scope", "\(answer)")
-            #expect(answer.challenges == ["Bearer error=\"insufficient_scope\", scope=\"email\""])
+            #expect(answer.challenges == ["Bearer error=\"insufficient_scope\", scope=\"email\", resource_metadata=\"https://api.dot.test/.well-known/oauth-protected-resource\""])
             answer = try await ServeAPIContractsTests.get(origin, headers: [("Authorization", "Bearer " + revoked)])
-            #expect(answer.status == 401 && answer.body["error"] == "token_inactive" && answer.challenges == ["Bearer error=\"invalid_token\""])
+            #expect(answer.status == 401 && answer.body["error"] == "token_inactive" && answer.challenges == ["Bearer error=\"invalid_token\", resource_metadata=\"https://api.dot.test/.well-known/oauth-protected-resource\""])
             answer = try await ServeAPIContractsTests.get(origin, headers: [])
-            #expect(answer.status == 401 && answer.challenges == ["Bearer"], "\(answer)")
+            // RFC 9728 §5.1: the bare challenge names where the API's metadata is.
+            #expect(answer.status == 401 && answer.challenges == ["Bearer resource_metadata=\"https://api.dot.test/.well-known/oauth-protected-resource\""], "\(answer)")
         }
         await op.terminate()
     }

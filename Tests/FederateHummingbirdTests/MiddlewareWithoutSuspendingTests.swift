@@ -41,7 +41,7 @@ struct MiddlewareWithoutSuspendingTests {
         var scheme: String { "Bearer" }
         var challengeParameters: [(name: String, value: String)] { [] }
 
-        func confirm(_ caller: CallerIdentity, token: String, request: Request) async throws(FederateError) -> CallerIdentity {
+        func confirm(_ caller: CallerIdentity, token: String, request: ServerRequest) async throws(FederateError) -> CallerIdentity {
             await Task.yield()
             if caller.subject == "mallory" { throw FederateError(.tokenBindingMismatch, "not on this request") }
             return caller

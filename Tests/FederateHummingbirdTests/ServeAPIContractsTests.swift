@@ -9,6 +9,8 @@ import Testing
 @Suite("federate serve API contracts", .serialized)
 struct ServeAPIContractsTests {
     static let resource = "https://api.contracts.test"
+    /// What every challenge of the API names since it publishes RFC 9728 metadata.
+    static let metadata = #"resource_metadata="https://api.contracts.test/.well-known/oauth-protected-resource""#
 
     static func get(_ origin: String, headers: [(String, String)]) async throws -> (status: Int, body: [String: JSONValue], challenges: [String]) {
         let response = try await PatientTransport.shared.send(HTTPRequest(url: origin + "/api/whoami", headers: headers))
@@ -42,10 +44,10 @@ struct ServeAPIContractsTests {
                     #expect(answer.status == 200 && answer.body["scope"] == "openid email orders:read", "\(answer)")
                 } else {
                     #expect(answer.status == 403 && answer.body["error"] == "insufficient_scope", "\(answer)")
-                    #expect(answer.challenges == ["Bearer error=\"insufficient_scope\", scope=\"orders:write\""])
+                    #expect(answer.challenges == ["Bearer error=\"insufficient_scope\", scope=\"orders:write\", \(Self.metadata)"])
                 }
                 let idToken = try await Self.get(origin, headers: [("Authorization", "Bearer " + (tokens.idToken ?? ""))])
-                #expect(idToken.status == 403 && idToken.challenges == ["Bearer error=\"insufficient_scope\", scope=\"\(required)\""], "\(idToken)")
+                #expect(idToken.status == 403 && idToken.challenges == ["Bearer error=\"insufficient_scope\", scope=\"\(required)\", \(Self.metadata)"], "\(idToken)")
             }
         }
     }
@@ -58,7 +60,8 @@ struct ServeAPIContractsTests {
         defer { Task { try? await provider.stop() } }
         let object = Self.corp(provider, access: ["dpop": .bool(dpop)])
         try await ServeAccessTokenTests.serve(object, environment: ["CORP_SECRET": "dev-secret"]) { origin in
-            let expected = dpop ? ["Bearer", "DPoP algs=\"\(DPoPProofValidator(replayStore: InMemoryReplayStore()).algorithmsParameter)\""] : ["Bearer"]
+            let algorithms = DPoPProofValidator(replayStore: InMemoryReplayStore()).algorithmsParameter
+            let expected = ["Bearer " + Self.metadata] + (dpop ? ["DPoP algs=\"\(algorithms)\", " + Self.metadata] : [])
             for headers: [(String, String)] in [[], [("Authorization", "Basic YTpi")]] {
                 let answer = try await Self.get(origin, headers: headers)
                 #expect(answer.status == 401 && answer.body["error"] == "missing_bearer_token", "\(answer)")
@@ -66,7 +69,7 @@ struct ServeAPIContractsTests {
             }
             // A malformed header is still an invalid_request.
             let malformed = try await Self.get(origin, headers: [("Authorization", "Bearer a b")])
-            #expect(malformed.status == 400 && malformed.challenges.first == "Bearer error=\"invalid_request\"", "\(malformed)")
+            #expect(malformed.status == 400 && malformed.challenges.first == "Bearer error=\"invalid_request\", " + Self.metadata, "\(malformed)")
         }
     }
 
@@ -77,10 +80,9 @@ struct ServeAPIContractsTests {
         let provider = try await DevProvider.start()
         defer { Task { try? await provider.stop() } }
         let signer = DPoPProofSigner()
-        let client = try await AccessTokenMiddlewareTests.client(provider).withDPoP(signer)
+        let client = try await AccessTokenMiddlewareTests.client(provider).withDPoP(signer).withResources([Self.resource])
         let built = try client.authorizationRequest(
-            providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: ["openid", "orders:read"],
-            customParameters: ["resource": Self.resource])
+            providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: ["openid", "orders:read"])
         let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
         let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
         var access: [String: JSONValue] = ["dpop": true]
@@ -97,7 +99,7 @@ struct ServeAPIContractsTests {
             }
             #expect(first.status == 401 && body["error"] == "use_dpop_nonce", "\(body)")
             let challenges = first.headers.filter { $0.name.caseInsensitiveEquals("WWW-Authenticate") }.map(\.value)
-            #expect(challenges.last?.hasSuffix("error=\"use_dpop_nonce\"") == true, "\(challenges)")
+            #expect(challenges.last?.hasSuffix("error=\"use_dpop_nonce\", " + Self.metadata) == true, "\(challenges)")
             #expect(signer.remember(nonceFrom: first, of: url))
             let second = try await PatientTransport.shared.send(try await holder.authorize(Federate.HTTPRequest(url: url)))
             #expect(second.status == 200 && second.header("DPoP-Nonce") != nil, "\(String(decoding: second.body, as: UTF8.self))")

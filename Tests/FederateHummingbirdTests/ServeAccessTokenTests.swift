@@ -70,10 +70,9 @@ struct ServeAccessTokenTests {
         let provider = try await DevProvider.start()
         defer { Task { try? await provider.stop() } }
         let signer = DPoPProofSigner()
-        let client = try await AccessTokenMiddlewareTests.client(provider).withDPoP(signer)
+        let client = try await AccessTokenMiddlewareTests.client(provider).withDPoP(signer).withResources([Self.resource])
         let built = try client.authorizationRequest(
-            providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: ["openid", "orders:read"],
-            customParameters: ["resource": Self.resource])
+            providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: ["openid", "orders:read"])
         let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
         let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
         #expect(tokens.isDPoPBound)
@@ -90,8 +89,9 @@ struct ServeAccessTokenTests {
             #expect(replayed.status == 401 && (try? JSONParser().parseObject(replayed.body))?["error"] == "dpop_proof_replayed")
             // One challenge per scheme; the error goes on DPoP's, the scheme the request used.
             let challenges = replayed.headers.filter { $0.name.caseInsensitiveEquals("WWW-Authenticate") }.map(\.value)
-            #expect(challenges.first == "Bearer" && challenges.count == 2, "\(challenges)")
-            #expect(challenges.last?.hasPrefix("DPoP algs=\"ES256") == true && challenges.last?.hasSuffix(", error=\"invalid_dpop_proof\"") == true)
+            let metadata = "resource_metadata=\"\(Self.resource)/.well-known/oauth-protected-resource\""
+            #expect(challenges.first == "Bearer " + metadata && challenges.count == 2, "\(challenges)")
+            #expect(challenges.last?.hasPrefix("DPoP algs=\"ES256") == true && challenges.last?.hasSuffix(", error=\"invalid_dpop_proof\", " + metadata) == true)
             let (status, asBearer) = try await Self.whoami(origin, tokens.accessToken)
             #expect(status == 401 && asBearer["error"] == "token_binding_mismatch", "\(asBearer)")
         }

@@ -25,10 +25,9 @@ struct ServeStoreOutageTests {
         let provider = try await DevProvider.start(configuration: configuration)
         defer { Task { try? await provider.stop() } }
         let signer = DPoPProofSigner()
-        let client = try await AccessTokenMiddlewareTests.client(provider).withDPoP(signer)
+        let client = try await AccessTokenMiddlewareTests.client(provider).withDPoP(signer).withResources([Self.resource])
         let built = try client.authorizationRequest(
-            providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: ["openid", "orders:read"],
-            customParameters: ["resource": Self.resource])
+            providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: ["openid", "orders:read"])
         let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
         let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
         let holder = AccessTokenHolder(client: client, tokens: tokens)

@@ -13,6 +13,9 @@ final class TestBrowser: @unchecked Sendable {
 
     func cookie(_ name: String) -> String? { lock.withLock { jar[name] } }
 
+    /// Sets (or replaces) a cookie, as a page or another site might.
+    func setCookie(_ name: String, _ value: String) { lock.withLock { jar[name] = value } }
+
     /// The names of the cookies held.
     var cookieNames: [String] { lock.withLock { Array(jar.keys) } }
 

@@ -7,8 +7,9 @@ signed out (buttons named after providers, never `oidc.dev`); Cancel at the dev 
 (a plain-words message, the code only in the muted support line); signed in with one
 provider (a friendly summary, no raw uid, no Unlink on the only provider, "Link another"
 offering only unlinked providers); Google before linking (account exists, in plain words);
-linking Google and Apple (Apple answers with a form_post); signing in with Google to the same
-account; deleting with a sign-in that is no longer recent (the page says what happens next
+linking Google and Apple (Apple answers with a form_post) and GitHub (OAuth 2.0, no ID token);
+signing out at the provider (RP-initiated logout: the dev provider's end-session endpoint, back
+here signed out); the same account through GitHub; signing in with Google to the same account; deleting with a sign-in that is no longer recent (the page says what happens next
 and offers the re-sign-in, then says to click Delete again); deleting. Screenshots of each
 state go to --screenshots.
 
@@ -91,7 +92,7 @@ def main():
         driver.get(url)
         wait.until(EC.visibility_of_element_located((By.ID, "signed-out")))
         labels = sorted(b.text for b in driver.find_elements(By.CSS_SELECTOR, "#sign-in a"))
-        assert labels == ["Sign in with Apple", "Sign in with Dev provider", "Sign in with Google"], labels
+        assert labels == ["Sign in with Apple", "Sign in with Dev provider", "Sign in with GitHub", "Sign in with Google"], labels
         assert "oidc.dev" not in driver.find_element(By.TAG_NAME, "body").text
         shot("1-signed-out")
 
@@ -114,8 +115,8 @@ def main():
         assert driver.find_element(By.ID, "who").text == "Alice Example", driver.find_element(By.ID, "who").text
         assert linked() == ["Dev provider"], linked()
         assert unlink_buttons() == [], "Unlink offered on the only provider"
-        assert link_offers() == ["link-apple", "link-google"], link_offers()
-        steps.append("signed in with the dev provider: no Unlink, link offers Google and Apple")
+        assert link_offers() == ["link-apple", "link-github", "link-google"], link_offers()
+        steps.append("signed in with the dev provider: no Unlink, link offers Google, Apple and GitHub")
         shot("2-signed-in")
 
         # The same person tries Google before linking it: the page says so in plain words,
@@ -138,27 +139,53 @@ def main():
         pick("alice@example.com")
         wait.until(lambda d: len(linked()) == 2)
         assert len(unlink_buttons()) == 2
-        assert link_offers() == ["link-apple"], link_offers()
+        assert link_offers() == ["link-apple", "link-github"], link_offers()
         driver.find_element(By.ID, "link-apple").click()
         pick("alice@example.com")  # Apple's flavour answers with an auto-submitting form_post
         wait.until(lambda d: len(linked()) == 3)
         assert linked() == ["Apple", "Dev provider", "Google"], linked()
-        assert link_offers() == [], link_offers()
+        assert link_offers() == ["link-github"], link_offers()
         steps.append("linked Google and Apple")
         shot("3-linked")
 
+        # GitHub (OAuth 2.0 without ID tokens) links to the same account.
+        driver.find_element(By.ID, "link-github").click()
+        pick("alice@example.com")
+        wait.until(lambda d: len(linked()) == 4)
+        assert linked() == ["Apple", "Dev provider", "GitHub", "Google"], linked()
+        assert link_offers() == [], link_offers()
+        steps.append("linked GitHub")
+
+        # Sign out at the provider: the dev provider's end-session endpoint with the session's
+        # ID token as id_token_hint, then back here, signed out, the state checked on return.
         driver.find_element(By.ID, "sign-out").click()
+        message("You are signed out, here and at your provider.")
+        wait.until(EC.visibility_of_element_located((By.ID, "signed-out")))
+        assert driver.current_url.rstrip("/") == url.rstrip("/"), driver.current_url
+        shot("3b-signed-out-at-provider")
+        steps.append("signed out at the dev provider and back, signed out")
+        driver.find_element(By.ID, "sign-in-github").click()
+        pick("alice@example.com")
+        again = home_signed_in()
+        assert again == uid, (again, uid)
+        steps.append("signed in with GitHub: same account")
+
+        # GitHub has no end-session endpoint: signed out here only, and the page says so.
+        driver.find_element(By.ID, "sign-out").click()
+        message("You are signed out here. Your provider keeps its own sign-in.")
         wait.until(EC.visibility_of_element_located((By.ID, "signed-out")))
         driver.find_element(By.ID, "sign-in-google").click()
         pick("alice@example.com")
         again = home_signed_in()
         assert again == uid, (again, uid)
-        steps.append("signed out, signed in with Google: same account")
+        steps.append("signed out (locally), signed in with Google: same account")
 
         # Deleting needs a recent sign-in: the page says what happens next and offers it.
         time.sleep(RECENT_LOGIN_SECONDS + 1.5)
         driver.find_element(By.ID, "delete").click()
         message("Sign in again to confirm; you'll come back here and can then delete the account.")
+        offers = sorted(a.get_attribute("id") for a in driver.find_elements(By.CSS_SELECTOR, "#message-actions a"))
+        assert offers == ["reauth-apple", "reauth-dev", "reauth-google"], offers  # GitHub cannot prove a fresh sign-in
         shot("4-requires-recent-login")
         steps.append("delete asked for a recent sign-in, saying what happens next")
         driver.find_element(By.CSS_SELECTOR, "#message-actions a").click()

@@ -55,11 +55,18 @@ ROUTES = {
     "/token": "token",
     "/userinfo": "userinfo",
     "/par": "pushed_authorization",
+    "/session": "session",
 }
 JWKS_PATH = "/jwks.json"
 
 
-def op_config(issuer, keydir, require_par=False, acrs=()):
+TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange"
+ACCESS_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:access_token"
+# The only resource --token-exchange lets a token be exchanged for: any other is idpyoidc's invalid_target.
+EXCHANGE_RESOURCE = "https://orders.example/api"
+
+
+def op_config(issuer, keydir, require_par=False, acrs=(), end_session=False, token_exchange=False):
     authentication = {
         "anon": {
             "acr": "urn:oasis:names:tc:SAML:2.0:ac:classes:unspecified",
@@ -84,15 +91,11 @@ def op_config(issuer, keydir, require_par=False, acrs=()):
         "cookie_handler": {
             "class": "idpyoidc.server.cookie_handler.CookieHandler",
             "kwargs": {
-                "encrypter": {
-                    "kwargs": {
-                        "keys": {
-                            "key_defs": [
-                                {"type": "OCT", "use": ["enc"], "kid": "enc"},
-                                {"type": "OCT", "use": ["sig"], "kid": "sig"},
-                            ]
-                        }
-                    }
+                "keys": {
+                    "key_defs": [
+                        {"type": "OCT", "use": ["enc"], "kid": "enc"},
+                        {"type": "OCT", "use": ["sig"], "kid": "sig"},
+                    ]
                 },
                 "name": {"session": "oidc_op", "register": "oidc_op_rp", "session_management": "sman"},
             },
@@ -110,7 +113,7 @@ def op_config(issuer, keydir, require_par=False, acrs=()):
         "preference": {
             "response_types_supported": ["code"],
             "response_modes_supported": ["query"],
-            "grant_types_supported": ["authorization_code"],
+            "grant_types_supported": ["authorization_code"] + ([TOKEN_EXCHANGE] if token_exchange else []),
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["RS256"],
             "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "client_secret_jwt"],
@@ -140,8 +143,13 @@ def op_config(issuer, keydir, require_par=False, acrs=()):
             "token": {
                 "path": "token",
                 "class": "idpyoidc.server.oidc.token.Token",
-                "kwargs": {"client_authn_method": ["client_secret_basic", "client_secret_post", "client_secret_jwt"]},
+                "kwargs": token_kwargs(token_exchange),
             },
+            **({"session": {
+                "path": "session",
+                "class": "idpyoidc.server.oidc.session.Session",
+                "kwargs": {"logout_verify_url": issuer + "/verify_logout", "post_logout_uri_path": "logged_out", "signing_alg": "RS256"},
+            }} if end_session else {}),
             "pushed_authorization": {
                 "path": "par",
                 "class": "idpyoidc.server.oauth2.pushed_authorization.PushedAuthorization",
@@ -176,7 +184,8 @@ def op_config(issuer, keydir, require_par=False, acrs=()):
                             "supports_minting": ["access_token", "id_token"],
                             "max_usage": 1,
                         },
-                        "access_token": {},
+                        # Token exchange (RFC 8693) mints an access token from an access token.
+                        "access_token": {"supports_minting": ["access_token"]} if token_exchange else {},
                     },
                     "expires_in": 43200,
                 }
@@ -185,8 +194,27 @@ def op_config(issuer, keydir, require_par=False, acrs=()):
     }
 
 
-def make_server(issuer, keydir, client_id, client_secret, redirect_uris, require_par=False, acrs=()):
-    server = Server(OPConfiguration(conf=op_config(issuer, keydir, require_par, acrs), base_path=keydir), cwd=keydir)
+def token_kwargs(token_exchange):
+    kwargs = {"client_authn_method": ["client_secret_basic", "client_secret_post", "client_secret_jwt"]}
+    if token_exchange:
+        kwargs["grant_types_helpers"] = {
+            "authorization_code": {"class": "idpyoidc.server.oidc.token_helper.access_token.AccessTokenHelper", "kwargs": {}},
+            TOKEN_EXCHANGE: {
+                "class": "idpyoidc.server.oauth2.token_helper.token_exchange.TokenExchangeHelper",
+                "kwargs": {
+                    "subject_token_types_supported": [ACCESS_TOKEN_TYPE],
+                    "requested_token_types_supported": [ACCESS_TOKEN_TYPE],
+                    "policy": {"": {"function": "idpyoidc.server.oauth2.token_helper.validate_token_exchange_policy",
+                                    "kwargs": {"scope": ["openid", "email", "profile"], "resource": [EXCHANGE_RESOURCE]}}},
+                },
+            },
+        }
+    return kwargs
+
+
+def make_server(issuer, keydir, client_id, client_secret, redirect_uris, require_par=False, acrs=(), post_logout_uris=(), token_exchange=False):
+    server = Server(OPConfiguration(
+        conf=op_config(issuer, keydir, require_par, acrs, end_session=bool(post_logout_uris), token_exchange=token_exchange), base_path=keydir), cwd=keydir)
     server.context.cdb[client_id] = {
         "client_id": client_id,
         "client_secret": client_secret,
@@ -194,9 +222,17 @@ def make_server(issuer, keydir, client_id, client_secret, redirect_uris, require
         "redirect_uris": [(uri, {}) for uri in redirect_uris],
         "response_types_supported": ["code"],
         "allowed_scopes": ["openid", "email", "profile"],
+        "post_logout_redirect_uri": [(uri, {}) for uri in post_logout_uris],
+        "grant_types_supported": ["authorization_code"] + ([TOKEN_EXCHANGE] if token_exchange else []),
     }
     if require_par:  # idpyoidc has the flag in its metadata model but does not publish it from preferences
         server.context.provider_info["require_pushed_authorization_requests"] = True
+    if post_logout_uris:
+        # idpyoidc 5.0.0's Session.parse_request runs client authentication, whose "none" method
+        # always answers, then reads a token from that answer and fails (KeyError 'token') for every
+        # request. RP-Initiated Logout has no client authentication (the id_token_hint's aud names
+        # the client, and idpyoidc checks it against its session): skip that step for this endpoint.
+        server.get_endpoint("session").client_authentication = lambda *args, **kwargs: None
     # client_secret_jwt: idpyoidc verifies HS256 assertions with the client's symmetric key.
     server.keyjar.add_symmetric(client_id, client_secret)
     return server
@@ -250,11 +286,19 @@ class Handler(BaseHTTPRequestHandler):
             # idpyoidc honours a `claims` request parameter even when discovery says
             # claims_parameter_supported=false; ignore it so nothing can pull email into the ID token.
             args.pop("claims", None)
+        # idpyoidc's session cookie (set at /authorization) is what its end-session endpoint
+        # finds the session by: pass the browser's cookies on, to that endpoint only (at
+        # /authorization they would make idpyoidc reuse an earlier authentication, and its acr).
+        cookies = []
+        for pair in (self.headers.get("Cookie") or "").split(";"):
+            cookie, _, value = pair.strip().partition("=")
+            if cookie:
+                cookies.append({"name": cookie, "value": value})
         http_info = {
             "headers": {k.lower(): v for k, v in self.headers.items() if k.lower() != "cookie"},
             "method": self.command,
             "url": self.op.issuer + self.path,
-            "cookie": [],
+            "cookie": cookies if name == "session" else [],
         }
         with self.lock:  # idpyoidc's in-memory session store is not meant for concurrent use
             self.handle_endpoint(name, endpoint, args, http_info)
@@ -279,11 +323,26 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(201, json.dumps(result["http_response"]), [("Content-Type", "application/json")])
         if "http_response" in result:  # would be a login page; NoAuthn never asks for one
             return self.send(200, result["http_response"], [("Content-Type", "text/html")])
+        if name == "session":
+            return self.verified_logout(endpoint, result["redirect_location"])
         info = endpoint.do_response(request=request, **result)
+        cookies = [("Set-Cookie", f"{c['name']}={c['value']}; Path=/; HttpOnly") for c in info.get("cookie", [])]
         if endpoint.response_placement == "url" or info.get("response_placement") == "url":
-            return self.send(302, headers=[("Location", info["response"])])
+            return self.send(302, headers=[("Location", info["response"])] + cookies)
         status = info.get("response_code", 400 if "error" in result else 200)
         return self.send(status, info["response"], info.get("http_headers", []))
+
+
+    def verified_logout(self, endpoint, location):
+        """The person confirms at idpyoidc's logout page at once (as NoAuthn signs them in at
+        once): its signed `sjwt` names the session and where to go; the session ends (idpyoidc's
+        do_verified_logout), a line `LOGOUT <sid> <state>` goes to stdout, and the browser goes
+        back to the post_logout_redirect_uri with the state."""
+        sjwt = dict(parse_qsl(urlsplit(location).query))["sjwt"]
+        payload = endpoint.unpack_signed_jwt(sjwt)
+        endpoint.do_verified_logout(payload["sid"])
+        print(f"LOGOUT {payload['sid']} {payload.get('state', '-')}", flush=True)
+        return self.send(302, headers=[("Location", payload["redirect_uri"])])
 
 
 def main():
@@ -294,6 +353,9 @@ def main():
     parser.add_argument("--redirect-uri", action="append", required=True)
     parser.add_argument("--require-par", action="store_true", help="advertise require_pushed_authorization_requests")
     parser.add_argument("--acr", action="append", default=[])
+    parser.add_argument("--post-logout-redirect-uri", action="append", default=[],
+                        help="serve the end-session endpoint (RP-Initiated Logout 1.0), returning to this registered URI")
+    parser.add_argument("--token-exchange", action="store_true", help="accept RFC 8693 token exchange at the token endpoint")
     args = parser.parse_args()
     # idpyoidc logs every request at INFO, headers included; WARNING keeps stderr readable.
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -302,7 +364,9 @@ def main():
     keydir = tempfile.mkdtemp(prefix="idpy-op-")
     try:
         os.chdir(keydir)  # anything idpyoidc writes by relative path lands in the temporary directory too
-        Handler.op = make_server(issuer, keydir, args.client_id, args.client_secret, args.redirect_uri, args.require_par, args.acr)
+        Handler.op = make_server(
+            issuer, keydir, args.client_id, args.client_secret, args.redirect_uri, args.require_par, args.acr,
+            post_logout_uris=args.post_logout_redirect_uri, token_exchange=args.token_exchange)
         httpd = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
         # Clients such as AsyncHTTPClient keep connections alive: their handler threads wait for
         # a next request. Do not join them on shutdown, or SIGTERM would never end the process.

@@ -65,11 +65,39 @@ public protocol ProviderEventSource: Sendable {
     func receiveEvents(on route: ProviderEventRoute, body: [UInt8]) async throws(FederateError) -> ProviderEventBatch
 }
 
+/// What sign-out asks of a provider (OpenID Connect RP-Initiated Logout 1.0 §2): the hint
+/// of who is signing out, where to send the browser back, and the `state` the server checks
+/// on its return.
+///
+/// Holds the ID token: its `description` is redacted.
+public struct ProviderLogoutRequest: Sendable, CustomStringConvertible {
+    /// `id_token_hint`: the ID token the session was signed in with (a secret), when the server
+    /// kept it; `nil` sends `client_id` alone, and a provider that insists on a hint may ask the
+    /// user to confirm, or keep its session.
+    public let idTokenHint: String?
+    /// `post_logout_redirect_uri`, which must be registered with the provider.
+    public let postLogoutRedirectURI: String
+    /// `state`, echoed back to ``postLogoutRedirectURI`` and checked there.
+    public let state: String
+
+    /// Creates a request.
+    public init(idTokenHint: String?, postLogoutRedirectURI: String, state: String) {
+        self.idTokenHint = idTokenHint
+        self.postLogoutRedirectURI = postLogoutRedirectURI
+        self.state = state
+    }
+
+    /// Redacted.
+    public var description: String { "ProviderLogoutRequest(hint: \(idTokenHint == nil ? "no" : "yes"), to: \(postLogoutRedirectURI))" }
+}
+
 /// The logout capability of a ``SignInProvider`` (``ProviderCapabilities/logout``): its own
 /// session can be ended when the user signs out here (OpenID Connect RP-Initiated Logout 1.0);
-/// the server's sign-out answers with the URL to send the browser to.
+/// the server's sign-out sends the browser to the URL it builds.
 public protocol ProviderLogoutSource: Sendable {
-    /// The provider's logout URL for this client, or `nil` when it has no `end_session_endpoint`.
-    /// `postLogoutRedirectURI`, when given, must be registered with the provider.
-    func endSessionURL(postLogoutRedirectURI: String?) async throws(FederateError) -> String?
+    /// The provider's logout URL for this client: its `end_session_endpoint` with
+    /// `id_token_hint` (when `request` has one), `post_logout_redirect_uri`, `client_id` and
+    /// `state`; `nil` when the provider advertises no `end_session_endpoint` (sign-out then
+    /// stays local).
+    func endSessionURL(_ request: ProviderLogoutRequest) async throws(FederateError) -> String?
 }

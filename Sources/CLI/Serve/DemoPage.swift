@@ -19,12 +19,16 @@ enum DemoPage {
         let name: String
         let label: String
         let providerID: String
+        /// Whether it can prove a fresh sign-in (an OAuth 2.0 provider without ID tokens cannot):
+        /// only such providers are offered for a re-sign-in.
+        var reauthenticates = true
     }
 
     /// The page; with `guests`, a "Continue as guest" button for signed-out visitors.
     static func html(providers: [Provider], guests: Bool = false) -> String {
         let list = JSONSerializer.bytes(.array(providers.map { provider -> JSONValue in
-            ["name": .string(provider.name), "label": .string(provider.label), "provider_id": .string(provider.providerID)]
+            ["name": .string(provider.name), "label": .string(provider.label), "provider_id": .string(provider.providerID),
+             "reauthenticates": .bool(provider.reauthenticates)]
         }))
         // JSON inside a <script>: "</" could end the element early.
         let json = String(decoding: list, as: UTF8.self).replacingOccurrences(of: "</", with: "<\\/")

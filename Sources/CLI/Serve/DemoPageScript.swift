@@ -24,6 +24,7 @@ enum DemoPageScript {
           email_already_in_use: "Another account already uses this email. Sign in to that account instead.",
           user_mismatch: "You signed in at {p} as someone else. Sign in again as the person signed in here.",
           requires_recent_login: "{p} did not ask you to sign in again, so this does not count as a fresh sign-in. Try again.",
+          provider_cannot_reauthenticate: "{p} cannot confirm a fresh sign-in. Sign in again with another of your linked providers.",
           access_denied: "You cancelled signing in with {p}. Nothing changed: choose a way to sign in when you are ready.",
           provider_error: "{p} did not complete the sign-in. Try again, or choose another way to sign in.",
           state_mismatch: "That sign-in was not started on this page, or has already finished. Start again here.",
@@ -117,10 +118,19 @@ enum DemoPageScript {
         }
 
         // A sensitive change refused for want of a recent sign-in: say what happens next and
-        // offer the re-sign-in with each linked provider; it comes back with ?confirm=ACTION.
-        function askToSignInAgain(action, what) {
-          const actions = me.providers.filter((p) => p.route).map((p) =>
+        // offer the re-sign-in with each linked provider that can prove one (an OAuth 2.0
+        // provider without ID tokens, such as GitHub, cannot); it comes back with ?confirm=ACTION.
+        const reauthenticates = (route) => (providers.find((p) => p.name === route) || {}).reauthenticates !== false;
+        function reauthLinks(action) {
+          return me.providers.filter((p) => p.route && reauthenticates(p.route)).map((p) =>
             link("Sign in again with " + (labelOf(p.route) || labelOfID(p.provider_id)), start(p.route, "reauthenticate", "/?via=" + p.route + "&confirm=" + action), "reauth-" + p.route));
+        }
+        function askToSignInAgain(action, what) {
+          const actions = reauthLinks(action);
+          if (actions.length === 0) {
+            return say(what + " needs a recent sign-in, and none of your linked providers can confirm one. Link a provider such as " +
+                providers.filter((p) => p.reauthenticates !== false).map((p) => p.label).join(" or ") + " first.", { code: "requires_recent_login", info: true });
+          }
           say(what + " needs a recent sign-in. Sign in again to confirm; you'll come back here and can then " +
               (action === "delete" ? "delete the account." : "unlink it."), { actions, code: "requires_recent_login", info: true });
         }
@@ -154,7 +164,13 @@ enum DemoPageScript {
           else explain(result.body.error);
           await load();
         }
-        $("sign-out").onclick = async () => { await api("POST", "/auth/signout"); me = null; say("You are signed out.", { info: true }); await load(); };
+        // Signed out here; when the provider can end its own session too, the browser goes there
+        // and comes back to /auth/signout/callback, then here with ?signed_out=provider.
+        $("sign-out").onclick = async () => {
+          const result = await api("POST", "/auth/signout");
+          if (result.body.end_session_url) { window.location.assign(result.body.end_session_url); return; }
+          me = null; say("You are signed out here. Your provider keeps its own sign-in.", { info: true }); await load();
+        };
         $("delete").onclick = async () => {
           const result = await api("DELETE", "/me");
           if (result.status === 403 && result.body.error === "requires_recent_login") return askToSignInAgain("delete", "Deleting your account");
@@ -179,12 +195,18 @@ enum DemoPageScript {
           explain(query.get("error"), via, query.get("provider_error"));
         } else if (query.get("merge") === "1") {
           pendingMerge = true;
+        } else if (query.get("signed_out") === "provider") {
+          say("You are signed out, here and at your provider.", { info: true });
         } else if (query.get("confirm") === "delete") {
           say("You signed in again. Click Delete account again to delete it.", { info: true });
         } else if (query.get("confirm") === "unlink") {
           say("You signed in again. Click Unlink again to unlink it.", { info: true });
         }
         if (window.location.search) history.replaceState(null, "", window.location.pathname);
-        load().then(() => { if (pendingMerge && me) merge(); });
+        load().then(() => {
+          if (pendingMerge && me) merge();
+          // A re-sign-in refused by a provider that cannot prove one: offer the others.
+          if (me && query.get("error") === "provider_cannot_reauthenticate" && query.get("confirm")) askToSignInAgain(query.get("confirm"), "This change");
+        });
         """#
 }

@@ -3,9 +3,12 @@ import Crypto
 import Federate
 import FederateApple
 import FederateDevProvider
+import FederateGitHub
 import FederateGoogle
 import FederateHummingbird
+import FederateMCP
 import FederateMicrosoft
+import FederateOAuth2
 import FederateOIDC
 import FederatePostgres
 import FederateSQLite
@@ -25,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the reference app: federated sign-in, linking and account deletion (see Docs/Server.md).",
         discussion: """
-            Without --config: the dev provider runs in process in its generic, Google and Apple flavours (three \
+            Without --config: the dev provider runs in process in its generic, Google, Apple and GitHub flavours (four \
             providers, a user picker instead of passwords), accounts live in ./federate-demo.sqlite, and the app \
             listens on http://127.0.0.1:PORT. GET /api/whoami takes the generic dev provider's ID tokens as bearer tokens. \
             Prints {"url": URL, "providers": [...]} on standard output once it listens.
@@ -86,16 +89,20 @@ struct ServeCommand: AsyncParsableCommand {
                 guard let flavor = DevFlavor(rawValue: flavorName) else {
                     throw FederateError(.invalidConfiguration, "unknown dev flavour '\(flavorName)'")
                 }
-                var configuration = devConfiguration(flavor, name: name)
+                var configuration = devConfiguration(flavor, name: name, servesMCPClients: settings.mcp?.provider == name)
                 if let access = settings.apiAccessTokens, access.provider == name { configuration.accessTokenResource = access.resolvedResource(origin: origin) }
                 let dev = try await DevProvider.start(configuration: configuration)
                 devProviders.append(dev)
                 providers[name] = try devSignIn(dev, flavor: flavor, cache: cache)
-                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? devLabel(flavor), providerID: providers[name]?.providerID ?? ""))
+                buttons.append(DemoPage.Provider(
+                    name: name, label: settings.label(of: name) ?? devLabel(flavor), providerID: providers[name]?.providerID ?? "",
+                    reauthenticates: flavor != .github))
             default:
-                guard let (provider, label) = try externalProvider(entry, cache: cache) else { continue }
-                providers[entry.name] = provider
-                buttons.append(DemoPage.Provider(name: entry.name, label: settings.label(of: entry.name) ?? label, providerID: provider.providerID))
+                guard let external = try externalProvider(entry, cache: cache) else { continue }
+                providers[entry.name] = external.provider
+                buttons.append(DemoPage.Provider(
+                    name: entry.name, label: settings.label(of: entry.name) ?? external.label, providerID: external.provider.providerID,
+                    reauthenticates: external.reauthenticates))
             }
         }
 
@@ -129,21 +136,30 @@ struct ServeCommand: AsyncParsableCommand {
         }
         HealthRoutes<FederateContext>(readiness: Readiness(configuration: configuration), logger: logger).register(on: router)
         MetricsRoute(registry: registry, settings: settings.metrics).register(on: router)
+        var protectedResources: [ProtectedResourceMetadata] = []
         if let verifier = try await apiVerifier(settings, providers: configuration.providers, origin: origin, logger: logger) {
             // An API for apps: ID tokens of api_bearer_provider and access tokens as api_access_tokens says, verified on every request.
             let presentations = try apiPresentations(settings, store: store, origin: origin)
+            let metadata = try await apiMetadata(settings, providers: configuration.providers, presentations: presentations, origin: origin, logger: logger)
+            if let metadata { protectedResources.append(metadata) }
             let api = router.group("api").add(middleware: BearerAuthenticationMiddleware<FederateContext>(
-                verifier: verifier, presentations: presentations))
+                verifier: verifier, presentations: presentations, resource: metadata))
             // Each route behind its own required scopes (api_access_tokens.required_scopes); a
             // route that requires none has no scope middleware (no step added per request).
             let scopes = settings.apiAccessTokens?.requiredScopes ?? [:]
-            let whoami = scopes["/api/whoami"].map { api.group("whoami").add(middleware: RequiredScopesMiddleware($0, presentations: presentations)) }
-                ?? api.group("whoami")
+            let whoami = scopes["/api/whoami"].map {
+                api.group("whoami").add(middleware: RequiredScopesMiddleware($0, presentations: presentations, resource: metadata))
+            } ?? api.group("whoami")
             whoami.get { _, context in
                 Response(
                     status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                     body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes(Self.whoami(context.federate.caller)))))
             }
+        }
+        ProtectedResourceRoutes<FederateContext>(protectedResources).register(on: router)
+        if let mcp = settings.mcp {
+            // The demo MCP server (Docs/MCP.md): its own resource, tools with their own scopes.
+            MCPRoutes<FederateContext>(try await mcpServer(mcp, providers: configuration.providers, origin: origin)).register(on: router)
         }
         let page = DemoPage.html(providers: buttons, guests: settings.guests)
         let names = buttons.map { JSONValue.string($0.name) }
@@ -189,28 +205,38 @@ struct ServeCommand: AsyncParsableCommand {
         if let failure { throw FederateError.addressInUse(failure, address: "127.0.0.1:\(settings.port)") ?? failure }
     }
 
-    /// The provider of a configuration entry that is not a dev provider, and what its button
-    /// says by default; `nil` for a dev provider (which runs inside `serve`).
+    /// The provider of a configuration entry that is not a dev provider, what its button says
+    /// by default, and whether it can prove a fresh sign-in (the demo page offers re-sign-ins
+    /// only with those); `nil` for a dev provider (which runs inside `serve`).
     static func externalProvider(
         _ entry: ServeConfiguration.ProviderEntry, cache: ProviderCache
-    ) throws(FederateError) -> (provider: any SignInProvider, label: String)? {
+    ) throws(FederateError) -> (provider: any SignInProvider, label: String, reauthenticates: Bool)? {
         switch entry {
         case .dev:
             return nil
         case .google(_, let clientID, let secret):
-            return (GoogleProvider(clientID: clientID, clientSecret: secret, cache: cache), "Google")
+            return (GoogleProvider(clientID: clientID, clientSecret: secret, cache: cache), "Google", true)
         case .apple(_, let servicesID, let teamID, let keyID, let pem):
-            return (try AppleProvider(servicesID: servicesID, teamID: teamID, keyID: keyID, privateKeyPEM: pem, cache: cache), "Apple")
+            return (try AppleProvider(servicesID: servicesID, teamID: teamID, keyID: keyID, privateKeyPEM: pem, cache: cache), "Apple", true)
         case .microsoft(_, let clientID, let secret, let audience, let authorityHost):
             let provider = try MicrosoftProvider(
                 clientID: clientID, clientSecret: secret, audience: audience, endpoints: authorityHost.map(MicrosoftEndpoints.at) ?? .microsoft,
                 cache: cache)
-            return (provider, "Microsoft")
+            return (provider, "Microsoft", true)
+        case .github(_, let clientID, let secret, let enterprise):
+            let provider = try GitHubProvider(
+                clientID: clientID, clientSecret: secret, endpoints: try enterprise.map(GitHubEndpoints.enterprise) ?? .github, cache: cache)
+            return (provider, "GitHub", false)
+        case .oauth2(let entry):
+            let provider = try OAuth2Provider(
+                id: "oauth2.\(entry.name)", server: entry.server, userEndpoint: entry.userEndpoint, clientID: entry.clientID,
+                clientSecret: entry.clientSecret, scopes: entry.scopes, fields: entry.fields, cache: cache)
+            return (provider, entry.name, entry.fields.authTime != nil)
         case .oidc(let name, let issuer, let clientID, let secret, let privateNetwork):
             let provider = try OIDCProvider(
                 id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret,
                 profile: StandardOpenIDProfile(privateNetworkAllowList: privateNetwork), cache: cache)
-            return (provider, name)
+            return (provider, name, true)
         }
     }
 
@@ -255,6 +281,43 @@ struct ServeCommand: AsyncParsableCommand {
         case .introspection:
             return CallerTokenRouter(idTokens: idTokens, introspection: try introspectionClient(access, client: client, providerID: oidc.id, origin: origin, logger: logger))
         }
+    }
+
+    /// The API's RFC 9728 metadata, published at `/.well-known/oauth-protected-resource` (plus the
+    /// resource's path) and named in its challenges: for `api_access_tokens` whose `resource` is an
+    /// `https` URL (or `http` on loopback), with the provider's issuer, the routes' required
+    /// scopes and, with DPoP, its algorithms. `nil` for ID tokens alone, or a resource that is
+    /// not a URL (an RFC 8707 URN has no metadata document).
+    static func apiMetadata(
+        _ settings: ServeConfiguration, providers: ProviderRegistry, presentations: [any TokenPresentation], origin: String, logger: Logger
+    ) async throws -> ProtectedResourceMetadata? {
+        guard let access = settings.apiAccessTokens, let oidc = providers.entry(named: access.provider)?.provider as? OIDCProvider else { return nil }
+        let issuer = try await oidc.client().metadata.issuer
+        let scopes = OAuthScopes(access.requiredScopes.keys.sorted().flatMap { access.requiredScopes[$0]?.values ?? [] })
+        let dpop = presentations.compactMap { $0 as? DPoPPresentation }.first
+        do throws(FederateError) {
+            return try ProtectedResourceMetadata(
+                resource: access.resolvedResource(origin: origin), authorizationServers: [issuer], scopesSupported: scopes,
+                dpopSigningAlgValuesSupported: dpop?.signingAlgorithms ?? [])
+        } catch {
+            // Not a start failure: the API works as before, its challenges naming no metadata.
+            logger.notice("the API publishes no RFC 9728 metadata", metadata: ["reason": "\(error.message)"])
+            return nil
+        }
+    }
+
+    /// The demo MCP server of `mcp`: access tokens of its provider issued for its resource.
+    static func mcpServer(_ mcp: MCPSettings, providers: ProviderRegistry, origin: String) async throws -> ProtectedMCPServer {
+        guard let oidc = providers.entry(named: mcp.provider)?.provider as? OIDCProvider else {
+            throw FederateError(.invalidConfiguration, "mcp.provider '\(mcp.provider)' is not an OpenID provider of this configuration")
+        }
+        let client = try await oidc.client()
+        let resource = mcp.resolvedResource(origin: origin)
+        let metadata = try ProtectedResourceMetadata(
+            resource: resource, authorizationServers: [client.metadata.issuer],
+            scopesSupported: OAuthScopes(DemoMCPServer.toolScopes.keys.sorted().flatMap { DemoMCPServer.toolScopes[$0]?.values ?? [] }),
+            resourceName: "federate serve's demo MCP server")
+        return try DemoMCPServer.protected(verifier: client.accessTokenVerifier(resource: resource, providerID: oidc.id), metadata: metadata)
     }
 
     /// The RFC 7662 client of `api_access_tokens`: at discovery's `introspection_endpoint`, else
@@ -314,16 +377,23 @@ struct ServeCommand: AsyncParsableCommand {
         case .apple: return "Apple"
         case .firebase: return "Firebase"
         case .microsoft: return "Microsoft"
+        case .github: return "GitHub"
         }
     }
 
-    /// A dev provider whose clients redirect to this server's callback for `name`, with the
-    /// user picker (a person chooses who to be).
-    static func devConfiguration(_ flavor: DevFlavor, name: String) -> DevProviderConfiguration {
+    /// A dev provider whose clients redirect to this server's callback for `name` (and, after
+    /// RP-initiated logout, to its sign-out callback), with the user picker (a person chooses who to be).
+    /// With `servesMCPClients`, the public client `dev-public` keeps its loopback redirects (any
+    /// port and path): an MCP client's own redirect listener (Docs/MCP.md).
+    static func devConfiguration(_ flavor: DevFlavor, name: String, servesMCPClients: Bool = false) -> DevProviderConfiguration {
         var configuration = DevProviderConfiguration.standard(for: flavor)
         configuration.autoApproveSubject = nil
         for index in configuration.clients.indices where !configuration.clients[index].redirectURIs.isEmpty {
-            configuration.clients[index].redirectURIs = ["http://127.0.0.1/auth/\(name)/callback", "http://[::1]/auth/\(name)/callback"]
+            if servesMCPClients, configuration.clients[index].id == "dev-public" { continue }
+            configuration.clients[index].redirectURIs = [
+                "http://127.0.0.1/auth/\(name)/callback", "http://[::1]/auth/\(name)/callback", "http://127.0.0.1/auth/signout/callback",
+                "http://[::1]/auth/signout/callback",
+            ]
         }
         return configuration
     }
@@ -341,6 +411,8 @@ struct ServeCommand: AsyncParsableCommand {
             // The dev provider's tenants only: any tenant it serves, at its /common authority.
             return try MicrosoftProvider(
                 clientID: client.id, clientSecret: client.secret, audience: .common(.anyTenant), endpoints: .at(dev.baseURL), cache: cache)
+        case .github:
+            return try GitHubProvider(clientID: client.id, clientSecret: client.secret ?? "", endpoints: .enterprise(dev.baseURL), cache: cache)
         case .generic, .firebase:
             return try OIDCProvider(id: "oidc.dev", issuer: dev.issuer, clientID: client.id, clientSecret: client.secret, cache: cache)
         }

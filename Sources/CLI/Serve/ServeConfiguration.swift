@@ -1,5 +1,7 @@
 import Federate
+import FederateGitHub
 import FederateMicrosoft
+import FederateOAuth2
 import Foundation
 
 /// `federate serve`'s configuration file (documented in `Docs/Server.md`):
@@ -23,6 +25,9 @@ import Foundation
 ///     "keep_tokens": true},                           // kept, sealed, refreshed (AccountService.accessToken)
 ///    {"name": "microsoft", "type": "microsoft", "client_id": "…", "client_secret_env": "MS_SECRET",
 ///     "account_types": "organizations", "allowed_tenants": ["72f988bf-…"]},   // or "tenant", or "any_tenant": true (MicrosoftAudienceChoice)
+///    {"name": "github", "type": "github", "client_id": "…", "client_secret_env": "GITHUB_SECRET"},   // "enterprise_url" for GHES
+///    {"name": "corp-oauth", "type": "oauth2", "issuer": "https://auth.corp.example", "user_endpoint": "https://api.corp.example/me",
+///     "client_id": "…", "client_secret_env": "CORP_OAUTH_SECRET", "scopes": ["profile"], "fields": {"id": "id", "email_verified": "verified"}},
 ///    {"name": "dev", "type": "dev", "flavor": "generic"}]}
 /// ```
 ///
@@ -40,13 +45,30 @@ struct ServeConfiguration {
         case oidc(name: String, issuer: String, clientID: String, clientSecret: String?, privateNetwork: PrivateNetworkAllowList)
         /// `authorityHost` is `nil` for Microsoft's global cloud.
         case microsoft(name: String, clientID: String, clientSecret: String?, audience: MicrosoftAudience, authorityHost: String?)
+        /// `enterpriseURL` is `nil` for github.com.
+        case github(name: String, clientID: String, clientSecret: String, enterpriseURL: String?)
+        case oauth2(OAuth2Entry)
 
         var name: String {
             switch self {
-            case .dev(let name, _), .google(let name, _, _), .apple(let name, _, _, _, _), .oidc(let name, _, _, _, _), .microsoft(let name, _, _, _, _):
+            case .dev(let name, _), .google(let name, _, _), .apple(let name, _, _, _, _), .oidc(let name, _, _, _, _), .microsoft(let name, _, _, _, _),
+                .github(let name, _, _, _):
                 return name
+            case .oauth2(let entry):
+                return entry.name
             }
         }
+    }
+
+    /// A `"type": "oauth2"` entry: an OAuth 2.0 provider without ID tokens, configured from data.
+    struct OAuth2Entry {
+        let name: String
+        let server: OAuth2Provider.Server
+        let userEndpoint: String
+        let clientID: String
+        let clientSecret: String?
+        let scopes: [String]
+        let fields: OAuth2UserFields
     }
 
     var port: Int = 8080
@@ -60,7 +82,10 @@ struct ServeConfiguration {
     /// The access tokens `GET /api/whoami` also takes (``APIAccessSettings``); `nil` takes none.
     /// The defaults take the generic dev provider's JWT access tokens for `ORIGIN/api`.
     var apiAccessTokens: APIAccessSettings? = APIAccessSettings(provider: "dev", resource: nil, method: .jwt)
-    var providers: [ProviderEntry] = [.dev(name: "dev", flavor: "generic"), .dev(name: "google", flavor: "google"), .dev(name: "apple", flavor: "apple")]
+    var providers: [ProviderEntry] = [
+        .dev(name: "dev", flavor: "generic"), .dev(name: "google", flavor: "google"), .dev(name: "apple", flavor: "apple"),
+        .dev(name: "github", flavor: "github"),
+    ]
     /// What the demo page's buttons call each provider, by name (a provider's `"label"`);
     /// unnamed ones are called after their type ("Google", "Apple", "Dev provider").
     var labels: [String: String] = [:]
@@ -75,6 +100,8 @@ struct ServeConfiguration {
     var providerTokenKeys: String?
     /// Whether `GET /me/provider-tokens/{name}` answers (off by default).
     var providerTokenRoute = false
+    /// The demo MCP server (Docs/MCP.md): on without a file, with the generic dev provider.
+    var mcp: MCPSettings? = MCPSettings(provider: "dev")
 
     /// The button label configured for provider `name`, if any.
     func label(of name: String) -> String? { labels[name] }
@@ -179,6 +206,7 @@ struct ServeConfiguration {
         } else {
             apiAccessTokens = nil
         }
+        mcp = try object["mcp"].map { (value) throws(FederateError) in try MCPSettings(json: value) }
         if let entries = object["providers"]?.arrayValue {
             providers = []
             for entry in entries {
@@ -207,8 +235,17 @@ struct ServeConfiguration {
                         clientSecret: try secret(entry, "client_secret_env"), privateNetwork: try Self.privateNetwork(entry, provider: name)))
                 case "microsoft":
                     providers.append(try Self.microsoft(entry, name: name, clientID: try string(entry, "client_id"), secret: try secret(entry, "client_secret_env")))
+                case "github":
+                    guard let secret = try secret(entry, "client_secret_env") else {
+                        throw FederateError(.invalidConfiguration, "provider '\(name)': github needs client_secret_env")
+                    }
+                    let enterprise = entry["enterprise_url"]?.stringValue
+                    if let enterprise { _ = try GitHubEndpoints.enterprise(enterprise) }
+                    providers.append(.github(name: name, clientID: try string(entry, "client_id"), clientSecret: secret, enterpriseURL: enterprise))
+                case "oauth2":
+                    providers.append(.oauth2(try Self.oauth2(entry, name: name, clientID: try string(entry, "client_id"), secret: try secret(entry, "client_secret_env"))))
                 default:
-                    throw FederateError(.invalidConfiguration, "provider '\(name)': type is dev, google, apple, microsoft or oidc")
+                    throw FederateError(.invalidConfiguration, "provider '\(name)': type is dev, google, apple, microsoft, oidc, github or oauth2")
                 }
             }
         }
@@ -242,6 +279,75 @@ struct ServeConfiguration {
             default: throw FederateError(.invalidConfiguration, "api_access_tokens.provider must be an oidc provider or a generic dev provider")
             }
         }
+        if let mcp {
+            switch providers.first(where: { $0.name == mcp.provider }) {
+            case .oidc?: break
+            case .dev(_, let flavor)? where flavor == "generic": break
+            default: throw FederateError(.invalidConfiguration, "mcp.provider must be an oidc provider or a generic dev provider of this file")
+            }
+        }
+    }
+
+    /// A `"type": "oauth2"` entry: `issuer` (RFC 8414 metadata) or `authorization_endpoint` and
+    /// `token_endpoint` (and `revocation_endpoint`), `user_endpoint`, `scopes`, and `fields` naming
+    /// the user endpoint's members (`id` required; `email`, `email_verified`, `name`, `picture`,
+    /// `username`, `auth_time`). Every URL passes `EndpointSecurity`.
+    static func oauth2(_ entry: JSONValue, name: String, clientID: String, secret: String?) throws(FederateError) -> OAuth2Entry {
+        func text(_ value: JSONValue?, _ key: String) throws(FederateError) -> String? {
+            guard let value else { return nil }
+            guard let text = value.stringValue, !text.isEmpty else { throw FederateError(.invalidConfiguration, "provider '\(name)': \(key) is a string") }
+            return text
+        }
+        let server: OAuth2Provider.Server
+        if let issuer = try text(entry["issuer"], "issuer") {
+            guard entry["authorization_endpoint"] == nil, entry["token_endpoint"] == nil else {
+                throw FederateError(.invalidConfiguration, "provider '\(name)': issuer or the endpoints, not both")
+            }
+            try EndpointSecurity.validate(issuer, field: "provider '\(name)': issuer")
+            server = .issuer(issuer)
+        } else {
+            guard let authorization = try text(entry["authorization_endpoint"], "authorization_endpoint"),
+                let token = try text(entry["token_endpoint"], "token_endpoint")
+            else {
+                throw FederateError(.invalidConfiguration, "provider '\(name)': oauth2 needs issuer, or authorization_endpoint and token_endpoint")
+            }
+            var origin = authorization
+            if let scheme = origin.range(of: "://"), let slash = origin[scheme.upperBound...].firstIndex(of: "/") { origin = String(origin[..<slash]) }
+            server = .endpoints(try AuthorizationServerMetadata(
+                issuer: origin, authorizationEndpoint: authorization, tokenEndpoint: token,
+                revocationEndpoint: try text(entry["revocation_endpoint"], "revocation_endpoint")))
+        }
+        guard let userEndpoint = try text(entry["user_endpoint"], "user_endpoint") else {
+            throw FederateError(.invalidConfiguration, "provider '\(name)': oauth2 needs user_endpoint")
+        }
+        try EndpointSecurity.validate(userEndpoint, field: "provider '\(name)': user_endpoint")
+        var scopes: [String] = []
+        if let list = entry["scopes"] {
+            guard let items = list.arrayValue, items.count <= 64 else { throw FederateError(.invalidConfiguration, "provider '\(name)': scopes is a list of strings") }
+            for item in items {
+                guard let scope = item.stringValue, !scope.isEmpty else { throw FederateError(.invalidConfiguration, "provider '\(name)': scopes is a list of strings") }
+                scopes.append(scope)
+            }
+        }
+        var fields = OAuth2UserFields()
+        if let object = entry["fields"] {
+            guard case .object(let members) = object else { throw FederateError(.invalidConfiguration, "provider '\(name)': fields is an object") }
+            let known: Set<String> = ["id", "email", "email_verified", "name", "picture", "username", "auth_time"]
+            if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
+                throw FederateError(.invalidConfiguration, "provider '\(name)': unknown field '\(unknown)' (id, email, email_verified, name, picture, username, auth_time)")
+            }
+            func field(_ key: String, default value: String?) throws(FederateError) -> String? {
+                guard let member = members[key] else { return value }
+                if member == .null { return nil }
+                return try text(member, "fields." + key)
+            }
+            fields = OAuth2UserFields(
+                id: try field("id", default: "id") ?? "id", email: try field("email", default: fields.email),
+                emailVerified: try field("email_verified", default: fields.emailVerified), name: try field("name", default: fields.name),
+                picture: try field("picture", default: fields.picture), username: try field("username", default: nil),
+                authTime: try field("auth_time", default: nil))
+        }
+        return OAuth2Entry(name: name, server: server, userEndpoint: userEndpoint, clientID: clientID, clientSecret: secret, scopes: scopes, fields: fields)
     }
 
     /// A `"type": "microsoft"` entry: who may sign in (``MicrosoftAudienceChoice``) and, for a

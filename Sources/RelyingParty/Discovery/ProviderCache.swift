@@ -9,7 +9,11 @@ import Synchronization
 public final class ProviderCache: Sendable {
     /// Discovery, cached per issuer.
     public let discovery: DiscoveryClient
-    private let httpClient: any HTTPClient
+    /// OAuth 2.0 authorization server metadata (RFC 8414), cached per issuer, for providers
+    /// without ID tokens.
+    public let authorizationServers: AuthorizationServerDiscovery
+    /// The transport every provider built on this cache talks through.
+    public let httpClient: any HTTPClient
     private let cachePolicy: CachePolicy
     /// The time its caches expire by, handed on to the clients it builds (flows, ID tokens)
     /// and to the provider modules built on it: one clock for everything a provider does.
@@ -27,6 +31,7 @@ public final class ProviderCache: Sendable {
         logger: Logger = Logger(label: "federate.provider"), observability: Observability = Observability()
     ) {
         self.discovery = DiscoveryClient(httpClient: httpClient, cachePolicy: cachePolicy, clock: clock, logger: logger)
+        self.authorizationServers = AuthorizationServerDiscovery(httpClient: httpClient, cachePolicy: cachePolicy, clock: clock, logger: logger)
         self.httpClient = httpClient
         self.cachePolicy = cachePolicy
         self.clock = clock

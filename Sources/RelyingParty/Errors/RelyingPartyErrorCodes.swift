@@ -56,6 +56,8 @@ extension FederateError.Code {
     public static let callbackTimeout: Self = "callback_timeout"
     /// The app's own step that opens the authorization URL in a browser failed.
     public static let browserUnavailable: Self = "browser_unavailable"
+    /// A provider's user endpoint (an OAuth 2.0 provider without ID tokens) answered something that identifies no one: not JSON of a JSON type, nested too deep, no immutable user ID, an ID that is not a string or a whole number from 1 to 2^53-1, or an email that is not a plain address. Nothing is signed in.
+    public static let invalidUserResponse: Self = "invalid_user_response"
 
     // Provider error codes (RFC 6749 §4.1.2.1 and §5.2, OpenID Connect Core §3.1.2.6).
     /// The user or the provider refused the request.
@@ -76,5 +78,9 @@ extension FederateError.Code {
     public static let consentRequired: Self = "consent_required"
     /// The redirect URI is not registered.
     public static let redirectURIMismatch: Self = "redirect_uri_mismatch"
+    /// RFC 8693 §2.2.2 / RFC 8707: the server refused the requested `resource` or `audience` (the provider's code, kept as sent).
+    public static let invalidTarget: Self = "invalid_target"
+    /// The server does not support the grant asked for (`client_credentials`, token exchange), or not for this client (the provider's code, kept as sent).
+    public static let unsupportedGrantType: Self = "unsupported_grant_type"
 }
 

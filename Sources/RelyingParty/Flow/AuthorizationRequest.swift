@@ -35,7 +35,7 @@ public struct AuthorizationRequest: Sendable {
     /// ``acrValues``, ``claims``) so that what they demand is checked on the ID token.
     public static let reservedParameters: Set<String> = [
         "client_id", "response_type", "redirect_uri", "state", "scope", "response_mode", "nonce",
-        "code_challenge", "code_challenge_method", "acr_values", "claims", "max_age",
+        "code_challenge", "code_challenge_method", "acr_values", "claims", "max_age", "resource",
     ]
 
     /// The provider ID the credential will carry (`google.com`, `apple.com`, `oidc.<name>`).
@@ -80,6 +80,9 @@ public struct AuthorizationRequest: Sendable {
     public var intent: AuthorizationIntent
     /// How long the pending authorization stays valid. Default 10 minutes.
     public var lifetime: Duration
+    /// RFC 8707 resource indicators, each sent as a `resource` parameter: the APIs the access
+    /// token is for (its audience). `OpenIDClient.withResources(_:)` sets them for every request.
+    public var resources: [String]
 
     /// Creates a request with the basic profile scopes.
     public init(
@@ -89,8 +92,9 @@ public struct AuthorizationRequest: Sendable {
         prompt: String? = nil, loginHint: String? = nil, maxAge: Duration? = nil,
         acrValues: [String] = [], claims: ClaimsRequest? = nil, authentication: AuthenticationRequirement? = nil,
         customParameters: [String: String] = [:], intent: AuthorizationIntent = .signIn,
-        lifetime: Duration = .seconds(600)
+        lifetime: Duration = .seconds(600), resources: [String] = []
     ) {
+        self.resources = resources
         self.acrValues = acrValues
         self.claims = claims
         self.authentication = authentication
@@ -165,6 +169,10 @@ public struct AuthorizationRequest: Sendable {
         if let maxAge = maxAge ?? (reauthenticating ? .zero : nil) { parameters.append(("max_age", String(maxAge.wholeSeconds))) }
         if !acrValues.isEmpty { parameters.append(("acr_values", acrValues.joined(separator: " "))) }
         if let claims { parameters.append(("claims", claims.parameterValue)) }
+        for resource in resources {
+            try OpenIDClient.checkResource(resource)
+            parameters.append(("resource", resource))
+        }
 
         var dropped: [String] = []
         for name in customParameters.keys.sorted() {

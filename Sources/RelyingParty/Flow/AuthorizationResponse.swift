@@ -49,10 +49,19 @@ public struct AuthorizationResponse: Sendable, CustomStringConvertible {
     /// time); the RFC 9207 `iss` is present when the provider advertises it and equals the
     /// issuer whenever present; `code` is present.
     public func validate(against pending: PendingAuthorization, metadata: ProviderMetadata, now: Date) throws(FederateError) -> String {
+        try validate(
+            against: pending, issuer: metadata.issuer, issParameterSupported: metadata.authorizationResponseIssParameterSupported, now: now)
+    }
+
+    /// Checks the response against what was sent to the authorization server `issuer`, which
+    /// advertises RFC 9207 when `issParameterSupported`, and returns the authorization code:
+    /// the checks of ``validate(against:metadata:now:)``, for an OAuth 2.0 server without an
+    /// OpenID discovery document.
+    public func validate(against pending: PendingAuthorization, issuer: String, issParameterSupported: Bool, now: Date) throws(FederateError) -> String {
         guard !pending.isExpired(at: now) else {
             throw FederateError(.invalidPendingAuthorization, "the authorization expired; start again")
         }
-        guard metadata.issuer.exactlyEquals(pending.issuer) else {
+        guard issuer.exactlyEquals(pending.issuer) else {
             throw FederateError(.callbackIssuerMismatch, "the callback is being handled with another provider's configuration")
         }
         let state = parameters["state"]
@@ -60,26 +69,26 @@ public struct AuthorizationResponse: Sendable, CustomStringConvertible {
             if let state, !ConstantTime.equals(state, pending.state) {
                 throw FederateError(.stateMismatch, "the callback's state differs from the one sent")
             }
-            try checkIssuer(metadata: metadata)
+            try checkIssuer(issuer, required: issParameterSupported)
             throw FederateError(providerError: ProviderError(code: error, description: parameters["error_description"], uri: parameters["error_uri"]))
         }
         guard let state else { throw FederateError(.stateMismatch, "the callback has no state") }
         guard ConstantTime.equals(state, pending.state) else {
             throw FederateError(.stateMismatch, "the callback's state differs from the one sent")
         }
-        try checkIssuer(metadata: metadata)
+        try checkIssuer(issuer, required: issParameterSupported)
         guard let code = parameters["code"], !code.isEmpty else {
             throw FederateError(.invalidCallback, "the callback has no code")
         }
         return code
     }
 
-    private func checkIssuer(metadata: ProviderMetadata) throws(FederateError) {
+    private func checkIssuer(_ issuer: String, required: Bool) throws(FederateError) {
         if let iss = parameters["iss"] {
-            guard iss.exactlyEquals(metadata.issuer) else {
+            guard iss.exactlyEquals(issuer) else {
                 throw FederateError(.callbackIssuerMismatch, "the callback's iss '\(iss.prefix(200))' is not the issuer the request went to")
             }
-        } else if metadata.authorizationResponseIssParameterSupported {
+        } else if required {
             throw FederateError(.callbackIssuerMismatch, "the provider advertises RFC 9207 but the callback has no iss")
         }
     }

@@ -21,16 +21,7 @@ extension OpenIDClient {
         _ build: () throws(FederateError) -> HTTPRequest, accessToken: String? = nil, refusedForNonce: (HTTPResponse) -> Bool
     ) async throws(FederateError) -> HTTPResponse {
         guard let dpop else { return try await httpClient.exchange(try build()) }
-        var retried = false
-        while true {
-            var request = try build()
-            request.headers.removeAll { $0.name.caseInsensitiveEquals("DPoP") }
-            request.headers.append(("DPoP", try dpop.proof(method: request.method, url: request.url, accessToken: accessToken)))
-            let response = try await httpClient.exchange(request)
-            let fresh = dpop.remember(nonceFrom: response, of: request.url)
-            if retried || !fresh || !refusedForNonce(response) { return response }
-            retried = true
-        }
+        return try await dpop.exchange(build, accessToken: accessToken, httpClient: httpClient, refusedForNonce: refusedForNonce)
     }
 
     /// ``exchangeWithDPoP(_:accessToken:refusedForNonce:)`` for a request built already.
@@ -42,8 +33,7 @@ extension OpenIDClient {
 
     /// Whether a token endpoint refused with `use_dpop_nonce` (RFC 9449 §8: HTTP 400).
     static func tokenEndpointAsksForNonce(_ response: HTTPResponse) -> Bool {
-        guard response.status == 400, let object = try? JSONParser().parseObject(response.body) else { return false }
-        return object["error"]?.stringValue == "use_dpop_nonce"
+        AuthorizationServerCalls.tokenEndpointAsksForNonce(response)
     }
 
     /// The `Authorization` scheme for an access token of `tokenType`: `DPoP` for a

@@ -53,6 +53,11 @@ public struct OpenIDClient: Sendable {
     /// requests `dpop_jkt`. `nil` (the default): bearer tokens only.
     public internal(set) var dpop: DPoPProofSigner?
 
+    /// The RFC 8707 resource indicators this client asks tokens for (``withResources(_:)``):
+    /// sent as `resource` on its authorization requests, code exchanges and refreshes. Empty
+    /// (the default): none, and the provider picks the audience.
+    public internal(set) var resources: [String] = []
+
     /// Creates a client. The policy comes from `profile`; keys default to a ``RemoteKeySet``
     /// at the profile's key-set location (discovery's `jwks_uri` unless the profile says otherwise).
     public init(
@@ -115,7 +120,7 @@ public struct OpenIDClient: Sendable {
             providerID: providerID, clientID: clientID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode,
             prompt: prompt, loginHint: loginHint, maxAge: maxAge,
             customParameters: profile.authorizationParameters.merging(customParameters) { _, caller in caller }
-                .merging(dpop.map { ["dpop_jkt": $0.thumbprint] } ?? [:]) { _, bound in bound }, intent: intent)
+                .merging(dpop.map { ["dpop_jkt": $0.thumbprint] } ?? [:]) { _, bound in bound }, intent: intent, resources: resources)
     }
 
     /// Validates the callback, then exchanges the code. Nothing is sent to the token
@@ -149,7 +154,7 @@ public struct OpenIDClient: Sendable {
         let response = try await postToTokenEndpoint([
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", pending.redirectURI),
             ("code_verifier", pending.codeVerifier),
-        ])
+        ] + resourceParameters)
         return try await tokenSet(
             from: response, requestedScopes: pending.scopes, previousRefreshToken: nil, idTokenRequired: true,
             expectations: IDTokenExpectations(nonce: pending.nonce, maxAge: pending.maxAge, authentication: pending.authentication))
@@ -177,6 +182,7 @@ public struct OpenIDClient: Sendable {
     public func refresh(_ refreshToken: String, previousIDToken: IDToken? = nil, scopes: [String]? = nil) async throws(FederateError) -> TokenSet {
         var form: [(String, String)] = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scopes { form.append(("scope", scopes.joined(separator: " "))) }
+        form += resourceParameters
         let response: TokenResponse
         do throws(FederateError) {
             response = try await postToTokenEndpoint(form)
@@ -264,56 +270,33 @@ public struct OpenIDClient: Sendable {
 
     // MARK: Token endpoint
 
+    /// How this client calls its provider's token and revocation endpoints.
+    var calls: AuthorizationServerCalls {
+        AuthorizationServerCalls(
+            issuer: metadata.issuer, destination: metadata.destination, clientID: clientID, authentication: authentication, httpClient: httpClient, dpop: dpop, clock: clock,
+            logger: logger, observability: observability, explain: { [profile] in profile.explain($0) })
+    }
+
     /// One request to the token endpoint, in a `federate.token_exchange` span (its grant type,
     /// never a form value).
     func postToTokenEndpoint(_ form: [(String, String)]) async throws(FederateError) -> TokenResponse {
-        let grantType = form.first { $0.0 == "grant_type" }?.1 ?? "-"
-        return try await observability.span(
-            "federate.token_exchange", kind: .client,
-            attributes: ["federate.issuer": .string(metadata.issuer), "federate.grant_type": .string(grantType)]
-        ) { () async throws(FederateError) in
-            let response = try await postForm(form, to: metadata.tokenEndpoint, proving: true)
-            guard response.status == 200 else {
-                throw logged(Self.errorFromResponse(response, endpoint: "token endpoint"), endpoint: metadata.tokenEndpoint)
-            }
-            return try TokenResponse(parsing: response.body)
-        }
+        try await calls.postToTokenEndpoint(form, endpoint: metadata.tokenEndpoint)
     }
 
     /// POSTs `form` to `endpoint` with the client's authentication; `proving`: with a DPoP
     /// proof when the client has a key (token endpoint), retried once for a nonce.
     func postForm(_ form: [(String, String)], to endpoint: String, proving: Bool = false) async throws(FederateError) -> HTTPResponse {
-        // Built per attempt: a retry for a DPoP nonce needs a fresh client assertion too.
-        let build = { () throws(FederateError) -> HTTPRequest in
-            var form = form
-            var headers: [(name: String, value: String)] = [
-                ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"),
-            ]
-            try authentication.apply(clientID: clientID, endpoint: endpoint, form: &form, headers: &headers, now: clock.now)
-            return HTTPRequest(
-                method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8), destination: metadata.destination)
-        }
-        // Only the endpoint, the grant type and the method: never a form value that is a secret.
-        logger.debug("request to the provider", metadata: [
-            "endpoint": "\(endpoint)", "grant_type": "\(form.first { $0.0 == "grant_type" }?.1 ?? "-")",
-            "client_authentication": "\(authentication.methodName)", "dpop": "\(proving && dpop != nil)",
-        ])
-        guard proving, dpop != nil else { return try await httpClient.exchange(try build()) }
-        return try await exchangeWithDPoP(build, refusedForNonce: Self.tokenEndpointAsksForNonce)
+        try await calls.postForm(form, to: endpoint, proving: proving)
     }
 
     /// Logs a provider's refusal (its code only: descriptions are the provider's free text) and returns it.
     func logged(_ error: FederateError, endpoint: String) -> FederateError {
-        logger.notice("the provider refused", metadata: ["endpoint": "\(endpoint)", "error": "\(error.code)"])
-        return profile.explain(error)
+        calls.logged(error, endpoint: endpoint)
     }
 
     /// An OAuth error response as a FederateError with its provider error, else an unexpected status.
     static func errorFromResponse(_ response: HTTPResponse, endpoint: String) -> FederateError {
-        if let object = try? JSONParser().parseObject(response.body), case .string(let code)? = object["error"] {
-            return FederateError(providerError: ProviderError(code: code, description: object["error_description"]?.stringValue, uri: object["error_uri"]?.stringValue))
-        }
-        return FederateError(.unexpectedStatus, "the \(endpoint) answered HTTP \(response.status)")
+        AuthorizationServerCalls.errorFromResponse(response, endpoint: endpoint)
     }
 
     func tokenSet(

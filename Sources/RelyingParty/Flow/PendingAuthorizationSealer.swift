@@ -56,23 +56,41 @@ public struct PendingAuthorizationSealer: Sendable {
 
     /// Seals a pending authorization.
     public func seal(_ pending: PendingAuthorization) throws(FederateError) -> String {
-        let key = keys[0]
-        let header = "v1.\(key.id)"
-        guard let box = try? AES.GCM.seal(JSONSerializer.bytes(pending.json), using: key.key, authenticating: Array(header.utf8)),
-            let combined = box.combined
-        else { throw FederateError(.invalidPendingAuthorization, "sealing failed") }
-        return header + "." + Base64URL.encode(Array(combined))
+        try seal(pending.json, purpose: "v1")
     }
 
     /// Opens a sealed value. Throws `FederateError/Code/invalidPendingAuthorization` for
     /// anything tampered, unknown, malformed or expired.
     public func open(_ sealed: String, now: Date) throws(FederateError) -> PendingAuthorization {
+        let pending = try PendingAuthorization(json: try open(sealed, purpose: "v1"))
+        guard !pending.isExpired(at: now) else {
+            throw FederateError(.invalidPendingAuthorization, "the authorization expired; start again")
+        }
+        return pending
+    }
+
+    /// Seals `value` with the first key for one `purpose` (letters and digits): the format is
+    /// `<purpose>.<key id>.<base64url(nonce || ciphertext || tag)>`, the purpose and key id
+    /// authenticated, so a value sealed for one purpose never opens for another. The server
+    /// routes keep their other cookies (the sign-out state, the logout hint) this way.
+    package func seal(_ value: JSONValue, purpose: String) throws(FederateError) -> String {
+        let key = keys[0]
+        let header = "\(purpose).\(key.id)"
+        guard let box = try? AES.GCM.seal(JSONSerializer.bytes(value), using: key.key, authenticating: Array(header.utf8)),
+            let combined = box.combined
+        else { throw FederateError(.invalidPendingAuthorization, "sealing failed") }
+        return header + "." + Base64URL.encode(Array(combined))
+    }
+
+    /// Opens a value sealed for `purpose` (an object). Throws `invalid_pending_authorization`
+    /// for anything tampered, sealed for another purpose, unknown or malformed.
+    package func open(_ sealed: String, purpose: String) throws(FederateError) -> [String: JSONValue] {
         guard sealed.utf8.count <= Self.maxSealedBytes else {
             throw FederateError(.invalidPendingAuthorization, "the sealed value is too large")
         }
         let parts = sealed.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "v1" else {
-            throw FederateError(.invalidPendingAuthorization, "not a sealed pending authorization")
+        guard parts.count == 3, parts[0].utf8.elementsEqual(purpose.utf8) else {
+            throw FederateError(.invalidPendingAuthorization, "not a sealed value of this kind")
         }
         guard let key = keys.first(where: { $0.id.utf8.elementsEqual(parts[1].utf8) }) else {
             throw FederateError(.invalidPendingAuthorization, "sealed with an unknown key")
@@ -82,20 +100,14 @@ public struct PendingAuthorizationSealer: Sendable {
         }
         let plaintext: Data
         do {
-            plaintext = try AES.GCM.open(try AES.GCM.SealedBox(combined: combined), using: key.key, authenticating: Array("v1.\(key.id)".utf8))
+            plaintext = try AES.GCM.open(try AES.GCM.SealedBox(combined: combined), using: key.key, authenticating: Array("\(purpose).\(key.id)".utf8))
         } catch {
             throw FederateError(.invalidPendingAuthorization, "the sealed value does not authenticate")
         }
-        let members: [String: JSONValue]
         do {
-            members = try JSONParser(limits: .init(maxBytes: Self.maxSealedBytes, maxDepth: 4)).parseObject(plaintext)
+            return try JSONParser(limits: .init(maxBytes: Self.maxSealedBytes, maxDepth: 4)).parseObject(plaintext)
         } catch {
             throw FederateError(.invalidPendingAuthorization, "the sealed content is malformed")
         }
-        let pending = try PendingAuthorization(json: members)
-        guard !pending.isExpired(at: now) else {
-            throw FederateError(.invalidPendingAuthorization, "the authorization expired; start again")
-        }
-        return pending
     }
 }

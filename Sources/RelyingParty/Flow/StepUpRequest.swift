@@ -49,7 +49,8 @@ extension OpenIDClient {
                 providerID: providerID, clientID: clientID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode,
                 prompt: prompt, loginHint: loginHint, maxAge: stepUp.maxAge, acrValues: stepUp.acrValues, claims: stepUp.claims,
                 authentication: stepUp.authentication,
-                customParameters: profile.authorizationParameters.merging(customParameters) { _, caller in caller }, intent: intent
+                customParameters: profile.authorizationParameters.merging(customParameters) { _, caller in caller }, intent: intent,
+                resources: resources
             ).build(for: metadata, now: clock.now)
         }
     }

@@ -1,17 +1,10 @@
 public import Federate
+public import FederateServer
 public import Hummingbird
 
 /// Requires a verified token in `Authorization` and records who the caller is in
-/// ``FederateAuthentication/caller`` (and, for an ID token, ``FederateAuthentication/bearer``).
-///
-/// Three steps, each a value of its own:
-/// 1. the presentation: `Authorization: SCHEME TOKEN` read once, the scheme matched to one of
-///    ``presentations`` (``BearerPresentation`` by default; ``DPoPPresentation`` for DPoP-bound tokens);
-/// 2. the verification: ``verifier``, any `CallerTokenVerifier` — a provider's ID-token
-///    verifier, an `AccessTokenVerifier` (RFC 9068), an `IntrospectionClient` (RFC 7662), or a
-///    `CallerTokenRouter` taking several kinds;
-/// 3. the binding and the scopes: the presentation confirms the token may be used on this
-///    request, then ``requiredScopes`` must all be granted.
+/// `FederateAuthentication/caller` (and, for an ID token, `FederateAuthentication/bearer`):
+/// `CallerAuthenticator` (FederateServer) on a route group.
 ///
 /// ```swift
 /// router.group("api")
@@ -19,167 +12,48 @@ public import Hummingbird
 ///         verifier: CallerTokenRouter(idTokens: google, accessTokens: accessTokens), requiredScopes: ["orders:read"]))
 /// ```
 ///
-/// Refusals are RFC 6750 §3 challenges (``BearerChallenge``): 401 with the bare challenges
-/// (`Bearer`, `DPoP algs="…"`: no `error`, RFC 6750 §3.1) without a token or with another
-/// scheme (code `missing_bearer_token`), 400 `invalid_request` for a malformed header, 401
-/// `invalid_token` (with the verification's own code), 401 with the presentation's own error
-/// when the token may not be used on this request (DPoP: `invalid_dpop_proof`,
-/// `use_dpop_nonce`), 403 `insufficient_scope` with the required `scope`, and 503 when the
-/// introspection endpoint fails, or with `Retry-After` when the account store cannot answer
-/// (a DPoP replay check: ``StoreOutage``). Each `error` goes on the challenge of the scheme the request
-/// used; every other scheme is still challenged, without one.
+/// The presentation (`BearerPresentation`, `DPoPPresentation`), the verification, the
+/// binding and the scopes are the authenticator's; so are its refusals, RFC 6750 §3 challenges
+/// (`BearerChallenge`) naming the API's RFC 9728 metadata when it is given `resource`
+/// (serve the metadata itself with ``ProtectedResourceRoutes``).
 public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: RouterMiddleware {
-    /// Verifies the tokens.
-    public let verifier: any CallerTokenVerifier
-    /// The scopes every request must have been granted (none by default).
-    public let requiredScopes: OAuthScopes
-    /// The schemes accepted, in the order challenges list them.
-    public let presentations: [any TokenPresentation]
+    /// The authentication.
+    public let authenticator: CallerAuthenticator
 
     /// Creates the middleware. A `BearerTokenVerifier` (ID tokens) is a `CallerTokenVerifier`.
-    public init(verifier: any CallerTokenVerifier, requiredScopes: OAuthScopes = [], presentations: [any TokenPresentation] = [BearerPresentation()]) {
-        self.verifier = verifier
-        self.requiredScopes = requiredScopes
-        self.presentations = presentations
+    public init(
+        verifier: any CallerTokenVerifier, requiredScopes: OAuthScopes = [], presentations: [any TokenPresentation] = [BearerPresentation()],
+        resource: ProtectedResourceMetadata? = nil
+    ) {
+        authenticator = CallerAuthenticator(verifier: verifier, requiredScopes: requiredScopes, presentations: presentations, resource: resource)
     }
 
+    /// The verifier.
+    public var verifier: any CallerTokenVerifier { authenticator.verifier }
+    /// The scopes every request must have been granted.
+    public var requiredScopes: OAuthScopes { authenticator.requiredScopes }
+    /// The schemes accepted, in the order challenges list them.
+    public var presentations: [any TokenPresentation] { authenticator.presentations }
+
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let server = ServerRequest(request)
         // Warm keys and a `Bearer` token: authenticated without suspending, since every async
         // step cost this request two executor hops (Docs/Performance.md, "The server").
-        let authenticated: Authenticated
-        switch try authenticateWithoutSuspending(request) {
+        let authenticated: AuthenticatedCaller
+        switch try authenticator.authenticateWithoutSuspending(server) {
         case .authenticated(let done): authenticated = done
-        case let progress: authenticated = try await finish(progress, request: request)
+        case let progress: authenticated = try await authenticator.finish(progress, request: server)
         }
         var context = context
         context.federate.caller = authenticated.caller
         context.federate.bearer = authenticated.caller.bearer
         var response = try await next(request, context)
-        for field in authenticated.presentation.responseFields() { response.headers.append(field) }
+        for field in authenticated.responseFields { response.headers.append(field) }
         return response
     }
 
-    /// The caller `request` proves to be, or the refusal (a ``BearerChallenge``).
+    /// The caller `request` proves to be, or the refusal (a `BearerChallenge`).
     public func authenticate(_ request: Request) async throws(BearerChallenge) -> CallerIdentity {
-        try await finish(try authenticateWithoutSuspending(request), request: request).caller
-    }
-
-    /// A caller, and the presentation that proved it.
-    private struct Authenticated {
-        let caller: CallerIdentity
-        let presentation: any TokenPresentation
-    }
-
-    /// How far authenticating a request got without suspending.
-    private enum Progress {
-        /// Done.
-        case authenticated(Authenticated)
-        /// The token is yet to be verified (cold keys, an unknown `kid`, tracing, introspection).
-        case verify(token: String, presentation: any TokenPresentation)
-        /// The verified token is yet to be confirmed for this request (a DPoP proof).
-        case confirm(CallerIdentity, token: String, presentation: any TokenPresentation)
-    }
-
-    /// Every step that needs no suspension: the header, the scheme, then the verification and
-    /// the confirmation when they can answer at once.
-    private func authenticateWithoutSuspending(_ request: Request) throws(BearerChallenge) -> Progress {
-        let (token, presentation) = try presented(request)
-        let verified: CallerIdentity
-        do throws(FederateError) {
-            guard let done = try verifier.verifyCallerWithoutSuspending(token) else { return .verify(token: token, presentation: presentation) }
-            verified = done
-        } catch {
-            throw verificationRefusal(error, presentation: presentation)
-        }
-        let caller: CallerIdentity
-        do throws(FederateError) {
-            guard let done = try presentation.confirmWithoutSuspending(verified, token: token, request: request) else {
-                return .confirm(verified, token: token, presentation: presentation)
-            }
-            caller = done
-        } catch {
-            throw confirmationRefusal(error, presentation: presentation)
-        }
-        return .authenticated(try scopesChecked(caller, presentation: presentation))
-    }
-
-    /// The steps `progress` left, the async way.
-    private func finish(_ progress: Progress, request: Request) async throws(BearerChallenge) -> Authenticated {
-        let verified: CallerIdentity, token: String, presentation: any TokenPresentation
-        switch progress {
-        case .authenticated(let done):
-            return done
-        case .confirm(let caller, let presentedToken, let presentedBy):
-            (verified, token, presentation) = (caller, presentedToken, presentedBy)
-        case .verify(let presentedToken, let presentedBy):
-            (token, presentation) = (presentedToken, presentedBy)
-            do throws(FederateError) {
-                verified = try await verifier.verifyCaller(token)
-            } catch {
-                throw verificationRefusal(error, presentation: presentation)
-            }
-        }
-        let caller: CallerIdentity
-        do throws(FederateError) {
-            caller = try await presentation.confirm(verified, token: token, request: request)
-        } catch {
-            throw confirmationRefusal(error, presentation: presentation)
-        }
-        return try scopesChecked(caller, presentation: presentation)
-    }
-
-    /// The token in `Authorization` and the presentation of its scheme.
-    private func presented(_ request: Request) throws(BearerChallenge) -> (token: String, presentation: any TokenPresentation) {
-        let credentials: AuthorizationCredentials
-        switch AuthorizationCredentials.from(request.headers) {
-        case .success(let found): credentials = found
-        case .failure(.absent):
-            // No credentials at all: the bare challenge, without an error code (RFC 6750 §3.1).
-            throw BearerChallenge(
-                status: .unauthorized, oauthError: nil,
-                error: FederateError(.missingBearerToken, "send Authorization: Bearer TOKEN"), presentations: presentations)
-        case .failure(.malformed(let reason)):
-            throw BearerChallenge(
-                status: .badRequest, oauthError: "invalid_request", error: FederateError(.invalidAuthorizationHeader, reason),
-                presentations: presentations)
-        }
-        guard let presentation = presentations.first(where: { $0.scheme.caseInsensitiveEquals(String(credentials.scheme)) }) else {
-            // Another scheme (`Basic`) is no credentials for this API: the bare challenge too (RFC 6750 §3.1).
-            throw BearerChallenge(
-                status: .unauthorized, oauthError: nil,
-                error: FederateError(.missingBearerToken, "send Authorization: \(presentations.map(\.scheme).joined(separator: " or ")) TOKEN"),
-                presentations: presentations)
-        }
-        return (credentials.token, presentation)
-    }
-
-    /// A token the verifier refused: 503 when introspection or the store failed, else `invalid_token`.
-    private func verificationRefusal(_ error: FederateError, presentation: any TokenPresentation) -> BearerChallenge {
-        if error.code == .introspectionFailed { return BearerChallenge(status: .serviceUnavailable, oauthError: nil, error: error, presentations: []) }
-        if StoreOutage.isStoreFailure(error) { return storeOutage(error) }
-        return refusal(error, oauthError: "invalid_token", presentation: presentation)
-    }
-
-    /// A verified token the presentation refused for this request, with the scheme's own `error`;
-    /// 503 when the store could not answer (a DPoP proof's replay check).
-    private func confirmationRefusal(_ error: FederateError, presentation: any TokenPresentation) -> BearerChallenge {
-        if StoreOutage.isStoreFailure(error) { return storeOutage(error) }
-        return refusal(error, oauthError: presentation.oauthError(forRefused: error), presentation: presentation)
-    }
-
-    /// 503 with `Retry-After` and no challenge: the token was not found wanting (``StoreOutage``).
-    private func storeOutage(_ error: FederateError) -> BearerChallenge {
-        BearerChallenge(status: .serviceUnavailable, oauthError: nil, error: error, presentations: [], fields: StoreOutage.fields)
-    }
-
-    private func scopesChecked(_ caller: CallerIdentity, presentation: any TokenPresentation) throws(BearerChallenge) -> Authenticated {
-        try RequiredScopes.check(caller, requires: requiredScopes, presentations: presentations)
-        return Authenticated(caller: caller, presentation: presentation)
-    }
-
-    private func refusal(_ error: FederateError, oauthError: String, presentation: any TokenPresentation) -> BearerChallenge {
-        BearerChallenge(
-            status: .unauthorized, oauthError: oauthError, error: error, presentations: presentations, scheme: presentation.scheme,
-            fields: presentation.responseFields())
+        try await authenticator.authenticate(ServerRequest(request)).caller
     }
 }

@@ -1,4 +1,5 @@
 import Federate
+public import FederateServer
 public import Hummingbird
 public import Logging
 
@@ -10,7 +11,7 @@ public import Logging
 ///
 /// - `GET /healthz`: the process is up and serving — always 200 `{"status": "ok"}`; it
 ///   touches neither the store nor a provider (a liveness probe).
-/// - `GET /readyz`: ready for traffic (``Readiness``) — 200 `{"status": "ready"}`, else 503
+/// - `GET /readyz`: ready for traffic (`Readiness`) — 200 `{"status": "ready"}`, else 503
 ///   `{"status": "not_ready", "not_ready": ["store", "provider:google"]}`, naming what is not
 ///   ready and nothing more (no error text, no secret).
 ///
@@ -37,19 +38,8 @@ public struct HealthRoutes<Context: RequestContext>: Sendable {
 
     /// Registers `GET` ``healthPath`` and ``readyPath`` on `router`.
     public func register(on router: Router<Context>) {
-        router.get(RouterPath(healthPath)) { _, _ in Self.json(.ok, ["status": "ok"]) }
-        router.get(RouterPath(readyPath)) { _, _ in
-            let failing = await readiness.failingChecks(logger: logger)
-            guard failing.isEmpty else {
-                return Self.json(.serviceUnavailable, ["status": "not_ready", "not_ready": .array(failing.map(JSONValue.string))])
-            }
-            return Self.json(.ok, ["status": "ready"])
-        }
-    }
-
-    private static func json(_ status: HTTPResponse.Status, _ body: [String: JSONValue]) -> Response {
-        Response(
-            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes(.object(body)))))
+        let readiness = self.readiness, logger = self.logger
+        router.get(RouterPath(healthPath)) { _, _ in Response(Readiness.liveResponse) }
+        router.get(RouterPath(readyPath)) { _, _ in Response(await readiness.readyResponse(logger: logger)) }
     }
 }

@@ -1,4 +1,5 @@
 public import Federate
+public import FederateServer
 public import Hummingbird
 
 /// Requires scopes of the caller a ``BearerAuthenticationMiddleware`` before it verified, for
@@ -6,40 +7,27 @@ public import Hummingbird
 /// `["orders:write"]`, behind one authentication middleware.
 ///
 /// A caller without them is refused 403 `insufficient_scope` with `scope="…"` (RFC 6750 §3.1);
-/// a request that reaches it without a verified caller, 401 `invalid_token`.
+/// a request that reaches it without a verified caller, 401 `invalid_token`. Give it the
+/// authentication's `presentations` and `resource`, so its challenges name the same schemes
+/// and metadata.
 public struct RequiredScopesMiddleware<Context: FederateRequestContext>: RouterMiddleware {
     /// The scopes required.
     public let scopes: OAuthScopes
     /// The schemes the challenges name (those of the authentication middleware).
     public let presentations: [any TokenPresentation]
+    /// The API's RFC 9728 metadata, named in the challenges.
+    public let resource: ProtectedResourceMetadata?
 
     /// Creates the middleware.
-    public init(_ scopes: OAuthScopes, presentations: [any TokenPresentation] = [BearerPresentation()]) {
+    public init(_ scopes: OAuthScopes, presentations: [any TokenPresentation] = [BearerPresentation()], resource: ProtectedResourceMetadata? = nil) {
         self.scopes = scopes
         self.presentations = presentations
+        self.resource = resource
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let caller = context.federate.caller else {
-            throw BearerChallenge(
-                status: .unauthorized, oauthError: "invalid_token",
-                error: FederateError(.missingBearerToken, "no verified caller: add BearerAuthenticationMiddleware before this one"),
-                presentations: presentations)
-        }
-        try RequiredScopes.check(caller, requires: scopes, presentations: presentations)
+        guard let caller = context.federate.caller else { throw BearerChallenge.missingCaller(presentations: presentations, resource: resource) }
+        try BearerChallenge.requireScopes(scopes, of: caller, presentations: presentations, resource: resource)
         return try await next(request, context)
-    }
-}
-
-/// The one scope check of the API middleware.
-enum RequiredScopes {
-    static func check(_ caller: CallerIdentity, requires scopes: OAuthScopes, presentations: [any TokenPresentation]) throws(BearerChallenge) {
-        let missing = caller.scopes.missing(from: scopes)
-        guard missing.isEmpty else {
-            throw BearerChallenge(
-                status: .forbidden, oauthError: "insufficient_scope",
-                error: FederateError(.insufficientScope, "the token lacks the scope \(missing.joined(separator: " "))"),
-                presentations: presentations, scope: scopes)
-        }
     }
 }

@@ -103,12 +103,12 @@ struct AuthorizationRequestTests {
         let query = try FlowFixtures.query(of: built.url)
 
         #expect(Set(built.droppedParameters) == AuthorizationRequest.reservedParameters)
-        #expect(AuthorizationRequest.reservedParameters.count == 12)  // with acr_values, claims and max_age (step-up)
+        #expect(AuthorizationRequest.reservedParameters.count == 13)  // with acr_values, claims and max_age (step-up), and resource (RFC 8707)
         for name in AuthorizationRequest.reservedParameters { #expect(query[name] != "attacker", "\(name)") }
         #expect(query["client_id"] == "c")
         #expect(query["hd"] == "example.com")
         #expect(query["access_type"] == "offline")
-        #expect(messages.warnings.count == 12)
+        #expect(messages.warnings.count == 13)
     }
 
     @Test func customParameterCannotOverrideABuiltInOne() throws {

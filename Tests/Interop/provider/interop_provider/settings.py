@@ -38,6 +38,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
 ]
+if os.environ.get("FEDERATE_DOT_AUTO_LOGIN"):  # ../../dot_service.py: a scripted browser, no login form
+    MIDDLEWARE.append("interop_provider.plain_oauth2.AutoLoginMiddleware")
 
 ROOT_URLCONF = "interop_provider.urls"
 WSGI_APPLICATION = "interop_provider.wsgi.application"
@@ -96,6 +98,8 @@ OAUTH2_PROVIDER = {
         "openid": "OpenID Connect",
         "email": "Email address",
         "profile": "Basic profile",
+        "read": "Read the user (plain OAuth 2.0 user endpoint)",
+        "reports": "Service-to-service (client credentials)",
     },
     "DEFAULT_SCOPES": ["openid"],
     "PKCE_REQUIRED": True,

@@ -1,0 +1,137 @@
+public import FederateServer
+public import Logging
+public import Vapor
+
+/// The routes of federated login, registered the Vapor way:
+///
+/// ```swift
+/// try app.register(collection: FederateRoutes(configuration: configuration))
+/// ```
+///
+/// The same routes as FederateHummingbird's, each one of FederateServer's `FederateEndpoints`:
+/// - `GET {auth}/:provider/start?intent=signIn|link|reauthenticate&returnTo=/path&login_hint=HINT`
+///   (and `acr_values`, `max_age` for a step-up sign-in): redirects to the provider, the pending
+///   authorization sealed into a cookie;
+/// - `GET|POST {auth}/:provider/callback`: completes the sign-in, sets the session cookie,
+///   redirects (303) to `returnTo` (on failure `returnTo?error=CODE`);
+/// - `POST {auth}/:provider/backchannel-logout`, `…/notifications`, `…/risc`: providers' events;
+/// - `POST {auth}/signout` (with the provider's `end_session_url` when it has one, RP-Initiated
+///   Logout 1.0) and `GET {auth}/signout/callback` (the provider's return); `GET /me`, `DELETE /me/providers/:providerID`, `DELETE /me`
+///   (behind ``SessionAuthenticationMiddleware``: CSRF for cookie-authenticated changes; unlink
+///   and delete need a recent sign-in);
+/// - `POST {auth}/guest` (a guest account, with the configuration's `allowsGuests`) and
+///   `POST /me/merge` (merge after `credential_already_in_use`);
+/// - `GET` each of the configuration's `staticFiles` (Apple's domain association).
+public struct FederateRoutes: RouteCollection {
+    /// What the routes serve.
+    public var configuration: FederateServerConfiguration { endpoints.configuration }
+    private let endpoints: FederateEndpoints
+
+    /// Creates the routes.
+    public init(configuration: FederateServerConfiguration, logger: Logger = Logger(label: "federate.server")) {
+        endpoints = FederateEndpoints(configuration: configuration, logger: logger)
+    }
+
+    public func boot(routes: any RoutesBuilder) throws {
+        let endpoints = self.endpoints
+        let auth = routes.grouped(configuration.authPath.pathComponents)
+        let form: HTTPBodyStreamStrategy = .collect(maxSize: ByteCount(value: FederateEndpoints.maximumBodyBytes))
+        auth.get(":provider", "start") { request in
+            Response(await endpoints.start(ServerRequest(request), provider: request.parameters.get("provider") ?? ""))
+        }
+        auth.get(":provider", "callback") { request in
+            Response(await endpoints.callback(ServerRequest(request), provider: request.parameters.get("provider") ?? "", form: nil))
+        }
+        auth.on(.POST, ":provider", "callback", body: form) { request in
+            Response(await endpoints.callback(
+                ServerRequest(request), provider: request.parameters.get("provider") ?? "", form: Self.bytes(of: request)))
+        }
+        // What providers POST out of band: back-channel logout, Apple's notifications, Google's RISC events.
+        for route in ProviderEventRoute.allCases {
+            auth.on(.POST, ":provider", PathComponent(stringLiteral: route.rawValue), body: form) { request in
+                Response(await endpoints.receiveEvents(route, provider: request.parameters.get("provider") ?? "", body: Self.bytes(of: request)))
+            }
+        }
+        let session = SessionAuthenticationMiddleware(accounts: configuration.accounts, origin: configuration.origin)
+        auth.grouped(session).post("signout") { request in Response(await endpoints.signOut(ServerRequest(request), session: request.federate.session)) }
+        auth.get("signout", "callback") { request in Response(endpoints.signedOutAtProvider(ServerRequest(request))) }
+
+        let me = routes.grouped("me").grouped(session)
+        me.get { request in Response(await endpoints.me(ServerRequest(request), session: request.federate.session)) }
+        me.delete("providers", ":providerID") { request in
+            Response(await endpoints.unlink(providerID: request.parameters.get("providerID"), session: request.federate.session))
+        }
+        me.delete { request in Response(await endpoints.deleteAccount(request.federate.session)) }
+        me.post("merge") { request in Response(await endpoints.merge(ServerRequest(request), session: request.federate.session)) }
+        if configuration.allowsGuests {
+            auth.post("guest") { request in Response(await endpoints.guest(ServerRequest(request))) }
+        }
+
+        for path in configuration.staticFiles.keys {
+            routes.get(path.pathComponents) { _ in endpoints.staticFile(at: path).map(Response.init) ?? Response(status: .notFound) }
+        }
+    }
+
+    /// The request's collected body.
+    private static func bytes(of request: Request) -> [UInt8] {
+        request.body.data.map { Array($0.readableBytesView) } ?? []
+    }
+}
+
+/// `GET /healthz` and `GET /readyz` for an orchestrator's probes (FederateServer's `Readiness`):
+///
+/// ```swift
+/// try app.register(collection: HealthRoutes(readiness: Readiness(configuration: configuration)))
+/// ```
+///
+/// `/healthz` always answers 200 `{"status": "ok"}`; `/readyz` 200 `{"status": "ready"}` once the
+/// store answers and every provider's keys are cached, else 503 naming what is not ready.
+public struct HealthRoutes: RouteCollection {
+    /// What `/readyz` checks.
+    public let readiness: Readiness
+    /// The liveness path (`/healthz`).
+    public let healthPath: String
+    /// The readiness path (`/readyz`).
+    public let readyPath: String
+    private let logger: Logger
+
+    /// Creates the routes.
+    public init(readiness: Readiness, healthPath: String = "/healthz", readyPath: String = "/readyz", logger: Logger = Logger(label: "federate.health")) {
+        self.readiness = readiness
+        self.healthPath = healthPath
+        self.readyPath = readyPath
+        self.logger = logger
+    }
+
+    public func boot(routes: any RoutesBuilder) throws {
+        let readiness = self.readiness, logger = self.logger
+        routes.get(healthPath.pathComponents) { _ in Response(Readiness.liveResponse) }
+        routes.get(readyPath.pathComponents) { _ in Response(await readiness.readyResponse(logger: logger)) }
+    }
+}
+
+/// Serves the RFC 9728 metadata of one or more protected resources, each at its metadata path
+/// (`/.well-known/oauth-protected-resource`, then the resource's path):
+///
+/// ```swift
+/// try app.register(collection: ProtectedResourceRoutes([metadata]))
+/// ```
+///
+/// Give the same metadata to the resource's ``BearerAuthenticationMiddleware``, so its
+/// challenges name it (`resource_metadata`).
+public struct ProtectedResourceRoutes: RouteCollection {
+    /// The resources.
+    public let resources: [ProtectedResourceMetadata]
+
+    /// Creates the routes.
+    public init(_ resources: [ProtectedResourceMetadata]) {
+        self.resources = resources
+    }
+
+    public func boot(routes: any RoutesBuilder) throws {
+        for resource in resources {
+            let answer = resource.response
+            routes.get(resource.metadataPath.pathComponents) { _ in Response(answer) }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+public import FederateTokens
+import Foundation
+public import Logging
+
+/// A service's own client at an authorization server, for calls between services: the
+/// client-credentials grant (RFC 6749 §4.4) and token exchange (RFC 8693), with any client
+/// authentication but `none` (a public client has no credentials to grant on), and DPoP
+/// (RFC 9449) when it has a key (``withDPoP(_:)``).
+///
+/// ```swift
+/// let metadata = try await AuthorizationServerDiscovery(httpClient: http).metadata(for: issuer)
+/// let client = try ServiceTokenClient(metadata: metadata, clientID: "billing", authentication: .clientSecretBasic(secret: secret), httpClient: http)
+/// let token = try await client.clientCredentials(scopes: ["invoices:read"])
+/// ```
+///
+/// Tokens come back as ``IssuedToken``; keep them with a ``ServiceTokenCache``, which
+/// refreshes them before they expire. A refusal is the server's OAuth error as a
+/// `FederateError` (`invalid_client`, `unauthorized_client`, `invalid_scope`,
+/// `invalid_target`, `invalid_grant`, `unsupported_grant_type`, …).
+public struct ServiceTokenClient: Sendable {
+    /// The issuer, for spans and logs (the token endpoint's when configured without one).
+    public let issuer: String
+    /// The token endpoint.
+    public let tokenEndpoint: String
+    /// The client ID.
+    public let clientID: String
+    /// How the client authenticates.
+    public let authentication: ClientAuthentication
+    /// The transport.
+    public let httpClient: any HTTPClient
+    /// The time `expires_in` is made absolute with.
+    public let clock: FederateClock
+    /// The DPoP key requests prove possession of (the server then binds its tokens to it), if any.
+    public private(set) var dpop: DPoPProofSigner?
+    let logger: Logger
+    let observability: Observability
+
+    /// A client for the token endpoint `tokenEndpoint` (checked by ``EndpointSecurity``).
+    /// Throws `invalid_configuration` for `ClientAuthentication.none`.
+    public init(
+        tokenEndpoint: String, issuer: String? = nil, clientID: String, authentication: ClientAuthentication, httpClient: any HTTPClient,
+        clock: FederateClock = .system, logger: Logger = Logger(label: "federate.service-tokens"), observability: Observability = Observability()
+    ) throws(FederateError) {
+        try EndpointSecurity.validate(tokenEndpoint, field: "token_endpoint", destination: DestinationPolicy(issuer: issuer ?? tokenEndpoint))
+        if case .none = authentication {
+            throw FederateError(.invalidConfiguration, "a service's grants need client authentication: a public client ('none') cannot use them")
+        }
+        guard !clientID.isEmpty else { throw FederateError(.invalidConfiguration, "the client ID is empty") }
+        self.issuer = issuer ?? tokenEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.clientID = clientID
+        self.authentication = authentication
+        self.httpClient = httpClient
+        self.clock = clock
+        self.logger = logger
+        self.observability = observability
+    }
+
+    /// A client for the token endpoint of the server `metadata` describes.
+    public init(
+        metadata: AuthorizationServerMetadata, clientID: String, authentication: ClientAuthentication, httpClient: any HTTPClient,
+        clock: FederateClock = .system, logger: Logger = Logger(label: "federate.service-tokens"), observability: Observability = Observability()
+    ) throws(FederateError) {
+        try self.init(
+            tokenEndpoint: metadata.tokenEndpoint, issuer: metadata.issuer, clientID: clientID, authentication: authentication,
+            httpClient: httpClient, clock: clock, logger: logger, observability: observability)
+    }
+
+    /// This client, proving possession of `signer`'s key on every token request (RFC 9449);
+    /// `nil` turns DPoP off. A nonce the server asks for is fetched with one retry.
+    public func withDPoP(_ signer: DPoPProofSigner?) -> ServiceTokenClient {
+        var copy = self
+        copy.dpop = signer
+        return copy
+    }
+
+    var calls: AuthorizationServerCalls {
+        AuthorizationServerCalls(
+            issuer: issuer, destination: DestinationPolicy(issuer: issuer), clientID: clientID, authentication: authentication,
+            httpClient: httpClient, dpop: dpop, clock: clock,
+            logger: logger, observability: observability, explain: { $0 })
+    }
+
+    /// A token for this service itself (client credentials, RFC 6749 §4.4): with `scopes`,
+    /// RFC 8707 `resources` (absolute URIs without a fragment) and an `audience` when given.
+    public func clientCredentials(scopes: [String] = [], resources: [String] = [], audience: String? = nil) async throws(FederateError) -> IssuedToken {
+        var form: [(String, String)] = [("grant_type", "client_credentials")]
+        if let scope = try Self.scopeParameter(scopes) { form.append(("scope", scope)) }
+        for resource in resources { form.append(("resource", try Self.checkedResource(resource))) }
+        if let audience {
+            guard !audience.isEmpty, audience.utf8.count <= 2048 else { throw FederateError(.invalidConfiguration, "an audience is 1-2048 bytes") }
+            form.append(("audience", audience))
+        }
+        let response = try await calls.postToTokenEndpoint(form, endpoint: tokenEndpoint)
+        try checkBinding(response.tokenType)
+        return IssuedToken(
+            token: response.accessToken, tokenType: response.tokenType, issuedTokenType: nil,
+            expiresAt: response.expiresIn.map { clock.now.addingTimeInterval($0) }, scopes: response.scopes ?? scopes,
+            refreshToken: response.refreshToken, response: response.members)
+    }
+
+    /// Exchanges a token (RFC 8693 §2): the answer must carry a non-empty `access_token`,
+    /// `issued_token_type` and `token_type` (`N_A` allowed for a token that is not an access
+    /// token), `expires_in` a number from 0 to 2^53 when present; else `invalid_token_response`.
+    public func exchange(_ request: TokenExchangeRequest) async throws(FederateError) -> IssuedToken {
+        let body = try await calls.postForTokens(try request.form(), endpoint: tokenEndpoint)
+        let members: [String: JSONValue]
+        do {
+            members = try JSONParser().parseObject(body)
+        } catch {
+            throw FederateError(.invalidTokenResponse, "the token exchange answer is not a JSON object")
+        }
+        func string(_ name: String, required: Bool) throws(FederateError) -> String? {
+            guard let value = members[name] else {
+                if required { throw FederateError(.invalidTokenResponse, "the token exchange answer has no \(name) (RFC 8693 §2.2.1)") }
+                return nil
+            }
+            guard case .string(let text) = value, !text.isEmpty else { throw FederateError(.invalidTokenResponse, "\(name) is not a non-empty string") }
+            return text
+        }
+        let token = try string("access_token", required: true) ?? ""
+        let issuedType = try string("issued_token_type", required: true) ?? ""
+        let tokenType = try string("token_type", required: true) ?? ""
+        try checkBinding(tokenType)
+        var expiresAt: Date?
+        if let value = members["expires_in"] {
+            guard let seconds = value.doubleValue, NumericDate(secondsSince1970: seconds) != nil else {
+                throw FederateError(.invalidTokenResponse, "expires_in is not a number of seconds from 0 to 2^53")
+            }
+            expiresAt = clock.now.addingTimeInterval(seconds)
+        }
+        return IssuedToken(
+            token: token, tokenType: tokenType, issuedTokenType: issuedType, expiresAt: expiresAt,
+            scopes: try string("scope", required: false).map { $0.split(separator: " ").map(String.init) } ?? request.scopes,
+            refreshToken: try string("refresh_token", required: false), response: members)
+    }
+
+    /// A `DPoP` token to a client without a key is refused: it could never be presented.
+    private func checkBinding(_ tokenType: String) throws(FederateError) {
+        if tokenType.caseInsensitiveEquals("DPoP"), dpop == nil {
+            throw FederateError(.invalidTokenResponse, "the server issued a DPoP-bound token to a client without a DPoP key")
+        }
+    }
+
+    /// `scope`: the scopes joined with spaces, each 1-256 printable ASCII characters without
+    /// a space, `"` or `\` (RFC 6749 §3.3); `nil` when there are none.
+    static func scopeParameter(_ scopes: [String]) throws(FederateError) -> String? {
+        guard !scopes.isEmpty else { return nil }
+        for scope in scopes {
+            guard (1...256).contains(scope.utf8.count), scope.utf8.allSatisfy({ $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }) else {
+                throw FederateError(.invalidConfiguration, "a scope is 1-256 printable ASCII characters without spaces, '\"' or '\\' (RFC 6749 §3.3)")
+            }
+        }
+        return scopes.joined(separator: " ")
+    }
+
+    /// An RFC 8707 resource: an absolute URI without a fragment, at most 2048 bytes.
+    static func checkedResource(_ resource: String) throws(FederateError) -> String {
+        guard resource.utf8.count <= 2048, let components = URLComponents(string: resource), components.scheme != nil, components.fragment == nil,
+            !resource.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+        else {
+            throw FederateError(.invalidConfiguration, "a resource is an absolute URI without a fragment (RFC 8707)")
+        }
+        return resource
+    }
+}

@@ -1,0 +1,176 @@
+public import Federate
+public import HTTPTypes
+
+/// Requires a verified token in `Authorization`: the framework-neutral work of
+/// FederateHummingbird's `BearerAuthenticationMiddleware` and FederateVapor's, written once.
+///
+/// Three steps, each a value of its own:
+/// 1. the presentation: `Authorization: SCHEME TOKEN` read once, the scheme matched to one of
+///    ``presentations`` (``BearerPresentation`` by default; ``DPoPPresentation`` for DPoP-bound tokens);
+/// 2. the verification: ``verifier``, any `CallerTokenVerifier` — a provider's ID-token
+///    verifier, an `AccessTokenVerifier` (RFC 9068), an `IntrospectionClient` (RFC 7662), or a
+///    `CallerTokenRouter` taking several kinds;
+/// 3. the binding and the scopes: the presentation confirms the token may be used on this
+///    request, then ``requiredScopes`` must all be granted.
+///
+/// Refusals are RFC 6750 §3 challenges (``BearerChallenge``): 401 with the bare challenges
+/// (`Bearer`, `DPoP algs="…"`: no `error`, RFC 6750 §3.1) without a token or with another
+/// scheme (code `missing_bearer_token`), 400 `invalid_request` for a malformed header, 401
+/// `invalid_token` (with the verification's own code), 401 with the presentation's own error
+/// when the token may not be used on this request (DPoP: `invalid_dpop_proof`,
+/// `use_dpop_nonce`), 403 `insufficient_scope` with the required `scope`, and 503 when the
+/// introspection endpoint fails, or with `Retry-After` when the account store cannot answer
+/// (a DPoP replay check: ``StoreOutage``). Each `error` goes on the challenge of the scheme the request
+/// used; every other scheme is still challenged, without one. With ``resource``, every
+/// challenge names its RFC 9728 metadata (`resource_metadata="…"`), so a client that got a 401
+/// finds the authorization servers and scopes it needs.
+public struct CallerAuthenticator: Sendable {
+    /// Verifies the tokens.
+    public let verifier: any CallerTokenVerifier
+    /// The scopes every request must have been granted (none by default).
+    public let requiredScopes: OAuthScopes
+    /// The schemes accepted, in the order challenges list them.
+    public let presentations: [any TokenPresentation]
+    /// The API's RFC 9728 metadata, named in every challenge; `nil` names none.
+    public let resource: ProtectedResourceMetadata?
+
+    /// Creates the authenticator. A `BearerTokenVerifier` (ID tokens) is a `CallerTokenVerifier`.
+    public init(
+        verifier: any CallerTokenVerifier, requiredScopes: OAuthScopes = [], presentations: [any TokenPresentation] = [BearerPresentation()],
+        resource: ProtectedResourceMetadata? = nil
+    ) {
+        self.verifier = verifier
+        self.requiredScopes = requiredScopes
+        self.presentations = presentations
+        self.resource = resource
+    }
+
+    /// The caller `request` proves to be, with the fields every response to it carries, or the
+    /// refusal (a ``BearerChallenge``).
+    public func authenticate(_ request: ServerRequest) async throws(BearerChallenge) -> AuthenticatedCaller {
+        try await finish(try authenticateWithoutSuspending(request), request: request)
+    }
+
+    /// How far authenticating a request got without suspending.
+    package enum Progress: Sendable {
+        /// Done.
+        case authenticated(AuthenticatedCaller)
+        /// The token is yet to be verified (cold keys, an unknown `kid`, tracing, introspection).
+        case verify(token: String, presentation: any TokenPresentation)
+        /// The verified token is yet to be confirmed for this request (a DPoP proof).
+        case confirm(CallerIdentity, token: String, presentation: any TokenPresentation)
+    }
+
+    /// Every step that needs no suspension: the header, the scheme, then the verification and
+    /// the confirmation when they can answer at once (warm keys and a `Bearer` token save a
+    /// request two executor hops per async step, Docs/Performance.md, "The server").
+    package func authenticateWithoutSuspending(_ request: ServerRequest) throws(BearerChallenge) -> Progress {
+        let (token, presentation) = try presented(request)
+        let verified: CallerIdentity
+        do throws(FederateError) {
+            guard let done = try verifier.verifyCallerWithoutSuspending(token) else { return .verify(token: token, presentation: presentation) }
+            verified = done
+        } catch {
+            throw verificationRefusal(error, presentation: presentation)
+        }
+        let caller: CallerIdentity
+        do throws(FederateError) {
+            guard let done = try presentation.confirmWithoutSuspending(verified, token: token, request: request) else {
+                return .confirm(verified, token: token, presentation: presentation)
+            }
+            caller = done
+        } catch {
+            throw confirmationRefusal(error, presentation: presentation)
+        }
+        return .authenticated(try scopesChecked(caller, presentation: presentation))
+    }
+
+    /// The steps `progress` left, the async way.
+    package func finish(_ progress: Progress, request: ServerRequest) async throws(BearerChallenge) -> AuthenticatedCaller {
+        let verified: CallerIdentity, token: String, presentation: any TokenPresentation
+        switch progress {
+        case .authenticated(let done):
+            return done
+        case .confirm(let caller, let presentedToken, let presentedBy):
+            (verified, token, presentation) = (caller, presentedToken, presentedBy)
+        case .verify(let presentedToken, let presentedBy):
+            (token, presentation) = (presentedToken, presentedBy)
+            do throws(FederateError) {
+                verified = try await verifier.verifyCaller(token)
+            } catch {
+                throw verificationRefusal(error, presentation: presentation)
+            }
+        }
+        let caller: CallerIdentity
+        do throws(FederateError) {
+            caller = try await presentation.confirm(verified, token: token, request: request)
+        } catch {
+            throw confirmationRefusal(error, presentation: presentation)
+        }
+        return try scopesChecked(caller, presentation: presentation)
+    }
+
+    /// The token in `Authorization` and the presentation of its scheme.
+    private func presented(_ request: ServerRequest) throws(BearerChallenge) -> (token: String, presentation: any TokenPresentation) {
+        let credentials: AuthorizationCredentials
+        switch AuthorizationCredentials.from(request.headers) {
+        case .success(let found): credentials = found
+        case .failure(.absent):
+            // No credentials at all: the bare challenge, without an error code (RFC 6750 §3.1).
+            throw challenge(.unauthorized, oauthError: nil, FederateError(.missingBearerToken, "send Authorization: Bearer TOKEN"))
+        case .failure(.malformed(let reason)):
+            throw challenge(.badRequest, oauthError: "invalid_request", FederateError(.invalidAuthorizationHeader, reason))
+        }
+        guard let presentation = presentations.first(where: { $0.scheme.caseInsensitiveEquals(String(credentials.scheme)) }) else {
+            // Another scheme (`Basic`) is no credentials for this API: the bare challenge too (RFC 6750 §3.1).
+            throw challenge(
+                .unauthorized, oauthError: nil,
+                FederateError(.missingBearerToken, "send Authorization: \(presentations.map(\.scheme).joined(separator: " or ")) TOKEN"))
+        }
+        return (credentials.token, presentation)
+    }
+
+    /// A token the verifier refused: 503 when introspection or the store failed, else `invalid_token`.
+    private func verificationRefusal(_ error: FederateError, presentation: any TokenPresentation) -> BearerChallenge {
+        if error.code == .introspectionFailed { return BearerChallenge(status: .serviceUnavailable, oauthError: nil, error: error, presentations: []) }
+        if StoreOutage.isStoreFailure(error) { return storeOutage(error) }
+        return refusal(error, oauthError: "invalid_token", presentation: presentation)
+    }
+
+    /// A verified token the presentation refused for this request, with the scheme's own `error`;
+    /// 503 when the store could not answer (a DPoP proof's replay check).
+    private func confirmationRefusal(_ error: FederateError, presentation: any TokenPresentation) -> BearerChallenge {
+        if StoreOutage.isStoreFailure(error) { return storeOutage(error) }
+        return refusal(error, oauthError: presentation.oauthError(forRefused: error), presentation: presentation)
+    }
+
+    /// 503 with `Retry-After` and no challenge: the token was not found wanting (``StoreOutage``).
+    private func storeOutage(_ error: FederateError) -> BearerChallenge {
+        BearerChallenge(status: .serviceUnavailable, oauthError: nil, error: error, presentations: [], fields: StoreOutage.fields)
+    }
+
+    private func scopesChecked(_ caller: CallerIdentity, presentation: any TokenPresentation) throws(BearerChallenge) -> AuthenticatedCaller {
+        try BearerChallenge.requireScopes(requiredScopes, of: caller, presentations: presentations, resource: resource)
+        return AuthenticatedCaller(caller: caller, responseFields: presentation.responseFields())
+    }
+
+    /// A challenge of every scheme, without a scheme of the request's.
+    private func challenge(_ status: HTTPTypes.HTTPResponse.Status, oauthError: String?, _ error: FederateError) -> BearerChallenge {
+        BearerChallenge(status: status, oauthError: oauthError, error: error, presentations: presentations, resourceMetadata: resource?.metadataURL)
+    }
+
+    private func refusal(_ error: FederateError, oauthError: String, presentation: any TokenPresentation) -> BearerChallenge {
+        BearerChallenge(
+            status: .unauthorized, oauthError: oauthError, error: error, presentations: presentations, scheme: presentation.scheme,
+            resourceMetadata: resource?.metadataURL, fields: presentation.responseFields())
+    }
+}
+
+/// A request's verified caller, and the fields every response to it carries (DPoP: the
+/// current `DPoP-Nonce`).
+public struct AuthenticatedCaller: Sendable {
+    /// Who called.
+    public let caller: CallerIdentity
+    /// Fields to add to the response.
+    public let responseFields: HTTPFields
+}

@@ -1,0 +1,223 @@
+import Federate
+import Foundation
+import HTTPTypes
+
+extension FederateEndpoints {
+    /// `GET {auth}/{provider}/start`: redirects (302) to the provider, the pending authorization
+    /// sealed into a cookie of its own; 400 `invalid_request` for a bad `intent`, step-up
+    /// parameter or `login_hint`, 401 for a link or reauthentication without a session, 404 for
+    /// an unknown provider, 502 when the provider cannot be reached.
+    public func start(_ request: ServerRequest, provider name: String) async -> ServerResponse {
+        await respond { try await startSignIn(request, provider: name) }
+    }
+
+    private func startSignIn(_ request: ServerRequest, provider name: String) async throws -> ServerResponse {
+        let entry = try provider(named: name)
+        let query = request.queryParameters()
+        guard let intent = AuthorizationIntent(rawValue: query["intent"] ?? "signIn") else {
+            throw FederateHTTPError(.badRequest, code: .invalidRequest, message: "intent is signIn, link or reauthenticate")
+        }
+        let stepUp = try StepUpQuery.parse(acrValues: query["acr_values"], maxAge: query["max_age"])
+        var uid: String?
+        if intent != .signIn {
+            guard let session = try await currentSession(request) else {
+                throw FederateHTTPError(.unauthorized, code: .sessionRequired, message: "\(intent.rawValue) needs a signed-in user")
+            }
+            uid = session.uid
+        }
+        let stepping = entry.capabilities.stepUp
+        if stepUp != nil, stepping == nil {
+            throw FederateHTTPError(.badRequest, code: .invalidRequest, message: "this provider cannot be asked for acr_values or max_age")
+        }
+        let signIn = try SignInRequest(redirectURI: configuration.redirectURI(for: entry.name), intent: intent, loginHint: query["login_hint"])
+        let built: BuiltAuthorizationRequest
+        do {
+            if let stepUp, let stepping {
+                built = try await stepping.beginSignIn(signIn, stepUp: stepUp)
+            } else {
+                built = try await entry.provider.beginSignIn(signIn)
+            }
+        } catch where error.code == .providerCannotReauthenticate {
+            // A provider that cannot prove a fresh sign-in: back to the page, which offers the others.
+            return callbackFailure(error, returnTo: ReturnTo.sanitize(query["returnTo"], fallback: configuration.defaultReturnTo), clearing: nil)
+        } catch {
+            // The provider (its discovery or keys) is unreachable or refused: a bad gateway.
+            logger.notice("sign-in could not start", metadata: ["provider": "\(entry.name)", "error": "\(error.code)"])
+            throw FederateHTTPError(.badGateway, error)
+        }
+        var pending = built.pending
+        pending.returnTo = ReturnTo.sanitize(query["returnTo"], fallback: configuration.defaultReturnTo)
+        pending.uid = uid
+        let path = configuration.authPath + "/" + entry.name
+        var response = ServerResponse.redirect(.found, to: built.url)
+        response.setCookie(SessionCookies.pending(
+            try configuration.sealer.seal(pending), state: pending.state, path: path, secure: configuration.secureCookies,
+            formPost: pending.responseMode == .formPost))
+        // One cookie per flow, so sign-ins started in several tabs all complete; past the
+        // cap, the oldest flows are dropped.
+        for evicted in evictedFlows(request) {
+            response.setCookie(SessionCookies.deletingPending(
+                name: evicted.name, path: path, secure: configuration.secureCookies, formPost: evicted.formPost))
+        }
+        return response
+    }
+
+    /// The pending flows to drop so that, with the one being started, at most
+    /// ``SessionCookies/maximumPendingFlows`` remain: the oldest, and any that no longer opens.
+    private func evictedFlows(_ request: ServerRequest) -> [(name: String, formPost: Bool)] {
+        var flows: [(name: String, createdAt: Date, formPost: Bool)] = []
+        var evicted: [(name: String, formPost: Bool)] = []
+        let now = configuration.accounts.clock.now
+        for (name, value) in SessionCookies.pendingFlows(in: request) {
+            if let pending = try? configuration.sealer.open(value, now: now) {
+                flows.append((name, pending.createdAt, pending.responseMode == .formPost))
+            } else {
+                evicted.append((name, false))
+            }
+        }
+        let excess = flows.count - (SessionCookies.maximumPendingFlows - 1)
+        if excess > 0 {
+            evicted += flows.sorted { $0.createdAt < $1.createdAt }.prefix(excess).map { ($0.name, $0.formPost) }
+        }
+        return evicted
+    }
+
+    /// `GET|POST {auth}/{provider}/callback`: the query's parameters, or with `form` (a POST's
+    /// body, at most ``maximumBodyBytes``) the form's. Redirects (303) to `returnTo`, or on
+    /// failure to `returnTo?error=CODE` (a provider's refusal as
+    /// `error=provider_error&provider_error=ITS_CODE`, never the provider's text). A callback
+    /// without `state`, or with a state no flow of this browser has, goes to
+    /// `/?error=state_mismatch` and leaves every flow in progress untouched. 503 with
+    /// `Retry-After` when the account store cannot answer (``StoreOutage``).
+    public func callback(_ request: ServerRequest, provider name: String, form: [UInt8]?) async -> ServerResponse {
+        await respond { try await finishSignIn(request, provider: name, form: form) }
+    }
+
+    private func finishSignIn(_ request: ServerRequest, provider name: String, form: [UInt8]?) async throws -> ServerResponse {
+        let entry = try provider(named: name)
+        let provider = entry.provider
+        let path = configuration.authPath + "/" + entry.name
+        // The flow is found by the callback's `state`. Without a state, or with one no flow of
+        // this browser has, the callback is refused and every flow in progress is left as it
+        // is: a forged callback (an `error=…` link without state) cannot end a real sign-in.
+        let callback: AuthorizationResponse
+        let pending: PendingAuthorization
+        let cookieName: String
+        do throws(FederateError) {
+            if let form {
+                guard form.count <= Self.maximumBodyBytes else { throw FederateError(.invalidCallback, "the callback's form is too large") }
+                callback = try AuthorizationResponse(formBody: form)
+            } else {
+                callback = try AuthorizationResponse(query: request.query ?? "")
+            }
+            guard let state = callback.parameters["state"], !state.isEmpty else {
+                throw FederateError(.stateMismatch, "the callback has no state")
+            }
+            cookieName = SessionCookies.pendingName(state: state)
+            guard let sealed = request.cookie(cookieName) else {
+                throw FederateError(.stateMismatch, "no sign-in in progress in this browser has this state")
+            }
+            pending = try configuration.sealer.open(sealed, now: configuration.accounts.clock.now)
+            guard pending.providerID.exactlyEquals(provider.providerID) else {
+                throw FederateError(.invalidPendingAuthorization, "the sign-in in progress is for another provider")
+            }
+        } catch {
+            logger.notice("callback refused", metadata: ["provider": "\(entry.name)", "error": "\(error.code)"])
+            return callbackFailure(error, returnTo: configuration.defaultReturnTo, clearing: nil)
+        }
+        let clear = SessionCookies.deletingPending(
+            name: cookieName, path: path, secure: configuration.secureCookies, formPost: pending.responseMode == .formPost)
+        let returnTo = pending.returnTo ?? configuration.defaultReturnTo
+        let result: AuthResult?
+        do {
+            result = try await finish(pending, credential: try await provider.completeSignIn(callback, pending: pending), request: request)
+        } catch let error as FederateError {
+            logger.notice("sign-in failed", metadata: ["provider": "\(entry.name)", "error": "\(error.code)"])
+            var response = callbackFailure(error, returnTo: returnTo, clearing: clear)
+            // A link refused because the identity is another account's: the merge ticket goes
+            // back to this browser only, in an HttpOnly cookie, for POST /me/merge.
+            if let ticket = error.accountContext?.mergeTicket {
+                let lifetime = Int(configuration.accounts.configuration.mergeTicketLifetime.wholeSeconds)
+                response.setCookie(SessionCookies.mergeTicket(ticket, maxAge: lifetime, secure: configuration.secureCookies))
+            }
+            return response
+        } catch let error as FederateHTTPError {
+            logger.notice("sign-in failed", metadata: ["provider": "\(entry.name)", "error": "\(error.error.code)"])
+            return callbackFailure(error.error, returnTo: returnTo, clearing: clear)
+        }
+        var response = ServerResponse.redirect(.seeOther, to: returnTo)
+        response.setCookie(clear)
+        if let result, let token = result.sessionToken, let session = result.session {
+            let maxAge = Int(configuration.accounts.configuration.sessionLifetime.wholeSeconds)
+            response.setCookie(SessionCookies.session(token, maxAge: maxAge, secure: configuration.secureCookies))
+            response.setCookie(logoutHintCookie(for: session, credential: result.credential, entry: entry, maxAge: maxAge))
+        }
+        return response
+    }
+
+    /// The sealed ID token RP-initiated logout will send as `id_token_hint`, bound to the new
+    /// session; a deleting cookie when there is none to keep (no ID token, a provider without
+    /// the logout capability, or a token too large for a cookie).
+    private func logoutHintCookie(for session: AccountSession, credential: Credential, entry: ProviderRegistry.Entry, maxAge: Int) -> SetCookie {
+        let path = configuration.authPath + "/signout"
+        if entry.capabilities.logout != nil, let idToken = credential.rawIDToken,
+            let sealed = try? configuration.sealer.seal(
+                ["sid": .string(session.sessionID), "pid": .string(credential.providerID), "h": .string(idToken)], purpose: "logout1"),
+            sealed.utf8.count <= SessionCookies.maximumCookieValueBytes
+        {
+            return SessionCookies.signOutCookie(
+                name: SessionCookies.logoutHintName, value: sealed, path: path, maxAge: maxAge, secure: configuration.secureCookies)
+        }
+        return SessionCookies.signOutCookie(name: SessionCookies.logoutHintName, value: "", path: path, maxAge: 0, secure: configuration.secureCookies)
+    }
+
+    /// A failed sign-in callback: the browser goes back to the app's page with the error's code,
+    /// `returnTo?error=CODE` (for an error the provider answered,
+    /// `error=provider_error&provider_error=ITS_CODE`), and the flow's cookie is cleared. No
+    /// message goes along: the provider's free text never reaches the browser. When the account
+    /// store could not answer, 503 with `Retry-After` and the JSON error instead (``StoreOutage``):
+    /// the sign-in did not fail, the server could not finish it; start it again later.
+    private func callbackFailure(_ error: FederateError, returnTo: String, clearing: SetCookie?) -> ServerResponse {
+        var response: ServerResponse
+        if StoreOutage.isStoreFailure(error) {
+            response = ErrorResponse.json(.serviceUnavailable, error)
+        } else {
+            let parameters: [(String, String)]
+            if let providerError = error.providerError {
+                parameters = [("error", FederateError.Code.providerError.rawValue), ("provider_error", providerError.code)]
+            } else {
+                parameters = [("error", error.code.rawValue)]
+            }
+            let separator = returnTo.contains("?") ? "&" : "?"
+            response = .redirect(.seeOther, to: returnTo + separator + FormURLEncoding.encode(parameters))
+        }
+        if let clearing { response.setCookie(clearing) }
+        return response
+    }
+
+    /// Hands the credential to the account layer for the flow's intent; returns the result
+    /// when the browser gets a new session (sign-in, reauthentication, a guest's link).
+    private func finish(_ pending: PendingAuthorization, credential: Credential, request: ServerRequest) async throws -> AuthResult? {
+        let accounts = configuration.accounts
+        switch pending.intent {
+        case .signIn:
+            return try await accounts.signIn(with: credential)
+        case .link, .reauthenticate:
+            // The browser must still hold the session that started the flow.
+            guard let uid = pending.uid, let session = try await currentSession(request), session.uid.exactlyEquals(uid) else {
+                throw FederateError(.userMismatch, "the signed-in user changed during the flow")
+            }
+            if pending.intent == .link {
+                // A guest that links is upgraded and gets a full session: the guest's one ends.
+                let linked = try await accounts.link(uid, with: credential)
+                guard linked.sessionToken != nil else { return nil }
+                try await accounts.signOut(session)
+                return linked
+            }
+            // The provider must have signed the user in again since this flow began.
+            let fresh = try await accounts.reauthenticate(uid, with: credential, authenticatedAfter: pending.createdAt)
+            try await accounts.signOut(session)  // rotate: the old session ends
+            return fresh
+        }
+    }
+}

@@ -1,0 +1,57 @@
+public import Federate
+import Foundation
+
+/// What `FederateRoutes` serve: the providers, the account layer, and how cookies are made.
+public struct FederateServerConfiguration: Sendable {
+    /// The server's public origin (`https://app.example`, or `http://127.0.0.1:8080` in
+    /// development): redirect URIs and the CSRF check are built from it.
+    public var origin: String
+    /// The providers, by the route name used in `/auth/{name}/start` (`google`, `apple`, `dev`)
+    /// and by provider ID.
+    public var providers: ProviderRegistry
+    /// The account layer.
+    public var accounts: AccountService
+    /// Seals pending authorizations into a cookie, so any server instance finishes a flow.
+    public var sealer: PendingAuthorizationSealer
+    /// Plain-text files answered 200 directly at their exact path, for a provider's domain
+    /// check (`[AppleProvider.domainAssociationPath: contents]` for Sign in with Apple).
+    public var staticFiles: [String: String]
+    /// Where routes live (`/auth`), and the JSON API (`/me`).
+    public var authPath: String
+    /// Where the browser goes after a sign-in without `returnTo`.
+    public var defaultReturnTo: String
+    /// Whether `POST {auth}/guest` creates guest accounts (``AccountService/signInAsGuest()``).
+    /// Off by default: an open route that creates accounts is for applications that want it.
+    public var allowsGuests = false
+
+    /// Creates a configuration; `providers` by route name (`["google": google]` serves
+    /// `/auth/google/…`). Throws `invalid_configuration` for a route name that is not 1–64 of
+    /// `A-Z a-z 0-9 . _ -`, or two providers with one provider ID (`ProviderRegistry`).
+    public init(
+        origin: String, providers: [String: any SignInProvider], accounts: AccountService, sealer: PendingAuthorizationSealer,
+        staticFiles: [String: String] = [:], authPath: String = "/auth", defaultReturnTo: String = "/"
+    ) throws(FederateError) {
+        guard providers["signout"] == nil else {
+            throw FederateError(.invalidConfiguration, "'signout' is the sign-out route, not a provider's route name")
+        }
+        self.origin = origin
+        self.providers = try ProviderRegistry(providers)
+        self.accounts = accounts
+        self.sealer = sealer
+        self.staticFiles = staticFiles
+        self.authPath = authPath
+        self.defaultReturnTo = defaultReturnTo
+    }
+
+    /// Whether cookies carry `Secure`: always, except plain-HTTP loopback development.
+    public var secureCookies: Bool { Self.usesSecureCookies(origin: origin) }
+
+    /// Whether a server at `origin` sets `Secure` (and `__Host-`) cookies: always, except
+    /// plain-HTTP loopback development.
+    public static func usesSecureCookies(origin: String) -> Bool {
+        !(origin.hasPrefix("http://127.0.0.1") || origin.hasPrefix("http://[::1]") || origin.hasPrefix("http://localhost"))
+    }
+
+    /// The redirect URI registered for provider `name`.
+    public func redirectURI(for name: String) -> String { origin + authPath + "/" + name + "/callback" }
+}
