@@ -8,7 +8,8 @@
 #      running a transaction equivalent to a returning sign-in (one indexed UPDATE ... RETURNING
 #      after one indexed SELECT) at the benchmark's concurrency;
 #   5. AccountsPerf (release): session verification as a ratio to a raw P-256 verify measured
-#      interleaved with it, and sign-ins per second, new and returning, on SQLite and on it;
+#      interleaved with it, sign-ins per second, new and returning, and `accessToken` with a
+#      fresh kept provider token (the provider never called), on SQLite and on it;
 #   6. with BENCH_SUITE=1, the package-benchmark suite AccountsBenchmarks too (percentiles of
 #      the same workload; the ratios come from AccountsPerf).
 #

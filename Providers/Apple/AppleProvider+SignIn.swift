@@ -7,7 +7,7 @@ extension AppleProvider: SignInProvider {
     public var providerID: String { Self.providerID }
 
     /// Server-to-server notifications, bearer ID tokens and warming.
-    public var capabilities: ProviderCapabilities { ProviderCapabilities(events: self, bearerTokens: self, warming: self) }
+    public var capabilities: ProviderCapabilities { ProviderCapabilities(events: self, bearerTokens: self, warming: self, tokenRefresh: self) }
 
     /// Apple takes no `login_hint`: the request's is not sent.
     public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
@@ -44,7 +44,7 @@ extension AppleSignIn {
         return Credential(
             providerID: AppleProvider.providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
             rawNonce: rawNonce, nonceClaim: rawNonce.map(nonceMode.expectedClaim(for:)), emailVerified: identity.emailVerified,
-            profile: profile)
+            profile: profile, accessTokenExpiresAt: tokens.expiresAt)
     }
 }
 

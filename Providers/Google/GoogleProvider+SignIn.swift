@@ -7,7 +7,7 @@ extension GoogleProvider: SignInProvider {
     public var providerID: String { Self.providerID }
 
     /// RISC security events, bearer ID tokens and warming.
-    public var capabilities: ProviderCapabilities { ProviderCapabilities(events: self, bearerTokens: self, warming: self) }
+    public var capabilities: ProviderCapabilities { ProviderCapabilities(events: self, bearerTokens: self, warming: self, tokenRefresh: self) }
 
     public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
         try authorizationRequest(with: try await client(), redirectURI: request.redirectURI, loginHint: request.loginHint, intent: request.intent)
@@ -32,7 +32,7 @@ extension GoogleSignIn {
     public func credential(rawNonce: String? = nil) -> Credential {
         Credential(
             providerID: GoogleProvider.providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-            rawNonce: rawNonce)
+            rawNonce: rawNonce, accessTokenExpiresAt: tokens.expiresAt)
     }
 }
 

@@ -6,8 +6,8 @@ extension MicrosoftProvider: SignInProvider {
     /// `microsoft.com`.
     public var providerID: String { Self.providerID }
 
-    /// RP-initiated logout, bearer ID tokens and warming.
-    public var capabilities: ProviderCapabilities { ProviderCapabilities(logout: self, bearerTokens: self, warming: self) }
+    /// RP-initiated logout, bearer ID tokens, warming and token refresh.
+    public var capabilities: ProviderCapabilities { ProviderCapabilities(logout: self, bearerTokens: self, warming: self, tokenRefresh: self) }
 
     public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
         try authorizationRequest(with: try await client(), redirectURI: request.redirectURI, loginHint: request.loginHint, intent: request.intent)
@@ -23,7 +23,7 @@ extension MicrosoftProvider: SignInProvider {
         }
         return Credential(
             providerID: Self.providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-            rawNonce: pending.nonce, emailVerified: false, rawIDToken: tokens.idToken)
+            rawNonce: pending.nonce, emailVerified: false, accessTokenExpiresAt: tokens.expiresAt, rawIDToken: tokens.idToken)
     }
 
     /// Entra has no RFC 7009 revocation endpoint: nothing to do.

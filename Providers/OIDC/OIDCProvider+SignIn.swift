@@ -6,9 +6,9 @@ extension OIDCProvider: SignInProvider {
     /// The provider ID (``id``).
     public var providerID: String { id }
 
-    /// Step-up sign-ins, back-channel logout, RP-initiated logout, bearer ID tokens and warming.
+    /// Step-up sign-ins, back-channel logout, RP-initiated logout, bearer ID tokens, warming and token refresh.
     public var capabilities: ProviderCapabilities {
-        ProviderCapabilities(stepUp: self, events: self, logout: self, bearerTokens: self, warming: self)
+        ProviderCapabilities(stepUp: self, events: self, logout: self, bearerTokens: self, warming: self, tokenRefresh: self)
     }
 
     public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {

@@ -14,17 +14,23 @@ public struct AccountErrorContext: FederateErrorDetail, Hashable {
     /// the server's own use (it knows whom it answers); never show them to an anonymous caller,
     /// which would tell an attacker how the victim signs in. Federate's routes do not.
     public let existingProviderIDs: [String]
+    /// For `credential_already_in_use` from ``AccountService/link(_:with:)``: a sealed,
+    /// short-lived ticket naming both accounts and the identity, which
+    /// ``AccountService/merge(ticket:into:)`` takes to merge them. A bearer secret for the
+    /// person who just proved the credential: hand it back to them only (an HttpOnly cookie).
+    public let mergeTicket: String?
 
     /// Creates a context.
-    public init(email: String?, pendingCredential: Credential?, existingProviderIDs: [String] = []) {
+    public init(email: String?, pendingCredential: Credential?, existingProviderIDs: [String] = [], mergeTicket: String? = nil) {
         self.email = email
         self.pendingCredential = pendingCredential
         self.existingProviderIDs = existingProviderIDs
+        self.mergeTicket = mergeTicket
     }
 
     /// Redacted.
     public var description: String {
-        "AccountErrorContext(credential: \(pendingCredential.map { "\($0.providerID)" } ?? "-"), providers: \(existingProviderIDs))"
+        "AccountErrorContext(credential: \(pendingCredential.map { "\($0.providerID)" } ?? "-"), providers: \(existingProviderIDs), mergeTicket: \(mergeTicket == nil ? "no" : "redacted"))"
     }
 
     /// Equal when the email, the providers and the credential's provider ID and subject are.

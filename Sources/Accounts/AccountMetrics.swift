@@ -7,6 +7,9 @@ import FederateTokens
 ///   reauthentications by provider ID and outcome (`ok` or the error code);
 /// - `federate_account_operation_duration_seconds{operation}`: a timer per operation.
 ///
+/// - `federate_provider_token_operations_total{operation, provider, outcome}`: refreshes and
+///   revocations of kept provider tokens.
+///
 /// Session verifications count as `federate_verifications_total{kind="session"}`.
 struct AccountMetrics: Sendable {
     /// An operation counted, and its span's name.
@@ -26,6 +29,9 @@ struct AccountMetrics: Sendable {
     let linkDuration: CoreMetrics.Timer
     let reauthenticateDuration: CoreMetrics.Timer
     let sessions: VerificationMetrics
+    /// `federate_provider_token_operations_total{operation, provider, outcome}`: refreshes and
+    /// revocations of kept provider tokens, by outcome (`ok` or the error code).
+    let providerTokens: CounterFamily
 
     init(observability: Observability) {
         operations = observability.counters(Self.countLabel, keys: ["operation", "provider", "outcome"])
@@ -33,6 +39,7 @@ struct AccountMetrics: Sendable {
         linkDuration = observability.timer(Self.durationLabel, dimensions: [("operation", Operation.link.rawValue)])
         reauthenticateDuration = observability.timer(Self.durationLabel, dimensions: [("operation", Operation.reauthenticate.rawValue)])
         sessions = observability.verifications(of: .session)
+        providerTokens = observability.counters("federate_provider_token_operations_total", keys: ["operation", "provider", "outcome"])
     }
 
     /// Counts one `operation` with `providerID` that took `elapsed`.

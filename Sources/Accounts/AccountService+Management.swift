@@ -4,11 +4,12 @@ import Foundation
 extension AccountService {
     /// Unlinks the identity of `providerID` from the session's user. Sensitive: requires a
     /// recent sign-in (`requires_recent_login`); `no_such_provider` when not linked;
-    /// `last_provider` when it is the user's only way to sign in. Returns the user after.
+    /// `last_provider` when it is the user's only way to sign in. The provider tokens kept for
+    /// the identity are erased with it and revoked at the provider (RFC 7009). Returns the user after.
     @discardableResult
     public func unlink(_ session: AccountSession, providerID: String) async throws(FederateError) -> User {
         try requireRecentLogin(session)
-        try await storage.removeIdentity(providerID: providerID, fromUser: session.uid)
+        if let kept = try await storage.removeIdentity(providerID: providerID, fromUser: session.uid) { await revokeKept([kept]) }
         return try await user(uid: session.uid)
     }
 
@@ -23,20 +24,27 @@ extension AccountService {
         return try await user(uid: session.uid)
     }
 
-    /// Deletes the session's user. Sensitive: requires a recent sign-in. Returns the
-    /// provider tokens to revoke at each provider (Apple requires revocation on deletion).
+    /// Deletes the session's user, as ``deleteUser(uid:)`` does. Sensitive: requires a recent
+    /// sign-in (a guest's session never is one).
     public func delete(_ session: AccountSession) async throws(FederateError) -> [RevocableTokens] {
         try requireRecentLogin(session)
         return try await deleteUser(uid: session.uid)
     }
 
-    /// Deletes user `uid` without a session (administrators). Returns the provider tokens to revoke.
+    /// Erases user `uid` (administrators, and erasure requests): everything the store holds
+    /// about them goes in one atomic step (``UserStore/deleteUser(uid:)``) — the user, their
+    /// identities, the provider tokens kept for them, their signed-out sessions and pending
+    /// merges. Kept tokens are revoked at their providers (RFC 7009) here; returns the other
+    /// provider tokens the identities held, to revoke at each provider (Apple requires
+    /// revocation on deletion).
     public func deleteUser(uid: String) async throws(FederateError) -> [RevocableTokens] {
         defer { revocations.invalidate() }
         guard let deleted = try await storage.deleteUser(uid: uid) else {
             throw FederateError(.userNotFound, "no user with this uid")
         }
-        return deleted.identities.filter { !$0.tokens.isEmpty }.map {
+        revocations.invalidate()
+        await revokeKept(deleted.keptTokens)
+        return deleted.user.identities.filter { !$0.tokens.isEmpty }.map {
             RevocableTokens(providerID: $0.providerID, subject: $0.subject, tokens: $0.tokens)
         }
     }

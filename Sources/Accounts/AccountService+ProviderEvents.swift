@@ -33,7 +33,7 @@ extension AccountService {
                 key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember, now: now)
             if user.identities.count > 1 {
                 do throws(FederateError) {
-                    try await storage.removeIdentity(providerID: providerID, fromUser: user.uid)
+                    _ = try await storage.removeIdentity(providerID: providerID, fromUser: user.uid)
                     return
                 } catch where error.code == .lastProvider {
                     // Another provider was unlinked meanwhile: keep the account, disabled.

@@ -12,11 +12,21 @@ extension AccountService {
     public func issueSession(
         uid: String, authTime: Date, provider: SessionProvider? = nil, acr: String? = nil, amr: [String] = [], authTimeProven: Bool = true
     ) async throws(FederateError) -> (session: AccountSession, token: String) {
+        try await issueSession(uid: uid, authTime: authTime, provider: provider, acr: acr, amr: amr, authTimeProven: authTimeProven, guestUntil: nil)
+    }
+
+    /// ``issueSession(uid:authTime:provider:acr:amr:authTimeProven:)``; with `guestUntil`, a guest's session
+    /// (claim `guest`), which expires no later than the guest does.
+    func issueSession(
+        uid: String, authTime: Date, provider: SessionProvider? = nil, acr: String? = nil, amr: [String] = [], authTimeProven: Bool = true,
+        guestUntil: Date?
+    ) async throws(FederateError) -> (session: AccountSession, token: String) {
         let level = try AuthenticationLevel(acr: acr, amr: amr)
         let now = clock.now
         let key = try await keyRing.signingKey(now: now)
         let issuedAt = Self.seconds(now)
-        let expiresAt = SafeNumber.clampedInt64(Double(issuedAt) + configuration.sessionLifetime.inSeconds)
+        var expiresAt = SafeNumber.clampedInt64(Double(issuedAt) + configuration.sessionLifetime.inSeconds)
+        if let guestUntil { expiresAt = max(issuedAt, min(expiresAt, Self.seconds(guestUntil))) }
         let authSeconds = min(Self.seconds(authTime), issuedAt)
         let sessionID = SecureRandom.token(byteCount: 16)
         var claims: [String: JSONValue] = [
@@ -30,12 +40,13 @@ extension AccountService {
         }
         if let acr = level.acr { claims["acr"] = .string(acr) }
         if !level.amr.isEmpty { claims["amr"] = .array(level.amr.map(JSONValue.string)) }
+        if guestUntil != nil { claims["guest"] = .bool(true) }
         if !authTimeProven { claims["auth_time_unproven"] = true }
         let token = try key.sign(claims: claims, algorithm: .es256, header: ["typ": .string(ExplicitTypeRule.sessionTokenType)])
         let session = AccountSession(
             uid: uid, sessionID: sessionID, issuedAt: Self.date(issuedAt), expiresAt: Self.date(expiresAt),
             authTime: Self.date(authSeconds), keyID: key.keyID ?? "", provider: provider, acr: level.acr, amr: level.amr,
-            authTimeProven: authTimeProven)
+            isGuest: guestUntil != nil, authTimeProven: authTimeProven)
         return (session, token)
     }
 
@@ -64,7 +75,8 @@ extension AccountService {
             uid: try verified.requiredString("sub"), sessionID: try verified.requiredString("sid"),
             issuedAt: try verified.requiredNumericDate("iat").date, expiresAt: try verified.requiredNumericDate("exp").date,
             authTime: try verified.requiredNumericDate("auth_time").date, keyID: verified.keyID ?? "", provider: provider, acr: level.acr,
-            amr: level.amr, authTimeProven: verified.claims["auth_time_unproven"] != .bool(true))
+            amr: level.amr, isGuest: verified.claims["guest"] == .bool(true),
+            authTimeProven: verified.claims["auth_time_unproven"] != .bool(true))
         if checkRevoked { try await checkNotRevoked(session) }
         return session
     }
@@ -100,8 +112,13 @@ extension AccountService {
     /// Throws `requires_recent_login` unless the session's `auth_time` is within `window`
     /// (default ``AccountServiceConfiguration/recentLoginWindow``, 5 minutes) of now, and was
     /// proven by its provider (``AccountSession/authTimeProven``: a sign-in with an OAuth 2.0
-    /// provider without ID tokens never counts as recent).
+    /// provider without ID tokens never counts as recent). A guest's session never passes: a
+    /// guest proved nothing to a provider, and becomes able to by linking one
+    /// (``link(_:with:)``, which then issues a full session).
     public func requireRecentLogin(_ session: AccountSession, within window: Duration? = nil) throws(FederateError) {
+        guard !session.isGuest else {
+            throw FederateError(.requiresRecentLogin, "a guest session cannot prove a recent sign-in: link a provider first")
+        }
         guard session.authTimeProven else {
             throw FederateError(
                 .requiresRecentLogin,

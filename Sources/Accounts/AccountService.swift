@@ -37,13 +37,23 @@ public struct AccountService: Sendable {
     let sessionVerifier: JWTVerifier
     /// The sessions found active, while the store's revocation epoch holds.
     let revocations: SessionRevocationCache
+    /// The providers whose tokens are kept, and the keys they are sealed with; `nil` keeps none.
+    public let providerTokens: ProviderTokenVault?
+    /// Called just after each merge commits (``merge(ticket:into:)``), to move the application's data.
+    let mergeHook: AccountMergeHook?
+    let mergeTickets: MergeTickets
 
     /// Creates a service over `store`; `clock` tells the time (tests inject one they advance);
     /// metrics and spans go to `observability` (by default, the systems the application bootstrapped).
+    ///
+    /// `providerTokens` keeps the tokens of the providers it names (``accessToken(for:providerID:)``);
+    /// `onMerge` is the application's part of ``merge(ticket:into:)`` (``AccountMergeHook``).
     public init(
         store: any AccountStore, configuration: AccountServiceConfiguration = .standard, clock: FederateClock = .system,
-        observability: Observability = Observability()
+        observability: Observability = Observability(), providerTokens: ProviderTokenVault? = nil, onMerge: AccountMergeHook? = nil
     ) {
+        self.providerTokens = providerTokens
+        self.mergeHook = onMerge
         self.store = store
         self.configuration = configuration
         self.clock = clock
@@ -53,6 +63,7 @@ public struct AccountService: Sendable {
         self.storage = storage
         let keyRing = SessionKeyRing(store: storage, configuration: configuration, clock: clock)
         self.keyRing = keyRing
+        self.mergeTickets = MergeTickets(keyRing: keyRing)
         self.sessionVerifier = JWTVerifier(
             rules: .sessionToken(issuer: configuration.issuer), allowedAlgorithms: [.es256], keys: keyRing,
             clockTolerance: configuration.clockTolerance, clock: clock, requiresKeyID: true)
@@ -84,7 +95,7 @@ public struct AccountService: Sendable {
             let user = User(
                 uid: SecureRandom.token(byteCount: 21), email: credential.email, emailVerified: credential.emailVerified,
                 displayName: credential.profile.displayName, photoURL: credential.profile.photoURL,
-                createdAt: now, lastSignInAt: now, identities: [ProviderIdentity(credential: credential, linkedAt: now)])
+                createdAt: now, lastSignInAt: now, identities: [identity(of: credential, linkedAt: now)])
             do throws(FederateError) {
                 try await storage.createUser(user)
             } catch where error.code == .credentialAlreadyInUse && attempt == 0 {
@@ -99,6 +110,7 @@ public struct AccountService: Sendable {
                 if owner == nil, attempt == 0 { continue }
                 throw Self.accountExists(email: credential.email ?? "", credential: credential, owner: owner)
             }
+            try await keepTokens(of: credential, uid: user.uid)
             return try await authResult(user, credential: credential, isNewUser: true, authTime: authTime)
         }
         throw FederateError(.accountStoreFailed, "the identity was created and removed concurrently; try again")
@@ -107,16 +119,21 @@ public struct AccountService: Sendable {
     /// The credential's identity signed in again (the store records it in one call), or `nil`
     /// when no user has the identity.
     private func signInReturning(_ credential: Credential, now: Date, authTime: Date) async throws(FederateError) -> AuthResult? {
-        guard let user = try await storage.recordReturningSignIn(ProviderIdentity(credential: credential, linkedAt: now), at: now) else { return nil }
+        guard let user = try await storage.recordReturningSignIn(identity(of: credential, linkedAt: now), at: now) else { return nil }
         guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
+        try await keepTokens(of: credential, uid: user.uid)
         return try await authResult(user, credential: credential, isNewUser: false, authTime: authTime)
     }
 
     /// Links the credential's identity to user `uid`, who can then sign in with it too.
     ///
-    /// Throws `credential_already_in_use` (identity owned by another user; carries the
-    /// credential), `provider_already_linked`, `email_already_in_use` (the credential's email
-    /// belongs to another user, under one account per email), `user_not_found`, `user_disabled`.
+    /// A guest (``signInAsGuest()``) is upgraded in place: same `uid`, same data, a guest no
+    /// more; the result then carries a new, full session (the guest's own session stays weak).
+    ///
+    /// Throws `credential_already_in_use` (identity owned by another user; the context carries
+    /// the credential and a merge ticket for ``merge(ticket:into:)``), `provider_already_linked`,
+    /// `email_already_in_use` (the credential's email belongs to another user, under one
+    /// account per email), `user_not_found` (also for an expired guest), `user_disabled`.
     public func link(_ uid: String, with credential: Credential) async throws(FederateError) -> AuthResult {
         try await observed(.link, providerID: credential.providerID) { () async throws(FederateError) in try await linkUnobserved(uid, with: credential) }
     }
@@ -129,7 +146,7 @@ public struct AccountService: Sendable {
             if owner.uid.exactlyEquals(uid) {
                 throw FederateError(.providerAlreadyLinked, "this \(credential.providerID) identity is already linked to the user")
             }
-            throw Self.credentialInUse(credential)
+            throw try await credentialInUse(credential, linking: uid, owner: owner.uid, now: now)
         }
         if user.identity(providerID: credential.providerID) != nil {
             throw FederateError(.providerAlreadyLinked, "the user already has a \(credential.providerID) identity")
@@ -140,13 +157,19 @@ public struct AccountService: Sendable {
             throw FederateError(.emailAlreadyInUse, "the credential's email belongs to another user",
                 context: AccountErrorContext(email: email, pendingCredential: credential))
         }
-        let identity = ProviderIdentity(credential: credential, linkedAt: now)
+        let linked = identity(of: credential, linkedAt: now)
         do throws(FederateError) {
-            try await storage.addIdentity(identity, toUser: uid)
+            try await storage.addIdentity(linked, toUser: uid)
         } catch where error.code == .credentialAlreadyInUse {
-            throw Self.credentialInUse(credential)
+            // Another request linked it a moment earlier.
+            let owner = try await storage.user(providerID: credential.providerID, subject: credential.subject)
+            guard let owner, !owner.uid.exactlyEquals(uid) else { throw Self.credentialInUse(credential) }
+            throw try await credentialInUse(credential, linking: uid, owner: owner.uid, now: now)
         }
-        user.identities.append(identity)
+        let wasGuest = user.isGuest
+        user.identities.append(linked)
+        user.isGuest = false
+        try await keepTokens(of: credential, uid: uid)
         if user.email == nil, let email = credential.email {
             // Adopted only if the user still has no email (column by column, so a concurrent
             // change of other fields stands) and, when verified, no one else holds it; the link
@@ -155,6 +178,10 @@ public struct AccountService: Sendable {
                 email: .init(address: email, verified: credential.emailVerified), emailOnlyIfNone: true,
                 displayNameIfNone: credential.profile.displayName, photoURLIfNone: credential.profile.photoURL)
             if (try? await storage.updateUser(uid: uid, update)) != nil, let fresh = try? await storage.user(uid: uid) { user = fresh }
+        }
+        if wasGuest {
+            // The guest proved an identity to a provider just now: a full session.
+            return try await authResult(user, credential: credential, isNewUser: false, authTime: Self.authTime(of: credential, now: now))
         }
         return AuthResult(
             user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.providerID, profile: credential.profile, isNewUser: false),
@@ -217,8 +244,17 @@ public struct AccountService: Sendable {
 
     func activeUser(_ uid: String) async throws(FederateError) -> User {
         let user = try await user(uid: uid)
+        guard !isExpiredGuest(user, now: clock.now) else { throw FederateError(.userNotFound, "the guest account expired") }
         guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
         return user
+    }
+
+    /// The identity `credential` describes, linked at `date`; without its tokens when the
+    /// provider's are kept (they go, sealed, to the provider-token records only).
+    func identity(of credential: Credential, linkedAt date: Date) -> ProviderIdentity {
+        var identity = ProviderIdentity(credential: credential, linkedAt: date)
+        if providerTokens?.provider(credential.providerID) != nil { identity.tokens = ProviderTokens() }
+        return identity
     }
 
     /// When the user authenticated: the ID token's `auth_time` (or an OAuth 2.0 provider's
@@ -230,7 +266,8 @@ public struct AccountService: Sendable {
 
     private func signInExisting(_ user: User, with credential: Credential, now: Date, authTime: Date) async throws(FederateError) -> AuthResult {
         guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
-        let signedIn = try await storage.recordSignIn(of: user, with: ProviderIdentity(credential: credential, linkedAt: now), at: now)
+        let signedIn = try await storage.recordSignIn(of: user, with: identity(of: credential, linkedAt: now), at: now)
+        try await keepTokens(of: credential, uid: user.uid)
         return try await authResult(signedIn, credential: credential, isNewUser: false, authTime: authTime)
     }
 
@@ -268,8 +305,18 @@ public struct AccountService: Sendable {
             context: AccountErrorContext(email: email, pendingCredential: credential, existingProviderIDs: owner?.providerIDs ?? []))
     }
 
-    static func credentialInUse(_ credential: Credential) -> FederateError {
+    static func credentialInUse(_ credential: Credential, mergeTicket: String? = nil) -> FederateError {
         FederateError(.credentialAlreadyInUse, "this \(credential.providerID) identity belongs to another user",
-            context: AccountErrorContext(email: credential.email, pendingCredential: credential))
+            context: AccountErrorContext(email: credential.email, pendingCredential: credential, mergeTicket: mergeTicket))
+    }
+
+    /// `credential_already_in_use` for a link by `linking` of an identity `owner` has, with a
+    /// merge ticket naming both.
+    private func credentialInUse(_ credential: Credential, linking: String, owner: String, now: Date) async throws(FederateError) -> FederateError {
+        let issuedAt = Self.seconds(now)
+        let ticket = MergeTicket(
+            linkingUID: linking, ownerUID: owner, providerID: credential.providerID, subject: credential.subject, issuedAt: issuedAt,
+            expiresAt: SafeNumber.clampedInt64(Double(issuedAt) + configuration.mergeTicketLifetime.inSeconds))
+        return Self.credentialInUse(credential, mergeTicket: try await mergeTickets.seal(ticket, now: now))
     }
 }

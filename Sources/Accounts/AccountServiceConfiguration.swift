@@ -25,12 +25,21 @@ public struct AccountServiceConfiguration: Sendable {
     public var revocationCheckInterval: Duration
     /// The most sessions the revocation cache keeps; when full it starts again empty.
     public var revocationCacheCapacity: Int
+    /// How long a guest account (``AccountService/signInAsGuest()``) lives unless it links a
+    /// provider: its sessions end then, and ``AccountService/pruneExpiredGuests(limit:)``
+    /// deletes it (30 days by default).
+    public var guestLifetime: Duration
+    /// How long a merge ticket (``AccountErrorContext/mergeTicket``) stays valid: the age the
+    /// credential's proof may reach before ``AccountService/merge(ticket:into:)`` (10 minutes
+    /// by default).
+    public var mergeTicketLifetime: Duration
 
     /// Creates a configuration.
     public init(
         issuer: String = "federate", sessionLifetime: Duration = .seconds(24 * 3600), recentLoginWindow: Duration = .seconds(300),
         keyRotationInterval: Duration = .seconds(7 * 24 * 3600), keyCacheDuration: Duration = .seconds(60),
-        clockTolerance: Duration = .seconds(5), revocationCheckInterval: Duration = .seconds(1), revocationCacheCapacity: Int = 100_000
+        clockTolerance: Duration = .seconds(5), revocationCheckInterval: Duration = .seconds(1), revocationCacheCapacity: Int = 100_000,
+        guestLifetime: Duration = .seconds(30 * 24 * 3600), mergeTicketLifetime: Duration = .seconds(600)
     ) {
         self.issuer = issuer
         self.sessionLifetime = sessionLifetime
@@ -40,6 +49,8 @@ public struct AccountServiceConfiguration: Sendable {
         self.clockTolerance = clockTolerance
         self.revocationCheckInterval = revocationCheckInterval
         self.revocationCacheCapacity = revocationCacheCapacity
+        self.guestLifetime = guestLifetime
+        self.mergeTicketLifetime = mergeTicketLifetime
     }
 
     /// Sessions for a day, recent login within 5 minutes, keys rotated weekly.

@@ -27,6 +27,10 @@ public struct AccountSession: Sendable, Hashable, CustomStringConvertible {
     public let acr: String?
     /// The provider's `amr` for that authentication (claim `amr`); empty when not asserted.
     public let amr: [String]
+    /// Whether the session is a guest's (``AccountService/signInAsGuest()``, claim `guest`):
+    /// it proves no sign-in with a provider, so it never counts as recent
+    /// (``AccountService/requireRecentLogin(_:within:)``).
+    public let isGuest: Bool
     /// Whether the provider proved when the user authenticated. `false` for a sign-in with an
     /// OAuth 2.0 provider without ID tokens and without a freshness proof (claim
     /// `auth_time_unproven`): then ``authTime`` is only when the session began, and
@@ -35,8 +39,9 @@ public struct AccountSession: Sendable, Hashable, CustomStringConvertible {
 
     init(
         uid: String, sessionID: String, issuedAt: Date, expiresAt: Date, authTime: Date, keyID: String, provider: SessionProvider? = nil,
-        acr: String? = nil, amr: [String] = [], authTimeProven: Bool = true
+        acr: String? = nil, amr: [String] = [], isGuest: Bool = false, authTimeProven: Bool = true
     ) {
+        self.isGuest = isGuest
         self.authTimeProven = authTimeProven
         self.acr = acr
         self.amr = amr

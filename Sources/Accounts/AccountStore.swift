@@ -12,15 +12,16 @@ public import Foundation
 /// - a missing user → `FederateError/Code/userNotFound`;
 /// - anything else the database says → `FederateError/Code/accountStoreFailed`.
 ///
-/// The store is three protocols, one per concern, so a part of the SDK that needs one concern
-/// asks for that one only: ``UserStore`` (users and their provider identities),
-/// ``SessionStore`` (signed-out sessions, ended provider sessions, replayed event IDs) and
-/// ``SessionKeyStore`` (the keys session tokens are signed with). Every account store is also
-/// a `ReplayStore` (FederateTokens) for DPoP proofs, kept beside the event IDs.
+/// The store is four protocols, one per concern, so a part of the SDK that needs one concern
+/// asks for that one only: ``UserStore`` (users and their provider identities, guests,
+/// merges), ``SessionStore`` (signed-out sessions, ended provider sessions, replayed event
+/// IDs), ``SessionKeyStore`` (the keys session tokens are signed with) and
+/// ``ProviderTokenStore`` (kept provider tokens). Every account store is also a `ReplayStore`
+/// (FederateTokens) for DPoP proofs, kept beside the event IDs.
 ///
 /// Implementations: ``InMemoryAccountStore`` (tests), `SQLiteAccountStore` (FederateSQLite),
 /// `PostgresAccountStore` (FederatePostgres).
-public protocol AccountStore: UserStore, SessionStore, SessionKeyStore, ReplayStore {
+public protocol AccountStore: UserStore, SessionStore, SessionKeyStore, ProviderTokenStore, ReplayStore {
     /// One cheap round trip to the store (`SELECT 1` in the SQL stores), for a readiness
     /// probe; throws `account_store_failed` when the store does not answer. The default
     /// looks up a session ID that cannot exist.
@@ -47,7 +48,9 @@ public protocol UserStore: Sendable {
     /// step, and nothing else (``UserUpdate``); identities are untouched.
     /// `FederateError/Code/userNotFound` when absent.
     func updateUser(uid: String, _ update: UserUpdate) async throws(FederateError)
-    /// Links `identity` to the user `uid`.
+    /// Links `identity` to the user `uid`; a guest (``User/isGuest``) stops being one in the
+    /// same atomic step, so a concurrent ``deleteExpiredGuests(createdBefore:limit:)`` either
+    /// deletes the guest before the link (which then fails with `user_not_found`) or not at all.
     func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws(FederateError)
     /// Records a sign-in: stores the identity's latest email, profile and tokens, and sets
     /// the user's `lastSignInAt` to `date`.
@@ -65,11 +68,41 @@ public protocol UserStore: Sendable {
     /// Sets the identity's email state (and, when `email` is given, its address), column by
     /// column; nothing when no user has the identity.
     func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError)
-    /// Unlinks the identity of `providerID` from `uid`: `FederateError/Code/noSuchProvider`
-    /// when absent, `FederateError/Code/lastProvider` when it is the only one.
-    func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError)
-    /// Deletes the user and their identities; returns what was deleted (`nil` if absent).
-    func deleteUser(uid: String) async throws(FederateError) -> User?
+    /// Unlinks the identity of `providerID` from `uid`, erasing the provider tokens kept for
+    /// it in the same atomic step, and returns them (`nil` when none were kept):
+    /// `FederateError/Code/noSuchProvider` when absent, `FederateError/Code/lastProvider` when
+    /// it is the only one.
+    func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) -> SealedProviderTokens?
+    /// Deletes the user and everything the store holds about them, in one atomic step: their
+    /// identities, the provider tokens kept for them, their signed-out sessions, the ends of
+    /// their identities' sessions, and their unfinished merges. Returns what was deleted
+    /// (`nil` if absent), kept tokens included, so they can be revoked.
+    func deleteUser(uid: String) async throws(FederateError) -> DeletedUser?
+    /// Deletes up to `limit` guests (``User/isGuest``) created before `date`, as
+    /// ``deleteUser(uid:)`` does; returns their uids.
+    func deleteExpiredGuests(createdBefore date: Date, limit: Int) async throws(FederateError) -> [String]
+    /// Merges user `sourceUID` into `targetUID` in one atomic step, if the identity
+    /// (`providerID`, `subject`) still belongs to `ownerUID` (one of the two): the source's
+    /// identities (with their kept tokens) move to the target, the source's signed-out
+    /// sessions are forgotten, the source is deleted, the revocation epoch advances (the
+    /// source's sessions stop verifying), and the merge is recorded as pending for the
+    /// application's hook (``pendingMerges()``). Returns the merge.
+    ///
+    /// Changes nothing and throws `FederateError/Code/userNotFound` when either user is gone,
+    /// `FederateError/Code/userDisabled` when either is disabled,
+    /// `FederateError/Code/credentialAlreadyInUse` when the identity no longer belongs to
+    /// `ownerUID`, `FederateError/Code/providerAlreadyLinked` when the target already has an
+    /// identity of a provider the source has. Concurrent merges, links and deletions of
+    /// either user run one after the other, so each identity ends with exactly one owner.
+    func mergeUser(
+        _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String, at date: Date
+    ) async throws(FederateError) -> AccountMerge
+    /// The merges whose application hook has not finished (``finishMerge(sourceUID:)``), oldest first.
+    func pendingMerges() async throws(FederateError) -> [AccountMerge]
+    /// Forgets the pending merge of `sourceUID` once the application's hook has run.
+    func finishMerge(sourceUID: String) async throws(FederateError)
+    /// Everything the store holds about user `uid`, for an export; `nil` if absent.
+    func accountRecords(uid: String) async throws(FederateError) -> AccountRecords?
 }
 
 /// Signed-out sessions, provider sessions that ended, and provider event IDs already seen: the

@@ -19,7 +19,7 @@ public struct Credential: Sendable, CustomStringConvertible {
     public let emailVerified: Bool
     /// The verified ID token, when the credential came from one.
     public let idToken: IDToken?
-    /// The provider's access and refresh tokens (secrets).
+    /// The provider's access and refresh tokens (secrets), and when the access token expires.
     public let tokens: ProviderTokens
     /// The raw nonce sent in the authorization request, if any (secret).
     public let rawNonce: String?
@@ -49,10 +49,12 @@ public struct Credential: Sendable, CustomStringConvertible {
     /// A credential from a verified ID token. `emailVerified` defaults to the token's Boolean
     /// `email_verified` (a provider module that sends it otherwise passes its own reading);
     /// `nonceClaim` defaults to `rawNonce`.
+    /// `accessTokenExpiresAt` is when the access token expires, if the provider said (kept
+    /// tokens are refreshed before it, ``AccountService/accessToken(for:providerID:)``).
     public init(
         providerID: String, idToken: IDToken, accessToken: String? = nil, refreshToken: String? = nil,
         rawNonce: String? = nil, nonceClaim: String? = nil, emailVerified: Bool? = nil, profile: ProviderProfile? = nil,
-        rawIDToken: String? = nil
+        accessTokenExpiresAt: Date? = nil, rawIDToken: String? = nil
     ) {
         self.rawIDToken = rawIDToken
         self.authenticatedAt = nil
@@ -62,7 +64,7 @@ public struct Credential: Sendable, CustomStringConvertible {
         self.email = idToken.email
         self.emailVerified = emailVerified ?? idToken.emailVerified ?? false
         self.idToken = idToken
-        self.tokens = ProviderTokens(accessToken: accessToken, refreshToken: refreshToken)
+        self.tokens = ProviderTokens(accessToken: accessToken, refreshToken: refreshToken, accessTokenExpiresAt: accessTokenExpiresAt)
         self.rawNonce = rawNonce
         self.nonceClaim = nonceClaim ?? rawNonce
         self.profile = profile ?? ProviderProfile(idToken: idToken)
@@ -76,7 +78,7 @@ public struct Credential: Sendable, CustomStringConvertible {
         }
         self.init(
             providerID: providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, rawNonce: rawNonce,
-            rawIDToken: tokens.idToken)
+            accessTokenExpiresAt: tokens.expiresAt, rawIDToken: tokens.idToken)
     }
 
     /// A credential from an identity established some other way (an already verified

@@ -13,7 +13,11 @@ public final class InMemoryAccountStore: AccountStore {
     private struct State {
         var users: [ExactString: User] = [:]
         var owners: [IdentityKey: String] = [:]
-        var revokedSessions: [ExactString: Date] = [:]
+        /// Session ID → its user and when its token expires.
+        var revokedSessions: [ExactString: (uid: String, expiresAt: Date)] = [:]
+        var keptTokens: [IdentityKey: SealedProviderTokens] = [:]
+        /// Source uid → the merge whose application hook has not finished.
+        var pendingMerges: [ExactString: AccountMerge] = [:]
         var keys: [ExactString: SessionKeyRecord] = [:]
         var endedSessions: [ExactString: (validAfter: Date, expiresAt: Date)] = [:]
         var seenEvents: [ExactString: Date] = [:]
@@ -27,6 +31,23 @@ public final class InMemoryAccountStore: AccountStore {
             emailOwners[ExactString(key), default: []].append(user.uid)
         }
 
+        /// Deletes user `uid` and everything held about them (``UserStore/deleteUser(uid:)``).
+        mutating func delete(_ uid: String) -> DeletedUser? {
+            guard let user = users.removeValue(forKey: ExactString(uid)) else { return nil }
+            revocationEpoch += 1
+            unindex(user)
+            var kept: [SealedProviderTokens] = []
+            for identity in user.identities {
+                let key = IdentityKey(providerID: identity.providerID, subject: identity.subject)
+                owners[key] = nil
+                if let tokens = keptTokens.removeValue(forKey: key) { kept.append(tokens) }
+                endedSessions[ExactString(SessionProvider.identityKey(providerID: identity.providerID, subject: identity.subject))] = nil
+            }
+            revokedSessions = revokedSessions.filter { !$0.value.uid.exactlyEquals(uid) }
+            pendingMerges = pendingMerges.filter { !$0.value.targetUID.exactlyEquals(uid) }
+            return DeletedUser(user: user, keptTokens: kept)
+        }
+
         mutating func unindex(_ user: User) {
             guard let email = user.uniqueEmailKey else { return }
             let uid = user.uid
@@ -36,7 +57,7 @@ public final class InMemoryAccountStore: AccountStore {
         }
     }
 
-    private struct IdentityKey: Hashable {
+    fileprivate struct IdentityKey: Hashable {
         let providerID: ExactString
         let subject: ExactString
 
@@ -122,6 +143,7 @@ public final class InMemoryAccountStore: AccountStore {
                 throw FederateError(.providerAlreadyLinked, "the user already has a \(identity.providerID) identity")
             }
             user.identities.append(identity)
+            user.isGuest = false
             state.users[ExactString(uid)] = user
             state.owners[key] = uid
         }
@@ -152,9 +174,9 @@ public final class InMemoryAccountStore: AccountStore {
         }
     }
 
-    /// Unlinks a provider, refusing the last one (`last_provider`).
-    public func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) {
-        try state.withLock { (state: inout State) throws(FederateError) in
+    /// Unlinks a provider, refusing the last one (`last_provider`); erases its kept tokens.
+    public func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) -> SealedProviderTokens? {
+        try state.withLock { (state: inout State) throws(FederateError) -> SealedProviderTokens? in
             guard var user = state.users[ExactString(uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
             guard let index = user.identities.firstIndex(where: { $0.providerID.exactlyEquals(providerID) }) else {
                 throw FederateError(.noSuchProvider, "the user has no \(providerID) identity")
@@ -163,28 +185,86 @@ public final class InMemoryAccountStore: AccountStore {
                 throw FederateError(.lastProvider, "\(providerID) is the user's only way to sign in")
             }
             let removed = user.identities.remove(at: index)
-            state.owners[IdentityKey(providerID: removed.providerID, subject: removed.subject)] = nil
+            let key = IdentityKey(providerID: removed.providerID, subject: removed.subject)
+            state.owners[key] = nil
             state.users[ExactString(uid)] = user
+            return state.keptTokens.removeValue(forKey: key)
         }
     }
 
-    /// Deletes the user and their identities; returns what was deleted.
-    public func deleteUser(uid: String) async throws(FederateError) -> User? {
+    /// Deletes the user and everything held about them; returns what was deleted.
+    public func deleteUser(uid: String) async throws(FederateError) -> DeletedUser? {
+        state.withLock { state in state.delete(uid) }
+    }
+
+    /// Deletes up to `limit` guests created before `date`.
+    public func deleteExpiredGuests(createdBefore date: Date, limit: Int) async throws(FederateError) -> [String] {
         state.withLock { state in
-            guard let user = state.users.removeValue(forKey: ExactString(uid)) else { return nil }
-            state.revocationEpoch += 1
-            state.unindex(user)
-            for identity in user.identities {
-                state.owners[IdentityKey(providerID: identity.providerID, subject: identity.subject)] = nil
+            let expired = state.users.values.filter { $0.isGuest && $0.createdAt < date }.sorted { $0.createdAt < $1.createdAt }.prefix(max(0, limit))
+            return expired.compactMap { state.delete($0.uid)?.user.uid }
+        }
+    }
+
+    /// Merges `sourceUID` into `targetUID` under one lock (``UserStore/mergeUser(_:into:ifIdentity:subject:belongsTo:at:)``).
+    public func mergeUser(
+        _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String, at date: Date
+    ) async throws(FederateError) -> AccountMerge {
+        try state.withLock { (state: inout State) throws(FederateError) -> AccountMerge in
+            guard !sourceUID.exactlyEquals(targetUID) else { throw FederateError(.invalidMergeTicket, "an account cannot be merged into itself") }
+            guard let source = state.users[ExactString(sourceUID)], var target = state.users[ExactString(targetUID)] else {
+                throw FederateError(.userNotFound, "an account of the merge no longer exists")
             }
-            return user
+            guard !source.disabled, !target.disabled else { throw FederateError(.userDisabled, "an account of the merge is disabled") }
+            guard state.owners[IdentityKey(providerID: providerID, subject: subject)]?.exactlyEquals(ownerUID) == true else {
+                throw FederateError(.credentialAlreadyInUse, "the identity of the merge ticket no longer belongs to the account it named")
+            }
+            for identity in source.identities where target.identity(providerID: identity.providerID) != nil {
+                throw FederateError(.providerAlreadyLinked, "both accounts have a \(identity.providerID) identity: unlink one first")
+            }
+            for identity in source.identities {
+                state.owners[IdentityKey(providerID: identity.providerID, subject: identity.subject)] = targetUID
+                target.identities.append(identity)
+            }
+            target.isGuest = target.isGuest && source.identities.isEmpty
+            var emptied = source
+            emptied.identities = []
+            state.users[ExactString(sourceUID)] = emptied
+            state.users[ExactString(targetUID)] = target
+            _ = state.delete(sourceUID)
+            let merge = AccountMerge(sourceUID: sourceUID, targetUID: targetUID, mergedAt: date)
+            state.pendingMerges[ExactString(sourceUID)] = merge
+            return merge
+        }
+    }
+
+    /// The merges whose hook has not finished, oldest first.
+    public func pendingMerges() async throws(FederateError) -> [AccountMerge] {
+        state.withLock { $0.pendingMerges.values.sorted { $0.mergedAt < $1.mergedAt } }
+    }
+
+    /// Forgets a pending merge.
+    public func finishMerge(sourceUID: String) async throws(FederateError) {
+        state.withLock { _ = $0.pendingMerges.removeValue(forKey: ExactString(sourceUID)) }
+    }
+
+    /// Everything held about `uid`.
+    public func accountRecords(uid: String) async throws(FederateError) -> AccountRecords? {
+        state.withLock { state in
+            guard let user = state.users[ExactString(uid)] else { return nil }
+            return AccountRecords(
+                user: user,
+                keptTokens: user.identities.compactMap { state.keptTokens[IdentityKey(providerID: $0.providerID, subject: $0.subject)] },
+                signedOutSessions: state.revokedSessions.filter { $0.value.uid.exactlyEquals(uid) }
+                    .map { AccountRecords.SignedOutSession(sessionID: $0.key.value, expiresAt: $0.value.expiresAt) }
+                    .sorted { $0.expiresAt < $1.expiresAt },
+                pendingMerges: state.pendingMerges.values.filter { $0.targetUID.exactlyEquals(uid) }.sorted { $0.mergedAt < $1.mergedAt })
         }
     }
 
     /// Remembers a signed-out session.
     public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError) {
         state.withLock { state in
-            state.revokedSessions[ExactString(sessionID)] = expiresAt
+            if state.revokedSessions[ExactString(sessionID)] == nil { state.revokedSessions[ExactString(sessionID)] = (uid, expiresAt) }
             state.revocationEpoch += 1
         }
     }
@@ -196,7 +276,7 @@ public final class InMemoryAccountStore: AccountStore {
 
     /// Forgets signed-out sessions that expired before `date`.
     public func removeRevokedSessions(expiredBefore date: Date) async throws(FederateError) {
-        state.withLock { $0.revokedSessions = $0.revokedSessions.filter { $0.value >= date } }
+        state.withLock { $0.revokedSessions = $0.revokedSessions.filter { $0.value.expiresAt >= date } }
     }
 
     /// Ends the sessions tied to `key` issued before `validAfter`.
@@ -247,6 +327,91 @@ public final class InMemoryAccountStore: AccountStore {
     /// Removes a session-signing key.
     public func removeSessionKey(keyID: String) async throws(FederateError) {
         state.withLock { _ = $0.keys.removeValue(forKey: ExactString(keyID)) }
+    }
+
+    // MARK: ProviderTokenStore
+
+    /// The tokens kept for `uid`'s enabled identity of `providerID`.
+    public func keptTokens(uid: String, providerID: String) async throws(FederateError) -> SealedProviderTokens? {
+        state.withLock { state in
+            guard let user = state.users[ExactString(uid)], !user.disabled, let identity = user.identity(providerID: providerID) else { return nil }
+            return state.keptTokens[IdentityKey(providerID: identity.providerID, subject: identity.subject)]
+        }
+    }
+
+    /// Stores new tokens if the version is still `expectedVersion` and the identity exists.
+    public func replaceKeptTokens(_ tokens: SealedProviderTokens, expectedVersion: Int64?) async throws(FederateError) -> Bool {
+        state.withLock { state in
+            let key = IdentityKey(providerID: tokens.providerID, subject: tokens.subject)
+            guard state.owners[key] != nil, state.keptTokens[key]?.version == expectedVersion else { return false }
+            var stored = tokens
+            stored.version = (expectedVersion ?? 0) + 1
+            stored.lease = nil
+            stored.needsSignIn = false
+            state.keptTokens[key] = stored
+            return true
+        }
+    }
+
+    /// Takes the refresh lease by compare-and-swap on the version.
+    public func claimTokenRefresh(providerID: String, subject: String, version: Int64, lease: RefreshLease, now: Date) async throws(FederateError) -> Bool {
+        state.withLock { state in
+            let key = IdentityKey(providerID: providerID, subject: subject)
+            guard var stored = state.keptTokens[key], stored.version == version, !stored.needsSignIn,
+                stored.lease.map({ $0.until < now }) ?? true
+            else { return false }
+            stored.lease = lease
+            state.keptTokens[key] = stored
+            return true
+        }
+    }
+
+    /// Writes a refresh's tokens while lease `leaseID` is held.
+    public func finishTokenRefresh(_ tokens: SealedProviderTokens, leaseID: String) async throws(FederateError) -> Bool {
+        state.withLock { state in
+            let key = IdentityKey(providerID: tokens.providerID, subject: tokens.subject)
+            guard let stored = state.keptTokens[key], stored.version == tokens.version, stored.lease?.id.exactlyEquals(leaseID) == true else {
+                return false
+            }
+            var fresh = tokens
+            fresh.version = stored.version + 1
+            fresh.lease = nil
+            fresh.needsSignIn = false
+            state.keptTokens[key] = fresh
+            return true
+        }
+    }
+
+    /// Ends a lease, marking the tokens dead with `needsSignIn`.
+    public func releaseTokenRefresh(providerID: String, subject: String, leaseID: String, needsSignIn: Bool) async throws(FederateError) {
+        state.withLock { state in
+            let key = IdentityKey(providerID: providerID, subject: subject)
+            guard var stored = state.keptTokens[key], stored.lease?.id.exactlyEquals(leaseID) == true else { return }
+            stored.lease = nil
+            if needsSignIn { stored.needsSignIn = true }
+            state.keptTokens[key] = stored
+        }
+    }
+
+    /// Records not sealed with `keyID`.
+    public func keptTokens(notSealedWith keyID: String, limit: Int) async throws(FederateError) -> [SealedProviderTokens] {
+        state.withLock { state in
+            Array(state.keptTokens.values.filter { !$0.keyID.exactlyEquals(keyID) }.sorted { $0.updatedAt < $1.updatedAt }.prefix(max(0, limit)))
+        }
+    }
+
+    /// Re-seals a record, keeping its version.
+    public func resealKeptTokens(_ tokens: SealedProviderTokens, previousKeyID: String, now: Date) async throws(FederateError) -> Bool {
+        state.withLock { state in
+            let key = IdentityKey(providerID: tokens.providerID, subject: tokens.subject)
+            guard var stored = state.keptTokens[key], stored.version == tokens.version, stored.keyID.exactlyEquals(previousKeyID),
+                stored.lease.map({ $0.until < now }) ?? true
+            else { return false }
+            stored.sealed = tokens.sealed
+            stored.keyID = tokens.keyID
+            state.keptTokens[key] = stored
+            return true
+        }
     }
 
     private func checkEmail(_ user: User, in state: State) throws(FederateError) {

@@ -1,5 +1,8 @@
-/// OAuth tokens a provider issued for one identity, kept so they can be revoked when the
-/// account is deleted (Apple requires it).
+public import Foundation
+
+/// OAuth tokens a provider issued for one identity: kept so they can be revoked when the
+/// account is deleted (Apple requires it), and, for a provider whose tokens the account layer
+/// keeps (``ProviderTokenVault``), to call the provider's APIs on the user's behalf.
 ///
 /// Bearer credentials: the `description` is redacted.
 public struct ProviderTokens: Sendable, Hashable, CustomStringConvertible {
@@ -7,11 +10,15 @@ public struct ProviderTokens: Sendable, Hashable, CustomStringConvertible {
     public var accessToken: String?
     /// The refresh token, if any.
     public var refreshToken: String?
+    /// When the access token expires (the token response's `expires_in`, made absolute), if
+    /// the provider said.
+    public var accessTokenExpiresAt: Date?
 
     /// Creates a token pair.
-    public init(accessToken: String? = nil, refreshToken: String? = nil) {
+    public init(accessToken: String? = nil, refreshToken: String? = nil, accessTokenExpiresAt: Date? = nil) {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
+        self.accessTokenExpiresAt = accessTokenExpiresAt
     }
 
     /// Whether neither token is present.

@@ -11,6 +11,9 @@ final class SessionKeyRing: KeySetAtHand {
         let signingCreatedAt: Date
         let verification: JSONWebKeySet
         let fetchedAt: Date
+        /// Each key's AES-256 key for merge tickets (``MergeTickets``), by `kid`, derived
+        /// from the private key with HKDF-SHA256: every instance on the store derives the same.
+        let ticketKeys: [ExactString: SymmetricKey]
     }
 
     private let store: any SessionKeyStore
@@ -91,6 +94,29 @@ final class SessionKeyRing: KeySetAtHand {
         cache.withLock { $0 = nil }
     }
 
+    /// The key that seals merge tickets now, and its `kid`.
+    func ticketSealingKey(now: Date) async throws(FederateError) -> (keyID: String, key: SymmetricKey) {
+        let signing = try await signingKey(now: now)
+        guard let keyID = signing.keyID, let key = try await ticketKey(keyID: keyID, now: now) else {
+            throw FederateError(.accountStoreFailed, "the session-signing key has no ticket key")
+        }
+        return (keyID, key)
+    }
+
+    /// The merge-ticket key derived from session key `keyID`, rereading the store when the
+    /// cache lacks it (another instance rotated); `nil` when no key has that `kid`.
+    func ticketKey(keyID: String, now: Date) async throws(FederateError) -> SymmetricKey? {
+        if let key = cache.withLock({ $0?.ticketKeys[ExactString(keyID)] }) { return key }
+        return try await load(now: now)?.ticketKeys[ExactString(keyID)]
+    }
+
+    /// The merge-ticket key of a session key: HKDF-SHA256 of its private scalar.
+    static func ticketKey(privateKey: [UInt8]) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: privateKey), salt: Array("federate".utf8), info: Array("federate merge ticket v1".utf8),
+            outputByteCount: 32)
+    }
+
     private func load(now: Date) async throws(FederateError) -> Keys? {
         let records = try await store.sessionKeys().sorted { $0.createdAt < $1.createdAt }
         guard let newest = records.last else {
@@ -99,14 +125,17 @@ final class SessionKeyRing: KeySetAtHand {
         }
         var jwks: [JSONWebKey] = []
         var signing: JWSSigningKey?
+        var ticketKeys: [ExactString: SymmetricKey] = [:]
         for record in records {
             guard let privateKey = try? P256.Signing.PrivateKey(rawRepresentation: record.privateKey) else { continue }
+            ticketKeys[ExactString(record.keyID)] = Self.ticketKey(privateKey: record.privateKey)
             let key = JWSSigningKey(p256: privateKey, keyID: record.keyID)
             if let jwk = key.publicJWK(algorithm: .es256), let parsed = try? JSONWebKey(jwk: jwk) { jwks.append(parsed) }
             if record.keyID == newest.keyID { signing = key }
         }
         guard let signing else { throw FederateError(.accountStoreFailed, "the newest session-signing key is unreadable") }
-        let keys = Keys(signing: signing, signingCreatedAt: newest.createdAt, verification: try JSONWebKeySet(keys: jwks), fetchedAt: now)
+        let keys = Keys(
+            signing: signing, signingCreatedAt: newest.createdAt, verification: try JSONWebKeySet(keys: jwks), fetchedAt: now, ticketKeys: ticketKeys)
         cache.withLock { $0 = keys }
         return keys
     }

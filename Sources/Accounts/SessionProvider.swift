@@ -22,7 +22,7 @@ public struct SessionProvider: Sendable, Hashable {
 
     /// The ``AccountStore/endSessions(key:validAfter:expiresAt:)`` key of every session of this
     /// provider identity. Lengths are spelled out, so no two identities share a key.
-    static func identityKey(providerID: String, subject: String) -> String {
+    package static func identityKey(providerID: String, subject: String) -> String {
         "identity:\(providerID.utf8.count):\(providerID)\(subject)"
     }
 

@@ -71,12 +71,36 @@ public struct TracedAccountStore: AccountStore {
         }
     }
 
-    public func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) {
+    public func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) -> SealedProviderTokens? {
         try await traced("remove_identity") { () async throws(FederateError) in try await base.removeIdentity(providerID: providerID, fromUser: uid) }
     }
 
-    public func deleteUser(uid: String) async throws(FederateError) -> User? {
+    public func deleteUser(uid: String) async throws(FederateError) -> DeletedUser? {
         try await traced("delete_user") { () async throws(FederateError) in try await base.deleteUser(uid: uid) }
+    }
+
+    public func deleteExpiredGuests(createdBefore date: Date, limit: Int) async throws(FederateError) -> [String] {
+        try await traced("delete_expired_guests") { () async throws(FederateError) in try await base.deleteExpiredGuests(createdBefore: date, limit: limit) }
+    }
+
+    public func mergeUser(
+        _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String, at date: Date
+    ) async throws(FederateError) -> AccountMerge {
+        try await traced("merge_user") { () async throws(FederateError) in
+            try await base.mergeUser(sourceUID, into: targetUID, ifIdentity: providerID, subject: subject, belongsTo: ownerUID, at: date)
+        }
+    }
+
+    public func pendingMerges() async throws(FederateError) -> [AccountMerge] {
+        try await traced("pending_merges") { () async throws(FederateError) in try await base.pendingMerges() }
+    }
+
+    public func finishMerge(sourceUID: String) async throws(FederateError) {
+        try await traced("finish_merge") { () async throws(FederateError) in try await base.finishMerge(sourceUID: sourceUID) }
+    }
+
+    public func accountRecords(uid: String) async throws(FederateError) -> AccountRecords? {
+        try await traced("account_records") { () async throws(FederateError) in try await base.accountRecords(uid: uid) }
     }
 
     // MARK: SessionStore
@@ -113,6 +137,42 @@ public struct TracedAccountStore: AccountStore {
 
     public func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool {
         try await traced("has_consumed_event_id") { () async throws(FederateError) in try await base.hasConsumedEventID(id, now: now) }
+    }
+
+    // MARK: ProviderTokenStore
+
+    public func keptTokens(uid: String, providerID: String) async throws(FederateError) -> SealedProviderTokens? {
+        try await traced("kept_tokens") { () async throws(FederateError) in try await base.keptTokens(uid: uid, providerID: providerID) }
+    }
+
+    public func replaceKeptTokens(_ tokens: SealedProviderTokens, expectedVersion: Int64?) async throws(FederateError) -> Bool {
+        try await traced("replace_kept_tokens") { () async throws(FederateError) in try await base.replaceKeptTokens(tokens, expectedVersion: expectedVersion) }
+    }
+
+    public func claimTokenRefresh(providerID: String, subject: String, version: Int64, lease: RefreshLease, now: Date) async throws(FederateError) -> Bool {
+        try await traced("claim_token_refresh") { () async throws(FederateError) in
+            try await base.claimTokenRefresh(providerID: providerID, subject: subject, version: version, lease: lease, now: now)
+        }
+    }
+
+    public func finishTokenRefresh(_ tokens: SealedProviderTokens, leaseID: String) async throws(FederateError) -> Bool {
+        try await traced("finish_token_refresh") { () async throws(FederateError) in try await base.finishTokenRefresh(tokens, leaseID: leaseID) }
+    }
+
+    public func releaseTokenRefresh(providerID: String, subject: String, leaseID: String, needsSignIn: Bool) async throws(FederateError) {
+        try await traced("release_token_refresh") { () async throws(FederateError) in
+            try await base.releaseTokenRefresh(providerID: providerID, subject: subject, leaseID: leaseID, needsSignIn: needsSignIn)
+        }
+    }
+
+    public func keptTokens(notSealedWith keyID: String, limit: Int) async throws(FederateError) -> [SealedProviderTokens] {
+        try await traced("kept_tokens_to_reseal") { () async throws(FederateError) in try await base.keptTokens(notSealedWith: keyID, limit: limit) }
+    }
+
+    public func resealKeptTokens(_ tokens: SealedProviderTokens, previousKeyID: String, now: Date) async throws(FederateError) -> Bool {
+        try await traced("reseal_kept_tokens") { () async throws(FederateError) in
+            try await base.resealKeptTokens(tokens, previousKeyID: previousKeyID, now: now)
+        }
     }
 
     // MARK: SessionKeyStore

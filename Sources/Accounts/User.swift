@@ -21,13 +21,18 @@ public struct User: Sendable, Hashable, CustomStringConvertible {
     public var lastSignInAt: Date?
     /// Sessions issued before this instant are revoked (``AccountService/revokeSessions(uid:)``).
     public var tokensValidAfter: Date?
+    /// Whether this is a guest account (``AccountService/signInAsGuest()``): no provider
+    /// identity yet, a lifetime of ``AccountServiceConfiguration/guestLifetime`` from
+    /// ``createdAt``, and sessions too weak for sensitive operations. Linking a provider
+    /// upgrades it in place: same `uid`, and it is a guest no more.
+    public var isGuest: Bool
     /// The linked provider identities, in linking order.
     public var identities: [ProviderIdentity]
 
     /// Creates a user.
     public init(
         uid: String, email: String?, emailVerified: Bool, displayName: String?, photoURL: String?, disabled: Bool = false,
-        createdAt: Date, lastSignInAt: Date?, tokensValidAfter: Date? = nil, identities: [ProviderIdentity]
+        createdAt: Date, lastSignInAt: Date?, tokensValidAfter: Date? = nil, isGuest: Bool = false, identities: [ProviderIdentity]
     ) {
         self.uid = uid
         self.email = email
@@ -38,6 +43,7 @@ public struct User: Sendable, Hashable, CustomStringConvertible {
         self.createdAt = createdAt
         self.lastSignInAt = lastSignInAt
         self.tokensValidAfter = tokensValidAfter
+        self.isGuest = isGuest
         self.identities = identities
     }
 
@@ -74,7 +80,7 @@ public struct User: Sendable, Hashable, CustomStringConvertible {
 
     /// No tokens; the email is left out of logs too.
     public var description: String {
-        "User(uid: \(uid), providers: \(providerIDs), disabled: \(disabled))"
+        "User(uid: \(uid), providers: \(providerIDs), disabled: \(disabled)\(isGuest ? ", guest" : ""))"
     }
 
     /// What makes this user's email unique under one account per email: the normalized

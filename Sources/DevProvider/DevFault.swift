@@ -34,4 +34,9 @@ public enum DevFault: String, Sendable, Hashable, CaseIterable {
     case malformedJSON = "malformed_json"
     /// The token endpoint announces a body and closes the connection halfway through it.
     case truncatedBody = "truncated_body"
+    /// A refresh token that was already rotated out, presented again, revokes its whole token
+    /// family — every refresh and access token descended from the same sign-in — as
+    /// refresh-token reuse detection does (RFC 9700 §4.14.2; django-oauth-toolkit's
+    /// `REFRESH_TOKEN_REUSE_PROTECTION`). Without it a reused token is only refused.
+    case revokeFamilyOnReuse = "revoke_family_on_reuse"
 }

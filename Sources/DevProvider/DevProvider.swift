@@ -114,6 +114,10 @@ public final class DevProvider: Sendable {
         try state.rotateKeys(overlap: overlap)
     }
 
+    /// How many refresh grants the token endpoint answered, how many rotated-out refresh
+    /// tokens came back, and how many token families that revoked.
+    public var refreshStatistics: DevRefreshStatistics { state.refreshStatistics.withLock { $0 } }
+
     /// Stops the server and waits until it has.
     public func stop() async throws {
         await group.triggerGracefulShutdown()

@@ -31,6 +31,22 @@ struct DevTokenGrant: Sendable {
     var resource: String? = nil
     /// The thumbprint of the DPoP key the token is bound to (RFC 9449), if any.
     var jkt: String? = nil
+    /// The sign-in every token of a refresh chain descends from.
+    var family: String? = nil
+    /// A refresh token rotated out by its use: presenting it again is reuse.
+    var spent = false
+}
+
+/// What the dev provider's token endpoint did with refresh tokens (``DevProvider/refreshStatistics``).
+public struct DevRefreshStatistics: Sendable, Hashable {
+    /// Refresh grants asked for, answered or refused.
+    public var requests = 0
+    /// Refresh grants answered with new tokens.
+    public var refreshes = 0
+    /// Refresh tokens presented again after they were rotated out.
+    public var reusedRefreshTokens = 0
+    /// Token families revoked because of such a reuse (``DevFault/revokeFamilyOnReuse``).
+    public var familiesRevoked = 0
 }
 
 /// An RP-initiated logout the provider accepted: whose session it ended, for which client, with which `state`.
@@ -71,6 +87,7 @@ final class DevProviderState: Sendable {
         ssoSessionIDs.withLock { $0[subject] = DevRandom.token() }
     }
     let tokens = Mutex<[ExactString: DevTokenGrant]>([:])
+    let refreshStatistics = Mutex(DevRefreshStatistics())
     /// DPoP: used proofs, nonces, codes bound to keys.
     let dpop = DevDPoPState()
     let issuer = Mutex<String>("")

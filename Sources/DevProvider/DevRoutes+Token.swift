@@ -47,22 +47,38 @@ extension DevRoutes {
                 resource: requestedResource ?? grant.resource, jkt: dpop?.thumbprint)
         case "refresh_token":
             guard let refresh = parameters["refresh_token"] else { return oauthError("invalid_request", "refresh_token missing") }
+            // Google and Apple keep the refresh token; the generic flavour rotates it.
+            let keep = flavor == .google || flavor == .apple ? refresh : nil
+            let revokesFamily = client.faults.contains(.revokeFamilyOnReuse)
+            state.refreshStatistics.withLock { $0.requests += 1 }
             let grant = state.tokens.withLock { tokens -> DevTokenGrant? in
                 // A refresh token bound to a DPoP key needs a proof of that key (RFC 9449 §5.2).
-                guard let grant = tokens[ExactString(refresh)], grant.clientID == client.id, grant.jkt == nil || grant.jkt == dpop?.thumbprint else {
+                guard var grant = tokens[ExactString(refresh)], grant.clientID == client.id, grant.jkt == nil || grant.jkt == dpop?.thumbprint else {
                     return nil
                 }
-                tokens.removeValue(forKey: ExactString(refresh))  // refresh tokens rotate
+                guard !grant.spent else {
+                    // A rotated-out refresh token came back: someone holds a copy.
+                    let family = grant.family
+                    state.refreshStatistics.withLock { statistics in
+                        statistics.reusedRefreshTokens += 1
+                        if revokesFamily, family != nil { statistics.familiesRevoked += 1 }
+                    }
+                    if revokesFamily, let family { tokens = tokens.filter { $0.value.family != family } }
+                    return nil
+                }
+                if keep == nil {  // rotated out: kept only to recognize a reuse
+                    grant.spent = true
+                    tokens[ExactString(refresh)] = grant
+                }
                 return grant
             }
             guard let grant else {
                 return oauthError("invalid_grant", flavor == .google ? "Token has been expired or revoked." : "the refresh token is unknown or revoked")
             }
-            // Google and Apple keep the refresh token; the generic flavour rotates it.
-            let keep = flavor == .google || flavor == .apple ? refresh : nil
+            state.refreshStatistics.withLock { $0.refreshes += 1 }
             return try issueTokens(
                 client: client, user: grant.user, scopes: grant.scopes, nonce: nil, authTime: grant.authTime, resource: requestedResource ?? grant.resource,
-                keepRefreshToken: keep, jkt: grant.jkt ?? dpop?.thumbprint)
+                keepRefreshToken: keep, jkt: grant.jkt ?? dpop?.thumbprint, family: grant.family)
         case DevDeviceGrant.grantType:
             return try deviceToken(parameters, client: client)
         case "client_credentials" where servesClientFlows:
@@ -82,10 +98,13 @@ extension DevRoutes {
         return response
     }
 
+    /// Issues an access token, an ID token and (unless `keepRefreshToken`) a refresh token, all
+    /// of token family `family` (a new one for a sign-in).
     func issueTokens(
         client: DevClient, user: DevUser, scopes: [String], nonce: String?, authTime: Date, resource: String? = nil, keepRefreshToken: String? = nil,
-        jkt: String? = nil
+        jkt: String? = nil, family: String? = nil
     ) throws -> Response {
+        let family = family ?? DevRandom.token()
         let audience = resource ?? configuration.accessTokenResource
         let access = try minter.accessToken(for: user, client: client, scopes: scopes, resource: audience, authTime: authTime, jkt: jkt)
         let refresh = keepRefreshToken ?? DevRandom.token()
@@ -93,9 +112,11 @@ extension DevRoutes {
         state.tokens.withLock { tokens in
             if let old = tokens[ExactString(refresh)]?.sibling { tokens.removeValue(forKey: ExactString(old)) }
             tokens[ExactString(access)] = DevTokenGrant(
-                clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: expiresAt, sibling: refresh, resource: audience, jkt: jkt)
+                clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: expiresAt, sibling: refresh, resource: audience, jkt: jkt,
+                family: family)
             tokens[ExactString(refresh)] = DevTokenGrant(
-                clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: nil, sibling: access, resource: resource, jkt: jkt)
+                clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: nil, sibling: access, resource: resource, jkt: jkt,
+                family: family)
         }
         var body: [String: JSONValue] = [
             "access_token": .string(access), "token_type": .string(jkt == nil ? "Bearer" : "DPoP"), "expires_in": .integer(configuration.tokenLifetime.wholeSeconds),

@@ -38,4 +38,28 @@ struct BrowserEndToEndTests {
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("Tests/Artifacts/screenshots/\(name).png").path))
         }
     }
+
+    /// Guests and merges (`Tests/Interop/browser_guest_merge.py`): a guest adds a note, links the
+    /// dev provider and keeps both; a second guest adds a note, links the same identity, is told
+    /// it has an account, signs in with it, and that account then holds both guests' notes.
+    @Test(.timeLimit(.minutes(10)))
+    func guestsLinkAndMergeIntoOneAccount() async throws {
+        let root = try ExternalProcess.packageRoot()
+        for tool in ["chromium", "chromedriver"] {
+            let found = await ExternalProcess.run(["sh", "-c", "command -v \(tool)"], in: root, timeout: 30)
+            try #require(found.status == 0, "\(tool) is missing: apt-get install chromium chromium-driver")
+        }
+        let python = try await InteropPython.prepare(root: root)
+        let run = await ExternalProcess.run(
+            [python, "Tests/Interop/browser_guest_merge.py", "--federate", CLIProcess.executablePath, "--port", String(try FreePort.loopback()),
+             "--screenshots", "Tests/Artifacts/screenshots"],
+            in: root, timeout: 300)
+        try #require(!run.timedOut, "the browser test timed out")
+        let result = try JSONParser().parseObject(Array(run.stdout.utf8))
+        #expect(result["ok"] == true, "\(run.stdout)\n\(ExternalProcess.tail(run.stderr))")
+        #expect(result["steps"]?.arrayValue?.count == 5)
+        for name in ["guest-1-note", "guest-1-linked", "guest-2-conflict", "guest-2-merged"] {
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("Tests/Artifacts/screenshots/\(name).png").path))
+        }
+    }
 }

@@ -9,14 +9,16 @@ import Hummingbird
 enum RoutesServer {
     static func run(
         port: Int? = nil, providers: [String: any SignInProvider], accounts: AccountService, staticFiles: [String: String] = [:],
-        routes: (Router<FederateContext>, _ origin: String) -> Void = { _, _ in }, _ body: (_ origin: String) async throws -> Void
+        allowsGuests: Bool = false, routes: (Router<FederateContext>, _ origin: String) -> Void = { _, _ in },
+        _ body: (_ origin: String) async throws -> Void
     ) async throws {
         let port = try port ?? FreePort.loopback()
         let origin = "http://127.0.0.1:\(port)"
-        let configuration = try FederateServerConfiguration(
+        var configuration = try FederateServerConfiguration(
             origin: origin, providers: providers, accounts: accounts,
             sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: SymmetricKey(size: .bits256))]),
             staticFiles: staticFiles)
+        configuration.allowsGuests = allowsGuests
         let router = Router(context: FederateContext.self)
         FederateRoutes<FederateContext>(configuration: configuration).register(on: router)
         router.get("/") { _, _ in "home" }

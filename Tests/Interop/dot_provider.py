@@ -2,7 +2,13 @@
 """Sets up and runs django-oauth-toolkit (DOT) as an OpenID provider on 127.0.0.1.
 
     dot_provider.py start --port P --runtime-dir D --login-port L [--login-port L2 ...] [--no-authz-iss]
+                          [--redirect-uri URI ...] [--access-token-seconds N] [--refresh-reuse-protection]
     dot_provider.py setup ...same options...   (set up and print the JSON line, don't serve)
+
+--redirect-uri adds exact redirect URIs (a `federate serve` callback, /auth/NAME/callback);
+--access-token-seconds shortens access tokens (default 3600); --refresh-reuse-protection turns
+on DOT's REFRESH_TOKEN_REUSE_PROTECTION: a rotated-out refresh token presented again revokes
+its whole token family.
 
 Run it with the interop venv's python (see venv.sh). `start`:
   1. writes a fresh RSA key and Django secret into the runtime dir (reused if present),
@@ -70,6 +76,9 @@ def setup(args) -> dict:
     os.environ["FEDERATE_DOT_RUNTIME_DIR"] = str(runtime)
     os.environ["FEDERATE_DOT_ISSUER"] = issuer
     os.environ["FEDERATE_DOT_AUTHZ_ISS"] = "0" if args.no_authz_iss else "1"
+    # Other scripts (dot_introspection.py) call setup() with only the first options.
+    os.environ["FEDERATE_DOT_ACCESS_TOKEN_SECONDS"] = str(getattr(args, "access_token_seconds", 3600))
+    os.environ["FEDERATE_DOT_REFRESH_REUSE_PROTECTION"] = "1" if getattr(args, "refresh_reuse_protection", False) else "0"
     os.environ["DJANGO_SETTINGS_MODULE"] = "interop_provider.settings"
     sys.path.insert(0, str(PROVIDER_DIR))
 
@@ -91,7 +100,7 @@ def setup(args) -> dict:
     user.save()
 
     Application = get_application_model()
-    redirect_uris = [f"http://127.0.0.1:{p}/callback" for p in args.login_port]
+    redirect_uris = [f"http://127.0.0.1:{p}/callback" for p in args.login_port] + (getattr(args, "redirect_uri", None) or [])
     clients = {}
     for name, spec in CLIENTS.items():
         Application.objects.filter(client_id=spec["client_id"]).delete()
@@ -143,6 +152,10 @@ def main() -> int:
         help="port of the RP's loopback callback (repeatable); registered as http://127.0.0.1:PORT/callback",
     )
     parser.add_argument("--no-authz-iss", action="store_true", help="don't send RFC 9207 iss in authorization responses")
+    parser.add_argument("--redirect-uri", action="append", help="one more exact redirect URI (repeatable)")
+    parser.add_argument("--access-token-seconds", type=int, default=3600, help="access token lifetime")
+    parser.add_argument(
+        "--refresh-reuse-protection", action="store_true", help="a reused refresh token revokes its family (REFRESH_TOKEN_REUSE_PROTECTION)")
     args = parser.parse_args()
 
     info = setup(args)

@@ -13,7 +13,9 @@
 // Prints, for SQLite (and PostgreSQL when FEDERATE_BENCH_POSTGRES_URL is set):
 // - a session cookie verified with the revocation check, and without it, each as a ratio to
 //   a raw P-256 verify measured interleaved with it (issue 16, item 3: at least 0.9);
-// - sign-ins per second, new and returning users, at each concurrency (item 4).
+// - sign-ins per second, new and returning users, at each concurrency (item 4);
+// - `accessToken(for:providerID:)` with a fresh kept token per second (issue 32: at least
+//   20,000 on SQLite; the provider is never called).
 
 import AccountsWorkload
 import Crypto
@@ -86,6 +88,10 @@ func signInRate(_ workload: Workload, concurrency: Int, duration: Double, _ body
             line(String(format: "%@: signIn returning user, concurrency %-3d     %8.0f /s", store.description, concurrency, returning))
             let new = try await signInRate(workload, concurrency: concurrency, duration: duration) { try await $0.signInNew() }
             line(String(format: "%@: signIn new user, concurrency %-3d           %8.0f /s", store.description, concurrency, new))
+        }
+        for concurrency in [1, 8] {
+            let rate = try await accessTokenRate(store: workload.accounts.store, concurrency: concurrency, duration: duration)
+            line(String(format: "%@: accessToken, fresh kept token, concurrency %-3d %8.0f /s (goal >= 20,000 on SQLite)", store.description, concurrency, rate))
         }
     }
 }

@@ -25,16 +25,19 @@ public struct ProviderCapabilities: Sendable {
     public var bearerTokens: (any BearerTokenSource)?
     /// Fetching the discovery document and key set ahead of use, and saying whether they are cached.
     public var warming: (any WarmableProvider)?
+    /// Redeeming refresh tokens, so kept provider tokens stay valid (``ProviderTokenVault``).
+    public var tokenRefresh: (any TokenRefreshingProvider)?
 
     /// Declares the capabilities; each omitted one is absent.
     public init(
         stepUp: (any StepUpSignInProvider)? = nil, events: (any ProviderEventSource)? = nil, logout: (any ProviderLogoutSource)? = nil,
-        bearerTokens: (any BearerTokenSource)? = nil, warming: (any WarmableProvider)? = nil
+        bearerTokens: (any BearerTokenSource)? = nil, warming: (any WarmableProvider)? = nil, tokenRefresh: (any TokenRefreshingProvider)? = nil
     ) {
         self.stepUp = stepUp
         self.events = events
         self.logout = logout
         self.bearerTokens = bearerTokens
         self.warming = warming
+        self.tokenRefresh = tokenRefresh
     }
 }

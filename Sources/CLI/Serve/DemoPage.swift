@@ -4,7 +4,10 @@ import Federate
 /// button per provider, by its name; signed in, a summary of the account (name, email, how
 /// long ago, how many ways to sign in — never the raw uid), the linked providers (Unlink
 /// unless it is the last one), "Link another" with only the providers not linked yet, sign
-/// out and delete. Errors read as plain sentences with the way forward (``DemoPageScript``),
+/// out and delete; the account's notes (the app's own data, `/app/notes`). A guest ("Continue as
+/// guest") is told to link a way to sign in to keep the account; a guest whose link finds the
+/// provider's account already here is offered to sign in there and bring its notes (a merge,
+/// `POST /me/merge`). Errors read as plain sentences with the way forward (``DemoPageScript``),
 /// the stable code kept in a small muted line for support. A sensitive change that needs a
 /// recent sign-in says what happens next and offers the re-sign-in, which comes back here.
 ///
@@ -21,7 +24,8 @@ enum DemoPage {
         var reauthenticates = true
     }
 
-    static func html(providers: [Provider]) -> String {
+    /// The page; with `guests`, a "Continue as guest" button for signed-out visitors.
+    static func html(providers: [Provider], guests: Bool = false) -> String {
         let list = JSONSerializer.bytes(.array(providers.map { provider -> JSONValue in
             ["name": .string(provider.name), "label": .string(provider.label), "provider_id": .string(provider.providerID),
              "reauthenticates": .bool(provider.reauthenticates)]
@@ -49,10 +53,13 @@ enum DemoPage {
             <div id="signed-out" hidden>
               <p>Sign in to your account. You can link your other sign-in methods to the same account afterwards.</p>
               <div id="sign-in"></div>
+              <div id="guest-area" \(guests ? "" : "hidden")><p class="muted">Not ready to choose?</p><button id="guest">Continue as guest</button></div>
             </div>
             <div id="signed-in" hidden>
               <p>Signed in as <strong id="who"></strong><span id="email"></span></p>
               <p id="summary" class="muted"></p>
+              <h2>Notes</h2><ul id="notes"></ul>
+              <form id="note-form"><input id="note-text" maxlength="200" placeholder="A note" aria-label="A note"> <button id="note-add">Add note</button></form>
               <h2>Ways to sign in</h2><ul id="linked"></ul>
               <h2>Link another</h2><div id="link"></div>
               <h2>Account</h2>

@@ -75,8 +75,8 @@ enum DemoPageScript {
           if (seconds < 3600) { const m = Math.floor(seconds / 60); return m + (m === 1 ? " minute ago" : " minutes ago"); }
           const h = Math.floor(seconds / 3600); return h + (h === 1 ? " hour ago" : " hours ago");
         }
-        async function api(method, path) {
-          const response = await fetch(path, { method, headers: { "X-CSRF-Token": me ? me.csrf_token : "" } });
+        async function api(method, path, payload) {
+          const response = await fetch(path, { method, body: payload, headers: { "X-CSRF-Token": me ? me.csrf_token : "" } });
           let body = {};
           try { body = await response.json(); } catch (e) { body = { error: "unexpected_status" }; }
           return { status: response.status, body };
@@ -91,11 +91,16 @@ enum DemoPageScript {
           }
           me = await response.json();
           $("signed-out").hidden = true; $("signed-in").hidden = false;
-          $("who").textContent = me.display_name || me.email || "you";
+          $("who").textContent = me.guest ? "a guest" : (me.display_name || me.email || "you");
+          $("notes").innerHTML = "";
+          const notes = await (await fetch("/app/notes")).json();
+          for (const text of notes.notes || []) { const li = document.createElement("li"); li.textContent = text; $("notes").appendChild(li); }
           $("email").textContent = me.display_name && me.email ? " (" + me.email + ")" : "";
           const count = me.providers.length;
-          $("summary").textContent = "Signed in " + ago(me.session_age_seconds) + " · " + count +
+          $("summary").textContent = me.guest ? "Guest account · link a way to sign in below to keep it" :
+            "Signed in " + ago(me.session_age_seconds) + " · " + count +
             (count === 1 ? " way to sign in" : " ways to sign in") + (me.email_verified ? " · email verified" : "");
+          $("delete").hidden = me.guest;
           $("linked").innerHTML = ""; $("link").innerHTML = "";
           for (const p of me.providers) {
             const li = document.createElement("li"); li.dataset.providerId = p.provider_id;
@@ -108,7 +113,7 @@ enum DemoPageScript {
           }
           const linkedIDs = me.providers.map((p) => p.provider_id);
           const unlinked = providers.filter((p) => !linkedIDs.includes(p.provider_id));
-          for (const p of unlinked) $("link").appendChild(link("Link " + p.label, start(p.name, "link", "/?via=" + p.name), "link-" + p.name));
+          for (const p of unlinked) $("link").appendChild(link("Link " + p.label, start(p.name, "link", "/?via=" + p.name + (me.guest ? "&guest=1" : "")), "link-" + p.name));
           if (unlinked.length === 0) { const n = document.createElement("p"); n.className = "muted"; n.textContent = "Every available way to sign in is linked."; $("link").appendChild(n); }
         }
 
@@ -136,6 +141,29 @@ enum DemoPageScript {
           else explain(result.body.error, labelOfID(p.provider_id));
           await load();
         }
+        $("guest").onclick = async () => {
+          const response = await fetch("/auth/guest", { method: "POST" });
+          if (response.status !== 200) { let b = {}; try { b = await response.json(); } catch (e) {} return explain(b.error || "unexpected_status"); }
+          say("You are using a guest account. Link a way to sign in to keep it.", { info: true });
+          await load();
+        };
+        $("note-form").onsubmit = async (event) => {
+          event.preventDefault();
+          const text = $("note-text").value.trim();
+          if (!text) return;
+          const result = await api("POST", "/app/notes", text);
+          if (result.status !== 200) return explain(result.body.error);
+          $("note-text").value = "";
+          await load();
+        };
+        // After a link found the provider's account already here: signed in there now, bring
+        // this browser's guest account (its notes) into it.
+        async function merge() {
+          const result = await api("POST", "/me/merge");
+          if (result.status === 200) say("Done: what you did as a guest is now in this account.", { info: true });
+          else explain(result.body.error);
+          await load();
+        }
         // Signed out here; when the provider can end its own session too, the browser goes there
         // and comes back to /auth/signout/callback, then here with ?signed_out=provider.
         $("sign-out").onclick = async () => {
@@ -155,8 +183,18 @@ enum DemoPageScript {
         // re-sign-in done; then clean the address.
         const query = new URLSearchParams(window.location.search);
         const via = labelOf(query.get("via") || "");
-        if (query.get("error")) {
+        const wasGuest = query.get("guest") === "1";
+        let pendingMerge = false;
+        if (query.get("error") === "credential_already_in_use" && wasGuest) {
+          const name = query.get("via") || "";
+          say("That " + (via || "provider") + " account already has an account here. Sign in with " + (via || "it") +
+              " to use that account; what you did as a guest moves into it.",
+              { actions: [link("Sign in with " + (via || "it") + " and bring my notes", start(name, "signIn", "/?via=" + name + "&merge=1"), "merge-sign-in")],
+                code: "credential_already_in_use", info: true });
+        } else if (query.get("error")) {
           explain(query.get("error"), via, query.get("provider_error"));
+        } else if (query.get("merge") === "1") {
+          pendingMerge = true;
         } else if (query.get("signed_out") === "provider") {
           say("You are signed out, here and at your provider.", { info: true });
         } else if (query.get("confirm") === "delete") {
@@ -166,6 +204,7 @@ enum DemoPageScript {
         }
         if (window.location.search) history.replaceState(null, "", window.location.pathname);
         load().then(() => {
+          if (pendingMerge && me) merge();
           // A re-sign-in refused by a provider that cannot prove one: offer the others.
           if (me && query.get("error") === "provider_cannot_reauthenticate" && query.get("confirm")) askToSignInAgain(query.get("confirm"), "This change");
         });

@@ -97,33 +97,12 @@ struct ServeCommand: AsyncParsableCommand {
                 buttons.append(DemoPage.Provider(
                     name: name, label: settings.label(of: name) ?? devLabel(flavor), providerID: providers[name]?.providerID ?? "",
                     reauthenticates: flavor != .github))
-            case .google(let name, let clientID, let secret):
-                providers[name] = GoogleProvider(clientID: clientID, clientSecret: secret, cache: cache)
-                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "Google", providerID: GoogleProvider.providerID))
-            case .apple(let name, let servicesID, let teamID, let keyID, let pem):
-                providers[name] = try AppleProvider(servicesID: servicesID, teamID: teamID, keyID: keyID, privateKeyPEM: pem, cache: cache)
-                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "Apple", providerID: AppleProvider.providerID))
-            case .microsoft(let name, let clientID, let secret, let audience, let authorityHost):
-                providers[name] = try MicrosoftProvider(
-                    clientID: clientID, clientSecret: secret, audience: audience, endpoints: authorityHost.map(MicrosoftEndpoints.at) ?? .microsoft,
-                    cache: cache)
-                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "Microsoft", providerID: MicrosoftProvider.providerID))
-            case .github(let name, let clientID, let secret, let enterprise):
-                providers[name] = try GitHubProvider(
-                    clientID: clientID, clientSecret: secret, endpoints: try enterprise.map(GitHubEndpoints.enterprise) ?? .github, cache: cache)
-                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? "GitHub", providerID: GitHubProvider.providerID, reauthenticates: false))
-            case .oauth2(let entry):
-                let provider = try OAuth2Provider(
-                    id: "oauth2.\(entry.name)", server: entry.server, userEndpoint: entry.userEndpoint, clientID: entry.clientID,
-                    clientSecret: entry.clientSecret, scopes: entry.scopes, fields: entry.fields, cache: cache)
-                providers[entry.name] = provider
+            default:
+                guard let external = try externalProvider(entry, cache: cache) else { continue }
+                providers[entry.name] = external.provider
                 buttons.append(DemoPage.Provider(
-                    name: entry.name, label: settings.label(of: entry.name) ?? entry.name, providerID: provider.id, reauthenticates: entry.fields.authTime != nil))
-            case .oidc(let name, let issuer, let clientID, let secret, let privateNetwork):
-                providers[name] = try OIDCProvider(
-                    id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret,
-                    profile: StandardOpenIDProfile(privateNetworkAllowList: privateNetwork), cache: cache)
-                buttons.append(DemoPage.Provider(name: name, label: settings.label(of: name) ?? name, providerID: "oidc.\(name)"))
+                    name: entry.name, label: settings.label(of: entry.name) ?? external.label, providerID: external.provider.providerID,
+                    reauthenticates: external.reauthenticates))
             }
         }
 
@@ -139,15 +118,22 @@ struct ServeCommand: AsyncParsableCommand {
             store = try PostgresAccountStore(client: client, schema: schema)
         }
         let key = settings.sealingKey.map { SymmetricKey(data: $0) } ?? SymmetricKey(size: .bits256)
+        let notes = DemoNotes()
         let accounts = AccountService(
             store: store, configuration: AccountServiceConfiguration(issuer: origin, recentLoginWindow: .seconds(settings.recentLoginSeconds)),
-            observability: observability)
-        let configuration = try FederateServerConfiguration(
+            observability: observability, providerTokens: try Self.providerTokenVault(settings, providers: providers),
+            onMerge: { merge in notes.move(from: merge.sourceUID, to: merge.targetUID) })
+        var configuration = try FederateServerConfiguration(
             origin: origin, providers: providers, accounts: accounts,
             sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: key)]))
+        configuration.allowsGuests = settings.guests
 
         let router = Router(context: FederateContext.self)
         FederateRoutes<FederateContext>(configuration: configuration, logger: logger).register(on: router)
+        notes.register(on: router, accounts: accounts, origin: origin)
+        if settings.providerTokenRoute {
+            ProviderTokenRoute(accounts: accounts, providers: configuration.providers).register(on: router, origin: origin)
+        }
         HealthRoutes<FederateContext>(readiness: Readiness(configuration: configuration), logger: logger).register(on: router)
         MetricsRoute(registry: registry, settings: settings.metrics).register(on: router)
         var protectedResources: [ProtectedResourceMetadata] = []
@@ -175,7 +161,7 @@ struct ServeCommand: AsyncParsableCommand {
             // The demo MCP server (Docs/MCP.md): its own resource, tools with their own scopes.
             MCPRoutes<FederateContext>(try await mcpServer(mcp, providers: configuration.providers, origin: origin)).register(on: router)
         }
-        let page = DemoPage.html(providers: buttons)
+        let page = DemoPage.html(providers: buttons, guests: settings.guests)
         let names = buttons.map { JSONValue.string($0.name) }
         router.get("/") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
@@ -192,8 +178,13 @@ struct ServeCommand: AsyncParsableCommand {
         var services: [any Service] = []
         if let postgres { services.append(postgres) }
         if let sqlite = store as? SQLiteAccountStore { services.append(sqlite) }
-        let migrate: @Sendable () async throws -> Void = { if let store = store as? PostgresAccountStore { try await store.migrate() } }
+        let migrate: @Sendable () async throws -> Void = {
+            if let store = store as? PostgresAccountStore { try await store.migrate() }
+            // Merges whose hook an instance did not finish (it stopped first).
+            try await accounts.resumePendingMerges()
+        }
         services.append(AfterPreparing(prepare: migrate, service: app))
+        if settings.guests { services.append(GuestPruning(accounts: accounts, notes: notes, logger: logger)) }
         // Last in, first stopped: it fetches the providers' discovery documents and keys, so
         // /readyz turns ready, and keeps them fresh.
         services.append(ProviderWarmer(providers: configuration.providers, logger: logger))
@@ -212,6 +203,51 @@ struct ServeCommand: AsyncParsableCommand {
         }
         for dev in devProviders { try? await dev.stop() }
         if let failure { throw FederateError.addressInUse(failure, address: "127.0.0.1:\(settings.port)") ?? failure }
+    }
+
+    /// The provider of a configuration entry that is not a dev provider, what its button says
+    /// by default, and whether it can prove a fresh sign-in (the demo page offers re-sign-ins
+    /// only with those); `nil` for a dev provider (which runs inside `serve`).
+    static func externalProvider(
+        _ entry: ServeConfiguration.ProviderEntry, cache: ProviderCache
+    ) throws(FederateError) -> (provider: any SignInProvider, label: String, reauthenticates: Bool)? {
+        switch entry {
+        case .dev:
+            return nil
+        case .google(_, let clientID, let secret):
+            return (GoogleProvider(clientID: clientID, clientSecret: secret, cache: cache), "Google", true)
+        case .apple(_, let servicesID, let teamID, let keyID, let pem):
+            return (try AppleProvider(servicesID: servicesID, teamID: teamID, keyID: keyID, privateKeyPEM: pem, cache: cache), "Apple", true)
+        case .microsoft(_, let clientID, let secret, let audience, let authorityHost):
+            let provider = try MicrosoftProvider(
+                clientID: clientID, clientSecret: secret, audience: audience, endpoints: authorityHost.map(MicrosoftEndpoints.at) ?? .microsoft,
+                cache: cache)
+            return (provider, "Microsoft", true)
+        case .github(_, let clientID, let secret, let enterprise):
+            let provider = try GitHubProvider(
+                clientID: clientID, clientSecret: secret, endpoints: try enterprise.map(GitHubEndpoints.enterprise) ?? .github, cache: cache)
+            return (provider, "GitHub", false)
+        case .oauth2(let entry):
+            let provider = try OAuth2Provider(
+                id: "oauth2.\(entry.name)", server: entry.server, userEndpoint: entry.userEndpoint, clientID: entry.clientID,
+                clientSecret: entry.clientSecret, scopes: entry.scopes, fields: entry.fields, cache: cache)
+            return (provider, entry.name, entry.fields.authTime != nil)
+        case .oidc(let name, let issuer, let clientID, let secret, let privateNetwork):
+            let provider = try OIDCProvider(
+                id: "oidc.\(name)", issuer: issuer, clientID: clientID, clientSecret: secret,
+                profile: StandardOpenIDProfile(privateNetworkAllowList: privateNetwork), cache: cache)
+            return (provider, name, true)
+        }
+    }
+
+    /// The providers whose tokens are kept (`"keep_tokens": true`), sealed with the ring of
+    /// `provider_token_keys_env`; `nil` when none are.
+    static func providerTokenVault(_ settings: ServeConfiguration, providers: [String: any SignInProvider]) throws(FederateError) -> ProviderTokenVault? {
+        guard !settings.keptTokenProviders.isEmpty else { return nil }
+        guard let keys = settings.providerTokenKeys else {
+            throw FederateError(.invalidConfiguration, "keep_tokens needs provider_token_keys_env: the keys the tokens are sealed with")
+        }
+        return try ProviderTokenVault(keys: try ProviderTokenKeyRing(parsing: keys), providers: settings.keptTokenProviders.compactMap { providers[$0] })
     }
 
     /// The API's verifier: `api_bearer_provider`'s ID tokens and `api_access_tokens`' access

@@ -14,11 +14,15 @@ import Foundation
 ///  "api_bearer_provider": "corp",                     // GET /api/whoami takes this provider's ID tokens
 ///  "api_access_tokens": {"provider": "corp", "resource": "https://api.example", "method": "jwt"},   // and its access tokens
 ///  "metrics": {"enabled": true, "bearer_token_env": "FEDERATE_METRICS_TOKEN"},   // GET /metrics; off when absent
+///  "guests": true,                                    // POST /auth/guest (off unless set; on without a file)
+///  "provider_token_keys_env": "FEDERATE_TOKEN_KEYS",  // "id:base64,...": keys for the tokens of providers with "keep_tokens"
+///  "provider_token_route": true,                      // GET /me/provider-tokens/{name} (off unless set)
 ///  "providers": [
 ///    {"name": "google", "type": "google", "client_id": "…", "client_secret_env": "GOOGLE_CLIENT_SECRET"},
 ///    {"name": "apple", "type": "apple", "services_id": "…", "team_id": "…", "key_id": "…", "private_key_env": "APPLE_P8"},
 ///    {"name": "corp", "type": "oidc", "label": "Corp SSO", "issuer": "https://login.corp.example", "client_id": "…", "client_secret_env": "CORP_SECRET",
-///     "allow_private_endpoints": ["10.0.0.0/8"]},       // only if the provider is on your own network
+///     "allow_private_endpoints": ["10.0.0.0/8"],       // only if the provider is on your own network
+///     "keep_tokens": true},                           // kept, sealed, refreshed (AccountService.accessToken)
 ///    {"name": "microsoft", "type": "microsoft", "client_id": "…", "client_secret_env": "MS_SECRET",
 ///     "account_types": "organizations", "allowed_tenants": ["72f988bf-…"]},   // or "tenant", or "any_tenant": true (MicrosoftAudienceChoice)
 ///    {"name": "github", "type": "github", "client_id": "…", "client_secret_env": "GITHUB_SECRET"},   // "enterprise_url" for GHES
@@ -87,6 +91,15 @@ struct ServeConfiguration {
     var labels: [String: String] = [:]
     /// Whether `GET /metrics` answers, and with which token (off by default).
     var metrics = MetricsSettings()
+    /// Whether `POST /auth/guest` creates guest accounts: on without a file (the demo), off
+    /// unless a file says `"guests": true`.
+    var guests = true
+    /// The providers (by name) whose tokens the account layer keeps (`"keep_tokens": true`).
+    var keptTokenProviders: [String] = []
+    /// The provider-token key ring, `id:base64,...`, from `provider_token_keys_env`.
+    var providerTokenKeys: String?
+    /// Whether `GET /me/provider-tokens/{name}` answers (off by default).
+    var providerTokenRoute = false
     /// The demo MCP server (Docs/MCP.md): on without a file, with the generic dev provider.
     var mcp: MCPSettings? = MCPSettings(provider: "dev")
 
@@ -172,6 +185,14 @@ struct ServeConfiguration {
         if let value = object["metrics"] {
             metrics = try MetricsSettings(json: value, environment: environment)
         }
+        func flag(_ key: String) throws(FederateError) -> Bool {
+            guard let value = object[key] else { return false }
+            guard case .bool(let on) = value else { throw FederateError(.invalidConfiguration, "\(key) is true or false") }
+            return on
+        }
+        guests = try flag("guests")
+        providerTokenRoute = try flag("provider_token_route")
+        providerTokenKeys = try secret(.object(object), "provider_token_keys_env")
         if let value = object["api_bearer_provider"] {
             guard let name = value.stringValue else {
                 throw FederateError(.invalidConfiguration, "api_bearer_provider is the name of a provider")
@@ -190,6 +211,10 @@ struct ServeConfiguration {
             providers = []
             for entry in entries {
                 let name = try string(entry, "name")
+                if let keep = entry["keep_tokens"] {
+                    guard case .bool(let on) = keep else { throw FederateError(.invalidConfiguration, "provider '\(name)': keep_tokens is true or false") }
+                    if on { keptTokenProviders.append(name) }
+                }
                 if let label = entry["label"] {
                     guard let text = label.stringValue, !text.isEmpty, text.count <= 64 else {
                         throw FederateError(.invalidConfiguration, "provider '\(name)': label is a short text (1-64 characters)")
@@ -237,6 +262,10 @@ struct ServeConfiguration {
         else {
             throw FederateError(.invalidConfiguration, "provider names are unique, non-empty, letters, digits and '-'")
         }
+        if !keptTokenProviders.isEmpty, providerTokenKeys == nil {
+            throw FederateError(.invalidConfiguration, "keep_tokens needs provider_token_keys_env: the keys the tokens are sealed with")
+        }
+        if let keys = providerTokenKeys { _ = try ProviderTokenKeyRing(parsing: keys) }
         if let apiProvider, !names.contains(apiProvider) {
             throw FederateError(.invalidConfiguration, "api_bearer_provider '\(apiProvider)' is not a provider of this file")
         }

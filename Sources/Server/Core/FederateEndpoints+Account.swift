@@ -135,7 +135,7 @@ extension FederateEndpoints {
         return response
     }
 
-    /// `GET /me`: `{uid, email, display_name, email_verified, providers: [{provider_id, email, route}],
+    /// `GET /me`: `{uid, email, display_name, email_verified, guest, providers: [{provider_id, email, route}],
     /// auth_time, session_age_seconds, recent_login, csrf_token}`, plus `acr` and `amr` when
     /// the sign-in's provider asserted them; sets the CSRF cookie when the request had none.
     public func me(_ request: ServerRequest, session: AccountSession?) async -> ServerResponse {
@@ -146,7 +146,7 @@ extension FederateEndpoints {
             let csrf = sentCSRF ?? SecureRandom.token(byteCount: 32)
             let now = configuration.accounts.clock.now
             var body: [String: JSONValue] = [
-                "uid": .string(user.uid), "email_verified": .bool(user.emailVerified),
+                "uid": .string(user.uid), "email_verified": .bool(user.emailVerified), "guest": .bool(user.isGuest),
                 "providers": .array(user.identities.map { identity in
                     let route = configuration.providers.entry(providerID: identity.providerID)?.name
                     return .object([

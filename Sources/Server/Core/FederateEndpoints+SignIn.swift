@@ -133,7 +133,14 @@ extension FederateEndpoints {
             result = try await finish(pending, credential: try await provider.completeSignIn(callback, pending: pending), request: request)
         } catch let error as FederateError {
             logger.notice("sign-in failed", metadata: ["provider": "\(entry.name)", "error": "\(error.code)"])
-            return callbackFailure(error, returnTo: returnTo, clearing: clear)
+            var response = callbackFailure(error, returnTo: returnTo, clearing: clear)
+            // A link refused because the identity is another account's: the merge ticket goes
+            // back to this browser only, in an HttpOnly cookie, for POST /me/merge.
+            if let ticket = error.accountContext?.mergeTicket {
+                let lifetime = Int(configuration.accounts.configuration.mergeTicketLifetime.wholeSeconds)
+                response.setCookie(SessionCookies.mergeTicket(ticket, maxAge: lifetime, secure: configuration.secureCookies))
+            }
+            return response
         } catch let error as FederateHTTPError {
             logger.notice("sign-in failed", metadata: ["provider": "\(entry.name)", "error": "\(error.error.code)"])
             return callbackFailure(error.error, returnTo: returnTo, clearing: clear)
@@ -189,7 +196,7 @@ extension FederateEndpoints {
     }
 
     /// Hands the credential to the account layer for the flow's intent; returns the result
-    /// when the browser gets a new session (sign-in, reauthentication).
+    /// when the browser gets a new session (sign-in, reauthentication, a guest's link).
     private func finish(_ pending: PendingAuthorization, credential: Credential, request: ServerRequest) async throws -> AuthResult? {
         let accounts = configuration.accounts
         switch pending.intent {
@@ -201,8 +208,11 @@ extension FederateEndpoints {
                 throw FederateError(.userMismatch, "the signed-in user changed during the flow")
             }
             if pending.intent == .link {
-                _ = try await accounts.link(uid, with: credential)
-                return nil
+                // A guest that links is upgraded and gets a full session: the guest's one ends.
+                let linked = try await accounts.link(uid, with: credential)
+                guard linked.sessionToken != nil else { return nil }
+                try await accounts.signOut(session)
+                return linked
             }
             // The provider must have signed the user in again since this flow began.
             let fresh = try await accounts.reauthenticate(uid, with: credential, authenticatedAfter: pending.createdAt)

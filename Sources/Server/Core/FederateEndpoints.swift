@@ -21,6 +21,8 @@ public import Logging
 /// - ``signOut(_:)``, ``me(_:session:)``, ``unlink(providerID:session:)``, ``deleteAccount(_:)``:
 ///   the JSON API behind the session middleware (`POST {auth}/signout`, `GET /me`,
 ///   `DELETE /me/providers/{providerID}`, `DELETE /me`).
+/// - ``guest(_:)`` (`POST {auth}/guest`, with ``FederateServerConfiguration/allowsGuests``) and
+///   ``merge(_:session:)`` (`POST /me/merge`, after a link refused with `credential_already_in_use`).
 /// - ``staticFile(at:)``: ``FederateServerConfiguration/staticFiles`` (Apple's domain association).
 public struct FederateEndpoints: Sendable {
     /// What the routes serve.

@@ -20,6 +20,9 @@ public struct FederateServerConfiguration: Sendable {
     public var authPath: String
     /// Where the browser goes after a sign-in without `returnTo`.
     public var defaultReturnTo: String
+    /// Whether `POST {auth}/guest` creates guest accounts (``AccountService/signInAsGuest()``).
+    /// Off by default: an open route that creates accounts is for applications that want it.
+    public var allowsGuests = false
 
     /// Creates a configuration; `providers` by route name (`["google": google]` serves
     /// `/auth/google/…`). Throws `invalid_configuration` for a route name that is not 1–64 of

@@ -52,6 +52,15 @@ public enum SessionCookies {
         secure && formPost ? .none : .lax
     }
 
+    /// The merge-ticket cookie's name: `__Host-federate_merge` over HTTPS, else `federate_merge`.
+    public static func mergeTicketName(secure: Bool) -> String { secure ? "__Host-federate_merge" : "federate_merge" }
+
+    /// The merge ticket of a link refused with `credential_already_in_use`, for `POST /me/merge`:
+    /// HttpOnly, SameSite=Lax, for `maxAge` seconds (the ticket's lifetime; `0` deletes it).
+    static func mergeTicket(_ ticket: String, maxAge: Int, secure: Bool) -> SetCookie {
+        SetCookie(name: mergeTicketName(secure: secure), value: ticket, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+
     /// The cookie keeping what RP-initiated logout needs: the session's ID token, sealed
     /// (AES-256-GCM, the sealer's keys) and bound to the session's ID. Sent only to the
     /// sign-out routes (path `{auth}/signout`); HttpOnly. Not `__Host-` (that needs `Path=/`):

@@ -22,6 +22,9 @@ public import Logging
 ///   Logout 1.0) and `GET {auth}/signout/callback` (the provider's return); `GET /me`; `DELETE /me/providers/{providerID}` (unlink);
 ///   `DELETE /me` (delete the account and revoke its provider tokens). State-changing routes
 ///   need the CSRF header; unlink and delete need a recent sign-in (`requires_recent_login`, 403).
+/// - `POST {auth}/guest` (a guest account, with `FederateServerConfiguration/allowsGuests`) and
+///   `POST /me/merge` (merge after `credential_already_in_use`), documented in Docs/Server.md. A
+///   guest's link upgrades it in place and rotates its cookie to a full session.
 /// - `GET` each of `FederateServerConfiguration/staticFiles` (Apple's domain association).
 public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     /// What the routes serve.
@@ -67,6 +70,10 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
             Response(await endpoints.unlink(providerID: context.parameters.get("providerID"), session: context.federate.session))
         }
         me.delete { _, context in Response(await endpoints.deleteAccount(context.federate.session)) }
+        me.post("merge") { request, context in Response(await endpoints.merge(ServerRequest(request), session: context.federate.session)) }
+        if configuration.allowsGuests {
+            auth.post("guest") { request, _ in Response(await endpoints.guest(ServerRequest(request))) }
+        }
 
         for path in configuration.staticFiles.keys {
             router.get(RouterPath(path)) { _, _ in endpoints.staticFile(at: path).map(Response.init) ?? Response(status: .notFound) }

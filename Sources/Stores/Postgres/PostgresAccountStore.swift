@@ -78,22 +78,29 @@ public final class PostgresAccountStore: AccountStore {
                     .storeSchemaMismatch,
                     "the schema's version is \(applied); this release knows versions up to \(self.schema.migrations.count): run the release that migrated it")
             }
+            // The tables the recorded version promises, before migrating further; then all of them.
+            try await self.checkTables(self.schema.tablesByMigration.prefix(applied).flatMap { $0 }, version: applied, on: connection)
             for (index, statements) in self.schema.migrations.enumerated() where index + 1 > applied {
                 for statement in statements { try await self.run(PostgresQuery(unsafeSQL: statement), on: connection) }
                 try await self.run(
                     "INSERT INTO \(unescaped: self.schema.versions) (version, applied_at) VALUES (\(index + 1), \(FederateClock.system.now.timeIntervalSince1970))",  // when it ran, for the record
                     on: connection)
             }
-            for table in self.schema.tables {
-                let found = try await self.rows("SELECT to_regclass(\(table))::text", on: connection).first.flatMap { try? $0.decode(String?.self) }
-                guard found != nil else {
-                    throw FederateError(.storeSchemaMismatch, "the schema says version \(applied) but has no table \(table)")
-                }
-            }
+            try await self.checkTables(self.schema.tablesByMigration.flatMap { $0 }, version: self.schema.migrations.count, on: connection)
             do throws(FederateError) {
                 try await self.run(PostgresQuery(unsafeSQL: self.oneAccountPerEmail ? self.schema.createUniqueEmail : self.schema.dropUniqueEmail), on: connection)
             } catch where error.code == .emailAlreadyInUse {
                 throw FederateError(.accountStoreFailed, "cannot enforce one account per email: users already share an email")
+            }
+        }
+    }
+
+    /// Throws `store_schema_mismatch` unless every table of `tables` exists.
+    private func checkTables(_ tables: [String], version: Int, on connection: PostgresConnection) async throws(FederateError) {
+        for table in tables {
+            let found = try await rows("SELECT to_regclass(\(table))::text", on: connection).first.flatMap { try? $0.decode(String?.self) }
+            guard found != nil else {
+                throw FederateError(.storeSchemaMismatch, "the schema says version \(version) but has no table \(table)")
             }
         }
     }

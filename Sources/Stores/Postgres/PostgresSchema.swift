@@ -9,9 +9,14 @@ struct PostgresSchema: Sendable {
     var endedSessions: String { "\"\(name)\".ended_sessions" }
     var seenEvents: String { "\"\(name)\".seen_events" }
     var revocationEpoch: String { "\"\(name)\".revocation_epoch" }
+    var providerTokens: String { "\"\(name)\".provider_tokens" }
+    var merges: String { "\"\(name)\".merges" }
     var versions: String { "\"\(name)\".federate_schema" }
-    /// The tables the migrations create: each must exist once they have run.
-    var tables: [String] { [users, identities, revokedSessions, sessionKeys, endedSessions, seenEvents, revocationEpoch] }
+    /// The tables each migration creates, in the migrations' order: those of every migration
+    /// the version record says ran must exist, before the next run and after.
+    var tablesByMigration: [[String]] {
+        [[users, identities, revokedSessions, sessionKeys], [], [endedSessions, seenEvents], [revocationEpoch], [providerTokens, merges]]
+    }
 
     /// Whether `name` is a plain lower-case identifier (it is spliced into SQL).
     static func isValid(_ name: String) -> Bool {
@@ -71,6 +76,32 @@ struct PostgresSchema: Sendable {
             [
                 "CREATE TABLE \(revocationEpoch) (id integer PRIMARY KEY CHECK (id = 1), epoch bigint NOT NULL)",
                 "INSERT INTO \(revocationEpoch) (id, epoch) VALUES (1, 0)",
+            ],
+            // 5: guests, kept provider tokens (sealed; one row per identity), merges whose
+            // application hook has not finished; signed-out sessions found by user.
+            [
+                "ALTER TABLE \(users) ADD COLUMN guest boolean NOT NULL DEFAULT false",
+                "CREATE INDEX users_guest_created ON \(users) (created_at) WHERE guest",
+                """
+                CREATE TABLE \(providerTokens) (
+                    provider_id text NOT NULL,
+                    subject text NOT NULL,
+                    key_id text NOT NULL,
+                    sealed bytea NOT NULL,
+                    access_expires_at double precision,
+                    version double precision NOT NULL,
+                    needs_sign_in boolean NOT NULL DEFAULT false,
+                    lease_id text,
+                    lease_until double precision,
+                    updated_at double precision NOT NULL,
+                    PRIMARY KEY (provider_id, subject),
+                    FOREIGN KEY (provider_id, subject) REFERENCES \(identities) (provider_id, subject) ON DELETE CASCADE
+                )
+                """,
+                "CREATE INDEX provider_tokens_key ON \(providerTokens) (key_id)",
+                "CREATE TABLE \(merges) (source_uid text PRIMARY KEY, target_uid text NOT NULL, merged_at double precision NOT NULL)",
+                "CREATE INDEX merges_target ON \(merges) (target_uid)",
+                "CREATE INDEX revoked_sessions_uid ON \(revokedSessions) (uid)",
             ],
         ]
     }

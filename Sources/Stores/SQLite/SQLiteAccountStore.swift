@@ -111,20 +111,28 @@ public final class SQLiteAccountStore: AccountStore, Service {
                     .storeSchemaMismatch,
                     "the database's schema version is \(applied); this release knows versions up to \(SQLiteSchema.migrations.count): run the release that migrated it")
             }
+            // The tables the recorded version promises, before migrating further; then all of them.
+            try checkTables(SQLiteSchema.tablesByMigration.prefix(Int(applied)).flatMap { $0 }, version: Int(applied))
             for (index, statements) in SQLiteSchema.migrations.enumerated() where index + 1 > applied {
                 for statement in statements { try database.run(statement) }
                 try database.run("INSERT INTO federate_schema (version, applied_at) VALUES (\(index + 1), ?)", [.real(FederateClock.system.now.timeIntervalSince1970)])  // when it ran, for the record
             }
-            let tables = Set(try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'", []).compactMap { $0.text("name") })
-            if let missing = SQLiteSchema.tables.first(where: { !tables.contains($0) }) {
-                throw FederateError(.storeSchemaMismatch, "the database says schema version \(applied) but has no table \(missing)")
-            }
+            try checkTables(SQLiteSchema.tablesByMigration.flatMap { $0 }, version: SQLiteSchema.migrations.count)
             do throws(FederateError) {
                 try database.run(oneAccountPerEmail ? SQLiteSchema.createUniqueEmail : SQLiteSchema.dropUniqueEmail)
             } catch where error.code == .emailAlreadyInUse {
                 // Only the index's own failure means that; a busy or broken file says so itself.
                 throw FederateError(.accountStoreFailed, "cannot enforce one account per email: users already share an email")
             }
+        }
+    }
+
+    /// Throws `store_schema_mismatch` unless every table of `expected` exists.
+    private func checkTables(_ expected: [String], version: Int) throws(FederateError) {
+        guard !expected.isEmpty else { return }
+        let tables = Set(try database.rows("SELECT name FROM sqlite_master WHERE type = 'table'", []).compactMap { $0.text("name") })
+        if let missing = expected.first(where: { !tables.contains($0) }) {
+            throw FederateError(.storeSchemaMismatch, "the database says schema version \(version) but has no table \(missing)")
         }
     }
 

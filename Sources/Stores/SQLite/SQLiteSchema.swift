@@ -49,10 +49,40 @@ enum SQLiteSchema {
             "CREATE TABLE revocation_epoch (id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1), epoch INTEGER NOT NULL)",
             "INSERT INTO revocation_epoch (id, epoch) VALUES (1, 0)",
         ],
+        // 5: guests, kept provider tokens (sealed; one row per identity), merges whose
+        // application hook has not finished; signed-out sessions found by user.
+        [
+            "ALTER TABLE users ADD COLUMN guest INTEGER NOT NULL DEFAULT 0",
+            "CREATE INDEX users_guest_created ON users (created_at) WHERE guest",
+            """
+            CREATE TABLE provider_tokens (
+                provider_id TEXT NOT NULL,
+                subject TEXT NOT NULL,
+                key_id TEXT NOT NULL,
+                sealed BLOB NOT NULL,
+                access_expires_at REAL,
+                version REAL NOT NULL,
+                needs_sign_in INTEGER NOT NULL DEFAULT 0,
+                lease_id TEXT,
+                lease_until REAL,
+                updated_at REAL NOT NULL,
+                PRIMARY KEY (provider_id, subject),
+                FOREIGN KEY (provider_id, subject) REFERENCES identities (provider_id, subject) ON DELETE CASCADE
+            )
+            """,
+            "CREATE INDEX provider_tokens_key ON provider_tokens (key_id)",
+            "CREATE TABLE merges (source_uid TEXT PRIMARY KEY NOT NULL, target_uid TEXT NOT NULL, merged_at REAL NOT NULL)",
+            "CREATE INDEX merges_target ON merges (target_uid)",
+            "CREATE INDEX revoked_sessions_uid ON revoked_sessions (uid)",
+        ],
     ]
 
-    /// The tables the migrations create: each must exist once they have run.
-    static let tables = ["users", "identities", "revoked_sessions", "session_keys", "ended_sessions", "seen_events", "revocation_epoch"]
+    /// The tables each migration creates, in the migrations' order: those of every migration
+    /// the version record says ran must exist, before the next run and after.
+    static let tablesByMigration: [[String]] = [
+        ["users", "identities", "revoked_sessions", "session_keys"], [], ["ended_sessions", "seen_events"], ["revocation_epoch"],
+        ["provider_tokens", "merges"],
+    ]
 
     /// The unique index that makes one email one account.
     static let createUniqueEmail = "CREATE UNIQUE INDEX IF NOT EXISTS users_email_unique ON users (email_normalized)"

@@ -4,11 +4,13 @@ package import Foundation
 
 /// Linking, refreshing and unlinking provider identities.
 extension SQLAccountStore {
-    /// Links an identity to a user; the database decides races (`credential_already_in_use`).
+    /// Links an identity to a user, who is a guest no more; the database decides races
+    /// (`credential_already_in_use`).
     public func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws(FederateError) {
         try await withTransaction { (connection) async throws(FederateError) in
             guard try await self.lockUser(uid, on: connection) else { throw FederateError(.userNotFound, "no user with this uid") }
             try await self.insert(identity, uid: uid, on: connection)
+            try await self.execute("UPDATE \(table: .users) SET guest = \(false) WHERE uid = \(uid) AND guest", on: connection)
         }
     }
 
@@ -108,9 +110,9 @@ extension SQLAccountStore {
         """
     }
 
-    /// Unlinks a provider, refusing the last one (`last_provider`).
-    public func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) {
-        try await withTransaction { (connection) async throws(FederateError) in
+    /// Unlinks a provider, refusing the last one (`last_provider`); its kept tokens go with it.
+    public func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) -> SealedProviderTokens? {
+        try await withTransaction { (connection) async throws(FederateError) -> SealedProviderTokens? in
             guard try await self.lockUser(uid, on: connection) else { throw FederateError(.userNotFound, "no user with this uid") }
             var providers: [String] = []
             for row in try await self.rows("SELECT provider_id FROM \(table: .identities) WHERE user_uid = \(uid)", on: connection) {
@@ -118,7 +120,11 @@ extension SQLAccountStore {
             }
             guard providers.contains(providerID) else { throw FederateError(.noSuchProvider, "the user has no \(providerID) identity") }
             guard providers.count > 1 else { throw FederateError(.lastProvider, "\(providerID) is the user's only way to sign in") }
+            let identity: SQLQuery = "SELECT provider_id, subject FROM \(table: .identities) WHERE user_uid = \(uid) AND provider_id = \(providerID)"
+            let kept = try await self.keptTokens(ofIdentitiesIn: identity, on: connection).first
+            try await self.execute("DELETE FROM \(table: .providerTokens) WHERE (provider_id, subject) IN (\(identity))", on: connection)
             try await self.execute("DELETE FROM \(table: .identities) WHERE user_uid = \(uid) AND provider_id = \(providerID)", on: connection)
+            return kept
         }
     }
 

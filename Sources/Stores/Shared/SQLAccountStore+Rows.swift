@@ -16,7 +16,7 @@ extension SQLAccountStore {
         let more: SQLQuery = extra.map { (extra) -> SQLQuery in ", \(extra)" } ?? ""
         return """
             SELECT u.uid, u.email, u.email_verified, u.display_name, u.photo_url, u.disabled, u.created_at, u.last_sign_in_at,
-                u.tokens_valid_after, i.provider_id AS i_provider_id, i.subject AS i_subject, i.email AS i_email,
+                u.tokens_valid_after, u.guest, i.provider_id AS i_provider_id, i.subject AS i_subject, i.email AS i_email,
                 i.email_verified AS i_email_verified, i.display_name AS i_display_name, i.photo_url AS i_photo_url,
                 i.username AS i_username, i.linked_at AS i_linked_at, i.access_token AS i_access_token, i.refresh_token AS i_refresh_token\(more)
             FROM \(table: .users) u LEFT JOIN \(table: .identities) i ON i.user_uid = u.uid
@@ -36,7 +36,7 @@ extension SQLAccountStore {
                     uid: uid, email: try row.text("email"), emailVerified: try row.bool("email_verified") ?? false,
                     displayName: try row.text("display_name"), photoURL: try row.text("photo_url"), disabled: try row.bool("disabled") ?? false,
                     createdAt: createdAt, lastSignInAt: try row.date("last_sign_in_at"), tokensValidAfter: try row.date("tokens_valid_after"),
-                    identities: []))
+                    isGuest: try row.bool("guest") ?? false, identities: []))
             }
             if let identity = try Self.identity(in: row) { users[users.count - 1].identities.append(identity) }
         }
@@ -72,14 +72,14 @@ extension SQLAccountStore {
 
     /// The columns of a user's row, in ``userValues(_:)``'s order.
     static var userColumns: SQLQuery {
-        "uid, email, email_normalized, email_verified, display_name, photo_url, disabled, created_at, last_sign_in_at, tokens_valid_after"
+        "uid, email, email_normalized, email_verified, display_name, photo_url, disabled, created_at, last_sign_in_at, tokens_valid_after, guest"
     }
 
     /// The values of a user's row.
     static func userValues(_ user: User) -> SQLQuery {
         """
         \(user.uid), \(user.email), \(user.uniqueEmailKey), \(user.emailVerified), \(user.displayName), \(user.photoURL), \(user.disabled), \
-        \(user.createdAt), \(user.lastSignInAt), \(user.tokensValidAfter)
+        \(user.createdAt), \(user.lastSignInAt), \(user.tokensValidAfter), \(user.isGuest)
         """
     }
 

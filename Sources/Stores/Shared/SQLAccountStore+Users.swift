@@ -83,15 +83,29 @@ extension SQLAccountStore {
         guard found else { throw FederateError(.userNotFound, "no user with this uid") }
     }
 
-    /// Deletes the user and their identities; returns what was deleted.
-    public func deleteUser(uid: String) async throws(FederateError) -> User? {
-        try await revoking { (connection) async throws(FederateError) in
-            guard try await self.lockUser(uid, on: connection) else { return nil }
-            let user = try await self.users(where: "u.uid = \(uid)", on: connection).first
-            try await self.execute("DELETE FROM \(table: .identities) WHERE user_uid = \(uid)", on: connection)
-            try await self.execute("DELETE FROM \(table: .users) WHERE uid = \(uid)", on: connection)
-            return user
-        }
+    /// Deletes the user and everything held about them, in one transaction; returns what was deleted.
+    public func deleteUser(uid: String) async throws(FederateError) -> DeletedUser? {
+        try await revoking { (connection) async throws(FederateError) in try await self.erase(uid, on: connection) }
+    }
+
+    /// Deletes user `uid` and everything held about them, in the caller's write transaction:
+    /// their kept tokens, the ends of their identities' sessions, their signed-out sessions,
+    /// the merges pending into them, their identities and their row. `nil` when absent (or,
+    /// with `onlyGuest`, no longer a guest: a link upgraded it).
+    func erase(_ uid: String, onlyGuest: Bool = false, on connection: Connection) async throws(FederateError) -> DeletedUser? {
+        guard try await lockUser(uid, on: connection), let user = try await users(where: "u.uid = \(uid)", on: connection).first,
+            user.isGuest || !onlyGuest
+        else { return nil }
+        let identities: SQLQuery = "SELECT provider_id, subject FROM \(table: .identities) WHERE user_uid = \(uid)"
+        let kept = try await keptTokens(ofIdentitiesIn: identities, on: connection)
+        try await execute("DELETE FROM \(table: .providerTokens) WHERE (provider_id, subject) IN (\(identities))", on: connection)
+        let ended = user.identities.map { SessionProvider.identityKey(providerID: $0.providerID, subject: $0.subject) }
+        if !ended.isEmpty { try await execute("DELETE FROM \(table: .endedSessions) WHERE key IN (\(list: ended))", on: connection) }
+        try await execute("DELETE FROM \(table: .revokedSessions) WHERE uid = \(uid)", on: connection)
+        try await execute("DELETE FROM \(table: .merges) WHERE target_uid = \(uid)", on: connection)
+        try await execute("DELETE FROM \(table: .identities) WHERE user_uid = \(uid)", on: connection)
+        try await execute("DELETE FROM \(table: .users) WHERE uid = \(uid)", on: connection)
+        return DeletedUser(user: user, keptTokens: kept)
     }
 
     /// Whether the user exists; in a write transaction, their row stays as it is until

@@ -92,6 +92,11 @@ package struct SQLQuery: Sendable, ExpressibleByStringInterpolation {
             fragments.append(.value(.real(date?.timeIntervalSince1970)))
         }
 
+        /// A real number (a count, such as a version).
+        package mutating func appendInterpolation(_ number: Double) {
+            fragments.append(.value(.real(number)))
+        }
+
         /// Bytes.
         package mutating func appendInterpolation(bytes: [UInt8]) {
             fragments.append(.value(.bytes(bytes)))

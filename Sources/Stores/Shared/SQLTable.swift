@@ -16,4 +16,8 @@ package enum SQLTable: String, Sendable, CaseIterable {
     case seenEvents = "seen_events"
     /// One row: the revocation epoch (`SessionStore.revocationEpoch()`).
     case revocationEpoch = "revocation_epoch"
+    /// Kept provider tokens, sealed, one row per identity.
+    case providerTokens = "provider_tokens"
+    /// Merges whose application hook has not finished, by source uid.
+    case merges
 }

@@ -19,6 +19,8 @@ public import Vapor
 ///   Logout 1.0) and `GET {auth}/signout/callback` (the provider's return); `GET /me`, `DELETE /me/providers/:providerID`, `DELETE /me`
 ///   (behind ``SessionAuthenticationMiddleware``: CSRF for cookie-authenticated changes; unlink
 ///   and delete need a recent sign-in);
+/// - `POST {auth}/guest` (a guest account, with the configuration's `allowsGuests`) and
+///   `POST /me/merge` (merge after `credential_already_in_use`);
 /// - `GET` each of the configuration's `staticFiles` (Apple's domain association).
 public struct FederateRoutes: RouteCollection {
     /// What the routes serve.
@@ -60,6 +62,10 @@ public struct FederateRoutes: RouteCollection {
             Response(await endpoints.unlink(providerID: request.parameters.get("providerID"), session: request.federate.session))
         }
         me.delete { request in Response(await endpoints.deleteAccount(request.federate.session)) }
+        me.post("merge") { request in Response(await endpoints.merge(ServerRequest(request), session: request.federate.session)) }
+        if configuration.allowsGuests {
+            auth.post("guest") { request in Response(await endpoints.guest(ServerRequest(request))) }
+        }
 
         for path in configuration.staticFiles.keys {
             routes.get(path.pathComponents) { _ in endpoints.staticFile(at: path).map(Response.init) ?? Response(status: .notFound) }

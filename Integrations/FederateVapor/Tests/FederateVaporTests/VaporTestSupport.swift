@@ -16,16 +16,18 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let testOrigin = "http://127.0.0.1:8080"
 
 /// A Vapor application with Federate's routes for two in-process dev providers (`dev`, `corp`),
-/// an in-memory account store, and whatever `extra` registers; shut down after `body`.
+/// an in-memory account store (guests when `allowsGuests`), and whatever `extra` registers;
+/// shut down after `body`.
 func withFederateApp<T>(
     accountConfiguration: AccountServiceConfiguration = AccountServiceConfiguration(issuer: testOrigin),
+    allowsGuests: Bool = false,
     extra: (Application, FederateServerConfiguration) async throws -> Void = { _, _ in },
     _ body: (Application, FederateServerConfiguration, [DevProvider]) async throws -> T
 ) async throws -> T {
     let dev = try await DevProvider.start()
     let corp = try await DevProvider.start()
     let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared)
-    let configuration = try FederateServerConfiguration(
+    var configuration = try FederateServerConfiguration(
         origin: testOrigin,
         providers: [
             "dev": try OIDCProvider(id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache),
@@ -33,6 +35,7 @@ func withFederateApp<T>(
         ],
         accounts: AccountService(store: InMemoryAccountStore(), configuration: accountConfiguration),
         sealer: try PendingAuthorizationSealer(keys: [.init(id: "t", key: SymmetricKey(size: .bits256))]))
+    configuration.allowsGuests = allowsGuests
     let result: T
     do {
         result = try await withApp { app in

@@ -5,6 +5,8 @@ Everything that changes per run comes from the environment (set by ../../dot_pro
   FEDERATE_DOT_RUNTIME_DIR   directory for the SQLite DB, the RSA key and the Django secret (required)
   FEDERATE_DOT_ISSUER        exact issuer, e.g. http://127.0.0.1:8123/o (required)
   FEDERATE_DOT_AUTHZ_ISS     "1" (default) to add RFC 9207 `iss` to authorization responses, "0" not to
+  FEDERATE_DOT_ACCESS_TOKEN_SECONDS      access-token lifetime (default 3600)
+  FEDERATE_DOT_REFRESH_REUSE_PROTECTION  "1" to revoke a refresh token's family when a rotated-out one comes back
 
 Nothing secret is committed: the key and the secret are generated into the runtime dir.
 """
@@ -105,7 +107,10 @@ OAUTH2_PROVIDER = {
     "ALLOW_LOCALHOST_LOOPBACK": False,
     "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"],
     "ROTATE_REFRESH_TOKEN": True,
-    "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
+    # A rotated-out refresh token presented again revokes its whole family (DOT 3.0.1+), when
+    # ../../dot_provider.py --refresh-reuse-protection says so.
+    "REFRESH_TOKEN_REUSE_PROTECTION": os.environ.get("FEDERATE_DOT_REFRESH_REUSE_PROTECTION", "0") == "1",
+    "ACCESS_TOKEN_EXPIRE_SECONDS": int(os.environ.get("FEDERATE_DOT_ACCESS_TOKEN_SECONDS", "3600")),
     "ID_TOKEN_EXPIRE_SECONDS": 3600,
     # RFC 9700 behaviour gates (DOT 4.0 defaults): S256 only, no implicit/password grants,
     # no access tokens in query strings.

@@ -1,0 +1,81 @@
+public import FederateTokens
+import Foundation
+import Synchronization
+
+/// Which providers' tokens the account layer keeps, and how: opt-in per provider, encrypted
+/// at rest with a ``ProviderTokenKeyRing``, refreshed by ``AccountService/accessToken(for:providerID:)``
+/// through the provider's ``ProviderCapabilities/tokenRefresh``, and revoked at the provider
+/// (RFC 7009, ``SignInProvider/revoke(_:)``) when the identity is unlinked or its user deleted.
+///
+/// ```swift
+/// let vault = try ProviderTokenVault(keys: try ProviderTokenKeyRing(parsing: keysFromSecretStore), providers: [google, corp])
+/// let accounts = AccountService(store: store, providerTokens: vault)
+/// ```
+///
+/// The tokens of the providers listed are kept only in the store's provider-token records,
+/// sealed: the identity's own token columns stay empty.
+public struct ProviderTokenVault: Sendable {
+    /// The keys tokens are sealed with.
+    public let keys: ProviderTokenKeyRing
+    /// A kept access token is refreshed when less than this remains of it (60 s by default).
+    public var refreshLeeway: Duration
+    /// How long one instance may take to refresh an identity's tokens before another may take
+    /// over (30 s by default). Keep it longer than the provider's token request can take and
+    /// than the clock skew between instances: two refreshes with one rotating refresh token
+    /// make a strict provider revoke the whole token family.
+    public var leaseDuration: Duration
+    private let providers: [ExactString: any SignInProvider]
+    let flights = RefreshFlights()
+
+    /// Keeps the tokens of `providers`, sealed with `keys`. Throws `invalid_configuration` for
+    /// two providers with one provider ID.
+    public init(
+        keys: ProviderTokenKeyRing, providers: [any SignInProvider], refreshLeeway: Duration = .seconds(60), leaseDuration: Duration = .seconds(30)
+    ) throws(FederateError) {
+        var byID: [ExactString: any SignInProvider] = [:]
+        for provider in providers {
+            guard byID.updateValue(provider, forKey: ExactString(provider.providerID)) == nil else {
+                throw FederateError(.invalidConfiguration, "two providers with the provider ID \(provider.providerID)")
+            }
+        }
+        self.keys = keys
+        self.providers = byID
+        self.refreshLeeway = refreshLeeway
+        self.leaseDuration = leaseDuration
+    }
+
+    /// The provider of `providerID` when its tokens are kept.
+    public func provider(_ providerID: String) -> (any SignInProvider)? { providers[ExactString(providerID)] }
+
+    /// `tokens` sealed for the identity, as a record to store (its version is set by the store).
+    func seal(_ tokens: ProviderTokens, providerID: String, subject: String, version: Int64, now: Date) throws(FederateError) -> SealedProviderTokens {
+        let (keyID, sealed) = try keys.seal(tokens, providerID: providerID, subject: subject)
+        return SealedProviderTokens(
+            providerID: providerID, subject: subject, keyID: keyID, sealed: sealed, accessTokenExpiresAt: tokens.accessTokenExpiresAt, version: version,
+            updatedAt: now)
+    }
+}
+
+/// The refreshes one process runs, one per identity: concurrent callers for the same identity
+/// share one (the store's lease then decides between processes). Each runs in a task of its
+/// own, so a caller that is cancelled never leaves a rotated refresh token unstored.
+final class RefreshFlights: Sendable {
+    private let running = Mutex<[ExactString: Task<Result<String, FederateError>, Never>]>([:])
+
+    /// The result of the refresh running for `key`, or of `body`, started now.
+    func run(_ key: String, _ body: @escaping @Sendable () async throws(FederateError) -> String) async throws(FederateError) -> String {
+        let task = running.withLock { running in
+            if let task = running[ExactString(key)] { return task }
+            let task = Task { () async -> Result<String, FederateError> in
+                let result: Result<String, FederateError>
+                do throws(FederateError) { result = .success(try await body()) } catch { result = .failure(error) }
+                return result
+            }
+            running[ExactString(key)] = task
+            return task
+        }
+        let result = await task.value
+        running.withLock { running in if running[ExactString(key)] == task { running[ExactString(key)] = nil } }
+        return try result.get()
+    }
+}
