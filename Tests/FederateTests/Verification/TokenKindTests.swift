@@ -73,14 +73,21 @@ import Federate
     @Test func sessionToken() {
         let rules = ClaimRules.sessionToken(issuer: Self.issuer)
         let claims = Self.base.merging(["sid": "s-1", "auth_time": .double(Self.now - 5)]) { $1 }
-        #expect(Self.code(rules, claims: claims) == nil)
-        #expect(Self.code(rules, claims: claims, ["exp": .double(Self.now - 30)]) == nil)  // tolerance, as for every kind
-        #expect(Self.code(rules, claims: claims, ["exp": .double(Self.now - 61)]) == .tokenExpired)
-        #expect(Self.code(rules, claims: claims, ["sid": .null]) == .missingClaim)
-        #expect(Self.code(rules, claims: claims, ["auth_time": .null]) == .missingClaim)
-        #expect(Self.code(rules, claims: claims, ["auth_time": .double(-1e300)]) == .invalidClaim)
-        #expect(Self.code(rules, claims: claims, ["events": [:]]) == .tokenTypeMismatch)
-        #expect(Self.code(rules, claims: claims, ["sub": .null]) == .missingClaim)
+        func code(_ changes: [String: JSONValue] = [:], header: [String: JSONValue] = ["typ": "federate-session+jwt"]) -> FederateError.Code? {
+            Self.code(rules, claims: claims, changes, header: header)
+        }
+        // Explicitly typed: an ID token's `typ` (or none) is another kind of token.
+        #expect(code(header: ["typ": "JWT"]) == .tokenTypeMismatch)
+        #expect(code(header: [:]) == .tokenTypeMismatch)
+        #expect(code(header: ["typ": "application/federate-session+jwt"]) == nil)
+        #expect(code() == nil)
+        #expect(code(["exp": .double(Self.now - 30)]) == nil)  // tolerance, as for every kind
+        #expect(code(["exp": .double(Self.now - 61)]) == .tokenExpired)
+        #expect(code(["sid": .null]) == .missingClaim)
+        #expect(code(["auth_time": .null]) == .missingClaim)
+        #expect(code(["auth_time": .double(-1e300)]) == .invalidClaim)
+        #expect(code(["events": [:]]) == .tokenTypeMismatch)
+        #expect(code(["sub": .null]) == .missingClaim)
     }
 
     @Test func signedUserInfo() {
