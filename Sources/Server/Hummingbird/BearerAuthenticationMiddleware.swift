@@ -35,6 +35,8 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
     /// The schemes accepted, in the order challenges list them.
     public var presentations: [any TokenPresentation] { authenticator.presentations }
 
+    /// Authenticates the request's token and calls `next` with the caller in `context.federate`;
+    /// otherwise answers 400, 401 or 403 with the challenge of each accepted scheme.
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // Warm keys and a `Bearer` token: authenticated without leaving the request's executor
         // (Docs/Performance.md, "The server").

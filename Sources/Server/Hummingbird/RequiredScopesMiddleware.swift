@@ -25,6 +25,8 @@ public struct RequiredScopesMiddleware<Context: FederateRequestContext>: RouterM
         self.resource = resource
     }
 
+    /// Calls `next` when the authenticated caller holds the route's scopes; otherwise 403
+    /// `insufficient_scope` with the challenge naming them.
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let caller = context.federate.caller else { throw BearerChallenge.missingCaller(presentations: presentations, resource: resource) }
         try BearerChallenge.requireScopes(scopes, of: caller, presentations: presentations, resource: resource)

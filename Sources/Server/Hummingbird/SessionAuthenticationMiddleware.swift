@@ -20,6 +20,8 @@ public struct SessionAuthenticationMiddleware<Context: FederateRequestContext>: 
         authenticator = AccountSessionAuthenticator(accounts: accounts, origin: origin, required: required)
     }
 
+    /// Puts the request's valid session in `context.federate.session` (CSRF checked on
+    /// state-changing requests) and calls `next`; 401 without one when `required`.
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         context.federate.session = try await authenticator.authenticate(ServerRequest(request))
@@ -45,6 +47,8 @@ public struct RequireRecentLoginMiddleware<Context: FederateRequestContext>: Rou
         guarding = RecentLoginGuard(accounts: accounts, within: window, requirement: requirement, resource: resource)
     }
 
+    /// Calls `next` when the session's sign-in is recent (and meets the `requirement`);
+    /// otherwise 403 as described above.
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         try guarding.check(context.federate.session, of: ServerRequest(request))
         return try await next(request, context)

@@ -3,11 +3,32 @@
 /// `none` is deliberately not a case: there is no way to ask Federate to accept an
 /// unsigned token.
 public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable, Comparable {
-    case rs256 = "RS256", rs384 = "RS384", rs512 = "RS512"
-    case ps256 = "PS256", ps384 = "PS384", ps512 = "PS512"
-    case es256 = "ES256", es384 = "ES384", es512 = "ES512"
+    /// RSASSA-PKCS1-v1_5 with SHA-256 (RFC 7518 §3.3).
+    case rs256 = "RS256"
+    /// RSASSA-PKCS1-v1_5 with SHA-384.
+    case rs384 = "RS384"
+    /// RSASSA-PKCS1-v1_5 with SHA-512.
+    case rs512 = "RS512"
+    /// RSASSA-PSS with SHA-256 and MGF1 with SHA-256 (RFC 7518 §3.5).
+    case ps256 = "PS256"
+    /// RSASSA-PSS with SHA-384.
+    case ps384 = "PS384"
+    /// RSASSA-PSS with SHA-512.
+    case ps512 = "PS512"
+    /// ECDSA on P-256 with SHA-256 (RFC 7518 §3.4).
+    case es256 = "ES256"
+    /// ECDSA on P-384 with SHA-384.
+    case es384 = "ES384"
+    /// ECDSA on P-521 with SHA-512.
+    case es512 = "ES512"
+    /// EdDSA with Ed25519 (RFC 8037).
     case edDSA = "EdDSA"
-    case hs256 = "HS256", hs384 = "HS384", hs512 = "HS512"
+    /// HMAC with SHA-256 (RFC 7518 §3.2): only with a secret you configure.
+    case hs256 = "HS256"
+    /// HMAC with SHA-384.
+    case hs384 = "HS384"
+    /// HMAC with SHA-512.
+    case hs512 = "HS512"
 
     /// Every asymmetric algorithm: what a key set may be used with.
     public static let asymmetric: Set<JWSAlgorithm> = Set(allCases.filter { !$0.isSymmetric })
@@ -66,7 +87,12 @@ struct AlgorithmMask: Sendable, Hashable {
 
 /// The SHA-2 hash functions JOSE uses.
 public enum HashAlgorithm: Sendable, Hashable {
-    case sha256, sha384, sha512
+    /// SHA-256.
+    case sha256
+    /// SHA-384.
+    case sha384
+    /// SHA-512.
+    case sha512
 
     /// Output length in bytes.
     public var byteCount: Int {

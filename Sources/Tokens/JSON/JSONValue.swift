@@ -5,14 +5,19 @@
 /// Objects are dictionaries: duplicate member names are rejected at parse time, so there
 /// is never a question of which duplicate wins.
 public enum JSONValue: Sendable, Hashable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// A number written without fraction or exponent that fits in `Int64`.
     case integer(Int64)
     /// Any other number.
     case double(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object; a document with duplicate member names is refused before it becomes one.
     case object([String: JSONValue])
 
     /// The string, if this is a string.
