@@ -54,7 +54,7 @@ let package = Package(
             ],
             path: "Benchmarks/FederateBenchmarks",
             plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
         ),
         // The sign-in workload on the SQL stores that AccountsPerf and AccountsBenchmarks share.
@@ -94,7 +94,7 @@ let package = Package(
             ],
             path: "Benchmarks/AccountsBenchmarks",
             plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
         ),
     ],

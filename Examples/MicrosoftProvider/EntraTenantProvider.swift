@@ -16,7 +16,8 @@ public struct EntraTenantProfile: OpenIDProviderProfile {
         case .invalidClient:
             return error.withGuidance("check the client secret under Certificates & secrets in the app registration; secrets expire")
         case .invalidGrant:
-            return error.withGuidance("the code or refresh token expired or was revoked (AADSTS70008, AADSTS700082): sign the user in again")
+            return error.withGuidance(
+                "the code or refresh token expired or was revoked (AADSTS70008, AADSTS700082): sign the user in again")
         default:
             return error
         }
@@ -33,7 +34,8 @@ public struct EntraTenantProvider: SignInProvider, BearerTokenSource {
 
     /// Creates the provider for `tenant` (its ID or domain). `issuer` replaces Entra's for a
     /// stand-in (tests, the dev provider).
-    public init(tenant: String, clientID: String, clientSecret: String?, issuer: String? = nil, cache: ProviderCache) throws(FederateError) {
+    public init(tenant: String, clientID: String, clientSecret: String?, issuer: String? = nil, cache: ProviderCache) throws(FederateError)
+    {
         oidc = try OIDCProvider(
             id: "oidc.microsoft", issuer: issuer ?? "https://login.microsoftonline.com/\(tenant)/v2.0", clientID: clientID,
             clientSecret: clientSecret, profile: EntraTenantProfile(), cache: cache)

@@ -131,7 +131,11 @@ extension AppleIDTokenVerifier: BearerTokenVerifier {
 extension AppleIDTokenVerifier: JWSCallerTokenVerifier {
     /// An Apple ID token the router read, expecting no nonce (Apple's claims read as
     /// ``verify(_:rawNonce:nonceMode:)`` reads them).
-    package nonisolated(nonsending) func verifyCaller(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> CallerIdentity {
-        CallerIdentity(bearer: BearerIdentity(providerID: providerID, idToken: try AppleIdentity(try await verifier.verify(token, read: read)).idToken))
+    package nonisolated(nonsending) func verifyCaller(
+        _ token: String, read: CompactJWS.HeaderRead
+    ) async throws(FederateError) -> CallerIdentity {
+        CallerIdentity(
+            bearer: BearerIdentity(providerID: providerID, idToken: try AppleIdentity(try await verifier.verify(token, read: read)).idToken)
+        )
     }
 }

@@ -92,7 +92,9 @@ public struct AppleNotificationVerifier: Sendable {
             throw FederateError(.missingClaim, "the notification has no 'events'")
         }
         guard case .string(let type)? = events["type"], !type.isEmpty else { throw FederateError(.invalidClaim, "events.type is missing") }
-        guard case .string(let subject)? = events["sub"], !subject.isEmpty else { throw FederateError(.invalidClaim, "events.sub is missing") }
+        guard case .string(let subject)? = events["sub"], !subject.isEmpty else {
+            throw FederateError(.invalidClaim, "events.sub is missing")
+        }
         guard let milliseconds = events["event_time"]?.doubleValue ?? events["event_time"]?.stringValue.flatMap(Double.init),
             let eventTime = NumericDate(secondsSince1970: milliseconds / 1000)
         else {

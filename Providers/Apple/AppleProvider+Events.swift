@@ -20,13 +20,16 @@ extension AppleProvider: ProviderEventSource {
         switch notification.type {
         case .consentRevoked, .accountDelete: event = .identityRemoved(providerID: Self.providerID, subject: notification.subject)
         case .emailDisabled:
-            event = .identityEmailChanged(providerID: Self.providerID, subject: notification.subject, email: notification.email, verified: false)
+            event = .identityEmailChanged(
+                providerID: Self.providerID, subject: notification.subject, email: notification.email, verified: false)
         case .emailEnabled:
-            event = .identityEmailChanged(providerID: Self.providerID, subject: notification.subject, email: notification.email, verified: true)
+            event = .identityEmailChanged(
+                providerID: Self.providerID, subject: notification.subject, email: notification.email, verified: true)
         case .other(let name): event = .acknowledged(name)
         }
         // Deliveries can repeat: the JWT's jti, else the event itself, identifies one.
-        let id = notification.notificationID
+        let id =
+            notification.notificationID
             ?? "\(notification.subject) \(notification.type) \(SafeNumber.text(notification.eventTime.timeIntervalSince1970))"
         return ProviderEventBatch(events: [event], deliveryID: "apple \(id)", rememberFor: .seconds(7 * 86_400))
     }

@@ -7,7 +7,9 @@ extension AppleProvider: SignInProvider {
     public var providerID: String { Self.providerID }
 
     /// Server-to-server notifications, bearer ID tokens and warming.
-    public var capabilities: ProviderCapabilities { ProviderCapabilities(events: self, bearerTokens: self, warming: self, tokenRefresh: self) }
+    public var capabilities: ProviderCapabilities {
+        ProviderCapabilities(events: self, bearerTokens: self, warming: self, tokenRefresh: self)
+    }
 
     /// Apple takes no `login_hint`: the request's is not sent.
     public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {

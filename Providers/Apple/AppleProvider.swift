@@ -54,9 +54,10 @@ public struct AppleProvider: Sendable {
     ) throws(FederateError) {
         var secrets: [ExactString: AppleClientSecretCache] = [:]
         for clientID in Array(bundleIDs) + [servicesID] {
-            secrets[ExactString(clientID)] = AppleClientSecretCache(generator: try AppleClientSecret(
-                teamID: teamID, keyID: keyID, clientID: clientID, privateKeyPEM: privateKeyPEM, lifetime: clientSecretLifetime,
-                audience: endpoints.issuer))
+            secrets[ExactString(clientID)] = AppleClientSecretCache(
+                generator: try AppleClientSecret(
+                    teamID: teamID, keyID: keyID, clientID: clientID, privateKeyPEM: privateKeyPEM, lifetime: clientSecretLifetime,
+                    audience: endpoints.issuer))
         }
         self.servicesID = servicesID
         self.teamID = teamID
@@ -99,7 +100,9 @@ public struct AppleProvider: Sendable {
 
     /// Finishes the web flow from Apple's `form_post` callback: checks it, exchanges the code
     /// and reads Apple's claims. The one-time `user` (name, email) is in the result.
-    public func finish(_ callback: AppleCallback, pending: PendingAuthorization, client: OpenIDClient) async throws(FederateError) -> AppleSignIn {
+    public func finish(
+        _ callback: AppleCallback, pending: PendingAuthorization, client: OpenIDClient
+    ) async throws(FederateError) -> AppleSignIn {
         let tokens = try await client.finish(callback.response, pending: pending)
         return try AppleSignIn(tokens: tokens, user: callback.user)
     }
@@ -113,7 +116,9 @@ public struct AppleProvider: Sendable {
     }
 
     /// Refreshes (Apple keeps the refresh token; a dead one gives `invalid_grant`: sign in again).
-    public func refresh(_ refreshToken: String, client: OpenIDClient, previousIDToken: IDToken? = nil) async throws(FederateError) -> TokenSet {
+    public func refresh(
+        _ refreshToken: String, client: OpenIDClient, previousIDToken: IDToken? = nil
+    ) async throws(FederateError) -> TokenSet {
         try await client.refresh(refreshToken, previousIDToken: previousIDToken)
     }
 
@@ -130,9 +135,11 @@ public enum AppleErrorGuidance {
     public static func guidance(for code: String) -> String? {
         switch code {
         case "invalid_client":
-            return "usually the client secret's 'sub' is not the client_id sent (the Services ID for web codes, the bundle ID for native codes), or its team ID, key ID or key is wrong, or it expired"
+            return
+                "usually the client secret's 'sub' is not the client_id sent (the Services ID for web codes, the bundle ID for native codes), or its team ID, key ID or key is wrong, or it expired"
         case "invalid_grant":
-            return "the code expired (5 minutes), was used, or was issued to another client or redirect_uri; or the refresh token was revoked: sign the user in again"
+            return
+                "the code expired (5 minutes), was used, or was issued to another client or redirect_uri; or the refresh token was revoked: sign the user in again"
         case "unauthorized_client":
             return "the client is not allowed to use this grant: check the Services ID's Sign in with Apple configuration"
         case "invalid_request":

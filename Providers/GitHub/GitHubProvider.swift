@@ -44,7 +44,9 @@ public struct GitHubProvider: Sendable {
         clientID: String, clientSecret: String, endpoints: GitHubEndpoints = .github, scopes: [String] = ["read:user", "user:email"],
         revokesTokens: Bool = true, cache: ProviderCache
     ) throws(FederateError) {
-        guard !clientID.isEmpty, !clientSecret.isEmpty else { throw FederateError(.invalidConfiguration, "GitHub needs a client ID and a client secret") }
+        guard !clientID.isEmpty, !clientSecret.isEmpty else {
+            throw FederateError(.invalidConfiguration, "GitHub needs a client ID and a client secret")
+        }
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.endpoints = endpoints
@@ -77,7 +79,8 @@ public struct GitHubProvider: Sendable {
         return Credential(
             oauthProviderID: Self.providerID, subject: id, email: email?.address, emailVerified: email?.verified ?? false,
             tokens: ProviderTokens(accessToken: accessToken),
-            profile: ProviderProfile(displayName: text("name") ?? text("login"), email: email?.address, photoURL: text("avatar_url"), username: text("login")))
+            profile: ProviderProfile(
+                displayName: text("name") ?? text("login"), email: email?.address, photoURL: text("avatar_url"), username: text("login")))
     }
 
     /// The address to use from `GET /user/emails`: the primary one if verified, else the first
@@ -87,7 +90,7 @@ public struct GitHubProvider: Sendable {
         let answer: JSONValue
         do {
             answer = try await client.userResource(at: endpoints.emails, accessToken: accessToken)
-        } catch where error.code == .unexpectedStatus || error.providerError != nil {
+        } catch  where error.code == .unexpectedStatus || error.providerError != nil {
             return nil
         }
         guard case .array(let entries) = answer, entries.count <= 100 else {
@@ -114,9 +117,11 @@ extension GitHubProvider: SignInProvider {
     /// `provider_cannot_reauthenticate`: GitHub cannot prove a fresh sign-in.
     public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
         if request.intent == .reauthenticate {
-            throw FederateError(.providerCannotReauthenticate, "GitHub cannot prove a fresh sign-in: reauthenticate with another linked provider")
+            throw FederateError(
+                .providerCannotReauthenticate, "GitHub cannot prove a fresh sign-in: reauthenticate with another linked provider")
         }
-        return try client().authorizationRequest(providerID: Self.providerID, redirectURI: request.redirectURI, scopes: scopes, intent: request.intent)
+        return try client().authorizationRequest(
+            providerID: Self.providerID, redirectURI: request.redirectURI, scopes: scopes, intent: request.intent)
     }
 
     /// Finishes the code flow (a GitHub error answered with HTTP 200 is that error), then reads the user.

@@ -37,14 +37,18 @@ public struct FirebaseEmulator: Sendable, Hashable {
 
     /// The emulator named by `FIREBASE_AUTH_EMULATOR_HOST` in `environment`, or `nil` when it is
     /// unset or empty. Only a caller that passes the result to a verifier turns emulator mode on.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(FederateError) -> FirebaseEmulator? {
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(FederateError) -> FirebaseEmulator? {
         guard let host = environment["FIREBASE_AUTH_EMULATOR_HOST"], !host.isEmpty else { return nil }
         return try FirebaseEmulator(host: host)
     }
 
     /// Checks an emulator token: compact serialization with an empty signature and header
     /// `alg` exactly `none`, then `rules` on its claims at `clock`'s time.
-    func verify(_ token: String, rules: ClaimRules, limits: JWSLimits, clock: FederateClock, clockTolerance: Duration) throws(FederateError) -> JSONMembers {
+    func verify(
+        _ token: String, rules: ClaimRules, limits: JWSLimits, clock: FederateClock, clockTolerance: Duration
+    ) throws(FederateError) -> JSONMembers {
         guard token.utf8.count <= limits.maxTokenBytes else {
             throw FederateError(.tokenTooLarge, "token is \(token.utf8.count) bytes; the limit is \(limits.maxTokenBytes)")
         }
@@ -61,7 +65,8 @@ public struct FirebaseEmulator: Sendable, Hashable {
         let header = try JOSEHeader(segment: String(parts[0]), limits: limits)
         let claims: JSONMembers
         do {
-            claims = try JSONMembers(validating: payload, limits: JSONParser.Limits(maxBytes: limits.maxTokenBytes, maxDepth: limits.maxJSONDepth))
+            claims = try JSONMembers(
+                validating: payload, limits: JSONParser.Limits(maxBytes: limits.maxTokenBytes, maxDepth: limits.maxJSONDepth))
         } catch {
             throw FederateError(.malformedToken, "the header or payload is not a JSON object (\(error))")
         }

@@ -166,7 +166,9 @@ extension FirebaseIDTokenVerifier: BearerTokenVerifier {
 }
 
 extension FirebaseIDTokenVerifier: JWSCallerTokenVerifier {
-    package nonisolated(nonsending) func verifyCaller(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> CallerIdentity {
+    package nonisolated(nonsending) func verifyCaller(
+        _ token: String, read: CompactJWS.HeaderRead
+    ) async throws(FederateError) -> CallerIdentity {
         CallerIdentity(bearer: try bearer(try await check.verify(token, read: read, checkRevoked: false)))
     }
 }

@@ -24,7 +24,8 @@ struct FirebaseJWTCheck: Sendable {
         expiredCode: FederateError.Code, revokedCode: FederateError.Code
     ) throws(FederateError) {
         guard let projectID, !projectID.isEmpty else {
-            throw FederateError(.projectIDMissing, "no Firebase project ID: pass one, or set it in the service-account JSON or GOOGLE_CLOUD_PROJECT")
+            throw FederateError(
+                .projectIDMissing, "no Firebase project ID: pass one, or set it in the service-account JSON or GOOGLE_CLOUD_PROJECT")
         }
         guard (.zero...FirebaseIDTokenVerifier.maximumClockTolerance).contains(clockTolerance) else {
             throw FederateError(.invalidConfiguration, "the clock tolerance is 0 to 300 seconds")
@@ -35,7 +36,8 @@ struct FirebaseJWTCheck: Sendable {
         let provider: any KeySetProvider =
             emulator != nil && keys == nil && httpClient == nil
             ? JSONWebKeySet.empty
-            : try RemoteKeySet.keys(keys, orFetch: certificatesURL, format: .x509Map, over: httpClient, clock: clock, observability: observability)
+            : try RemoteKeySet.keys(
+                keys, orFetch: certificatesURL, format: .x509Map, over: httpClient, clock: clock, observability: observability)
         self.name = name
         self.projectID = projectID
         self.emulator = emulator
@@ -51,11 +53,13 @@ struct FirebaseJWTCheck: Sendable {
     }
 
     /// Verifies `token` (its header already read by the router when `read` is given).
-    nonisolated(nonsending) func verify(_ token: String, read: CompactJWS.HeaderRead?, checkRevoked: Bool) async throws(FederateError) -> FirebaseToken {
+    nonisolated(nonsending) func verify(
+        _ token: String, read: CompactJWS.HeaderRead?, checkRevoked: Bool
+    ) async throws(FederateError) -> FirebaseToken {
         let verified: FirebaseToken
         do throws(FederateError) {
             verified = try await verifySignedOrEmulated(token, read: read)
-        } catch where error.code == .tokenExpired {
+        } catch  where error.code == .tokenExpired {
             throw FederateError(expiredCode, "the Firebase \(name) has expired: get a fresh one from the client SDK")
         }
         // The Admin SDKs count JavaScript characters (UTF-16 code units).

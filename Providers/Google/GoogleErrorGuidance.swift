@@ -8,13 +8,16 @@ public enum GoogleErrorGuidance {
     public static func guidance(for code: String) -> String? {
         switch code {
         case "admin_policy_enforced":
-            return "a Google Workspace administrator does not allow this app or these scopes for the account; the user must ask the administrator"
+            return
+                "a Google Workspace administrator does not allow this app or these scopes for the account; the user must ask the administrator"
         case "org_internal":
-            return "the OAuth client is limited to users of one Google Cloud organization; sign in with an account of that organization, or make the consent screen external"
+            return
+                "the OAuth client is limited to users of one Google Cloud organization; sign in with an account of that organization, or make the consent screen external"
         case "disallowed_useragent":
             return "Google refuses sign-in from embedded web views; open the system browser (or use the platform's sign-in library)"
         case "redirect_uri_mismatch":
-            return "the redirect_uri is not one registered for this client in the Google Cloud console; register it exactly (scheme, host, port, path)"
+            return
+                "the redirect_uri is not one registered for this client in the Google Cloud console; register it exactly (scheme, host, port, path)"
         case "invalid_grant":
             return "the code or refresh token is expired, revoked or already used (or PKCE failed): sign the user in again"
         case "access_denied":

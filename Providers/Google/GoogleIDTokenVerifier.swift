@@ -68,7 +68,9 @@ extension GoogleIDTokenVerifier: BearerTokenVerifier {
 }
 
 extension GoogleIDTokenVerifier: JWSCallerTokenVerifier {
-    package nonisolated(nonsending) func verifyCaller(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> CallerIdentity {
+    package nonisolated(nonsending) func verifyCaller(
+        _ token: String, read: CompactJWS.HeaderRead
+    ) async throws(FederateError) -> CallerIdentity {
         CallerIdentity(bearer: BearerIdentity(providerID: providerID, idToken: try await verifier.verify(token, read: read)))
     }
 }

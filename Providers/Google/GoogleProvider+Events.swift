@@ -30,6 +30,7 @@ extension GoogleProvider: ProviderEventSource {
                 return .acknowledged("risc")
             }
         }
-        return ProviderEventBatch(events: events, deliveryID: receipt.tokenID.map { "risc \(endpoints.riscIssuer) \($0)" }, rememberFor: .seconds(7 * 86_400))
+        return ProviderEventBatch(
+            events: events, deliveryID: receipt.tokenID.map { "risc \(endpoints.riscIssuer) \($0)" }, rememberFor: .seconds(7 * 86_400))
     }
 }

@@ -7,10 +7,13 @@ extension GoogleProvider: SignInProvider {
     public var providerID: String { Self.providerID }
 
     /// RISC security events, bearer ID tokens and warming.
-    public var capabilities: ProviderCapabilities { ProviderCapabilities(events: self, bearerTokens: self, warming: self, tokenRefresh: self) }
+    public var capabilities: ProviderCapabilities {
+        ProviderCapabilities(events: self, bearerTokens: self, warming: self, tokenRefresh: self)
+    }
 
     public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
-        try authorizationRequest(with: try await client(), redirectURI: request.redirectURI, loginHint: request.loginHint, intent: request.intent)
+        try authorizationRequest(
+            with: try await client(), redirectURI: request.redirectURI, loginHint: request.loginHint, intent: request.intent)
     }
 
     /// Finishes the code flow, then completes the credential from Google's UserInfo endpoint.
@@ -43,7 +46,8 @@ extension GoogleProvider: BearerTokenSource {
         DeferredBearerVerifier(providerID: Self.providerID) { () throws(FederateError) in
             try GoogleIDTokenVerifier(
                 clientIDs: [clientID], authorizedParties: authorizedParties, hostedDomains: hostedDomains,
-                keys: try cache.keySet(url: endpoints.keysURL), endpoints: endpoints, clock: cache.clock, observability: cache.observability)
+                keys: try cache.keySet(url: endpoints.keysURL), endpoints: endpoints, clock: cache.clock, observability: cache.observability
+            )
         }
     }
 }

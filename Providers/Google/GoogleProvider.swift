@@ -99,7 +99,9 @@ public struct GoogleProvider: Sendable {
     /// Checks the callback, exchanges the code and verifies the ID token with the client's
     /// rules (the hosted domain among them). Google's error codes keep their code and gain
     /// guidance.
-    public func finish(_ response: AuthorizationResponse, pending: PendingAuthorization, client: OpenIDClient) async throws(FederateError) -> GoogleSignIn {
+    public func finish(
+        _ response: AuthorizationResponse, pending: PendingAuthorization, client: OpenIDClient
+    ) async throws(FederateError) -> GoogleSignIn {
         let tokens = try await client.finish(response, pending: pending)
         guard let idToken = tokens.idTokenClaims else {
             throw FederateError(.missingClaim, "Google's token response has no ID token (is 'openid' among the scopes?)")
@@ -109,7 +111,9 @@ public struct GoogleProvider: Sendable {
 
     /// Refreshes the access token. `invalid_grant` (expired, revoked or capped refresh token)
     /// keeps its code and says: sign the user in again.
-    public func refresh(_ refreshToken: String, client: OpenIDClient, previousIDToken: IDToken? = nil) async throws(FederateError) -> TokenSet {
+    public func refresh(
+        _ refreshToken: String, client: OpenIDClient, previousIDToken: IDToken? = nil
+    ) async throws(FederateError) -> TokenSet {
         try await client.refresh(refreshToken, previousIDToken: previousIDToken)
     }
 

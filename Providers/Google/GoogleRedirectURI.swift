@@ -41,7 +41,8 @@ public struct GoogleRedirectURI: Sendable, Hashable, CustomStringConvertible {
         }
         let scheme = String(uri[..<colon]), path = uri[uri.index(after: colon)...]
         guard Self.isValidScheme(scheme), scheme.contains(".") else {
-            throw FederateError(.invalidRedirectURI, "the scheme must be the reverse DNS of a domain (with a period), such as com.example.app")
+            throw FederateError(
+                .invalidRedirectURI, "the scheme must be the reverse DNS of a domain (with a period), such as com.example.app")
         }
         guard path.isEmpty || (path.hasPrefix("/") && !path.hasPrefix("//")) else {
             throw FederateError(.invalidRedirectURI, "the path of a custom-scheme redirect URI starts with exactly one slash")
@@ -82,7 +83,8 @@ public struct GoogleRedirectURI: Sendable, Hashable, CustomStringConvertible {
         } else if authority.hasPrefix("127.0.0.1:") {
             (host, port) = (authority.prefix(9), authority.dropFirst(10))
         } else {
-            throw FederateError(.invalidRedirectURI, "a loopback redirect URI uses 127.0.0.1 or [::1] with a port, not localhost or another host")
+            throw FederateError(
+                .invalidRedirectURI, "a loopback redirect URI uses 127.0.0.1 or [::1] with a port, not localhost or another host")
         }
         guard !host.isEmpty, let number = Int(port), (1...65_535).contains(number), port.allSatisfy(\.isASCII) else {
             throw FederateError(.invalidRedirectURI, "the loopback redirect URI needs a port 1-65535")
@@ -93,7 +95,9 @@ public struct GoogleRedirectURI: Sendable, Hashable, CustomStringConvertible {
     /// RFC 3986 scheme: a letter, then letters, digits, `+`, `-`, `.`.
     private static func isValidScheme(_ scheme: String) -> Bool {
         guard let first = scheme.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
-        return scheme.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }
+        return scheme.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
+        }
     }
 }
 

@@ -33,13 +33,17 @@ public struct MicrosoftProfile: OpenIDProviderProfile {
     public func explain(_ error: FederateError) -> FederateError {
         switch error.code {
         case .invalidClient:
-            return error.withGuidance("check the client secret under Certificates & secrets in the app registration; secrets expire (AADSTS7000215, AADSTS7000222)")
+            return error.withGuidance(
+                "check the client secret under Certificates & secrets in the app registration; secrets expire (AADSTS7000215, AADSTS7000222)"
+            )
         case .invalidGrant:
-            return error.withGuidance("the code or refresh token expired or was revoked (AADSTS70008, AADSTS700082, AADSTS50173): sign the user in again")
+            return error.withGuidance(
+                "the code or refresh token expired or was revoked (AADSTS70008, AADSTS700082, AADSTS50173): sign the user in again")
         case .tenantNotAllowed:
             return error.withGuidance("the user's organisation (tid) is not in this application's tenant list")
         case .unauthorizedClient:
-            return error.withGuidance("the app registration's supported account types do not include this authority (AADSTS50194, AADSTS700016)")
+            return error.withGuidance(
+                "the app registration's supported account types do not include this authority (AADSTS50194, AADSTS700016)")
         default:
             return error
         }

@@ -7,10 +7,13 @@ extension MicrosoftProvider: SignInProvider {
     public var providerID: String { Self.providerID }
 
     /// RP-initiated logout, bearer ID tokens, warming and token refresh.
-    public var capabilities: ProviderCapabilities { ProviderCapabilities(logout: self, bearerTokens: self, warming: self, tokenRefresh: self) }
+    public var capabilities: ProviderCapabilities {
+        ProviderCapabilities(logout: self, bearerTokens: self, warming: self, tokenRefresh: self)
+    }
 
     public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
-        try authorizationRequest(with: try await client(), redirectURI: request.redirectURI, loginHint: request.loginHint, intent: request.intent)
+        try authorizationRequest(
+            with: try await client(), redirectURI: request.redirectURI, loginHint: request.loginHint, intent: request.intent)
     }
 
     /// Finishes the code flow. The credential's email is never marked verified: Entra's

@@ -87,15 +87,16 @@ public struct OAuth2Provider: Sendable {
     public static func isValidID(_ id: String) -> Bool {
         guard id.hasPrefix("oauth2.") else { return false }
         let name = id.utf8.dropFirst(7)
-        return (1...64).contains(name.count) && name.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
-                return true
-            default:
-                return false
+        return (1...64).contains(name.count)
+            && name.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                    return true
+                default:
+                    return false
+                }
             }
-        }
     }
 
     /// The authorization server's metadata: configured, or discovered through ``cache``.
@@ -122,9 +123,12 @@ public struct OAuth2Provider: Sendable {
 
     /// The credential for the user whose access token this is: the user endpoint's answer read
     /// with ``fields`` (``OAuth2User``).
-    public func credential(accessToken: String, tokenType: String? = nil, refreshToken: String? = nil) async throws(FederateError) -> Credential {
+    public func credential(
+        accessToken: String, tokenType: String? = nil, refreshToken: String? = nil
+    ) async throws(FederateError) -> Credential {
         let client = try await client()
-        let user = try OAuth2User(answer: try await client.userResource(at: userEndpoint, accessToken: accessToken, tokenType: tokenType), fields: fields)
+        let user = try OAuth2User(
+            answer: try await client.userResource(at: userEndpoint, accessToken: accessToken, tokenType: tokenType), fields: fields)
         return Credential(
             oauthProviderID: id, subject: user.id, email: user.email, emailVerified: user.emailVerified,
             tokens: ProviderTokens(accessToken: accessToken, refreshToken: refreshToken),
@@ -148,10 +152,12 @@ extension OAuth2Provider: SignInProvider {
     public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
         if request.intent == .reauthenticate, fields.authTime == nil {
             throw FederateError(
-                .providerCannotReauthenticate, "\(id) cannot prove a fresh sign-in (no ID token, no freshness proof): reauthenticate with another provider")
+                .providerCannotReauthenticate,
+                "\(id) cannot prove a fresh sign-in (no ID token, no freshness proof): reauthenticate with another provider")
         }
         return try await client().authorizationRequest(
-            providerID: id, redirectURI: request.redirectURI, scopes: scopes, loginHint: request.loginHint, customParameters: customParameters,
+            providerID: id, redirectURI: request.redirectURI, scopes: scopes, loginHint: request.loginHint,
+            customParameters: customParameters,
             intent: request.intent)
     }
 

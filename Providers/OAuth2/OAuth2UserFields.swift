@@ -80,7 +80,11 @@ public struct OAuth2User: Sendable, Hashable {
             email = try Self.checkedEmail(text)
         }
         self.email = email
-        if let field = fields.emailVerified, case .bool(true)? = members[field] { self.emailVerified = email != nil } else { self.emailVerified = false }
+        if let field = fields.emailVerified, case .bool(true)? = members[field] {
+            self.emailVerified = email != nil
+        } else {
+            self.emailVerified = false
+        }
         func text(_ field: String?) -> String? {
             guard let field, case .string(let value)? = members[field], !value.isEmpty, value.utf8.count <= 1024 else { return nil }
             return value
@@ -90,7 +94,8 @@ public struct OAuth2User: Sendable, Hashable {
         self.username = text(fields.username)
         if let field = fields.authTime {
             guard let seconds = members[field]?.doubleValue, let date = NumericDate(secondsSince1970: seconds) else {
-                throw FederateError(.invalidUserResponse, "'\(field)' (the configured authentication time) is not a number of seconds since 1970")
+                throw FederateError(
+                    .invalidUserResponse, "'\(field)' (the configured authentication time) is not a number of seconds since 1970")
             }
             self.authenticatedAt = date
         } else {
@@ -99,7 +104,10 @@ public struct OAuth2User: Sendable, Hashable {
     }
 
     /// Creates a value (for a provider module that reads its provider's answers itself).
-    public init(id: String, email: String?, emailVerified: Bool, name: String?, picture: String?, username: String?, authenticatedAt: NumericDate? = nil) {
+    public init(
+        id: String, email: String?, emailVerified: Bool, name: String?, picture: String?, username: String?,
+        authenticatedAt: NumericDate? = nil
+    ) {
         self.id = id
         self.email = email
         self.emailVerified = emailVerified && email != nil
@@ -117,7 +125,8 @@ public struct OAuth2User: Sendable, Hashable {
             return String(number)
         case .string(let text)? where !numericOnly:
             guard (1...maximumIDBytes).contains(text.utf8.count), text.unicodeScalars.allSatisfy({ !isForbidden($0) }) else {
-                throw FederateError(.invalidUserResponse, "'\(field)' is empty, longer than \(maximumIDBytes) bytes or holds control characters")
+                throw FederateError(
+                    .invalidUserResponse, "'\(field)' is empty, longer than \(maximumIDBytes) bytes or holds control characters")
             }
             return text
         case nil, .null?:
@@ -125,7 +134,8 @@ public struct OAuth2User: Sendable, Hashable {
         default:
             throw FederateError(
                 .invalidUserResponse,
-                numericOnly ? "'\(field)' is not a whole number from 1 to 2^53-1" : "'\(field)' is not a string or a whole number from 1 to 2^53-1")
+                numericOnly
+                    ? "'\(field)' is not a whole number from 1 to 2^53-1" : "'\(field)' is not a string or a whole number from 1 to 2^53-1")
         }
     }
 

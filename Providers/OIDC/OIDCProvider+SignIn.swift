@@ -13,7 +13,8 @@ extension OIDCProvider: SignInProvider {
 
     public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
         try await authorizationRequest(
-            with: try await client(), redirectURI: request.redirectURI, delivery: delivery, loginHint: request.loginHint, intent: request.intent)
+            with: try await client(), redirectURI: request.redirectURI, delivery: delivery, loginHint: request.loginHint,
+            intent: request.intent)
     }
 
     /// Finishes the code flow, then completes the credential from UserInfo when the provider

@@ -7,7 +7,8 @@ extension OIDCProvider: StepUpSignInProvider {
     /// parameters: `acr_values`, `max_age` and `claims` from `stepUp`, checked on the ID token.
     public func beginSignIn(_ request: SignInRequest, stepUp: StepUpRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
         try await client().authorizationRequest(
-            providerID: id, redirectURI: request.redirectURI, scopes: scopes, loginHint: request.loginHint, customParameters: customParameters,
+            providerID: id, redirectURI: request.redirectURI, scopes: scopes, loginHint: request.loginHint,
+            customParameters: customParameters,
             intent: request.intent, stepUp: stepUp)
     }
 }

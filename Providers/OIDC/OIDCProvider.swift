@@ -74,15 +74,16 @@ public struct OIDCProvider: Sendable {
     public static func isValidID(_ id: String) -> Bool {
         guard id.hasPrefix("oidc.") else { return false }
         let name = id.utf8.dropFirst(5)
-        return (1...64).contains(name.count) && name.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
-                return true
-            default:
-                return false
+        return (1...64).contains(name.count)
+            && name.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+                    return true
+                default:
+                    return false
+                }
             }
-        }
     }
 
     /// Discovers the issuer and returns a client whose authentication follows what the

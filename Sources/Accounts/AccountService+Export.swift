@@ -24,13 +24,19 @@ extension AccountService {
         func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
         func time(_ date: Date?) -> JSONValue { date.map { .integer(Self.seconds($0)) } ?? .null }
         let identities: [JSONValue] = user.identities.map { identity in
-            let kept = records.keptTokens.first { $0.providerID.exactlyEquals(identity.providerID) && $0.subject.exactlyEquals(identity.subject) }
+            let kept = records.keptTokens.first {
+                $0.providerID.exactlyEquals(identity.providerID) && $0.subject.exactlyEquals(identity.subject)
+            }
             return [
                 "provider_id": .string(identity.providerID), "subject": .string(identity.subject), "email": text(identity.email),
                 "email_verified": .bool(identity.emailVerified), "display_name": text(identity.profile.displayName),
-                "photo_url": text(identity.profile.photoURL), "username": text(identity.profile.username), "linked_at": time(identity.linkedAt),
+                "photo_url": text(identity.profile.photoURL), "username": text(identity.profile.username),
+                "linked_at": time(identity.linkedAt),
                 "kept_tokens": kept.map { kept -> JSONValue in
-                    ["access_token_expires_at": time(kept.accessTokenExpiresAt), "needs_sign_in": .bool(kept.needsSignIn), "updated_at": time(kept.updatedAt)]
+                    [
+                        "access_token_expires_at": time(kept.accessTokenExpiresAt), "needs_sign_in": .bool(kept.needsSignIn),
+                        "updated_at": time(kept.updatedAt),
+                    ]
                 } ?? .null,
             ]
         }
@@ -43,7 +49,8 @@ extension AccountService {
                 "tokens_valid_after": time(user.tokensValidAfter),
             ],
             "identities": .array(identities),
-            "signed_out_sessions": .array(records.signedOutSessions.map { ["session_id": .string($0.sessionID), "expires_at": time($0.expiresAt)] }),
+            "signed_out_sessions": .array(
+                records.signedOutSessions.map { ["session_id": .string($0.sessionID), "expires_at": time($0.expiresAt)] }),
             "pending_merges": .array(records.pendingMerges.map { ["source_uid": .string($0.sourceUID), "merged_at": time($0.mergedAt)] }),
         ]
     }

@@ -61,7 +61,8 @@ extension AccountService {
     /// seconds like `iat`: sessions issued during the current second are revoked too).
     public func revokeSessions(uid: String) async throws(FederateError) {
         defer { revocations.invalidate() }
-        try await storage.updateUser(uid: uid, UserUpdate(tokensValidAfter: Date(timeIntervalSince1970: clock.now.timeIntervalSince1970.rounded(.down) + 1)))
+        try await storage.updateUser(
+            uid: uid, UserUpdate(tokensValidAfter: Date(timeIntervalSince1970: clock.now.timeIntervalSince1970.rounded(.down) + 1)))
     }
 
     /// Disables user `uid`: sign-in fails with `user_disabled` and sessions stop verifying.

@@ -38,11 +38,14 @@ extension AccountService {
         }
         try requireRecentLogin(session)
         if source.exactlyEquals(opened.linkingUID) {
-            guard let linking = try await storage.user(uid: source) else { throw FederateError(.userNotFound, "the account to merge no longer exists") }
+            guard let linking = try await storage.user(uid: source) else {
+                throw FederateError(.userNotFound, "the account to merge no longer exists")
+            }
             guard linking.isGuest else {
                 throw FederateError(
                     .requiresRecentLogin,
-                    "only a guest is merged into the credential's account: merge the credential's account into this one, signed in here recently")
+                    "only a guest is merged into the credential's account: merge the credential's account into this one, signed in here recently"
+                )
             }
         }
         defer { revocations.invalidate() }
@@ -73,7 +76,8 @@ extension AccountService {
                 try await mergeHook(merge)
             } catch {
                 throw FederateError(
-                    .mergeHookFailed, "the accounts were merged, but the application's merge hook failed: resumePendingMerges() runs it again",
+                    .mergeHookFailed,
+                    "the accounts were merged, but the application's merge hook failed: resumePendingMerges() runs it again",
                     cause: error)
             }
         }

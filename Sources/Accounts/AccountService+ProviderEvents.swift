@@ -16,26 +16,30 @@ extension AccountService {
         case .logout(let providerID, let subject, let sessionID):
             if let sessionID {
                 try await storage.endSessions(
-                    key: SessionProvider.providerSessionKey(providerID: providerID, sessionID: sessionID), validAfter: validAfter, expiresAt: remember, now: now)
+                    key: SessionProvider.providerSessionKey(providerID: providerID, sessionID: sessionID), validAfter: validAfter,
+                    expiresAt: remember, now: now)
             } else if let subject {
                 try await storage.endSessions(
-                    key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember, now: now)
+                    key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember,
+                    now: now)
             }
         case .sessionsRevoked(let providerID, let subject):
             try await storage.endSessions(
-                key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember, now: now)
+                key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember,
+                now: now)
         case .accountDisabled(let providerID, let subject):
             guard let user = try await storage.user(providerID: providerID, subject: subject) else { return }
             try await storage.updateUser(uid: user.uid, UserUpdate(disabled: true))
         case .identityRemoved(let providerID, let subject):
             guard let user = try await storage.user(providerID: providerID, subject: subject) else { return }
             try await storage.endSessions(
-                key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember, now: now)
+                key: SessionProvider.identityKey(providerID: providerID, subject: subject), validAfter: validAfter, expiresAt: remember,
+                now: now)
             if user.identities.count > 1 {
                 do throws(FederateError) {
                     _ = try await storage.removeIdentity(providerID: providerID, fromUser: user.uid)
                     return
-                } catch where error.code == .lastProvider {
+                } catch  where error.code == .lastProvider {
                     // Another provider was unlinked meanwhile: keep the account, disabled.
                 }
             }

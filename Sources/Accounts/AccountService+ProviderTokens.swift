@@ -46,7 +46,8 @@ extension AccountService {
         var resealed = 0
         for record in try await storage.keptTokens(notSealedWith: current, limit: batchSize) {
             let tokens = try vault.keys.open(record)
-            var next = try vault.seal(tokens, providerID: record.providerID, subject: record.subject, version: record.version, now: record.updatedAt)
+            var next = try vault.seal(
+                tokens, providerID: record.providerID, subject: record.subject, version: record.version, now: record.updatedAt)
             next.accessTokenExpiresAt = record.accessTokenExpiresAt
             if try await storage.resealKeptTokens(next, previousKeyID: record.keyID, now: clock.now) { resealed += 1 }
         }
@@ -108,7 +109,8 @@ extension AccountService {
             if let token = try usableAccessToken(record, vault: vault, now: now) { return token }
             if record.lease.map({ $0.until < now }) ?? true {
                 let lease = RefreshLease(id: SecureRandom.token(byteCount: 16), until: now.adding(vault.leaseDuration))
-                if try await storage.claimTokenRefresh(providerID: record.providerID, subject: record.subject, version: record.version, lease: lease, now: now),
+                if try await storage.claimTokenRefresh(
+                    providerID: record.providerID, subject: record.subject, version: record.version, lease: lease, now: now),
                     let token = try await refresh(record, holding: lease, vault: vault)
                 {
                     return token
@@ -130,7 +132,9 @@ extension AccountService {
     /// The refresh itself, by the lease's holder: the provider's answer is stored (retrying a
     /// store that cannot answer now: the old refresh token may be spent) before the access
     /// token is returned. `nil` when the record changed meanwhile: read it again.
-    private func refresh(_ record: SealedProviderTokens, holding lease: RefreshLease, vault: ProviderTokenVault) async throws(FederateError) -> String? {
+    private func refresh(
+        _ record: SealedProviderTokens, holding lease: RefreshLease, vault: ProviderTokenVault
+    ) async throws(FederateError) -> String? {
         let release = { (needsSignIn: Bool) async in
             try? await self.storage.releaseTokenRefresh(
                 providerID: record.providerID, subject: record.subject, leaseID: lease.id, needsSignIn: needsSignIn)
@@ -144,16 +148,19 @@ extension AccountService {
             let refreshToken = kept.refreshToken
         else {
             await release(true)
-            throw FederateError(.providerSignInRequired, "the kept \(record.providerID) access token expired and cannot be refreshed: sign in with it again")
+            throw FederateError(
+                .providerSignInRequired, "the kept \(record.providerID) access token expired and cannot be refreshed: sign in with it again"
+            )
         }
         var fresh: ProviderTokens
         do throws(FederateError) {
             fresh = try await refresher.refreshTokens(refreshToken)
             metrics.providerTokens.increment("refresh", record.providerID, "ok")
-        } catch where error.code == .invalidGrant {
+        } catch  where error.code == .invalidGrant {
             metrics.providerTokens.increment("refresh", record.providerID, error.code.rawValue)
             await release(true)
-            throw FederateError(.providerSignInRequired, "\(record.providerID) refused the kept refresh token: sign in with it again", cause: error)
+            throw FederateError(
+                .providerSignInRequired, "\(record.providerID) refused the kept refresh token: sign in with it again", cause: error)
         } catch {
             metrics.providerTokens.increment("refresh", record.providerID, error.code.rawValue)
             await release(false)
@@ -171,7 +178,7 @@ extension AccountService {
             do throws(FederateError) {
                 if try await storage.finishTokenRefresh(next, leaseID: lease.id) { return accessToken }
                 break
-            } catch where error.code == .storeUnavailable && attempt < 6 {
+            } catch  where error.code == .storeUnavailable && attempt < 6 {
                 try? await Task.sleep(for: pause)
                 pause = pause * 2
             }

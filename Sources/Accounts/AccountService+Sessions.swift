@@ -12,7 +12,8 @@ extension AccountService {
     public func issueSession(
         uid: String, authTime: Date, provider: SessionProvider? = nil, acr: String? = nil, amr: [String] = [], authTimeProven: Bool = true
     ) async throws(FederateError) -> (session: AccountSession, token: String) {
-        try await issueSession(uid: uid, authTime: authTime, provider: provider, acr: acr, amr: amr, authTimeProven: authTimeProven, guestUntil: nil)
+        try await issueSession(
+            uid: uid, authTime: authTime, provider: provider, acr: acr, amr: amr, authTimeProven: authTimeProven, guestUntil: nil)
     }
 
     /// ``issueSession(uid:authTime:provider:acr:amr:authTimeProven:)``; with `guestUntil`, a guest's session
@@ -61,7 +62,9 @@ extension AccountService {
     /// ``AccountServiceConfiguration/revocationCheckInterval`` (1 s by default), and at once by
     /// the instance that made it (Docs/Accounts.md, "Revocation across instances").
     public func verifySession(_ token: String, checkRevoked: Bool = true) async throws(FederateError) -> AccountSession {
-        try await observedSessionVerification { () async throws(FederateError) in try await verifySessionUnobserved(token, checkRevoked: checkRevoked) }
+        try await observedSessionVerification { () async throws(FederateError) in
+            try await verifySessionUnobserved(token, checkRevoked: checkRevoked)
+        }
     }
 
     private func verifySessionUnobserved(_ token: String, checkRevoked: Bool) async throws(FederateError) -> AccountSession {

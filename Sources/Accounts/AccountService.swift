@@ -80,7 +80,9 @@ public struct AccountService: Sendable {
     /// credential and the existing user's providers) when the identity is new but its email
     /// belongs to a user, under one account per email; `user_disabled`; `invalid_credential`.
     public func signIn(with credential: Credential) async throws(FederateError) -> AuthResult {
-        try await observed(.signIn, providerID: credential.providerID) { () async throws(FederateError) in try await signInUnobserved(with: credential) }
+        try await observed(.signIn, providerID: credential.providerID) { () async throws(FederateError) in
+            try await signInUnobserved(with: credential)
+        }
     }
 
     private func signInUnobserved(with credential: Credential) async throws(FederateError) -> AuthResult {
@@ -98,10 +100,10 @@ public struct AccountService: Sendable {
                 createdAt: now, lastSignInAt: now, identities: [identity(of: credential, linkedAt: now)])
             do throws(FederateError) {
                 try await storage.createUser(user)
-            } catch where error.code == .credentialAlreadyInUse && attempt == 0 {
+            } catch  where error.code == .credentialAlreadyInUse && attempt == 0 {
                 // Another request created this identity's user first: look again.
                 continue
-            } catch where error.code == .emailAlreadyInUse {
+            } catch  where error.code == .emailAlreadyInUse {
                 // A concurrent first sign-in of this very identity may have created the email's
                 // owner: then this is a returning sign-in.
                 if let result = try await signInReturning(credential, now: now, authTime: authTime) { return result }
@@ -135,7 +137,9 @@ public struct AccountService: Sendable {
     /// `email_already_in_use` (the credential's email belongs to another user, under one
     /// account per email), `user_not_found` (also for an expired guest), `user_disabled`.
     public func link(_ uid: String, with credential: Credential) async throws(FederateError) -> AuthResult {
-        try await observed(.link, providerID: credential.providerID) { () async throws(FederateError) in try await linkUnobserved(uid, with: credential) }
+        try await observed(.link, providerID: credential.providerID) { () async throws(FederateError) in
+            try await linkUnobserved(uid, with: credential)
+        }
     }
 
     private func linkUnobserved(_ uid: String, with credential: Credential) async throws(FederateError) -> AuthResult {
@@ -154,13 +158,14 @@ public struct AccountService: Sendable {
         if store.oneAccountPerEmail, credential.emailVerified, let email = credential.email,
             try await storage.users(email: email).contains(where: { !$0.uid.exactlyEquals(uid) })
         {
-            throw FederateError(.emailAlreadyInUse, "the credential's email belongs to another user",
+            throw FederateError(
+                .emailAlreadyInUse, "the credential's email belongs to another user",
                 context: AccountErrorContext(email: email, pendingCredential: credential))
         }
         let linked = identity(of: credential, linkedAt: now)
         do throws(FederateError) {
             try await storage.addIdentity(linked, toUser: uid)
-        } catch where error.code == .credentialAlreadyInUse {
+        } catch  where error.code == .credentialAlreadyInUse {
             // Another request linked it a moment earlier.
             let owner = try await storage.user(providerID: credential.providerID, subject: credential.subject)
             guard let owner, !owner.uid.exactlyEquals(uid) else { throw Self.credentialInUse(credential) }
@@ -184,7 +189,8 @@ public struct AccountService: Sendable {
             return try await authResult(user, credential: credential, isNewUser: false, authTime: Self.authTime(of: credential, now: now))
         }
         return AuthResult(
-            user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.providerID, profile: credential.profile, isNewUser: false),
+            user: user,
+            additionalUserInfo: AdditionalUserInfo(providerID: credential.providerID, profile: credential.profile, isNewUser: false),
             credential: credential, session: nil, sessionToken: nil)
     }
 
@@ -199,13 +205,17 @@ public struct AccountService: Sendable {
     /// from its own session (or sent no `auth_time`) fails with `requires_recent_login`, and
     /// nothing changes. Firebase's `reauthenticate(with:)` accepts any fresh credential; this
     /// is stricter on purpose.
-    public func reauthenticate(_ uid: String, with credential: Credential, authenticatedAfter: Date? = nil) async throws(FederateError) -> AuthResult {
+    public func reauthenticate(
+        _ uid: String, with credential: Credential, authenticatedAfter: Date? = nil
+    ) async throws(FederateError) -> AuthResult {
         try await observed(.reauthenticate, providerID: credential.providerID) { () async throws(FederateError) in
             try await reauthenticateUnobserved(uid, with: credential, authenticatedAfter: authenticatedAfter)
         }
     }
 
-    private func reauthenticateUnobserved(_ uid: String, with credential: Credential, authenticatedAfter: Date?) async throws(FederateError) -> AuthResult {
+    private func reauthenticateUnobserved(
+        _ uid: String, with credential: Credential, authenticatedAfter: Date?
+    ) async throws(FederateError) -> AuthResult {
         try Self.validate(credential)
         // An OAuth 2.0 provider without ID tokens proves nothing about when the user signed in
         // (GitHub ignores `prompt`): it cannot satisfy a recent-login check, unless its module
@@ -217,18 +227,23 @@ public struct AccountService: Sendable {
         }
         let now = clock.now
         _ = try await activeUser(uid)
-        guard let owner = try await storage.user(providerID: credential.providerID, subject: credential.subject), owner.uid.exactlyEquals(uid) else {
-            throw FederateError(.userMismatch, "the credential does not belong to this user",
+        guard let owner = try await storage.user(providerID: credential.providerID, subject: credential.subject),
+            owner.uid.exactlyEquals(uid)
+        else {
+            throw FederateError(
+                .userMismatch, "the credential does not belong to this user",
                 context: AccountErrorContext(email: credential.email, pendingCredential: credential))
         }
         if let authenticatedAfter {
             guard let authTime = credential.idToken?.authTime ?? credential.authenticatedAt,
                 // `auth_time` is in whole seconds: compare with the flow's start rounded down.
-                authTime.timeIntervalSince1970 >= authenticatedAfter.timeIntervalSince1970.rounded(.down) - configuration.clockTolerance.inSeconds
+                authTime.timeIntervalSince1970 >= authenticatedAfter.timeIntervalSince1970.rounded(.down)
+                    - configuration.clockTolerance.inSeconds
             else {
                 throw FederateError(
                     .requiresRecentLogin,
-                    "the provider did not sign the user in again during the reauthentication (its auth_time is older than the flow, or absent)")
+                    "the provider did not sign the user in again during the reauthentication (its auth_time is older than the flow, or absent)"
+                )
             }
         }
         return try await signInExisting(owner, with: credential, now: now, authTime: Self.authTime(of: credential, now: now))
@@ -264,20 +279,24 @@ public struct AccountService: Sendable {
         return min(authTime, now)
     }
 
-    private func signInExisting(_ user: User, with credential: Credential, now: Date, authTime: Date) async throws(FederateError) -> AuthResult {
+    private func signInExisting(
+        _ user: User, with credential: Credential, now: Date, authTime: Date
+    ) async throws(FederateError) -> AuthResult {
         guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
         let signedIn = try await storage.recordSignIn(of: user, with: identity(of: credential, linkedAt: now), at: now)
         try await keepTokens(of: credential, uid: user.uid)
         return try await authResult(signedIn, credential: credential, isNewUser: false, authTime: authTime)
     }
 
-    private func authResult(_ user: User, credential: Credential, isNewUser: Bool, authTime: Date) async throws(FederateError) -> AuthResult {
+    private func authResult(_ user: User, credential: Credential, isNewUser: Bool, authTime: Date) async throws(FederateError) -> AuthResult
+    {
         let level = credential.idToken?.authenticationLevel
         let (session, token) = try await issueSession(
             uid: user.uid, authTime: authTime, provider: SessionProvider(credential: credential), acr: level?.acr, amr: level?.amr ?? [],
             authTimeProven: credential.provesAuthenticationTime)
         return AuthResult(
-            user: user, additionalUserInfo: AdditionalUserInfo(providerID: credential.providerID, profile: credential.profile, isNewUser: isNewUser),
+            user: user,
+            additionalUserInfo: AdditionalUserInfo(providerID: credential.providerID, profile: credential.profile, isNewUser: isNewUser),
             credential: credential, session: session, sessionToken: token)
     }
 
@@ -306,13 +325,16 @@ public struct AccountService: Sendable {
     }
 
     static func credentialInUse(_ credential: Credential, mergeTicket: String? = nil) -> FederateError {
-        FederateError(.credentialAlreadyInUse, "this \(credential.providerID) identity belongs to another user",
+        FederateError(
+            .credentialAlreadyInUse, "this \(credential.providerID) identity belongs to another user",
             context: AccountErrorContext(email: credential.email, pendingCredential: credential, mergeTicket: mergeTicket))
     }
 
     /// `credential_already_in_use` for a link by `linking` of an identity `owner` has, with a
     /// merge ticket naming both.
-    private func credentialInUse(_ credential: Credential, linking: String, owner: String, now: Date) async throws(FederateError) -> FederateError {
+    private func credentialInUse(
+        _ credential: Credential, linking: String, owner: String, now: Date
+    ) async throws(FederateError) -> FederateError {
         let issuedAt = Self.seconds(now)
         let ticket = MergeTicket(
             linkingUID: linking, ownerUID: owner, providerID: credential.providerID, subject: credential.subject, issuedAt: issuedAt,

@@ -95,7 +95,8 @@ public protocol UserStore: Sendable {
     /// identity of a provider the source has. Concurrent merges, links and deletions of
     /// either user run one after the other, so each identity ends with exactly one owner.
     func mergeUser(
-        _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String, at date: Date
+        _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String,
+        at date: Date
     ) async throws(FederateError) -> AccountMerge
     /// The merges whose application hook has not finished (``finishMerge(sourceUID:)``), oldest first.
     func pendingMerges() async throws(FederateError) -> [AccountMerge]

@@ -77,7 +77,8 @@ public struct Credential: Sendable, CustomStringConvertible {
             throw FederateError(.invalidCredential, "the token set has no verified ID token")
         }
         self.init(
-            providerID: providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, rawNonce: rawNonce,
+            providerID: providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+            rawNonce: rawNonce,
             accessTokenExpiresAt: tokens.expiresAt, rawIDToken: tokens.idToken)
     }
 
@@ -115,14 +116,16 @@ public struct Credential: Sendable, CustomStringConvertible {
         profile: ProviderProfile, authenticatedAt: Date? = nil
     ) {
         self.init(
-            providerID: providerID, subject: subject, email: email, emailVerified: emailVerified && email != nil, idToken: nil, tokens: tokens,
+            providerID: providerID, subject: subject, email: email, emailVerified: emailVerified && email != nil, idToken: nil,
+            tokens: tokens,
             rawNonce: nil, nonceClaim: nil, profile: profile, rawIDToken: nil, authenticatedAt: authenticatedAt, fromUserEndpoint: true)
     }
 
     /// Every field as given (``completed(withUserInfo:)``).
     init(
         providerID: String, subject: String, email: String?, emailVerified: Bool, idToken: IDToken?, tokens: ProviderTokens,
-        rawNonce: String?, nonceClaim: String?, profile: ProviderProfile, rawIDToken: String?, authenticatedAt: Date?, fromUserEndpoint: Bool
+        rawNonce: String?, nonceClaim: String?, profile: ProviderProfile, rawIDToken: String?, authenticatedAt: Date?,
+        fromUserEndpoint: Bool
     ) {
         self.rawIDToken = rawIDToken
         self.authenticatedAt = authenticatedAt

@@ -153,7 +153,11 @@ public final class InMemoryAccountStore: AccountStore {
     public func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws(FederateError) {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard var user = state.users[ExactString(uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
-            guard let index = user.identities.firstIndex(where: { $0.providerID.exactlyEquals(identity.providerID) && $0.subject.exactlyEquals(identity.subject) }) else {
+            guard
+                let index = user.identities.firstIndex(where: {
+                    $0.providerID.exactlyEquals(identity.providerID) && $0.subject.exactlyEquals(identity.subject)
+                })
+            else {
                 throw FederateError(.noSuchProvider, "the user has no such \(identity.providerID) identity")
             }
             user.identities[index] = identity
@@ -166,7 +170,9 @@ public final class InMemoryAccountStore: AccountStore {
     public func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError) {
         state.withLock { state in
             guard let uid = state.owners[IdentityKey(providerID: providerID, subject: subject)], var user = state.users[ExactString(uid)],
-                let index = user.identities.firstIndex(where: { $0.providerID.exactlyEquals(providerID) && $0.subject.exactlyEquals(subject) })
+                let index = user.identities.firstIndex(where: {
+                    $0.providerID.exactlyEquals(providerID) && $0.subject.exactlyEquals(subject)
+                })
             else { return }
             if let email { user.identities[index].email = email }
             user.identities[index].emailVerified = verified
@@ -200,17 +206,21 @@ public final class InMemoryAccountStore: AccountStore {
     /// Deletes up to `limit` guests created before `date`.
     public func deleteExpiredGuests(createdBefore date: Date, limit: Int) async throws(FederateError) -> [String] {
         state.withLock { state in
-            let expired = state.users.values.filter { $0.isGuest && $0.createdAt < date }.sorted { $0.createdAt < $1.createdAt }.prefix(max(0, limit))
+            let expired = state.users.values.filter { $0.isGuest && $0.createdAt < date }.sorted { $0.createdAt < $1.createdAt }.prefix(
+                max(0, limit))
             return expired.compactMap { state.delete($0.uid)?.user.uid }
         }
     }
 
     /// Merges `sourceUID` into `targetUID` under one lock (``UserStore/mergeUser(_:into:ifIdentity:subject:belongsTo:at:)``).
     public func mergeUser(
-        _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String, at date: Date
+        _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String,
+        at date: Date
     ) async throws(FederateError) -> AccountMerge {
         try state.withLock { (state: inout State) throws(FederateError) -> AccountMerge in
-            guard !sourceUID.exactlyEquals(targetUID) else { throw FederateError(.invalidMergeTicket, "an account cannot be merged into itself") }
+            guard !sourceUID.exactlyEquals(targetUID) else {
+                throw FederateError(.invalidMergeTicket, "an account cannot be merged into itself")
+            }
             guard let source = state.users[ExactString(sourceUID)], var target = state.users[ExactString(targetUID)] else {
                 throw FederateError(.userNotFound, "an account of the merge no longer exists")
             }
@@ -284,7 +294,9 @@ public final class InMemoryAccountStore: AccountStore {
         state.withLock { state in
             state.endedSessions = state.endedSessions.filter { $0.value.expiresAt >= now }
             let old = state.endedSessions[ExactString(key)]
-            state.endedSessions[ExactString(key)] = (max(old?.validAfter ?? validAfter, validAfter), max(old?.expiresAt ?? expiresAt, expiresAt))
+            state.endedSessions[ExactString(key)] = (
+                max(old?.validAfter ?? validAfter, validAfter), max(old?.expiresAt ?? expiresAt, expiresAt)
+            )
             state.revocationEpoch += 1
         }
     }
@@ -334,7 +346,9 @@ public final class InMemoryAccountStore: AccountStore {
     /// The tokens kept for `uid`'s enabled identity of `providerID`.
     public func keptTokens(uid: String, providerID: String) async throws(FederateError) -> SealedProviderTokens? {
         state.withLock { state in
-            guard let user = state.users[ExactString(uid)], !user.disabled, let identity = user.identity(providerID: providerID) else { return nil }
+            guard let user = state.users[ExactString(uid)], !user.disabled, let identity = user.identity(providerID: providerID) else {
+                return nil
+            }
             return state.keptTokens[IdentityKey(providerID: identity.providerID, subject: identity.subject)]
         }
     }
@@ -354,7 +368,9 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Takes the refresh lease by compare-and-swap on the version.
-    public func claimTokenRefresh(providerID: String, subject: String, version: Int64, lease: RefreshLease, now: Date) async throws(FederateError) -> Bool {
+    public func claimTokenRefresh(
+        providerID: String, subject: String, version: Int64, lease: RefreshLease, now: Date
+    ) async throws(FederateError) -> Bool {
         state.withLock { state in
             let key = IdentityKey(providerID: providerID, subject: subject)
             guard var stored = state.keptTokens[key], stored.version == version, !stored.needsSignIn,
@@ -370,7 +386,8 @@ public final class InMemoryAccountStore: AccountStore {
     public func finishTokenRefresh(_ tokens: SealedProviderTokens, leaseID: String) async throws(FederateError) -> Bool {
         state.withLock { state in
             let key = IdentityKey(providerID: tokens.providerID, subject: tokens.subject)
-            guard let stored = state.keptTokens[key], stored.version == tokens.version, stored.lease?.id.exactlyEquals(leaseID) == true else {
+            guard let stored = state.keptTokens[key], stored.version == tokens.version, stored.lease?.id.exactlyEquals(leaseID) == true
+            else {
                 return false
             }
             var fresh = tokens
@@ -396,7 +413,9 @@ public final class InMemoryAccountStore: AccountStore {
     /// Records not sealed with `keyID`.
     public func keptTokens(notSealedWith keyID: String, limit: Int) async throws(FederateError) -> [SealedProviderTokens] {
         state.withLock { state in
-            Array(state.keptTokens.values.filter { !$0.keyID.exactlyEquals(keyID) }.sorted { $0.updatedAt < $1.updatedAt }.prefix(max(0, limit)))
+            Array(
+                state.keptTokens.values.filter { !$0.keyID.exactlyEquals(keyID) }.sorted { $0.updatedAt < $1.updatedAt }.prefix(
+                    max(0, limit)))
         }
     }
 

@@ -31,7 +31,9 @@ struct MergeTickets: Sendable {
             "l": .string(ticket.linkingUID), "o": .string(ticket.ownerUID), "p": .string(ticket.providerID), "s": .string(ticket.subject),
             "iat": .integer(ticket.issuedAt), "exp": .integer(ticket.expiresAt),
         ]
-        guard let box = try? AES.GCM.seal(JSONSerializer.bytes(payload), using: key, authenticating: Array(header.utf8)), let combined = box.combined else {
+        guard let box = try? AES.GCM.seal(JSONSerializer.bytes(payload), using: key, authenticating: Array(header.utf8)),
+            let combined = box.combined
+        else {
             throw FederateError(.accountStoreFailed, "sealing a merge ticket failed")
         }
         return header + "." + Base64URL.encode(Array(combined))
@@ -41,7 +43,9 @@ struct MergeTickets: Sendable {
     func open(_ sealed: String, now: Date) async throws(FederateError) -> MergeTicket {
         guard sealed.utf8.count <= Self.maxBytes else { throw FederateError(.invalidMergeTicket, "the merge ticket is too large") }
         let parts = sealed.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].utf8.elementsEqual("mt1".utf8), !parts[1].isEmpty, let combined = Base64URL.decode(parts[2]), combined.count > 28 else {
+        guard parts.count == 3, parts[0].utf8.elementsEqual("mt1".utf8), !parts[1].isEmpty, let combined = Base64URL.decode(parts[2]),
+            combined.count > 28
+        else {
             throw FederateError(.invalidMergeTicket, "not a merge ticket")
         }
         let keyID = String(parts[1])
@@ -61,6 +65,7 @@ struct MergeTickets: Sendable {
         guard Double(expiresAt) > now.timeIntervalSince1970 else {
             throw FederateError(.invalidMergeTicket, "the merge ticket expired: link the credential again")
         }
-        return MergeTicket(linkingUID: linking, ownerUID: owner, providerID: providerID, subject: subject, issuedAt: issuedAt, expiresAt: expiresAt)
+        return MergeTicket(
+            linkingUID: linking, ownerUID: owner, providerID: providerID, subject: subject, issuedAt: issuedAt, expiresAt: expiresAt)
     }
 }

@@ -16,7 +16,10 @@ public struct ProviderProfile: Sendable, Hashable {
     public var claims: [String: JSONValue]
 
     /// Creates a profile.
-    public init(displayName: String? = nil, email: String? = nil, photoURL: String? = nil, username: String? = nil, claims: [String: JSONValue] = [:]) {
+    public init(
+        displayName: String? = nil, email: String? = nil, photoURL: String? = nil, username: String? = nil,
+        claims: [String: JSONValue] = [:]
+    ) {
         self.displayName = displayName
         self.email = email
         self.photoURL = photoURL

@@ -59,7 +59,9 @@ public struct ProviderTokenKeyRing: Sendable {
         var keys: [Key] = []
         for entry in text.split(separator: ",") {
             let parts = entry.trimmingCharacters(in: .whitespaces).split(separator: ":", maxSplits: 1)
-            guard parts.count == 2 else { throw FederateError(.invalidConfiguration, "provider-token keys are id:base64, separated by commas") }
+            guard parts.count == 2 else {
+                throw FederateError(.invalidConfiguration, "provider-token keys are id:base64, separated by commas")
+            }
             keys.append(try Key(id: String(parts[0]), base64: String(parts[1])))
         }
         try self.init(keys)
@@ -75,7 +77,9 @@ public struct ProviderTokenKeyRing: Sendable {
         if let access = tokens.accessToken { members["a"] = .string(access) }
         if let refresh = tokens.refreshToken { members["r"] = .string(refresh) }
         let plaintext = JSONSerializer.bytes(.object(members))
-        guard let box = try? AES.GCM.seal(plaintext, using: key.key, authenticating: Self.associatedData(keyID: key.id, providerID: providerID, subject: subject)),
+        guard
+            let box = try? AES.GCM.seal(
+                plaintext, using: key.key, authenticating: Self.associatedData(keyID: key.id, providerID: providerID, subject: subject)),
             let combined = box.combined
         else { throw FederateError(.accountStoreFailed, "sealing provider tokens failed") }
         return (key.id, Array(combined))
@@ -102,7 +106,8 @@ public struct ProviderTokenKeyRing: Sendable {
             throw FederateError(.accountStoreFailed, "kept provider tokens are malformed")
         }
         return ProviderTokens(
-            accessToken: members["a"]?.stringValue, refreshToken: members["r"]?.stringValue, accessTokenExpiresAt: record.accessTokenExpiresAt)
+            accessToken: members["a"]?.stringValue, refreshToken: members["r"]?.stringValue,
+            accessTokenExpiresAt: record.accessTokenExpiresAt)
     }
 
     /// What a sealed value is bound to: the format, the key and the identity, lengths spelled

@@ -26,7 +26,9 @@ public protocol ProviderTokenStore: Sendable {
     /// Takes the refresh lease of the identity's tokens if their version is still `version`,
     /// they do not need a sign-in, and no lease is held at `now` (none, or one that ended
     /// before `now`). `true` when taken: this caller, alone, may refresh them until `lease.until`.
-    func claimTokenRefresh(providerID: String, subject: String, version: Int64, lease: RefreshLease, now: Date) async throws(FederateError) -> Bool
+    func claimTokenRefresh(
+        providerID: String, subject: String, version: Int64, lease: RefreshLease, now: Date
+    ) async throws(FederateError) -> Bool
 
     /// The refresh's outcome, written by the holder of lease `leaseID` while it still holds it:
     /// `tokens` become version `tokens.version + 1` (`tokens.version` is the version refreshed),

@@ -30,7 +30,8 @@ public struct ProviderTokenVault: Sendable {
     /// Keeps the tokens of `providers`, sealed with `keys`. Throws `invalid_configuration` for
     /// two providers with one provider ID.
     public init(
-        keys: ProviderTokenKeyRing, providers: [any SignInProvider], refreshLeeway: Duration = .seconds(60), leaseDuration: Duration = .seconds(30)
+        keys: ProviderTokenKeyRing, providers: [any SignInProvider], refreshLeeway: Duration = .seconds(60),
+        leaseDuration: Duration = .seconds(30)
     ) throws(FederateError) {
         var byID: [ExactString: any SignInProvider] = [:]
         for provider in providers {
@@ -48,10 +49,13 @@ public struct ProviderTokenVault: Sendable {
     public func provider(_ providerID: String) -> (any SignInProvider)? { providers[ExactString(providerID)] }
 
     /// `tokens` sealed for the identity, as a record to store (its version is set by the store).
-    func seal(_ tokens: ProviderTokens, providerID: String, subject: String, version: Int64, now: Date) throws(FederateError) -> SealedProviderTokens {
+    func seal(
+        _ tokens: ProviderTokens, providerID: String, subject: String, version: Int64, now: Date
+    ) throws(FederateError) -> SealedProviderTokens {
         let (keyID, sealed) = try keys.seal(tokens, providerID: providerID, subject: subject)
         return SealedProviderTokens(
-            providerID: providerID, subject: subject, keyID: keyID, sealed: sealed, accessTokenExpiresAt: tokens.accessTokenExpiresAt, version: version,
+            providerID: providerID, subject: subject, keyID: keyID, sealed: sealed, accessTokenExpiresAt: tokens.accessTokenExpiresAt,
+            version: version,
             updatedAt: now)
     }
 }

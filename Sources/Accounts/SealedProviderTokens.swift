@@ -29,7 +29,8 @@ public struct SealedProviderTokens: Sendable, Hashable, CustomStringConvertible 
 
     /// Creates a record.
     public init(
-        providerID: String, subject: String, keyID: String, sealed: [UInt8], accessTokenExpiresAt: Date?, version: Int64, needsSignIn: Bool = false,
+        providerID: String, subject: String, keyID: String, sealed: [UInt8], accessTokenExpiresAt: Date?, version: Int64,
+        needsSignIn: Bool = false,
         lease: RefreshLease? = nil, updatedAt: Date
     ) {
         self.providerID = providerID

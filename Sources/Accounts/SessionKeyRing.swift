@@ -83,7 +83,8 @@ final class SessionKeyRing: KeySetAtHand {
         // The newest key signs: make sure the new one is strictly newer than any before it.
         let newest = try await store.sessionKeys().map(\.createdAt).max()
         let createdAt = newest.map { max(now, $0.addingTimeInterval(0.001)) } ?? now
-        let record = SessionKeyRecord(keyID: SecureRandom.token(byteCount: 12), privateKey: Array(key.rawRepresentation), createdAt: createdAt)
+        let record = SessionKeyRecord(
+            keyID: SecureRandom.token(byteCount: 12), privateKey: Array(key.rawRepresentation), createdAt: createdAt)
         try await store.addSessionKey(record)
         let records = try await store.sessionKeys().sorted { $0.createdAt < $1.createdAt }
         // A key retired when its successor appeared; its tokens expire a lifetime later.
@@ -135,7 +136,8 @@ final class SessionKeyRing: KeySetAtHand {
         }
         guard let signing else { throw FederateError(.accountStoreFailed, "the newest session-signing key is unreadable") }
         let keys = Keys(
-            signing: signing, signingCreatedAt: newest.createdAt, verification: try JSONWebKeySet(keys: jwks), fetchedAt: now, ticketKeys: ticketKeys)
+            signing: signing, signingCreatedAt: newest.createdAt, verification: try JSONWebKeySet(keys: jwks), fetchedAt: now,
+            ticketKeys: ticketKeys)
         cache.withLock { $0 = keys }
         return keys
     }

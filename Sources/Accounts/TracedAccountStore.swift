@@ -38,7 +38,9 @@ public struct TracedAccountStore: AccountStore {
     }
 
     public func user(providerID: String, subject: String) async throws(FederateError) -> User? {
-        try await traced("user_by_identity") { () async throws(FederateError) in try await base.user(providerID: providerID, subject: subject) }
+        try await traced("user_by_identity") { () async throws(FederateError) in
+            try await base.user(providerID: providerID, subject: subject)
+        }
     }
 
     public func users(email: String) async throws(FederateError) -> [User] {
@@ -62,7 +64,9 @@ public struct TracedAccountStore: AccountStore {
     }
 
     public func recordReturningSignIn(_ latest: ProviderIdentity, at date: Date) async throws(FederateError) -> User? {
-        try await traced("record_returning_sign_in") { () async throws(FederateError) in try await base.recordReturningSignIn(latest, at: date) }
+        try await traced("record_returning_sign_in") { () async throws(FederateError) in
+            try await base.recordReturningSignIn(latest, at: date)
+        }
     }
 
     public func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError) {
@@ -72,7 +76,9 @@ public struct TracedAccountStore: AccountStore {
     }
 
     public func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) -> SealedProviderTokens? {
-        try await traced("remove_identity") { () async throws(FederateError) in try await base.removeIdentity(providerID: providerID, fromUser: uid) }
+        try await traced("remove_identity") { () async throws(FederateError) in
+            try await base.removeIdentity(providerID: providerID, fromUser: uid)
+        }
     }
 
     public func deleteUser(uid: String) async throws(FederateError) -> DeletedUser? {
@@ -80,11 +86,14 @@ public struct TracedAccountStore: AccountStore {
     }
 
     public func deleteExpiredGuests(createdBefore date: Date, limit: Int) async throws(FederateError) -> [String] {
-        try await traced("delete_expired_guests") { () async throws(FederateError) in try await base.deleteExpiredGuests(createdBefore: date, limit: limit) }
+        try await traced("delete_expired_guests") { () async throws(FederateError) in
+            try await base.deleteExpiredGuests(createdBefore: date, limit: limit)
+        }
     }
 
     public func mergeUser(
-        _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String, at date: Date
+        _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String,
+        at date: Date
     ) async throws(FederateError) -> AccountMerge {
         try await traced("merge_user") { () async throws(FederateError) in
             try await base.mergeUser(sourceUID, into: targetUID, ifIdentity: providerID, subject: subject, belongsTo: ownerUID, at: date)
@@ -106,7 +115,9 @@ public struct TracedAccountStore: AccountStore {
     // MARK: SessionStore
 
     public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError) {
-        try await traced("revoke_session") { () async throws(FederateError) in try await base.revokeSession(id: sessionID, uid: uid, expiresAt: expiresAt) }
+        try await traced("revoke_session") { () async throws(FederateError) in
+            try await base.revokeSession(id: sessionID, uid: uid, expiresAt: expiresAt)
+        }
     }
 
     public func isSessionRevoked(id sessionID: String) async throws(FederateError) -> Bool {
@@ -114,7 +125,9 @@ public struct TracedAccountStore: AccountStore {
     }
 
     public func removeRevokedSessions(expiredBefore date: Date) async throws(FederateError) {
-        try await traced("remove_revoked_sessions") { () async throws(FederateError) in try await base.removeRevokedSessions(expiredBefore: date) }
+        try await traced("remove_revoked_sessions") { () async throws(FederateError) in
+            try await base.removeRevokedSessions(expiredBefore: date)
+        }
     }
 
     public func endSessions(key: String, validAfter: Date, expiresAt: Date, now: Date) async throws(FederateError) {
@@ -132,7 +145,9 @@ public struct TracedAccountStore: AccountStore {
     }
 
     public func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
-        try await traced("consume_event_id") { () async throws(FederateError) in try await base.consumeEventID(id, expiresAt: expiresAt, now: now) }
+        try await traced("consume_event_id") { () async throws(FederateError) in
+            try await base.consumeEventID(id, expiresAt: expiresAt, now: now)
+        }
     }
 
     public func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool {
@@ -146,17 +161,23 @@ public struct TracedAccountStore: AccountStore {
     }
 
     public func replaceKeptTokens(_ tokens: SealedProviderTokens, expectedVersion: Int64?) async throws(FederateError) -> Bool {
-        try await traced("replace_kept_tokens") { () async throws(FederateError) in try await base.replaceKeptTokens(tokens, expectedVersion: expectedVersion) }
+        try await traced("replace_kept_tokens") { () async throws(FederateError) in
+            try await base.replaceKeptTokens(tokens, expectedVersion: expectedVersion)
+        }
     }
 
-    public func claimTokenRefresh(providerID: String, subject: String, version: Int64, lease: RefreshLease, now: Date) async throws(FederateError) -> Bool {
+    public func claimTokenRefresh(
+        providerID: String, subject: String, version: Int64, lease: RefreshLease, now: Date
+    ) async throws(FederateError) -> Bool {
         try await traced("claim_token_refresh") { () async throws(FederateError) in
             try await base.claimTokenRefresh(providerID: providerID, subject: subject, version: version, lease: lease, now: now)
         }
     }
 
     public func finishTokenRefresh(_ tokens: SealedProviderTokens, leaseID: String) async throws(FederateError) -> Bool {
-        try await traced("finish_token_refresh") { () async throws(FederateError) in try await base.finishTokenRefresh(tokens, leaseID: leaseID) }
+        try await traced("finish_token_refresh") { () async throws(FederateError) in
+            try await base.finishTokenRefresh(tokens, leaseID: leaseID)
+        }
     }
 
     public func releaseTokenRefresh(providerID: String, subject: String, leaseID: String, needsSignIn: Bool) async throws(FederateError) {
@@ -166,7 +187,9 @@ public struct TracedAccountStore: AccountStore {
     }
 
     public func keptTokens(notSealedWith keyID: String, limit: Int) async throws(FederateError) -> [SealedProviderTokens] {
-        try await traced("kept_tokens_to_reseal") { () async throws(FederateError) in try await base.keptTokens(notSealedWith: keyID, limit: limit) }
+        try await traced("kept_tokens_to_reseal") { () async throws(FederateError) in
+            try await base.keptTokens(notSealedWith: keyID, limit: limit)
+        }
     }
 
     public func resealKeptTokens(_ tokens: SealedProviderTokens, previousKeyID: String, now: Date) async throws(FederateError) -> Bool {

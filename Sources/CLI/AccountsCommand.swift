@@ -23,7 +23,9 @@ struct AccountsCommand: AsyncParsableCommand {
 
         func settings() throws(FederateError) -> ServeConfiguration {
             guard let config else { return ServeConfiguration() }
-            guard let data = FileManager.default.contents(atPath: config) else { throw FederateError(.invalidConfiguration, "cannot read '\(config)'") }
+            guard let data = FileManager.default.contents(atPath: config) else {
+                throw FederateError(.invalidConfiguration, "cannot read '\(config)'")
+            }
             return try ServeConfiguration(json: Array(data), environment: ProcessInfo.processInfo.environment)
         }
     }
@@ -37,7 +39,9 @@ struct AccountsCommand: AsyncParsableCommand {
 
         func run() async throws {
             do {
-                let export = try await AccountsCommand.withAccounts(try store.settings()) { accounts, _ in try await accounts.exportAccount(uid: uid) }
+                let export = try await AccountsCommand.withAccounts(try store.settings()) { accounts, _ in
+                    try await accounts.exportAccount(uid: uid)
+                }
                 CLIOutput.line(export)
             } catch {
                 throw CLIOutput.fail(error)
@@ -47,7 +51,9 @@ struct AccountsCommand: AsyncParsableCommand {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Erase one account: everything the store holds about it, in one step; its provider tokens are revoked (AccountService.deleteUser).")
+            abstract:
+                "Erase one account: everything the store holds about it, in one step; its provider tokens are revoked (AccountService.deleteUser)."
+        )
 
         @OptionGroup var store: StoreOptions
         @Argument(help: "The account's uid.") var uid: String

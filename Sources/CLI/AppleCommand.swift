@@ -16,7 +16,8 @@ struct AppleCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "client-secret",
             abstract: "Print a client secret (an ES256 JWT) for Apple's token and revocation endpoints.",
-            discussion: "Prints {\"client_secret\": JWT, \"expires_at\": UNIX_TIME} and exits 0, or {\"error\": CODE, \"message\": ...} and exits 1."
+            discussion:
+                "Prints {\"client_secret\": JWT, \"expires_at\": UNIX_TIME} and exits 0, or {\"error\": CODE, \"message\": ...} and exits 1."
         )
 
         @Option(name: .customLong("team-id"), help: "The Apple developer team ID (the secret's iss).")
@@ -45,7 +46,8 @@ struct AppleCommand: AsyncParsableCommand {
                 let now = FederateClock.system.now
                 let secret = try generator.make(now: now)
                 CLIOutput.line([
-                    "client_secret": .string(secret), "expires_at": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970) &+ Int64(lifetime)),
+                    "client_secret": .string(secret),
+                    "expires_at": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970) &+ Int64(lifetime)),
                 ])
             } catch {
                 throw CLIOutput.fail(error)

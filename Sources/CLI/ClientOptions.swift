@@ -29,13 +29,15 @@ struct ClientOptions: ParsableArguments {
 
     @Option(
         name: .customLong("auth-method"),
-        help: "client_secret_basic, client_secret_post, client_secret_jwt, private_key_jwt or none. Default: chosen from the provider's token_endpoint_auth_methods_supported."
+        help:
+            "client_secret_basic, client_secret_post, client_secret_jwt, private_key_jwt or none. Default: chosen from the provider's token_endpoint_auth_methods_supported."
     )
     var authMethod: AuthMethod?
 
     @Option(
         name: .customLong("private-key"),
-        help: "With --auth-method private_key_jwt: a PEM file with the client's private key (P-256, P-384, P-521 or RSA; signs ES256/384/512 or RS256 assertions)."
+        help:
+            "With --auth-method private_key_jwt: a PEM file with the client's private key (P-256, P-384, P-521 or RSA; signs ES256/384/512 or RS256 assertions)."
     )
     var privateKey: String?
 
@@ -55,7 +57,9 @@ struct ClientOptions: ParsableArguments {
     func checkOptions() throws {
         switch authMethod {
         case .clientSecretBasic?, .clientSecretPost?, .clientSecretJWT?:
-            if resolvedSecret == nil { throw ValidationError("--auth-method \(authMethod?.rawValue ?? "") needs --client-secret or FEDERATE_CLIENT_SECRET.") }
+            if resolvedSecret == nil {
+                throw ValidationError("--auth-method \(authMethod?.rawValue ?? "") needs --client-secret or FEDERATE_CLIENT_SECRET.")
+            }
         case .none?:
             if resolvedSecret != nil { throw ValidationError("--auth-method none takes no client secret.") }
         case .privateKeyJWT?:
@@ -72,7 +76,9 @@ struct ClientOptions: ParsableArguments {
 
     /// The provider these options describe, as a FederateOIDC provider; `revocationEndpoint`
     /// and `deviceAuthorizationEndpoint` serve when discovery advertises none.
-    func provider(id: String = "oidc.cli", revocationEndpoint: String? = nil, deviceAuthorizationEndpoint: String? = nil) throws -> OIDCProvider {
+    func provider(
+        id: String = "oidc.cli", revocationEndpoint: String? = nil, deviceAuthorizationEndpoint: String? = nil
+    ) throws -> OIDCProvider {
         var provider = try OIDCProvider(
             id: id, issuer: issuer, clientID: clientID, clientSecret: resolvedSecret,
             profile: StandardOpenIDProfile(
@@ -87,7 +93,8 @@ struct ClientOptions: ParsableArguments {
 
     /// The client authentication `method` names (`nil` for none named); a private key is read
     /// from its PEM file.
-    static func authentication(_ method: AuthMethod?, secret: String?, privateKey: String?, keyID: String?) throws -> ClientAuthentication? {
+    static func authentication(_ method: AuthMethod?, secret: String?, privateKey: String?, keyID: String?) throws -> ClientAuthentication?
+    {
         switch method {
         case .clientSecretBasic?: return .clientSecretBasic(secret: secret ?? "")
         case .clientSecretPost?: return .clientSecretPost(secret: secret ?? "")

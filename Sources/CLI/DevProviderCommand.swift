@@ -36,7 +36,8 @@ struct DevProviderCommand: AsyncParsableCommand {
         try checkOptions()
         do {
             guard let flavor = DevFlavor(rawValue: flavor) else {
-                throw FederateError(.invalidConfiguration, "unknown flavour '\(self.flavor)' (generic, google, apple, firebase, microsoft or github)")
+                throw FederateError(
+                    .invalidConfiguration, "unknown flavour '\(self.flavor)' (generic, google, apple, firebase, microsoft or github)")
             }
             var configuration = DevProviderConfiguration.standard(for: flavor)
             if let config {

@@ -6,6 +6,9 @@ struct FederateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "federate",
         abstract: "OpenID Connect relying-party tools: discover and diagnose issuers, verify ID tokens, sign in, refresh and revoke.",
-        subcommands: [DiscoverCommand.self, DoctorCommand.self, VerifyCommand.self, LoginCommand.self, TokenCommand.self, AppleCommand.self, DevProviderCommand.self, ServeCommand.self, AccountsCommand.self]
+        subcommands: [
+            DiscoverCommand.self, DoctorCommand.self, VerifyCommand.self, LoginCommand.self, TokenCommand.self, AppleCommand.self,
+            DevProviderCommand.self, ServeCommand.self, AccountsCommand.self,
+        ]
     )
 }

@@ -58,7 +58,9 @@ struct LoginCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("resource"),
-        help: "An API the access token is for (RFC 8707 resource indicator, an absolute URI; repeatable): sent on the authorization and token requests.")
+        help:
+            "An API the access token is for (RFC 8707 resource indicator, an absolute URI; repeatable): sent on the authorization and token requests."
+    )
     var resources: [String] = []
 
     /// The checks ArgumentParser's `validate()` would make, run from `run()` instead: then an

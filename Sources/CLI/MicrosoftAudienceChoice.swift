@@ -11,12 +11,15 @@ import FederateMicrosoft
 /// - `consumers`: personal Microsoft accounts, no tenant setting.
 enum MicrosoftAudienceChoice {
     /// The audience the settings describe; `invalid_configuration` with what is wrong otherwise.
-    static func audience(tenant: String?, accountTypes: String?, allowedTenants: [String], anyTenant: Bool) throws(FederateError) -> MicrosoftAudience {
+    static func audience(
+        tenant: String?, accountTypes: String?, allowedTenants: [String], anyTenant: Bool
+    ) throws(FederateError) -> MicrosoftAudience {
         guard let accountTypes else {
             guard let tenant, allowedTenants.isEmpty, !anyTenant else {
                 throw FederateError(
                     .invalidConfiguration,
-                    "give a tenant (one organisation), or account types organizations, common or consumers; allowed tenants and any tenant go with organizations or common")
+                    "give a tenant (one organisation), or account types organizations, common or consumers; allowed tenants and any tenant go with organizations or common"
+                )
             }
             return .tenant(tenant)
         }

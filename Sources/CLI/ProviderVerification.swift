@@ -40,16 +40,20 @@ enum ProviderVerification {
         let clock = settings.clock
         switch name {
         case .google:
-            return VerificationSession(bearer: try GoogleIDTokenVerifier(clientIDs: IdentifierSet(settings.audiences), keys: keys, httpClient: http, clock: clock))
+            return VerificationSession(
+                bearer: try GoogleIDTokenVerifier(clientIDs: IdentifierSet(settings.audiences), keys: keys, httpClient: http, clock: clock))
         case .apple:
-            return VerificationSession(bearer: try AppleIDTokenVerifier(clientIDs: IdentifierSet(settings.audiences), keys: keys, httpClient: http, clock: clock))
+            return VerificationSession(
+                bearer: try AppleIDTokenVerifier(clientIDs: IdentifierSet(settings.audiences), keys: keys, httpClient: http, clock: clock))
         case .firebase:
             let verifier = try FirebaseIDTokenVerifier(
-                projectID: FirebaseProjectID.resolve(explicit: settings.projectID), keys: keys, httpClient: http, emulator: settings.emulator, clock: clock)
+                projectID: FirebaseProjectID.resolve(explicit: settings.projectID), keys: keys, httpClient: http,
+                emulator: settings.emulator, clock: clock)
             return VerificationSession(claims: { token, _ throws(FederateError) in try await verifier.verify(token).claims })
         case .firebaseSession:
             let verifier = try FirebaseSessionCookieVerifier(
-                projectID: FirebaseProjectID.resolve(explicit: settings.projectID), keys: keys, httpClient: http, emulator: settings.emulator, clock: clock)
+                projectID: FirebaseProjectID.resolve(explicit: settings.projectID), keys: keys, httpClient: http,
+                emulator: settings.emulator, clock: clock)
             return VerificationSession(claims: { token, _ throws(FederateError) in try await verifier.verify(token).claims })
         case .microsoft:
             // Discovery at the audience's authority, keys from its common key set, the tenant
@@ -59,12 +63,15 @@ enum ProviderVerification {
             }
             let provider = try MicrosoftProvider(
                 clientID: clientID, audience: audience,
-                endpoints: settings.authorityHost.map(MicrosoftEndpoints.at) ?? .microsoft, cache: ProviderCache(httpClient: http, clock: clock))
+                endpoints: settings.authorityHost.map(MicrosoftEndpoints.at) ?? .microsoft,
+                cache: ProviderCache(httpClient: http, clock: clock))
             return VerificationSession(bearer: try await provider.bearerVerifier())
         }
     }
 
-    private static func keyProvider(_ source: String?, urlFormat: KeySetFormat, allowList: PrivateNetworkAllowList) throws -> (any KeySetProvider)? {
+    private static func keyProvider(
+        _ source: String?, urlFormat: KeySetFormat, allowList: PrivateNetworkAllowList
+    ) throws -> (any KeySetProvider)? {
         guard let source else { return nil }
         if source.hasPrefix("https://") || source.hasPrefix("http://") {
             return try RemoteKeySet(

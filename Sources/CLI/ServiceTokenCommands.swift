@@ -20,7 +20,9 @@ struct ServiceClientOptions: ParsableArguments {
 
     @Option(
         name: .customLong("auth-method"),
-        help: "client_secret_basic, client_secret_post, client_secret_jwt or private_key_jwt. Default: client_secret_basic with a secret, or what the server advertises (client_secret_post when it lists only that).")
+        help:
+            "client_secret_basic, client_secret_post, client_secret_jwt or private_key_jwt. Default: client_secret_basic with a secret, or what the server advertises (client_secret_post when it lists only that)."
+    )
     var authMethod: ClientOptions.AuthMethod?
 
     @Option(name: .customLong("private-key"), help: "With --auth-method private_key_jwt: a PEM file with the client's private key.")
@@ -47,15 +49,21 @@ struct ServiceClientOptions: ParsableArguments {
 
     /// The checks `validate()` would make, run from `run()` (unknown options are reported first).
     func checkOptions() throws {
-        guard (issuer == nil) != (tokenEndpoint == nil) else { throw ValidationError("Name the server with --issuer or --token-endpoint (one of them).") }
+        guard (issuer == nil) != (tokenEndpoint == nil) else {
+            throw ValidationError("Name the server with --issuer or --token-endpoint (one of them).")
+        }
         switch authMethod {
         case .none?: throw ValidationError("--auth-method none: a service's grants need client authentication.")
         case .privateKeyJWT?:
             if privateKey == nil { throw ValidationError("--auth-method private_key_jwt needs --private-key FILE.") }
         case .clientSecretBasic?, .clientSecretPost?, .clientSecretJWT?, nil:
-            if resolvedSecret == nil { throw ValidationError("This grant needs --client-secret or FEDERATE_CLIENT_SECRET (or --auth-method private_key_jwt).") }
+            if resolvedSecret == nil {
+                throw ValidationError("This grant needs --client-secret or FEDERATE_CLIENT_SECRET (or --auth-method private_key_jwt).")
+            }
         }
-        if privateKey != nil, authMethod != .privateKeyJWT { throw ValidationError("--private-key goes with --auth-method private_key_jwt.") }
+        if privateKey != nil, authMethod != .privateKeyJWT {
+            throw ValidationError("--private-key goes with --auth-method private_key_jwt.")
+        }
     }
 
     /// The client: the token endpoint from the issuer's metadata (fetched first: nothing else
@@ -73,7 +81,8 @@ struct ServiceClientOptions: ParsableArguments {
         } else {
             client = (tokenEndpoint ?? "", nil)
         }
-        var authentication = try ClientOptions.authentication(authMethod, secret: resolvedSecret, privateKey: privateKey, keyID: keyID)
+        var authentication =
+            try ClientOptions.authentication(authMethod, secret: resolvedSecret, privateKey: privateKey, keyID: keyID)
             ?? .clientSecretBasic(secret: resolvedSecret ?? "")
         if authMethod == nil, let advertised, !advertised.contains("client_secret_basic"), advertised.contains("client_secret_post") {
             authentication = .clientSecretPost(secret: resolvedSecret ?? "")
@@ -163,9 +172,11 @@ extension TokenCommand {
             try client.checkOptions()
             do {
                 let service = try await client.makeClient()
-                let token = try await service.exchange(TokenExchangeRequest(
-                    subjectToken: subjectToken, subjectTokenType: subjectTokenType, actorToken: actorToken, actorTokenType: actorTokenType,
-                    requestedTokenType: requestedTokenType, resources: client.resource, audiences: audience, scopes: client.scopes))
+                let token = try await service.exchange(
+                    TokenExchangeRequest(
+                        subjectToken: subjectToken, subjectTokenType: subjectTokenType, actorToken: actorToken,
+                        actorTokenType: actorTokenType,
+                        requestedTokenType: requestedTokenType, resources: client.resource, audiences: audience, scopes: client.scopes))
                 CLIOutput.line(ServiceClientOptions.output(token, client: service))
             } catch {
                 throw CLIOutput.fail(error)

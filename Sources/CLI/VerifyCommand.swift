@@ -30,18 +30,25 @@ struct VerifyCommand: AsyncParsableCommand {
         help: "With --provider firebase or firebase-session: the Firebase project (else GOOGLE_CLOUD_PROJECT, GCLOUD_PROJECT).")
     var projectID: String?
 
-    @Option(name: .customLong("keys-url"), help: "With --provider google, firebase, firebase-session or apple: a JWKS or x509-map file or URL instead of the provider's real keys.")
+    @Option(
+        name: .customLong("keys-url"),
+        help:
+            "With --provider google, firebase, firebase-session or apple: a JWKS or x509-map file or URL instead of the provider's real keys."
+    )
     var keysURL: String?
 
     @Option(
         name: .customLong("firebase-emulator"),
-        help: "With --provider firebase or firebase-session: the Auth emulator's host:port (loopback only). Only its unsigned tokens are then accepted. Never on by default; FIREBASE_AUTH_EMULATOR_HOST is not read.")
+        help:
+            "With --provider firebase or firebase-session: the Auth emulator's host:port (loopback only). Only its unsigned tokens are then accepted. Never on by default; FIREBASE_AUTH_EMULATOR_HOST is not read."
+    )
     var firebaseEmulator: String?
 
     @Option(help: "With --provider microsoft: the one tenant (ID) whose users are accepted.")
     var tenant: String?
 
-    @Option(name: .customLong("account-types"), help: "With --provider microsoft: organizations, common or consumers (instead of --tenant).")
+    @Option(
+        name: .customLong("account-types"), help: "With --provider microsoft: organizations, common or consumers (instead of --tenant).")
     var accountTypes: String?
 
     @Option(name: .customLong("allowed-tenant"), help: "With --account-types organizations or common: an accepted tenant ID (repeatable).")
@@ -50,7 +57,9 @@ struct VerifyCommand: AsyncParsableCommand {
     @Flag(name: .customLong("any-tenant"), help: "With --account-types organizations or common: accept every tenant, explicitly.")
     var anyTenant = false
 
-    @Option(name: .customLong("authority-host"), help: "With --provider microsoft: the authority host (a national cloud); default https://login.microsoftonline.com.")
+    @Option(
+        name: .customLong("authority-host"),
+        help: "With --provider microsoft: the authority host (a national cloud); default https://login.microsoftonline.com.")
     var authorityHost: String?
 
     @Option(help: "A JWKS file path or URL to verify with (instead of --issuer).")
@@ -68,7 +77,9 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-age"), help: "Require 'auth_time' no older than this many seconds.")
     var maxAge: Double?
 
-    @Option(name: .customLong("alg"), help: "An allowed algorithm (repeatable). Default: the issuer's advertised algorithms, or every asymmetric algorithm with --jwks.")
+    @Option(
+        name: .customLong("alg"),
+        help: "An allowed algorithm (repeatable). Default: the issuer's advertised algorithms, or every asymmetric algorithm with --jwks.")
     var algorithms: [String] = []
 
     @Option(name: .customLong("at"), help: "Evaluate time claims at this UNIX time instead of now.")
@@ -92,15 +103,20 @@ struct VerifyCommand: AsyncParsableCommand {
             throw ValidationError("--project-id and --keys-url go with --provider.")
         }
         if let provider, provider.isFirebase {
-            guard audiences.isEmpty else { throw ValidationError("With --provider \(provider.rawValue) the audience is the project: use --project-id.") }
+            guard audiences.isEmpty else {
+                throw ValidationError("With --provider \(provider.rawValue) the audience is the project: use --project-id.")
+            }
         } else {
             guard !audiences.isEmpty else { throw ValidationError("Give at least one --audience.") }
             if projectID != nil { throw ValidationError("--project-id goes with --provider firebase or firebase-session.") }
         }
         if let firebaseEmulator {
-            guard provider?.isFirebase == true else { throw ValidationError("--firebase-emulator goes with --provider firebase or firebase-session.") }
+            guard provider?.isFirebase == true else {
+                throw ValidationError("--firebase-emulator goes with --provider firebase or firebase-session.")
+            }
             guard ProviderVerification.loopbackEmulator(firebaseEmulator) != nil else {
-                throw ValidationError("--firebase-emulator is the emulator's host:port on a loopback host (127.0.0.1:9099, [::1]:9099, localhost:9099).")
+                throw ValidationError(
+                    "--firebase-emulator is the emulator's host:port on a loopback host (127.0.0.1:9099, [::1]:9099, localhost:9099).")
             }
         }
         try checkMicrosoftOptions()
@@ -124,22 +140,31 @@ struct VerifyCommand: AsyncParsableCommand {
     private func checkMicrosoftOptions() throws {
         let given = tenant != nil || accountTypes != nil || !allowedTenants.isEmpty || anyTenant || authorityHost != nil
         guard provider == .microsoft else {
-            if given { throw ValidationError("--tenant, --account-types, --allowed-tenant, --any-tenant and --authority-host go with --provider microsoft.") }
+            if given {
+                throw ValidationError(
+                    "--tenant, --account-types, --allowed-tenant, --any-tenant and --authority-host go with --provider microsoft.")
+            }
             return
         }
         if keysURL != nil { throw ValidationError("With --provider microsoft the keys come from the authority: use --authority-host.") }
-        guard audiences.count == 1 else { throw ValidationError("With --provider microsoft give one --audience: the application (client) ID.") }
+        guard audiences.count == 1 else {
+            throw ValidationError("With --provider microsoft give one --audience: the application (client) ID.")
+        }
         do throws(FederateError) {
-            _ = try MicrosoftAudienceChoice.audience(tenant: tenant, accountTypes: accountTypes, allowedTenants: allowedTenants, anyTenant: anyTenant)
+            _ = try MicrosoftAudienceChoice.audience(
+                tenant: tenant, accountTypes: accountTypes, allowedTenants: allowedTenants, anyTenant: anyTenant)
         } catch {
-            throw ValidationError("With --provider microsoft: \(error.message) (--tenant ID, or --account-types with --allowed-tenant ID or --any-tenant).")
+            throw ValidationError(
+                "With --provider microsoft: \(error.message) (--tenant ID, or --account-types with --allowed-tenant ID or --any-tenant).")
         }
     }
 
     func run() async throws {
         try checkOptions()
         if firebaseEmulator != nil {
-            CLIOutput.warn("Firebase Auth emulator mode: only unsigned emulator tokens are accepted, signed ones are refused. Never use it in production.")
+            CLIOutput.warn(
+                "Firebase Auth emulator mode: only unsigned emulator tokens are accepted, signed ones are refused. Never use it in production."
+            )
         }
         let session: VerificationSession
         do {
@@ -219,7 +244,8 @@ struct VerifyCommand: AsyncParsableCommand {
         if source.hasPrefix("https://") || source.hasPrefix("http://") {
             keys = .remote(
                 try RemoteKeySet(
-                    url: source, destination: DestinationPolicy(issuer: source, allowing: allowList), httpClient: AsyncHTTPClientTransport.shared))
+                    url: source, destination: DestinationPolicy(issuer: source, allowing: allowList),
+                    httpClient: AsyncHTTPClientTransport.shared))
         } else {
             let data: Data
             do {

@@ -75,7 +75,8 @@ extension DevRoutes {
             return nil
         } catch {
             let code = error.code == .useDPoPNonce ? "use_dpop_nonce" : "invalid_dpop_proof"
-            var response = Response(status: .unauthorized, headers: [.wwwAuthenticate: "DPoP error=\"\(code)\", algs=\"\(validator.algorithmsParameter)\""])
+            var response = Response(
+                status: .unauthorized, headers: [.wwwAuthenticate: "DPoP error=\"\(code)\", algs=\"\(validator.algorithmsParameter)\""])
             if let nonce = validator.currentNonce() { response.headers[.dpopNonce] = nonce }
             return response
         }

@@ -16,24 +16,30 @@ struct DevEndpoints: Sendable {
     init(flavor: DevFlavor, projectID: String) {
         switch flavor {
         case .generic:
-            self.init(discovery: "/.well-known/openid-configuration", authorize: "/authorize", token: "/token", userinfo: "/userinfo",
-                      jwks: "/jwks", revoke: "/revoke", endSession: "/logout")
+            self.init(
+                discovery: "/.well-known/openid-configuration", authorize: "/authorize", token: "/token", userinfo: "/userinfo",
+                jwks: "/jwks", revoke: "/revoke", endSession: "/logout")
         case .google:
-            self.init(discovery: "/.well-known/openid-configuration", authorize: "/o/oauth2/v2/auth", token: "/token", userinfo: "/v1/userinfo",
-                      jwks: "/oauth2/v3/certs", revoke: "/revoke", endSession: nil, riscConfiguration: "/.well-known/risc-configuration")
+            self.init(
+                discovery: "/.well-known/openid-configuration", authorize: "/o/oauth2/v2/auth", token: "/token", userinfo: "/v1/userinfo",
+                jwks: "/oauth2/v3/certs", revoke: "/revoke", endSession: nil, riscConfiguration: "/.well-known/risc-configuration")
         case .apple:
-            self.init(discovery: "/.well-known/openid-configuration", authorize: "/auth/authorize", token: "/auth/token", userinfo: nil,
-                      jwks: "/auth/keys", revoke: "/auth/revoke", endSession: nil)
+            self.init(
+                discovery: "/.well-known/openid-configuration", authorize: "/auth/authorize", token: "/auth/token", userinfo: nil,
+                jwks: "/auth/keys", revoke: "/auth/revoke", endSession: nil)
         case .firebase:
-            self.init(discovery: "/\(projectID)/.well-known/openid-configuration", authorize: "/authorize", token: "/token", userinfo: "/userinfo",
-                      jwks: "/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com", revoke: "/revoke", endSession: nil,
-                      certificates: "/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com")
+            self.init(
+                discovery: "/\(projectID)/.well-known/openid-configuration", authorize: "/authorize", token: "/token",
+                userinfo: "/userinfo",
+                jwks: "/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com", revoke: "/revoke", endSession: nil,
+                certificates: "/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com")
         case .microsoft:
             self = Self.microsoft
         case .github:
             // GitHub Enterprise Server's layout: no discovery, no keys, no end-session endpoint.
-            self.init(discovery: "/.well-known/openid-configuration", authorize: "/login/oauth/authorize", token: "/login/oauth/access_token",
-                      userinfo: "/api/v3/user", jwks: "/jwks", revoke: "/api/v3/applications/:client/token", endSession: nil)
+            self.init(
+                discovery: "/.well-known/openid-configuration", authorize: "/login/oauth/authorize", token: "/login/oauth/access_token",
+                userinfo: "/api/v3/user", jwks: "/jwks", revoke: "/api/v3/applications/:client/token", endSession: nil)
         }
     }
 

@@ -27,13 +27,15 @@ extension DevProvider {
         if let reason { event["reason"] = .string(reason) }
         let jti = tokenID ?? DevRandom.token()
         let claims: [String: JSONValue] = [
-            "iss": .string(riscIssuer), "aud": .string(audience), "iat": .integer(SafeNumber.clampedInt64(configuration.clock.now.timeIntervalSince1970)),
+            "iss": .string(riscIssuer), "aud": .string(audience),
+            "iat": .integer(SafeNumber.clampedInt64(configuration.clock.now.timeIntervalSince1970)),
             "jti": .string(jti), "events": .object([eventType: .object(event)]),
         ]
         let token = try state.keys.withLock { $0.current.rsa }.sign(claims: claims, algorithm: .rs256, header: ["typ": "secevent+jwt"])
-        let response = try await http.send(HTTPRequest(
-            method: "POST", url: receiverURL, headers: [("Content-Type", "application/secevent+jwt"), ("Accept", "application/json")],
-            body: Array(token.utf8)))
+        let response = try await http.send(
+            HTTPRequest(
+                method: "POST", url: receiverURL, headers: [("Content-Type", "application/secevent+jwt"), ("Accept", "application/json")],
+                body: Array(token.utf8)))
         return (response.status, jti)
     }
 
@@ -56,19 +58,22 @@ extension DevProvider {
     ) async throws -> (status: Int, tokenID: String) {
         let now = configuration.clock.now
         var events: [String: JSONValue] = [
-            "type": .string(type), "sub": .string(subject), "event_time": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970 * 1000)),
+            "type": .string(type), "sub": .string(subject),
+            "event_time": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970 * 1000)),
         ]
         if let email { events["email"] = .string(email) }
         if let isPrivateEmail { events["is_private_email"] = .string(isPrivateEmail ? "true" : "false") }
         let jti = tokenID ?? DevRandom.token()
         let claims: [String: JSONValue] = [
-            "iss": .string(issuer), "aud": .string(clientID), "iat": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970)), "jti": .string(jti),
+            "iss": .string(issuer), "aud": .string(clientID), "iat": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970)),
+            "jti": .string(jti),
             "events": .string(String(decoding: JSONSerializer.bytes(.object(events)), as: UTF8.self)),
         ]
         let token = try state.keys.withLock { $0.current.rsa }.sign(claims: claims, algorithm: .rs256)
-        let response = try await http.send(HTTPRequest(
-            method: "POST", url: receiverURL, headers: [("Content-Type", "application/json")],
-            body: JSONSerializer.bytes(["payload": .string(token)])))
+        let response = try await http.send(
+            HTTPRequest(
+                method: "POST", url: receiverURL, headers: [("Content-Type", "application/json")],
+                body: JSONSerializer.bytes(["payload": .string(token)])))
         return (response.status, jti)
     }
 
@@ -101,7 +106,9 @@ extension DevProvider {
     /// An authorization code as a native SDK receives it (Sign in with Apple on iOS): for
     /// `clientID` (the app's bundle ID), without redirect URI or PKCE, single use, 60 seconds.
     /// `nonce` is what the app put in its request (Apple's SDK sends its SHA-256).
-    public func nativeAuthorizationCode(clientID: String, subject: String, nonce: String? = nil, scopes: [String] = ["openid"]) throws -> String {
+    public func nativeAuthorizationCode(
+        clientID: String, subject: String, nonce: String? = nil, scopes: [String] = ["openid"]
+    ) throws -> String {
         guard configuration.clients.contains(where: { $0.id == clientID }) else {
             throw FederateError(.invalidConfiguration, "no client '\(clientID)' is registered")
         }

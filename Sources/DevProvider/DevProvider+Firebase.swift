@@ -19,7 +19,8 @@ extension DevProvider {
     public func firebaseSessionCookie(
         for user: DevUser, tenant: String? = nil, authTime: Date? = nil, lifetime: Duration = .seconds(3600)
     ) throws -> String {
-        let claims = firebaseClaims(for: user, issuer: sessionCookieIssuerBase + configuration.projectID, tenant: tenant, authTime: authTime, lifetime: lifetime)
+        let claims = firebaseClaims(
+            for: user, issuer: sessionCookieIssuerBase + configuration.projectID, tenant: tenant, authTime: authTime, lifetime: lifetime)
         return try state.keys.withLock { $0.current.rsa }.sign(claims: claims, algorithm: .rs256, header: ["typ": "JWT"])
     }
 
@@ -37,8 +38,10 @@ extension DevProvider {
         for user: DevUser, issuerBase: String = "https://securetoken.google.com/", tenant: String? = nil, authTime: Date? = nil
     ) -> String {
         let claims = firebaseClaims(
-            for: user, issuer: issuerBase + configuration.projectID, tenant: tenant, authTime: authTime, lifetime: configuration.tokenLifetime)
-        return Base64URL.encode(JSONSerializer.bytes(["alg": "none", "typ": "JWT"])) + "." + Base64URL.encode(JSONSerializer.bytes(.object(claims))) + "."
+            for: user, issuer: issuerBase + configuration.projectID, tenant: tenant, authTime: authTime,
+            lifetime: configuration.tokenLifetime)
+        return Base64URL.encode(JSONSerializer.bytes(["alg": "none", "typ": "JWT"])) + "."
+            + Base64URL.encode(JSONSerializer.bytes(.object(claims))) + "."
     }
 
     private func firebaseClaims(

@@ -28,7 +28,8 @@ extension DevProvider {
     ) throws -> String {
         let now = configuration.clock.now
         var claims: [String: JSONValue] = [
-            "iss": .string(issuer), "aud": .string(audience ?? clientID), "iat": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970)),
+            "iss": .string(issuer), "aud": .string(audience ?? clientID),
+            "iat": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970)),
             "exp": .integer(SafeNumber.clampedInt64(now.timeIntervalSince1970) + 120), "jti": .string(DevRandom.token()),
         ]
         if let subject { claims["sub"] = .string(subject) }
@@ -40,7 +41,8 @@ extension DevProvider {
         switch signature {
         case .rs256: return try keys.rsa.sign(claims: claims, algorithm: .rs256, header: header)
         case .es256: return try keys.ec.sign(claims: claims, algorithm: .es256, header: header)
-        case .hs256(let secret): return try JWSSigningKey(hmac: HMACSecret(utf8: secret)).sign(claims: claims, algorithm: .hs256, header: header)
+        case .hs256(let secret):
+            return try JWSSigningKey(hmac: HMACSecret(utf8: secret)).sign(claims: claims, algorithm: .hs256, header: header)
         case .none:
             let encodedHeader = Base64URL.encode(JSONSerializer.bytes(["alg": "none", "typ": "logout+jwt"]))
             return encodedHeader + "." + Base64URL.encode(JSONSerializer.bytes(.object(claims))) + "."
@@ -49,10 +51,13 @@ extension DevProvider {
 
     /// POSTs `logout_token=TOKEN` to a relying party's back-channel logout URI, as a provider
     /// does; returns the HTTP status it answered.
-    public func sendBackChannelLogout(_ token: String, to url: String, http: any HTTPClient = AsyncHTTPClientTransport.shared) async throws -> Int {
-        let response = try await http.send(HTTPRequest(
-            method: "POST", url: url, headers: [("Content-Type", "application/x-www-form-urlencoded")],
-            body: Array(FormURLEncoding.encode([("logout_token", token)]).utf8)))
+    public func sendBackChannelLogout(
+        _ token: String, to url: String, http: any HTTPClient = AsyncHTTPClientTransport.shared
+    ) async throws -> Int {
+        let response = try await http.send(
+            HTTPRequest(
+                method: "POST", url: url, headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                body: Array(FormURLEncoding.encode([("logout_token", token)]).utf8)))
         return response.status
     }
 

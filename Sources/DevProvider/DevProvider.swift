@@ -56,7 +56,9 @@ public final class DevProvider: Sendable {
     /// The JWKS URL (the flavour's path).
     public var jwksURL: String {
         // Microsoft: the common key set (its path has the authority segment as a parameter).
-        baseURL + DevEndpoints(flavor: configuration.flavor, projectID: configuration.projectID).jwks.replacingOccurrences(of: ":tenant", with: "common")
+        baseURL
+            + DevEndpoints(flavor: configuration.flavor, projectID: configuration.projectID).jwks.replacingOccurrences(
+                of: ":tenant", with: "common")
     }
 
     /// Firebase flavour: the x509 certificate map URL (`{kid: PEM}`), else `nil`.
@@ -99,14 +101,16 @@ public final class DevProvider: Sendable {
             throw FederateError(.invalidConfiguration, "the dev provider could not listen on \(address)")
         }
         let baseURL = "http://127.0.0.1:\(bound)"
-        let issuer = switch configuration.flavor {
-        case .firebase: baseURL + "/" + configuration.projectID
-        case .microsoft: baseURL + "/" + IssuerTemplate.placeholder + "/v2.0"
-        default: baseURL
-        }
+        let issuer =
+            switch configuration.flavor {
+            case .firebase: baseURL + "/" + configuration.projectID
+            case .microsoft: baseURL + "/" + IssuerTemplate.placeholder + "/v2.0"
+            default: baseURL
+            }
         state.issuer.withLock { $0 = issuer }
         state.baseURL.withLock { $0 = baseURL }
-        return DevProvider(issuer: issuer, baseURL: baseURL, port: bound, configuration: configuration, state: state, group: group, task: task)
+        return DevProvider(
+            issuer: issuer, baseURL: baseURL, port: bound, configuration: configuration, state: state, group: group, task: task)
     }
 
     /// Publishes new signing keys now; the previous ones stay in the JWKS for `overlap`.

@@ -42,18 +42,23 @@ extension DevProviderConfiguration {
             var method: DevAuthenticationMethod?
             if let name = entry["authentication_method"]?.stringValue {
                 guard let named = DevAuthenticationMethod(rawValue: name) else {
-                    throw FederateError(.invalidConfiguration, "authentication_method is one of \(DevAuthenticationMethod.allCases.map(\.rawValue))")
+                    throw FederateError(
+                        .invalidConfiguration, "authentication_method is one of \(DevAuthenticationMethod.allCases.map(\.rawValue))")
                 }
                 method = named
             }
-            users.append(DevUser(
-                subject: subject, email: email, emailVerified: entry["email_verified"]?.boolValue ?? true,
-                name: entry["name"]?.stringValue ?? subject, hostedDomain: entry["hd"]?.stringValue,
-                refusedScopes: Set(Self.strings(entry["refused_scopes"])), isPrivateEmail: entry["is_private_email"]?.boolValue ?? false,
-                authenticationMethod: method, gitHubLogin: entry["login"]?.stringValue,
-                otherEmails: try Self.emails(entry["other_emails"])))
+            users.append(
+                DevUser(
+                    subject: subject, email: email, emailVerified: entry["email_verified"]?.boolValue ?? true,
+                    name: entry["name"]?.stringValue ?? subject, hostedDomain: entry["hd"]?.stringValue,
+                    refusedScopes: Set(Self.strings(entry["refused_scopes"])),
+                    isPrivateEmail: entry["is_private_email"]?.boolValue ?? false,
+                    authenticationMethod: method, gitHubLogin: entry["login"]?.stringValue,
+                    otherEmails: try Self.emails(entry["other_emails"])))
         }
-        guard !clients.isEmpty, !users.isEmpty else { throw FederateError(.invalidConfiguration, "declare at least one client and one user") }
+        guard !clients.isEmpty, !users.isEmpty else {
+            throw FederateError(.invalidConfiguration, "declare at least one client and one user")
+        }
         self.init(
             flavor: flavor, clients: clients, users: users, autoApproveSubject: object["auto_approve"]?.stringValue,
             projectID: object["project_id"]?.stringValue ?? "dev-project")
@@ -68,7 +73,9 @@ extension DevProviderConfiguration {
     /// GitHub flavour: `[{"email": "...", "verified": true}]`.
     private static func emails(_ value: JSONValue?) throws(FederateError) -> [DevEmail] {
         guard let value else { return [] }
-        guard let entries = value.arrayValue else { throw FederateError(.invalidConfiguration, "other_emails is a list of {email, verified}") }
+        guard let entries = value.arrayValue else {
+            throw FederateError(.invalidConfiguration, "other_emails is a list of {email, verified}")
+        }
         var emails: [DevEmail] = []
         for entry in entries {
             guard let address = entry["email"]?.stringValue, case .bool(let verified)? = entry["verified"] else {

@@ -99,7 +99,8 @@ public struct DevProviderConfiguration: Sendable {
                     DevClient(id: "dev-google-public.apps.googleusercontent.com", redirectURIs: loopbackRedirects),
                 ],
                 users: [
-                    DevUser(subject: "110248495921238986420", email: "alice@example.com", name: "Alice Example", hostedDomain: "example.com"),
+                    DevUser(
+                        subject: "110248495921238986420", email: "alice@example.com", name: "Alice Example", hostedDomain: "example.com"),
                     DevUser(subject: "110248495921238986421", email: "bob@gmail.com", emailVerified: false, name: "Bob Example"),
                     DevUser(subject: "110248495921238986422", email: "carol@gmail.com", name: "Carol Example", refusedScopes: ["profile"]),
                 ],

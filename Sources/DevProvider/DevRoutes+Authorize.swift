@@ -34,7 +34,9 @@ extension DevRoutes {
         }
         let mode = parameters["response_mode"] ?? "query"
         guard ["query", "fragment", "form_post"].contains(mode) else {
-            return redirect(redirectURI, mode: "query", [("error", "invalid_request"), ("error_description", "unsupported response_mode")], state: parameters["state"])
+            return redirect(
+                redirectURI, mode: "query", [("error", "invalid_request"), ("error_description", "unsupported response_mode")],
+                state: parameters["state"])
         }
         func fail(_ error: String, _ description: String) -> Response {
             redirect(redirectURI, mode: mode, [("error", error), ("error_description", description)], state: parameters["state"])
@@ -48,7 +50,9 @@ extension DevRoutes {
         // The generic flavour also serves plain OAuth 2.0 clients of an API (an MCP client asks for
         // `mcp:tools` and a `resource`, not `openid`): they get an access token and no ID token.
         // GitHub's flavour is OAuth 2.0 alone.
-        guard scopes.contains("openid") || flavor == .generic || flavor == .github else { return fail("invalid_scope", "scope must contain openid") }
+        guard scopes.contains("openid") || flavor == .generic || flavor == .github else {
+            return fail("invalid_scope", "scope must contain openid")
+        }
         if flavor == .apple, scopes.contains("name") || scopes.contains("email"), mode != "form_post" {
             return fail("invalid_request", "response_mode must be form_post when name or email scope is requested")
         }
@@ -59,7 +63,9 @@ extension DevRoutes {
         do { stepUp = try DevStepUp(parameters) } catch { return fail("invalid_request", error.description) }
         var pickedMethod: DevAuthenticationMethod?
         if let name = parameters["method"] {
-            guard let method = DevAuthenticationMethod(rawValue: name) else { return fail("invalid_request", "unknown authentication method") }
+            guard let method = DevAuthenticationMethod(rawValue: name) else {
+                return fail("invalid_request", "unknown authentication method")
+            }
             pickedMethod = method
         }
         let resource = parameters["resource"]
@@ -139,14 +145,17 @@ extension DevRoutes {
     func redirect(_ redirectURI: String, mode: String, _ parameters: [(String, String)], state: String?) -> Response {
         var all = parameters
         if let state { all.append(("state", state)) }
-        if flavor != .apple, flavor != .microsoft, flavor != .github { all.append(("iss", issuer)) }  // Apple, Entra and GitHub send no RFC 9207 `iss`
+        // Apple, Entra and GitHub send no RFC 9207 `iss`.
+        if flavor != .apple, flavor != .microsoft, flavor != .github { all.append(("iss", issuer)) }
         switch mode {
         case "form_post":
             let fields = all.map { "<input type=\"hidden\" name=\"\(html($0.0))\" value=\"\(html($0.1))\">" }.joined()
-            return page(status: .ok, title: "Signing in", body: """
-                <form method="post" action="\(html(redirectURI))">\(fields)<noscript><button>Continue</button></noscript></form>
-                <script>document.forms[0].submit()</script>
-                """)
+            return page(
+                status: .ok, title: "Signing in",
+                body: """
+                    <form method="post" action="\(html(redirectURI))">\(fields)<noscript><button>Continue</button></noscript></form>
+                    <script>document.forms[0].submit()</script>
+                    """)
         case "fragment":
             return Response(status: .found, headers: [.location: redirectURI + "#" + FormURLEncoding.encode(all)])
         default:
@@ -159,20 +168,27 @@ extension DevRoutes {
     /// Cancel POSTs it back with `cancel` (answered `error=access_denied`). `resubmit` are the
     /// parameters to post back when they differ from those shown (a pushed request's `request_uri`).
     func picker(_ parameters: [String: String], resubmit: [String: String]? = nil, stepUp: DevStepUp? = nil) -> Response {
-        let hidden = (resubmit ?? parameters).sorted { $0.key < $1.key }.filter { $0.key != "user" && $0.key != "cancel" && $0.key != "method" }
-            .map { "<input type=\"hidden\" name=\"\(html($0.key))\" value=\"\(html($0.value))\">" }.joined()
+        let hidden = (resubmit ?? parameters).sorted { $0.key < $1.key }.filter {
+            $0.key != "user" && $0.key != "cancel" && $0.key != "method"
+        }
+        .map { "<input type=\"hidden\" name=\"\(html($0.key))\" value=\"\(html($0.value))\">" }.joined()
         let buttons = configuration.users.map { user in
             "<li style=\"margin: .4em 0\"><button style=\"font: inherit; padding: .45em .9em\" name=\"user\" value=\"\(html(user.subject))\">\(html(user.name)) &lt;\(html(user.email))&gt;</button></li>"
         }.joined()
-        let flavorName = ["generic": "", "google": " — Google flavour", "apple": " — Apple flavour", "firebase": " — Firebase flavour",
-                          "github": " — GitHub flavour"][flavor.rawValue] ?? ""
-        return page(status: .ok, title: "Federate dev provider: sign in", body: """
-            <h1>Sign in as…</h1><p><strong>\(html(parameters["client_id"] ?? "An app"))</strong> asks who you are \
-            (scopes: \(html(parameters["scope"] ?? "")))\(html(flavorName)).</p>
-            <form method="post" action="\(html(endpoints.authorize))">\(hidden)\(methodChoice(stepUp))<ul style="list-style: none; padding: 0">\(buttons)</ul>
-            <button id="cancel" style="font: inherit; padding: .45em .9em" name="cancel" value="1">Cancel</button></form>
-            <p style="color: #6e6e73">This is Federate's development provider: no passwords, test users only.</p>
-            """)
+        let flavorName =
+            [
+                "generic": "", "google": " — Google flavour", "apple": " — Apple flavour", "firebase": " — Firebase flavour",
+                "github": " — GitHub flavour",
+            ][flavor.rawValue] ?? ""
+        return page(
+            status: .ok, title: "Federate dev provider: sign in",
+            body: """
+                <h1>Sign in as…</h1><p><strong>\(html(parameters["client_id"] ?? "An app"))</strong> asks who you are \
+                (scopes: \(html(parameters["scope"] ?? "")))\(html(flavorName)).</p>
+                <form method="post" action="\(html(endpoints.authorize))">\(hidden)\(methodChoice(stepUp))<ul style="list-style: none; padding: 0">\(buttons)</ul>
+                <button id="cancel" style="font: inherit; padding: .45em .9em" name="cancel" value="1">Cancel</button></form>
+                <p style="color: #6e6e73">This is Federate's development provider: no passwords, test users only.</p>
+                """)
     }
 
     func page(status: HTTPResponse.Status, title: String, body: String) -> Response {
@@ -180,8 +196,9 @@ extension DevRoutes {
             <!doctype html><html><head><meta charset="utf-8"><title>\(html(title))</title></head>
             <body style="font-family: system-ui, sans-serif; margin: 3em">\(body)</body></html>
             """
-        return Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(string: document)))
+        return Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: document)))
     }
 
     func html(_ text: String) -> String {

@@ -15,7 +15,9 @@ extension DevRoutes {
     /// credentials), `client_secret_post`, `private_key_jwt`, or `none`, each only when the
     /// client accepts that method. In the Apple flavour the secret must be a valid ES256
     /// client-secret JWT. A failure says why.
-    func authenticate(_ parameters: [String: String], authorization: String?, endpoint: String) -> Result<DevClient, DevAuthenticationFailure> {
+    func authenticate(
+        _ parameters: [String: String], authorization: String?, endpoint: String
+    ) -> Result<DevClient, DevAuthenticationFailure> {
         func fail(_ reason: String) -> Result<DevClient, DevAuthenticationFailure> {
             .failure(DevAuthenticationFailure(reason: reason, usedBasic: authorization != nil))
         }
@@ -24,7 +26,9 @@ extension DevRoutes {
                 return fail("the Authorization header is not Basic with form-encoded credentials")
             }
             guard let client = client(id) else { return fail("no client with this client_id") }
-            guard client.acceptedAuthMethods.contains(.clientSecretBasic) else { return fail("this client may not use client_secret_basic") }
+            guard client.acceptedAuthMethods.contains(.clientSecretBasic) else {
+                return fail("this client may not use client_secret_basic")
+            }
             guard parameters["client_assertion"] == nil else { return fail("send one client authentication, not two") }
             guard verifySecret(secret, of: client) else { return fail(secretFailure(client)) }
             return .success(client)

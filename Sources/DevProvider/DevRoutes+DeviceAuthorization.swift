@@ -57,7 +57,9 @@ extension DevRoutes {
     /// until the user answers, `slow_down` (and 5 seconds more) when polled sooner than the
     /// interval, `access_denied` when refused, `expired_token` after 600 s, then the tokens once.
     func deviceToken(_ parameters: [String: String], client: DevClient) throws -> Response {
-        guard let deviceCode = parameters["device_code"].map(ExactString.init) else { return oauthError("invalid_request", "device_code missing") }
+        guard let deviceCode = parameters["device_code"].map(ExactString.init) else {
+            return oauthError("invalid_request", "device_code missing")
+        }
         let now = configuration.clock.now
         enum Outcome { case unknown, expired, slowDown, pending, denied, approved(DevUser, Date, [String]) }
         let outcome = state.deviceGrants.withLock { grants -> Outcome in
@@ -102,13 +104,15 @@ extension DevRoutes {
         let buttons = configuration.users.map { user in
             "<li style=\"margin: .4em 0\"><button style=\"font: inherit; padding: .45em .9em\" name=\"user\" value=\"\(html(user.subject))\">Approve as \(html(user.name)) &lt;\(html(user.email))&gt;</button></li>"
         }.joined()
-        return page(status: .ok, title: "Federate dev provider: connect a device", body: """
-            <h1>Connect a device</h1><form method="post" action="\(html(endpoints.deviceVerification))">
-            <p><label>Code shown on the device: <input name="user_code" value="\(html(parameters["user_code"] ?? ""))" autocomplete="off"></label></p>
-            <ul style="list-style: none; padding: 0">\(buttons)</ul>
-            <button id="deny" style="font: inherit; padding: .45em .9em" name="deny" value="1">Deny</button></form>
-            <p style="color: #6e6e73">This is Federate's development provider: no passwords, test users only.</p>
-            """)
+        return page(
+            status: .ok, title: "Federate dev provider: connect a device",
+            body: """
+                <h1>Connect a device</h1><form method="post" action="\(html(endpoints.deviceVerification))">
+                <p><label>Code shown on the device: <input name="user_code" value="\(html(parameters["user_code"] ?? ""))" autocomplete="off"></label></p>
+                <ul style="list-style: none; padding: 0">\(buttons)</ul>
+                <button id="deny" style="font: inherit; padding: .45em .9em" name="deny" value="1">Deny</button></form>
+                <p style="color: #6e6e73">This is Federate's development provider: no passwords, test users only.</p>
+                """)
     }
 
     /// `POST /device`: approves the pending device authorization with this user code as the
@@ -133,8 +137,10 @@ extension DevRoutes {
         guard answered else {
             return page(status: .badRequest, title: "Unknown code", body: "<p>No device is waiting for this code, or it expired.</p>")
         }
-        return page(status: .ok, title: denied ? "Device denied" : "Device connected", body: denied
-            ? "<p>The device was denied access. You can close this page.</p>"
-            : "<p>The device is signed in. You can close this page and return to it.</p>")
+        return page(
+            status: .ok, title: denied ? "Device denied" : "Device connected",
+            body: denied
+                ? "<p>The device was denied access. You can close this page.</p>"
+                : "<p>The device is signed in. You can close this page and return to it.</p>")
     }
 }

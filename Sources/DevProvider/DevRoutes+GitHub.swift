@@ -17,7 +17,8 @@ extension DevRoutes {
         router.post(RouterPath(endpoints.token)) { request, _ in
             var request = request
             let body = try await request.collectBody(upTo: 64 * 1024)
-            return self.gitHubToken(form: String(buffer: body), authorization: request.headers[.authorization], accept: request.headers[.accept])
+            return self.gitHubToken(
+                form: String(buffer: body), authorization: request.headers[.authorization], accept: request.headers[.accept])
         }
         router.get("/api/v3/user") { request, _ in self.gitHubAPI(request) { grant in self.gitHubUser(grant) } }
         router.get("/api/v3/user/emails") { request, _ in
@@ -32,7 +33,8 @@ extension DevRoutes {
         router.delete("/api/v3/applications/{client}/token") { request, context in
             var request = request
             let body = try await request.collectBody(upTo: 64 * 1024)
-            return self.gitHubRevoke(clientID: context.parameters.get("client"), authorization: request.headers[.authorization], body: Array(buffer: body))
+            return self.gitHubRevoke(
+                clientID: context.parameters.get("client"), authorization: request.headers[.authorization], body: Array(buffer: body))
         }
     }
 
@@ -51,23 +53,32 @@ extension DevRoutes {
         }
         guard let parameters = try? FormURLEncoding.decode(form) else { return answer([("error", "bad_request")]) }
         guard case .success(let client) = authenticate(parameters, authorization: authorization, endpoint: baseURL + endpoints.token) else {
-            return answer([("error", "incorrect_client_credentials"), ("error_description", "The client_id and/or client_secret passed are incorrect.")])
+            return answer([
+                ("error", "incorrect_client_credentials"),
+                ("error_description", "The client_id and/or client_secret passed are incorrect."),
+            ])
         }
         guard let code = parameters["code"], let grant = state.takeCode(code), grant.clientID == client.id else {
             return answer([("error", "bad_verification_code"), ("error_description", "The code passed is incorrect or expired.")])
         }
         if let redirect = parameters["redirect_uri"], redirect != grant.redirectURI {
-            return answer([("error", "redirect_uri_mismatch"), ("error_description", "The redirect_uri MUST match the registered callback URL.")])
+            return answer([
+                ("error", "redirect_uri_mismatch"), ("error_description", "The redirect_uri MUST match the registered callback URL."),
+            ])
         }
         if let challenge = grant.codeChallenge {
-            guard let verifier = parameters["code_verifier"], Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8)))) == challenge else {
-                return answer([("error", "bad_verification_code"), ("error_description", "The code_verifier does not match the code_challenge.")])
+            guard let verifier = parameters["code_verifier"], Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8)))) == challenge
+            else {
+                return answer([
+                    ("error", "bad_verification_code"), ("error_description", "The code_verifier does not match the code_challenge."),
+                ])
             }
         }
         let token = "gho_" + DevRandom.token()
         state.tokens.withLock {
             $0[ExactString(token)] = DevTokenGrant(
-                clientID: client.id, user: grant.user, scopes: grant.scopes, authTime: grant.authTime, expiresAt: .distantFuture, sibling: nil)
+                clientID: client.id, user: grant.user, scopes: grant.scopes, authTime: grant.authTime, expiresAt: .distantFuture,
+                sibling: nil)
         }
         return answer([("access_token", token), ("token_type", "bearer"), ("scope", grant.scopes.joined(separator: ","))])
     }
@@ -96,16 +107,21 @@ extension DevRoutes {
 
     /// `GET /user/emails`: the primary address (``DevUser/email``), then the others.
     func gitHubEmails(_ user: DevUser) -> JSONValue {
-        let primary: JSONValue = ["email": .string(user.email), "primary": true, "verified": .bool(user.emailVerified), "visibility": "private"]
-        return .array([primary] + user.otherEmails.map { email in
-            ["email": .string(email.address), "primary": false, "verified": .bool(email.verified), "visibility": .null]
-        })
+        let primary: JSONValue = [
+            "email": .string(user.email), "primary": true, "verified": .bool(user.emailVerified), "visibility": "private",
+        ]
+        return .array(
+            [primary]
+                + user.otherEmails.map { email in
+                    ["email": .string(email.address), "primary": false, "verified": .bool(email.verified), "visibility": .null]
+                })
     }
 
     /// `DELETE /applications/{client_id}/token` with the app's Basic credentials and
     /// `{"access_token": …}`: 204, or 404 for a token this app does not have.
     func gitHubRevoke(clientID: String?, authorization: String?, body: [UInt8]) -> Response {
-        guard let client = client(clientID), case .success(let authenticated) = authenticate([:], authorization: authorization, endpoint: ""),
+        guard let client = client(clientID),
+            case .success(let authenticated) = authenticate([:], authorization: authorization, endpoint: ""),
             authenticated.id == client.id
         else {
             return json(["message": "Bad credentials"], status: .unauthorized)

@@ -96,12 +96,15 @@ extension DevRoutes {
     /// (`ClaimRules.requestObject`): signed by one of the client's registered keys, or HS256
     /// with its secret; its `client_id` the client; `response_type` and `scope` sent outside it
     /// equal to those inside. Claims become string parameters (numbers as digits).
-    func requestObjectParameters(_ token: String, client: DevClient, outer: [String: String]) -> Result<[String: String], DevRequestObjectRefusal> {
+    func requestObjectParameters(
+        _ token: String, client: DevClient, outer: [String: String]
+    ) -> Result<[String: String], DevRequestObjectRefusal> {
         var algorithms: Set<JWSAlgorithm> = client.publicKeys == nil ? [] : [.rs256, .es256, .ps256, .edDSA]
         if client.secret != nil { algorithms.insert(.hs256) }
         let verifier = JWTVerifier(
             rules: .requestObject(clientID: client.id, audiences: [issuer, baseURL]), allowedAlgorithms: algorithms,
-            keys: client.publicKeys ?? JSONWebKeySet.empty, hmacSecret: client.secret.map { HMACSecret(utf8: $0) }, clockTolerance: .seconds(5),
+            keys: client.publicKeys ?? JSONWebKeySet.empty, hmacSecret: client.secret.map { HMACSecret(utf8: $0) },
+            clockTolerance: .seconds(5),
             clock: configuration.clock)
         let verified: VerifiedJWT
         do {

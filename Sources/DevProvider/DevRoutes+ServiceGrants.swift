@@ -13,8 +13,11 @@ extension DevRoutes {
         }
         let scopes = (parameters["scope"] ?? "").split(separator: " ").map(String.init)
         let resource = parameters["resource"] ?? parameters["audience"] ?? configuration.accessTokenResource
-        return json(.object(try serviceToken(
-            for: DevUser(subject: client.id, email: "", name: client.id), client: client, scopes: scopes, resource: resource, jkt: jkt)))
+        return json(
+            .object(
+                try serviceToken(
+                    for: DevUser(subject: client.id, email: "", name: client.id), client: client, scopes: scopes, resource: resource,
+                    jkt: jkt)))
     }
 
     /// Token exchange (RFC 8693), generic flavour: `subject_token` must be an access token this
@@ -32,10 +35,14 @@ extension DevRoutes {
         func valid(_ token: String) -> DevTokenGrant? {
             state.tokens.withLock { $0[ExactString(token)] }.flatMap { grant in (grant.expiresAt.map { $0 > now } ?? false) ? grant : nil }
         }
-        guard let subject = valid(subjectToken) else { return oauthError("invalid_grant", "the subject_token is unknown, expired or revoked") }
+        guard let subject = valid(subjectToken) else {
+            return oauthError("invalid_grant", "the subject_token is unknown, expired or revoked")
+        }
         switch (parameters["actor_token"], parameters["actor_token_type"]) {
         case (let actor?, let type?):
-            guard type == accessTokenType, valid(actor) != nil else { return oauthError("invalid_grant", "the actor_token is unknown, expired or revoked") }
+            guard type == accessTokenType, valid(actor) != nil else {
+                return oauthError("invalid_grant", "the actor_token is unknown, expired or revoked")
+            }
         case (nil, nil): break
         default: return oauthError("invalid_request", "actor_token and actor_token_type go together")
         }
@@ -43,15 +50,20 @@ extension DevRoutes {
             return oauthError("invalid_request", "only access tokens are issued")
         }
         let target = parameters["resource"] ?? parameters["audience"] ?? configuration.accessTokenResource
-        if target.hasPrefix("https://forbidden.example") { return oauthError("invalid_target", "this client may not get tokens for that target") }
+        if target.hasPrefix("https://forbidden.example") {
+            return oauthError("invalid_target", "this client may not get tokens for that target")
+        }
         let scopes = parameters["scope"].map { $0.split(separator: " ").map(String.init) } ?? subject.scopes
         var body = try serviceToken(for: subject.user, client: client, scopes: scopes, resource: target, jkt: jkt)
         body["issued_token_type"] = .string(accessTokenType)
         return json(.object(body))
     }
 
-    private func serviceToken(for user: DevUser, client: DevClient, scopes: [String], resource: String, jkt: String?) throws -> [String: JSONValue] {
-        let access = try minter.accessToken(for: user, client: client, scopes: scopes, resource: resource, authTime: configuration.clock.now, jkt: jkt)
+    private func serviceToken(
+        for user: DevUser, client: DevClient, scopes: [String], resource: String, jkt: String?
+    ) throws -> [String: JSONValue] {
+        let access = try minter.accessToken(
+            for: user, client: client, scopes: scopes, resource: resource, authTime: configuration.clock.now, jkt: jkt)
         state.tokens.withLock {
             $0[ExactString(access)] = DevTokenGrant(
                 clientID: client.id, user: user, scopes: scopes, authTime: configuration.clock.now,

@@ -15,7 +15,9 @@ extension DevRoutes {
         if client.faults.contains(.serverError) { return oauthError("server_error", "injected fault", status: .internalServerError) }
         if client.faults.contains(.slowResponse) { try await Task.sleep(for: .seconds(3)) }
         if client.faults.contains(.malformedJSON) {
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: "{\"access_token\": ")))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: "{\"access_token\": "))
+            )
         }
         if client.faults.contains(.truncatedBody) { return truncatedResponse() }
         let requestedResource = parameters["resource"]
@@ -53,7 +55,9 @@ extension DevRoutes {
             state.refreshStatistics.withLock { $0.requests += 1 }
             let grant = state.tokens.withLock { tokens -> DevTokenGrant? in
                 // A refresh token bound to a DPoP key needs a proof of that key (RFC 9449 §5.2).
-                guard var grant = tokens[ExactString(refresh)], grant.clientID == client.id, grant.jkt == nil || grant.jkt == dpop?.thumbprint else {
+                guard var grant = tokens[ExactString(refresh)], grant.clientID == client.id,
+                    grant.jkt == nil || grant.jkt == dpop?.thumbprint
+                else {
                     return nil
                 }
                 guard !grant.spent else {
@@ -73,11 +77,13 @@ extension DevRoutes {
                 return grant
             }
             guard let grant else {
-                return oauthError("invalid_grant", flavor == .google ? "Token has been expired or revoked." : "the refresh token is unknown or revoked")
+                return oauthError(
+                    "invalid_grant", flavor == .google ? "Token has been expired or revoked." : "the refresh token is unknown or revoked")
             }
             state.refreshStatistics.withLock { $0.refreshes += 1 }
             return try issueTokens(
-                client: client, user: grant.user, scopes: grant.scopes, nonce: nil, authTime: grant.authTime, resource: requestedResource ?? grant.resource,
+                client: client, user: grant.user, scopes: grant.scopes, nonce: nil, authTime: grant.authTime,
+                resource: requestedResource ?? grant.resource,
                 keepRefreshToken: keep, jkt: grant.jkt ?? dpop?.thumbprint, family: grant.family)
         case DevDeviceGrant.grantType:
             return try deviceToken(parameters, client: client)
@@ -86,7 +92,8 @@ extension DevRoutes {
         case "urn:ietf:params:oauth:grant-type:token-exchange" where servesClientFlows:
             return try tokenExchange(parameters, client: client, jkt: dpop?.thumbprint)
         default:
-            return oauthError("unsupported_grant_type", "authorization_code, refresh_token, device_code, client_credentials or token exchange")
+            return oauthError(
+                "unsupported_grant_type", "authorization_code, refresh_token, device_code, client_credentials or token exchange")
         }
     }
 
@@ -101,7 +108,8 @@ extension DevRoutes {
     /// Issues an access token, an ID token and (unless `keepRefreshToken`) a refresh token, all
     /// of token family `family` (a new one for a sign-in).
     func issueTokens(
-        client: DevClient, user: DevUser, scopes: [String], nonce: String?, authTime: Date, resource: String? = nil, keepRefreshToken: String? = nil,
+        client: DevClient, user: DevUser, scopes: [String], nonce: String?, authTime: Date, resource: String? = nil,
+        keepRefreshToken: String? = nil,
         jkt: String? = nil, family: String? = nil
     ) throws -> Response {
         let family = family ?? DevRandom.token()
@@ -112,18 +120,22 @@ extension DevRoutes {
         state.tokens.withLock { tokens in
             if let old = tokens[ExactString(refresh)]?.sibling { tokens.removeValue(forKey: ExactString(old)) }
             tokens[ExactString(access)] = DevTokenGrant(
-                clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: expiresAt, sibling: refresh, resource: audience, jkt: jkt,
+                clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: expiresAt, sibling: refresh,
+                resource: audience, jkt: jkt,
                 family: family)
             tokens[ExactString(refresh)] = DevTokenGrant(
-                clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: nil, sibling: access, resource: resource, jkt: jkt,
+                clientID: client.id, user: user, scopes: scopes, authTime: authTime, expiresAt: nil, sibling: access, resource: resource,
+                jkt: jkt,
                 family: family)
         }
         var body: [String: JSONValue] = [
-            "access_token": .string(access), "token_type": .string(jkt == nil ? "Bearer" : "DPoP"), "expires_in": .integer(configuration.tokenLifetime.wholeSeconds),
+            "access_token": .string(access), "token_type": .string(jkt == nil ? "Bearer" : "DPoP"),
+            "expires_in": .integer(configuration.tokenLifetime.wholeSeconds),
         ]
         // An ID token only for OpenID Connect requests: an API's OAuth client asked for none.
         if scopes.contains("openid") {
-            body["id_token"] = .string(try minter.idToken(for: user, client: client, nonce: nonce, accessToken: access, authTime: authTime, scopes: scopes))
+            body["id_token"] = .string(
+                try minter.idToken(for: user, client: client, nonce: nonce, accessToken: access, authTime: authTime, scopes: scopes))
         }
         if keepRefreshToken == nil { body["refresh_token"] = .string(refresh) }
         if flavor != .apple { body["scope"] = .string(scopes.joined(separator: " ")) }
@@ -152,14 +164,17 @@ extension DevRoutes {
         }
         let scheme = authorization[..<space].lowercased()
         let token = String(authorization[authorization.index(after: space)...])
-        guard let grant = state.tokens.withLock({ $0[ExactString(token)] }), let expiresAt = grant.expiresAt, expiresAt > configuration.clock.now,
+        guard let grant = state.tokens.withLock({ $0[ExactString(token)] }), let expiresAt = grant.expiresAt,
+            expiresAt > configuration.clock.now,
             (grant.jkt != nil) == (scheme == "dpop")
         else {
-            return Response(status: .unauthorized, headers: [.wwwAuthenticate: "\(scheme == "dpop" ? "DPoP" : "Bearer") error=\"invalid_token\""])
+            return Response(
+                status: .unauthorized, headers: [.wwwAuthenticate: "\(scheme == "dpop" ? "DPoP" : "Bearer") error=\"invalid_token\""])
         }
-        if scheme == "dpop", let refusal = await userinfoProof(
-            token: token, grant: grant, proofs: request.headers[values: .dpop], method: request.method.rawValue,
-            path: request.uri.path)
+        if scheme == "dpop",
+            let refusal = await userinfoProof(
+                token: token, grant: grant, proofs: request.headers[values: .dpop], method: request.method.rawValue,
+                path: request.uri.path)
         {
             return refusal
         }
@@ -221,7 +236,9 @@ extension DevRoutes {
                 rules: ClaimRules(rules), allowedAlgorithms: [.rs256, .es256],
                 keys: (try? JSONWebKeySet(jwks: state.jwks())) ?? .empty, clock: configuration.clock)
             guard let verified = try? await verifier.verify(hint), let subject = verified.claims["sub"]?.stringValue else {
-                return page(status: .badRequest, title: "Invalid id_token_hint", body: "<p>The id_token_hint is not an ID token of this provider for this client.</p>")
+                return page(
+                    status: .badRequest, title: "Invalid id_token_hint",
+                    body: "<p>The id_token_hint is not an ID token of this provider for this client.</p>")
             }
             if clientID == nil { clientID = verified.claims["aud"]?.stringValue ?? verified.claims["aud"]?.arrayValue?.first?.stringValue }
             state.logouts.withLock { $0.append(DevLogout(subject: subject, clientID: clientID, state: parameters["state"])) }
@@ -232,7 +249,8 @@ extension DevRoutes {
             var pairs: [(String, String)] = []
             if let state = parameters["state"] { pairs.append(("state", state)) }
             let separator = target.contains("?") ? "&" : "?"
-            return Response(status: .found, headers: [.location: pairs.isEmpty ? target : target + separator + FormURLEncoding.encode(pairs)])
+            return Response(
+                status: .found, headers: [.location: pairs.isEmpty ? target : target + separator + FormURLEncoding.encode(pairs)])
         }
         return page(status: .ok, title: "Signed out", body: "<p>You are signed out of the dev provider.</p>")
     }

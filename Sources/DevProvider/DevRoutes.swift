@@ -31,8 +31,10 @@ struct DevRoutes: Sendable {
         if flavor == .firebase { registerFirebaseSessionCookieKeys(on: router) }
         if let risc = endpoints.riscConfiguration {
             router.get(RouterPath(risc)) { _, _ in
-                self.json(["issuer": .string(self.issuer + "/"), "jwks_uri": .string(self.baseURL + endpoints.jwks),
-                           "delivery_methods_supported": ["https://schemas.openid.net/secevent/risc/delivery-method/push"]])
+                self.json([
+                    "issuer": .string(self.issuer + "/"), "jwks_uri": .string(self.baseURL + endpoints.jwks),
+                    "delivery_methods_supported": ["https://schemas.openid.net/secevent/risc/delivery-method/push"],
+                ])
             }
         }
         router.get(RouterPath(endpoints.authorize)) { request, _ in self.authorize(query: request.uri.query ?? "") }
@@ -89,12 +91,16 @@ struct DevRoutes: Sendable {
             document["scopes_supported"] = ["openid", "email", "name"]
             document["token_endpoint_auth_methods_supported"] = ["client_secret_post"]
             document["revocation_endpoint_auth_methods_supported"] = ["client_secret_post"]
-            document["claims_supported"] = ["aud", "email", "email_verified", "exp", "iat", "is_private_email", "iss", "nonce", "nonce_supported", "sub"]
+            document["claims_supported"] = [
+                "aud", "email", "email_verified", "exp", "iat", "is_private_email", "iss", "nonce", "nonce_supported", "sub",
+            ]
         case .google:
             document["scopes_supported"] = ["openid", "email", "profile"]
             document["token_endpoint_auth_methods_supported"] = ["client_secret_post", "client_secret_basic"]
             document["revocation_endpoint_auth_methods_supported"] = ["none"]
-            document["claims_supported"] = ["aud", "email", "email_verified", "exp", "family_name", "given_name", "hd", "iat", "iss", "name", "picture", "sub"]
+            document["claims_supported"] = [
+                "aud", "email", "email_verified", "exp", "family_name", "given_name", "hd", "iat", "iss", "name", "picture", "sub",
+            ]
             document["authorization_response_iss_parameter_supported"] = true
         case .microsoft:
             addMicrosoftMetadata(to: &document)
@@ -102,7 +108,9 @@ struct DevRoutes: Sendable {
             document["scopes_supported"] = ["openid", "email", "profile"]
             document["token_endpoint_auth_methods_supported"] = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
             document["token_endpoint_auth_signing_alg_values_supported"] = ["RS256", "ES256", "PS256", "EdDSA"]
-            document["revocation_endpoint_auth_methods_supported"] = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
+            document["revocation_endpoint_auth_methods_supported"] = [
+                "client_secret_basic", "client_secret_post", "private_key_jwt", "none",
+            ]
             document["revocation_endpoint_auth_signing_alg_values_supported"] = ["RS256", "ES256", "PS256", "EdDSA"]
             document["claims_supported"] = ["sub", "email", "email_verified", "name", "sid"]
             document["introspection_endpoint"] = .string(baseURL + Self.introspectionPath)
@@ -117,13 +125,16 @@ struct DevRoutes: Sendable {
 
     /// A key set or certificate map, cached as configured.
     func keys(_ body: [UInt8]) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "public, max-age=\(configuration.keysMaxAge.wholeSeconds)"],
-                 body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        Response(
+            status: .ok,
+            headers: [.contentType: "application/json", .cacheControl: "public, max-age=\(configuration.keysMaxAge.wholeSeconds)"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                 body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes(value))))
+        Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: JSONSerializer.bytes(value))))
     }
 
     func oauthError(_ code: String, _ description: String, status: HTTPResponse.Status = .badRequest) -> Response {

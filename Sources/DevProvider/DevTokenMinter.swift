@@ -15,12 +15,15 @@ struct DevTokenMinter {
         let faults = client.faults
         if faults.contains(.rotateKeys) { try state.rotateKeys(overlap: .seconds(3600)) }
         let issuedAt = SafeNumber.clampedInt64(now.timeIntervalSince1970) + (faults.contains(.futureToken) ? 3600 : 0)
-        let expiresAt = faults.contains(.expiredToken) ? SafeNumber.clampedInt64(now.timeIntervalSince1970) - 3600 : issuedAt &+ configuration.tokenLifetime.wholeSeconds
+        let expiresAt =
+            faults.contains(.expiredToken)
+            ? SafeNumber.clampedInt64(now.timeIntervalSince1970) - 3600 : issuedAt &+ configuration.tokenLifetime.wholeSeconds
         var claims: [String: JSONValue] = [
             "iss": .string(faults.contains(.wrongIssuer) ? issuer + "/other" : tokenIssuer(for: client)),
             "sub": .string(user.subject),
             "aud": .string(faults.contains(.wrongAudience) ? client.id + "-other" : client.id),
-            "iat": .integer(issuedAt), "exp": .integer(expiresAt), "auth_time": .integer(SafeNumber.clampedInt64(authTime.timeIntervalSince1970)),
+            "iat": .integer(issuedAt), "exp": .integer(expiresAt),
+            "auth_time": .integer(SafeNumber.clampedInt64(authTime.timeIntervalSince1970)),
         ]
         if let nonce { claims["nonce"] = .string(faults.contains(.wrongNonce) ? nonce + "-other" : nonce) }
         if let accessToken { claims["at_hash"] = .string(TokenHash.compute(accessToken, algorithm: .rs256)) }

@@ -11,10 +11,12 @@ extension AccountsTests {
         @Test(arguments: StoreKind.allCases)
         func exportHasEverythingButSecretsAndDeletionLeavesNothing(kind: StoreKind) async throws {
             try await kind.withService { accounts, clock in
-                let credential = TestCredential.make("google.com", "ann", email: "ann@example.com", name: "Ann", accessToken: "AT-SECRET-1", refreshToken: "RT-SECRET-1")
+                let credential = TestCredential.make(
+                    "google.com", "ann", email: "ann@example.com", name: "Ann", accessToken: "AT-SECRET-1", refreshToken: "RT-SECRET-1")
                 let ann = try await accounts.signIn(with: credential)
                 let uid = ann.user.uid
-                _ = try await accounts.link(uid, with: TestCredential.make("oidc.corp", "ann-corp", accessToken: "AT-SECRET-2", refreshToken: "RT-SECRET-2"))
+                _ = try await accounts.link(
+                    uid, with: TestCredential.make("oidc.corp", "ann-corp", accessToken: "AT-SECRET-2", refreshToken: "RT-SECRET-2"))
                 let session = try #require(ann.session)
                 try await accounts.signOut(session)
                 try await accounts.apply(.sessionsRevoked(providerID: "google.com", subject: "ann"))
@@ -27,7 +29,9 @@ extension AccountsTests {
                 }
                 #expect(!text.contains(bob.user.uid))
                 #expect(export["format"] == "federate.account-export.v1")
-                #expect(export["user"]?["uid"] == .string(uid) && export["user"]?["email"] == "ann@example.com" && export["user"]?["guest"] == false)
+                #expect(
+                    export["user"]?["uid"] == .string(uid) && export["user"]?["email"] == "ann@example.com"
+                        && export["user"]?["guest"] == false)
                 #expect(export["user"]?["created_at"] == .integer(Int64(clock.now.timeIntervalSince1970)))
                 #expect(export["identities"]?.arrayValue?.compactMap { $0["provider_id"]?.stringValue } == ["google.com", "oidc.corp"])
                 let first = try #require(export["identities"]?.arrayValue?.first)

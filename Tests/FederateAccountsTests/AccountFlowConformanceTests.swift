@@ -46,7 +46,8 @@ extension AccountsTests {
         func onlyVerifiedEmailsCount(kind: StoreKind) async throws {
             try await kind.withService { accounts, _ in
                 // Eve's provider asserts the victim's address without verifying it; she signs in first.
-                let eve = try await accounts.signIn(with: TestCredential.make("oidc.loose", "eve", email: "victim@example.com", verified: false))
+                let eve = try await accounts.signIn(
+                    with: TestCredential.make("oidc.loose", "eve", email: "victim@example.com", verified: false))
                 #expect(eve.user.emailVerified == false)
                 #expect(try await accounts.store.users(email: "victim@example.com").isEmpty)
                 // The verified owner is not refused, not told about Eve, and gets an account of her own.
@@ -54,10 +55,12 @@ extension AccountsTests {
                 #expect(victim.additionalUserInfo.isNewUser && victim.user.uid != eve.user.uid)
                 #expect(try await accounts.store.users(email: "victim@example.com").map(\.uid) == [victim.user.uid])
                 // Another unverified assertion of the address still creates no conflict and joins nothing.
-                let mallory = try await accounts.signIn(with: TestCredential.make("oidc.loose", "mallory", email: "victim@example.com", verified: false))
+                let mallory = try await accounts.signIn(
+                    with: TestCredential.make("oidc.loose", "mallory", email: "victim@example.com", verified: false))
                 #expect(mallory.user.uid != victim.user.uid && mallory.user.uid != eve.user.uid)
                 // Eve links a verified-less credential with the address: no email_already_in_use either.
-                _ = try await accounts.link(eve.user.uid, with: TestCredential.make("oidc.other", "eve-2", email: "victim@example.com", verified: false))
+                _ = try await accounts.link(
+                    eve.user.uid, with: TestCredential.make("oidc.other", "eve-2", email: "victim@example.com", verified: false))
                 // A second verified identity with the address is told to sign in and link, without the providers.
                 let refused = await expectError(.accountExistsWithDifferentCredential) {
                     try await accounts.signIn(with: TestCredential.make("apple.com", "victim-apple", email: "victim@example.com"))
@@ -79,7 +82,8 @@ extension AccountsTests {
                     let session = try #require(signedIn.session)
                     async let link: Bool = {
                         do {
-                            _ = try await accounts.link(uid, with: TestCredential.make("oidc.b", "b-\(round)", email: "u\(round)@example.com"))
+                            _ = try await accounts.link(
+                                uid, with: TestCredential.make("oidc.b", "b-\(round)", email: "u\(round)@example.com"))
                             return true
                         } catch let error as FederateError where error.code == .userDisabled {
                             return false  // the disable came first: refused, which is right
@@ -106,7 +110,8 @@ extension AccountsTests {
         @Test(arguments: StoreKind.allCases)
         func signInCreatesThenReturns(kind: StoreKind) async throws {
             try await kind.withService { accounts, clock in
-                let first = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "Ann@Example.com", name: "Ann", username: "ann"))
+                let first = try await accounts.signIn(
+                    with: TestCredential.make("google.com", "g-1", email: "Ann@Example.com", name: "Ann", username: "ann"))
                 #expect(first.additionalUserInfo.isNewUser)
                 #expect(first.additionalUserInfo.providerID == "google.com")
                 #expect(first.additionalUserInfo.username == "ann")
@@ -120,7 +125,8 @@ extension AccountsTests {
                 #expect(session.authTime == clock.now)
 
                 clock.advance(by: .seconds(60))
-                let second = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com", accessToken: "at-2", refreshToken: "rt-2"))
+                let second = try await accounts.signIn(
+                    with: TestCredential.make("google.com", "g-1", email: "ann@example.com", accessToken: "at-2", refreshToken: "rt-2"))
                 #expect(!second.additionalUserInfo.isNewUser)
                 #expect(second.user.uid == first.user.uid)
                 #expect(second.user.lastSignInAt == clock.now)
@@ -134,7 +140,9 @@ extension AccountsTests {
 
                 // A later sign-in without a refresh token keeps the one stored.
                 _ = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com", accessToken: "at-3"))
-                #expect(try await accounts.user(uid: first.user.uid).identities.first?.tokens == ProviderTokens(accessToken: "at-3", refreshToken: "rt-2"))
+                #expect(
+                    try await accounts.user(uid: first.user.uid).identities.first?.tokens
+                        == ProviderTokens(accessToken: "at-3", refreshToken: "rt-2"))
             }
         }
 
@@ -145,14 +153,16 @@ extension AccountsTests {
         func returningSignInAnswersWhatItStores(kind: StoreKind) async throws {
             try await kind.withService { accounts, clock in
                 let store = accounts.store
-                let ann = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com", name: "Ann", refreshToken: "rt-1"))
+                let ann = try await accounts.signIn(
+                    with: TestCredential.make("google.com", "g-1", email: "ann@example.com", name: "Ann", refreshToken: "rt-1"))
                 _ = try await accounts.link(ann.user.uid, with: TestCredential.make("apple.com", "a-1", refreshToken: "apple-rt"))
                 let before = try await accounts.user(uid: ann.user.uid)
                 let linkedAt = try #require(before.identity(providerID: "google.com")).linkedAt
                 let date = clock.now.addingTimeInterval(90.5)
                 func latest(_ subject: String = "g-1", refreshToken: String?) -> ProviderIdentity {
                     ProviderIdentity(
-                        credential: TestCredential.make("google.com", subject, email: "ann@new.example", verified: false, name: "Ann B",
+                        credential: TestCredential.make(
+                            "google.com", subject, email: "ann@new.example", verified: false, name: "Ann B",
                             username: "annb", accessToken: "at-new", refreshToken: refreshToken),
                         linkedAt: date)
                 }
@@ -166,7 +176,8 @@ extension AccountsTests {
                 #expect(google.linkedAt == linkedAt)
                 #expect(google.email == "ann@new.example" && !google.emailVerified)
                 #expect(google.profile.displayName == "Ann B" && google.profile.username == "annb")
-                #expect(signedIn.identity(providerID: "apple.com") == before.identity(providerID: "apple.com"), "another identity is untouched")
+                #expect(
+                    signedIn.identity(providerID: "apple.com") == before.identity(providerID: "apple.com"), "another identity is untouched")
                 #expect(signedIn.email == before.email && signedIn.displayName == before.displayName, "the user's own fields are untouched")
 
                 // With one: it replaces the stored one.
@@ -182,7 +193,8 @@ extension AccountsTests {
                 // A disabled user is answered as found, and nothing is recorded.
                 try await accounts.disable(uid: ann.user.uid)
                 let disabled = try await accounts.user(uid: ann.user.uid)
-                let found = try #require(try await store.recordReturningSignIn(latest(refreshToken: "rt-3"), at: date.addingTimeInterval(60)))
+                let found = try #require(
+                    try await store.recordReturningSignIn(latest(refreshToken: "rt-3"), at: date.addingTimeInterval(60)))
                 #expect(found.disabled)
                 #expect(found == disabled)
                 #expect(try await accounts.user(uid: ann.user.uid) == disabled)
@@ -236,8 +248,12 @@ extension AccountsTests {
                 }
                 #expect(inUse?.accountContext?.pendingCredential?.subject == "g-bob")
                 // Ann's own identity again, and a second Google identity.
-                await expectError(.providerAlreadyLinked) { try await accounts.link(ann.uid, with: TestCredential.make("google.com", "g-ann")) }
-                await expectError(.providerAlreadyLinked) { try await accounts.link(ann.uid, with: TestCredential.make("google.com", "g-other")) }
+                await expectError(.providerAlreadyLinked) {
+                    try await accounts.link(ann.uid, with: TestCredential.make("google.com", "g-ann"))
+                }
+                await expectError(.providerAlreadyLinked) {
+                    try await accounts.link(ann.uid, with: TestCredential.make("google.com", "g-other"))
+                }
                 // A new identity whose email is Bob's.
                 let emailInUse = await expectError(.emailAlreadyInUse) {
                     try await accounts.link(ann.uid, with: TestCredential.make("apple.com", "a-1", email: "BOB@example.com"))
@@ -252,7 +268,8 @@ extension AccountsTests {
                 // Nothing above changed Ann.
                 #expect(try await accounts.user(uid: ann.uid).providerIDs == ["google.com"])
                 // A link with Ann's own email, or none, works.
-                let linked = try await accounts.link(ann.uid, with: TestCredential.make("apple.com", "a-1", email: "ann@example.com", refreshToken: "apple-rt"))
+                let linked = try await accounts.link(
+                    ann.uid, with: TestCredential.make("apple.com", "a-1", email: "ann@example.com", refreshToken: "apple-rt"))
                 #expect(linked.user.providerIDs == ["google.com", "apple.com"])
                 #expect(linked.additionalUserInfo.providerID == "apple.com")
                 #expect(!linked.additionalUserInfo.isNewUser)
@@ -265,7 +282,8 @@ extension AccountsTests {
             try await kind.withService { accounts, _ in
                 let user = try await accounts.signIn(with: TestCredential.make("oidc.anon", "x-1")).user
                 #expect(user.email == nil)
-                let linked = try await accounts.link(user.uid, with: TestCredential.make("google.com", "g-1", email: "cat@example.com", name: "Cat"))
+                let linked = try await accounts.link(
+                    user.uid, with: TestCredential.make("google.com", "g-1", email: "cat@example.com", name: "Cat"))
                 #expect(linked.user.email == "cat@example.com")
                 let stored = try await accounts.user(uid: user.uid)
                 #expect(stored.email == "cat@example.com")
@@ -285,8 +303,12 @@ extension AccountsTests {
                     try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("google.com", "g-bob"))
                 }
                 #expect(mismatch?.accountContext?.pendingCredential?.subject == "g-bob")
-                await expectError(.userMismatch) { try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("apple.com", "unknown")) }
-                await expectError(.userNotFound) { try await accounts.reauthenticate("nobody", with: TestCredential.make("google.com", "g-ann")) }
+                await expectError(.userMismatch) {
+                    try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("apple.com", "unknown"))
+                }
+                await expectError(.userNotFound) {
+                    try await accounts.reauthenticate("nobody", with: TestCredential.make("google.com", "g-ann"))
+                }
 
                 let fresh = try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("google.com", "g-ann"))
                 let session = try #require(fresh.session)
@@ -312,7 +334,8 @@ extension AccountsTests {
                 await expectError(.requiresRecentLogin) { try await accounts.unlink(session, providerID: "apple.com") }
                 #expect(try await accounts.user(uid: ann.user.uid).providerIDs == ["google.com", "apple.com"])
 
-                let fresh = try #require(try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("google.com", "g-ann")).session)
+                let fresh = try #require(
+                    try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("google.com", "g-ann")).session)
                 let after = try await accounts.unlink(fresh, providerID: "apple.com")
                 #expect(after.providerIDs == ["google.com"])
                 await expectError(.lastProvider) { try await accounts.unlink(fresh, providerID: "google.com") }
@@ -327,7 +350,8 @@ extension AccountsTests {
         @Test(arguments: StoreKind.allCases)
         func updateEmail(kind: StoreKind) async throws {
             try await kind.withService { accounts, clock in
-                let ann = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-ann", email: "ann@example.com")).session)
+                let ann = try #require(
+                    try await accounts.signIn(with: TestCredential.make("google.com", "g-ann", email: "ann@example.com")).session)
                 let bob = try await accounts.signIn(with: TestCredential.make("google.com", "g-bob", email: "bob@example.com"))
                 // A new email is unverified: it claims nothing, so even Bob's address is no conflict,
                 // and Bob stays the one owner of his verified address.
@@ -347,16 +371,26 @@ extension AccountsTests {
         @Test(arguments: StoreKind.allCases)
         func deleteReturnsTheTokensToRevoke(kind: StoreKind) async throws {
             try await kind.withService { accounts, clock in
-                let ann = try await accounts.signIn(with: TestCredential.make("apple.com", "a-ann", email: "ann@example.com", accessToken: "apple-at", refreshToken: "apple-rt"))
+                let ann = try await accounts.signIn(
+                    with: TestCredential.make(
+                        "apple.com", "a-ann", email: "ann@example.com", accessToken: "apple-at", refreshToken: "apple-rt"))
                 _ = try await accounts.link(ann.user.uid, with: TestCredential.make("oidc.plain", "p-ann", accessToken: nil))
                 let token = try #require(ann.sessionToken)
                 let session = try await accounts.verifySession(token)
 
                 clock.advance(by: .seconds(400))
                 await expectError(.requiresRecentLogin) { try await accounts.delete(session) }
-                let fresh = try #require(try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("apple.com", "a-ann", accessToken: "apple-at-2")).session)
+                let fresh = try #require(
+                    try await accounts.reauthenticate(
+                        ann.user.uid, with: TestCredential.make("apple.com", "a-ann", accessToken: "apple-at-2")
+                    ).session)
                 let revocable = try await accounts.delete(fresh)
-                #expect(revocable == [RevocableTokens(providerID: "apple.com", subject: "a-ann", tokens: ProviderTokens(accessToken: "apple-at-2", refreshToken: "apple-rt"))])
+                #expect(
+                    revocable == [
+                        RevocableTokens(
+                            providerID: "apple.com", subject: "a-ann",
+                            tokens: ProviderTokens(accessToken: "apple-at-2", refreshToken: "apple-rt"))
+                    ])
                 #expect(!revocable.description.contains("apple-rt"))
 
                 await expectError(.userNotFound) { try await accounts.user(uid: ann.user.uid) }
@@ -364,7 +398,9 @@ extension AccountsTests {
                 await expectError(.userNotFound) { try await accounts.deleteUser(uid: ann.user.uid) }
                 #expect(try await accounts.store.user(providerID: "apple.com", subject: "a-ann") == nil)
                 // Identity and email are free again.
-                #expect(try await accounts.signIn(with: TestCredential.make("oidc.plain", "p-ann", email: "ann@example.com")).additionalUserInfo.isNewUser)
+                #expect(
+                    try await accounts.signIn(with: TestCredential.make("oidc.plain", "p-ann", email: "ann@example.com")).additionalUserInfo
+                        .isNewUser)
             }
         }
 
@@ -378,7 +414,9 @@ extension AccountsTests {
                 await expectError(.userDisabled) { try await accounts.signIn(with: TestCredential.make("google.com", "g-ann")) }
                 await expectError(.userDisabled) { try await accounts.verifySession(token) }
                 await expectError(.userDisabled) { try await accounts.link(ann.user.uid, with: TestCredential.make("apple.com", "a")) }
-                await expectError(.userDisabled) { try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("google.com", "g-ann")) }
+                await expectError(.userDisabled) {
+                    try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("google.com", "g-ann"))
+                }
                 _ = try await accounts.verifySession(token, checkRevoked: false)
                 try await accounts.enable(uid: ann.user.uid)
                 _ = try await accounts.verifySession(token)
@@ -392,7 +430,9 @@ extension AccountsTests {
             try await kind.withService { accounts, _ in
                 let results = try await withThrowingTaskGroup(of: AuthResult.self) { group in
                     for _ in 0..<6 {
-                        group.addTask { try await accounts.signIn(with: TestCredential.make("oidc.race", "same", email: "race@example.com")) }
+                        group.addTask {
+                            try await accounts.signIn(with: TestCredential.make("oidc.race", "same", email: "race@example.com"))
+                        }
                     }
                     return try await group.reduce(into: []) { $0.append($1) }
                 }
@@ -404,11 +444,15 @@ extension AccountsTests {
         @Test(arguments: StoreKind.allCases)
         func descriptionsAreRedacted(kind: StoreKind) async throws {
             try await kind.withService { accounts, _ in
-                let credential = TestCredential.make("google.com", "g-1", email: "ann@example.com", accessToken: "SECRET-AT", refreshToken: "SECRET-RT")
+                let credential = TestCredential.make(
+                    "google.com", "g-1", email: "ann@example.com", accessToken: "SECRET-AT", refreshToken: "SECRET-RT")
                 let result = try await accounts.signIn(with: credential)
                 let user = try await accounts.user(uid: result.user.uid)
                 let token = try #require(result.sessionToken)
-                for text in [credential.description, result.description, user.description, String(describing: user.identities), "\(credential.tokens)"] {
+                for text in [
+                    credential.description, result.description, user.description, String(describing: user.identities),
+                    "\(credential.tokens)",
+                ] {
                     #expect(!text.contains("SECRET"), "\(text)")
                     #expect(!text.contains(token))
                 }

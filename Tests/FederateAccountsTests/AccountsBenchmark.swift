@@ -16,12 +16,15 @@ struct AccountsBenchmark {
             for concurrency in [1, 8] {
                 let prefix = "\(kind)-\(concurrency)-"
                 let newUsers = try await Self.measure(concurrency: concurrency) { index in
-                    _ = try await accounts.signIn(with: TestCredential.make("google.com", prefix + String(index), email: "\(prefix)\(index)@example.com"))
+                    _ = try await accounts.signIn(
+                        with: TestCredential.make("google.com", prefix + String(index), email: "\(prefix)\(index)@example.com"))
                 }
                 let returning = try await Self.measure(concurrency: concurrency) { index in
                     _ = try await accounts.signIn(with: TestCredential.make("google.com", prefix + String(index % 100)))
                 }
-                print("ACCOUNTS-BENCH \(kind) concurrency=\(concurrency) n=\(Self.count): new user \(Int(newUsers)) signIn/s, returning user \(Int(returning)) signIn/s")
+                print(
+                    "ACCOUNTS-BENCH \(kind) concurrency=\(concurrency) n=\(Self.count): new user \(Int(newUsers)) signIn/s, returning user \(Int(returning)) signIn/s"
+                )
             }
         }
     }

@@ -22,7 +22,9 @@ extension AccountsTests {
                 let uri = "https://api.example.com/orders"
                 let proof = try key.proof(method: "GET", uri: uri, issuedAt: clock.now)
                 _ = try await first.validate(proof: proof, method: "GET", uri: uri)
-                let replayed = await #expect(throws: FederateError.self) { try await second.validate(proof: proof, method: "GET", uri: uri) }
+                let replayed = await #expect(throws: FederateError.self) {
+                    try await second.validate(proof: proof, method: "GET", uri: uri)
+                }
                 #expect(replayed?.code == .dpopProofReplayed)
                 // Another proof of the same key is fresh.
                 _ = try await second.validate(proof: try key.proof(method: "GET", uri: uri, issuedAt: clock.now), method: "GET", uri: uri)
@@ -44,7 +46,9 @@ extension AccountsTests {
             let now = Date(timeIntervalSince1970: 1_700_000_000)
             #expect(try await store.consume("a", expiresAt: now.addingTimeInterval(10), now: now))
             #expect(try await store.consume("b", expiresAt: now.addingTimeInterval(10), now: now))
-            let full = await #expect(throws: FederateError.self) { try await store.consume("c", expiresAt: now.addingTimeInterval(10), now: now) }
+            let full = await #expect(throws: FederateError.self) {
+                try await store.consume("c", expiresAt: now.addingTimeInterval(10), now: now)
+            }
             #expect(full?.code == .dpopProofReplayed)
             // Once the entries expire, room is made.
             #expect(try await store.consume("c", expiresAt: now.addingTimeInterval(30), now: now.addingTimeInterval(11)))

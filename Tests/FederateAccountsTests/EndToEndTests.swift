@@ -21,7 +21,9 @@ extension AccountsTests {
             static func start(id: String) async throws -> Provider {
                 let server = try await DevProvider.start()
                 let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: server.issuer)
-                let client = try OpenIDClient(metadata: metadata, clientID: "dev-client", authentication: .clientSecretBasic(secret: "dev-secret"), httpClient: PatientTransport.shared)
+                let client = try OpenIDClient(
+                    metadata: metadata, clientID: "dev-client", authentication: .clientSecretBasic(secret: "dev-secret"),
+                    httpClient: PatientTransport.shared)
                 return Provider(id: id, server: server, client: client)
             }
 
@@ -47,7 +49,9 @@ extension AccountsTests {
                 let (tokens, pending) = try await signIn()
                 let idToken = try await IDTokenVerifier(policy: client.policy, keys: client.keys)
                     .verify(try #require(tokens.idToken), expecting: IDTokenExpectations(nonce: pending.nonce))
-                return Credential(providerID: id, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, rawNonce: pending.nonce)
+                return Credential(
+                    providerID: id, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+                    rawNonce: pending.nonce)
             }
         }
 

@@ -22,7 +22,8 @@ extension AccountsTests {
                 await expectError(.requiresRecentLogin) { try accounts.requireRecentLogin(session) }
                 await expectError(.requiresRecentLogin) { try await accounts.delete(session) }
 
-                let linked = try await accounts.link(guest.user.uid, with: TestCredential.make("google.com", "g-guest", email: "guest@example.com"))
+                let linked = try await accounts.link(
+                    guest.user.uid, with: TestCredential.make("google.com", "g-guest", email: "guest@example.com"))
                 #expect(linked.user.uid == guest.user.uid && !linked.user.isGuest && linked.user.providerIDs == ["google.com"])
                 #expect(linked.user.email == "guest@example.com")
                 let stored = try await accounts.user(uid: guest.user.uid)
@@ -31,7 +32,9 @@ extension AccountsTests {
                 let full = try await accounts.verifySession(try #require(linked.sessionToken))
                 #expect(!full.isGuest && full.uid == guest.user.uid)
                 try accounts.requireRecentLogin(full)
-                await expectError(.requiresRecentLogin) { try accounts.requireRecentLogin(try await accounts.verifySession(guest.sessionToken)) }
+                await expectError(.requiresRecentLogin) {
+                    try accounts.requireRecentLogin(try await accounts.verifySession(guest.sessionToken))
+                }
                 // Signing in with the provider now finds the same account.
                 #expect(try await accounts.signIn(with: TestCredential.make("google.com", "g-guest")).user.uid == guest.user.uid)
             }
@@ -53,7 +56,9 @@ extension AccountsTests {
                 clock.advance(by: .seconds(10))
                 await expectError(.tokenExpired) { try await accounts.verifySession(old.sessionToken) }
                 // Expired but not yet pruned: it can no longer be upgraded.
-                await expectError(.userNotFound) { try await accounts.link(old.user.uid, with: TestCredential.make("google.com", "g-late")) }
+                await expectError(.userNotFound) {
+                    try await accounts.link(old.user.uid, with: TestCredential.make("google.com", "g-late"))
+                }
                 #expect(try await accounts.pruneExpiredGuests() == [old.user.uid])
                 await expectError(.userNotFound) { try await accounts.user(uid: old.user.uid) }
                 #expect(try await accounts.user(uid: young.user.uid).isGuest)
@@ -75,9 +80,11 @@ extension AccountsTests {
                 var uids: [String] = []
                 for index in 0..<12 {
                     let uid = "guest-\(index)"
-                    try await first.createUser(User(
-                        uid: uid, email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: created, lastSignInAt: created,
-                        isGuest: true, identities: []))
+                    try await first.createUser(
+                        User(
+                            uid: uid, email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: created,
+                            lastSignInAt: created,
+                            isGuest: true, identities: []))
                     uids.append(uid)
                 }
                 let links = await withTaskGroup(of: (String, FederateError.Code?).self) { group in
@@ -87,7 +94,14 @@ extension AccountsTests {
                             return (uid, await outcome { try await second.addIdentity(identity, toUser: uid) })
                         }
                     }
-                    group.addTask { ("prune", await outcome { _ = try await first.deleteExpiredGuests(createdBefore: created.addingTimeInterval(1), limit: 100) }) }
+                    group.addTask {
+                        (
+                            "prune",
+                            await outcome {
+                                _ = try await first.deleteExpiredGuests(createdBefore: created.addingTimeInterval(1), limit: 100)
+                            }
+                        )
+                    }
                     var results: [String: FederateError.Code?] = [:]
                     for await (uid, code) in group { results[uid] = code }
                     return results

@@ -46,7 +46,8 @@ extension AccountsTests {
         static func storeRace(first: any AccountStore, second: any AccountStore, round: Int) async throws {
             let now = Date(timeIntervalSince1970: 1_800_000_000)
             func user(_ uid: String) -> User {
-                User(uid: uid, email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: now, lastSignInAt: now,
+                User(
+                    uid: uid, email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: now, lastSignInAt: now,
                     identities: [ProviderIdentity(credential: TestCredential.make("google.com", uid), linkedAt: now)])
             }
             let a = "store-a-\(round)", b = "store-b-\(round)"

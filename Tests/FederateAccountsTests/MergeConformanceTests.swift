@@ -120,8 +120,10 @@ extension AccountsTests {
                 var bytes = Array(ticket.utf8)
                 bytes[bytes.count - 5] = bytes[bytes.count - 5] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
                 let owner = try #require(try await accounts.signIn(with: TestCredential.make("oidc.dev", "owner")).session)
-                for bad in [String(decoding: bytes, as: UTF8.self), String(ticket.dropLast(3)), "mt1..", "mt2" + ticket.dropFirst(3),
-                            String(repeating: "a", count: 10_000), ""] {
+                for bad in [
+                    String(decoding: bytes, as: UTF8.self), String(ticket.dropLast(3)), "mt1..", "mt2" + ticket.dropFirst(3),
+                    String(repeating: "a", count: 10_000), "",
+                ] {
                     await expectError(.invalidMergeTicket) { try await accounts.merge(ticket: bad, into: owner) }
                 }
                 // Into a guest: a guest's session is never recent.
@@ -143,7 +145,8 @@ extension AccountsTests {
                 let refused = await expectError(.credentialAlreadyInUse) {
                     try await accounts.link(ann.user.uid, with: TestCredential.make("oidc.corp", "ann-corp"))
                 }
-                let session = try #require(try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("google.com", "ann-1")).session)
+                let session = try #require(
+                    try await accounts.reauthenticate(ann.user.uid, with: TestCredential.make("google.com", "ann-1")).session)
                 await expectError(.providerAlreadyLinked) {
                     try await accounts.merge(ticket: try #require(refused?.accountContext?.mergeTicket), into: session)
                 }
@@ -165,7 +168,9 @@ extension AccountsTests {
                 }
                 let target = try #require(try await accounts.signIn(with: TestCredential.make("oidc.dev", "owner")).session)
                 hook.failures.withLock { $0 = 1 }
-                await expectError(.mergeHookFailed) { try await accounts.merge(ticket: try #require(refused?.accountContext?.mergeTicket), into: target) }
+                await expectError(.mergeHookFailed) {
+                    try await accounts.merge(ticket: try #require(refused?.accountContext?.mergeTicket), into: target)
+                }
                 await expectError(.userNotFound) { try await accounts.user(uid: guest.user.uid) }
                 let pending = try await accounts.store.pendingMerges()
                 #expect(pending.map(\.sourceUID) == [guest.user.uid] && pending.map(\.targetUID) == [target.uid])
@@ -211,7 +216,8 @@ extension AccountsTests {
             try await kind.withStorePair { one, two in
                 let now = Date(timeIntervalSince1970: 1_800_000_000)
                 func user(_ uid: String, _ providerID: String) -> User {
-                    User(uid: uid, email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: now, lastSignInAt: now,
+                    User(
+                        uid: uid, email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: now, lastSignInAt: now,
                         identities: [ProviderIdentity(credential: TestCredential.make(providerID, "sub-" + uid), linkedAt: now)])
                 }
                 for round in 0..<8 {
@@ -219,8 +225,12 @@ extension AccountsTests {
                     let a = "a-\(round)", b = "b-\(round)"
                     try await one.createUser(user(a, "google.com"))
                     try await one.createUser(user(b, "oidc.corp"))
-                    async let ab = outcome { _ = try await one.mergeUser(a, into: b, ifIdentity: "oidc.corp", subject: "sub-" + b, belongsTo: b, at: now) }
-                    async let ba = outcome { _ = try await two.mergeUser(b, into: a, ifIdentity: "oidc.corp", subject: "sub-" + b, belongsTo: b, at: now) }
+                    async let ab = outcome {
+                        _ = try await one.mergeUser(a, into: b, ifIdentity: "oidc.corp", subject: "sub-" + b, belongsTo: b, at: now)
+                    }
+                    async let ba = outcome {
+                        _ = try await two.mergeUser(b, into: a, ifIdentity: "oidc.corp", subject: "sub-" + b, belongsTo: b, at: now)
+                    }
                     let directions = await [ab, ba]
                     #expect(directions.filter { $0 == nil }.count == 1 && directions.contains(.userNotFound), "\(directions)")
                     let survivor = directions[0] == nil ? b : a
@@ -234,7 +244,9 @@ extension AccountsTests {
                     try await one.createUser(user(s, "oidc.corp"))
                     try await one.createUser(user(t, "google.com"))
                     let late = ProviderIdentity(credential: TestCredential.make("oidc.late", "late-\(round)"), linkedAt: now)
-                    async let merged = outcome { _ = try await one.mergeUser(s, into: t, ifIdentity: "oidc.corp", subject: "sub-" + s, belongsTo: s, at: now) }
+                    async let merged = outcome {
+                        _ = try await one.mergeUser(s, into: t, ifIdentity: "oidc.corp", subject: "sub-" + s, belongsTo: s, at: now)
+                    }
                     async let linked = outcome { try await two.addIdentity(late, toUser: s) }
                     let (mergeOutcome, linkOutcome) = await (merged, linked)
                     #expect(mergeOutcome == nil, "\(String(describing: mergeOutcome))")
@@ -250,7 +262,9 @@ extension AccountsTests {
                     let d = "d-\(round)", e = "e-\(round)"
                     try await one.createUser(user(d, "oidc.corp"))
                     try await one.createUser(user(e, "google.com"))
-                    async let mergeD = outcome { _ = try await one.mergeUser(d, into: e, ifIdentity: "oidc.corp", subject: "sub-" + d, belongsTo: d, at: now) }
+                    async let mergeD = outcome {
+                        _ = try await one.mergeUser(d, into: e, ifIdentity: "oidc.corp", subject: "sub-" + d, belongsTo: d, at: now)
+                    }
                     async let deleteD: Bool = (try? await two.deleteUser(uid: d)).map { $0 != nil } ?? false
                     let (mergeDOutcome, deleted) = await (mergeD, deleteD)
                     let corpOwner = try await one.user(providerID: "oidc.corp", subject: "sub-" + d)

@@ -53,7 +53,8 @@ struct ObservabilityTests {
             let location = try #require(redirect.header("Location"))
             let callback = try AuthorizationResponse(redirectURL: location)
             let tokens = try await client.finish(callback, pending: built.pending)
-            let result = try await accounts.signIn(with: try Credential(providerID: "oidc.dev", tokens: tokens, rawNonce: built.pending.nonce))
+            let result = try await accounts.signIn(
+                with: try Credential(providerID: "oidc.dev", tokens: tokens, rawNonce: built.pending.nonce))
             let sessionToken = try #require(result.sessionToken)
             _ = try await accounts.verifySession(sessionToken)
 
@@ -61,8 +62,12 @@ struct ObservabilityTests {
             #expect(recorder.counter("federate_verifications_total", [("kind", "id_token"), ("outcome", "ok")]) == 1)
             #expect(try recorder.metrics.expectTimer("federate_verification_duration_seconds", [("kind", "id_token")]).values.count == 1)
             #expect(recorder.counter("federate_key_set_fetches_total", [("url", metadata.jwksURI), ("outcome", "ok")]) == 1)
-            #expect(recorder.counter("federate_account_operations_total", [("operation", "sign_in"), ("provider", "oidc.dev"), ("outcome", "ok")]) == 1)
-            #expect(try recorder.metrics.expectTimer("federate_account_operation_duration_seconds", [("operation", "sign_in")]).values.count == 1)
+            #expect(
+                recorder.counter(
+                    "federate_account_operations_total", [("operation", "sign_in"), ("provider", "oidc.dev"), ("outcome", "ok")]) == 1)
+            #expect(
+                try recorder.metrics.expectTimer("federate_account_operation_duration_seconds", [("operation", "sign_in")]).values.count
+                    == 1)
             #expect(recorder.counter("federate_verifications_total", [("kind", "session"), ("outcome", "ok")]) == 1)
 
             // Spans: the flow's steps, nested where they run inside one another.
@@ -84,10 +89,12 @@ struct ObservabilityTests {
 
             // No secret in any attribute: tokens, code, nonce, state, the client secret, the email.
             let code = try #require(URLComponents(string: location)?.queryItems?.first { $0.name == "code" }?.value)
-            let secrets = [
-                tokens.accessToken, try #require(tokens.idToken), code, built.pending.nonce, built.pending.state, built.pending.codeVerifier,
-                "dev-secret", "alice@example.com", sessionToken, result.user.uid,
-            ] + (tokens.refreshToken.map { [$0] } ?? [])
+            let secrets =
+                [
+                    tokens.accessToken, try #require(tokens.idToken), code, built.pending.nonce, built.pending.state,
+                    built.pending.codeVerifier,
+                    "dev-secret", "alice@example.com", sessionToken, result.user.uid,
+                ] + (tokens.refreshToken.map { [$0] } ?? [])
             let values = recorder.attributeValues
             #expect(!values.isEmpty)
             for secret in secrets {
@@ -112,7 +119,8 @@ struct ObservabilityTests {
                 clock: clock.clock, observability: recorder.observability)
             let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
             let redirect = try await http.send(HTTPRequest(url: built.url))
-            let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+            let tokens = try await client.finish(
+                try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
             let idToken = try #require(tokens.idToken)
 
             // A day later the same token is expired; a mangled one is malformed.
@@ -145,7 +153,10 @@ struct ObservabilityTests {
             try await accounts.signIn(with: Credential(providerID: "oidc.dev", subject: ""))
         }
         await #expect(throws: FederateError.self) { try await accounts.verifySession("not.a.session") }
-        #expect(recorder.counter("federate_account_operations_total", [("operation", "sign_in"), ("provider", "oidc.dev"), ("outcome", "invalid_credential")]) == 1)
+        #expect(
+            recorder.counter(
+                "federate_account_operations_total",
+                [("operation", "sign_in"), ("provider", "oidc.dev"), ("outcome", "invalid_credential")]) == 1)
         #expect(recorder.counter("federate_verifications_total", [("kind", "session"), ("outcome", "malformed_token")]) == 1)
         #expect(try recorder.span("federate.account.sign_in").status?.code == .error)
     }

@@ -25,7 +25,9 @@ extension AccountsTests {
                 configuration.clock = clock.clock
                 configuration.tokenLifetime = .seconds(120)
                 configuration.clients = [
-                    DevClient(id: "dev-client", secret: "dev-secret", redirectURIs: DevProviderConfiguration.loopbackRedirects, faults: [.revokeFamilyOnReuse])
+                    DevClient(
+                        id: "dev-client", secret: "dev-secret", redirectURIs: DevProviderConfiguration.loopbackRedirects,
+                        faults: [.revokeFamilyOnReuse])
                 ]
                 let server = try await DevProvider.start(configuration: configuration)
                 let provider = try OIDCProvider(
@@ -37,16 +39,20 @@ extension AccountsTests {
             /// A real code flow as `user`: the credential with the provider's tokens.
             func credential(_ user: String = "alice") async throws -> Credential {
                 let client = try await provider.client()
-                let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", loginHint: user)
+                let built = try client.authorizationRequest(
+                    providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", loginHint: user)
                 let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
                 let callback = try AuthorizationResponse(redirectURL: try #require(redirect.header("Location")))
-                return try Credential(providerID: "oidc.dev", tokens: try await client.finish(callback, pending: built.pending), rawNonce: built.pending.nonce)
+                return try Credential(
+                    providerID: "oidc.dev", tokens: try await client.finish(callback, pending: built.pending), rawNonce: built.pending.nonce
+                )
             }
 
             /// Whether the provider's UserInfo accepts `accessToken` now.
             func accepts(_ accessToken: String) async throws -> Bool {
-                let response = try await PatientTransport.shared.send(HTTPRequest(
-                    url: server.baseURL + "/userinfo", headers: [("Authorization", "Bearer " + accessToken)]))
+                let response = try await PatientTransport.shared.send(
+                    HTTPRequest(
+                        url: server.baseURL + "/userinfo", headers: [("Authorization", "Bearer " + accessToken)]))
                 return response.status == 200
             }
         }
@@ -64,7 +70,9 @@ extension AccountsTests {
             }
         }
 
-        static func service(_ store: any AccountStore, _ dev: Dev, clock: TestClock, keys: ProviderTokenKeyRing = keys) throws -> AccountService {
+        static func service(
+            _ store: any AccountStore, _ dev: Dev, clock: TestClock, keys: ProviderTokenKeyRing = keys
+        ) throws -> AccountService {
             AccountService(store: store, clock: clock.clock, providerTokens: try ProviderTokenVault(keys: keys, providers: [dev.provider]))
         }
 
@@ -156,8 +164,11 @@ extension AccountsTests {
                     let session = try #require(signedIn.session)
                     try await accounts.unlink(session, providerID: "oidc.dev")
                     #expect(try await store.keptTokens(uid: uid, providerID: "oidc.dev") == nil)
-                    #expect(try await dev.accepts(try #require(credential.tokens.accessToken)) == false, "revoked at the provider (RFC 7009)")
-                    await expectError(.invalidGrant) { try await dev.provider.client().refresh(try #require(credential.tokens.refreshToken)) }
+                    #expect(
+                        try await dev.accepts(try #require(credential.tokens.accessToken)) == false, "revoked at the provider (RFC 7009)")
+                    await expectError(.invalidGrant) {
+                        try await dev.provider.client().refresh(try #require(credential.tokens.refreshToken))
+                    }
 
                     // Linked again, then the account deleted: the same.
                     let relinked = try await dev.credential()
@@ -185,7 +196,8 @@ extension AccountsTests {
                     #expect(try await rotated.reencryptProviderTokens() == 0)
                     let newOnly = try Self.service(store, dev, clock: clock, keys: try ProviderTokenKeyRing([k2]))
                     for uid in uids { _ = try await newOnly.accessToken(for: uid, providerID: "oidc.dev") }
-                    #expect(try await store.keptTokens(uid: uids[0], providerID: "oidc.dev")?.version == 1, "re-encryption keeps the version")
+                    #expect(
+                        try await store.keptTokens(uid: uids[0], providerID: "oidc.dev")?.version == 1, "re-encryption keeps the version")
                     await expectError(.invalidConfiguration) { try await old.accessToken(for: uids[0], providerID: "oidc.dev") }
                     // A sealed value moved onto another identity's row does not open.
                     let alice = try #require(try await store.keptTokens(uid: uids[0], providerID: "oidc.dev"))
@@ -205,12 +217,14 @@ extension AccountsTests {
             try await kind.withStorePair { one, two in
                 let now = Date(timeIntervalSince1970: 1_800_000_000)
                 let credential = TestCredential.make("oidc.dev", "leased")
-                try await one.createUser(User(
-                    uid: "leaser", email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: now, lastSignInAt: now,
-                    identities: [ProviderIdentity(credential: credential, linkedAt: now)]))
+                try await one.createUser(
+                    User(
+                        uid: "leaser", email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: now, lastSignInAt: now,
+                        identities: [ProviderIdentity(credential: credential, linkedAt: now)]))
                 // The store never opens a record: any bytes do here.
                 let sealed = SealedProviderTokens(
-                    providerID: "oidc.dev", subject: "leased", keyID: "k1", sealed: [1, 2, 3], accessTokenExpiresAt: now, version: 0, updatedAt: now)
+                    providerID: "oidc.dev", subject: "leased", keyID: "k1", sealed: [1, 2, 3], accessTokenExpiresAt: now, version: 0,
+                    updatedAt: now)
                 #expect(try await one.replaceKeptTokens(sealed, expectedVersion: nil))
                 #expect(try await two.replaceKeptTokens(sealed, expectedVersion: nil) == false, "one row per identity")
                 for round in 0..<6 {
@@ -220,7 +234,9 @@ extension AccountsTests {
                             group.addTask {
                                 let lease = RefreshLease(id: "lease-\(round)-\(caller)", until: now.addingTimeInterval(30))
                                 let store = caller.isMultiple(of: 2) ? one : two
-                                return (try? await store.claimTokenRefresh(providerID: "oidc.dev", subject: "leased", version: version, lease: lease, now: now)) == true
+                                return
+                                    (try? await store.claimTokenRefresh(
+                                        providerID: "oidc.dev", subject: "leased", version: version, lease: lease, now: now)) == true
                                     ? lease.id : nil
                             }
                         }
@@ -235,21 +251,30 @@ extension AccountsTests {
                 }
                 // A lease that ended may be taken over; a release with needsSignIn ends all leasing.
                 let record = try #require(try await one.keptTokens(uid: "leaser", providerID: "oidc.dev"))
-                #expect(try await one.claimTokenRefresh(providerID: "oidc.dev", subject: "leased", version: record.version,
-                    lease: RefreshLease(id: "crashed", until: now.addingTimeInterval(30)), now: now))
-                #expect(try await two.claimTokenRefresh(providerID: "oidc.dev", subject: "leased", version: record.version,
-                    lease: RefreshLease(id: "early", until: now.addingTimeInterval(60)), now: now.addingTimeInterval(10)) == false)
-                #expect(try await two.claimTokenRefresh(providerID: "oidc.dev", subject: "leased", version: record.version,
-                    lease: RefreshLease(id: "taker", until: now.addingTimeInterval(90)), now: now.addingTimeInterval(31)))
+                #expect(
+                    try await one.claimTokenRefresh(
+                        providerID: "oidc.dev", subject: "leased", version: record.version,
+                        lease: RefreshLease(id: "crashed", until: now.addingTimeInterval(30)), now: now))
+                #expect(
+                    try await two.claimTokenRefresh(
+                        providerID: "oidc.dev", subject: "leased", version: record.version,
+                        lease: RefreshLease(id: "early", until: now.addingTimeInterval(60)), now: now.addingTimeInterval(10)) == false)
+                #expect(
+                    try await two.claimTokenRefresh(
+                        providerID: "oidc.dev", subject: "leased", version: record.version,
+                        lease: RefreshLease(id: "taker", until: now.addingTimeInterval(90)), now: now.addingTimeInterval(31)))
                 try await two.releaseTokenRefresh(providerID: "oidc.dev", subject: "leased", leaseID: "crashed", needsSignIn: true)
                 #expect(try await one.keptTokens(uid: "leaser", providerID: "oidc.dev")?.needsSignIn == false, "not the holder: nothing")
                 try await two.releaseTokenRefresh(providerID: "oidc.dev", subject: "leased", leaseID: "taker", needsSignIn: true)
                 let dead = try #require(try await one.keptTokens(uid: "leaser", providerID: "oidc.dev"))
                 #expect(dead.needsSignIn && dead.lease == nil)
-                #expect(try await one.claimTokenRefresh(providerID: "oidc.dev", subject: "leased", version: dead.version,
-                    lease: RefreshLease(id: "after", until: now.addingTimeInterval(200)), now: now.addingTimeInterval(100)) == false)
+                #expect(
+                    try await one.claimTokenRefresh(
+                        providerID: "oidc.dev", subject: "leased", version: dead.version,
+                        lease: RefreshLease(id: "after", until: now.addingTimeInterval(200)), now: now.addingTimeInterval(100)) == false)
                 // Unlinking erases the record with the identity, and hands it back.
-                _ = try await one.addIdentity(ProviderIdentity(credential: TestCredential.make("google.com", "other"), linkedAt: now), toUser: "leaser")
+                _ = try await one.addIdentity(
+                    ProviderIdentity(credential: TestCredential.make("google.com", "other"), linkedAt: now), toUser: "leaser")
                 let erased = try await two.removeIdentity(providerID: "oidc.dev", fromUser: "leaser")
                 #expect(erased?.subject == "leased")
                 #expect(try await one.keptTokens(uid: "leaser", providerID: "oidc.dev") == nil)

@@ -13,10 +13,14 @@ struct SQLQueryTests {
     @Test func valuesBecomePlaceholdersInOrderAndTablesAreQualified() {
         let email: String? = nil
         let inner: SQLQuery = "subject = \(Date(timeIntervalSince1970: 2))"
-        let query: SQLQuery = "UPDATE \(table: .identities) SET email = \(email), ok = \(true) WHERE \(inner) AND key IN (\(list: ["a", "b"]))"
+        let query: SQLQuery =
+            "UPDATE \(table: .identities) SET email = \(email), ok = \(true) WHERE \(inner) AND key IN (\(list: ["a", "b"]))"
         let values: [SQLValue] = [.text(nil), .bool(true), .real(2), .text("a"), .text("b")]
         #expect(query.rendered(in: Self.sqlite) == ("UPDATE identities SET email = ?, ok = ? WHERE subject = ? AND key IN (?, ?)", values))
-        #expect(query.rendered(in: Self.postgres) == ("UPDATE \"s\".identities SET email = $1, ok = $2 WHERE subject = $3 AND key IN ($4, $5)", values))
+        #expect(
+            query.rendered(in: Self.postgres) == (
+                "UPDATE \"s\".identities SET email = $1, ok = $2 WHERE subject = $3 AND key IN ($4, $5)", values
+            ))
     }
 
     @Test func interpolatedTextIsAlwaysAValue() {

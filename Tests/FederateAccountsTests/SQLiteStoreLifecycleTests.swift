@@ -43,7 +43,8 @@ struct SQLiteStoreLifecycleTests {
         let samples: [(String, [UInt8])] = [("", []), ("a\u{0}b", [0, 1, 0]), ("K\u{212A}é🙂", Array(repeating: 0xFF, count: 70_000))]
         for (index, (text, bytes)) in samples.enumerated() {
             try database.run("INSERT INTO t (id, text, bytes) VALUES (\(index), ?, ?)", [.text(text), .bytes(bytes)])
-            let row = try #require(try database.rows("SELECT text, bytes, text IS NULL AS text_is_null FROM t WHERE id = \(index)", []).first)
+            let row = try #require(
+                try database.rows("SELECT text, bytes, text IS NULL AS text_is_null FROM t WHERE id = \(index)", []).first)
             #expect(row.text("text") == text)
             #expect(row.bool("text_is_null") == false)
             #expect(row.bytes("bytes") == bytes)
@@ -98,14 +99,21 @@ struct SQLiteStoreLifecycleTests {
             defer { finished.value.withLock { $0 = true } }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for (index, store) in waiting.enumerated() {
-                    group.addTask { _ = try await AccountService(store: store).signIn(with: TestCredential.make("google.com", "g-\(index)")) }
+                    group.addTask {
+                        _ = try await AccountService(store: store).signIn(with: TestCredential.make("google.com", "g-\(index)"))
+                    }
                 }
                 try await group.waitForAll()
             }
         }
         try await Task.sleep(for: .milliseconds(200))  // every sign-in is waiting for the lock by now
         let probes = await withTaskGroup(of: Int.self) { group in
-            for value in 0..<64 { group.addTask { await Task.yield(); return value } }
+            for value in 0..<64 {
+                group.addTask {
+                    await Task.yield()
+                    return value
+                }
+            }
             return await group.reduce(0, +)
         }
         #expect(probes == 64 * 63 / 2)

@@ -57,15 +57,22 @@ extension AccountsTests {
                 clock.advance(by: .seconds(2))
                 let again = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-ann")).sessionToken)
                 _ = try await accounts.verifySession(again)  // a sign-in after the event stands
-                try await accounts.apply(.identityEmailChanged(providerID: "apple.com", subject: "a-ann", email: "relay@example.com", verified: false))
+                try await accounts.apply(
+                    .identityEmailChanged(providerID: "apple.com", subject: "a-ann", email: "relay@example.com", verified: false))
                 let apple = try #require(try await accounts.user(uid: other.user.uid).identity(providerID: "apple.com"))
                 #expect(apple.email == "relay@example.com" && !apple.emailVerified)
                 try await accounts.apply(.accountDisabled(providerID: "apple.com", subject: "a-ann"))
                 #expect(try await accounts.user(uid: other.user.uid).disabled)
                 // Replays: an ID counts once, on every instance of the store.
-                #expect(try await accounts.store.consumeEventID("logout iss jti-1", expiresAt: clock.now.addingTimeInterval(600), now: clock.now))
-                #expect(try await !accounts.store.consumeEventID("logout iss jti-1", expiresAt: clock.now.addingTimeInterval(600), now: clock.now))
-                #expect(try await accounts.store.consumeEventID("logout iss jti-2", expiresAt: clock.now.addingTimeInterval(600), now: clock.now))
+                #expect(
+                    try await accounts.store.consumeEventID(
+                        "logout iss jti-1", expiresAt: clock.now.addingTimeInterval(600), now: clock.now))
+                #expect(
+                    try await !accounts.store.consumeEventID(
+                        "logout iss jti-1", expiresAt: clock.now.addingTimeInterval(600), now: clock.now))
+                #expect(
+                    try await accounts.store.consumeEventID(
+                        "logout iss jti-2", expiresAt: clock.now.addingTimeInterval(600), now: clock.now))
             }
         }
 
@@ -151,8 +158,11 @@ extension AccountsTests {
                 let token = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
                 _ = try await accounts.verifySession(token)
                 let parts = token.split(separator: ".")
-                let madeUp = Base64URL.encode(#"{"alg":"ES256","kid":"made-up","typ":"federate-session+jwt"}"#) + "." + parts[1] + "." + parts[2]
-                func storeReads() -> Int { recorder.tracer.finishedSpans.filter { $0.operationName == "federate.store.session_keys" }.count }
+                let madeUp =
+                    Base64URL.encode(#"{"alg":"ES256","kid":"made-up","typ":"federate-session+jwt"}"#) + "." + parts[1] + "." + parts[2]
+                func storeReads() -> Int {
+                    recorder.tracer.finishedSpans.filter { $0.operationName == "federate.store.session_keys" }.count
+                }
 
                 let before = storeReads()
                 for _ in 0..<5 { await expectError(.unknownKey) { try await accounts.verifySession(madeUp) } }
@@ -169,7 +179,8 @@ extension AccountsTests {
 
         @Test(arguments: StoreKind.allCases)
         func keyRotation(kind: StoreKind) async throws {
-            let configuration = AccountServiceConfiguration(sessionLifetime: .seconds(3600), keyRotationInterval: .seconds(86400), keyCacheDuration: .seconds(30))
+            let configuration = AccountServiceConfiguration(
+                sessionLifetime: .seconds(3600), keyRotationInterval: .seconds(86400), keyCacheDuration: .seconds(30))
             try await kind.withService(configuration: configuration) { accounts, clock in
                 let old = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "g-1")).sessionToken)
                 let oldKey = try await accounts.verifySession(old).keyID

@@ -66,7 +66,8 @@ enum TestCredential {
         Credential(
             providerID: providerID, subject: subject, email: email, emailVerified: verified,
             tokens: ProviderTokens(accessToken: accessToken, refreshToken: refreshToken),
-            profile: ProviderProfile(displayName: name, email: email, photoURL: name.map { "https://example.com/\($0).png" }, username: username))
+            profile: ProviderProfile(
+                displayName: name, email: email, photoURL: name.map { "https://example.com/\($0).png" }, username: username))
     }
 }
 
@@ -97,7 +98,8 @@ extension TestCredential {
         let seconds = SafeNumber.clampedInt64(now.timeIntervalSince1970)
         let token = try JWSSigningKey(hmac: secret).sign(
             claims: [
-                "iss": "https://idp.example", "aud": "rp", "sub": .string(subject), "iat": .integer(seconds), "exp": .integer(seconds + 600),
+                "iss": "https://idp.example", "aud": "rp", "sub": .string(subject), "iat": .integer(seconds),
+                "exp": .integer(seconds + 600),
                 "auth_time": .integer(SafeNumber.clampedInt64(authTime.timeIntervalSince1970)),
             ],
             algorithm: .hs256)

@@ -52,9 +52,11 @@ extension AccountsTests {
         func anSQLiteSchemaThisReleaseDoesNotKnowIsAMismatch(version: Int) async throws {
             try await TestSQLite.withFile { path in
                 let create = await ExternalProcess.run(
-                    ["/usr/bin/env", "python3", "-c",
-                     "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE federate_schema (version INTEGER PRIMARY KEY NOT NULL, applied_at REAL NOT NULL)'); c.execute('INSERT INTO federate_schema VALUES (' + sys.argv[2] + ', 0)'); c.commit()",
-                     path, String(version)], in: URL(fileURLWithPath: path).deletingLastPathComponent(), timeout: 30)
+                    [
+                        "/usr/bin/env", "python3", "-c",
+                        "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE federate_schema (version INTEGER PRIMARY KEY NOT NULL, applied_at REAL NOT NULL)'); c.execute('INSERT INTO federate_schema VALUES (' + sys.argv[2] + ', 0)'); c.commit()",
+                        path, String(version),
+                    ], in: URL(fileURLWithPath: path).deletingLastPathComponent(), timeout: 30)
                 #expect(create.status == 0, "\(create.stderr)")
                 let error = await expectError(.storeSchemaMismatch) { try await SQLiteAccountStore.open(path: path) }
                 #expect(error?.message.contains(String(version)) == true, "\(String(describing: error))")
@@ -66,12 +68,16 @@ extension AccountsTests {
             let client = try await TestPostgres.client()
             let schema = TestPostgres.freshSchema()
             try await client.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"))
-            try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).federate_schema (version integer PRIMARY KEY, applied_at double precision NOT NULL)"))
+            try await client.query(
+                PostgresQuery(
+                    unsafeSQL: "CREATE TABLE \(schema).federate_schema (version integer PRIMARY KEY, applied_at double precision NOT NULL)")
+            )
             try await client.query(PostgresQuery(unsafeSQL: "INSERT INTO \(schema).federate_schema VALUES (\(version), 0)"))
             let error = await expectError(.storeSchemaMismatch) { try await PostgresAccountStore(client: client, schema: schema).migrate() }
             #expect(error?.message.contains(String(version)) == true, "\(String(describing: error))")
             // Nothing was created.
-            let tables = try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM information_schema.tables WHERE table_schema = '\(schema)'"))
+            let tables = try await client.query(
+                PostgresQuery(unsafeSQL: "SELECT count(*) FROM information_schema.tables WHERE table_schema = '\(schema)'"))
             for try await count in tables.decode(Int.self) { #expect(count == 1) }
         }
     }

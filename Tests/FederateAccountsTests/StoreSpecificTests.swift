@@ -57,7 +57,8 @@ extension AccountsTests {
             }
             let first = try PostgresAccountStore(client: client, schema: schema)
             let clock = TestClock()
-            let created = try await AccountService(store: first, clock: clock.clock).signIn(with: TestCredential.make("google.com", "g-1", email: "ann@example.com"))
+            let created = try await AccountService(store: first, clock: clock.clock).signIn(
+                with: TestCredential.make("google.com", "g-1", email: "ann@example.com"))
             let second = try await TestPostgres.store(schema: schema)
             #expect(try await second.user(uid: created.user.uid) == created.user)
             _ = try await AccountService(store: second, clock: clock.clock).verifySession(try #require(created.sessionToken))
@@ -118,7 +119,9 @@ extension AccountsTests {
         }
 
         private static func preparedCount(_ client: PostgresClient) async throws -> Int {
-            for try await count in try await client.query("SELECT count(*)::int8 FROM pg_prepared_statements").decode(Int.self) { return count }
+            for try await count in try await client.query("SELECT count(*)::int8 FROM pg_prepared_statements").decode(Int.self) {
+                return count
+            }
             return -1
         }
     }

@@ -39,14 +39,16 @@ enum TestPostgres {
             host: endpoint.host, port: endpoint.port, username: endpoint.username, password: endpoint.password,
             database: endpoint.database, tls: .disable)
         configuration.options.maximumConnections = maximumConnections
-        let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "test.postgres", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let client = PostgresClient(
+            configuration: configuration, backgroundLogger: Logger(label: "test.postgres", factory: { _ in SwiftLogNoOpLogHandler() }))
         if run {
             Task.detached { await client.run() }
             // Prove the server answers, so a dead server fails here with its reason.
             do {
                 try await client.query("SELECT 1")
             } catch {
-                throw PostgresTestServer.Unavailable(description: "PostgreSQL at \(endpoint.host):\(endpoint.port) does not answer: \(String(reflecting: error))")
+                throw PostgresTestServer.Unavailable(
+                    description: "PostgreSQL at \(endpoint.host):\(endpoint.port) does not answer: \(String(reflecting: error))")
             }
         }
         return client
@@ -58,7 +60,9 @@ enum TestPostgres {
     }
 
     /// A migrated store in a fresh schema.
-    static func store(oneAccountPerEmail: Bool = true, schema: String = freshSchema(), client: PostgresClient? = nil) async throws -> PostgresAccountStore {
+    static func store(
+        oneAccountPerEmail: Bool = true, schema: String = freshSchema(), client: PostgresClient? = nil
+    ) async throws -> PostgresAccountStore {
         let pool: PostgresClient
         if let client { pool = client } else { pool = try await Self.client() }
         let store = try PostgresAccountStore(client: pool, schema: schema, oneAccountPerEmail: oneAccountPerEmail)

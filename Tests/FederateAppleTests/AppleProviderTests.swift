@@ -17,7 +17,8 @@ struct AppleProviderTests {
             let key = try #require(provider.configuration.appleClientKey)
             let apple = try AppleProvider(
                 servicesID: "com.example.dev.web", bundleIDs: ["com.example.dev.app"], teamID: key.teamID, keyID: key.keyID,
-                privateKeyPEM: key.privateKeyPEM, endpoints: .at(provider.baseURL), cache: ProviderCache(httpClient: PatientTransport.shared))
+                privateKeyPEM: key.privateKeyPEM, endpoints: .at(provider.baseURL),
+                cache: ProviderCache(httpClient: PatientTransport.shared))
             try await body(provider, apple)
             try await provider.stop()
         } catch {
@@ -39,7 +40,8 @@ struct AppleProviderTests {
             let client = try await apple.client()
             let first = try apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
             #expect(first.url.contains("response_mode=form_post"))
-            let signIn = try await apple.finish(try AppleCallback(formBody: try await Self.formPost(first.url)), pending: first.pending, client: client)
+            let signIn = try await apple.finish(
+                try AppleCallback(formBody: try await Self.formPost(first.url)), pending: first.pending, client: client)
             #expect(signIn.identity.userID == Self.alice)
             #expect(signIn.identity.emailVerified == true)
             #expect(signIn.user?.firstName == "Alice")
@@ -47,7 +49,8 @@ struct AppleProviderTests {
             #expect("\(signIn)".contains(signIn.tokens.accessToken) == false)
 
             let second = try apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
-            let again = try await apple.finish(try AppleCallback(formBody: try await Self.formPost(second.url)), pending: second.pending, client: client)
+            let again = try await apple.finish(
+                try AppleCallback(formBody: try await Self.formPost(second.url)), pending: second.pending, client: client)
             #expect(again.user == nil)
             #expect(again.identity.userID == Self.alice)
         }
@@ -99,7 +102,8 @@ struct AppleProviderTests {
         try await Self.with { _, apple in
             let client = try await apple.client()
             let built = try apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
-            let signIn = try await apple.finish(try AppleCallback(formBody: try await Self.formPost(built.url)), pending: built.pending, client: client)
+            let signIn = try await apple.finish(
+                try AppleCallback(formBody: try await Self.formPost(built.url)), pending: built.pending, client: client)
             let refreshToken = try #require(signIn.tokens.refreshToken)
             _ = try await apple.refresh(refreshToken, client: client, previousIDToken: signIn.identity.idToken)
             try await apple.revoke(refreshToken, client: client)
@@ -110,7 +114,9 @@ struct AppleProviderTests {
 
     @Test func nonP256KeyIsRefusedClearly() {
         let error = #expect(throws: FederateError.self) {
-            try AppleProvider(servicesID: "s", teamID: "t", keyID: "k", privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----", cache: ProviderCache(httpClient: PatientTransport.shared))
+            try AppleProvider(
+                servicesID: "s", teamID: "t", keyID: "k", privateKeyPEM: "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----",
+                cache: ProviderCache(httpClient: PatientTransport.shared))
         }
         #expect(error?.code == .invalidKey)
     }

@@ -31,17 +31,24 @@ struct AppleClientSecretTests {
 
     @Test func lifetimeIsBoundedAndKeyMustBeP256() throws {
         let pem = Self.key.pemRepresentation
-        #expect(throws: FederateError.self) { try AppleClientSecret(teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: pem, lifetime: .seconds(15_777_001)) }
-        #expect(throws: FederateError.self) { try AppleClientSecret(teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: pem, lifetime: .seconds(0)) }
+        #expect(throws: FederateError.self) {
+            try AppleClientSecret(teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: pem, lifetime: .seconds(15_777_001))
+        }
+        #expect(throws: FederateError.self) {
+            try AppleClientSecret(teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: pem, lifetime: .seconds(0))
+        }
         _ = try AppleClientSecret(teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: pem, lifetime: .seconds(15_777_000))
         let p384 = P384.Signing.PrivateKey().pemRepresentation
-        let error = #expect(throws: FederateError.self) { try AppleClientSecret(teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: p384) }
+        let error = #expect(throws: FederateError.self) {
+            try AppleClientSecret(teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: p384)
+        }
         #expect(error?.code == .invalidKey)
         #expect(throws: FederateError.self) { try AppleClientSecret(teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: "not a key") }
     }
 
     @Test func cacheReusesThenRenewsBeforeExpiry() throws {
-        let generator = try AppleClientSecret(teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: Self.key.pemRepresentation, lifetime: .seconds(1000))
+        let generator = try AppleClientSecret(
+            teamID: "T", keyID: "K", clientID: "C", privateKeyPEM: Self.key.pemRepresentation, lifetime: .seconds(1000))
         let cache = AppleClientSecretCache(generator: generator)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         let first = try cache.secret(now: start)
@@ -122,7 +129,9 @@ struct AppleTokenTests {
         #expect(routed.providerID == "apple.com" && routed.subject == "001234.abcdef")
         // Apple's claims are read the same way: a malformed email_verified is refused through the router too.
         let refused = await #expect(throws: FederateError.self) { try await router.verifyCaller(Self.token(["email_verified": "maybe"])) }
-        let refusedDirectly = await #expect(throws: FederateError.self) { try await verifier.verifyBearer(Self.token(["email_verified": "maybe"])) }
+        let refusedDirectly = await #expect(throws: FederateError.self) {
+            try await verifier.verifyBearer(Self.token(["email_verified": "maybe"]))
+        }
         #expect(refused?.code != nil && refused?.code == refusedDirectly?.code)
         let audience = await #expect(throws: FederateError.self) { try await router.verifyCaller(Self.token(["aud": "com.other"])) }
         #expect(audience?.code == .audienceMismatch)
@@ -162,7 +171,8 @@ struct AppleTokenTests {
             ("account-delete", .accountDelete), ("something-new", .other("something-new")),
         ]
         for (name, type) in types {
-            let events = #"{"type":"\#(name)","sub":"001234.abcdef","event_time":1800000000123,"email":"x@privaterelay.appleid.com","is_private_email":"true"}"#
+            let events =
+                #"{"type":"\#(name)","sub":"001234.abcdef","event_time":1800000000123,"email":"x@privaterelay.appleid.com","is_private_email":"true"}"#
             let note = try await verifier.verify(body: Self.notification(events))
             #expect(note.type == type)
             #expect(note.subject == "001234.abcdef")
@@ -184,10 +194,11 @@ struct AppleTokenTests {
 
     @Test func forgedOrMisaddressedNotificationsAreRefused() async throws {
         let verifier = try AppleNotificationVerifier(clientIDs: ["com.example.web"], keys: Self.keys, clock: Self.clock)
-        let forged = try JWSSigningKey.generateRSA(keyID: "apple-1").sign(claims: [
-            "iss": "https://appleid.apple.com", "aud": "com.example.web", "sub": "s", "iat": .integer(Int64(Self.now)),
-            "exp": .integer(Int64(Self.now) + 60), "events": #"{"type":"account-delete","sub":"s","event_time":1}"#,
-        ], algorithm: .rs256)
+        let forged = try JWSSigningKey.generateRSA(keyID: "apple-1").sign(
+            claims: [
+                "iss": "https://appleid.apple.com", "aud": "com.example.web", "sub": "s", "iat": .integer(Int64(Self.now)),
+                "exp": .integer(Int64(Self.now) + 60), "events": #"{"type":"account-delete","sub":"s","event_time":1}"#,
+            ], algorithm: .rs256)
         let error = await #expect(throws: FederateError.self) {
             try await verifier.verify(body: JSONSerializer.bytes(["payload": .string(forged)]))
         }

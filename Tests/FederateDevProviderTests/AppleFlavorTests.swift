@@ -30,7 +30,8 @@ struct AppleFlavorTests {
             #expect(client.metadata.tokenEndpoint == AppleEndpoints.at(provider.baseURL).tokenURL)
             let scopes = ["openid", "name", "email"]
 
-            let first = try client.authorizationRequest(providerID: "apple.com", redirectURI: Flavor.redirectURI, scopes: scopes, responseMode: .formPost)
+            let first = try client.authorizationRequest(
+                providerID: "apple.com", redirectURI: Flavor.redirectURI, scopes: scopes, responseMode: .formPost)
             let firstCallback = try await Flavor.authorize(first.url)
             let body = Array(FormURLEncoding.encode(firstCallback.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }).utf8)
             let apple = try AppleCallback(formBody: body)
@@ -39,7 +40,8 @@ struct AppleFlavorTests {
             #expect(apple.user?.email == "alice@example.com")
             let tokens = try await client.finish(apple.response, pending: first.pending)
 
-            let verifier = try AppleIDTokenVerifier(clientIDs: [Self.servicesID], endpoints: .at(provider.baseURL), httpClient: PatientTransport.shared)
+            let verifier = try AppleIDTokenVerifier(
+                clientIDs: [Self.servicesID], endpoints: .at(provider.baseURL), httpClient: PatientTransport.shared)
             let identity = try await verifier.verify(try #require(tokens.idToken), rawNonce: nil)
             #expect(identity.userID == Self.alice)
             #expect(identity.emailVerified == true)  // sent as the string "true"
@@ -47,7 +49,8 @@ struct AppleFlavorTests {
             #expect(identity.nonceSupported == true)
             #expect(tokens.idTokenClaims?.claims["email_verified"] == "true")
 
-            let second = try client.authorizationRequest(providerID: "apple.com", redirectURI: Flavor.redirectURI, scopes: scopes, responseMode: .formPost)
+            let second = try client.authorizationRequest(
+                providerID: "apple.com", redirectURI: Flavor.redirectURI, scopes: scopes, responseMode: .formPost)
             let secondCallback = try await Flavor.authorize(second.url)
             #expect(secondCallback.parameters["user"] == nil)
             _ = try await client.finish(secondCallback, pending: second.pending)
@@ -99,7 +102,8 @@ struct AppleFlavorTests {
 
     @Test func serverToServerNotificationsAreVerifiedAndTyped() async throws {
         try await Flavor.with(.standard(for: .apple)) { provider in
-            let verifier = try AppleNotificationVerifier(clientIDs: [Self.servicesID], endpoints: .at(provider.baseURL), httpClient: PatientTransport.shared)
+            let verifier = try AppleNotificationVerifier(
+                clientIDs: [Self.servicesID], endpoints: .at(provider.baseURL), httpClient: PatientTransport.shared)
             let received = ReceivedNotifications()
             let server = try await LoopbackHTTPServer.start { request in
                 do {
@@ -113,17 +117,21 @@ struct AppleFlavorTests {
             let url = server.baseURL + "/apple/notifications"
             for type in ["email-disabled", "email-enabled", "consent-revoked", "account-delete"] {
                 let sent = try await provider.sendAppleNotification(
-                    type, subject: Self.alice, clientID: Self.servicesID, email: "x@privaterelay.appleid.com", isPrivateEmail: true, to: url)
+                    type, subject: Self.alice, clientID: Self.servicesID, email: "x@privaterelay.appleid.com", isPrivateEmail: true, to: url
+                )
                 #expect(sent.status == 200)
             }
-            let repeated = try await provider.sendAppleNotification("consent-revoked", subject: Self.alice, clientID: Self.servicesID, to: url)
+            let repeated = try await provider.sendAppleNotification(
+                "consent-revoked", subject: Self.alice, clientID: Self.servicesID, to: url)
             _ = try await provider.sendAppleNotification(
                 "consent-revoked", subject: Self.alice, clientID: Self.servicesID, tokenID: repeated.tokenID, to: url)
-            let foreign = try await provider.sendAppleNotification("account-delete", subject: Self.alice, clientID: "com.example.other", to: url)
+            let foreign = try await provider.sendAppleNotification(
+                "account-delete", subject: Self.alice, clientID: "com.example.other", to: url)
             #expect(foreign.status == 400)
 
             let events = received.all
-            #expect(events.map(\.type) == [.emailDisabled, .emailEnabled, .consentRevoked, .accountDelete, .consentRevoked, .consentRevoked])
+            #expect(
+                events.map(\.type) == [.emailDisabled, .emailEnabled, .consentRevoked, .accountDelete, .consentRevoked, .consentRevoked])
             #expect(events.first?.isPrivateEmail == true)
             #expect(events[4].notificationID == events[5].notificationID)  // a repeat carries the same jti
         }

@@ -37,11 +37,13 @@ struct AuthlibInteropTests {
     /// The check can fail: Authlib refuses a token for another audience.
     @Test func authlibRefusesAFaultyToken() async throws {
         var configuration = DevProviderConfiguration.standard
-        configuration.clients.append(DevClient(
-            id: "faulty", secret: "faulty-secret", redirectURIs: DevProviderConfiguration.loopbackRedirects, faults: [.wrongAudience]))
+        configuration.clients.append(
+            DevClient(
+                id: "faulty", secret: "faulty-secret", redirectURIs: DevProviderConfiguration.loopbackRedirects, faults: [.wrongAudience]))
         let provider = try await DevProvider.start(configuration: configuration)
         defer { Task { try? await provider.stop() } }
-        let result = try await Self.authlib(["--issuer", provider.issuer, "--client-id", "faulty", "--client-secret", "faulty-secret"], expectSuccess: false)
+        let result = try await Self.authlib(
+            ["--issuer", provider.issuer, "--client-id", "faulty", "--client-secret", "faulty-secret"], expectSuccess: false)
         #expect(result["ok"] == false)
         // Authlib words it as a missing `azp` (its check for a foreign audience) or a bad `aud`.
         let error = result["error"]?.stringValue ?? ""

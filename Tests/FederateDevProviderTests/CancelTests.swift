@@ -25,8 +25,9 @@ struct CancelTests {
             fields["cancel"] = "1"
             let action = String(built.url.prefix { $0 != "?" })
             let body = FormURLEncoding.encode(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
-            let answer = try await PatientTransport.shared.send(HTTPRequest(
-                method: "POST", url: action, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8)))
+            let answer = try await PatientTransport.shared.send(
+                HTTPRequest(
+                    method: "POST", url: action, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8)))
             #expect(answer.status == 302)
             let location = try #require(answer.header("Location"))
             #expect(location.hasPrefix(DevProviderTests.redirectURI + "?"))

@@ -43,16 +43,21 @@ struct ClientAuthenticationAndFaultTests {
             func assertion(aud: String, jti: String, lifetime: Int64 = 60) throws -> String {
                 let now = Int64(Date().timeIntervalSince1970)
                 return try key.sign(
-                    claims: ["iss": "keyed", "sub": "keyed", "aud": .string(aud), "jti": .string(jti), "iat": .integer(now), "exp": .integer(now + lifetime)],
+                    claims: [
+                        "iss": "keyed", "sub": "keyed", "aud": .string(aud), "jti": .string(jti), "iat": .integer(now),
+                        "exp": .integer(now + lifetime),
+                    ],
                     algorithm: .es256)
             }
             func revoke(_ assertion: String) async throws -> HTTPResponse {
-                try await PatientTransport.shared.send(HTTPRequest(
-                    method: "POST", url: provider.baseURL + "/revoke", headers: [("Content-Type", "application/x-www-form-urlencoded")],
-                    body: Array(FormURLEncoding.encode([
-                        ("token", "unknown"), ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
-                        ("client_assertion", assertion),
-                    ]).utf8)))
+                try await PatientTransport.shared.send(
+                    HTTPRequest(
+                        method: "POST", url: provider.baseURL + "/revoke", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                        body: Array(
+                            FormURLEncoding.encode([
+                                ("token", "unknown"), ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
+                                ("client_assertion", assertion),
+                            ]).utf8)))
             }
             #expect(try await revoke(try assertion(aud: provider.baseURL + "/token", jti: "t")).status == 200)
             #expect(try await revoke(try assertion(aud: provider.baseURL + "/revoke", jti: "r")).status == 200)
@@ -61,14 +66,20 @@ struct ClientAuthenticationAndFaultTests {
             let reason = try JSONParser().parseObject(tooLong.body)["error_description"]?.stringValue ?? ""
             #expect(reason.contains("invalid_claim") && reason.contains("300"), "\(reason)")
 
-            let basic = try await PatientTransport.shared.send(HTTPRequest(
-                method: "POST", url: provider.baseURL + "/token",
-                headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Authorization", "Basic " + Data("dev-client:wrong".utf8).base64EncodedString())],
-                body: Array("grant_type=refresh_token&refresh_token=x".utf8)))
+            let basic = try await PatientTransport.shared.send(
+                HTTPRequest(
+                    method: "POST", url: provider.baseURL + "/token",
+                    headers: [
+                        ("Content-Type", "application/x-www-form-urlencoded"),
+                        ("Authorization", "Basic " + Data("dev-client:wrong".utf8).base64EncodedString()),
+                    ],
+                    body: Array("grant_type=refresh_token&refresh_token=x".utf8)))
             #expect(basic.status == 401 && basic.header("WWW-Authenticate")?.hasPrefix("Basic") == true)
 
             let document = try await PatientTransport.shared.send(HTTPRequest(url: provider.issuer + "/.well-known/openid-configuration"))
-            #expect(try JSONParser().parseObject(document.body)["revocation_endpoint_auth_methods_supported"]?.arrayValue?.contains("private_key_jwt") == true)
+            #expect(
+                try JSONParser().parseObject(document.body)["revocation_endpoint_auth_methods_supported"]?.arrayValue?.contains(
+                    "private_key_jwt") == true)
         }
     }
 
@@ -77,17 +88,20 @@ struct ClientAuthenticationAndFaultTests {
         try await Flavor.with(try Self.keyedConfiguration(key)) { provider in
             let now = Int64(Date().timeIntervalSince1970)
             let assertion = try key.sign(
-                claims: ["iss": "keyed", "sub": "keyed", "aud": .string(provider.baseURL + "/token"), "jti": "once", "iat": .integer(now),
-                         "exp": .integer(now + 60)],
+                claims: [
+                    "iss": "keyed", "sub": "keyed", "aud": .string(provider.baseURL + "/token"), "jti": "once", "iat": .integer(now),
+                    "exp": .integer(now + 60),
+                ],
                 algorithm: .es256)
             let form = FormURLEncoding.encode([
                 ("grant_type", "refresh_token"), ("refresh_token", "unknown"),
                 ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"), ("client_assertion", assertion),
             ])
             func post() async throws -> JSONValue? {
-                let response = try await PatientTransport.shared.send(HTTPRequest(
-                    method: "POST", url: provider.baseURL + "/token", headers: [("Content-Type", "application/x-www-form-urlencoded")],
-                    body: Array(form.utf8)))
+                let response = try await PatientTransport.shared.send(
+                    HTTPRequest(
+                        method: "POST", url: provider.baseURL + "/token", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                        body: Array(form.utf8)))
                 return try JSONParser().parseObject(response.body)["error"]
             }
             #expect(try await post() == "invalid_grant")  // authenticated; the refresh token is what fails

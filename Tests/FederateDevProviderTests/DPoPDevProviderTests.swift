@@ -25,7 +25,8 @@ struct DPoPDevProviderTests {
                     let path = entry.request.url.split(separator: "/", maxSplits: 3).dropFirst(2).first.map { "/" + $0 } ?? ""
                     return (
                         entry.request.method, path, entry.status, entry.request.headers.contains { $0.name == "DPoP" },
-                        entry.request.headers.first { $0.name == "Authorization" }?.value)
+                        entry.request.headers.first { $0.name == "Authorization" }?.value
+                    )
                 }
             }
         }
@@ -73,7 +74,8 @@ struct DPoPDevProviderTests {
             let signed = try await holder.authorize(HTTPRequest(url: provider.issuer + "/userinfo"))
             #expect(signed.headers.first { $0.name == "Authorization" }?.value == "DPoP " + refreshed.accessToken)
             let proof = try #require(signed.headers.first { $0.name == "DPoP" }?.value)
-            let verified = try DPoPProofVerifier().verify(proof, method: "GET", uri: provider.issuer + "/userinfo", accessToken: refreshed.accessToken)
+            let verified = try DPoPProofVerifier().verify(
+                proof, method: "GET", uri: provider.issuer + "/userinfo", accessToken: refreshed.accessToken)
             #expect(verified.thumbprint == signer.thumbprint)
 
             // Token, the key set (for the ID token), UserInfo, UserInfo as bearer (refused),

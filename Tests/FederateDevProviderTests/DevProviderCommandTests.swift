@@ -42,7 +42,8 @@ struct DevProviderCommandTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("federate-dev-\(UUID().uuidString).json")
         let configuration: JSONValue = [
             "auto_approve": "alice", "requires_dpop_nonce": .bool(required),
-            "clients": [["id": "dev-public", "redirect_uris": ["http://127.0.0.1/*"]]], "users": [["sub": "alice", "email": "alice@example.com"]],
+            "clients": [["id": "dev-public", "redirect_uris": ["http://127.0.0.1/*"]]],
+            "users": [["sub": "alice", "email": "alice@example.com"]],
         ]
         try Data(JSONSerializer.bytes(configuration)).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
@@ -52,8 +53,10 @@ struct DevProviderCommandTests {
         let issuer = try #require(try JSONParser().parseObject(Array(line.utf8))["issuer"]?.stringValue)
         let signer = DPoPProofSigner()
         let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: issuer)
-        let client = try OpenIDClient(metadata: metadata, clientID: "dev-public", authentication: .none, httpClient: PatientTransport.shared)
-            .withDPoP(signer)
+        let client = try OpenIDClient(
+            metadata: metadata, clientID: "dev-public", authentication: .none, httpClient: PatientTransport.shared
+        )
+        .withDPoP(signer)
         let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
         let tokens = try await client.finish(try await DevProviderTests.authorize(built.url), pending: built.pending)
         #expect(tokens.isDPoPBound)
@@ -62,9 +65,12 @@ struct DevProviderCommandTests {
 
     @Test func aDPoPNonceSettingThatIsNotABooleanIsRefused() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("federate-dev-\(UUID().uuidString).json")
-        try Data(#"{"requires_dpop_nonce":"yes","clients":[{"id":"c"}],"users":[{"sub":"u","email":"u@example.com"}]}"#.utf8).write(to: file)
+        try Data(#"{"requires_dpop_nonce":"yes","clients":[{"id":"c"}],"users":[{"sub":"u","email":"u@example.com"}]}"#.utf8).write(
+            to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let bad = try await CLIProcess.run(["dev-provider", "--config", file.path])
-        #expect(bad.status == 1 && bad.stdout.contains("\"invalid_configuration\"") && bad.stdout.contains("requires_dpop_nonce"), "\(bad.stdout)")
+        #expect(
+            bad.status == 1 && bad.stdout.contains("\"invalid_configuration\"") && bad.stdout.contains("requires_dpop_nonce"),
+            "\(bad.stdout)")
     }
 }

@@ -18,7 +18,8 @@ struct DevProviderTests {
         let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: provider.issuer)
         return try OpenIDClient(
             metadata: metadata, clientID: id,
-            authentication: secret.map { ClientAuthentication.clientSecretBasic(secret: $0) } ?? ClientAuthentication.none, httpClient: PatientTransport.shared)
+            authentication: secret.map { ClientAuthentication.clientSecretBasic(secret: $0) } ?? ClientAuthentication.none,
+            httpClient: PatientTransport.shared)
     }
 
     /// Follows the authorization URL (auto-approve) to the redirect and returns the callback.
@@ -87,15 +88,17 @@ struct DevProviderTests {
     @Test func requestsWithoutPKCEOrWithForeignRedirectsAreRefused() async throws {
         try await Self.with { provider in
             let base = provider.issuer + "/authorize?response_type=code&client_id=dev-client&scope=openid&state=s1"
-            let noPKCE = try await PatientTransport.shared.send(HTTPRequest(url: base + "&redirect_uri=" + FormURLEncoding.escape(Self.redirectURI)))
+            let noPKCE = try await PatientTransport.shared.send(
+                HTTPRequest(url: base + "&redirect_uri=" + FormURLEncoding.escape(Self.redirectURI)))
             #expect(noPKCE.status == 302)
             let callback = try AuthorizationResponse(redirectURL: try #require(noPKCE.header("Location")))
             #expect(callback.parameters["error"] == "invalid_request")
             #expect(callback.parameters["state"] == "s1")
 
-            let foreign = try await PatientTransport.shared.send(HTTPRequest(
-                url: base + "&code_challenge=" + String(repeating: "a", count: 43) + "&code_challenge_method=S256&redirect_uri="
-                    + FormURLEncoding.escape("https://evil.example/callback")))
+            let foreign = try await PatientTransport.shared.send(
+                HTTPRequest(
+                    url: base + "&code_challenge=" + String(repeating: "a", count: 43) + "&code_challenge_method=S256&redirect_uri="
+                        + FormURLEncoding.escape("https://evil.example/callback")))
             #expect(foreign.status == 400)
             #expect(foreign.header("Location") == nil)
         }
@@ -145,15 +148,19 @@ struct DevProviderTests {
     }
 
     @Test func configurationFromJSON() throws {
-        let configuration = try DevProviderConfiguration(json: Array("""
-            {"clients":[{"id":"c1","secret":"s1","redirect_uris":["http://127.0.0.1/cb"],"faults":["wrong_nonce"]}],
-             "users":[{"sub":"u1","email":"u1@example.com","name":"U One"}],"auto_approve":"u1"}
-            """.utf8))
+        let configuration = try DevProviderConfiguration(
+            json: Array(
+                """
+                {"clients":[{"id":"c1","secret":"s1","redirect_uris":["http://127.0.0.1/cb"],"faults":["wrong_nonce"]}],
+                 "users":[{"sub":"u1","email":"u1@example.com","name":"U One"}],"auto_approve":"u1"}
+                """.utf8))
         #expect(configuration.clients.first?.faults == [.wrongNonce])
         #expect(configuration.clients.first?.accepts(redirectURI: "http://127.0.0.1:4321/cb") == true)
         #expect(configuration.clients.first?.accepts(redirectURI: "http://127.0.0.1:4321/other") == false)
         #expect(configuration.autoApproveSubject == "u1")
-        #expect(throws: FederateError.self) { try DevProviderConfiguration(json: Array(#"{"clients":[{"id":"c","faults":["nope"]}],"users":[]}"#.utf8)) }
+        #expect(throws: FederateError.self) {
+            try DevProviderConfiguration(json: Array(#"{"clients":[{"id":"c","faults":["nope"]}],"users":[]}"#.utf8))
+        }
     }
 
     /// The standard clients take any loopback port and path (an app's `/auth/dev/callback` as well

@@ -26,9 +26,10 @@ struct DeviceAuthorizationTests {
     static func answer(_ provider: DevProvider, userCode: String, user: String?) async throws -> Int {
         var form = [("user_code", userCode)]
         form.append(user.map { ("user", $0) } ?? ("deny", "1"))
-        let response = try await PatientTransport.shared.send(HTTPRequest(
-            method: "POST", url: provider.baseURL + "/device", headers: [("Content-Type", "application/x-www-form-urlencoded")],
-            body: Array(FormURLEncoding.encode(form).utf8)))
+        let response = try await PatientTransport.shared.send(
+            HTTPRequest(
+                method: "POST", url: provider.baseURL + "/device", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                body: Array(FormURLEncoding.encode(form).utf8)))
         return response.status
     }
 

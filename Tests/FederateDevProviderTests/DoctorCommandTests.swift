@@ -17,10 +17,14 @@ struct DoctorCommandTests {
         #expect(report["client_id"] != nil, sourceLocation: sourceLocation)
         let result = report["result"]?.stringValue ?? ""
         #expect(statuses.contains(result), sourceLocation: sourceLocation)
-        #expect(run.output.status == (result == "failure" ? 1 : 0), "exit \(run.output.status) for result \(result)", sourceLocation: sourceLocation)
+        #expect(
+            run.output.status == (result == "failure" ? 1 : 0), "exit \(run.output.status) for result \(result)",
+            sourceLocation: sourceLocation)
         var counts: [String: Int64] = [:]
         for check in run.checks {
-            #expect(Set(check.keys).isSubset(of: ["id", "status", "message", "federate", "code", "details"]), "\(check)", sourceLocation: sourceLocation)
+            #expect(
+                Set(check.keys).isSubset(of: ["id", "status", "message", "federate", "code", "details"]), "\(check)",
+                sourceLocation: sourceLocation)
             for key in ["id", "message", "federate"] {
                 let text = check[key]?.stringValue ?? ""
                 #expect(text.isEmpty == false, "\(key) in \(check)", sourceLocation: sourceLocation)
@@ -34,7 +38,9 @@ struct DoctorCommandTests {
         }
         let worst = ["failure", "warning", "ok"].first { counts[$0] != nil } ?? "ok"
         #expect(result == worst, sourceLocation: sourceLocation)
-        #expect(Set(run.checks.compactMap { $0["id"]?.stringValue }).count == run.checks.count, "ids are unique", sourceLocation: sourceLocation)
+        #expect(
+            Set(run.checks.compactMap { $0["id"]?.stringValue }).count == run.checks.count, "ids are unique", sourceLocation: sourceLocation
+        )
     }
 
     // MARK: Real providers
@@ -42,12 +48,16 @@ struct DoctorCommandTests {
     @Test func theDevProviderPassesWithAClientID() async throws {
         let provider = try await DevProvider.start()
         defer { Task { try? await provider.stop() } }
-        let output = try await CLIProcess.run(["doctor", provider.issuer, "--client-id", "dev-client", "--output", "json", "--timeout", "60"])
+        let output = try await CLIProcess.run([
+            "doctor", provider.issuer, "--client-id", "dev-client", "--output", "json", "--timeout", "60",
+        ])
         let run = DoctorFixture.Run(output: output, report: try JSONParser().parseObject(Array(output.stdout.utf8)))
         Self.expectShape(run)
         #expect(output.status == 0, "\(output.stdout)")
-        for id in ["discovery.fetch", "discovery.issuer", "discovery.document", "algorithms.accepted", "keys.fetch", "keys.usable",
-                   "keys.kid", "keys.algorithms", "endpoints.pkce", "endpoints.response_types", "endpoints.token", "client.id", "client.policy"] {
+        for id in [
+            "discovery.fetch", "discovery.issuer", "discovery.document", "algorithms.accepted", "keys.fetch", "keys.usable",
+            "keys.kid", "keys.algorithms", "endpoints.pkce", "endpoints.response_types", "endpoints.token", "client.id", "client.policy",
+        ] {
             #expect(run.status(id) == "ok", "\(id): \(run.check(id) ?? [:])")
         }
         #expect(run.status("endpoints.tls") == "warning")  // plain http, on loopback
@@ -129,7 +139,8 @@ struct DoctorCommandTests {
     }
 
     @Test func aRedirectIsNotFollowed() async throws {
-        let run = try await DoctorFixture(discoveryResponse: .redirect(to: "https://elsewhere.example/.well-known/openid-configuration")).run()
+        let run = try await DoctorFixture(discoveryResponse: .redirect(to: "https://elsewhere.example/.well-known/openid-configuration"))
+            .run()
         Self.expectShape(run)
         #expect(run.output.status == 1)
         #expect(run.status("discovery.fetch") == "failure")
@@ -159,7 +170,8 @@ struct DoctorCommandTests {
 
     @Test func aHugeDocumentIsRefusedWithoutTrapping() async throws {
         let chunk = TestHTTPResponse(
-            status: 200, headers: [(name: "Content-Type", value: "application/json")], body: Array(String(repeating: " ", count: 64 * 1024).utf8),
+            status: 200, headers: [(name: "Content-Type", value: "application/json")],
+            body: Array(String(repeating: " ", count: 64 * 1024).utf8),
             repeatBody: 64)  // 4 MiB of whitespace
         let run = try await DoctorFixture(discoveryResponse: chunk).run()
         Self.expectShape(run)
@@ -185,7 +197,9 @@ struct DoctorCommandTests {
     }
 
     @Test func oddNumbersAndTypesAreFindingsNotTraps() async throws {
-        let run = try await DoctorFixture(overrides: ["id_token_signing_alg_values_supported": [1e308, -0.0, .double(1.8446744073709552e19)]]).run()
+        let run = try await DoctorFixture(overrides: [
+            "id_token_signing_alg_values_supported": [1e308, -0.0, .double(1.8446744073709552e19)]
+        ]).run()
         Self.expectShape(run)
         #expect(run.output.status == 1)
         #expect(run.status("discovery.document") == "failure")

@@ -29,8 +29,10 @@ struct DoctorInteropTests {
         let run = DoctorFixture.Run(output: output, report: try JSONParser().parseObject(Array(output.stdout.utf8)))
         DoctorCommandTests.expectShape(run)
         #expect(output.status == 0, "\(output.stdout)")
-        for id in ["discovery.fetch", "discovery.issuer", "discovery.document", "algorithms.accepted", "keys.fetch", "keys.usable",
-                   "keys.algorithms", "endpoints.pkce", "endpoints.response_types", "client.id", "client.policy"] {
+        for id in [
+            "discovery.fetch", "discovery.issuer", "discovery.document", "algorithms.accepted", "keys.fetch", "keys.usable",
+            "keys.algorithms", "endpoints.pkce", "endpoints.response_types", "client.id", "client.policy",
+        ] {
             #expect(run.status(id) == "ok", "\(id): \(run.check(id) ?? [:])")
         }
         // idpy publishes RS256 keys and advertises RS256.

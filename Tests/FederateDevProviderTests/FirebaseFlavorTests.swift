@@ -9,8 +9,11 @@ import Testing
 /// through the certificate map, as a server verifies the tokens its apps send.
 @Suite("Dev provider: Firebase flavour")
 struct FirebaseFlavorTests {
-    static func verifier(_ provider: DevProvider, keys: RemoteKeySet? = nil, clock: FederateClock = .system) throws -> FirebaseIDTokenVerifier {
-        let map = try keys ?? RemoteKeySet(url: try #require(provider.certificatesURL), format: .x509Map, httpClient: PatientTransport.shared)
+    static func verifier(
+        _ provider: DevProvider, keys: RemoteKeySet? = nil, clock: FederateClock = .system
+    ) throws -> FirebaseIDTokenVerifier {
+        let map =
+            try keys ?? RemoteKeySet(url: try #require(provider.certificatesURL), format: .x509Map, httpClient: PatientTransport.shared)
         return try FirebaseIDTokenVerifier(projectID: "dev-project", keys: map, issuerBase: provider.baseURL + "/", clock: clock)
     }
 
@@ -74,7 +77,8 @@ struct FirebaseFlavorTests {
             }
             #expect(expired?.code == .idTokenExpired)
             let otherProject = try FirebaseIDTokenVerifier(
-                projectID: "another-project", keys: try RemoteKeySet(url: try #require(provider.certificatesURL), format: .x509Map, httpClient: PatientTransport.shared),
+                projectID: "another-project",
+                keys: try RemoteKeySet(url: try #require(provider.certificatesURL), format: .x509Map, httpClient: PatientTransport.shared),
                 issuerBase: provider.baseURL + "/")
             let wrongProject = await #expect(throws: FederateError.self) {
                 try await otherProject.verify(try provider.firebaseIDToken(for: user))

@@ -81,7 +81,9 @@ struct GitHubFlavorTests {
             let github = try Self.gitHub(provider)
             let credential = try await Self.signIn(github)
             try await github.revoke(credential.tokens)
-            let error = await #expect(throws: FederateError.self) { try await github.credential(accessToken: credential.tokens.accessToken ?? "") }
+            let error = await #expect(throws: FederateError.self) {
+                try await github.credential(accessToken: credential.tokens.accessToken ?? "")
+            }
             #expect(error?.code == .unexpectedStatus)
             try await github.revoke(credential.tokens)  // already dead: 404, still done
         }
@@ -94,7 +96,8 @@ struct GitHubFlavorTests {
         try await Flavor.with(.standard) { oidcProvider in
             try await Flavor.with(.standard(for: .github)) { githubProvider in
                 let cache = ProviderCache(httpClient: PatientTransport.shared)
-                let oidc = try OIDCProvider(id: "oidc.dev", issuer: oidcProvider.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache)
+                let oidc = try OIDCProvider(
+                    id: "oidc.dev", issuer: oidcProvider.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache)
                 let github = try Self.gitHub(githubProvider)
                 let accounts = AccountService(store: InMemoryAccountStore())
 
@@ -123,25 +126,36 @@ struct GitHubFlavorTests {
                 #expect(stale?.code == .requiresRecentLogin)
 
                 // Reauthentication: refused before the redirect, and by the account layer.
-                let early = await #expect(throws: FederateError.self) { try await github.beginSignIn(try SignInRequest(redirectURI: Flavor.redirectURI, intent: .reauthenticate)) }
+                let early = await #expect(throws: FederateError.self) {
+                    try await github.beginSignIn(try SignInRequest(redirectURI: Flavor.redirectURI, intent: .reauthenticate))
+                }
                 #expect(early?.code == .providerCannotReauthenticate)
                 let late = await #expect(throws: FederateError.self) {
-                    try await accounts.reauthenticate(signedIn.user.uid, with: gitHubAlice, authenticatedAfter: Date(timeIntervalSince1970: 0))
+                    try await accounts.reauthenticate(
+                        signedIn.user.uid, with: gitHubAlice, authenticatedAfter: Date(timeIntervalSince1970: 0))
                 }
                 #expect(late?.code == .providerCannotReauthenticate)
-                let withoutFlowStart = await #expect(throws: FederateError.self) { try await accounts.reauthenticate(signedIn.user.uid, with: gitHubAlice) }
+                let withoutFlowStart = await #expect(throws: FederateError.self) {
+                    try await accounts.reauthenticate(signedIn.user.uid, with: gitHubAlice)
+                }
                 #expect(withoutFlowStart?.code == .providerCannotReauthenticate)
 
                 // The OpenID provider reauthenticates, and the new session counts.
                 let reauthBuilt = try await oidc.beginSignIn(try SignInRequest(redirectURI: Flavor.redirectURI, intent: .reauthenticate))
-                let picked = try await PatientTransport.shared.send(HTTPRequest(
-                    method: "POST", url: oidcProvider.baseURL + "/authorize", headers: [("Content-Type", "application/x-www-form-urlencoded")],
-                    body: Array(FormURLEncoding.encode(
-                        (try FormURLEncoding.decode(try #require(URLComponents(string: reauthBuilt.url)?.percentEncodedQuery))).sorted { $0.key < $1.key }
-                            .map { ($0.key, $0.value) } + [("user", "alice")]).utf8)))
+                let picked = try await PatientTransport.shared.send(
+                    HTTPRequest(
+                        method: "POST", url: oidcProvider.baseURL + "/authorize",
+                        headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                        body: Array(
+                            FormURLEncoding.encode(
+                                (try FormURLEncoding.decode(try #require(URLComponents(string: reauthBuilt.url)?.percentEncodedQuery)))
+                                    .sorted { $0.key < $1.key }
+                                    .map { ($0.key, $0.value) } + [("user", "alice")]
+                            ).utf8)))
                 let reauthCredential = try await oidc.completeSignIn(
                     try AuthorizationResponse(redirectURL: try #require(picked.header("Location"))), pending: reauthBuilt.pending)
-                let fresh = try await accounts.reauthenticate(signedIn.user.uid, with: reauthCredential, authenticatedAfter: reauthBuilt.pending.createdAt)
+                let fresh = try await accounts.reauthenticate(
+                    signedIn.user.uid, with: reauthCredential, authenticatedAfter: reauthBuilt.pending.createdAt)
                 try accounts.requireRecentLogin(try #require(fresh.session))
 
                 // Unlink GitHub: its identity signs in as a new user; mallory's unverified copy of

@@ -33,10 +33,12 @@ struct GoogleFlavorTests {
             #expect(claims.claims["given_name"] == "Alice")
 
             let endpoints = GoogleEndpoints.at(provider.baseURL)
-            let verifier = try GoogleIDTokenVerifier(clientIDs: [Self.clientID], hostedDomains: ["example.com"], httpClient: PatientTransport.shared, endpoints: endpoints)
+            let verifier = try GoogleIDTokenVerifier(
+                clientIDs: [Self.clientID], hostedDomains: ["example.com"], httpClient: PatientTransport.shared, endpoints: endpoints)
             let verified = try await verifier.verify(try #require(tokens.idToken))
             #expect(verified.subject == "110248495921238986420")
-            let otherDomain = try GoogleIDTokenVerifier(clientIDs: [Self.clientID], hostedDomains: ["other.example"], httpClient: PatientTransport.shared, endpoints: endpoints)
+            let otherDomain = try GoogleIDTokenVerifier(
+                clientIDs: [Self.clientID], hostedDomains: ["other.example"], httpClient: PatientTransport.shared, endpoints: endpoints)
             let refused = await #expect(throws: FederateError.self) { try await otherDomain.verify(try #require(tokens.idToken)) }
             #expect(refused?.code == .hostedDomainMismatch)
         }
@@ -106,20 +108,23 @@ struct GoogleFlavorTests {
     @Test func riscEventsAreVerifiedAndReplaysAreDeduplicated() async throws {
         try await Flavor.with(Self.configuration()) { provider in
             let receiver = RISCReceiver(
-                clientIDs: [Self.clientID], issuer: provider.riscIssuer, keys: try RemoteKeySet(url: provider.jwksURL, httpClient: PatientTransport.shared))
+                clientIDs: [Self.clientID], issuer: provider.riscIssuer,
+                keys: try RemoteKeySet(url: provider.jwksURL, httpClient: PatientTransport.shared))
             let server = try await LoopbackHTTPServer.start { request in
                 let receipt = await receiver.receive(request.body)
                 return .json(receipt.isDuplicate ? #"{"duplicate":true}"# : "{}", status: receipt.status)
             }
             defer { Task { try? await server.stop() } }
             let revoked = "https://schemas.openid.net/secevent/risc/event-type/sessions-revoked"
-            let sent = try await provider.sendSecurityEvent(revoked, subject: "110248495921238986420", audience: Self.clientID, to: server.baseURL + "/risc")
+            let sent = try await provider.sendSecurityEvent(
+                revoked, subject: "110248495921238986420", audience: Self.clientID, to: server.baseURL + "/risc")
             #expect(sent.status == 202)
             let replay = try await provider.sendSecurityEvent(
                 revoked, subject: "110248495921238986420", audience: Self.clientID, tokenID: sent.tokenID, to: server.baseURL + "/risc")
             #expect(replay.status == 202)
             #expect(server.receivedRequests.last?.header("Content-Type") == "application/secevent+jwt")
-            let foreign = try await provider.sendSecurityEvent(revoked, subject: "x", audience: "another-client", to: server.baseURL + "/risc")
+            let foreign = try await provider.sendSecurityEvent(
+                revoked, subject: "x", audience: "another-client", to: server.baseURL + "/risc")
             #expect(foreign.status == 400)
 
             // The RISC configuration names the issuer and keys the receiver uses.

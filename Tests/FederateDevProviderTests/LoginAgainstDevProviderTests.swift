@@ -26,8 +26,10 @@ struct LoginAgainstDevProviderTests {
         let key = P256.Signing.PrivateKey()
         var configuration = DevProviderConfiguration.standard
         let jwk = try #require(JWSSigningKey(p256: key, keyID: "cli-key").publicJWK(algorithm: .es256))
-        configuration.clients.append(DevClient(
-            id: "keyed", redirectURIs: ["http://127.0.0.1/callback"], publicKeys: try JSONWebKeySet(jwks: JSONSerializer.bytes(["keys": [.object(jwk)]]))))
+        configuration.clients.append(
+            DevClient(
+                id: "keyed", redirectURIs: ["http://127.0.0.1/callback"],
+                publicKeys: try JSONWebKeySet(jwks: JSONSerializer.bytes(["keys": [.object(jwk)]]))))
         let provider = try await DevProvider.start(configuration: configuration)
         defer { Task { try? await provider.stop() } }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("federate-key-\(UUID().uuidString).pem")
@@ -39,8 +41,11 @@ struct LoginAgainstDevProviderTests {
         // A key the provider does not know is refused, with the reason.
         try P256.Signing.PrivateKey().pemRepresentation.write(to: file, atomically: true, encoding: .utf8)
         let refused = try await CLIProcess.run(
-            ["token", "refresh", "--issuer", provider.issuer, "--client-id", "keyed", "--auth-method", "private_key_jwt", "--private-key", file.path,
-             "--refresh-token", "unknown"])
+            [
+                "token", "refresh", "--issuer", provider.issuer, "--client-id", "keyed", "--auth-method", "private_key_jwt",
+                "--private-key", file.path,
+                "--refresh-token", "unknown",
+            ])
         #expect(refused.status == 1)
         #expect(refused.stdout.contains("invalid_client"), "\(refused.stdout)")
     }
@@ -76,13 +81,18 @@ struct LoginAgainstDevProviderTests {
             ["login", "--no-browser", "--issuer", provider.issuer, "--client-id", "dev-public", "--timeout", "30"], readStandardError: true)
         var url: String?
         while let line = await process.nextErrorLine() {
-            if line.hasPrefix("http://") { url = line; break }
+            if line.hasPrefix("http://") {
+                url = line
+                break
+            }
         }
         let items = URLComponents(string: try #require(url))?.queryItems ?? []
         let state = try #require(items.first { $0.name == "state" }?.value)
         let redirectURI = try #require(items.first { $0.name == "redirect_uri" }?.value)
         let escaped = FormURLEncoding.escape(state)
-        for untied in ["?code=a&code=b&state=other", "?code=a&code=b&state=\(escaped)&state=\(escaped)", "?code=a&code=b", "?code=a&state=other"] {
+        for untied in [
+            "?code=a&code=b&state=other", "?code=a&code=b&state=\(escaped)&state=\(escaped)", "?code=a&code=b", "?code=a&state=other",
+        ] {
             let ignored = try await PatientTransport.shared.send(HTTPRequest(url: redirectURI + untied))
             #expect(ignored.status == 400, "\(untied)")
         }
@@ -102,7 +112,10 @@ struct LoginAgainstDevProviderTests {
             ["login", "--no-browser", "--issuer", provider.issuer] + credentials + ["--show-tokens"], readStandardError: true)
         var url: String?
         while let line = await process.nextErrorLine() {
-            if line.hasPrefix("http://") { url = line; break }
+            if line.hasPrefix("http://") {
+                url = line
+                break
+            }
         }
         let authorizationURL = try #require(url, "no authorization URL on standard error")
         let approved = try await PatientTransport.shared.send(HTTPRequest(url: authorizationURL))

@@ -30,7 +30,8 @@ struct PushedAuthorizationTests {
         clock: FederateClock = .system
     ) async throws -> OpenIDClient {
         let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: provider.issuer)
-        return try OpenIDClient(metadata: metadata, clientID: id, authentication: authentication, httpClient: PatientTransport.shared, clock: clock)
+        return try OpenIDClient(
+            metadata: metadata, clientID: id, authentication: authentication, httpClient: PatientTransport.shared, clock: clock)
     }
 
     static func queryNames(_ url: String) throws -> Set<String> {
@@ -110,7 +111,8 @@ struct PushedAuthorizationTests {
             let client = try await Self.client(provider, id: "keyed", authentication: authentication)
             let signing = try #require(RequestObjectSigning.matching(authentication))
             let front = try await client.authorizationRequest(
-                providerID: "oidc.dev", redirectURI: Flavor.redirectURI, delivery: AuthorizationDelivery(requestObject: signing), loginHint: "bob")
+                providerID: "oidc.dev", redirectURI: Flavor.redirectURI, delivery: AuthorizationDelivery(requestObject: signing),
+                loginHint: "bob")
             #expect(try Self.queryNames(front.url) == ["client_id", "response_type", "scope", "request"])
             let request = try #require(URLComponents(string: front.url)?.queryItems?.first { $0.name == "request" }?.value)
             let jws = try CompactJWS(parsing: request)
@@ -122,9 +124,11 @@ struct PushedAuthorizationTests {
             #expect(tokens.idTokenClaims?.subject == "bob")
 
             let pushed = try await client.authorizationRequest(
-                providerID: "oidc.dev", redirectURI: Flavor.redirectURI, delivery: AuthorizationDelivery(push: .always, requestObject: signing))
+                providerID: "oidc.dev", redirectURI: Flavor.redirectURI,
+                delivery: AuthorizationDelivery(push: .always, requestObject: signing))
             #expect(try Self.queryNames(pushed.url) == ["client_id", "request_uri"])
-            #expect(try await client.finish(try await Flavor.authorize(pushed.url), pending: pushed.pending).idTokenClaims?.subject == "alice")
+            #expect(
+                try await client.finish(try await Flavor.authorize(pushed.url), pending: pushed.pending).idTokenClaims?.subject == "alice")
         }
     }
 
@@ -139,7 +143,8 @@ struct PushedAuthorizationTests {
             let pushed = await #expect(throws: FederateError.self) {
                 try await client.authorizationRequest(
                     providerID: "oidc.dev", redirectURI: Flavor.redirectURI,
-                    delivery: AuthorizationDelivery(push: .always, requestObject: try RequestObjectSigning(key: stranger, algorithm: .es256)))
+                    delivery: AuthorizationDelivery(
+                        push: .always, requestObject: try RequestObjectSigning(key: stranger, algorithm: .es256)))
             }
             #expect(pushed?.code.rawValue == "invalid_request_object")
         }
@@ -151,7 +156,8 @@ struct PushedAuthorizationTests {
             #expect(client.metadata.tokenEndpointAuthMethodsSupported?.contains("client_secret_jwt") == true)
             let tokens = try await Flavor.signIn(client)
             #expect(tokens.idTokenClaims?.subject == "alice")
-            let wrong = try await Self.client(provider, id: "jwt-secret", authentication: .clientSecretJWT(secret: "not the secret, but long enough anyway"))
+            let wrong = try await Self.client(
+                provider, id: "jwt-secret", authentication: .clientSecretJWT(secret: "not the secret, but long enough anyway"))
             let refused = await #expect(throws: FederateError.self) { try await Flavor.signIn(wrong) }
             #expect(refused?.code == .invalidClient)
             // Negotiation still prefers Basic when the provider offers it.

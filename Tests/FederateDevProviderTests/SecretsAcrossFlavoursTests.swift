@@ -53,7 +53,8 @@ struct SecretsAcrossFlavoursTests {
     /// Follows the authorization URL; records the code the redirect carries.
     static func callback(_ url: String, run: Run) async throws -> AuthorizationResponse {
         let response = try await PatientTransport.shared.send(HTTPRequest(url: url))
-        let callback = response.status == 200
+        let callback =
+            response.status == 200
             ? AuthorizationResponse(parameters: HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self)))
             : try AuthorizationResponse(redirectURL: try #require(response.header("Location")))
         run.secret(callback.parameters["code"])
@@ -69,8 +70,11 @@ struct SecretsAcrossFlavoursTests {
             let client0 = provider.configuration.clients[0]
             let secret = try provider.clientSecret(for: client0)
             run.secret(secret)
-            let oidc = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: client0.id, clientSecret: secret, cache: ProviderCache(httpClient: PatientTransport.shared))
-            let client = try await oidc.client(discovery: DiscoveryClient(httpClient: PatientTransport.shared, logger: run.logs.logger), logger: run.logs.logger)
+            let oidc = try OIDCProvider(
+                id: "oidc.dev", issuer: provider.issuer, clientID: client0.id, clientSecret: secret,
+                cache: ProviderCache(httpClient: PatientTransport.shared))
+            let client = try await oidc.client(
+                discovery: DiscoveryClient(httpClient: PatientTransport.shared, logger: run.logs.logger), logger: run.logs.logger)
             run.saw(client.authentication)
             let built = try oidc.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
             run.pending(built)
@@ -92,9 +96,14 @@ struct SecretsAcrossFlavoursTests {
         let provider = try await Self.started(.google)
         defer { Task { try? await provider.stop() } }
         run.secret("dev-google-secret")
-        let google = GoogleProvider(clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(provider.baseURL), cache: ProviderCache(httpClient: PatientTransport.shared))
-        let client = try await google.client(discovery: DiscoveryClient(httpClient: PatientTransport.shared, logger: run.logs.logger), logger: run.logs.logger)
-        let signIn = try await google.signInWithLoopback(client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true)) { url in
+        let google = GoogleProvider(
+            clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(provider.baseURL),
+            cache: ProviderCache(httpClient: PatientTransport.shared))
+        let client = try await google.client(
+            discovery: DiscoveryClient(httpClient: PatientTransport.shared, logger: run.logs.logger), logger: run.logs.logger)
+        let signIn = try await google.signInWithLoopback(
+            client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true)
+        ) { url in
             let approved = try await PatientTransport.shared.send(HTTPRequest(url: url))
             let location = try #require(approved.header("Location"))
             run.secret(try AuthorizationResponse(redirectURL: location).parameters["code"])
@@ -119,7 +128,8 @@ struct SecretsAcrossFlavoursTests {
         let apple = try AppleProvider(
             servicesID: "com.example.dev.web", bundleIDs: ["com.example.dev.app"], teamID: key.teamID, keyID: key.keyID,
             privateKeyPEM: key.privateKeyPEM, endpoints: .at(provider.baseURL), cache: ProviderCache(httpClient: PatientTransport.shared))
-        let client = try await apple.client(discovery: DiscoveryClient(httpClient: PatientTransport.shared, logger: run.logs.logger), logger: run.logs.logger)
+        let client = try await apple.client(
+            discovery: DiscoveryClient(httpClient: PatientTransport.shared, logger: run.logs.logger), logger: run.logs.logger)
         if case .clientSecretPost(let secret) = client.authentication { run.secret(secret) }
         run.secret(key.privateKeyPEM)
         run.saw(client.authentication)

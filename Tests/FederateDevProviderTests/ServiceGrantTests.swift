@@ -41,23 +41,37 @@ struct ServiceGrantTests {
                 ("keyed", .privateKeyJWT(key: Self.key, algorithm: .es256)),
             ]  // client_secret_jwt: clientSecretJWTAndDPoP (it needs a 32-byte secret)
             for (clientID, authentication) in methods {
-                let client = try ServiceTokenClient(metadata: metadata, clientID: clientID, authentication: authentication, httpClient: PatientTransport.shared)
+                let client = try ServiceTokenClient(
+                    metadata: metadata, clientID: clientID, authentication: authentication, httpClient: PatientTransport.shared)
                 let token = try await client.clientCredentials(scopes: ["invoices:read"], resources: ["https://api.example/invoices"])
-                #expect(token.tokenType == "Bearer" && token.scopes == ["invoices:read"] && token.expiresAt != nil, "\(authentication.methodName)")
+                #expect(
+                    token.tokenType == "Bearer" && token.scopes == ["invoices:read"] && token.expiresAt != nil,
+                    "\(authentication.methodName)")
                 let claims = try JSONParser().parseObject(try #require(Base64URL.decode(token.token.split(separator: ".")[1])))
                 #expect(claims["sub"] == .string(clientID) && claims["aud"] == "https://api.example/invoices", "\(claims)")
             }
             // A wrong secret: the provider's own code.
-            let wrong = try ServiceTokenClient(metadata: metadata, clientID: "dev-client", authentication: .clientSecretBasic(secret: "nope"), httpClient: PatientTransport.shared)
+            let wrong = try ServiceTokenClient(
+                metadata: metadata, clientID: "dev-client", authentication: .clientSecretBasic(secret: "nope"),
+                httpClient: PatientTransport.shared)
             let refused = await #expect(throws: FederateError.self) { try await wrong.clientCredentials() }
             #expect(refused?.code == .invalidClient)
             // A public client has no credentials to grant on.
-            let none = #expect(throws: FederateError.self) { try ServiceTokenClient(metadata: metadata, clientID: "dev-public", authentication: .none, httpClient: PatientTransport.shared) }
+            let none = #expect(throws: FederateError.self) {
+                try ServiceTokenClient(
+                    metadata: metadata, clientID: "dev-public", authentication: .none, httpClient: PatientTransport.shared)
+            }
             #expect(none?.code == .invalidConfiguration)
             // Hostile parameters never leave the process.
-            let client = try ServiceTokenClient(metadata: metadata, clientID: "dev-client", authentication: .clientSecretBasic(secret: "dev-secret"), httpClient: PatientTransport.shared)
-            for (scopes, resources) in [(["a b"], []), (["quote\""], []), ([], ["relative/path"]), ([], ["https://api.example/#frag"])] as [([String], [String])] {
-                let error = await #expect(throws: FederateError.self) { try await client.clientCredentials(scopes: scopes, resources: resources) }
+            let client = try ServiceTokenClient(
+                metadata: metadata, clientID: "dev-client", authentication: .clientSecretBasic(secret: "dev-secret"),
+                httpClient: PatientTransport.shared)
+            for (scopes, resources) in [(["a b"], []), (["quote\""], []), ([], ["relative/path"]), ([], ["https://api.example/#frag"])]
+                as [([String], [String])]
+            {
+                let error = await #expect(throws: FederateError.self) {
+                    try await client.clientCredentials(scopes: scopes, resources: resources)
+                }
                 #expect(error?.code == .invalidConfiguration)
             }
         }
@@ -89,7 +103,8 @@ struct ServiceGrantTests {
         try await Flavor.with(try Self.configuration(clock: clock.clock)) { provider in
             let counting = Counting()
             let client = try ServiceTokenClient(
-                metadata: try await Self.metadata(provider), clientID: "dev-client", authentication: .clientSecretBasic(secret: "dev-secret"),
+                metadata: try await Self.metadata(provider), clientID: "dev-client",
+                authentication: .clientSecretBasic(secret: "dev-secret"),
                 httpClient: counting, clock: clock.clock)
             let cache = ServiceTokenCache(client: client, refreshBefore: .seconds(60))
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
@@ -116,21 +131,29 @@ struct ServiceGrantTests {
     @Test func tokenExchange() async throws {
         try await Flavor.with(try Self.configuration()) { provider in
             let metadata = try await Self.metadata(provider)
-            let client = try ServiceTokenClient(metadata: metadata, clientID: "dev-client", authentication: .clientSecretBasic(secret: "dev-secret"), httpClient: PatientTransport.shared)
-            let subject = try await Flavor.signIn(try await Flavor.client(provider, id: "dev-client", authentication: .clientSecretBasic(secret: "dev-secret")))
+            let client = try ServiceTokenClient(
+                metadata: metadata, clientID: "dev-client", authentication: .clientSecretBasic(secret: "dev-secret"),
+                httpClient: PatientTransport.shared)
+            let subject = try await Flavor.signIn(
+                try await Flavor.client(provider, id: "dev-client", authentication: .clientSecretBasic(secret: "dev-secret")))
             let actor = try await client.clientCredentials()
-            let exchanged = try await client.exchange(TokenExchangeRequest(
-                subjectToken: subject.accessToken, actorToken: actor.token, actorTokenType: TokenExchangeRequest.TokenType.accessToken,
-                requestedTokenType: TokenExchangeRequest.TokenType.accessToken, resources: ["https://orders.example/api"], scopes: ["orders:read"]))
+            let exchanged = try await client.exchange(
+                TokenExchangeRequest(
+                    subjectToken: subject.accessToken, actorToken: actor.token, actorTokenType: TokenExchangeRequest.TokenType.accessToken,
+                    requestedTokenType: TokenExchangeRequest.TokenType.accessToken, resources: ["https://orders.example/api"],
+                    scopes: ["orders:read"]))
             #expect(exchanged.issuedTokenType == TokenExchangeRequest.TokenType.accessToken && exchanged.tokenType == "Bearer")
             let claims = try JSONParser().parseObject(try #require(Base64URL.decode(exchanged.token.split(separator: ".")[1])))
             #expect(claims["sub"] == "alice" && claims["aud"] == "https://orders.example/api" && exchanged.scopes == ["orders:read"])
 
             let target = await #expect(throws: FederateError.self) {
-                try await client.exchange(TokenExchangeRequest(subjectToken: subject.accessToken, audiences: ["https://forbidden.example/x"]))
+                try await client.exchange(
+                    TokenExchangeRequest(subjectToken: subject.accessToken, audiences: ["https://forbidden.example/x"]))
             }
             #expect(target?.code == .invalidTarget)
-            let grant = await #expect(throws: FederateError.self) { try await client.exchange(TokenExchangeRequest(subjectToken: "made-up")) }
+            let grant = await #expect(throws: FederateError.self) {
+                try await client.exchange(TokenExchangeRequest(subjectToken: "made-up"))
+            }
             #expect(grant?.code == .invalidGrant)
             let halfActor = await #expect(throws: FederateError.self) {
                 try await client.exchange(TokenExchangeRequest(subjectToken: subject.accessToken, actorToken: actor.token))
@@ -149,9 +172,11 @@ struct ServiceGrantTests {
             let token = try JSONParser().parseObject(Array(issued.stdout.utf8))
             #expect(token["token_type"] == "DPoP" && token["scope"] == "reports:read" && token["dpop_jkt"] != nil, "\(token)")
 
-            let subject = try await Flavor.signIn(try await Flavor.client(provider, id: "dev-client", authentication: .clientSecretBasic(secret: "dev-secret")))
+            let subject = try await Flavor.signIn(
+                try await Flavor.client(provider, id: "dev-client", authentication: .clientSecretBasic(secret: "dev-secret")))
             let exchanged = try await CLIProcess.run([
-                "token", "exchange", "--token-endpoint", provider.baseURL + "/token", "--client-id", "dev-client", "--client-secret", "dev-secret",
+                "token", "exchange", "--token-endpoint", provider.baseURL + "/token", "--client-id", "dev-client", "--client-secret",
+                "dev-secret",
                 "--auth-method", "client_secret_post", "--subject-token", subject.accessToken, "--audience", "orders",
             ])
             #expect(exchanged.status == 0, "\(exchanged.stdout) \(exchanged.stderr)")
@@ -164,7 +189,9 @@ struct ServiceGrantTests {
             ])
             let refusal = try? JSONParser().parseObject(Array(refused.stdout.utf8))
             #expect(refused.status == 1 && refusal?["error"] == "invalid_target", "\(refused.stdout)")
-            let publicClient = try await CLIProcess.run(["token", "client-credentials", "--issuer", provider.issuer, "--client-id", "dev-public"])
+            let publicClient = try await CLIProcess.run([
+                "token", "client-credentials", "--issuer", provider.issuer, "--client-id", "dev-public",
+            ])
             #expect(publicClient.status != 0 && publicClient.stderr.contains("client-secret"), "\(publicClient.stderr)")
         }
     }

@@ -16,7 +16,8 @@ struct SignInProviderTests {
     static func signIn(_ provider: any SignInProvider, intent: AuthorizationIntent = .signIn) async throws -> Credential {
         let built = try await provider.beginSignIn(try SignInRequest(redirectURI: "http://127.0.0.1:9/callback", intent: intent))
         let response = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
-        let callback = response.status == 200
+        let callback =
+            response.status == 200
             ? AuthorizationResponse(parameters: HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self)))
             : try AuthorizationResponse(redirectURL: try #require(response.header("Location")))
         return try await provider.completeSignIn(callback, pending: built.pending)
@@ -29,8 +30,12 @@ struct SignInProviderTests {
         defer { Task { for provider in [generic, google, apple] { try? await provider.stop() } } }
         let key = try #require(apple.configuration.appleClientKey)
         let providers: [any SignInProvider] = [
-            try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: PatientTransport.shared)),
-            GoogleProvider(clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: ProviderCache(httpClient: PatientTransport.shared)),
+            try OIDCProvider(
+                id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret",
+                cache: ProviderCache(httpClient: PatientTransport.shared)),
+            GoogleProvider(
+                clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL),
+                cache: ProviderCache(httpClient: PatientTransport.shared)),
             try AppleProvider(
                 servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM,
                 endpoints: .at(apple.baseURL), cache: ProviderCache(httpClient: PatientTransport.shared)),
@@ -70,12 +75,15 @@ struct SignInProviderTests {
     @Test func oidcManualCredentialFromAnIDTokenObtainedElsewhere() async throws {
         let provider = try await DevProvider.start()
         defer { Task { try? await provider.stop() } }
-        let oidc = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: PatientTransport.shared))
+        let oidc = try OIDCProvider(
+            id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret",
+            cache: ProviderCache(httpClient: PatientTransport.shared))
         // The "app" signs in on its own and sends the ID token and its raw nonce.
         let client = try await oidc.client()
         let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
         let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
-        let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+        let tokens = try await client.finish(
+            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
         let idToken = try #require(tokens.idToken)
 
         let credential = try await oidc.credential(idToken: idToken, rawNonce: built.pending.nonce, accessToken: tokens.accessToken)
@@ -83,9 +91,12 @@ struct SignInProviderTests {
         #expect(credential.providerID == "oidc.dev")
         let wrongNonce = await #expect(throws: FederateError.self) { try await oidc.credential(idToken: idToken, rawNonce: "another") }
         #expect(wrongNonce?.code == .nonceMismatch)
-        let wrongAccessToken = await #expect(throws: FederateError.self) { try await oidc.credential(idToken: idToken, accessToken: "other-token") }
+        let wrongAccessToken = await #expect(throws: FederateError.self) {
+            try await oidc.credential(idToken: idToken, accessToken: "other-token")
+        }
         #expect(wrongAccessToken?.code == .atHashMismatch)
-        let otherClient = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-public", cache: ProviderCache(httpClient: PatientTransport.shared))
+        let otherClient = try OIDCProvider(
+            id: "oidc.dev", issuer: provider.issuer, clientID: "dev-public", cache: ProviderCache(httpClient: PatientTransport.shared))
         let foreign = await #expect(throws: FederateError.self) { try await otherClient.credential(idToken: idToken) }
         #expect(foreign?.code == .audienceMismatch)
         let tampered = await #expect(throws: FederateError.self) { try await oidc.credential(idToken: idToken + "x") }
@@ -99,9 +110,11 @@ struct SignInProviderTests {
         defer { Task { for provider in [generic, google, apple] { try? await provider.stop() } } }
         let key = try #require(apple.configuration.appleClientKey)
         let cache = ProviderCache(httpClient: PatientTransport.shared)
-        let oidc = try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache)
+        let oidc = try OIDCProvider(
+            id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache)
         let googleProvider = GoogleProvider(
-            clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: cache)
+            clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL),
+            cache: cache)
         let appleProvider = try AppleProvider(
             servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM,
             endpoints: .at(apple.baseURL), cache: cache)
@@ -114,7 +127,8 @@ struct SignInProviderTests {
         ] {
             let built = try await provider.beginSignIn(try SignInRequest(redirectURI: "http://127.0.0.1:9/callback"))
             let response = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
-            let callback = response.status == 200
+            let callback =
+                response.status == 200
                 ? AuthorizationResponse(parameters: HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self)))
                 : try AuthorizationResponse(redirectURL: try #require(response.header("Location")))
             tokens[provider.providerID] = try await client.finish(callback, pending: built.pending).idToken
@@ -150,7 +164,8 @@ struct SignInProviderTests {
         #expect(signedIn.user.providerIDs == ["microsoft.com"])
 
         // The profile explains Entra's refusals, keeping the provider's code.
-        let refused = EntraTenantProfile().explain(FederateError(providerError: ProviderError(code: "invalid_client", description: nil, uri: nil)))
+        let refused = EntraTenantProfile().explain(
+            FederateError(providerError: ProviderError(code: "invalid_client", description: nil, uri: nil)))
         #expect(refused.code == .invalidClient)
         #expect(refused.message.contains("Certificates & secrets"))
         let verifier = microsoft.bearerVerifier()

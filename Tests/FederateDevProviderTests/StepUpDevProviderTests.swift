@@ -28,12 +28,14 @@ struct StepUpDevProviderTests {
             // A security key meets it; the ID token asserts the first requested value met.
             let again = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: Fixture.redirectURI, stepUp: stepUp)
             let met = try await Self.send(again.url, "&user=alice&method=securityKey")
-            let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(met.header("Location"))), pending: again.pending)
+            let tokens = try await client.finish(
+                try AuthorizationResponse(redirectURL: try #require(met.header("Location"))), pending: again.pending)
             let idToken = try #require(tokens.idTokenClaims)
             #expect(idToken.acr == "phrh" && idToken.authenticationLevel?.amr == ["hwk", "pin", "mfa"])
             // An unknown method is refused.
             let unknown = try await Self.send(again.url, "&user=alice&method=retina")
-            #expect(try AuthorizationResponse(redirectURL: try #require(unknown.header("Location"))).parameters["error"] == "invalid_request")
+            #expect(
+                try AuthorizationResponse(redirectURL: try #require(unknown.header("Location"))).parameters["error"] == "invalid_request")
         }
     }
 
@@ -76,11 +78,13 @@ struct StepUpDevProviderTests {
                 httpClient: PatientTransport.shared, clock: time.clock)
             _ = try await Fixture.signIn(provider, client: client)
             time.advance(by: .seconds(2))
-            let fresh = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: Fixture.redirectURI, stepUp: StepUpRequest(maxAge: .zero))
+            let fresh = try client.authorizationRequest(
+                providerID: "oidc.dev", redirectURI: Fixture.redirectURI, stepUp: StepUpRequest(maxAge: .zero))
             // The provider session is a second old: max_age=0 shows the page rather than approving.
             #expect(try await Self.send(fresh.url).status == 200)
             let signedIn = try await Self.send(fresh.url, "&user=alice")
-            let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(signedIn.header("Location"))), pending: fresh.pending)
+            let tokens = try await client.finish(
+                try AuthorizationResponse(redirectURL: try #require(signedIn.header("Location"))), pending: fresh.pending)
             #expect(tokens.idTokenClaims?.authTime != nil)
         }
     }
@@ -92,7 +96,10 @@ struct StepUpDevProviderTests {
             let deep = String(repeating: "{\"a\":", count: 3000) + "1" + String(repeating: "}", count: 3000)
             let huge = "{\"id_token\":{\"acr\":{\"values\":[" + Array(repeating: "\"phr\"", count: 2000).joined(separator: ",") + "]}}}"
             let tooMany = (0..<17).map { "v\($0)" }.joined(separator: " ")
-            for extra in [("claims", deep), ("claims", huge), ("claims", "{\"id_token\":{\"acr\":5}}"), ("claims", "not json"), ("acr_values", tooMany)] {
+            for extra in [
+                ("claims", deep), ("claims", huge), ("claims", "{\"id_token\":{\"acr\":5}}"), ("claims", "not json"),
+                ("acr_values", tooMany),
+            ] {
                 let response = try await Self.send(built.url, "&" + FormURLEncoding.encode([extra]))
                 let location = try #require(response.header("Location"), "\(extra.1.prefix(40))")
                 #expect(try AuthorizationResponse(redirectURL: location).parameters["error"] == "invalid_request", "\(extra.1.prefix(40))")

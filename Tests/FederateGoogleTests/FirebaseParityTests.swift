@@ -40,7 +40,9 @@ struct FirebaseParityTests {
     @Test func theAdminSDKsURLsAndIssuers() {
         #expect(FirebaseSessionCookieVerifier.certificatesURL == "https://www.googleapis.com/identitytoolkit/v3/relyingparty/publicKeys")
         #expect(FirebaseSessionCookieVerifier.issuerBase == "https://session.firebase.google.com/")
-        #expect(FirebaseIDTokenVerifier.certificatesURL == "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com")
+        #expect(
+            FirebaseIDTokenVerifier.certificatesURL
+                == "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com")
     }
 
     @Test func pythonSessionCookiesAndEmulatorTokens() async throws {
@@ -88,7 +90,8 @@ struct FirebaseParityTests {
         #expect(await Self.code { try await emulated.verify(token("emulator_signed_with_none_alg_and_signature")) } == .disallowedAlgorithm)
         #expect(await Self.code { try await emulated.verify(token("session_cookie")) } == .disallowedAlgorithm)
         #expect(await Self.code { try await emulated.verifyBearer(token("emulator_id_token")) } == .invalidConfiguration)
-        let emulatedTenant = try FirebaseIDTokenVerifier(projectID: Self.project, tenants: ["tenant-a"], emulator: emulator, clock: Self.clock)
+        let emulatedTenant = try FirebaseIDTokenVerifier(
+            projectID: Self.project, tenants: ["tenant-a"], emulator: emulator, clock: Self.clock)
         #expect(try await emulatedTenant.verify(token("emulator_id_token_tenant_a")).tenant == "tenant-a")
         #expect(await Self.code { try await emulatedTenant.verify(token("emulator_id_token")) } == .tenantNotAllowed)
         let emulatedCookies = try FirebaseSessionCookieVerifier(projectID: Self.project, emulator: emulator, clock: Self.clock)
@@ -118,13 +121,17 @@ struct FirebaseParityTests {
         let cookies = try FirebaseSessionCookieVerifier(
             projectID: Self.project, keys: cookieKeys, issuerBase: provider.sessionCookieIssuerBase, tenants: ["tenant-a"])
         #expect(try await cookies.verify(try provider.firebaseSessionCookie(for: alice, tenant: "tenant-a")).uid == "alice")
-        #expect(await Self.code { try await cookies.verify(try provider.firebaseSessionCookie(for: alice, tenant: "tenant-b")) } == .tenantNotAllowed)
+        #expect(
+            await Self.code { try await cookies.verify(try provider.firebaseSessionCookie(for: alice, tenant: "tenant-b")) }
+                == .tenantNotAllowed)
         #expect(await Self.code { try await cookies.verify(try provider.firebaseSessionCookie(for: alice)) } == .tenantNotAllowed)
         // An ID token is not a session cookie.
-        #expect(await Self.code { try await cookies.verify(try provider.firebaseIDToken(for: alice, tenant: "tenant-a")) } == .issuerMismatch)
+        #expect(
+            await Self.code { try await cookies.verify(try provider.firebaseIDToken(for: alice, tenant: "tenant-a")) } == .issuerMismatch)
 
         let idTokens = try FirebaseIDTokenVerifier(
-            projectID: Self.project, keys: RemoteKeySet(url: try #require(provider.certificatesURL), format: .x509Map, httpClient: PatientTransport.shared),
+            projectID: Self.project,
+            keys: RemoteKeySet(url: try #require(provider.certificatesURL), format: .x509Map, httpClient: PatientTransport.shared),
             issuerBase: provider.baseURL + "/", tenants: ["tenant-a"])
         #expect(try await idTokens.verify(try provider.firebaseIDToken(for: alice, tenant: "tenant-a")).tenant == "tenant-a")
         #expect(await Self.code { try await idTokens.verify(try provider.firebaseIDToken(for: alice)) } == .tenantNotAllowed)

@@ -11,7 +11,8 @@ struct GoogleProviderTests {
     static let clientID = "dev-google.apps.googleusercontent.com"
     static let calendar = "https://www.googleapis.com/auth/calendar.readonly"
 
-    static func with(_ change: (inout DevProviderConfiguration) -> Void = { _ in }, _ body: (DevProvider) async throws -> Void) async throws {
+    static func with(_ change: (inout DevProviderConfiguration) -> Void = { _ in }, _ body: (DevProvider) async throws -> Void) async throws
+    {
         var configuration = DevProviderConfiguration.standard(for: .google)
         configuration.users[2].refusedScopes = [calendar]
         change(&configuration)
@@ -25,7 +26,9 @@ struct GoogleProviderTests {
         }
     }
 
-    static func google(_ provider: DevProvider, scopes: [String] = ["openid", "email", "profile"], hostedDomains: IdentifierSet = []) -> GoogleProvider {
+    static func google(
+        _ provider: DevProvider, scopes: [String] = ["openid", "email", "profile"], hostedDomains: IdentifierSet = []
+    ) -> GoogleProvider {
         GoogleProvider(
             clientID: clientID, clientSecret: "dev-google-secret", endpoints: .at(provider.baseURL), scopes: scopes,
             hostedDomains: hostedDomains, cache: ProviderCache(httpClient: PatientTransport.shared))
@@ -43,7 +46,9 @@ struct GoogleProviderTests {
         try await Self.with { provider in
             let google = Self.google(provider, hostedDomains: ["example.com"])
             let client = try await google.client()
-            let signIn = try await google.signInWithLoopback(client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true)) { url in
+            let signIn = try await google.signInWithLoopback(
+                client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true)
+            ) { url in
                 #expect(url.contains("include_granted_scopes=true"))
                 #expect(url.contains("hd=example.com"))
                 try await Self.browser(url)
@@ -55,7 +60,9 @@ struct GoogleProviderTests {
 
             // A consumer account is refused when a Workspace domain is required.
             let bob = await #expect(throws: FederateError.self) {
-                try await google.signInWithLoopback(client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true), loginHint: "bob@gmail.com") { try await Self.browser($0) }
+                try await google.signInWithLoopback(
+                    client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true), loginHint: "bob@gmail.com"
+                ) { try await Self.browser($0) }
             }
             #expect(bob?.code == .hostedDomainMismatch)
         }
@@ -65,7 +72,9 @@ struct GoogleProviderTests {
         try await Self.with { provider in
             let google = Self.google(provider, scopes: ["openid", "email", Self.calendar])
             let client = try await google.client()
-            let signIn = try await google.signInWithLoopback(client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true), loginHint: "carol@gmail.com") { try await Self.browser($0) }
+            let signIn = try await google.signInWithLoopback(
+                client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true), loginHint: "carol@gmail.com"
+            ) { try await Self.browser($0) }
             #expect(signIn.refusedScopes == [Self.calendar])
             #expect(signIn.granted("email"))
             #expect(!signIn.granted(Self.calendar))
@@ -76,7 +85,9 @@ struct GoogleProviderTests {
         try await Self.with { provider in
             let google = Self.google(provider)
             let client = try await google.client()
-            let signIn = try await google.signInWithLoopback(client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true)) { try await Self.browser($0) }
+            let signIn = try await google.signInWithLoopback(
+                client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true)
+            ) { try await Self.browser($0) }
             let refreshToken = try #require(signIn.tokens.refreshToken)
             let refreshed = try await google.refresh(refreshToken, client: client, previousIDToken: signIn.idToken)
             try await google.revoke(refreshed.accessToken, client: client)
@@ -92,7 +103,9 @@ struct GoogleProviderTests {
             let google = Self.google(provider)
             let client = try await google.client()
             let error = await #expect(throws: FederateError.self) {
-                try await google.signInWithLoopback(client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true)) { try await Self.browser($0) }
+                try await google.signInWithLoopback(
+                    client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true)
+                ) { try await Self.browser($0) }
             }
             #expect(error?.code.rawValue == code)
             #expect(error?.providerError?.code == code)
@@ -113,7 +126,8 @@ struct GoogleRedirectURITests {
 
     @Test(arguments: [
         "http://localhost:8080/callback", "https://127.0.0.1:8080/cb", "http://127.0.0.1/cb", "http://10.0.0.1:80/cb", "myapp:/callback",
-        "com.example.app://oauth2redirect", "com.example.app:oauth2redirect", "com.example.app:/cb?x=1", "1com.example:/cb", "com.exa mple:/cb",
+        "com.example.app://oauth2redirect", "com.example.app:oauth2redirect", "com.example.app:/cb?x=1", "1com.example:/cb",
+        "com.exa mple:/cb",
         "http://127.0.0.1:0/cb", "http://127.0.0.1:70000/cb",
     ])
     func refusesEverythingElse(uri: String) {

@@ -33,7 +33,8 @@ struct GoogleIDTokenTests {
     }
 
     @Test func bothIssuerSpellingsAreAccepted() async throws {
-        let verifier = try GoogleIDTokenVerifier(clientIDs: ["web.apps.googleusercontent.com"], keys: GoogleFixtures.keys, clock: GoogleFixtures.clock)
+        let verifier = try GoogleIDTokenVerifier(
+            clientIDs: ["web.apps.googleusercontent.com"], keys: GoogleFixtures.keys, clock: GoogleFixtures.clock)
         #expect(try await verifier.verify(Self.token()).subject == "1100")
         #expect(try await verifier.verify(Self.token(["iss": "accounts.google.com"])).subject == "1100")
         let error = await #expect(throws: FederateError.self) {
@@ -44,7 +45,8 @@ struct GoogleIDTokenTests {
 
     @Test func hostedDomainComesFromTheTokenOnly() async throws {
         let verifier = try GoogleIDTokenVerifier(
-            clientIDs: ["web.apps.googleusercontent.com"], hostedDomains: ["example.com"], keys: GoogleFixtures.keys, clock: GoogleFixtures.clock)
+            clientIDs: ["web.apps.googleusercontent.com"], hostedDomains: ["example.com"], keys: GoogleFixtures.keys,
+            clock: GoogleFixtures.clock)
         _ = try await verifier.verify(Self.token(["hd": "example.com"]))
         for change: [String: JSONValue?] in [["hd": nil], ["hd": "evil.example"], ["hd": 7]] {
             let error = await #expect(throws: FederateError.self) { try await verifier.verify(Self.token(change)) }
@@ -54,7 +56,8 @@ struct GoogleIDTokenTests {
 
     @Test func bearerVerificationThroughTheRouterAgreesWithVerify() async throws {
         let verifier = try GoogleIDTokenVerifier(
-            clientIDs: ["web.apps.googleusercontent.com"], hostedDomains: ["example.com"], keys: GoogleFixtures.keys, clock: GoogleFixtures.clock)
+            clientIDs: ["web.apps.googleusercontent.com"], hostedDomains: ["example.com"], keys: GoogleFixtures.keys,
+            clock: GoogleFixtures.clock)
         let router = CallerTokenRouter(idTokens: verifier)
         let token = try Self.token(["hd": "example.com"])
         let routed = try await router.verifyCaller(token)
@@ -82,7 +85,8 @@ struct GoogleIDTokenTests {
     }
 
     @Test func nonceAndAudienceAreChecked() async throws {
-        let verifier = try GoogleIDTokenVerifier(clientIDs: ["web.apps.googleusercontent.com"], keys: GoogleFixtures.keys, clock: GoogleFixtures.clock)
+        let verifier = try GoogleIDTokenVerifier(
+            clientIDs: ["web.apps.googleusercontent.com"], keys: GoogleFixtures.keys, clock: GoogleFixtures.clock)
         _ = try await verifier.verify(Self.token(["nonce": "n1"]), nonce: "n1")
         let nonce = await #expect(throws: FederateError.self) { try await verifier.verify(Self.token(["nonce": "n2"]), nonce: "n1") }
         #expect(nonce?.code == .nonceMismatch)
@@ -109,7 +113,8 @@ struct FirebaseIDTokenTests {
     }
 
     static var verifier: FirebaseIDTokenVerifier {
-        (try? FirebaseIDTokenVerifier(projectID: project, keys: GoogleFixtures.keys, clock: GoogleFixtures.clock)) ?? { fatalError("verifier") }()
+        (try? FirebaseIDTokenVerifier(projectID: project, keys: GoogleFixtures.keys, clock: GoogleFixtures.clock))
+            ?? { fatalError("verifier") }()
     }
 
     @Test func validTokenGivesUIDAndSignInProvider() async throws {
@@ -120,16 +125,17 @@ struct FirebaseIDTokenTests {
         #expect(token.authTime == Date(timeIntervalSince1970: GoogleFixtures.now - 100))
     }
 
-    @Test(arguments: [
-        (["iss": JSONValue.string("https://securetoken.google.com/other")], FederateError.Code.issuerMismatch),
-        (["aud": "other"], .audienceMismatch),
-        (["auth_time": nil], .missingClaim),
-        (["auth_time": .integer(Int64(GoogleFixtures.now) + 3600)], .invalidClaim),
-        (["exp": .integer(Int64(GoogleFixtures.now) - 60)], .idTokenExpired),
-        (["iat": .integer(Int64(GoogleFixtures.now) + 60)], .issuedInFuture),
-        (["sub": ""], .invalidClaim),
-        (["sub": .string(String(repeating: "u", count: 129))], .invalidClaim),
-    ] as [([String: JSONValue?], FederateError.Code)])
+    @Test(
+        arguments: [
+            (["iss": JSONValue.string("https://securetoken.google.com/other")], FederateError.Code.issuerMismatch),
+            (["aud": "other"], .audienceMismatch),
+            (["auth_time": nil], .missingClaim),
+            (["auth_time": .integer(Int64(GoogleFixtures.now) + 3600)], .invalidClaim),
+            (["exp": .integer(Int64(GoogleFixtures.now) - 60)], .idTokenExpired),
+            (["iat": .integer(Int64(GoogleFixtures.now) + 60)], .issuedInFuture),
+            (["sub": ""], .invalidClaim),
+            (["sub": .string(String(repeating: "u", count: 129))], .invalidClaim),
+        ] as [([String: JSONValue?], FederateError.Code)])
     func firebaseRulesAreEnforced(change: [String: JSONValue?], code: FederateError.Code) async throws {
         let error = await #expect(throws: FederateError.self) { try await Self.verifier.verify(Self.token(change)) }
         #expect(error?.code == code)
@@ -149,7 +155,8 @@ struct FirebaseIDTokenTests {
             "revoked": FirebaseUserState(tokensValidAfter: Date(timeIntervalSince1970: GoogleFixtures.now - 50)),
             "disabled": FirebaseUserState(disabled: true),
         ]
-        let verifier = try FirebaseIDTokenVerifier(projectID: Self.project, keys: GoogleFixtures.keys, userLookup: { states[$0] }, clock: GoogleFixtures.clock)
+        let verifier = try FirebaseIDTokenVerifier(
+            projectID: Self.project, keys: GoogleFixtures.keys, userLookup: { states[$0] }, clock: GoogleFixtures.clock)
         _ = try await verifier.verify(Self.token(), checkRevoked: true)
         let revoked = await #expect(throws: FederateError.self) {
             try await verifier.verify(Self.token(["sub": "revoked"]), checkRevoked: true)
@@ -168,9 +175,14 @@ struct FirebaseIDTokenTests {
     }
 
     @Test func configurationIsChecked() {
-        let missing = #expect(throws: FederateError.self) { try FirebaseIDTokenVerifier(projectID: nil, keys: GoogleFixtures.keys, clock: GoogleFixtures.clock) }
+        let missing = #expect(throws: FederateError.self) {
+            try FirebaseIDTokenVerifier(projectID: nil, keys: GoogleFixtures.keys, clock: GoogleFixtures.clock)
+        }
         #expect(missing?.code == .projectIDMissing)
-        #expect(throws: FederateError.self) { try FirebaseIDTokenVerifier(projectID: "p", clockTolerance: .seconds(301), keys: GoogleFixtures.keys, clock: GoogleFixtures.clock) }
+        #expect(throws: FederateError.self) {
+            try FirebaseIDTokenVerifier(
+                projectID: "p", clockTolerance: .seconds(301), keys: GoogleFixtures.keys, clock: GoogleFixtures.clock)
+        }
     }
 
     @Test func projectIDResolutionOrder() {

@@ -9,14 +9,18 @@ struct RISCTests {
     static let prefix = "https://schemas.openid.net/secevent/"
     /// The receiver's clock: the fixtures' instant (the tokens' `iat`).
 
-    static func token(_ change: [String: JSONValue?] = [:], key: JWSSigningKey = GoogleFixtures.key, algorithm: JWSAlgorithm = .rs256) throws -> [UInt8] {
+    static func token(
+        _ change: [String: JSONValue?] = [:], key: JWSSigningKey = GoogleFixtures.key, algorithm: JWSAlgorithm = .rs256
+    ) throws -> [UInt8] {
         var claims: [String: JSONValue] = [
             "iss": "https://accounts.google.com/", "aud": "web-client", "iat": .integer(Int64(GoogleFixtures.now)),
             "exp": .integer(Int64(GoogleFixtures.now) - 3600),  // in the past: events do not expire
             "jti": "evt-1",
-            "events": [.init(stringLiteral: prefix + "risc/event-type/account-disabled"): [
-                "subject": ["subject_type": "iss-sub", "iss": "https://accounts.google.com/", "sub": "1100"], "reason": "hijacking",
-            ]],
+            "events": [
+                .init(stringLiteral: prefix + "risc/event-type/account-disabled"): [
+                    "subject": ["subject_type": "iss-sub", "iss": "https://accounts.google.com/", "sub": "1100"], "reason": "hijacking",
+                ]
+            ],
         ]
         for (name, value) in change {
             if let value { claims[name] = value } else { claims.removeValue(forKey: name) }
@@ -24,7 +28,9 @@ struct RISCTests {
         return Array(try key.sign(claims: claims, algorithm: algorithm, header: ["typ": "secevent+jwt"]).utf8)
     }
 
-    static func receiver() -> RISCReceiver { RISCReceiver(clientIDs: ["web-client"], keys: GoogleFixtures.keys, clock: GoogleFixtures.clock) }
+    static func receiver() -> RISCReceiver {
+        RISCReceiver(clientIDs: ["web-client"], keys: GoogleFixtures.keys, clock: GoogleFixtures.clock)
+    }
 
     @Test func acceptedEventIsDecodedAndRepeatIsDeduplicated() async throws {
         let receiver = Self.receiver()
@@ -63,9 +69,10 @@ struct RISCTests {
     ])
     func everyEventTypeDecodes(type: String) async throws {
         let uri = Self.prefix + type
-        let receipt = await Self.receiver().receive(try Self.token([
-            "jti": .string(type), "events": .object([uri: ["subject": ["subject_type": "iss-sub", "sub": "1100"], "state": "st"]]),
-        ]))
+        let receipt = await Self.receiver().receive(
+            try Self.token([
+                "jti": .string(type), "events": .object([uri: ["subject": ["subject_type": "iss-sub", "sub": "1100"], "state": "st"]]),
+            ]))
         #expect(receipt.status == 202)
         let event = try #require(receipt.events.first)
         switch (type, event) {
@@ -104,7 +111,8 @@ struct RISCTests {
 
     @Test func deduplicationWindowExpires() async throws {
         let time = TestClock(Date(timeIntervalSince1970: GoogleFixtures.now))
-        let receiver = RISCReceiver(clientIDs: ["web-client"], keys: GoogleFixtures.keys, deduplicationWindow: .seconds(60), clock: time.clock)
+        let receiver = RISCReceiver(
+            clientIDs: ["web-client"], keys: GoogleFixtures.keys, deduplicationWindow: .seconds(60), clock: time.clock)
         #expect(await receiver.receive(try Self.token()).isDuplicate == false)
         time.advance(by: .seconds(30))
         #expect(await receiver.receive(try Self.token()).isDuplicate)

@@ -15,17 +15,21 @@ struct AccessTokenMiddlewareTests {
     static let resource = "https://api.orders.test/"
 
     /// Tokens for alice from `provider`'s code flow, as `clientID`, asking for `resource` when given.
-    static func tokens(_ provider: DevProvider, resource: String?, scopes: [String] = ["openid", "email", "orders:read"]) async throws -> TokenSet {
+    static func tokens(
+        _ provider: DevProvider, resource: String?, scopes: [String] = ["openid", "email", "orders:read"]
+    ) async throws -> TokenSet {
         let client = try await client(provider).withResources(resource.map { [$0] } ?? [])
         let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: scopes)
         let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
-        return try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+        return try await client.finish(
+            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
     }
 
     static func client(_ provider: DevProvider, id: String = "dev-client", secret: String? = "dev-secret") async throws -> OpenIDClient {
         let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: provider.issuer)
         return try OpenIDClient(
-            metadata: metadata, clientID: id, authentication: secret.map { .clientSecretBasic(secret: $0) } ?? .none, httpClient: PatientTransport.shared)
+            metadata: metadata, clientID: id, authentication: secret.map { .clientSecretBasic(secret: $0) } ?? .none,
+            httpClient: PatientTransport.shared)
     }
 
     /// An API: `/api/whoami` for any caller, `/api/orders` needing `orders:read`, `/api/admin` needing `orders:admin`.
@@ -34,7 +38,8 @@ struct AccessTokenMiddlewareTests {
         let api = router.group("api").add(middleware: BearerAuthenticationMiddleware(verifier: verifier))
         api.get("whoami") { _, context in
             let caller = context.federate.caller
-            return "\(caller?.kind.rawValue ?? "-") \(caller?.subject ?? "-") \(caller?.clientID ?? "-") \(caller?.scopes.description ?? "-") \(context.federate.bearer?.subject ?? "-")"
+            return
+                "\(caller?.kind.rawValue ?? "-") \(caller?.subject ?? "-") \(caller?.clientID ?? "-") \(caller?.scopes.description ?? "-") \(context.federate.bearer?.subject ?? "-")"
         }
         api.group("orders").add(middleware: RequiredScopesMiddleware(["orders:read"])).get { _, _ in "orders" }
         api.group("admin").add(middleware: RequiredScopesMiddleware(["orders:admin", "orders:read"])).get { _, _ in "admin" }
@@ -81,18 +86,26 @@ struct AccessTokenMiddlewareTests {
             #expect(status == 401 && body.contains("\"missing_bearer_token\"") && challenges == ["Bearer"])
             (status, body, challenges) = try await Self.get(http, "/api/whoami", ["Basic YTpi"])
             #expect(status == 401 && body.contains("\"missing_bearer_token\"") && challenges == ["Bearer"])
-            for malformed in [["Bearer " + accessToken + " x"], ["Bearer "], ["Bearer  " + accessToken], ["Bearer a=b"], ["Bearer " + accessToken, "Bearer " + accessToken]] {
+            for malformed in [
+                ["Bearer " + accessToken + " x"], ["Bearer "], ["Bearer  " + accessToken], ["Bearer a=b"],
+                ["Bearer " + accessToken, "Bearer " + accessToken],
+            ] {
                 (status, body, challenges) = try await Self.get(http, "/api/whoami", malformed)
-                #expect(status == 400 && body.contains("\"invalid_authorization_header\"") && challenges == ["Bearer error=\"invalid_request\""])
+                #expect(
+                    status == 400 && body.contains("\"invalid_authorization_header\"") && challenges == ["Bearer error=\"invalid_request\""]
+                )
             }
         }
 
         // typ confusion through the router: each kind only where it is configured.
-        try await Application(router: Self.router(CallerTokenRouter(accessTokens: client.accessTokenVerifier(resource: Self.resource)))).test(.router) { http in
-            let (status, body, _) = try await Self.get(http, "/api/whoami", ["Bearer " + idToken])
-            #expect(status == 401 && body.contains("\"token_type_mismatch\""))
-        }
-        try await Application(router: Self.router(IDTokenBearerVerifier(providerID: "oidc.dev", verifier: client.idTokenVerifier))).test(.router) { http in
+        try await Application(router: Self.router(CallerTokenRouter(accessTokens: client.accessTokenVerifier(resource: Self.resource))))
+            .test(.router) { http in
+                let (status, body, _) = try await Self.get(http, "/api/whoami", ["Bearer " + idToken])
+                #expect(status == 401 && body.contains("\"token_type_mismatch\""))
+            }
+        try await Application(router: Self.router(IDTokenBearerVerifier(providerID: "oidc.dev", verifier: client.idTokenVerifier))).test(
+            .router
+        ) { http in
             let (status, body, _) = try await Self.get(http, "/api/whoami", ["Bearer " + accessToken])
             #expect(status == 401 && body.contains("\"token_type_mismatch\""))
         }
@@ -168,7 +181,8 @@ struct AccessTokenMiddlewareTests {
             func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
                 CallerIdentity(
                     kind: .accessToken, providerID: nil, issuer: nil, subject: "alice", clientID: "c", scopes: [], expiresAt: nil,
-                    confirmation: try TokenConfirmation(json: ["jkt": .string(Base64URL.encode([UInt8](repeating: 1, count: 32)))]), claims: [:])
+                    confirmation: try TokenConfirmation(json: ["jkt": .string(Base64URL.encode([UInt8](repeating: 1, count: 32)))]),
+                    claims: [:])
             }
         }
         try await Application(router: Self.router(Bound())).test(.router) { http in

@@ -15,9 +15,10 @@ struct AccountsCommandTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("accounts.sqlite").path
         let store = try await SQLiteAccountStore.open(path: database)
-        let signedIn = try await AccountService(store: store).signIn(with: Credential(
-            providerID: "oidc.corp", subject: "corp-subject-1", email: "ada@example.com", emailVerified: true,
-            tokens: ProviderTokens(accessToken: "access-secret-123", refreshToken: "refresh-secret-456")))
+        let signedIn = try await AccountService(store: store).signIn(
+            with: Credential(
+                providerID: "oidc.corp", subject: "corp-subject-1", email: "ada@example.com", emailVerified: true,
+                tokens: ProviderTokens(accessToken: "access-secret-123", refreshToken: "refresh-secret-456")))
         try await store.close()
         let uid = signedIn.user.uid
         let config = directory.appendingPathComponent("serve.json")

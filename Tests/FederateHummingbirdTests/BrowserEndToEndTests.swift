@@ -24,15 +24,18 @@ struct BrowserEndToEndTests {
         }
         let python = try await InteropPython.prepare(root: root)
         let run = await ExternalProcess.run(
-            [python, "Tests/Interop/browser_e2e.py", "--federate", CLIProcess.executablePath, "--port", String(try FreePort.loopback()),
-             "--screenshots", "Tests/Artifacts/screenshots"],
+            [
+                python, "Tests/Interop/browser_e2e.py", "--federate", CLIProcess.executablePath, "--port", String(try FreePort.loopback()),
+                "--screenshots", "Tests/Artifacts/screenshots",
+            ],
             in: root, timeout: 300)
         try #require(!run.timedOut, "the browser test timed out")
         let result = try JSONParser().parseObject(Array(run.stdout.utf8))
         #expect(result["ok"] == true, "\(run.stdout)\n\(ExternalProcess.tail(run.stderr))")
         #expect(result["steps"]?.arrayValue?.count == 12)
         for name in [
-            "1-signed-out", "dev-provider-picker", "1b-cancelled", "2-signed-in", "2b-account-exists", "3-linked", "3b-signed-out-at-provider",
+            "1-signed-out", "dev-provider-picker", "1b-cancelled", "2-signed-in", "2b-account-exists", "3-linked",
+            "3b-signed-out-at-provider",
             "4-requires-recent-login", "4b-signed-in-again", "5-deleted",
         ] {
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("Tests/Artifacts/screenshots/\(name).png").path))
@@ -51,8 +54,11 @@ struct BrowserEndToEndTests {
         }
         let python = try await InteropPython.prepare(root: root)
         let run = await ExternalProcess.run(
-            [python, "Tests/Interop/browser_guest_merge.py", "--federate", CLIProcess.executablePath, "--port", String(try FreePort.loopback()),
-             "--screenshots", "Tests/Artifacts/screenshots"],
+            [
+                python, "Tests/Interop/browser_guest_merge.py", "--federate", CLIProcess.executablePath, "--port",
+                String(try FreePort.loopback()),
+                "--screenshots", "Tests/Artifacts/screenshots",
+            ],
             in: root, timeout: 300)
         try #require(!run.timedOut, "the browser test timed out")
         let result = try JSONParser().parseObject(Array(run.stdout.utf8))

@@ -24,7 +24,9 @@ struct CallbackTests {
         let dev = try await DevProvider.start(configuration: devConfiguration)
         defer { Task { try? await dev.stop() } }
         let providers: [String: any SignInProvider] = [
-            "dev": try OIDCProvider(id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: PatientTransport.shared))
+            "dev": try OIDCProvider(
+                id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret",
+                cache: ProviderCache(httpClient: PatientTransport.shared))
         ]
         try await RoutesServer.run(providers: providers, accounts: AccountService(store: InMemoryAccountStore())) { origin in
             try await body(origin, TestBrowser(), dev)
@@ -38,7 +40,8 @@ struct CallbackTests {
     @Test func twoTabsBothComplete() async throws {
         try await Self.withServer { origin, browser, _ in
             let first = try await MultiInstanceTests.callbackURL(browser, start: origin + "/auth/dev/start?returnTo=/first", user: "alice")
-            let second = try await MultiInstanceTests.callbackURL(browser, start: origin + "/auth/dev/start?returnTo=/second", user: "alice")
+            let second = try await MultiInstanceTests.callbackURL(
+                browser, start: origin + "/auth/dev/start?returnTo=/second", user: "alice")
             #expect(Self.pendingCookies(browser).count == 2)
             // The second tab finishes first; the first still completes.
             let secondDone = try await browser.send(second)
@@ -74,7 +77,10 @@ struct CallbackTests {
             let query = String(authorize.drop { $0 != "?" }.dropFirst())
             let state = try #require(try FormURLEncoding.decode(query)["state"])
             let denied = try await browser.send(
-                origin + "/auth/dev/callback?" + FormURLEncoding.encode([("error", "access_denied"), ("error_description", "Call 0800 now"), ("state", state), ("iss", dev.issuer)]))
+                origin + "/auth/dev/callback?"
+                    + FormURLEncoding.encode([
+                        ("error", "access_denied"), ("error_description", "Call 0800 now"), ("state", state), ("iss", dev.issuer),
+                    ]))
             #expect(denied.status == 303)
             #expect(denied.header("Location") == "/after?error=provider_error&provider_error=access_denied")
             #expect(Self.pendingCookies(browser).isEmpty)  // this flow is over
@@ -121,7 +127,8 @@ struct CallbackTests {
             _ = try await browser.send(callback)
             let me = try JSONParser().parseObject(try await browser.send(origin + "/me").body)
             let csrf = try #require(me["csrf_token"]?.stringValue)
-            let signOut = try await browser.send(origin + "/auth/signout", method: "POST", headers: [("Origin", origin), ("X-CSRF-Token", csrf)])
+            let signOut = try await browser.send(
+                origin + "/auth/signout", method: "POST", headers: [("Origin", origin), ("X-CSRF-Token", csrf)])
             let url = try #require(try JSONParser().parseObject(signOut.body)["end_session_url"]?.stringValue)
             #expect(url.hasPrefix(dev.baseURL) && url.contains("client_id=dev-client"), "\(url)")
         }

@@ -47,7 +47,8 @@ struct DOTIntrospectionInteropTests {
             endpoint: endpoint, clientID: clientID, authentication: .clientSecretBasic(secret: secret), providerID: "oidc.dot",
             httpClient: PatientTransport.shared)
         let wrongSecret = try IntrospectionClient(
-            endpoint: endpoint, clientID: clientID, authentication: .clientSecretBasic(secret: secret + "x"), httpClient: PatientTransport.shared)
+            endpoint: endpoint, clientID: clientID, authentication: .clientSecretBasic(secret: secret + "x"),
+            httpClient: PatientTransport.shared)
         let caller = try await introspection.verifyCaller(active)
         #expect(caller.kind == .introspection && caller.clientID == clientID && caller.scopes.values == ["openid", "email"], "\(caller)")
         #expect(caller.claims["username"] == "alice" && caller.expiresAt != nil)
@@ -71,7 +72,9 @@ struct DOTIntrospectionInteropTests {
                 #expect(response.status.code == 401 && response.headers[.wwwAuthenticate] == "Bearer error=\"invalid_token\"")
             }
             try await client.execute(uri: "/admin", method: .get, headers: [.authorization: "Bearer " + active]) { response in
-                #expect(response.status.code == 403 && response.headers[.wwwAuthenticate] == "Bearer error=\"insufficient_scope\", scope=\"admin\"")
+                #expect(
+                    response.status.code == 403
+                        && response.headers[.wwwAuthenticate] == "Bearer error=\"insufficient_scope\", scope=\"admin\"")
             }
         }
         await op.terminate()
@@ -98,7 +101,12 @@ struct DOTIntrospectionInteropTests {
         ]
         var object: [String: JSONValue] = [
             "api_access_tokens": .object(access),
-            "providers": [["name": "dot", "type": "oidc", "issuer": .string(issuer), "client_id": .string(clientID), "client_secret_env": "DOT_SECRET"]],
+            "providers": [
+                [
+                    "name": "dot", "type": "oidc", "issuer": .string(issuer), "client_id": .string(clientID),
+                    "client_secret_env": "DOT_SECRET",
+                ]
+            ],
         ]
         let environment = ["DOT_SECRET": secret]
         let refused = try await ServeStartFailureTests.start(object, environment: environment)
@@ -109,16 +117,28 @@ struct DOTIntrospectionInteropTests {
         object["api_access_tokens"] = .object(access)
         try await ServeAccessTokenTests.serve(object, environment: environment) { origin in
             var answer = try await ServeAPIContractsTests.get(origin, headers: [("Authorization", "Bearer " + active)])
-            #expect(answer.status == 200 && answer.body["kind"] == "introspection" && answer.body["client_id"] == .string(clientID), "\(answer)")
+            #expect(
+                answer.status == 200 && answer.body["kind"] == "introspection" && answer.body["client_id"] == .string(clientID), "\(answer)"
+            )
             #expect(answer.body["scope"] == "openid email" && answer.body["provider"] == "oidc.dot", "\(answer)")
             answer = try await ServeAPIContractsTests.get(origin, headers: [("Authorization", "Bearer " + narrow)])
             #expect(answer.status == 403 && answer.body["error"] == "insufficient_scope", "\(answer)")
-            #expect(answer.challenges == ["Bearer error=\"insufficient_scope\", scope=\"email\", resource_metadata=\"https://api.dot.test/.well-known/oauth-protected-resource\""])
+            #expect(
+                answer.challenges == [
+                    "Bearer error=\"insufficient_scope\", scope=\"email\", resource_metadata=\"https://api.dot.test/.well-known/oauth-protected-resource\""
+                ])
             answer = try await ServeAPIContractsTests.get(origin, headers: [("Authorization", "Bearer " + revoked)])
-            #expect(answer.status == 401 && answer.body["error"] == "token_inactive" && answer.challenges == ["Bearer error=\"invalid_token\", resource_metadata=\"https://api.dot.test/.well-known/oauth-protected-resource\""])
+            #expect(
+                answer.status == 401 && answer.body["error"] == "token_inactive"
+                    && answer.challenges == [
+                        "Bearer error=\"invalid_token\", resource_metadata=\"https://api.dot.test/.well-known/oauth-protected-resource\""
+                    ])
             answer = try await ServeAPIContractsTests.get(origin, headers: [])
             // RFC 9728 §5.1: the bare challenge names where the API's metadata is.
-            #expect(answer.status == 401 && answer.challenges == ["Bearer resource_metadata=\"https://api.dot.test/.well-known/oauth-protected-resource\""], "\(answer)")
+            #expect(
+                answer.status == 401
+                    && answer.challenges == ["Bearer resource_metadata=\"https://api.dot.test/.well-known/oauth-protected-resource\""],
+                "\(answer)")
         }
         await op.terminate()
     }

@@ -31,7 +31,8 @@ struct DPoPMiddlewareTests {
         var verifier: AccessTokenVerifier {
             let keys = (try? JSONWebKeySet(keys: [try JSONWebKey(jwk: key.publicJWK() ?? [:])])) ?? .empty
             return AccessTokenVerifier(
-                policy: AccessTokenPolicy(issuer: DPoPMiddlewareTests.issuer, resource: "api", allowedAlgorithms: [.es256]), keys: keys, clock: clock.clock)
+                policy: AccessTokenPolicy(issuer: DPoPMiddlewareTests.issuer, resource: "api", allowedAlgorithms: [.es256]), keys: keys,
+                clock: clock.clock)
         }
     }
 
@@ -46,7 +47,8 @@ struct DPoPMiddlewareTests {
         router.group("api").add(middleware: BearerAuthenticationMiddleware(verifier: issuer.verifier, presentations: presentations))
             .get("orders") { _, context in
                 // The proof the presentation checked is the caller's, bound to the token's key.
-                guard let caller = context.federate.caller, let proof = caller.dpopProof, proof.thumbprint == caller.confirmation?.jkt else {
+                guard let caller = context.federate.caller, let proof = caller.dpopProof, proof.thumbprint == caller.confirmation?.jkt
+                else {
                     return "unproven"
                 }
                 return caller.subject ?? "nobody"
@@ -70,7 +72,8 @@ struct DPoPMiddlewareTests {
         let proof = try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: token)
 
         try await Application(router: try Self.router(issuer: issuer, store: store)).test(.router) { client in
-            try await client.execute(uri: "/api/orders?page=2", method: .get, headers: Self.headers(token: token, proof: proof)) { response in
+            try await client.execute(uri: "/api/orders?page=2", method: .get, headers: Self.headers(token: token, proof: proof)) {
+                response in
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body) == "alice")
             }
@@ -114,14 +117,18 @@ struct DPoPMiddlewareTests {
             let unbound = try issuer.accessToken(boundTo: nil)
             try await client.execute(
                 uri: "/api/orders", method: .get,
-                headers: Self.headers(token: unbound, proof: try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: unbound))
+                headers: Self.headers(
+                    token: unbound, proof: try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: unbound))
             ) { response in
                 #expect(response.status == .unauthorized)
                 #expect(String(buffer: response.body).contains("\"dpop_binding_mismatch\""))
             }
-            try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: token + "x", proof: proof)) { response in
+            try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: token + "x", proof: proof)) {
+                response in
                 #expect(response.status == .unauthorized)
-                #expect(response.headers[.wwwAuthenticate] == "DPoP algs=\"\(DPoPProofValidator(replayStore: store).algorithmsParameter)\", error=\"invalid_token\"")
+                #expect(
+                    response.headers[.wwwAuthenticate]
+                        == "DPoP algs=\"\(DPoPProofValidator(replayStore: store).algorithmsParameter)\", error=\"invalid_token\"")
             }
             try await client.execute(uri: "/api/orders", method: .get, headers: [.authorization: "Bearer \(token)"]) { response in
                 #expect(response.status == .unauthorized)
@@ -146,7 +153,8 @@ struct DPoPMiddlewareTests {
         let key = DPoPKey.generateES256()
         let bound = try issuer.accessToken(boundTo: key.thumbprint), unbound = try issuer.accessToken(boundTo: nil, subject: "bob")
         let url = Self.origin + "/api/orders"
-        try await Application(router: try Self.router(issuer: issuer, store: InMemoryReplayStore(), alsoBearer: true)).test(.router) { client in
+        try await Application(router: try Self.router(issuer: issuer, store: InMemoryReplayStore(), alsoBearer: true)).test(.router) {
+            client in
             let proof = try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: bound)
             try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: bound, proof: proof)) { response in
                 #expect(response.status == .ok)
@@ -174,9 +182,11 @@ struct DPoPMiddlewareTests {
         let key = DPoPKey.generateES256()
         let token = try issuer.accessToken(boundTo: key.thumbprint)
         let url = Self.origin + "/api/orders"
-        try await Application(router: try Self.router(issuer: issuer, store: InMemoryReplayStore(), nonces: nonces)).test(.router) { client in
+        try await Application(router: try Self.router(issuer: issuer, store: InMemoryReplayStore(), nonces: nonces)).test(.router) {
+            client in
             let noNonce = try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: token)
-            let nonce = try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: token, proof: noNonce)) { response in
+            let nonce = try await client.execute(uri: "/api/orders", method: .get, headers: Self.headers(token: token, proof: noNonce)) {
+                response in
                 #expect(response.status == .unauthorized)
                 #expect(response.headers[.wwwAuthenticate]?.hasSuffix("error=\"use_dpop_nonce\"") == true)
                 return try #require(response.headers[.dpopNonce])
@@ -206,7 +216,9 @@ struct DPoPMiddlewareTests {
         #expect(!other.accepted(at: clock.now).contains(nonces.current(at: clock.now)))
         #expect(throws: FederateError.self) { try DPoPNonces(secret: [1, 2, 3]) }
         for origin in ["https://api.example.com/path", "https://api.example.com?x", "ftp://api.example.com", "https://u@api.example.com"] {
-            #expect(throws: FederateError.self) { try DPoPPresentation(validator: DPoPProofValidator(replayStore: InMemoryReplayStore()), origin: origin) }
+            #expect(throws: FederateError.self) {
+                try DPoPPresentation(validator: DPoPProofValidator(replayStore: InMemoryReplayStore()), origin: origin)
+            }
         }
     }
 }

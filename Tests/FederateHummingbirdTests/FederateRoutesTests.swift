@@ -34,11 +34,19 @@ struct FederateRoutesTests {
         let clock = TestClock(Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 600).rounded(.down)))
         let accounts = AccountService(store: InMemoryAccountStore(), clock: clock.clock)
         let providers: [String: any SignInProvider] = [
-            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: PatientTransport.shared)),
-            "google": GoogleProvider(clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: ProviderCache(httpClient: PatientTransport.shared)),
-            "apple": try AppleProvider(servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM, endpoints: .at(apple.baseURL), cache: ProviderCache(httpClient: PatientTransport.shared)),
+            "dev": try OIDCProvider(
+                id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret",
+                cache: ProviderCache(httpClient: PatientTransport.shared)),
+            "google": GoogleProvider(
+                clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL),
+                cache: ProviderCache(httpClient: PatientTransport.shared)),
+            "apple": try AppleProvider(
+                servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM,
+                endpoints: .at(apple.baseURL), cache: ProviderCache(httpClient: PatientTransport.shared)),
         ]
-        try await RoutesServer.run(providers: providers, accounts: accounts, staticFiles: [AppleProvider.domainAssociationPath: "apple-association-contents"]) { origin in
+        try await RoutesServer.run(
+            providers: providers, accounts: accounts, staticFiles: [AppleProvider.domainAssociationPath: "apple-association-contents"]
+        ) { origin in
             let browser = TestBrowser()
 
             // Sign in with the generic provider; returnTo must stay on this site.
@@ -55,12 +63,16 @@ struct FederateRoutesTests {
             _ = try await browser.navigate(origin + "/auth/google/start?intent=link&returnTo=/", origin: origin)
             _ = try await browser.navigate(origin + "/auth/apple/start?intent=link&returnTo=/", origin: origin)
             let linked = try JSONParser().parseObject(try await browser.send(origin + "/me").body)
-            #expect(Set(linked["providers"]?.arrayValue?.compactMap { $0["provider_id"]?.stringValue } ?? []) == ["oidc.dev", "google.com", "apple.com"])
+            #expect(
+                Set(linked["providers"]?.arrayValue?.compactMap { $0["provider_id"]?.stringValue } ?? []) == [
+                    "oidc.dev", "google.com", "apple.com",
+                ])
 
             // Sign-out needs the CSRF header; then Google signs in to the same account.
             let forged = try await browser.send(origin + "/auth/signout", method: "POST", headers: [("Origin", "https://evil.example")])
             #expect(forged.status == 403)
-            let signOut = try await browser.send(origin + "/auth/signout", method: "POST", headers: [("Origin", origin), ("X-CSRF-Token", csrf)])
+            let signOut = try await browser.send(
+                origin + "/auth/signout", method: "POST", headers: [("Origin", origin), ("X-CSRF-Token", csrf)])
             #expect(signOut.status == 200)
             #expect(try await browser.send(origin + "/me").status == 401)
             _ = try await browser.navigate(origin + "/auth/google/start", origin: origin)
@@ -108,7 +120,8 @@ struct FederateRoutesTests {
             store: InMemoryAccountStore(), configuration: AccountServiceConfiguration(clockTolerance: .zero), clock: time.clock)
         let cache = ProviderCache(httpClient: PatientTransport.shared, clock: time.clock)
         let providers: [String: any SignInProvider] = [
-            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache)
+            "dev": try OIDCProvider(
+                id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache)
         ]
         try await RoutesServer.run(providers: providers, accounts: accounts) { origin in
             let browser = TestBrowser()

@@ -16,7 +16,9 @@ struct GuestAndMergeRoutesTests {
         defer { Task { try? await dev.stop() } }
         let accounts = AccountService(store: InMemoryAccountStore())
         let providers: [String: any SignInProvider] = [
-            "dev": try OIDCProvider(id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: PatientTransport.shared))
+            "dev": try OIDCProvider(
+                id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret",
+                cache: ProviderCache(httpClient: PatientTransport.shared))
         ]
         try await RoutesServer.run(providers: providers, accounts: accounts) { origin in
             let off = try await TestBrowser().send(origin + "/auth/guest", method: "POST", headers: [("Origin", origin)])
@@ -24,7 +26,8 @@ struct GuestAndMergeRoutesTests {
         }
         try await RoutesServer.run(providers: providers, accounts: accounts, allowsGuests: true) { origin in
             let browser = TestBrowser()
-            #expect(try await browser.send(origin + "/auth/guest", method: "POST", headers: [("Origin", "https://evil.example")]).status == 403)
+            #expect(
+                try await browser.send(origin + "/auth/guest", method: "POST", headers: [("Origin", "https://evil.example")]).status == 403)
             #expect(try await browser.send(origin + "/auth/guest", method: "POST").status == 403, "no Origin or Referer")
             let created = try await browser.send(origin + "/auth/guest", method: "POST", headers: [("Origin", origin)])
             #expect(created.status == 200)
@@ -37,7 +40,8 @@ struct GuestAndMergeRoutesTests {
             let againError = try JSONParser().parseObject(again.body)["error"]
             #expect(again.status == 409 && againError == "already_signed_in")
             // No merge in progress.
-            let noTicket = try await browser.send(origin + "/me/merge", method: "POST", headers: [("Origin", origin), ("X-CSRF-Token", csrf)])
+            let noTicket = try await browser.send(
+                origin + "/me/merge", method: "POST", headers: [("Origin", origin), ("X-CSRF-Token", csrf)])
             let noTicketError = try JSONParser().parseObject(noTicket.body)["error"]
             #expect(noTicket.status == 400 && noTicketError == "invalid_merge_ticket")
 
@@ -60,7 +64,8 @@ struct GuestAndMergeRoutesTests {
             _ = try await second.navigate(origin + "/auth/dev/start?returnTo=/", origin: origin)
             let alice = try JSONParser().parseObject(try await second.send(origin + "/me").body)
             let merged = try await second.send(
-                origin + "/me/merge", method: "POST", headers: [("Origin", origin), ("X-CSRF-Token", try #require(alice["csrf_token"]?.stringValue))])
+                origin + "/me/merge", method: "POST",
+                headers: [("Origin", origin), ("X-CSRF-Token", try #require(alice["csrf_token"]?.stringValue))])
             #expect(merged.status == 200, "\(String(decoding: merged.body, as: UTF8.self))")
             let answer = try JSONParser().parseObject(merged.body)
             #expect(answer["uid"] == me["uid"] && answer["merged_uid"] == .string(secondUID))
@@ -71,7 +76,9 @@ struct GuestAndMergeRoutesTests {
 }
 
 /// Runs `body`, expecting a ``FederateError`` with `code`.
-private func expectError<T>(_ code: FederateError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> T) async {
+private func expectError<T>(
+    _ code: FederateError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> T
+) async {
     do {
         _ = try await body()
         Issue.record("expected \(code), but it succeeded", sourceLocation: sourceLocation)

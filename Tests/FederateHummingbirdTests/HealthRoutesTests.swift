@@ -26,7 +26,9 @@ struct HealthRoutesTests {
     }
 
     /// Runs `body` with a client of an app serving only the health routes for `readiness`.
-    static func withApp(_ readiness: Readiness, _ body: @escaping @Sendable (_ get: @Sendable (String) async throws -> Probe) async throws -> Void) async throws {
+    static func withApp(
+        _ readiness: Readiness, _ body: @escaping @Sendable (_ get: @Sendable (String) async throws -> Probe) async throws -> Void
+    ) async throws {
         let router = Router(context: FederateContext.self)
         HealthRoutes<FederateContext>(readiness: readiness).register(on: router)
         try await Application(router: router).test(.router) { client in
@@ -73,7 +75,8 @@ struct HealthRoutesTests {
             host: cluster.endpoint.host, port: cluster.endpoint.port, username: cluster.endpoint.username, password: nil,
             database: cluster.endpoint.database, tls: .disable)
         configuration.options.connectTimeout = .seconds(1)
-        let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "test.postgres", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let client = PostgresClient(
+            configuration: configuration, backgroundLogger: Logger(label: "test.postgres", factory: { _ in SwiftLogNoOpLogHandler() }))
         let pool = Task { await client.run() }
         defer { pool.cancel() }
         let store = try PostgresAccountStore(client: client)

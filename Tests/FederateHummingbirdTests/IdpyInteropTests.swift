@@ -27,7 +27,9 @@ struct IdpyInteropTests {
         try #require(ready == "READY " + issuer, "idpy_provider.py did not start: \(ready ?? "no output")")
 
         let accounts = AccountService(store: InMemoryAccountStore())
-        let idpy = try OIDCProvider(id: "oidc.idpy", issuer: issuer, clientID: "federate-rp", clientSecret: "idpy-secret", cache: ProviderCache(httpClient: PatientTransport.shared))
+        let idpy = try OIDCProvider(
+            id: "oidc.idpy", issuer: issuer, clientID: "federate-rp", clientSecret: "idpy-secret",
+            cache: ProviderCache(httpClient: PatientTransport.shared))
         try await RoutesServer.run(port: serverPort, providers: ["idpy": idpy], accounts: accounts) { origin in
             let browser = TestBrowser()
             let landed = try await browser.navigate(origin + "/auth/idpy/start?returnTo=/", origin: origin)

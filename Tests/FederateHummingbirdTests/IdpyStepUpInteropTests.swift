@@ -30,8 +30,10 @@ struct IdpyStepUpInteropTests {
 
         let accounts = AccountService(store: InMemoryAccountStore())
         let idpy = try OIDCProvider(
-            id: "oidc.idpy", issuer: issuer, clientID: "federate-rp", clientSecret: "idpy-secret", cache: ProviderCache(httpClient: PatientTransport.shared))
-        try await RoutesServer.run(port: serverPort, providers: ["idpy": idpy], accounts: accounts, routes: StepUpTests.sensitive(accounts)) { origin in
+            id: "oidc.idpy", issuer: issuer, clientID: "federate-rp", clientSecret: "idpy-secret",
+            cache: ProviderCache(httpClient: PatientTransport.shared))
+        try await RoutesServer.run(port: serverPort, providers: ["idpy": idpy], accounts: accounts, routes: StepUpTests.sensitive(accounts))
+        { origin in
             let browser = TestBrowser()
             _ = try await browser.navigate(origin + "/auth/idpy/start?returnTo=/", origin: origin)
             let plain = try await accounts.verifySession(try #require(browser.cookie("federate_session")))
@@ -42,7 +44,9 @@ struct IdpyStepUpInteropTests {
             // with a login page, which the test cannot fill in.
             let landed = try await browser.navigate(
                 origin + "/auth/idpy/start?acr_values=phr&max_age=0&returnTo=/sensitive", origin: origin)
-            #expect(landed.status == 200 && String(decoding: landed.body, as: UTF8.self) == "phr", "\(browser.history.suffix(2).map { String($0.suffix(150)) })")
+            #expect(
+                landed.status == 200 && String(decoding: landed.body, as: UTF8.self) == "phr",
+                "\(browser.history.suffix(2).map { String($0.suffix(150)) })")
             let stepped = try await accounts.verifySession(try #require(browser.cookie("federate_session")))
             #expect(stepped.uid == plain.uid && stepped.acr == "phr")
         }

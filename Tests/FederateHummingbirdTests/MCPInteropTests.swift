@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `federate serve`'s MCP server (FederateMCP on Hummingbird, the Swift MCP SDK's server) with

@@ -23,14 +23,16 @@ struct MCPServerTests {
         let metadata = try ProtectedResourceMetadata(
             resource: resource, authorizationServers: [provider.issuer], scopesSupported: ["mcp:echo", "mcp:whoami"])
         let server = try ProtectedMCPServer(
-            authenticator: CallerAuthenticator(verifier: client.accessTokenVerifier(resource: resource, providerID: "oidc.dev"), resource: metadata),
-            toolScopes: ["whoami": ["mcp:whoami"], "echo": ["mcp:echo"]]) { caller in
-                let server = Server(name: "test", version: "1", capabilities: .init(tools: .init()))
-                await server.withMethodHandler(CallTool.self) { call in
-                    CallTool.Result(content: [.text(text: "\(call.name) for \(caller.subject ?? "-")", annotations: nil, _meta: nil)])
-                }
-                return server
+            authenticator: CallerAuthenticator(
+                verifier: client.accessTokenVerifier(resource: resource, providerID: "oidc.dev"), resource: metadata),
+            toolScopes: ["whoami": ["mcp:whoami"], "echo": ["mcp:echo"]]
+        ) { caller in
+            let server = Server(name: "test", version: "1", capabilities: .init(tools: .init()))
+            await server.withMethodHandler(CallTool.self) { call in
+                CallTool.Result(content: [.text(text: "\(call.name) for \(caller.subject ?? "-")", annotations: nil, _meta: nil)])
             }
+            return server
+        }
         let router = Router(context: FederateContext.self)
         MCPRoutes<FederateContext>(server).register(on: router)
         return Application(router: router)
@@ -55,13 +57,17 @@ struct MCPServerTests {
         let provider = try await DevProvider.start()
         defer { Task { try? await provider.stop() } }
         let echoOnly = try await AccessTokenMiddlewareTests.tokens(provider, resource: Self.resource, scopes: ["mcp:echo"]).accessToken
-        let both = try await AccessTokenMiddlewareTests.tokens(provider, resource: Self.resource, scopes: ["mcp:echo", "mcp:whoami"]).accessToken
-        let elsewhere = try await AccessTokenMiddlewareTests.tokens(provider, resource: "https://other.example/mcp", scopes: ["mcp:whoami"]).accessToken
+        let both = try await AccessTokenMiddlewareTests.tokens(provider, resource: Self.resource, scopes: ["mcp:echo", "mcp:whoami"])
+            .accessToken
+        let elsewhere = try await AccessTokenMiddlewareTests.tokens(provider, resource: "https://other.example/mcp", scopes: ["mcp:whoami"])
+            .accessToken
         let metadataURL = "http://127.0.0.1:8080/.well-known/oauth-protected-resource/mcp"
         try await Self.application(provider).test(.router) { http in
             var answer = try await Self.post(http, Self.call("whoami"), token: nil)
             #expect(answer.status == 401 && answer.challenges == ["Bearer resource_metadata=\"\(metadataURL)\""])
-            let document = try await http.execute(uri: "/.well-known/oauth-protected-resource/mcp", method: .get) { String(buffer: $0.body) }
+            let document = try await http.execute(uri: "/.well-known/oauth-protected-resource/mcp", method: .get) {
+                String(buffer: $0.body)
+            }
             #expect(try JSONParser().parseObject(Array(document.utf8))["resource"] == .string(Self.resource))
 
             answer = try await Self.post(http, Self.call("whoami"), token: elsewhere)
@@ -69,9 +75,11 @@ struct MCPServerTests {
             #expect(answer.challenges == ["Bearer error=\"invalid_token\", resource_metadata=\"\(metadataURL)\""])
 
             answer = try await Self.post(http, Self.call("whoami"), token: echoOnly)
-            #expect(answer.status == 403 && answer.challenges == [
-                "Bearer error=\"insufficient_scope\", scope=\"mcp:whoami\", resource_metadata=\"\(metadataURL)\"",
-            ])
+            #expect(
+                answer.status == 403
+                    && answer.challenges == [
+                        "Bearer error=\"insufficient_scope\", scope=\"mcp:whoami\", resource_metadata=\"\(metadataURL)\""
+                    ])
             answer = try await Self.post(http, Self.call("echo"), token: echoOnly)
             #expect(answer.status == 200 && answer.body.contains("echo for alice"), "\(answer.body)")
             answer = try await Self.post(http, Self.call("whoami"), token: both)
@@ -86,7 +94,8 @@ struct MCPServerTests {
         try await Self.application(provider).test(.router) { http in
             // Two `name` members: the SDK's decoder would keep the last ("whoami"), after a check of the first.
             var answer = try await Self.post(
-                http, #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{},"name":"whoami"}}"#, token: echoOnly)
+                http, #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{},"name":"whoami"}}"#,
+                token: echoOnly)
             #expect(answer.status == 400 && answer.body.contains("-32700") && !answer.body.contains("whoami for"), "\(answer.body)")
             // A batch carrying a call the scope check would have to find.
             answer = try await Self.post(http, "[" + Self.call("echo") + "," + Self.call("whoami") + "]", token: echoOnly)
@@ -104,10 +113,14 @@ struct MCPServerTests {
 
     @Test func theConfigurationIsChecked() throws {
         let verifier = RefusingVerifier()
-        #expect(throws: FederateError.self) { try ProtectedMCPServer(authenticator: CallerAuthenticator(verifier: verifier), toolScopes: [:]) { _ in fatalError() } }
+        #expect(throws: FederateError.self) {
+            try ProtectedMCPServer(authenticator: CallerAuthenticator(verifier: verifier), toolScopes: [:]) { _ in fatalError() }
+        }
         let metadata = try ProtectedResourceMetadata(resource: Self.resource, authorizationServers: ["http://127.0.0.1:9000"])
         #expect(throws: FederateError.self) {
-            try ProtectedMCPServer(authenticator: CallerAuthenticator(verifier: verifier, resource: metadata), toolScopes: ["caf\u{E9}": []]) { _ in fatalError() }
+            try ProtectedMCPServer(
+                authenticator: CallerAuthenticator(verifier: verifier, resource: metadata), toolScopes: ["caf\u{E9}": []]
+            ) { _ in fatalError() }
         }
     }
 }

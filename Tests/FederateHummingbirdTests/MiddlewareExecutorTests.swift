@@ -50,7 +50,9 @@ struct MiddlewareExecutorTests {
         }
     }
 
-    static func application(_ verifier: any CallerTokenVerifier, presentations: [any TokenPresentation] = [BearerPresentation()]) -> some ApplicationProtocol {
+    static func application(
+        _ verifier: any CallerTokenVerifier, presentations: [any TokenPresentation] = [BearerPresentation()]
+    ) -> some ApplicationProtocol {
         let router = Router(context: FederateContext.self)
         router.group("api").add(middleware: BearerAuthenticationMiddleware(verifier: verifier, presentations: presentations))
             .get("whoami") { _, context in context.federate.caller?.subject ?? "-" }
@@ -95,7 +97,10 @@ struct MiddlewareExecutorTests {
             #expect(try warm.outcome.get() == "user-42")
             #expect(warm.switches == 0)
             let refused = try await Self.authenticate(middleware, try issuer.idToken(claims: ["aud": "someone-else"]), on: counter)
-            guard case .failure(let challenge) = refused.outcome else { Issue.record("accepted another audience"); return }
+            guard case .failure(let challenge) = refused.outcome else {
+                Issue.record("accepted another audience")
+                return
+            }
             #expect(challenge.error.code == .audienceMismatch)
             #expect(refused.switches == 0)
             #expect(issuer.jwksRequestCount == 1)
@@ -114,7 +119,9 @@ struct MiddlewareExecutorTests {
                 var fields = HTTPFields()
                 fields[.authorization] = "Bearer " + token
                 let request = ServerRequest(method: .get, path: "/api/whoami", headers: fields)
-                let (subject, switches) = try await counter.run { () async throws -> String? in try await authenticator.authenticate(request).caller.subject }
+                let (subject, switches) = try await counter.run { () async throws -> String? in
+                    try await authenticator.authenticate(request).caller.subject
+                }
                 return (subject, switches)
             }
             let cold = try await authenticate(try issuer.idToken())
@@ -170,7 +177,8 @@ struct MiddlewareExecutorTests {
 
     @Test func anAsyncConfirmationDoesNotVerifyTwice() async throws {
         try await TestIssuer.with { issuer in
-            let idTokens = IDTokenBearerVerifier(providerID: "oidc.test", verifier: IDTokenVerifier(policy: issuer.policy, keys: try issuer.localKeySet()))
+            let idTokens = IDTokenBearerVerifier(
+                providerID: "oidc.test", verifier: IDTokenVerifier(policy: issuer.policy, keys: try issuer.localKeySet()))
             let counting = CountingVerifier(inner: idTokens)
             let application = Self.application(counting, presentations: [AsyncPresentation()])
             try await application.test(.router) { http in

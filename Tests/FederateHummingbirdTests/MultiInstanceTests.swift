@@ -51,7 +51,8 @@ struct MultiInstanceTests {
             var fields = HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self))
             fields["user"] = user
             let authorize = String(location.prefix { $0 != "?" })
-            response = try await browser.send(authorize, method: "POST", body: FormURLEncoding.encode(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+            response = try await browser.send(
+                authorize, method: "POST", body: FormURLEncoding.encode(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
         }
         location = try #require(response.header("Location"), "\(String(decoding: response.body, as: UTF8.self))")
         return location
@@ -75,25 +76,39 @@ struct MultiInstanceTests {
         shared.clients = [DevClient(id: "dev-client", secret: "dev-secret", redirectURIs: ["http://127.0.0.1/auth/second/callback"])]
         let dev = try await DevProvider.start(configuration: people)
         let second = try await DevProvider.start(configuration: shared)
-        defer { Task { try? await dev.stop(); try? await second.stop() } }
+        defer {
+            Task {
+                try? await dev.stop()
+                try? await second.stop()
+            }
+        }
 
         let schema = "serve_" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("federate-serve-\(schema).json")
         let portA = try FreePort.loopback(), portB = try FreePort.loopback()
-        try Data(JSONSerializer.bytes([
-            "origin": .string("http://127.0.0.1:\(portA)"),  // the address users see: instance A stands for the load balancer
-            "store": ["postgres_url_env": "FEDERATE_TEST_DATABASE_URL", "schema": .string(schema)],
-            "sealing_key_env": "FEDERATE_TEST_SEALING_KEY",
-            "api_bearer_provider": "dev",
-            "providers": [
-                ["name": "dev", "type": "oidc", "issuer": .string(dev.issuer), "client_id": "dev-client", "client_secret_env": "FEDERATE_TEST_DEV_SECRET"],
-                ["name": "second", "type": "oidc", "issuer": .string(second.issuer), "client_id": "dev-client", "client_secret_env": "FEDERATE_TEST_DEV_SECRET"],
-            ],
-        ])).write(to: config)
+        try Data(
+            JSONSerializer.bytes([
+                "origin": .string("http://127.0.0.1:\(portA)"),  // the address users see: instance A stands for the load balancer
+                "store": ["postgres_url_env": "FEDERATE_TEST_DATABASE_URL", "schema": .string(schema)],
+                "sealing_key_env": "FEDERATE_TEST_SEALING_KEY",
+                "api_bearer_provider": "dev",
+                "providers": [
+                    [
+                        "name": "dev", "type": "oidc", "issuer": .string(dev.issuer), "client_id": "dev-client",
+                        "client_secret_env": "FEDERATE_TEST_DEV_SECRET",
+                    ],
+                    [
+                        "name": "second", "type": "oidc", "issuer": .string(second.issuer), "client_id": "dev-client",
+                        "client_secret_env": "FEDERATE_TEST_DEV_SECRET",
+                    ],
+                ],
+            ])
+        ).write(to: config)
         defer { try? FileManager.default.removeItem(at: config) }
         let password = endpoint.password.map { ":" + $0 } ?? ""
         let environment = [
-            "FEDERATE_TEST_DATABASE_URL": "postgres://\(endpoint.username)\(password)@\(endpoint.host):\(endpoint.port)/\(endpoint.database)",
+            "FEDERATE_TEST_DATABASE_URL":
+                "postgres://\(endpoint.username)\(password)@\(endpoint.host):\(endpoint.port)/\(endpoint.database)",
             "FEDERATE_TEST_SEALING_KEY": Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64EncodedString(),
             "FEDERATE_TEST_DEV_SECRET": "dev-secret",
         ]
@@ -138,18 +153,22 @@ struct MultiInstanceTests {
         let client = try OpenIDClient(
             metadata: try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: dev.issuer), clientID: "dev-client",
             authentication: .clientSecretBasic(secret: "dev-secret"), httpClient: PatientTransport.shared)
-        let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/auth/dev/callback", loginHint: "alice")
+        let built = try client.authorizationRequest(
+            providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/auth/dev/callback", loginHint: "alice")
         let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
-        let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+        let tokens = try await client.finish(
+            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
         let idToken = try #require(tokens.idToken)
         for instance in [a, b] {
-            let whoami = try await PatientTransport.shared.send(HTTPRequest(
-                url: instance.origin + "/api/whoami", headers: [("Authorization", "Bearer " + idToken)]))
+            let whoami = try await PatientTransport.shared.send(
+                HTTPRequest(
+                    url: instance.origin + "/api/whoami", headers: [("Authorization", "Bearer " + idToken)]))
             #expect(whoami.status == 200)
             #expect(try JSONParser().parseObject(whoami.body)["sub"] == "alice")
         }
-        let tampered = try await PatientTransport.shared.send(HTTPRequest(
-            url: a.origin + "/api/whoami", headers: [("Authorization", "Bearer " + idToken + "x")]))
+        let tampered = try await PatientTransport.shared.send(
+            HTTPRequest(
+                url: a.origin + "/api/whoami", headers: [("Authorization", "Bearer " + idToken + "x")]))
         #expect(tampered.status == 401)
 
         // A back-channel logout delivered to B ends Bob's session on A too, and the same token

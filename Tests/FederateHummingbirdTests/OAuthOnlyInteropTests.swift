@@ -69,22 +69,27 @@ struct OAuthOnlyInteropTests {
             #expect(authorize.contains("code_challenge_method=S256") && !authorize.contains("openid"))
             // Revocation at DOT's endpoint: the user endpoint refuses the token afterwards.
             try await provider.revoke(identity.tokens)
-            let revoked = await #expect(throws: FederateError.self) { try await provider.credential(accessToken: identity.tokens.accessToken ?? "") }
+            let revoked = await #expect(throws: FederateError.self) {
+                try await provider.credential(accessToken: identity.tokens.accessToken ?? "")
+            }
             #expect(revoked?.code == .unexpectedStatus)
         }
 
         // Client credentials at DOT, shared by the cache; a wrong secret is DOT's invalid_client.
         let service = try ServiceTokenClient(
-            metadata: metadata, clientID: "federate-service", authentication: .clientSecretBasic(secret: serviceSecret), httpClient: PatientTransport.shared)
+            metadata: metadata, clientID: "federate-service", authentication: .clientSecretBasic(secret: serviceSecret),
+            httpClient: PatientTransport.shared)
         let tokens = ServiceTokenCache(client: service)
         let first = try await tokens.token(scopes: ["reports"])
         #expect(first.scopes == ["reports"] && first.tokenType == "Bearer" && first.expiresAt != nil)
         #expect(try await tokens.token(scopes: ["reports"]).token == first.token)
         let post = try ServiceTokenClient(
-            metadata: metadata, clientID: "federate-service", authentication: .clientSecretPost(secret: serviceSecret), httpClient: PatientTransport.shared)
+            metadata: metadata, clientID: "federate-service", authentication: .clientSecretPost(secret: serviceSecret),
+            httpClient: PatientTransport.shared)
         #expect(try await post.clientCredentials(scopes: ["reports"]).token != first.token)
         let wrong = try ServiceTokenClient(
-            metadata: metadata, clientID: "federate-service", authentication: .clientSecretBasic(secret: "wrong"), httpClient: PatientTransport.shared)
+            metadata: metadata, clientID: "federate-service", authentication: .clientSecretBasic(secret: "wrong"),
+            httpClient: PatientTransport.shared)
         let refused = await #expect(throws: FederateError.self) { try await wrong.clientCredentials() }
         #expect(refused?.code == .invalidClient)
         let cli = try await CLIProcess.run(
@@ -108,7 +113,8 @@ struct OAuthOnlyInteropTests {
         try #require(ready == "READY " + issuer, "authlib_as.py: \(ready)")
         let cache = ProviderCache(httpClient: PatientTransport.shared)
         let provider = try OAuth2Provider(
-            id: "oauth2.authlib", server: .issuer(issuer), userEndpoint: issuer + "/api/user", clientID: "federate", clientSecret: "authlib-secret",
+            id: "oauth2.authlib", server: .issuer(issuer), userEndpoint: issuer + "/api/user", clientID: "federate",
+            clientSecret: "authlib-secret",
             scopes: ["profile", "email"], fields: OAuth2UserFields(username: "login"), cache: cache)
         let accounts = AccountService(store: InMemoryAccountStore())
         try await RoutesServer.run(port: serverPort, providers: ["authlib": provider], accounts: accounts) { origin in
@@ -162,26 +168,35 @@ struct OAuthOnlyInteropTests {
 
             // Token exchange first, while idpy's session lives.
             let service = try ServiceTokenClient(
-                metadata: AuthorizationServerMetadata(client.metadata), clientID: "federate-rp", authentication: .clientSecretBasic(secret: secret),
+                metadata: AuthorizationServerMetadata(client.metadata), clientID: "federate-rp",
+                authentication: .clientSecretBasic(secret: secret),
                 httpClient: PatientTransport.shared)
-            let exchanged = try await service.exchange(TokenExchangeRequest(subjectToken: accessToken, resources: ["https://orders.example/api"]))
-            #expect(exchanged.issuedTokenType == TokenExchangeRequest.TokenType.accessToken && exchanged.tokenType == "Bearer" && exchanged.token != accessToken)
+            let exchanged = try await service.exchange(
+                TokenExchangeRequest(subjectToken: accessToken, resources: ["https://orders.example/api"]))
+            #expect(
+                exchanged.issuedTokenType == TokenExchangeRequest.TokenType.accessToken && exchanged.tokenType == "Bearer"
+                    && exchanged.token != accessToken)
             let target = await #expect(throws: FederateError.self) {
                 try await service.exchange(TokenExchangeRequest(subjectToken: accessToken, resources: ["https://other.example/api"]))
             }
             #expect(target?.code == .invalidTarget)
-            let unknown = await #expect(throws: FederateError.self) { try await service.exchange(TokenExchangeRequest(subjectToken: "not-idpys")) }
+            let unknown = await #expect(throws: FederateError.self) {
+                try await service.exchange(TokenExchangeRequest(subjectToken: "not-idpys"))
+            }
             #expect(unknown?.code == .invalidRequest)
 
             let csrf = try #require(me["csrf_token"]?.stringValue)
             let answer = try JSONParser().parseObject(
-                try await browser.send(origin + "/auth/signout", method: "POST", headers: [("Origin", origin), ("X-CSRF-Token", csrf)]).body)
+                try await browser.send(origin + "/auth/signout", method: "POST", headers: [("Origin", origin), ("X-CSRF-Token", csrf)]).body
+            )
             let url = try #require(answer["end_session_url"]?.stringValue)
             #expect(url.hasPrefix(issuer + "/session?") && url.contains("id_token_hint="), "\(url)")
             let query = try FormURLEncoding.decode(try #require(URLComponents(string: url)?.percentEncodedQuery))
             let state = try #require(query["state"])
             let back = try await browser.navigate(url, origin: origin)
-            #expect(String(decoding: back.body, as: UTF8.self) == "home" && browser.history.contains(origin + "/?signed_out=provider"), "\(browser.history)")
+            #expect(
+                String(decoding: back.body, as: UTF8.self) == "home" && browser.history.contains(origin + "/?signed_out=provider"),
+                "\(browser.history)")
             let logout = try #require(await op.nextLine())
             #expect(logout.hasPrefix("LOGOUT ") && logout.hasSuffix(" " + state), "\(logout)")
         }

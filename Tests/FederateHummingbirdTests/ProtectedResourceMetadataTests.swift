@@ -29,7 +29,8 @@ struct ProtectedResourceMetadataTests {
     @Test func theDocumentIsTheRFCsExample() throws {
         let metadata = try ProtectedResourceMetadata(
             resource: "https://resource.example.com", authorizationServers: ["https://as1.example.com", "https://as2.example.net"],
-            scopesSupported: ["profile", "email", "phone"], resourceDocumentation: "https://resource.example.com/resource_documentation.html")
+            scopesSupported: ["profile", "email", "phone"],
+            resourceDocumentation: "https://resource.example.com/resource_documentation.html")
         var expected = try JSONParser().parseObject(Array(Self.rfcExample.utf8))
         // Federate reads tokens from the Authorization header only, and says so: the example's
         // server also took them in the body (RFC 6750 §2.2), which Federate never does.
@@ -43,10 +44,12 @@ struct ProtectedResourceMetadataTests {
 
     @Test func theWellKnownURLInsertsThePathAfterTheHost() throws {
         // §3.1: "https://resource.example.com/resource1" → ".../.well-known/oauth-protected-resource/resource1".
-        let metadata = try ProtectedResourceMetadata(resource: "https://resource.example.com/resource1", authorizationServers: ["https://as1.example.com"])
+        let metadata = try ProtectedResourceMetadata(
+            resource: "https://resource.example.com/resource1", authorizationServers: ["https://as1.example.com"])
         #expect(metadata.metadataPath == "/.well-known/oauth-protected-resource/resource1")
         #expect(metadata.metadataURL == "https://resource.example.com/.well-known/oauth-protected-resource/resource1")
-        let root = try ProtectedResourceMetadata(resource: "https://resource.example.com/", authorizationServers: ["https://as1.example.com"])
+        let root = try ProtectedResourceMetadata(
+            resource: "https://resource.example.com/", authorizationServers: ["https://as1.example.com"])
         #expect(root.metadataURL == "https://resource.example.com/.well-known/oauth-protected-resource")
         let local = try ProtectedResourceMetadata(resource: "http://127.0.0.1:8080/mcp", authorizationServers: ["http://127.0.0.1:9000"])
         #expect(local.metadataURL == "http://127.0.0.1:8080/.well-known/oauth-protected-resource/mcp")
@@ -54,11 +57,14 @@ struct ProtectedResourceMetadataTests {
     }
 
     @Test(arguments: [
-        "http://resource.example.com", "https://resource.example.com/?q=1", "https://resource.example.com/#f", "https://user@resource.example.com",
+        "http://resource.example.com", "https://resource.example.com/?q=1", "https://resource.example.com/#f",
+        "https://user@resource.example.com",
         "resource.example.com", "urn:example:api", "https://resource.example.com/a b", "https://resource.example.com/\u{212A}",
     ])
     func identifiersTheRFCDoesNotAllowAreRefused(resource: String) {
-        #expect(throws: FederateError.self) { try ProtectedResourceMetadata(resource: resource, authorizationServers: ["https://as.example.com"]) }
+        #expect(throws: FederateError.self) {
+            try ProtectedResourceMetadata(resource: resource, authorizationServers: ["https://as.example.com"])
+        }
         #expect(throws: FederateError.self) {
             try ProtectedResourceMetadata(resource: "https://resource.example.com", authorizationServers: [resource])
         }
@@ -67,17 +73,20 @@ struct ProtectedResourceMetadataTests {
     @Test func otherSettingsAreChecked() {
         #expect(throws: FederateError.self) { try ProtectedResourceMetadata(resource: "https://r.example.com", authorizationServers: []) }
         #expect(throws: FederateError.self) {
-            try ProtectedResourceMetadata(resource: "https://r.example.com", authorizationServers: ["https://as.example.com"], scopesSupported: ["a b"])
+            try ProtectedResourceMetadata(
+                resource: "https://r.example.com", authorizationServers: ["https://as.example.com"], scopesSupported: ["a b"])
         }
         #expect(throws: FederateError.self) {
             try ProtectedResourceMetadata(
-                resource: "https://r.example.com", authorizationServers: ["https://as.example.com"], dpopSigningAlgValuesSupported: ["ES256\""])
+                resource: "https://r.example.com", authorizationServers: ["https://as.example.com"],
+                dpopSigningAlgValuesSupported: ["ES256\""])
         }
     }
 
     /// §5.1's example: `WWW-Authenticate: Bearer resource_metadata="https://resource.example.com/.well-known/oauth-protected-resource"`.
     @Test func everyChallengeNamesTheMetadata() async throws {
-        let metadata = try ProtectedResourceMetadata(resource: "https://resource.example.com", authorizationServers: ["https://as1.example.com"])
+        let metadata = try ProtectedResourceMetadata(
+            resource: "https://resource.example.com", authorizationServers: ["https://as1.example.com"])
         let authenticator = CallerAuthenticator(verifier: RefusingVerifier(), resource: metadata)
         let url = "https://resource.example.com/.well-known/oauth-protected-resource"
         func challenges(_ headers: HTTPFieldsLiteral) async -> (Int, [String]) {
@@ -90,10 +99,14 @@ struct ProtectedResourceMetadataTests {
         }
         #expect(await challenges([]) == (401, ["Bearer resource_metadata=\"\(url)\""]))
         #expect(await challenges([("Authorization", "Basic dTpw")]) == (401, ["Bearer resource_metadata=\"\(url)\""]))
-        #expect(await challenges([("Authorization", "Bearer a b")]) == (400, ["Bearer error=\"invalid_request\", resource_metadata=\"\(url)\""]))
-        #expect(await challenges([("Authorization", "Bearer abc")]) == (401, ["Bearer error=\"invalid_token\", resource_metadata=\"\(url)\""]))
+        #expect(
+            await challenges([("Authorization", "Bearer a b")]) == (400, ["Bearer error=\"invalid_request\", resource_metadata=\"\(url)\""])
+        )
+        #expect(
+            await challenges([("Authorization", "Bearer abc")]) == (401, ["Bearer error=\"invalid_token\", resource_metadata=\"\(url)\""]))
         let caller = CallerIdentity(
-            kind: .accessToken, providerID: nil, issuer: "https://as1.example.com", subject: "alice", clientID: "c", scopes: ["a"], expiresAt: nil,
+            kind: .accessToken, providerID: nil, issuer: "https://as1.example.com", subject: "alice", clientID: "c", scopes: ["a"],
+            expiresAt: nil,
             confirmation: nil, claims: [:])
         #expect(throws: BearerChallenge.self) {
             try BearerChallenge.requireScopes(["b"], of: caller, presentations: [BearerPresentation()], resource: metadata)
@@ -101,11 +114,17 @@ struct ProtectedResourceMetadataTests {
         do {
             try BearerChallenge.requireScopes(["b"], of: caller, presentations: [BearerPresentation()], resource: metadata)
         } catch {
-            #expect(error.serverResponse.headers[values: .wwwAuthenticate] == ["Bearer error=\"insufficient_scope\", scope=\"b\", resource_metadata=\"\(url)\""])
+            #expect(
+                error.serverResponse.headers[values: .wwwAuthenticate] == [
+                    "Bearer error=\"insufficient_scope\", scope=\"b\", resource_metadata=\"\(url)\""
+                ])
         }
         let stepUp = StepUpChallenge(acrValues: ["phrh"], maxAge: .seconds(300), description: "a \"stronger\" one\r\nX: y").error(
             FederateError(.insufficientAuthenticationLevel, "x"), resourceMetadata: url)
-        #expect(stepUp.headers[.wwwAuthenticate] == "Bearer error=\"insufficient_user_authentication\", error_description=\"a stronger oneX: y\", acr_values=\"phrh\", max_age=300, resource_metadata=\"\(url)\"")
+        #expect(
+            stepUp.headers[.wwwAuthenticate]
+                == "Bearer error=\"insufficient_user_authentication\", error_description=\"a stronger oneX: y\", acr_values=\"phrh\", max_age=300, resource_metadata=\"\(url)\""
+        )
     }
 
     /// A look-alike origin — canonically equal to this site's, other bytes — is another origin.

@@ -23,7 +23,8 @@ struct ProviderEventRoutesTests {
         var googleConfiguration = FederateRoutesTests.devConfiguration(.google, path: "/auth/google/callback", clock: time.clock)
         googleConfiguration.autoApproveSubject = nil
         let google = try await DevProvider.start(configuration: googleConfiguration)
-        let apple = try await DevProvider.start(configuration: FederateRoutesTests.devConfiguration(.apple, path: "/auth/apple/callback", clock: time.clock))
+        let apple = try await DevProvider.start(
+            configuration: FederateRoutesTests.devConfiguration(.apple, path: "/auth/apple/callback", clock: time.clock))
         defer { Task { for provider in [generic, google, apple] { try? await provider.stop() } } }
         let key = try #require(apple.configuration.appleClientKey)
         let store = InMemoryAccountStore()
@@ -31,8 +32,10 @@ struct ProviderEventRoutesTests {
         let cache = ProviderCache(httpClient: PatientTransport.shared, clock: time.clock)
         let googleClientID = "dev-google.apps.googleusercontent.com"
         let providers: [String: any SignInProvider] = [
-            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache),
-            "google": GoogleProvider(clientID: googleClientID, clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: cache),
+            "dev": try OIDCProvider(
+                id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache),
+            "google": GoogleProvider(
+                clientID: googleClientID, clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: cache),
             "apple": try AppleProvider(
                 servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM,
                 endpoints: .at(apple.baseURL), cache: cache),
@@ -63,7 +66,9 @@ struct ProviderEventRoutesTests {
             let phone = TestBrowser()
             try await signIn(phone)
             time.advance(by: .seconds(1))  // sessions count in whole seconds
-            #expect(try await generic.sendBackChannelLogout(try generic.backChannelLogoutToken(clientID: "dev-client", subject: "alice"), to: backChannel) == 200)
+            #expect(
+                try await generic.sendBackChannelLogout(
+                    try generic.backChannelLogoutToken(clientID: "dev-client", subject: "alice"), to: backChannel) == 200)
             #expect(try await laptop.send(origin + "/me").status == 401)
             #expect(try await phone.send(origin + "/me").status == 401)
             time.advance(by: .seconds(1))
@@ -89,7 +94,8 @@ struct ProviderEventRoutesTests {
             // Google RISC: sessions-revoked ends the Google sessions; account-disabled disables the user.
             let googleBrowser = TestBrowser()
             _ = try await googleBrowser.navigate(origin + "/auth/google/start", origin: origin, pick: "110248495921238986422")  // Carol
-            let googleUID = try #require(try JSONParser().parseObject(try await googleBrowser.send(origin + "/me").body)["uid"]?.stringValue)
+            let googleUID = try #require(
+                try JSONParser().parseObject(try await googleBrowser.send(origin + "/me").body)["uid"]?.stringValue)
             let googleSubject = try #require(try await accounts.user(uid: googleUID).identity(providerID: "google.com")?.subject)
             time.advance(by: .seconds(1))
             let risc = origin + "/auth/google/risc"
@@ -99,11 +105,13 @@ struct ProviderEventRoutesTests {
             #expect(sessions.status == 202)
             #expect(try await googleBrowser.send(origin + "/me").status == 401)
             let again = try await google.sendSecurityEvent(
-                prefix + "risc/event-type/account-disabled", subject: googleSubject, audience: googleClientID, tokenID: sessions.tokenID, to: risc)
+                prefix + "risc/event-type/account-disabled", subject: googleSubject, audience: googleClientID, tokenID: sessions.tokenID,
+                to: risc)
             #expect(again.status == 202)  // a repeated jti is acknowledged without effect
             #expect(try await accounts.user(uid: googleUID).disabled == false)
             let disabled = try await google.sendSecurityEvent(
-                prefix + "risc/event-type/account-disabled", subject: googleSubject, audience: googleClientID, reason: "hijacking", to: risc)
+                prefix + "risc/event-type/account-disabled", subject: googleSubject, audience: googleClientID, reason: "hijacking", to: risc
+            )
             #expect(disabled.status == 202)
             #expect(try await accounts.user(uid: googleUID).disabled)
             let forged = try await google.sendSecurityEvent(

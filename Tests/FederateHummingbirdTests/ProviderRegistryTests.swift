@@ -75,7 +75,8 @@ struct ProviderRegistryTests {
         try await TestIssuer.with { issuer in
             issuer.discoveryStatus = 503
             let provider = try OIDCProvider(
-                id: "oidc.test", issuer: issuer.issuer, clientID: TestIssuer.defaultClientID, cache: ProviderCache(httpClient: PatientTransport.shared))
+                id: "oidc.test", issuer: issuer.issuer, clientID: TestIssuer.defaultClientID,
+                cache: ProviderCache(httpClient: PatientTransport.shared))
             let verifier = provider.bearerVerifier()
             #expect(verifier.providerID == "oidc.test")
             #expect(issuer.discoveryRequestCount == 0 && issuer.jwksRequestCount == 0)

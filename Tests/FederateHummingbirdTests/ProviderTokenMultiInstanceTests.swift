@@ -27,19 +27,22 @@ struct ProviderTokenMultiInstanceTests {
         let endpoint = try await PostgresTestServer.endpoint()
         let schema = "tokens_" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("federate-serve-\(schema).json")
-        try Data(JSONSerializer.bytes([
-            "origin": .string("http://127.0.0.1:\(portA)"),
-            "store": ["postgres_url_env": "FEDERATE_TEST_DATABASE_URL", "schema": .string(schema)],
-            "sealing_key_env": "FEDERATE_TEST_SEALING_KEY",
-            "provider_token_keys_env": "FEDERATE_TEST_TOKEN_KEYS",
-            "provider_token_route": true,
-            "providers": [provider],
-        ])).write(to: config)
+        try Data(
+            JSONSerializer.bytes([
+                "origin": .string("http://127.0.0.1:\(portA)"),
+                "store": ["postgres_url_env": "FEDERATE_TEST_DATABASE_URL", "schema": .string(schema)],
+                "sealing_key_env": "FEDERATE_TEST_SEALING_KEY",
+                "provider_token_keys_env": "FEDERATE_TEST_TOKEN_KEYS",
+                "provider_token_route": true,
+                "providers": [provider],
+            ])
+        ).write(to: config)
         defer { try? FileManager.default.removeItem(at: config) }
         let password = endpoint.password.map { ":" + $0 } ?? ""
         let key = { Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64EncodedString() }
         let environment = [
-            "FEDERATE_TEST_DATABASE_URL": "postgres://\(endpoint.username)\(password)@\(endpoint.host):\(endpoint.port)/\(endpoint.database)",
+            "FEDERATE_TEST_DATABASE_URL":
+                "postgres://\(endpoint.username)\(password)@\(endpoint.host):\(endpoint.port)/\(endpoint.database)",
             "FEDERATE_TEST_SEALING_KEY": key(), "FEDERATE_TEST_TOKEN_KEYS": "k1:" + key(),
         ].merging(extra) { _, new in new }
         let a = try Instance(config: config, port: portA, environment: environment)
@@ -71,15 +74,20 @@ struct ProviderTokenMultiInstanceTests {
         var configuration = DevProviderConfiguration.standard
         configuration.tokenLifetime = .seconds(Self.tokenSeconds)
         configuration.clients = [
-            DevClient(id: "dev-client", secret: "dev-secret", redirectURIs: ["http://127.0.0.1/auth/dev/callback"], faults: [.revokeFamilyOnReuse])
+            DevClient(
+                id: "dev-client", secret: "dev-secret", redirectURIs: ["http://127.0.0.1/auth/dev/callback"], faults: [.revokeFamilyOnReuse]
+            )
         ]
         let dev = try await DevProvider.start(configuration: configuration)
         defer { Task { try? await dev.stop() } }
         let provider: JSONValue = [
-            "name": "dev", "type": "oidc", "issuer": .string(dev.issuer), "client_id": "dev-client", "client_secret_env": "FEDERATE_TEST_DEV_SECRET",
+            "name": "dev", "type": "oidc", "issuer": .string(dev.issuer), "client_id": "dev-client",
+            "client_secret_env": "FEDERATE_TEST_DEV_SECRET",
             "keep_tokens": true,
         ]
-        try await Self.withInstances(provider: provider, environment: ["FEDERATE_TEST_DEV_SECRET": "dev-secret"], portA: try FreePort.loopback()) { a, b in
+        try await Self.withInstances(
+            provider: provider, environment: ["FEDERATE_TEST_DEV_SECRET": "dev-secret"], portA: try FreePort.loopback()
+        ) { a, b in
             let alice = TestBrowser()
             let callback = try await MultiInstanceTests.callbackURL(alice, start: a.origin + "/auth/dev/start", user: nil)
             #expect(try await alice.send(MultiInstanceTests.onInstance(callback, b)).status == 303)
@@ -93,8 +101,9 @@ struct ProviderTokenMultiInstanceTests {
                 #expect(tokens.count == 1 && tokens != previous, "round \(round): one new token for every caller")
                 #expect(statistics.requests == round && statistics.refreshes == round, "round \(round): \(statistics)")
                 #expect(statistics.reusedRefreshTokens == 0 && statistics.familiesRevoked == 0, "\(statistics)")
-                let userinfo = try await PatientTransport.shared.send(HTTPRequest(
-                    url: dev.baseURL + "/userinfo", headers: [("Authorization", "Bearer " + (tokens.first ?? ""))]))
+                let userinfo = try await PatientTransport.shared.send(
+                    HTTPRequest(
+                        url: dev.baseURL + "/userinfo", headers: [("Authorization", "Bearer " + (tokens.first ?? ""))]))
                 #expect(userinfo.status == 200)
                 previous = tokens
             }
@@ -122,7 +131,9 @@ struct ProviderTokenMultiInstanceTests {
         let client = try #require(info["clients"]?["basic"])
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
-            if (try? await PatientTransport.shared.send(HTTPRequest(url: issuer + "/.well-known/openid-configuration")))?.status == 200 { break }
+            if (try? await PatientTransport.shared.send(HTTPRequest(url: issuer + "/.well-known/openid-configuration")))?.status == 200 {
+                break
+            }
             try await Task.sleep(for: .milliseconds(200))
         }
         let provider: JSONValue = [
@@ -160,19 +171,25 @@ struct ProviderTokenMultiInstanceTests {
                 // burst, or the next round, would then fail with provider_sign_in_required.
                 let tokens = try await Self.burst(alice, a, b, name: "dot")
                 #expect(tokens.count == 1 && tokens != previous, "round \(round)")
-                let userinfo = try await PatientTransport.shared.send(HTTPRequest(
-                    url: issuer + "/userinfo/", headers: [("Authorization", "Bearer " + (tokens.first ?? ""))]))
+                let userinfo = try await PatientTransport.shared.send(
+                    HTTPRequest(
+                        url: issuer + "/userinfo/", headers: [("Authorization", "Bearer " + (tokens.first ?? ""))]))
                 #expect(userinfo.status == 200, "round \(round): DOT accepts the new access token")
                 previous = tokens
             }
             // DOT's own records: one refresh token per refresh plus the sign-in's, none revoked
             // by reuse (only the rotated-out ones, one per refresh).
             let count = await ExternalProcess.run(
-                [python, "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
-                    + "print(c.execute('select count(*), sum(revoked is not null) from oauth2_provider_refreshtoken').fetchone())",
-                 runtime.appendingPathComponent("db.sqlite3").path],
+                [
+                    python, "-c",
+                    "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
+                        + "print(c.execute('select count(*), sum(revoked is not null) from oauth2_provider_refreshtoken').fetchone())",
+                    runtime.appendingPathComponent("db.sqlite3").path,
+                ],
                 in: root, timeout: 30)
-            #expect(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "(\(Self.rounds + 1), \(Self.rounds))", "\(count.stdout) \(count.stderr)")
+            #expect(
+                count.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "(\(Self.rounds + 1), \(Self.rounds))",
+                "\(count.stdout) \(count.stderr)")
         }
         await dot.terminate()
     }

@@ -18,16 +18,21 @@ struct RPInitiatedLogoutTests {
     static func providers(_ generic: DevProvider, _ github: DevProvider, _ google: DevProvider) throws -> [String: any SignInProvider] {
         let cache = ProviderCache(httpClient: PatientTransport.shared)
         return [
-            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache),
-            "github": try GitHubProvider(clientID: "dev-github-client", clientSecret: "dev-github-secret", endpoints: .enterprise(github.baseURL), cache: cache),
-            "google": GoogleProvider(clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: cache),
+            "dev": try OIDCProvider(
+                id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache),
+            "github": try GitHubProvider(
+                clientID: "dev-github-client", clientSecret: "dev-github-secret", endpoints: .enterprise(github.baseURL), cache: cache),
+            "google": GoogleProvider(
+                clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(google.baseURL),
+                cache: cache),
         ]
     }
 
     static func signOut(_ browser: TestBrowser, origin: String) async throws -> [String: JSONValue] {
         let me = try JSONParser().parseObject(try await browser.send(origin + "/me").body)
         let csrf = try #require(me["csrf_token"]?.stringValue)
-        let answer = try await browser.send(origin + "/auth/signout", method: "POST", headers: [("Origin", origin), ("X-CSRF-Token", csrf)])
+        let answer = try await browser.send(
+            origin + "/auth/signout", method: "POST", headers: [("Origin", origin), ("X-CSRF-Token", csrf)])
         #expect(answer.status == 200)
         return try JSONParser().parseObject(answer.body)
     }
@@ -65,8 +70,9 @@ struct RPInitiatedLogoutTests {
             let back = try await browser.navigate(url, origin: origin)
             #expect(String(decoding: back.body, as: UTF8.self) == "home")
             #expect(browser.history.contains(origin + "/?signed_out=provider"), "\(browser.history)")
-            #expect(generic.providerSessionID(for: "alice") == nil && generic.logouts.last?.subject == "alice"
-                && generic.logouts.last?.clientID == "dev-client" && generic.logouts.last?.state == state)
+            #expect(
+                generic.providerSessionID(for: "alice") == nil && generic.logouts.last?.subject == "alice"
+                    && generic.logouts.last?.clientID == "dev-client" && generic.logouts.last?.state == state)
             #expect(browser.cookie(SessionCookies.signOutStateName) == nil && browser.cookie(SessionCookies.logoutHintName) == nil)
 
             // A return without this browser's state (forged, or replayed) is refused.
@@ -144,7 +150,9 @@ struct RPInitiatedLogoutTests {
             #expect(delete.status == 403 && String(decoding: delete.body, as: UTF8.self).contains("requires_recent_login"))
 
             let start = try await browser.send(origin + "/auth/github/start?intent=reauthenticate&returnTo=/?confirm=delete")
-            #expect(start.status == 303 && start.header("Location") == "/?confirm=delete&error=provider_cannot_reauthenticate", "\(start.headers)")
+            #expect(
+                start.status == 303 && start.header("Location") == "/?confirm=delete&error=provider_cannot_reauthenticate",
+                "\(start.headers)")
         }
     }
 }

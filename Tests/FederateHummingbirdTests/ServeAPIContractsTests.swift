@@ -12,7 +12,9 @@ struct ServeAPIContractsTests {
     /// What every challenge of the API names since it publishes RFC 9728 metadata.
     static let metadata = #"resource_metadata="https://api.contracts.test/.well-known/oauth-protected-resource""#
 
-    static func get(_ origin: String, headers: [(String, String)]) async throws -> (status: Int, body: [String: JSONValue], challenges: [String]) {
+    static func get(
+        _ origin: String, headers: [(String, String)]
+    ) async throws -> (status: Int, body: [String: JSONValue], challenges: [String]) {
         let response = try await PatientTransport.shared.send(HTTPRequest(url: origin + "/api/whoami", headers: headers))
         let challenges = response.headers.filter { $0.name.caseInsensitiveEquals("WWW-Authenticate") }.map(\.value)
         return (response.status, (try? JSONParser().parseObject(response.body)) ?? [:], challenges)
@@ -25,7 +27,12 @@ struct ServeAPIContractsTests {
         access["method"] = access["method"] ?? "jwt"
         return [
             "api_bearer_provider": "corp", "api_access_tokens": .object(access),
-            "providers": [["name": "corp", "type": "oidc", "issuer": .string(provider.issuer), "client_id": "dev-client", "client_secret_env": "CORP_SECRET"]],
+            "providers": [
+                [
+                    "name": "corp", "type": "oidc", "issuer": .string(provider.issuer), "client_id": "dev-client",
+                    "client_secret_env": "CORP_SECRET",
+                ]
+            ],
         ]
     }
 
@@ -47,7 +54,10 @@ struct ServeAPIContractsTests {
                     #expect(answer.challenges == ["Bearer error=\"insufficient_scope\", scope=\"orders:write\", \(Self.metadata)"])
                 }
                 let idToken = try await Self.get(origin, headers: [("Authorization", "Bearer " + (tokens.idToken ?? ""))])
-                #expect(idToken.status == 403 && idToken.challenges == ["Bearer error=\"insufficient_scope\", scope=\"\(required)\", \(Self.metadata)"], "\(idToken)")
+                #expect(
+                    idToken.status == 403
+                        && idToken.challenges == ["Bearer error=\"insufficient_scope\", scope=\"\(required)\", \(Self.metadata)"],
+                    "\(idToken)")
             }
         }
     }
@@ -69,7 +79,9 @@ struct ServeAPIContractsTests {
             }
             // A malformed header is still an invalid_request.
             let malformed = try await Self.get(origin, headers: [("Authorization", "Bearer a b")])
-            #expect(malformed.status == 400 && malformed.challenges.first == "Bearer error=\"invalid_request\", " + Self.metadata, "\(malformed)")
+            #expect(
+                malformed.status == 400 && malformed.challenges.first == "Bearer error=\"invalid_request\", " + Self.metadata,
+                "\(malformed)")
         }
     }
 
@@ -84,11 +96,14 @@ struct ServeAPIContractsTests {
         let built = try client.authorizationRequest(
             providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: ["openid", "orders:read"])
         let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
-        let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+        let tokens = try await client.finish(
+            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
         var access: [String: JSONValue] = ["dpop": true]
         let secret = Data((0..<32).map { UInt8($0) }).base64EncodedString()
         if nonces { access["dpop_nonces"] = ["secret_env": "NONCE_SECRET", "lifetime_seconds": 60] }
-        try await ServeAccessTokenTests.serve(Self.corp(provider, access: access), environment: ["CORP_SECRET": "dev-secret", "NONCE_SECRET": secret]) { origin in
+        try await ServeAccessTokenTests.serve(
+            Self.corp(provider, access: access), environment: ["CORP_SECRET": "dev-secret", "NONCE_SECRET": secret]
+        ) { origin in
             let holder = AccessTokenHolder(client: client, tokens: tokens)
             let url = origin + "/api/whoami"
             let first = try await PatientTransport.shared.send(try await holder.authorize(Federate.HTTPRequest(url: url)))
@@ -106,20 +121,22 @@ struct ServeAPIContractsTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(2)), arguments: [
-        ["provider": "dev", "resource": "https://api", "method": "jwt", "required_scopes": ["/api/orders": "read"]] as JSONValue,
-        ["provider": "dev", "resource": "https://api", "method": "jwt", "required_scopes": ["/api/whoami": "read  write"]],
-        ["provider": "dev", "resource": "https://api", "method": "jwt", "required_scopes": ["/api/whoami": ""]],
-        ["provider": "dev", "resource": "https://api", "method": "jwt", "required_scopes": ["/api/whoami": ["read"]]],
-        ["provider": "dev", "resource": "https://api", "method": "jwt", "required_scopes": "read"],
-        ["provider": "dev", "resource": "https://api", "method": "jwt", "introspection_endpoint": "https://as.example/introspect"],
-        ["provider": "dev", "resource": "https://api", "method": "introspection", "introspection_endpoint": 7],
-        ["provider": "dev", "resource": "https://api", "method": "jwt", "dpop_nonces": [:]],
-        ["provider": "dev", "resource": "https://api", "method": "jwt", "dpop": true, "dpop_nonces": ["secret_env": "SHORT_SECRET"]],
-        ["provider": "dev", "resource": "https://api", "method": "jwt", "dpop": true, "dpop_nonces": ["secret_env": "UNSET_SECRET"]],
-        ["provider": "dev", "resource": "https://api", "method": "jwt", "dpop": true, "dpop_nonces": ["lifetime_seconds": 0]],
-        ["provider": "dev", "resource": "https://api", "method": "jwt", "dpop": true, "dpop_nonces": true],
-    ])
+    @Test(
+        .timeLimit(.minutes(2)),
+        arguments: [
+            ["provider": "dev", "resource": "https://api", "method": "jwt", "required_scopes": ["/api/orders": "read"]] as JSONValue,
+            ["provider": "dev", "resource": "https://api", "method": "jwt", "required_scopes": ["/api/whoami": "read  write"]],
+            ["provider": "dev", "resource": "https://api", "method": "jwt", "required_scopes": ["/api/whoami": ""]],
+            ["provider": "dev", "resource": "https://api", "method": "jwt", "required_scopes": ["/api/whoami": ["read"]]],
+            ["provider": "dev", "resource": "https://api", "method": "jwt", "required_scopes": "read"],
+            ["provider": "dev", "resource": "https://api", "method": "jwt", "introspection_endpoint": "https://as.example/introspect"],
+            ["provider": "dev", "resource": "https://api", "method": "introspection", "introspection_endpoint": 7],
+            ["provider": "dev", "resource": "https://api", "method": "jwt", "dpop_nonces": [:]],
+            ["provider": "dev", "resource": "https://api", "method": "jwt", "dpop": true, "dpop_nonces": ["secret_env": "SHORT_SECRET"]],
+            ["provider": "dev", "resource": "https://api", "method": "jwt", "dpop": true, "dpop_nonces": ["secret_env": "UNSET_SECRET"]],
+            ["provider": "dev", "resource": "https://api", "method": "jwt", "dpop": true, "dpop_nonces": ["lifetime_seconds": 0]],
+            ["provider": "dev", "resource": "https://api", "method": "jwt", "dpop": true, "dpop_nonces": true],
+        ])
     func settingsItCannotHonourAreRefused(value: JSONValue) async throws {
         let output = try await ServeStartFailureTests.start(
             ["api_access_tokens": value, "providers": [["name": "dev", "type": "dev"]]], environment: ["SHORT_SECRET": "c2hvcnQ="])
@@ -128,32 +145,43 @@ struct ServeAPIContractsTests {
 
     /// The introspection endpoint named in the file must be one Federate may call: HTTPS, or
     /// HTTP on a loopback host (`EndpointSecurity`).
-    @Test(.timeLimit(.minutes(2)), arguments: [
-        ("http://as.example/introspect", "insecure_endpoint"), ("ftp://as.example/introspect", "insecure_endpoint"),
-        ("introspect", "invalid_url"), ("https://user:pass@as.example/introspect", "invalid_url"),
-    ])
+    @Test(
+        .timeLimit(.minutes(2)),
+        arguments: [
+            ("http://as.example/introspect", "insecure_endpoint"), ("ftp://as.example/introspect", "insecure_endpoint"),
+            ("introspect", "invalid_url"), ("https://user:pass@as.example/introspect", "invalid_url"),
+        ])
     func anIntrospectionEndpointFederateMayNotCallIsRefused(endpoint: String, code: String) async throws {
-        let access: JSONValue = ["provider": "dev", "resource": "https://api", "method": "introspection", "introspection_endpoint": .string(endpoint)]
+        let access: JSONValue = [
+            "provider": "dev", "resource": "https://api", "method": "introspection", "introspection_endpoint": .string(endpoint),
+        ]
         let output = try await ServeStartFailureTests.start(["api_access_tokens": access, "providers": [["name": "dev", "type": "dev"]]])
         #expect(output.code == code, "\(output)")
     }
 
     /// A `microsoft` provider must say who may sign in: never any tenant by default.
-    @Test(.timeLimit(.minutes(2)), arguments: [
-        ["name": "ms", "type": "microsoft", "client_id": "app"] as JSONValue,
-        ["name": "ms", "type": "microsoft", "client_id": "app", "account_types": "organizations"],
-        ["name": "ms", "type": "microsoft", "client_id": "app", "account_types": "common"],
-        ["name": "ms", "type": "microsoft", "client_id": "app", "account_types": "common", "any_tenant": true, "allowed_tenants": ["72f988bf-86f1-41af-91ab-2d7cd011db47"]],
-        ["name": "ms", "type": "microsoft", "client_id": "app", "account_types": "consumers", "any_tenant": true],
-        ["name": "ms", "type": "microsoft", "client_id": "app", "account_types": "everyone", "any_tenant": true],
-        ["name": "ms", "type": "microsoft", "client_id": "app", "tenant": "contoso.onmicrosoft.com"],
-        ["name": "ms", "type": "microsoft", "client_id": "app", "tenant": "72f988bf-86f1-41af-91ab-2d7cd011db47", "any_tenant": true],
-        ["name": "ms", "type": "microsoft", "client_id": "app", "account_types": "organizations", "allowed_tenants": ["not-a-guid"]],
-        ["name": "ms", "type": "microsoft", "client_id": "app", "account_types": "organizations", "allowed_tenants": []],
-        ["name": "ms", "type": "microsoft", "client_id": "app", "account_types": "organizations", "any_tenant": "yes"],
-        ["name": "ms", "type": "microsoft", "client_id": "app", "account_types": "organizations",
-         "allowed_tenants": ["9188040d-6c67-4c5b-b112-36a304b66dad"]],
-    ])
+    @Test(
+        .timeLimit(.minutes(2)),
+        arguments: [
+            ["name": "ms", "type": "microsoft", "client_id": "app"] as JSONValue,
+            ["name": "ms", "type": "microsoft", "client_id": "app", "account_types": "organizations"],
+            ["name": "ms", "type": "microsoft", "client_id": "app", "account_types": "common"],
+            [
+                "name": "ms", "type": "microsoft", "client_id": "app", "account_types": "common", "any_tenant": true,
+                "allowed_tenants": ["72f988bf-86f1-41af-91ab-2d7cd011db47"],
+            ],
+            ["name": "ms", "type": "microsoft", "client_id": "app", "account_types": "consumers", "any_tenant": true],
+            ["name": "ms", "type": "microsoft", "client_id": "app", "account_types": "everyone", "any_tenant": true],
+            ["name": "ms", "type": "microsoft", "client_id": "app", "tenant": "contoso.onmicrosoft.com"],
+            ["name": "ms", "type": "microsoft", "client_id": "app", "tenant": "72f988bf-86f1-41af-91ab-2d7cd011db47", "any_tenant": true],
+            ["name": "ms", "type": "microsoft", "client_id": "app", "account_types": "organizations", "allowed_tenants": ["not-a-guid"]],
+            ["name": "ms", "type": "microsoft", "client_id": "app", "account_types": "organizations", "allowed_tenants": []],
+            ["name": "ms", "type": "microsoft", "client_id": "app", "account_types": "organizations", "any_tenant": "yes"],
+            [
+                "name": "ms", "type": "microsoft", "client_id": "app", "account_types": "organizations",
+                "allowed_tenants": ["9188040d-6c67-4c5b-b112-36a304b66dad"],
+            ],
+        ])
     func aMicrosoftProviderWithoutAClearAudienceIsRefused(entry: JSONValue) async throws {
         let output = try await ServeStartFailureTests.start(["providers": [entry]])
         #expect(output.code == "invalid_configuration", "\(output)")

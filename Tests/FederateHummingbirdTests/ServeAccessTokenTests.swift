@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `federate serve`'s API with `"api_access_tokens"`: the dev provider's access tokens for the
@@ -36,7 +36,8 @@ struct ServeAccessTokenTests {
     }
 
     static func whoami(_ origin: String, _ token: String) async throws -> (Int, [String: JSONValue]) {
-        let response = try await PatientTransport.shared.send(HTTPRequest(url: origin + "/api/whoami", headers: [("Authorization", "Bearer " + token)]))
+        let response = try await PatientTransport.shared.send(
+            HTTPRequest(url: origin + "/api/whoami", headers: [("Authorization", "Bearer " + token)]))
         return (response.status, (try? JSONParser().parseObject(response.body)) ?? [:])
     }
 
@@ -49,7 +50,12 @@ struct ServeAccessTokenTests {
         let object: [String: JSONValue] = [
             "api_bearer_provider": "corp",
             "api_access_tokens": ["provider": "corp", "resource": .string(Self.resource), "method": .string(method)],
-            "providers": [["name": "corp", "type": "oidc", "issuer": .string(provider.issuer), "client_id": "dev-client", "client_secret_env": "CORP_SECRET"]],
+            "providers": [
+                [
+                    "name": "corp", "type": "oidc", "issuer": .string(provider.issuer), "client_id": "dev-client",
+                    "client_secret_env": "CORP_SECRET",
+                ]
+            ],
         ]
         try await Self.serve(object, environment: ["CORP_SECRET": "dev-secret"]) { origin in
             var (status, body) = try await Self.whoami(origin, forAPI.accessToken)
@@ -74,14 +80,21 @@ struct ServeAccessTokenTests {
         let built = try client.authorizationRequest(
             providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: ["openid", "orders:read"])
         let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
-        let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+        let tokens = try await client.finish(
+            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
         #expect(tokens.isDPoPBound)
         let object: [String: JSONValue] = [
             "api_access_tokens": ["provider": "corp", "resource": .string(Self.resource), "method": "jwt", "dpop": true],
-            "providers": [["name": "corp", "type": "oidc", "issuer": .string(provider.issuer), "client_id": "dev-client", "client_secret_env": "CORP_SECRET"]],
+            "providers": [
+                [
+                    "name": "corp", "type": "oidc", "issuer": .string(provider.issuer), "client_id": "dev-client",
+                    "client_secret_env": "CORP_SECRET",
+                ]
+            ],
         ]
         try await Self.serve(object, environment: ["CORP_SECRET": "dev-secret"]) { origin in
-            let request = try await AccessTokenHolder(client: client, tokens: tokens).authorize(Federate.HTTPRequest(url: origin + "/api/whoami"))
+            let request = try await AccessTokenHolder(client: client, tokens: tokens).authorize(
+                Federate.HTTPRequest(url: origin + "/api/whoami"))
             let response = try await PatientTransport.shared.send(request)
             let body = (try? JSONParser().parseObject(response.body)) ?? [:]
             #expect(response.status == 200 && body["sub"] == "alice" && body["dpop_jkt"] == .string(signer.thumbprint), "\(body)")
@@ -91,7 +104,9 @@ struct ServeAccessTokenTests {
             let challenges = replayed.headers.filter { $0.name.caseInsensitiveEquals("WWW-Authenticate") }.map(\.value)
             let metadata = "resource_metadata=\"\(Self.resource)/.well-known/oauth-protected-resource\""
             #expect(challenges.first == "Bearer " + metadata && challenges.count == 2, "\(challenges)")
-            #expect(challenges.last?.hasPrefix("DPoP algs=\"ES256") == true && challenges.last?.hasSuffix(", error=\"invalid_dpop_proof\", " + metadata) == true)
+            #expect(
+                challenges.last?.hasPrefix("DPoP algs=\"ES256") == true
+                    && challenges.last?.hasSuffix(", error=\"invalid_dpop_proof\", " + metadata) == true)
             let (status, asBearer) = try await Self.whoami(origin, tokens.accessToken)
             #expect(status == 401 && asBearer["error"] == "token_binding_mismatch", "\(asBearer)")
         }
@@ -123,14 +138,19 @@ struct ServeAccessTokenTests {
         let now = Int64(Date().timeIntervalSince1970)
         func accessToken(_ cnf: JSONValue?) throws -> String {
             var claims: [String: JSONValue] = [
-                "iss": .string(issuer.issuer), "sub": "alice", "aud": .string(Self.resource), "iat": .integer(now), "exp": .integer(now + 600),
+                "iss": .string(issuer.issuer), "sub": "alice", "aud": .string(Self.resource), "iat": .integer(now),
+                "exp": .integer(now + 600),
                 "client_id": "app", "jti": .string(UUID().uuidString),
             ]
             claims["cnf"] = cnf
             return try #require(issuer.signingKey).sign(claims: claims, algorithm: .rs256, header: ["typ": "at+jwt"])
         }
-        let provider: JSONValue = ["name": "corp", "type": "oidc", "issuer": .string(issuer.issuer), "client_id": "api", "client_secret_env": "CORP_SECRET"]
-        let jwt: [String: JSONValue] = ["api_access_tokens": ["provider": "corp", "resource": .string(Self.resource), "method": "jwt"], "providers": [provider]]
+        let provider: JSONValue = [
+            "name": "corp", "type": "oidc", "issuer": .string(issuer.issuer), "client_id": "api", "client_secret_env": "CORP_SECRET",
+        ]
+        let jwt: [String: JSONValue] = [
+            "api_access_tokens": ["provider": "corp", "resource": .string(Self.resource), "method": "jwt"], "providers": [provider],
+        ]
         try await Self.serve(jwt, environment: ["CORP_SECRET": "secret"]) { origin in
             var (status, body) = try await Self.whoami(origin, try accessToken(nil))
             #expect(status == 200 && body["sub"] == "alice", "\(body)")
@@ -144,7 +164,8 @@ struct ServeAccessTokenTests {
             }
         }
         let introspected: [String: JSONValue] = [
-            "api_access_tokens": ["provider": "corp", "resource": .string(Self.resource), "method": "introspection"], "providers": [provider],
+            "api_access_tokens": ["provider": "corp", "resource": .string(Self.resource), "method": "introspection"],
+            "providers": [provider],
         ]
         try await Self.serve(introspected, environment: ["CORP_SECRET": "secret"]) { origin in
             var (status, body) = try await Self.whoami(origin, "opaque-plain")
@@ -156,15 +177,17 @@ struct ServeAccessTokenTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(2)), arguments: [
-        JSONValue.string("jwt"),
-        ["provider": "dev", "resource": "https://api", "method": "jwt", "dpop": "yes"],
-        ["provider": "nowhere", "resource": "https://api", "method": "jwt"],
-        ["provider": "dev", "resource": "https://api", "method": "opaque"],
-        ["provider": "dev", "method": "jwt"],
-        ["provider": "apple-dev", "resource": "https://api", "method": "jwt"],
-        ["provider": "dev", "resource": "https://api", "method": "introspection", "cache_seconds": -1],
-    ])
+    @Test(
+        .timeLimit(.minutes(2)),
+        arguments: [
+            JSONValue.string("jwt"),
+            ["provider": "dev", "resource": "https://api", "method": "jwt", "dpop": "yes"],
+            ["provider": "nowhere", "resource": "https://api", "method": "jwt"],
+            ["provider": "dev", "resource": "https://api", "method": "opaque"],
+            ["provider": "dev", "method": "jwt"],
+            ["provider": "apple-dev", "resource": "https://api", "method": "jwt"],
+            ["provider": "dev", "resource": "https://api", "method": "introspection", "cache_seconds": -1],
+        ])
     func aConfigurationItCannotHonourIsRefused(value: JSONValue) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("federate-at-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -176,7 +199,8 @@ struct ServeAccessTokenTests {
             "providers": [["name": "dev", "type": "dev"], ["name": "apple-dev", "type": "dev", "flavor": "apple"]],
         ]
         try Data(JSONSerializer.bytes(object)).write(to: config)
-        let output = await ExternalProcess.run([CLIProcess.executablePath, "serve", "--config", config.path, "--port", "0"], in: directory, timeout: 30)
+        let output = await ExternalProcess.run(
+            [CLIProcess.executablePath, "serve", "--config", config.path, "--port", "0"], in: directory, timeout: 30)
         #expect(!output.timedOut && output.status == 1)
         #expect(try JSONParser().parseObject(Array(output.stdout.utf8))["error"] == "invalid_configuration", "\(output.stdout)")
     }

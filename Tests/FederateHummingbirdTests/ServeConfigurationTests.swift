@@ -23,10 +23,12 @@ struct ServeConfigurationTests {
         let config = directory.appendingPathComponent("serve.json")
         let object: JSONValue = [
             "store": ["sqlite": .string(store.path)],
-            "providers": [[
-                "name": "corp", "type": .string(type), "issuer": "https://sso.corp.example", "client_id": "rp",
-                "allow_private_endpoints": value,
-            ]],
+            "providers": [
+                [
+                    "name": "corp", "type": .string(type), "issuer": "https://sso.corp.example", "client_id": "rp",
+                    "allow_private_endpoints": value,
+                ]
+            ],
         ]
         try Data(JSONSerializer.bytes(object)).write(to: config)
         let output = await ExternalProcess.run(

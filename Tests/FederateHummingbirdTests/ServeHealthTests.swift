@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `federate serve` answers `/healthz` at once and turns ready on `/readyz` once its store is

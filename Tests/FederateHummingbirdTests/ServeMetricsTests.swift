@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `federate serve`'s `GET /metrics`: absent (404) unless the configuration file enables it,
@@ -33,7 +33,8 @@ struct ServeMetricsTests {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let port = try FreePort.loopback()
-        let serve = try InteractiveCLI(executable: CLIProcess.executablePath, arguments: ["serve", "--port", String(port)], directory: directory.path)
+        let serve = try InteractiveCLI(
+            executable: CLIProcess.executablePath, arguments: ["serve", "--port", String(port)], directory: directory.path)
         _ = try #require(await serve.nextLine())
         let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(url: "http://127.0.0.1:\(port)/metrics"))
         #expect(response.status == 404)

@@ -21,7 +21,9 @@ struct ServeStartFailureTests {
     /// Runs `federate serve --config` on `object` (plus an SQLite store in a fresh directory
     /// unless it names a store) and returns how it ended; a server that starts is stopped
     /// by the timeout and reported as exit 9.
-    static func start(_ object: [String: JSONValue], environment: [String: String] = [:], arguments: [String] = ["--port", "0"]) async throws -> Failure {
+    static func start(
+        _ object: [String: JSONValue], environment: [String: String] = [:], arguments: [String] = ["--port", "0"]
+    ) async throws -> Failure {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("federate-start-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -41,11 +43,13 @@ struct ServeStartFailureTests {
 
     /// A discovery document for `issuer` with the fields Federate requires, and no introspection endpoint.
     static func document(issuer: String) -> TestHTTPResponse {
-        .json(JSONSerializer.string([
-            "issuer": .string(issuer), "authorization_endpoint": .string(issuer + "/authorize"), "token_endpoint": .string(issuer + "/token"),
-            "jwks_uri": .string(issuer + "/jwks"), "response_types_supported": ["code"], "subject_types_supported": ["public"],
-            "id_token_signing_alg_values_supported": ["RS256"],
-        ]))
+        .json(
+            JSONSerializer.string([
+                "issuer": .string(issuer), "authorization_endpoint": .string(issuer + "/authorize"),
+                "token_endpoint": .string(issuer + "/token"),
+                "jwks_uri": .string(issuer + "/jwks"), "response_types_supported": ["code"], "subject_types_supported": ["public"],
+                "id_token_signing_alg_values_supported": ["RS256"],
+            ]))
     }
 
     /// Starts `federate serve` so that it fails with `code`, and returns what it printed.
@@ -66,13 +70,17 @@ struct ServeStartFailureTests {
             defer { try? FileManager.default.removeItem(at: directory) }
             let database = directory.appendingPathComponent("accounts.sqlite").path
             let create = await ExternalProcess.run(
-                ["/usr/bin/env", "python3", "-c",
-                 "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE federate_schema (version INTEGER PRIMARY KEY NOT NULL, applied_at REAL NOT NULL)'); c.execute('INSERT INTO federate_schema VALUES (999, 0)'); c.commit()",
-                 database], in: directory, timeout: 30)
+                [
+                    "/usr/bin/env", "python3", "-c",
+                    "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE federate_schema (version INTEGER PRIMARY KEY NOT NULL, applied_at REAL NOT NULL)'); c.execute('INSERT INTO federate_schema VALUES (999, 0)'); c.commit()",
+                    database,
+                ], in: directory, timeout: 30)
             #expect(create.status == 0, "\(create.stderr)")
             return try await start(["store": ["sqlite": .string(database)]])
         case "invalid_key":
-            let apple: JSONValue = ["name": "apple", "type": "apple", "services_id": "s", "team_id": "T", "key_id": "K", "private_key_env": "APPLE_P8"]
+            let apple: JSONValue = [
+                "name": "apple", "type": "apple", "services_id": "s", "team_id": "T", "key_id": "K", "private_key_env": "APPLE_P8",
+            ]
             return try await start(["providers": [apple]], environment: ["APPLE_P8": "not a key"])
         case "insecure_endpoint":
             return try await start(Self.apiProvider("http://login.example"))
@@ -97,7 +105,8 @@ struct ServeStartFailureTests {
             issuer.withLock { $0 = server.baseURL }
             let corp: JSONValue = ["name": "corp", "type": "oidc", "issuer": .string(server.baseURL), "client_id": "rp"]
             return try await start([
-                "api_access_tokens": ["provider": "corp", "resource": "https://api.example", "method": "introspection"], "providers": [corp],
+                "api_access_tokens": ["provider": "corp", "resource": "https://api.example", "method": "introspection"],
+                "providers": [corp],
             ])
         default:
             Issue.record("no way to provoke '\(code)': add one here, or take it out of the docs")

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `federate serve` while another process holds its SQLite file's write lock: every request
@@ -29,7 +29,8 @@ struct ServeStoreOutageTests {
         let built = try client.authorizationRequest(
             providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: ["openid", "orders:read"])
         let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
-        let tokens = try await client.finish(try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+        let tokens = try await client.finish(
+            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
         let holder = AccessTokenHolder(client: client, tokens: tokens)
 
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("federate-outage-\(UUID().uuidString)")
@@ -39,7 +40,12 @@ struct ServeStoreOutageTests {
         let object: JSONValue = [
             "store": ["sqlite": .string(database)],
             "api_access_tokens": ["provider": "corp", "resource": .string(Self.resource), "method": "jwt", "dpop": true],
-            "providers": [["name": "corp", "type": "oidc", "issuer": .string(provider.issuer), "client_id": "dev-client", "client_secret_env": "CORP_SECRET"]],
+            "providers": [
+                [
+                    "name": "corp", "type": "oidc", "issuer": .string(provider.issuer), "client_id": "dev-client",
+                    "client_secret_env": "CORP_SECRET",
+                ]
+            ],
         ]
         let config = directory.appendingPathComponent("serve.json")
         try Data(JSONSerializer.bytes(object)).write(to: config)
@@ -58,7 +64,9 @@ struct ServeStoreOutageTests {
             (try? JSONParser().parseObject(response.body))?["error"]?.stringValue
         }
         func expectOutage(_ response: Federate.HTTPResponse, _ what: String, since start: ContinuousClock.Instant) {
-            #expect(response.status == 503 && response.header("Retry-After") == "2" && error(response) == "store_unavailable", "\(what): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
+            #expect(
+                response.status == 503 && response.header("Retry-After") == "2" && error(response) == "store_unavailable",
+                "\(what): \(response.status) \(String(decoding: response.body, as: UTF8.self))")
             // Bounded by the 2 s busy timeout (the default 10 s stalled every request).
             #expect(ContinuousClock.now - start < .seconds(6), "\(what) took \(ContinuousClock.now - start)")
         }
@@ -77,9 +85,11 @@ struct ServeStoreOutageTests {
         try await Task.sleep(for: .milliseconds(1100))  // past the session cache's one-second revocation check
         #expect(try await browser.send(origin + "/me").status == 200)
         start = ContinuousClock.now
-        let delivery = try await PatientTransport.shared.send(Federate.HTTPRequest(
-            method: "POST", url: origin + "/auth/corp/backchannel-logout", headers: [("Content-Type", "application/x-www-form-urlencoded")],
-            body: Array(FormURLEncoding.encode([("logout_token", logout)]).utf8)))
+        let delivery = try await PatientTransport.shared.send(
+            Federate.HTTPRequest(
+                method: "POST", url: origin + "/auth/corp/backchannel-logout",
+                headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                body: Array(FormURLEncoding.encode([("logout_token", logout)]).utf8)))
         expectOutage(delivery, "a back-channel logout", since: start)
         start = ContinuousClock.now
         let signIn = TestBrowser()
@@ -104,13 +114,17 @@ struct ServeStoreOutageTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("accounts.sqlite").path
         let create = await ExternalProcess.run(
-            ["/usr/bin/env", "python3", "-c",
-             "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE federate_schema (version INTEGER PRIMARY KEY NOT NULL, applied_at REAL NOT NULL)'); c.execute('INSERT INTO federate_schema VALUES (999, 0)'); c.commit()",
-             database], in: directory, timeout: 30)
+            [
+                "/usr/bin/env", "python3", "-c",
+                "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE federate_schema (version INTEGER PRIMARY KEY NOT NULL, applied_at REAL NOT NULL)'); c.execute('INSERT INTO federate_schema VALUES (999, 0)'); c.commit()",
+                database,
+            ], in: directory, timeout: 30)
         #expect(create.status == 0, "\(create.stderr)")
         let config = directory.appendingPathComponent("serve.json")
-        try Data(JSONSerializer.bytes(["store": ["sqlite": .string(database)], "providers": [["name": "dev", "type": "dev"]]])).write(to: config)
-        let output = await ExternalProcess.run([CLIProcess.executablePath, "serve", "--config", config.path, "--port", "0"], in: directory, timeout: 30)
+        try Data(JSONSerializer.bytes(["store": ["sqlite": .string(database)], "providers": [["name": "dev", "type": "dev"]]])).write(
+            to: config)
+        let output = await ExternalProcess.run(
+            [CLIProcess.executablePath, "serve", "--config", config.path, "--port", "0"], in: directory, timeout: 30)
         #expect(!output.timedOut && output.status == 1)
         let answer = try JSONParser().parseObject(Array(output.stdout.utf8))
         #expect(answer["error"] == "store_schema_mismatch", "\(output.stdout)")

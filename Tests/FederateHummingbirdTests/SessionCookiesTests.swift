@@ -23,16 +23,23 @@ import Testing
 
     @Test func attributes() {
         let session = SessionCookies.session("t", maxAge: 60, secure: true).headerValue
-        #expect(session.hasPrefix("__Host-federate_session=t;") && session.components(separatedBy: "; ").contains("Path=/") && session.contains("Secure") && !session.contains("Domain"))
+        #expect(
+            session.hasPrefix("__Host-federate_session=t;") && session.components(separatedBy: "; ").contains("Path=/")
+                && session.contains("Secure") && !session.contains("Domain"))
         #expect(session.contains("HttpOnly") && session.contains("SameSite=Lax"))
         let csrf = SessionCookies.csrf("c", secure: true).headerValue
-        #expect(csrf.hasPrefix("__Host-federate_csrf=c;") && csrf.components(separatedBy: "; ").contains("Path=/") && csrf.contains("Secure") && csrf.contains("SameSite=Strict"))
+        #expect(
+            csrf.hasPrefix("__Host-federate_csrf=c;") && csrf.components(separatedBy: "; ").contains("Path=/") && csrf.contains("Secure")
+                && csrf.contains("SameSite=Strict"))
         #expect(!csrf.contains("HttpOnly"))  // the page's script repeats it in X-CSRF-Token
         // SameSite=None only for a form_post flow over HTTPS (Apple's cross-site POST).
         let apple = SessionCookies.pending("v", state: "s", path: "/auth/apple", secure: true, formPost: true).headerValue
         let google = SessionCookies.pending("v", state: "s", path: "/auth/google", secure: true, formPost: false).headerValue
-        #expect(apple.contains("SameSite=None") && apple.contains("Secure") && apple.components(separatedBy: "; ").contains("Path=/auth/apple"))
+        #expect(
+            apple.contains("SameSite=None") && apple.contains("Secure") && apple.components(separatedBy: "; ").contains("Path=/auth/apple"))
         #expect(google.contains("SameSite=Lax"))
-        #expect(SessionCookies.pending("v", state: "s", path: "/auth/apple", secure: false, formPost: true).headerValue.contains("SameSite=Lax"))
+        #expect(
+            SessionCookies.pending("v", state: "s", path: "/auth/apple", secure: false, formPost: true).headerValue.contains("SameSite=Lax")
+        )
     }
 }

@@ -17,7 +17,10 @@ struct StepUpTests {
         { router, origin in
             router.group("sensitive")
                 .add(middleware: SessionAuthenticationMiddleware<FederateContext>(accounts: accounts, origin: origin))
-                .add(middleware: RequireRecentLoginMiddleware<FederateContext>(accounts: accounts, within: .seconds(300), requirement: .phishingResistant))
+                .add(
+                    middleware: RequireRecentLoginMiddleware<FederateContext>(
+                        accounts: accounts, within: .seconds(300), requirement: .phishingResistant)
+                )
                 .get { _, context in context.federate.session?.acr ?? "none" }
         }
     }
@@ -27,7 +30,9 @@ struct StepUpTests {
         defer { Task { try? await dev.stop() } }
         let accounts = AccountService(store: InMemoryAccountStore())
         let providers: [String: any SignInProvider] = [
-            "dev": try OIDCProvider(id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: PatientTransport.shared))
+            "dev": try OIDCProvider(
+                id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret",
+                cache: ProviderCache(httpClient: PatientTransport.shared))
         ]
         try await RoutesServer.run(providers: providers, accounts: accounts, routes: Self.sensitive(accounts)) { origin in
             let browser = TestBrowser()
@@ -59,7 +64,8 @@ struct StepUpTests {
             // server refuses the sign-in, and the stepped-up session stays.
             let before = browser.cookie("federate_session")
             _ = try await browser.navigate(
-                origin + "/auth/dev/start?intent=reauthenticate&acr_values=phrh", origin: origin, pick: "alice", fields: ["method": "passkey"])
+                origin + "/auth/dev/start?intent=reauthenticate&acr_values=phrh", origin: origin, pick: "alice",
+                fields: ["method": "passkey"])
             #expect(browser.history.last == origin + "/?error=insufficient_authentication_level", "\(browser.history)")
             #expect(browser.cookie("federate_session") == before)
 
@@ -76,13 +82,18 @@ struct StepUpTests {
         defer { Task { try? await dev.stop() } }
         let accounts = AccountService(store: InMemoryAccountStore())
         let providers: [String: any SignInProvider] = [
-            "dev": try OIDCProvider(id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: PatientTransport.shared)),
+            "dev": try OIDCProvider(
+                id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret",
+                cache: ProviderCache(httpClient: PatientTransport.shared)),
             "plain": PlainProvider(),
         ]
         try await RoutesServer.run(providers: providers, accounts: accounts) { origin in
             let browser = TestBrowser()
             let tooMany = (0..<17).map { "v\($0)" }.joined(separator: "%20")
-            for query in ["max_age=-1", "max_age=abc", "max_age=99999999999", "max_age=", "max_age=1e3", "acr_values=", "acr_values=%20", "acr_values=\(tooMany)", "acr_values=caf%C3%A9"] {
+            for query in [
+                "max_age=-1", "max_age=abc", "max_age=99999999999", "max_age=", "max_age=1e3", "acr_values=", "acr_values=%20",
+                "acr_values=\(tooMany)", "acr_values=caf%C3%A9",
+            ] {
                 let response = try await browser.send(origin + "/auth/dev/start?" + query)
                 #expect(response.status == 400, "\(query)")
                 #expect(try JSONParser().parseObject(response.body)["error"] == "invalid_request", "\(query)")

@@ -21,7 +21,8 @@ struct StoreFailureRoutesTests {
         var googleConfiguration = FederateRoutesTests.devConfiguration(.google, path: "/auth/google/callback", clock: time.clock)
         googleConfiguration.autoApproveSubject = nil
         let google = try await DevProvider.start(configuration: googleConfiguration)
-        let apple = try await DevProvider.start(configuration: FederateRoutesTests.devConfiguration(.apple, path: "/auth/apple/callback", clock: time.clock))
+        let apple = try await DevProvider.start(
+            configuration: FederateRoutesTests.devConfiguration(.apple, path: "/auth/apple/callback", clock: time.clock))
         defer { Task { for provider in [google, apple] { try? await provider.stop() } } }
         let key = try #require(apple.configuration.appleClientKey)
         let store = FaultInjectingStore(InMemoryAccountStore())
@@ -29,7 +30,8 @@ struct StoreFailureRoutesTests {
         let cache = ProviderCache(httpClient: PatientTransport.shared, clock: time.clock)
         let googleClientID = "dev-google.apps.googleusercontent.com"
         let providers: [String: any SignInProvider] = [
-            "google": GoogleProvider(clientID: googleClientID, clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: cache),
+            "google": GoogleProvider(
+                clientID: googleClientID, clientSecret: "dev-google-secret", endpoints: .at(google.baseURL), cache: cache),
             "apple": try AppleProvider(
                 servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM,
                 endpoints: .at(apple.baseURL), cache: cache),
@@ -42,7 +44,8 @@ struct StoreFailureRoutesTests {
             let subject = try #require(try await accounts.user(uid: uid).identity(providerID: "google.com")?.subject)
             let risc = origin + "/auth/google/risc"
             store.failNext("update_user")
-            let failed = try await google.sendSecurityEvent(Self.prefix + "account-disabled", subject: subject, audience: googleClientID, to: risc)
+            let failed = try await google.sendSecurityEvent(
+                Self.prefix + "account-disabled", subject: subject, audience: googleClientID, to: risc)
             #expect(failed.status == 503)
             #expect(try await accounts.user(uid: uid).disabled == false)
             // Google delivers it again (same `jti`): now it is applied.
@@ -58,7 +61,8 @@ struct StoreFailureRoutesTests {
             #expect(try await accounts.user(uid: uid).disabled == false)
             // The store failing to record a delivery it applied: 503, and the retry is acknowledged.
             store.failNext("consume_event_id")
-            let unrecorded = try await google.sendSecurityEvent(Self.prefix + "account-disabled", subject: subject, audience: googleClientID, to: risc)
+            let unrecorded = try await google.sendSecurityEvent(
+                Self.prefix + "account-disabled", subject: subject, audience: googleClientID, to: risc)
             #expect(unrecorded.status == 503)
             #expect(try await accounts.user(uid: uid).disabled)
             let recorded = try await google.sendSecurityEvent(
@@ -74,7 +78,8 @@ struct StoreFailureRoutesTests {
             let notifications = origin + "/auth/apple/notifications"
             store.failNext("update_identity_email")
             let notified = try await apple.sendAppleNotification(
-                "email-disabled", subject: appleSubject, clientID: "com.example.dev.web", email: "relay@privaterelay.appleid.com", to: notifications)
+                "email-disabled", subject: appleSubject, clientID: "com.example.dev.web", email: "relay@privaterelay.appleid.com",
+                to: notifications)
             #expect(notified.status == 503)
             let unchanged = try #require(try await accounts.user(uid: appleUID).identity(providerID: "apple.com"))
             #expect(unchanged.email == before.email && unchanged.emailVerified == before.emailVerified)
@@ -97,7 +102,8 @@ struct StoreFailureRoutesTests {
         let accounts = AccountService(store: store, clock: time.clock)
         let cache = ProviderCache(httpClient: PatientTransport.shared, clock: time.clock)
         let providers: [String: any SignInProvider] = [
-            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache)
+            "dev": try OIDCProvider(
+                id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache)
         ]
         try await RoutesServer.run(providers: providers, accounts: accounts) { origin in
             let browser = TestBrowser()
@@ -123,7 +129,8 @@ struct StoreFailureRoutesTests {
         let accounts = AccountService(store: store, clock: time.clock)
         let cache = ProviderCache(httpClient: PatientTransport.shared, clock: time.clock)
         let providers: [String: any SignInProvider] = [
-            "dev": try OIDCProvider(id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache)
+            "dev": try OIDCProvider(
+                id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache)
         ]
         try await RoutesServer.run(providers: providers, accounts: accounts) { origin in
             let browser = TestBrowser()
@@ -134,7 +141,9 @@ struct StoreFailureRoutesTests {
                 store.failNext("revocation_epoch")
                 let response = try await browser.send(origin + path)
                 let body = (try? JSONParser().parseObject(response.body)) ?? [:]
-                #expect(response.status == 503 && response.header("Retry-After") == "2" && body["error"] == "store_unavailable", "\(path): \(response.status) \(body)")
+                #expect(
+                    response.status == 503 && response.header("Retry-After") == "2" && body["error"] == "store_unavailable",
+                    "\(path): \(response.status) \(body)")
             }
             #expect(try await browser.send(origin + "/me").status == 200)
         }

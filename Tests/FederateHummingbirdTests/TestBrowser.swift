@@ -19,7 +19,9 @@ final class TestBrowser: @unchecked Sendable {
     /// The names of the cookies held.
     var cookieNames: [String] { lock.withLock { Array(jar.keys) } }
 
-    func send(_ url: String, method: String = "GET", body: String? = nil, headers: [(String, String)] = []) async throws -> Federate.HTTPResponse {
+    func send(
+        _ url: String, method: String = "GET", body: String? = nil, headers: [(String, String)] = []
+    ) async throws -> Federate.HTTPResponse {
         var all = headers.map { (name: $0.0, value: $0.1) }
         let cookies = lock.withLock {
             sent.append(url)
@@ -27,8 +29,9 @@ final class TestBrowser: @unchecked Sendable {
         }
         if url.hasPrefix("http://127.0.0.1"), !cookies.isEmpty { all.append((name: "Cookie", value: cookies)) }
         if body != nil { all.append((name: "Content-Type", value: "application/x-www-form-urlencoded")) }
-        let response = try await PatientTransport.shared.send(Federate.HTTPRequest(
-            method: method, url: url, headers: all, body: body.map { Array($0.utf8) }))
+        let response = try await PatientTransport.shared.send(
+            Federate.HTTPRequest(
+                method: method, url: url, headers: all, body: body.map { Array($0.utf8) }))
         for header in response.headers where header.name.lowercased() == "set-cookie" {
             let pair = header.value.split(separator: ";")[0]
             guard let equals = pair.firstIndex(of: "=") else { continue }
@@ -43,7 +46,9 @@ final class TestBrowser: @unchecked Sendable {
     /// Follows redirects from `url`, submitting an auto-posting form like a browser; returns the last response.
     /// Follows redirects and auto-submitted forms; on the dev provider's sign-in page (its
     /// login prompt), signs in as `pick` when given, else stops there.
-    func navigate(_ url: String, origin: String, pick: String? = nil, fields extra: [String: String] = [:]) async throws -> Federate.HTTPResponse {
+    func navigate(
+        _ url: String, origin: String, pick: String? = nil, fields extra: [String: String] = [:]
+    ) async throws -> Federate.HTTPResponse {
         var response = try await send(url)
         var current = url
         for _ in 0..<10 {
@@ -52,7 +57,8 @@ final class TestBrowser: @unchecked Sendable {
                 response = try await send(current)
             } else if response.status == 200, let action = Self.formAction(response.body) {
                 let fields = HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self))
-                response = try await send(action, method: "POST", body: FormURLEncoding.encode(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+                response = try await send(
+                    action, method: "POST", body: FormURLEncoding.encode(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
             } else if response.status == 200, let pick, var action = Self.pickerAction(response.body) {
                 var fields = HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self))
                 fields["user"] = pick
@@ -60,7 +66,8 @@ final class TestBrowser: @unchecked Sendable {
                 if action.hasPrefix("/"), let page = URLComponents(string: current), let scheme = page.scheme, let host = page.host {
                     action = "\(scheme)://\(host)\(page.port.map { ":\($0)" } ?? "")" + action
                 }
-                response = try await send(action, method: "POST", body: FormURLEncoding.encode(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+                response = try await send(
+                    action, method: "POST", body: FormURLEncoding.encode(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
             } else {
                 break
             }
@@ -72,14 +79,16 @@ final class TestBrowser: @unchecked Sendable {
     static func pickerAction(_ body: [UInt8]) -> String? {
         let html = String(decoding: body, as: UTF8.self)
         guard html.contains("name=\"user\""), let start = html.range(of: "action=\""),
-            let end = html[start.upperBound...].firstIndex(of: "\"") else { return nil }
+            let end = html[start.upperBound...].firstIndex(of: "\"")
+        else { return nil }
         return String(html[start.upperBound..<end]).replacingOccurrences(of: "&amp;", with: "&")
     }
 
     static func formAction(_ body: [UInt8]) -> String? {
         let html = String(decoding: body, as: UTF8.self)
         guard html.contains("document.forms[0].submit()"), let start = html.range(of: "action=\""),
-            let end = html[start.upperBound...].firstIndex(of: "\"") else { return nil }
+            let end = html[start.upperBound...].firstIndex(of: "\"")
+        else { return nil }
         return String(html[start.upperBound..<end]).replacingOccurrences(of: "&amp;", with: "&")
     }
 }

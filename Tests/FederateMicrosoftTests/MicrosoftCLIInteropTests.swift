@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `federate verify --provider microsoft` and a `microsoft` provider of `federate serve
@@ -41,7 +41,8 @@ struct MicrosoftCLIInteropTests {
     }
 
     /// `federate verify --provider microsoft` with `audience` options on `token`: the exit status and the error code, if any.
-    static func verify(_ issuer: Issuer, _ options: [String], _ token: String) async throws -> (status: Int32, error: String?, tid: String?) {
+    static func verify(_ issuer: Issuer, _ options: [String], _ token: String) async throws -> (status: Int32, error: String?, tid: String?)
+    {
         let output = try await CLIProcess.run(
             ["verify", "--provider", "microsoft", "--audience", clientID, "--authority-host", issuer.host] + options + [token])
         let json = try JSONParser().parseObject(Array(output.stdout.utf8))
@@ -62,9 +63,11 @@ struct MicrosoftCLIInteropTests {
         // A tenant allow-list at /organizations and at /common.
         verdict = try await Self.verify(issuer, ["--account-types", "organizations", "--allowed-tenant", contoso], issuer.token("contoso"))
         #expect(verdict.status == 0, "\(verdict)")
-        verdict = try await Self.verify(issuer, ["--account-types", "organizations", "--allowed-tenant", contoso], issuer.token("fabrikam"))
+        verdict = try await Self.verify(
+            issuer, ["--account-types", "organizations", "--allowed-tenant", contoso], issuer.token("fabrikam"))
         #expect(verdict.error == "tenant_not_allowed", "\(verdict)")
-        verdict = try await Self.verify(issuer, ["--account-types", "common", "--allowed-tenant", contoso, "--allowed-tenant", personal], issuer.token("personal"))
+        verdict = try await Self.verify(
+            issuer, ["--account-types", "common", "--allowed-tenant", contoso, "--allowed-tenant", personal], issuer.token("personal"))
         #expect(verdict.status == 0, "\(verdict)")
         // Any tenant, said explicitly: still never personal accounts at /organizations, and the iss must be the tid's.
         verdict = try await Self.verify(issuer, ["--account-types", "organizations", "--any-tenant"], issuer.token("fabrikam"))
@@ -82,10 +85,14 @@ struct MicrosoftCLIInteropTests {
         verdict = try await Self.verify(issuer, ["--account-types", "consumers"], issuer.token("contoso"))
         #expect(verdict.status == 1, "\(verdict)")
         // Never any tenant by default: a multi-tenant audience must say which tenants.
-        for options in [[], ["--account-types", "common"], ["--account-types", "organizations"], ["--tenant", contoso, "--any-tenant"],
-                        ["--account-types", "common", "--any-tenant", "--allowed-tenant", contoso], ["--account-types", "consumers", "--any-tenant"]] {
+        for options in [
+            [], ["--account-types", "common"], ["--account-types", "organizations"], ["--tenant", contoso, "--any-tenant"],
+            ["--account-types", "common", "--any-tenant", "--allowed-tenant", contoso], ["--account-types", "consumers", "--any-tenant"],
+        ] {
             let usage = try await CLIProcess.run(
-                ["verify", "--provider", "microsoft", "--audience", Self.clientID, "--authority-host", issuer.host] + options + [issuer.token("contoso")])
+                ["verify", "--provider", "microsoft", "--audience", Self.clientID, "--authority-host", issuer.host] + options + [
+                    issuer.token("contoso")
+                ])
             #expect(usage.status == 64, "\(options): \(usage.stdout) \(usage.stderr)")
         }
         await issuer.process.terminate()
@@ -102,16 +109,19 @@ struct MicrosoftCLIInteropTests {
         let object: JSONValue = [
             "store": ["sqlite": .string(directory.appendingPathComponent("accounts.sqlite").path)],
             "api_bearer_provider": "ms",
-            "providers": [[
-                "name": "ms", "type": "microsoft", "client_id": .string(Self.clientID), "account_types": "organizations",
-                "allowed_tenants": [.string(contoso)], "authority_host": .string(issuer.host),
-            ]],
+            "providers": [
+                [
+                    "name": "ms", "type": "microsoft", "client_id": .string(Self.clientID), "account_types": "organizations",
+                    "allowed_tenants": [.string(contoso)], "authority_host": .string(issuer.host),
+                ]
+            ],
         ]
         let config = directory.appendingPathComponent("serve.json")
         try Data(JSONSerializer.bytes(object)).write(to: config)
         let port = try FreePort.loopback()
         let serve = try InteractiveCLI(
-            executable: CLIProcess.executablePath, arguments: ["serve", "--config", config.path, "--port", String(port)], directory: directory.path)
+            executable: CLIProcess.executablePath, arguments: ["serve", "--config", config.path, "--port", String(port)],
+            directory: directory.path)
         let line = try #require(await serve.nextLine())
         #expect(line.contains("\"ms\""), "\(line)")
         func whoami(_ token: String) async throws -> (Int, [String: JSONValue]) {

@@ -159,11 +159,14 @@ struct MicrosoftFlavorTests {
 
     @Test func configurationMistakesAreRefused() throws {
         let cache = ProviderCache(httpClient: PatientTransport.shared)
-        #expect(throws: FederateError.self) { try MicrosoftProvider(clientID: "c", audience: .tenant("contoso.onmicrosoft.com"), cache: cache) }
+        #expect(throws: FederateError.self) {
+            try MicrosoftProvider(clientID: "c", audience: .tenant("contoso.onmicrosoft.com"), cache: cache)
+        }
         #expect(throws: FederateError.self) { try MicrosoftProvider(clientID: "c", audience: .common(.only([])), cache: cache) }
         #expect(throws: FederateError.self) { try MicrosoftProvider(clientID: "c", audience: .common(.only(["not-a-guid"])), cache: cache) }
         #expect(throws: FederateError.self) {
-            try MicrosoftProvider(clientID: "c", audience: .organizations(.only([MicrosoftEndpoints.personalAccountsTenantID])), cache: cache)
+            try MicrosoftProvider(
+                clientID: "c", audience: .organizations(.only([MicrosoftEndpoints.personalAccountsTenantID])), cache: cache)
         }
         let microsoft = try MicrosoftProvider(clientID: "c", audience: .common(.anyTenant), cache: cache)
         #expect(microsoft.authority == "https://login.microsoftonline.com/common/v2.0")

@@ -42,19 +42,20 @@ struct BackChannelLogoutTests {
         #expect(try await Self.verifier.verify(Self.token(["sid": nil])).subject == "user-1")
     }
 
-    @Test(arguments: [
-        (["aud": JSONValue.string("another-rp")], FederateError.Code.audienceMismatch),
-        (["iss": "https://evil.example"], .issuerMismatch),
-        (["events": nil], .invalidLogoutToken),
-        (["events": ["http://schemas.openid.net/event/other": [:]]], .invalidLogoutToken),
-        (["events": [BackChannelLogoutVerifier.logoutEvent: "yes"]], .invalidLogoutToken),
-        (["nonce": "n-1"], .invalidLogoutToken),
-        (["sub": nil, "sid": nil], .invalidLogoutToken),
-        (["jti": nil], .invalidLogoutToken),
-        (["iat": nil], .missingClaim),
-        (["iat": .integer(Int64(now) + 3600)], .issuedInFuture),
-        (["exp": .integer(Int64(now) - 3600)], .tokenExpired),
-    ] as [([String: JSONValue?], FederateError.Code)])
+    @Test(
+        arguments: [
+            (["aud": JSONValue.string("another-rp")], FederateError.Code.audienceMismatch),
+            (["iss": "https://evil.example"], .issuerMismatch),
+            (["events": nil], .invalidLogoutToken),
+            (["events": ["http://schemas.openid.net/event/other": [:]]], .invalidLogoutToken),
+            (["events": [BackChannelLogoutVerifier.logoutEvent: "yes"]], .invalidLogoutToken),
+            (["nonce": "n-1"], .invalidLogoutToken),
+            (["sub": nil, "sid": nil], .invalidLogoutToken),
+            (["jti": nil], .invalidLogoutToken),
+            (["iat": nil], .missingClaim),
+            (["iat": .integer(Int64(now) + 3600)], .issuedInFuture),
+            (["exp": .integer(Int64(now) - 3600)], .tokenExpired),
+        ] as [([String: JSONValue?], FederateError.Code)])
     func specViolationsAreRefused(change: [String: JSONValue?], code: FederateError.Code) async throws {
         let error = await #expect(throws: FederateError.self) { try await Self.verifier.verify(Self.token(change)) }
         #expect(error?.code == code)
@@ -102,19 +103,25 @@ struct OIDCProviderTests {
     @Test(arguments: ["google.com", "oidc.", "oidc", "saml.x", "oidc.a b", "oidc." + String(repeating: "x", count: 65)])
     func invalidIDs(id: String) {
         #expect(!OIDCProvider.isValidID(id))
-        #expect(throws: FederateError.self) { try OIDCProvider(id: id, issuer: "https://op.example", clientID: "c", cache: ProviderCache(httpClient: PatientTransport.shared)) }
+        #expect(throws: FederateError.self) {
+            try OIDCProvider(id: id, issuer: "https://op.example", clientID: "c", cache: ProviderCache(httpClient: PatientTransport.shared))
+        }
     }
 
     @Test func logoutURLCarriesHintRedirectAndState() throws {
-        let metadata = try ProviderMetadata(members: [
-            "issuer": "https://op.example", "authorization_endpoint": "https://op.example/authorize",
-            "token_endpoint": "https://op.example/token", "jwks_uri": "https://op.example/jwks",
-            "response_types_supported": ["code"], "subject_types_supported": ["public"],
-            "id_token_signing_alg_values_supported": ["RS256"], "end_session_endpoint": "https://op.example/logout?x=1",
-        ], expectedIssuer: "https://op.example")
+        let metadata = try ProviderMetadata(
+            members: [
+                "issuer": "https://op.example", "authorization_endpoint": "https://op.example/authorize",
+                "token_endpoint": "https://op.example/token", "jwks_uri": "https://op.example/jwks",
+                "response_types_supported": ["code"], "subject_types_supported": ["public"],
+                "id_token_signing_alg_values_supported": ["RS256"], "end_session_endpoint": "https://op.example/logout?x=1",
+            ], expectedIssuer: "https://op.example")
         let url = try RPInitiatedLogout.url(
             metadata: metadata, clientID: "c 1", idTokenHint: "h.t.s", postLogoutRedirectURI: "https://rp.example/bye", state: "s1")
-        #expect(url == "https://op.example/logout?x=1&client_id=c+1&id_token_hint=h.t.s&post_logout_redirect_uri=https%3A%2F%2Frp.example%2Fbye&state=s1")
+        #expect(
+            url
+                == "https://op.example/logout?x=1&client_id=c+1&id_token_hint=h.t.s&post_logout_redirect_uri=https%3A%2F%2Frp.example%2Fbye&state=s1"
+        )
 
         var members = metadata.document
         members.removeValue(forKey: "end_session_endpoint")

@@ -16,12 +16,19 @@ struct OIDCProviderAgainstDevProviderTests {
 
     static func configuration() throws -> DevProviderConfiguration {
         var configuration = DevProviderConfiguration.standard
-        let jwks = try JSONWebKeySet(jwks: JSONSerializer.bytes([
-            "keys": [.object(try #require(rsaKey.publicJWK(algorithm: .rs256))), .object(try #require(ecKey.publicJWK(algorithm: .es256)))],
-        ]))
+        let jwks = try JSONWebKeySet(
+            jwks: JSONSerializer.bytes([
+                "keys": [
+                    .object(try #require(rsaKey.publicJWK(algorithm: .rs256))), .object(try #require(ecKey.publicJWK(algorithm: .es256))),
+                ]
+            ]))
         configuration.clients += [
-            DevClient(id: "basic-only", secret: "b-secret", redirectURIs: DevProviderConfiguration.loopbackRedirects, authMethods: [.clientSecretBasic]),
-            DevClient(id: "post-only", secret: "p-secret", redirectURIs: DevProviderConfiguration.loopbackRedirects, authMethods: [.clientSecretPost]),
+            DevClient(
+                id: "basic-only", secret: "b-secret", redirectURIs: DevProviderConfiguration.loopbackRedirects,
+                authMethods: [.clientSecretBasic]),
+            DevClient(
+                id: "post-only", secret: "p-secret", redirectURIs: DevProviderConfiguration.loopbackRedirects,
+                authMethods: [.clientSecretPost]),
             DevClient(id: "keyed", redirectURIs: DevProviderConfiguration.loopbackRedirects, publicKeys: jwks),
         ]
         return configuration
@@ -48,22 +55,34 @@ struct OIDCProviderAgainstDevProviderTests {
 
     @Test func everyClientAuthenticationMethodSignsIn() async throws {
         try await Self.with { provider in
-            var basic = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "basic-only", clientSecret: "b-secret", cache: ProviderCache(httpClient: PatientTransport.shared))
+            var basic = try OIDCProvider(
+                id: "oidc.dev", issuer: provider.issuer, clientID: "basic-only", clientSecret: "b-secret",
+                cache: ProviderCache(httpClient: PatientTransport.shared))
             basic.authentication = .clientSecretBasic(secret: "b-secret")
-            var post = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "post-only", clientSecret: "p-secret", cache: ProviderCache(httpClient: PatientTransport.shared))
+            var post = try OIDCProvider(
+                id: "oidc.dev", issuer: provider.issuer, clientID: "post-only", clientSecret: "p-secret",
+                cache: ProviderCache(httpClient: PatientTransport.shared))
             post.authentication = .clientSecretPost(secret: "p-secret")
             let providers = [
                 basic, post,
-                try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "keyed", privateKey: (Self.rsaKey, .rs256), cache: ProviderCache(httpClient: PatientTransport.shared)),
-                try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "keyed", privateKey: (Self.ecKey, .es256), cache: ProviderCache(httpClient: PatientTransport.shared)),
-                try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-public", cache: ProviderCache(httpClient: PatientTransport.shared)),
+                try OIDCProvider(
+                    id: "oidc.dev", issuer: provider.issuer, clientID: "keyed", privateKey: (Self.rsaKey, .rs256),
+                    cache: ProviderCache(httpClient: PatientTransport.shared)),
+                try OIDCProvider(
+                    id: "oidc.dev", issuer: provider.issuer, clientID: "keyed", privateKey: (Self.ecKey, .es256),
+                    cache: ProviderCache(httpClient: PatientTransport.shared)),
+                try OIDCProvider(
+                    id: "oidc.dev", issuer: provider.issuer, clientID: "dev-public",
+                    cache: ProviderCache(httpClient: PatientTransport.shared)),
             ]
             for oidc in providers {
                 let (client, tokens) = try await Self.signIn(oidc)
                 #expect(tokens.idTokenClaims?.subject == "alice", "\(client.authentication.methodName)")
             }
             // A method the client is not registered for is refused.
-            var wrong = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "basic-only", clientSecret: "b-secret", cache: ProviderCache(httpClient: PatientTransport.shared))
+            var wrong = try OIDCProvider(
+                id: "oidc.dev", issuer: provider.issuer, clientID: "basic-only", clientSecret: "b-secret",
+                cache: ProviderCache(httpClient: PatientTransport.shared))
             wrong.authentication = .clientSecretPost(secret: "b-secret")
             let refused = await #expect(throws: FederateError.self) { try await Self.signIn(wrong) }
             #expect(refused?.code == "invalid_client")
@@ -72,7 +91,9 @@ struct OIDCProviderAgainstDevProviderTests {
 
     @Test func rpInitiatedLogoutReturnsToTheRegisteredURI() async throws {
         try await Self.with { provider in
-            let oidc = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: PatientTransport.shared))
+            let oidc = try OIDCProvider(
+                id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret",
+                cache: ProviderCache(httpClient: PatientTransport.shared))
             let (client, tokens) = try await Self.signIn(oidc)
             let url = try RPInitiatedLogout.url(
                 metadata: client.metadata, clientID: "dev-client", idTokenHint: tokens.idToken,
@@ -85,7 +106,9 @@ struct OIDCProviderAgainstDevProviderTests {
 
     @Test func backChannelLogoutTokensFromTheProvider() async throws {
         try await Self.with { provider in
-            let oidc = try OIDCProvider(id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: ProviderCache(httpClient: PatientTransport.shared))
+            let oidc = try OIDCProvider(
+                id: "oidc.dev", issuer: provider.issuer, clientID: "dev-client", clientSecret: "dev-secret",
+                cache: ProviderCache(httpClient: PatientTransport.shared))
             let client = try await oidc.client()
             let verifier = BackChannelLogoutVerifier(client: client)
             let receiver = try await LoopbackHTTPServer.start { request in
@@ -97,12 +120,15 @@ struct OIDCProviderAgainstDevProviderTests {
             func send(_ token: String) async throws -> Int { try await provider.sendBackChannelLogout(token, to: url) }
 
             #expect(try await send(provider.backChannelLogoutToken(clientID: "dev-client", subject: "alice", sessionID: "s-1")) == 200)
-            #expect(try await send(provider.backChannelLogoutToken(clientID: "dev-client", subject: nil, sessionID: "s-1", signature: .es256)) == 200)
+            #expect(
+                try await send(provider.backChannelLogoutToken(clientID: "dev-client", subject: nil, sessionID: "s-1", signature: .es256))
+                    == 200)
             let refused: [String] = [
                 try provider.backChannelLogoutToken(clientID: "dev-client", subject: "alice", signature: .hs256(secret: "dev-secret")),
                 try provider.backChannelLogoutToken(clientID: "dev-client", subject: "alice", signature: .none),
                 try provider.backChannelLogoutToken(clientID: "dev-client", subject: "alice", audience: "another-client"),
-                try provider.backChannelLogoutToken(clientID: "dev-client", subject: "alice", events: ["http://schemas.openid.net/event/other": [:]]),
+                try provider.backChannelLogoutToken(
+                    clientID: "dev-client", subject: "alice", events: ["http://schemas.openid.net/event/other": [:]]),
                 try provider.backChannelLogoutToken(clientID: "dev-client", subject: "alice", nonce: "n-1"),
                 try provider.backChannelLogoutToken(clientID: "dev-client", subject: "alice", events: nil),
                 try provider.backChannelLogoutToken(clientID: "dev-client", subject: nil),

@@ -21,7 +21,8 @@ public struct CLIProcess: Sendable {
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var directory = URL(fileURLWithPath: exe).deletingLastPathComponent()
         // The test runner may live inside a `.xctest` bundle directory.
-        while directory.pathComponents.count > 1, !FileManager.default.fileExists(atPath: directory.appendingPathComponent("federate").path) {
+        while directory.pathComponents.count > 1, !FileManager.default.fileExists(atPath: directory.appendingPathComponent("federate").path)
+        {
             directory.deleteLastPathComponent()
         }
         return directory.appendingPathComponent("federate").path
@@ -42,7 +43,10 @@ public struct CLIProcess: Sendable {
         process.standardOutput = output
         process.standardError = error
         let exited = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { exited.continuation.yield($0.terminationStatus); exited.continuation.finish() }
+        process.terminationHandler = {
+            exited.continuation.yield($0.terminationStatus)
+            exited.continuation.finish()
+        }
         try ChildProcesses.start(process)
         let deadline = ProcessDeadline(process, seconds: timeout)
         async let out = readAll(output.fileHandleForReading)
@@ -80,7 +84,8 @@ public final class InteractiveCLI: Sendable {
     /// with `environment` added to this process's. Past `lifetime` seconds it is killed, so its
     /// pipes end and a test waiting for a line it never prints fails instead of hanging.
     public init(
-        executable: String, arguments: [String], directory: String? = nil, environment: [String: String] = [:], readStandardError: Bool = false,
+        executable: String, arguments: [String], directory: String? = nil, environment: [String: String] = [:],
+        readStandardError: Bool = false,
         lifetime: Int = 600
     ) throws {
         let output = ChildProcesses.pipe()

@@ -14,11 +14,17 @@ public struct DedicatedPostgresCluster: Sendable {
     public static func start() async throws -> DedicatedPostgresCluster {
         let root = PostgresTestServer.repositoryRoot
         let output = await ExternalProcess.run(
-            ["bash", root.appendingPathComponent("scripts/postgres-test-cluster.sh").path, String(ProcessInfo.processInfo.processIdentifier)],
+            [
+                "bash", root.appendingPathComponent("scripts/postgres-test-cluster.sh").path,
+                String(ProcessInfo.processInfo.processIdentifier),
+            ],
             in: root, timeout: 120)
         let fields = output.stdout.split(whereSeparator: \.isWhitespace)
         guard output.status == 0, fields.count == 2, let port = Int(fields[0]) else {
-            throw PostgresTestServer.Unavailable(description: "a dedicated PostgreSQL cluster could not be started: exit \(output.status): \(ExternalProcess.tail(output.stderr, 2000))")
+            throw PostgresTestServer.Unavailable(
+                description:
+                    "a dedicated PostgreSQL cluster could not be started: exit \(output.status): \(ExternalProcess.tail(output.stderr, 2000))"
+            )
         }
         return DedicatedPostgresCluster(
             endpoint: PostgresTestServer.Endpoint(host: "127.0.0.1", port: port, username: "postgres", password: nil, database: "postgres"),

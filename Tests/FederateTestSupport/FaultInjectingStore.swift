@@ -44,7 +44,9 @@ public final class FaultInjectingStore: AccountStore, Sendable {
     }
 
     public func user(providerID: String, subject: String) async throws(FederateError) -> User? {
-        try await injected("user_by_identity") { () async throws(FederateError) in try await base.user(providerID: providerID, subject: subject) }
+        try await injected("user_by_identity") { () async throws(FederateError) in
+            try await base.user(providerID: providerID, subject: subject)
+        }
     }
 
     public func users(email: String) async throws(FederateError) -> [User] {
@@ -68,7 +70,9 @@ public final class FaultInjectingStore: AccountStore, Sendable {
     }
 
     public func recordReturningSignIn(_ latest: ProviderIdentity, at date: Date) async throws(FederateError) -> User? {
-        try await injected("record_returning_sign_in") { () async throws(FederateError) in try await base.recordReturningSignIn(latest, at: date) }
+        try await injected("record_returning_sign_in") { () async throws(FederateError) in
+            try await base.recordReturningSignIn(latest, at: date)
+        }
     }
 
     public func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError) {
@@ -78,7 +82,9 @@ public final class FaultInjectingStore: AccountStore, Sendable {
     }
 
     public func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) -> SealedProviderTokens? {
-        try await injected("remove_identity") { () async throws(FederateError) in try await base.removeIdentity(providerID: providerID, fromUser: uid) }
+        try await injected("remove_identity") { () async throws(FederateError) in
+            try await base.removeIdentity(providerID: providerID, fromUser: uid)
+        }
     }
 
     public func deleteUser(uid: String) async throws(FederateError) -> DeletedUser? {
@@ -86,11 +92,14 @@ public final class FaultInjectingStore: AccountStore, Sendable {
     }
 
     public func deleteExpiredGuests(createdBefore date: Date, limit: Int) async throws(FederateError) -> [String] {
-        try await injected("delete_expired_guests") { () async throws(FederateError) in try await base.deleteExpiredGuests(createdBefore: date, limit: limit) }
+        try await injected("delete_expired_guests") { () async throws(FederateError) in
+            try await base.deleteExpiredGuests(createdBefore: date, limit: limit)
+        }
     }
 
     public func mergeUser(
-        _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String, at date: Date
+        _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String,
+        at date: Date
     ) async throws(FederateError) -> AccountMerge {
         try await injected("merge_user") { () async throws(FederateError) in
             try await base.mergeUser(sourceUID, into: targetUID, ifIdentity: providerID, subject: subject, belongsTo: ownerUID, at: date)
@@ -112,7 +121,9 @@ public final class FaultInjectingStore: AccountStore, Sendable {
     // MARK: SessionStore
 
     public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError) {
-        try await injected("revoke_session") { () async throws(FederateError) in try await base.revokeSession(id: sessionID, uid: uid, expiresAt: expiresAt) }
+        try await injected("revoke_session") { () async throws(FederateError) in
+            try await base.revokeSession(id: sessionID, uid: uid, expiresAt: expiresAt)
+        }
     }
 
     public func isSessionRevoked(id sessionID: String) async throws(FederateError) -> Bool {
@@ -120,7 +131,9 @@ public final class FaultInjectingStore: AccountStore, Sendable {
     }
 
     public func removeRevokedSessions(expiredBefore date: Date) async throws(FederateError) {
-        try await injected("remove_revoked_sessions") { () async throws(FederateError) in try await base.removeRevokedSessions(expiredBefore: date) }
+        try await injected("remove_revoked_sessions") { () async throws(FederateError) in
+            try await base.removeRevokedSessions(expiredBefore: date)
+        }
     }
 
     public func endSessions(key: String, validAfter: Date, expiresAt: Date, now: Date) async throws(FederateError) {
@@ -138,7 +151,9 @@ public final class FaultInjectingStore: AccountStore, Sendable {
     }
 
     public func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
-        try await injected("consume_event_id") { () async throws(FederateError) in try await base.consumeEventID(id, expiresAt: expiresAt, now: now) }
+        try await injected("consume_event_id") { () async throws(FederateError) in
+            try await base.consumeEventID(id, expiresAt: expiresAt, now: now)
+        }
     }
 
     public func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool {
@@ -152,17 +167,23 @@ public final class FaultInjectingStore: AccountStore, Sendable {
     }
 
     public func replaceKeptTokens(_ tokens: SealedProviderTokens, expectedVersion: Int64?) async throws(FederateError) -> Bool {
-        try await injected("replace_kept_tokens") { () async throws(FederateError) in try await base.replaceKeptTokens(tokens, expectedVersion: expectedVersion) }
+        try await injected("replace_kept_tokens") { () async throws(FederateError) in
+            try await base.replaceKeptTokens(tokens, expectedVersion: expectedVersion)
+        }
     }
 
-    public func claimTokenRefresh(providerID: String, subject: String, version: Int64, lease: RefreshLease, now: Date) async throws(FederateError) -> Bool {
+    public func claimTokenRefresh(
+        providerID: String, subject: String, version: Int64, lease: RefreshLease, now: Date
+    ) async throws(FederateError) -> Bool {
         try await injected("claim_token_refresh") { () async throws(FederateError) in
             try await base.claimTokenRefresh(providerID: providerID, subject: subject, version: version, lease: lease, now: now)
         }
     }
 
     public func finishTokenRefresh(_ tokens: SealedProviderTokens, leaseID: String) async throws(FederateError) -> Bool {
-        try await injected("finish_token_refresh") { () async throws(FederateError) in try await base.finishTokenRefresh(tokens, leaseID: leaseID) }
+        try await injected("finish_token_refresh") { () async throws(FederateError) in
+            try await base.finishTokenRefresh(tokens, leaseID: leaseID)
+        }
     }
 
     public func releaseTokenRefresh(providerID: String, subject: String, leaseID: String, needsSignIn: Bool) async throws(FederateError) {
@@ -172,7 +193,9 @@ public final class FaultInjectingStore: AccountStore, Sendable {
     }
 
     public func keptTokens(notSealedWith keyID: String, limit: Int) async throws(FederateError) -> [SealedProviderTokens] {
-        try await injected("kept_tokens_to_reseal") { () async throws(FederateError) in try await base.keptTokens(notSealedWith: keyID, limit: limit) }
+        try await injected("kept_tokens_to_reseal") { () async throws(FederateError) in
+            try await base.keptTokens(notSealedWith: keyID, limit: limit)
+        }
     }
 
     public func resealKeptTokens(_ tokens: SealedProviderTokens, previousKeyID: String, now: Date) async throws(FederateError) -> Bool {

@@ -30,7 +30,7 @@ public enum FreePort {
     /// `/proc/sys/net/ipv4/ip_local_port_range`; 32768, its default, elsewhere).
     private static func ephemeralRangeStart() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8),
-              let first = text.split(whereSeparator: \.isWhitespace).first, let start = Int(first)
+            let first = text.split(whereSeparator: \.isWhitespace).first, let start = Int(first)
         else { return 32768 }
         return start
     }
@@ -55,7 +55,9 @@ public final class RefusingPort: Sendable {
         address.sin_port = requested.bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        let named = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
         guard bound == 0, named == 0 else {
             close(fd)
             throw FreePort.Unavailable()

@@ -45,7 +45,9 @@ public enum PostgresTestServer {
 
     private static func resolve() async throws -> Endpoint {
         if let url = ProcessInfo.processInfo.environment["FEDERATE_TEST_POSTGRES_URL"], !url.isEmpty {
-            guard let components = URLComponents(string: url), let host = components.host, ["postgres", "postgresql"].contains(components.scheme) else {
+            guard let components = URLComponents(string: url), let host = components.host,
+                ["postgres", "postgresql"].contains(components.scheme)
+            else {
                 throw Unavailable(description: "FEDERATE_TEST_POSTGRES_URL is not a postgres:// URL")
             }
             let database = String(components.path.drop(while: { $0 == "/" }))
@@ -74,10 +76,11 @@ public enum PostgresTestServer {
         }
         let fields = result.1.split(separator: " ")
         guard result.0 == 0, let first = fields.first, let port = Int(first.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw Unavailable(description: """
-                PostgreSQL could not be started for the tests (set FEDERATE_TEST_POSTGRES_URL, or install postgresql-15 so that \
-                /usr/lib/postgresql/15/bin/initdb exists): exit \(result.0): \(result.2.suffix(2000))
-                """)
+            throw Unavailable(
+                description: """
+                    PostgreSQL could not be started for the tests (set FEDERATE_TEST_POSTGRES_URL, or install postgresql-15 so that \
+                    /usr/lib/postgresql/15/bin/initdb exists): exit \(result.0): \(result.2.suffix(2000))
+                    """)
         }
         return Endpoint(host: "127.0.0.1", port: port, username: "postgres", password: nil, database: "postgres")
     }

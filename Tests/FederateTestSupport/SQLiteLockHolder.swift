@@ -23,7 +23,8 @@ public final class SQLiteLockHolder: Sendable {
 
     /// Locks the file at `path`; returns once the lock is held.
     public static func lock(_ path: String) async throws -> SQLiteLockHolder {
-        let process = try InteractiveCLI(executable: "/usr/bin/env", arguments: ["python3", "-c", script, path], readStandardError: true, lifetime: 300)
+        let process = try InteractiveCLI(
+            executable: "/usr/bin/env", arguments: ["python3", "-c", script, path], readStandardError: true, lifetime: 300)
         guard let line = await process.nextLine(), line == "locked" else {
             let error = await process.nextErrorLine() ?? "no output"
             throw CocoaError(.fileLocking, userInfo: [NSLocalizedDescriptionKey: "the lock holder did not lock \(path): \(error)"])

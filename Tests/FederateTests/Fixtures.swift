@@ -16,9 +16,12 @@ enum Fixtures {
     static let clientID = "client-123"
 
     /// A key set holding the public halves of `rsa`, `ec` and `ed`.
-    static let keySet = try! JSONWebKeySet(jwks: JSONSerializer.bytes(["keys": [
-        .object(rsa.publicJWK()!), .object(ec.publicJWK()!), .object(ed.publicJWK()!),
-    ]]))
+    static let keySet = try! JSONWebKeySet(
+        jwks: JSONSerializer.bytes([
+            "keys": [
+                .object(rsa.publicJWK()!), .object(ec.publicJWK()!), .object(ed.publicJWK()!),
+            ]
+        ]))
 
     static var now: Double { Date().timeIntervalSince1970.rounded(.down) }
 

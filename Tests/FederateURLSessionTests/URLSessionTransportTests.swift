@@ -4,7 +4,7 @@ import FederateRelyingParty
 import FederateTokens
 import FederateURLSession
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Every rule of the `HTTPClient` contract, checked against real loopback servers.
@@ -16,10 +16,11 @@ struct URLSessionTransportTests {
 
     @Test func getCarriesHeadersAndReturnsBody() async throws {
         try await withServer { server in
-            let response = try await transport.send(HTTPRequest(
-                url: server.url("/echo?x=1&y=two"),
-                headers: [(name: "X-Test", value: "a"), (name: "accept", value: "application/json")]
-            ))
+            let response = try await transport.send(
+                HTTPRequest(
+                    url: server.url("/echo?x=1&y=two"),
+                    headers: [(name: "X-Test", value: "a"), (name: "accept", value: "application/json")]
+                ))
             #expect(response.status == 200)
             #expect(response.header("content-type") == "application/json")
             let echo = try Echo(response)
@@ -39,12 +40,13 @@ struct URLSessionTransportTests {
     @Test func postCarriesHeadersAndBody() async throws {
         try await withServer { server in
             let body = [UInt8](0...255) + Array("{\"grant_type\":\"x\"}".utf8)
-            let response = try await transport.send(HTTPRequest(
-                method: "POST",
-                url: server.url("/echo"),
-                headers: [(name: "Content-Type", value: "application/json"), (name: "Authorization", value: "Basic abc")],
-                body: body
-            ))
+            let response = try await transport.send(
+                HTTPRequest(
+                    method: "POST",
+                    url: server.url("/echo"),
+                    headers: [(name: "Content-Type", value: "application/json"), (name: "Authorization", value: "Basic abc")],
+                    body: body
+                ))
             #expect(response.status == 200)
             let echo = try Echo(response)
             #expect(echo.method == "POST")
@@ -221,10 +223,11 @@ struct URLSessionTransportTests {
     @Test(arguments: [301, 302, 303, 307, 308])
     func redirectIsFollowedWhenRequested(status: Int) async throws {
         try await withServer { server in
-            let response = try await transport.send(HTTPRequest(
-                url: server.url("/redirect?code=\(status)&to=/echo%3Fredirected%3D1"),
-                followRedirects: true
-            ))
+            let response = try await transport.send(
+                HTTPRequest(
+                    url: server.url("/redirect?code=\(status)&to=/echo%3Fredirected%3D1"),
+                    followRedirects: true
+                ))
             #expect(response.status == 200)
             #expect(try Echo(response).target == "/echo?redirected=1")
         }
@@ -233,15 +236,19 @@ struct URLSessionTransportTests {
     @Test func redirectKeepsOrDropsTheBodyAsHTTPSays() async throws {
         try await withServer { server in
             let body = Array("payload".utf8)
-            let kept = try Echo(try await transport.send(HTTPRequest(
-                method: "POST", url: server.url("/redirect?code=307&to=/echo"), body: body, followRedirects: true
-            )))
+            let kept = try Echo(
+                try await transport.send(
+                    HTTPRequest(
+                        method: "POST", url: server.url("/redirect?code=307&to=/echo"), body: body, followRedirects: true
+                    )))
             #expect(kept.method == "POST")
             #expect(kept.bodyBytes == body)
 
-            let dropped = try Echo(try await transport.send(HTTPRequest(
-                method: "POST", url: server.url("/redirect?code=303&to=/echo"), body: body, followRedirects: true
-            )))
+            let dropped = try Echo(
+                try await transport.send(
+                    HTTPRequest(
+                        method: "POST", url: server.url("/redirect?code=303&to=/echo"), body: body, followRedirects: true
+                    )))
             #expect(dropped.method == "GET")
             #expect(dropped.bodyBytes.isEmpty)
         }
@@ -250,17 +257,21 @@ struct URLSessionTransportTests {
     @Test func credentialsStayWithinTheOrigin() async throws {
         try await withServer { server in
             let headers = [(name: "Authorization", value: "Bearer t"), (name: "X-Other", value: "kept")]
-            let sameOrigin = try Echo(try await transport.send(HTTPRequest(
-                url: server.url("/redirect?code=302&to=/echo"), headers: headers, followRedirects: true
-            )))
+            let sameOrigin = try Echo(
+                try await transport.send(
+                    HTTPRequest(
+                        url: server.url("/redirect?code=302&to=/echo"), headers: headers, followRedirects: true
+                    )))
             #expect(sameOrigin.values("Authorization") == ["Bearer t"])
 
             // localhost and 127.0.0.1 are different origins (same server).
-            let otherOrigin = try Echo(try await transport.send(HTTPRequest(
-                url: server.url("/redirect?code=302&to=http://localhost:\(server.port)/echo"),
-                headers: headers,
-                followRedirects: true
-            )))
+            let otherOrigin = try Echo(
+                try await transport.send(
+                    HTTPRequest(
+                        url: server.url("/redirect?code=302&to=http://localhost:\(server.port)/echo"),
+                        headers: headers,
+                        followRedirects: true
+                    )))
             #expect(otherOrigin.values("Authorization").isEmpty)
             #expect(otherOrigin.values("X-Other") == ["kept"])
         }
@@ -294,10 +305,11 @@ struct URLSessionTransportTests {
     @Test func redirectToAnotherSchemeFails() async throws {
         try await withServer { server in
             let error = await #expect(throws: FederateError.self) {
-                try await transport.send(HTTPRequest(
-                    url: server.url("/redirect?code=302&to=ftp://127.0.0.1/file"),
-                    followRedirects: true
-                ))
+                try await transport.send(
+                    HTTPRequest(
+                        url: server.url("/redirect?code=302&to=ftp://127.0.0.1/file"),
+                        followRedirects: true
+                    ))
             }
             #expect(error?.code == .httpFailed)
         }
@@ -413,10 +425,11 @@ struct URLSessionTransportTests {
     @Test func headerWithLineBreakIsRejected() async throws {
         try await withServer { server in
             let error = await #expect(throws: FederateError.self) {
-                try await transport.send(HTTPRequest(
-                    url: server.url("/echo"),
-                    headers: [(name: "X-Test", value: "a\r\nInjected: yes")]
-                ))
+                try await transport.send(
+                    HTTPRequest(
+                        url: server.url("/echo"),
+                        headers: [(name: "X-Test", value: "a\r\nInjected: yes")]
+                    ))
             }
             #expect(error?.code == .httpFailed)
             #expect(error?.message.contains("Injected") == false)
@@ -531,16 +544,16 @@ struct URLSessionTransportTests {
     }
 
     #if canImport(FoundationNetworking)
-    @Test func unknownContentCodingFailsOnLinux() async throws {
-        try await withServer { server in
-            let error = await #expect(throws: FederateError.self) {
-                try await transport.send(HTTPRequest(url: server.url("/encoded?coding=x-custom")))
+        @Test func unknownContentCodingFailsOnLinux() async throws {
+            try await withServer { server in
+                let error = await #expect(throws: FederateError.self) {
+                    try await transport.send(HTTPRequest(url: server.url("/encoded?coding=x-custom")))
+                }
+                #expect(error?.code == .httpFailed)
+                #expect(error?.message.contains("x-custom") == true)
+                let identity = try await transport.send(HTTPRequest(url: server.url("/encoded?coding=identity")))
+                #expect(identity.body == Array("opaque bytes".utf8))
             }
-            #expect(error?.code == .httpFailed)
-            #expect(error?.message.contains("x-custom") == true)
-            let identity = try await transport.send(HTTPRequest(url: server.url("/encoded?coding=identity")))
-            #expect(identity.body == Array("opaque bytes".utf8))
         }
-    }
     #endif
 }

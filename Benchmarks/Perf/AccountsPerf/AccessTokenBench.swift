@@ -30,7 +30,9 @@ func accessTokenRate(store: any AccountStore, users: Int = 100, concurrency: Int
     var uids: [String] = []
     let expiry = Date().addingTimeInterval(86_400)
     for index in 0..<users {
-        let tokens = ProviderTokens(accessToken: "access-\(index)-" + String(repeating: "x", count: 800), refreshToken: "refresh-\(index)", accessTokenExpiresAt: expiry)
+        let tokens = ProviderTokens(
+            accessToken: "access-\(index)-" + String(repeating: "x", count: 800), refreshToken: "refresh-\(index)",
+            accessTokenExpiresAt: expiry)
         let credential = Credential(providerID: "oidc.bench", subject: "bench-\(concurrency)-\(index)", tokens: tokens)
         uids.append(try await accounts.signIn(with: credential).user.uid)
     }

@@ -35,7 +35,9 @@ func line(_ text: String) {
 
 /// The time of `candidate` over that of `baseline`, 64 of one then 64 of the other, for
 /// `duration` in all: both see the same machine.
-func costRatio(_ duration: Double, baseline: () -> Void, candidate: () async throws -> Void) async throws -> (ratio: Double, perSecond: Double) {
+func costRatio(
+    _ duration: Double, baseline: () -> Void, candidate: () async throws -> Void
+) async throws -> (ratio: Double, perSecond: Double) {
     let clock = ContinuousClock()
     var baselineTime = Duration.zero, candidateTime = Duration.zero, operations = 0
     for _ in 0..<64 {
@@ -55,7 +57,9 @@ func costRatio(_ duration: Double, baseline: () -> Void, candidate: () async thr
 }
 
 /// Sign-ins per second: batches of 1,000 over `concurrency` tasks for at least `duration`.
-func signInRate(_ workload: Workload, concurrency: Int, duration: Double, _ body: @escaping @Sendable (Workload) async throws -> Void) async throws -> Double {
+func signInRate(
+    _ workload: Workload, concurrency: Int, duration: Double, _ body: @escaping @Sendable (Workload) async throws -> Void
+) async throws -> Double {
     let clock = ContinuousClock()
     try await workload.run(200, concurrency: concurrency) { _ in try await body(workload) }  // warm-up
     let start = clock.now
@@ -80,9 +84,17 @@ func signInRate(_ workload: Workload, concurrency: Int, duration: Double, _ body
         let workload = await Workload.shared(store)
         let token = workload.sessionToken
         let checked = try await costRatio(duration, baseline: rawP256) { _ = try await workload.accounts.verifySession(token) }
-        line(String(format: "%@: session verify, ES256 + revocation check   %8.0f /s   raw P-256 / it = %.3f (goal >= 0.9)", store.description, checked.perSecond, 1 / checked.ratio))
-        let unchecked = try await costRatio(duration, baseline: rawP256) { _ = try await workload.accounts.verifySession(token, checkRevoked: false) }
-        line(String(format: "%@: session verify, ES256 only                 %8.0f /s   raw P-256 / it = %.3f", store.description, unchecked.perSecond, 1 / unchecked.ratio))
+        line(
+            String(
+                format: "%@: session verify, ES256 + revocation check   %8.0f /s   raw P-256 / it = %.3f (goal >= 0.9)", store.description,
+                checked.perSecond, 1 / checked.ratio))
+        let unchecked = try await costRatio(duration, baseline: rawP256) {
+            _ = try await workload.accounts.verifySession(token, checkRevoked: false)
+        }
+        line(
+            String(
+                format: "%@: session verify, ES256 only                 %8.0f /s   raw P-256 / it = %.3f", store.description,
+                unchecked.perSecond, 1 / unchecked.ratio))
         for concurrency in store.concurrencies {
             let returning = try await signInRate(workload, concurrency: concurrency, duration: duration) { try await $0.signInReturning() }
             line(String(format: "%@: signIn returning user, concurrency %-3d     %8.0f /s", store.description, concurrency, returning))
@@ -91,7 +103,10 @@ func signInRate(_ workload: Workload, concurrency: Int, duration: Double, _ body
         }
         for concurrency in [1, 8] {
             let rate = try await accessTokenRate(store: workload.accounts.store, concurrency: concurrency, duration: duration)
-            line(String(format: "%@: accessToken, fresh kept token, concurrency %-3d %8.0f /s (goal >= 20,000 on SQLite)", store.description, concurrency, rate))
+            line(
+                String(
+                    format: "%@: accessToken, fresh kept token, concurrency %-3d %8.0f /s (goal >= 20,000 on SQLite)", store.description,
+                    concurrency, rate))
         }
     }
 }

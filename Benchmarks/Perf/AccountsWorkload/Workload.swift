@@ -76,7 +76,8 @@ public final class Workload: Sendable {
                 host: host, port: components.port ?? 5432, username: components.user ?? "postgres", password: components.password,
                 database: database.isEmpty ? "postgres" : database, tls: .disable)
             configuration.options.maximumConnections = Int(ProcessInfo.processInfo.environment["FEDERATE_BENCH_POSTGRES_POOL"] ?? "") ?? 64
-            let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
+            let client = PostgresClient(
+                configuration: configuration, backgroundLogger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
             Task.detached { await client.run() }
             let schema = "bench_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
             let postgres = try PostgresAccountStore(client: client, schema: String(schema))

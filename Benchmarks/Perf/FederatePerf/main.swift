@@ -12,7 +12,7 @@ import Crypto
 import Federate
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import PerfFixtures
 import _CryptoExtras
@@ -135,39 +135,51 @@ func report(_ name: String, _ value: () async -> Double) async {
 /// (a call from top-level code would hop between executors on every `await`).
 @Sendable func measureAll(seconds: Double) async {
     let fixture = Fixture.shared
-    report("raw RSA-2048 verify (swift-crypto)", rate(seconds: seconds) {
-        fixture.verifyRawRSA()
-    })
-    report("raw P-256 verify (swift-crypto)", rate(seconds: seconds) {
-        fixture.verifyRawP256()
-    })
+    report(
+        "raw RSA-2048 verify (swift-crypto)",
+        rate(seconds: seconds) {
+            fixture.verifyRawRSA()
+        })
+    report(
+        "raw P-256 verify (swift-crypto)",
+        rate(seconds: seconds) {
+            fixture.verifyRawP256()
+        })
     report("IDToken RS256 verify (warm)", rate(seconds: seconds) { verifySync(fixture.rsaToken, fixture) })
     report("IDToken ES256 verify (warm)", rate(seconds: seconds) { verifySync(fixture.ecToken, fixture) })
     let accessTokens = AccessTokenFixture.shared
     report("AccessToken RS256 verify (warm)", rate(seconds: seconds) { verifyAccessTokenSync(accessTokens) })
     let dpop = DPoPFixture.shared
     report("DPoP proof verify (ES256, ath, jkt)", rate(seconds: seconds) { verifyDPoPProof(dpop) })
-    report("DPoP-bound request (RS256 token + ES256 proof)", rate(seconds: seconds) {
-        verifySync(dpop.accessToken, fixture)
-        verifyDPoPProof(dpop)
-    })
+    report(
+        "DPoP-bound request (RS256 token + ES256 proof)",
+        rate(seconds: seconds) {
+            verifySync(dpop.accessToken, fixture)
+            verifyDPoPProof(dpop)
+        })
     // The method's own noise: the same work on both sides should come out at 1.
-    reportRatio("ratio: ID token / ID token (the method's noise)", costRatio(seconds: seconds) {
-        verifySync(fixture.rsaToken, fixture)
-    } candidate: {
-        verifySync(fixture.rsaToken, fixture)
-    })
+    reportRatio(
+        "ratio: ID token / ID token (the method's noise)",
+        costRatio(seconds: seconds) {
+            verifySync(fixture.rsaToken, fixture)
+        } candidate: {
+            verifySync(fixture.rsaToken, fixture)
+        })
     // The pipeline's cost over the bare signature check it wraps (issue 16, item 2).
-    reportRatio("ratio: ID token RS256 / raw RSA-2048 verify", costRatio(seconds: seconds) {
-        fixture.verifyRawRSA()
-    } candidate: {
-        verifySync(fixture.rsaToken, fixture)
-    })
-    reportRatio("ratio: ID token ES256 / raw P-256 verify", costRatio(seconds: seconds) {
-        fixture.verifyRawP256()
-    } candidate: {
-        verifySync(fixture.ecToken, fixture)
-    })
+    reportRatio(
+        "ratio: ID token RS256 / raw RSA-2048 verify",
+        costRatio(seconds: seconds) {
+            fixture.verifyRawRSA()
+        } candidate: {
+            verifySync(fixture.rsaToken, fixture)
+        })
+    reportRatio(
+        "ratio: ID token ES256 / raw P-256 verify",
+        costRatio(seconds: seconds) {
+            fixture.verifyRawP256()
+        } candidate: {
+            verifySync(fixture.ecToken, fixture)
+        })
     // The same through the one async `verify` with the keys at hand (what a server calls): it
     // runs on the caller's executor without suspending, so it costs what the above costs.
     await reportRatio("ratio: ID token RS256 async verify / raw RSA-2048 verify") {
@@ -188,34 +200,48 @@ func report(_ name: String, _ value: () async -> Double) async {
         "ratio: ES256 signature of a parsed JWS / raw P-256 verify",
         costRatio(seconds: seconds, baseline: fixture.verifyRawP256, candidate: ecSignatureOnly.verify))
     // Issue 17's cost goals, as ratios measured interleaved (at most 1 each).
-    reportRatio("ratio: access token / ID token (RS256)", costRatio(seconds: seconds) {
-        verifySync(fixture.rsaToken, fixture)
-    } candidate: {
-        verifyAccessTokenSync(accessTokens)
-    })
-    reportRatio("ratio: access token / Google-shaped ID token (RS256)", costRatio(seconds: seconds) {
-        verifySync(fixture.googleShapedToken, fixture)
-    } candidate: {
-        verifyAccessTokenSync(accessTokens)
-    })
-    reportRatio("ratio: DPoP-bound request / (ID token + raw P-256)", costRatio(seconds: seconds) {
-        verifySync(fixture.rsaToken, fixture)
-        fixture.verifyRawP256()
-    } candidate: {
-        verifySync(dpop.accessToken, fixture)
-        verifyDPoPProof(dpop)
-    })
+    reportRatio(
+        "ratio: access token / ID token (RS256)",
+        costRatio(seconds: seconds) {
+            verifySync(fixture.rsaToken, fixture)
+        } candidate: {
+            verifyAccessTokenSync(accessTokens)
+        })
+    reportRatio(
+        "ratio: access token / Google-shaped ID token (RS256)",
+        costRatio(seconds: seconds) {
+            verifySync(fixture.googleShapedToken, fixture)
+        } candidate: {
+            verifyAccessTokenSync(accessTokens)
+        })
+    reportRatio(
+        "ratio: DPoP-bound request / (ID token + raw P-256)",
+        costRatio(seconds: seconds) {
+            verifySync(fixture.rsaToken, fixture)
+            fixture.verifyRawP256()
+        } candidate: {
+            verifySync(dpop.accessToken, fixture)
+            verifyDPoPProof(dpop)
+        })
     // What a proof costs against a whole ES256 JWT verification (the raw P-256 baseline above
     // skips the parsing and hashing every JWT needs).
-    reportRatio("ratio: DPoP proof / ES256 ID token", costRatio(seconds: seconds) {
-        verifySync(fixture.ecToken, fixture)
-    } candidate: {
-        verifyDPoPProof(dpop)
-    })
-    await report("IDToken RS256 verify (warm, async provider)") { await rate(seconds: seconds, batch: 1) { await verifyAsync(fixture.rsaToken, fixture) } }
-    await report("RS256 bearer verifyCaller (the server)") { await rate(seconds: seconds, batch: 1) { await verifyCaller(fixture.rsaToken, fixture) } }
+    reportRatio(
+        "ratio: DPoP proof / ES256 ID token",
+        costRatio(seconds: seconds) {
+            verifySync(fixture.ecToken, fixture)
+        } candidate: {
+            verifyDPoPProof(dpop)
+        })
+    await report("IDToken RS256 verify (warm, async provider)") {
+        await rate(seconds: seconds, batch: 1) { await verifyAsync(fixture.rsaToken, fixture) }
+    }
+    await report("RS256 bearer verifyCaller (the server)") {
+        await rate(seconds: seconds, batch: 1) { await verifyCaller(fixture.rsaToken, fixture) }
+    }
     await report("RS256 x256, 1 task") { await rate(seconds: seconds, batch: 256) { await verifyBatch(count: 256, tasks: 1, fixture) } }
-    await report("RS256 x256, 2 concurrent tasks") { await rate(seconds: seconds, batch: 256) { await verifyBatch(count: 256, tasks: 2, fixture) } }
+    await report("RS256 x256, 2 concurrent tasks") {
+        await rate(seconds: seconds, batch: 256) { await verifyBatch(count: 256, tasks: 2, fixture) }
+    }
 }
 
 if countsAllocations {
@@ -224,7 +250,6 @@ if countsAllocations {
     let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 3
     await Task.detached { await measureAll(seconds: seconds) }.value
 }
-
 
 /// Heap allocations per operation of each measure: `LD_PRELOAD` the counter built from
 /// `scripts/malloc-count.c`, which exports its running count (`federate_allocation_count`).

@@ -170,7 +170,6 @@ public func verifyBatch(count: Int, tasks: Int, _ fixture: Fixture) async {
     }
 }
 
-
 /// Keeps a value alive so the optimizer cannot drop the work that produced it.
 @inline(never)
 public func sink<T>(_ value: T) {

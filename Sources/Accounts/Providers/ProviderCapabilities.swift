@@ -31,7 +31,8 @@ public struct ProviderCapabilities: Sendable {
     /// Declares the capabilities; each omitted one is absent.
     public init(
         stepUp: (any StepUpSignInProvider)? = nil, events: (any ProviderEventSource)? = nil, logout: (any ProviderLogoutSource)? = nil,
-        bearerTokens: (any BearerTokenSource)? = nil, warming: (any WarmableProvider)? = nil, tokenRefresh: (any TokenRefreshingProvider)? = nil
+        bearerTokens: (any BearerTokenSource)? = nil, warming: (any WarmableProvider)? = nil,
+        tokenRefresh: (any TokenRefreshingProvider)? = nil
     ) {
         self.stepUp = stepUp
         self.events = events

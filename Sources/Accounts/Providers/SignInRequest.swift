@@ -23,7 +23,8 @@ public struct SignInRequest: Sendable {
             guard (1...Self.maximumLoginHintBytes).contains(loginHint.utf8.count),
                 loginHint.unicodeScalars.allSatisfy({ !Self.isForbidden($0) })
             else {
-                throw FederateError(.invalidRequest, "login_hint is 1-\(Self.maximumLoginHintBytes) bytes without control or bidirectional characters")
+                throw FederateError(
+                    .invalidRequest, "login_hint is 1-\(Self.maximumLoginHintBytes) bytes without control or bidirectional characters")
             }
         }
         self.redirectURI = redirectURI

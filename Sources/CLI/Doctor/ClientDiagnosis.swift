@@ -40,18 +40,22 @@ enum ClientDiagnosis {
     /// The findings `client.id`, `client.policy`, `client.azp` and `client.authentication`.
     static func checks(_ metadata: ProviderMetadata, clientID: String) -> [DoctorCheck] {
         let profile = Profile(issuer: metadata.issuer)
-        return [identifier(clientID, profile: profile), policy(metadata, clientID: clientID, profile: profile),
-                authorizedParty(clientID, profile: profile), authentication(metadata, profile: profile)]
+        return [
+            identifier(clientID, profile: profile), policy(metadata, clientID: clientID, profile: profile),
+            authorizedParty(clientID, profile: profile), authentication(metadata, profile: profile),
+        ]
     }
 
     private static func identifier(_ clientID: String, profile: Profile) -> DoctorCheck {
         let federate = "Federate compares aud and azp with the client ID byte for byte (no trimming, no case folding)."
         if clientID.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
-            return DoctorCheck("client.id", .failure, "The client ID \(DoctorText.quoted(clientID)) contains whitespace or control characters.",
+            return DoctorCheck(
+                "client.id", .failure, "The client ID \(DoctorText.quoted(clientID)) contains whitespace or control characters.",
                 federate: federate + " A client ID with spaces will match no token's aud.")
         }
         if profile == .google, !clientID.hasSuffix(".apps.googleusercontent.com") {
-            return DoctorCheck("client.id", .warning,
+            return DoctorCheck(
+                "client.id", .warning,
                 "\(DoctorText.quoted(clientID)) does not look like a Google OAuth client ID (NNN-xxx.apps.googleusercontent.com).",
                 federate: federate + " Google's ID tokens carry the OAuth client ID as aud, so this value would match none.")
         }
@@ -69,7 +73,8 @@ enum ClientDiagnosis {
         return DoctorCheck(
             "client.policy", .ok,
             "Federate applies \(profile.name) to this issuer.",
-            federate: "An ID token for this client must have iss \(DoctorText.list(policy.issuers.sorted)), aud containing \(DoctorText.quoted(clientID)), alg \(algorithms.joined(separator: " or ")), a non-empty sub, and exp, iat and nbf within \(policy.clockTolerance.wholeSeconds) s.",
+            federate:
+                "An ID token for this client must have iss \(DoctorText.list(policy.issuers.sorted)), aud containing \(DoctorText.quoted(clientID)), alg \(algorithms.joined(separator: " or ")), a non-empty sub, and exp, iat and nbf within \(policy.clockTolerance.wholeSeconds) s.",
             details: details)
     }
 
@@ -79,11 +84,14 @@ enum ClientDiagnosis {
             return DoctorCheck(
                 "client.azp", .ok,
                 "Google sets azp to the client that asked for the token, which differs from aud when an Android or iOS app gets an ID token for this (web) client.",
-                federate: "Federate accepts azp only when it is this client ID, unless GoogleProfile/GoogleIDTokenVerifier is given the other clients as authorizedParties; azp is required when aud has several values (azp_mismatch).")
+                federate:
+                    "Federate accepts azp only when it is this client ID, unless GoogleProfile/GoogleIDTokenVerifier is given the other clients as authorizedParties; azp is required when aud has several values (azp_mismatch)."
+            )
         case .apple, .standard:
             return DoctorCheck(
                 "client.azp", .ok, "azp is checked when present.",
-                federate: "Federate accepts azp only when it is this client ID, and requires it when aud has several values (azp_mismatch).")
+                federate: "Federate accepts azp only when it is this client ID, and requires it when aud has several values (azp_mismatch)."
+            )
         }
     }
 
@@ -91,7 +99,9 @@ enum ClientDiagnosis {
         if profile == .apple {
             return DoctorCheck(
                 "client.authentication", .ok, "Apple's token endpoint authenticates clients with an ES256 client-secret JWT.",
-                federate: "Federate's AppleProvider signs that JWT with your .p8 key (`federate apple client-secret` prints one); not checked without the key.")
+                federate:
+                    "Federate's AppleProvider signs that JWT with your .p8 key (`federate apple client-secret` prints one); not checked without the key."
+            )
         }
         let advertised = metadata.tokenEndpointAuthMethodsSupported ?? ["client_secret_basic"]
         if advertised.contains("none") {
@@ -102,6 +112,8 @@ enum ClientDiagnosis {
         return DoctorCheck(
             "client.authentication", .warning,
             "The provider does not advertise 'none': it probably refuses a client without a secret at the token endpoint.",
-            federate: "Without a secret Federate would send only client_id; give the client's secret (--client-secret or FEDERATE_CLIENT_SECRET) or a private key (private_key_jwt) to `federate login`. The secret itself is not checked here.")
+            federate:
+                "Without a secret Federate would send only client_id; give the client's secret (--client-secret or FEDERATE_CLIENT_SECRET) or a private key (private_key_jwt) to `federate login`. The secret itself is not checked here."
+        )
     }
 }

@@ -22,7 +22,8 @@ struct DoctorReport: Sendable {
             "issuer": .string(issuer),
             "client_id": clientID.map(JSONValue.string) ?? .null,
             "result": .string(result.rawValue),
-            "summary": .object(Dictionary(uniqueKeysWithValues: DoctorCheck.Status.allCases.map { ($0.rawValue, JSONValue.integer(Int64(count($0)))) })),
+            "summary": .object(
+                Dictionary(uniqueKeysWithValues: DoctorCheck.Status.allCases.map { ($0.rawValue, JSONValue.integer(Int64(count($0)))) })),
             "checks": .array(checks.map(\.json)),
         ])
     }
@@ -43,7 +44,8 @@ struct DoctorReport: Sendable {
             out += "        ↳ \(check.federate)\n"
         }
         let warnings = count(.warning), failures = count(.failure)
-        out += "\n\(checks.count) checks: \(count(.ok)) ok, \(warnings) warning\(warnings == 1 ? "" : "s"), \(failures) failure\(failures == 1 ? "" : "s").\n"
+        out +=
+            "\n\(checks.count) checks: \(count(.ok)) ok, \(warnings) warning\(warnings == 1 ? "" : "s"), \(failures) failure\(failures == 1 ? "" : "s").\n"
         return out
     }
 }

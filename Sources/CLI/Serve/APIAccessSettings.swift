@@ -69,11 +69,14 @@ struct APIAccessSettings: Equatable {
     init(json value: JSONValue, environment: [String: String]) throws(FederateError) {
         let shape = "api_access_tokens is {\"provider\": NAME, \"resource\": URI, \"method\": \"jwt\" or \"introspection\"}"
         guard case .object(let object) = value, let provider = object["provider"]?.stringValue, !provider.isEmpty,
-            let resource = object["resource"]?.stringValue, !resource.isEmpty, let method = object["method"]?.stringValue.flatMap({ Method(rawValue: $0) })
+            let resource = object["resource"]?.stringValue, !resource.isEmpty,
+            let method = object["method"]?.stringValue.flatMap({ Method(rawValue: $0) })
         else { throw FederateError(.invalidConfiguration, shape) }
         self.init(provider: provider, resource: resource, method: method)
         if let id = object["client_id"] {
-            guard let text = id.stringValue, !text.isEmpty else { throw FederateError(.invalidConfiguration, "api_access_tokens.client_id is a string") }
+            guard let text = id.stringValue, !text.isEmpty else {
+                throw FederateError(.invalidConfiguration, "api_access_tokens.client_id is a string")
+            }
             clientID = text
         }
         if let variable = object["client_secret_env"]?.stringValue {
@@ -97,7 +100,8 @@ struct APIAccessSettings: Equatable {
         }
         if let value = object["introspection_endpoint"] {
             guard method == .introspection else {
-                throw FederateError(.invalidConfiguration, "api_access_tokens.introspection_endpoint goes with \"method\": \"introspection\"")
+                throw FederateError(
+                    .invalidConfiguration, "api_access_tokens.introspection_endpoint goes with \"method\": \"introspection\"")
             }
             guard let url = value.stringValue else {
                 throw FederateError(.invalidConfiguration, "api_access_tokens.introspection_endpoint is a URL")
@@ -120,11 +124,13 @@ struct APIAccessSettings: Equatable {
         for (route, text) in members {
             guard routes.contains(route) else {
                 throw FederateError(
-                    .invalidConfiguration, "api_access_tokens.required_scopes names no route of this API; the routes: \(routes.joined(separator: ", "))")
+                    .invalidConfiguration,
+                    "api_access_tokens.required_scopes names no route of this API; the routes: \(routes.joined(separator: ", "))")
             }
             guard let text = text.stringValue, !text.isEmpty, let parsed = try? OAuthScopes(parsing: text) else {
                 throw FederateError(
-                    .invalidConfiguration, "api_access_tokens.required_scopes[\"\(route)\"] is scopes separated by single spaces (RFC 6749 §3.3)")
+                    .invalidConfiguration,
+                    "api_access_tokens.required_scopes[\"\(route)\"] is scopes separated by single spaces (RFC 6749 §3.3)")
             }
             scopes[route] = parsed
         }
@@ -134,12 +140,14 @@ struct APIAccessSettings: Equatable {
     /// `{"secret_env": VARIABLE, "lifetime_seconds": 300}`, both optional.
     private static func dpopNonces(_ value: JSONValue, environment: [String: String]) throws(FederateError) -> DPoPNonceSettings {
         guard case .object(let members) = value else {
-            throw FederateError(.invalidConfiguration, "api_access_tokens.dpop_nonces is {\"secret_env\": VARIABLE, \"lifetime_seconds\": N}")
+            throw FederateError(
+                .invalidConfiguration, "api_access_tokens.dpop_nonces is {\"secret_env\": VARIABLE, \"lifetime_seconds\": N}")
         }
         var settings = DPoPNonceSettings()
         if let variable = members["secret_env"] {
             guard let name = variable.stringValue, let text = environment[name], !text.isEmpty else {
-                throw FederateError(.invalidConfiguration, "api_access_tokens.dpop_nonces.secret_env names an environment variable that is set")
+                throw FederateError(
+                    .invalidConfiguration, "api_access_tokens.dpop_nonces.secret_env names an environment variable that is set")
             }
             guard let secret = Data(base64Encoded: text), secret.count >= 32 else {
                 throw FederateError(.invalidConfiguration, "the DPoP nonce secret is base64 of at least 32 bytes")
@@ -148,7 +156,8 @@ struct APIAccessSettings: Equatable {
         }
         if let lifetime = members["lifetime_seconds"] {
             guard let seconds = lifetime.int64Value, (1...86_400).contains(seconds) else {
-                throw FederateError(.invalidConfiguration, "api_access_tokens.dpop_nonces.lifetime_seconds is a whole number from 1 to 86400")
+                throw FederateError(
+                    .invalidConfiguration, "api_access_tokens.dpop_nonces.lifetime_seconds is a whole number from 1 to 86400")
             }
             settings.lifetimeSeconds = seconds
         }

@@ -10,8 +10,11 @@ enum DemoMCPServer {
     static let toolScopes: [String: OAuthScopes] = ["whoami": ["mcp:whoami"], "echo": ["mcp:echo"]]
 
     /// The protection: access tokens of `verifier` (for `metadata.resource`), Bearer only.
-    static func protected(verifier: any CallerTokenVerifier, metadata: ProtectedResourceMetadata) throws(FederateError) -> ProtectedMCPServer {
-        try ProtectedMCPServer(authenticator: CallerAuthenticator(verifier: verifier, resource: metadata), toolScopes: toolScopes) { caller in
+    static func protected(
+        verifier: any CallerTokenVerifier, metadata: ProtectedResourceMetadata
+    ) throws(FederateError) -> ProtectedMCPServer {
+        try ProtectedMCPServer(authenticator: CallerAuthenticator(verifier: verifier, resource: metadata), toolScopes: toolScopes) {
+            caller in
             try await server(for: caller)
         }
     }

@@ -28,7 +28,8 @@ final class DemoNotes: Sendable {
     }
 
     func register(on router: Router<FederateContext>, accounts: AccountService, origin: String) {
-        let group = router.group("app/notes").add(middleware: SessionAuthenticationMiddleware<FederateContext>(accounts: accounts, origin: origin))
+        let group = router.group("app/notes").add(
+            middleware: SessionAuthenticationMiddleware<FederateContext>(accounts: accounts, origin: origin))
         group.get { _, context in
             let uid = try Self.uid(context)
             return Self.json(["notes": .array(self.notes.withLock { $0[ExactString(uid)] ?? [] }.map(JSONValue.string))])
@@ -38,8 +39,11 @@ final class DemoNotes: Sendable {
             var request = request
             let body = String(decoding: Array(buffer: try await request.collectBody(upTo: 1024)), as: UTF8.self)
             let text = body.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !text.isEmpty, text.count <= Self.maxLength, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw FederateHTTPError(.badRequest, code: .invalidRequest, message: "a note is 1-\(Self.maxLength) characters without control characters")
+            guard !text.isEmpty, text.count <= Self.maxLength,
+                !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else {
+                throw FederateHTTPError(
+                    .badRequest, code: .invalidRequest, message: "a note is 1-\(Self.maxLength) characters without control characters")
             }
             let count = try self.notes.withLock { (notes) throws(FederateHTTPError) -> Int in
                 guard (notes[ExactString(uid)]?.count ?? 0) < Self.maxNotes else {
@@ -53,7 +57,9 @@ final class DemoNotes: Sendable {
     }
 
     private static func uid(_ context: FederateContext) throws(FederateHTTPError) -> String {
-        guard let session = context.federate.session else { throw FederateHTTPError(.unauthorized, code: .sessionRequired, message: "sign in first") }
+        guard let session = context.federate.session else {
+            throw FederateHTTPError(.unauthorized, code: .sessionRequired, message: "sign in first")
+        }
         return session.uid
     }
 

@@ -26,10 +26,14 @@ enum DemoPage {
 
     /// The page; with `guests`, a "Continue as guest" button for signed-out visitors.
     static func html(providers: [Provider], guests: Bool = false) -> String {
-        let list = JSONSerializer.bytes(.array(providers.map { provider -> JSONValue in
-            ["name": .string(provider.name), "label": .string(provider.label), "provider_id": .string(provider.providerID),
-             "reauthenticates": .bool(provider.reauthenticates)]
-        }))
+        let list = JSONSerializer.bytes(
+            .array(
+                providers.map { provider -> JSONValue in
+                    [
+                        "name": .string(provider.name), "label": .string(provider.label), "provider_id": .string(provider.providerID),
+                        "reauthenticates": .bool(provider.reauthenticates),
+                    ]
+                }))
         // JSON inside a <script>: "</" could end the element early.
         let json = String(decoding: list, as: UTF8.self).replacingOccurrences(of: "</", with: "<\\/")
         return """

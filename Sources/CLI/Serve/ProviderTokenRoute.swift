@@ -14,16 +14,18 @@ struct ProviderTokenRoute {
     let providers: ProviderRegistry
 
     func register(on router: Router<FederateContext>, origin: String) {
-        router.group("me/provider-tokens").add(middleware: SessionAuthenticationMiddleware<FederateContext>(accounts: accounts, origin: origin))
-            .get("{name}") { _, context in
-                guard let session = context.federate.session else {
-                    throw FederateHTTPError(.unauthorized, code: .sessionRequired, message: "sign in first")
-                }
-                guard let name = context.parameters.get("name"), let entry = providers.entry(named: name) else {
-                    throw FederateHTTPError(.notFound, code: .unknownProvider, message: "no provider by this name is configured")
-                }
-                let token = try await accounts.accessToken(for: session.uid, providerID: entry.providerID)
-                return DemoNotes.json(["provider_id": .string(entry.providerID), "access_token": .string(token)])
+        router.group("me/provider-tokens").add(
+            middleware: SessionAuthenticationMiddleware<FederateContext>(accounts: accounts, origin: origin)
+        )
+        .get("{name}") { _, context in
+            guard let session = context.federate.session else {
+                throw FederateHTTPError(.unauthorized, code: .sessionRequired, message: "sign in first")
             }
+            guard let name = context.parameters.get("name"), let entry = providers.entry(named: name) else {
+                throw FederateHTTPError(.notFound, code: .unknownProvider, message: "no provider by this name is configured")
+            }
+            let token = try await accounts.accessToken(for: session.uid, providerID: entry.providerID)
+            return DemoNotes.json(["provider_id": .string(entry.providerID), "access_token": .string(token)])
+        }
     }
 }

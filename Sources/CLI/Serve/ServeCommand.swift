@@ -54,7 +54,9 @@ struct ServeCommand: AsyncParsableCommand {
                 settings = try ServeConfiguration(json: Array(data), environment: ProcessInfo.processInfo.environment)
             }
             if let port {
-                guard (0...65_535).contains(port) else { throw FederateError(.invalidConfiguration, "--port is a whole number from 0 to 65535") }
+                guard (0...65_535).contains(port) else {
+                    throw FederateError(.invalidConfiguration, "--port is a whole number from 0 to 65535")
+                }
                 settings.port = port
             }
             if let recentLoginSeconds {
@@ -76,7 +78,8 @@ struct ServeCommand: AsyncParsableCommand {
         // Metrics go to this server's own registry, served at /metrics when enabled; spans to
         // whatever tracer the process bootstrapped (none: spans cost nothing).
         let registry = PrometheusCollectorRegistry()
-        let observability = settings.metrics.enabled
+        let observability =
+            settings.metrics.enabled
             ? Observability(metrics: PrometheusMetricsFactory(registry: registry), tracer: InstrumentationSystem.tracer) : Observability()
         let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared, logger: logger, observability: observability)
         let origin = settings.origin ?? "http://127.0.0.1:\(settings.port)"
@@ -90,19 +93,23 @@ struct ServeCommand: AsyncParsableCommand {
                     throw FederateError(.invalidConfiguration, "unknown dev flavour '\(flavorName)'")
                 }
                 var configuration = devConfiguration(flavor, name: name, servesMCPClients: settings.mcp?.provider == name)
-                if let access = settings.apiAccessTokens, access.provider == name { configuration.accessTokenResource = access.resolvedResource(origin: origin) }
+                if let access = settings.apiAccessTokens, access.provider == name {
+                    configuration.accessTokenResource = access.resolvedResource(origin: origin)
+                }
                 let dev = try await DevProvider.start(configuration: configuration)
                 devProviders.append(dev)
                 providers[name] = try devSignIn(dev, flavor: flavor, cache: cache)
-                buttons.append(DemoPage.Provider(
-                    name: name, label: settings.label(of: name) ?? devLabel(flavor), providerID: providers[name]?.providerID ?? "",
-                    reauthenticates: flavor != .github))
+                buttons.append(
+                    DemoPage.Provider(
+                        name: name, label: settings.label(of: name) ?? devLabel(flavor), providerID: providers[name]?.providerID ?? "",
+                        reauthenticates: flavor != .github))
             default:
                 guard let external = try externalProvider(entry, cache: cache) else { continue }
                 providers[entry.name] = external.provider
-                buttons.append(DemoPage.Provider(
-                    name: entry.name, label: settings.label(of: entry.name) ?? external.label, providerID: external.provider.providerID,
-                    reauthenticates: external.reauthenticates))
+                buttons.append(
+                    DemoPage.Provider(
+                        name: entry.name, label: settings.label(of: entry.name) ?? external.label, providerID: external.provider.providerID,
+                        reauthenticates: external.reauthenticates))
             }
         }
 
@@ -120,7 +127,8 @@ struct ServeCommand: AsyncParsableCommand {
         let key = settings.sealingKey.map { SymmetricKey(data: $0) } ?? SymmetricKey(size: .bits256)
         let notes = DemoNotes()
         let accounts = AccountService(
-            store: store, configuration: AccountServiceConfiguration(issuer: origin, recentLoginWindow: .seconds(settings.recentLoginSeconds)),
+            store: store,
+            configuration: AccountServiceConfiguration(issuer: origin, recentLoginWindow: .seconds(settings.recentLoginSeconds)),
             observability: observability, providerTokens: try Self.providerTokenVault(settings, providers: providers),
             onMerge: { merge in notes.move(from: merge.sourceUID, to: merge.targetUID) })
         var configuration = try FederateServerConfiguration(
@@ -140,16 +148,19 @@ struct ServeCommand: AsyncParsableCommand {
         if let verifier = try await apiVerifier(settings, providers: configuration.providers, origin: origin, logger: logger) {
             // An API for apps: ID tokens of api_bearer_provider and access tokens as api_access_tokens says, verified on every request.
             let presentations = try apiPresentations(settings, store: store, origin: origin)
-            let metadata = try await apiMetadata(settings, providers: configuration.providers, presentations: presentations, origin: origin, logger: logger)
+            let metadata = try await apiMetadata(
+                settings, providers: configuration.providers, presentations: presentations, origin: origin, logger: logger)
             if let metadata { protectedResources.append(metadata) }
-            let api = router.group("api").add(middleware: BearerAuthenticationMiddleware<FederateContext>(
-                verifier: verifier, presentations: presentations, resource: metadata))
+            let api = router.group("api").add(
+                middleware: BearerAuthenticationMiddleware<FederateContext>(
+                    verifier: verifier, presentations: presentations, resource: metadata))
             // Each route behind its own required scopes (api_access_tokens.required_scopes); a
             // route that requires none has no scope middleware (no step added per request).
             let scopes = settings.apiAccessTokens?.requiredScopes ?? [:]
-            let whoami = scopes["/api/whoami"].map {
-                api.group("whoami").add(middleware: RequiredScopesMiddleware($0, presentations: presentations, resource: metadata))
-            } ?? api.group("whoami")
+            let whoami =
+                scopes["/api/whoami"].map {
+                    api.group("whoami").add(middleware: RequiredScopesMiddleware($0, presentations: presentations, resource: metadata))
+                } ?? api.group("whoami")
             whoami.get { _, context in
                 Response(
                     status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
@@ -164,8 +175,9 @@ struct ServeCommand: AsyncParsableCommand {
         let page = DemoPage.html(providers: buttons, guests: settings.guests)
         let names = buttons.map { JSONValue.string($0.name) }
         router.get("/") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                     body: .init(byteBuffer: ByteBuffer(string: page)))
+            Response(
+                status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: page)))
         }
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: settings.port), serverName: "federate-serve"),
@@ -188,7 +200,8 @@ struct ServeCommand: AsyncParsableCommand {
         // Last in, first stopped: it fetches the providers' discovery documents and keys, so
         // /readyz turns ready, and keeps them fresh.
         services.append(ProviderWarmer(providers: configuration.providers, logger: logger))
-        var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         // A shutdown always ends, within a container's usual 30 s grace period: what has not
         // drained 20 s after the signal is cancelled, and what ignores that 5 s later ends the
         // process (swift-service-lifecycle's fatalError) rather than leave it running for ever.
@@ -217,15 +230,19 @@ struct ServeCommand: AsyncParsableCommand {
         case .google(_, let clientID, let secret):
             return (GoogleProvider(clientID: clientID, clientSecret: secret, cache: cache), "Google", true)
         case .apple(_, let servicesID, let teamID, let keyID, let pem):
-            return (try AppleProvider(servicesID: servicesID, teamID: teamID, keyID: keyID, privateKeyPEM: pem, cache: cache), "Apple", true)
+            return (
+                try AppleProvider(servicesID: servicesID, teamID: teamID, keyID: keyID, privateKeyPEM: pem, cache: cache), "Apple", true
+            )
         case .microsoft(_, let clientID, let secret, let audience, let authorityHost):
             let provider = try MicrosoftProvider(
-                clientID: clientID, clientSecret: secret, audience: audience, endpoints: authorityHost.map(MicrosoftEndpoints.at) ?? .microsoft,
+                clientID: clientID, clientSecret: secret, audience: audience,
+                endpoints: authorityHost.map(MicrosoftEndpoints.at) ?? .microsoft,
                 cache: cache)
             return (provider, "Microsoft", true)
         case .github(_, let clientID, let secret, let enterprise):
             let provider = try GitHubProvider(
-                clientID: clientID, clientSecret: secret, endpoints: try enterprise.map(GitHubEndpoints.enterprise) ?? .github, cache: cache)
+                clientID: clientID, clientSecret: secret, endpoints: try enterprise.map(GitHubEndpoints.enterprise) ?? .github, cache: cache
+            )
             return (provider, "GitHub", false)
         case .oauth2(let entry):
             let provider = try OAuth2Provider(
@@ -242,12 +259,15 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The providers whose tokens are kept (`"keep_tokens": true`), sealed with the ring of
     /// `provider_token_keys_env`; `nil` when none are.
-    static func providerTokenVault(_ settings: ServeConfiguration, providers: [String: any SignInProvider]) throws(FederateError) -> ProviderTokenVault? {
+    static func providerTokenVault(
+        _ settings: ServeConfiguration, providers: [String: any SignInProvider]
+    ) throws(FederateError) -> ProviderTokenVault? {
         guard !settings.keptTokenProviders.isEmpty else { return nil }
         guard let keys = settings.providerTokenKeys else {
             throw FederateError(.invalidConfiguration, "keep_tokens needs provider_token_keys_env: the keys the tokens are sealed with")
         }
-        return try ProviderTokenVault(keys: try ProviderTokenKeyRing(parsing: keys), providers: settings.keptTokenProviders.compactMap { providers[$0] })
+        return try ProviderTokenVault(
+            keys: try ProviderTokenKeyRing(parsing: keys), providers: settings.keptTokenProviders.compactMap { providers[$0] })
     }
 
     /// The API's verifier: `api_bearer_provider`'s ID tokens and `api_access_tokens`' access
@@ -271,7 +291,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard let access = settings.apiAccessTokens else { return idTokens }
         guard let oidc = providers.entry(named: access.provider)?.provider as? OIDCProvider else {
-            throw FederateError(.invalidConfiguration, "api_access_tokens.provider '\(access.provider)' is not an OpenID provider of this configuration")
+            throw FederateError(
+                .invalidConfiguration, "api_access_tokens.provider '\(access.provider)' is not an OpenID provider of this configuration")
         }
         let client = try await oidc.client()
         let resource = access.resolvedResource(origin: origin)
@@ -279,7 +300,9 @@ struct ServeCommand: AsyncParsableCommand {
         case .jwt:
             return CallerTokenRouter(idTokens: idTokens, accessTokens: client.accessTokenVerifier(resource: resource, providerID: oidc.id))
         case .introspection:
-            return CallerTokenRouter(idTokens: idTokens, introspection: try introspectionClient(access, client: client, providerID: oidc.id, origin: origin, logger: logger))
+            return CallerTokenRouter(
+                idTokens: idTokens,
+                introspection: try introspectionClient(access, client: client, providerID: oidc.id, origin: origin, logger: logger))
         }
     }
 
@@ -291,7 +314,9 @@ struct ServeCommand: AsyncParsableCommand {
     static func apiMetadata(
         _ settings: ServeConfiguration, providers: ProviderRegistry, presentations: [any TokenPresentation], origin: String, logger: Logger
     ) async throws -> ProtectedResourceMetadata? {
-        guard let access = settings.apiAccessTokens, let oidc = providers.entry(named: access.provider)?.provider as? OIDCProvider else { return nil }
+        guard let access = settings.apiAccessTokens, let oidc = providers.entry(named: access.provider)?.provider as? OIDCProvider else {
+            return nil
+        }
         let issuer = try await oidc.client().metadata.issuer
         let scopes = OAuthScopes(access.requiredScopes.keys.sorted().flatMap { access.requiredScopes[$0]?.values ?? [] })
         let dpop = presentations.compactMap { $0 as? DPoPPresentation }.first
@@ -317,7 +342,8 @@ struct ServeCommand: AsyncParsableCommand {
             resource: resource, authorizationServers: [client.metadata.issuer],
             scopesSupported: OAuthScopes(DemoMCPServer.toolScopes.keys.sorted().flatMap { DemoMCPServer.toolScopes[$0]?.values ?? [] }),
             resourceName: "federate serve's demo MCP server")
-        return try DemoMCPServer.protected(verifier: client.accessTokenVerifier(resource: resource, providerID: oidc.id), metadata: metadata)
+        return try DemoMCPServer.protected(
+            verifier: client.accessTokenVerifier(resource: resource, providerID: oidc.id), metadata: metadata)
     }
 
     /// The RFC 7662 client of `api_access_tokens`: at discovery's `introspection_endpoint`, else
@@ -339,17 +365,22 @@ struct ServeCommand: AsyncParsableCommand {
             endpoint: endpoint, clientID: access.clientID ?? client.clientID,
             authentication: access.clientSecret.map { .clientSecretBasic(secret: $0) } ?? client.authentication,
             resource: access.resolvedResource(origin: origin), issuer: client.metadata.issuer, providerID: providerID,
-            cachePolicy: IntrospectionCachePolicy(activeCeiling: .seconds(access.cacheSeconds)), clockTolerance: client.policy.clockTolerance,
+            cachePolicy: IntrospectionCachePolicy(activeCeiling: .seconds(access.cacheSeconds)),
+            clockTolerance: client.policy.clockTolerance,
             httpClient: client.httpClient, clock: client.clock)
     }
 
     /// The schemes the API takes: `Bearer`, and `DPoP` too when `api_access_tokens.dpop` is on,
     /// with the account store as the replay store every instance shares and, with
     /// `dpop_nonces`, server nonces every proof must carry.
-    static func apiPresentations(_ settings: ServeConfiguration, store: any AccountStore, origin: String) throws(FederateError) -> [any TokenPresentation] {
+    static func apiPresentations(
+        _ settings: ServeConfiguration, store: any AccountStore, origin: String
+    ) throws(FederateError) -> [any TokenPresentation] {
         guard let access = settings.apiAccessTokens, access.dpop else { return [BearerPresentation()] }
         let nonces = try access.dpopNonces.map { (settings) throws(FederateError) in
-            try DPoPNonces(secret: settings.secret ?? SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }, lifetime: .seconds(settings.lifetimeSeconds))
+            try DPoPNonces(
+                secret: settings.secret ?? SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) },
+                lifetime: .seconds(settings.lifetimeSeconds))
         }
         let validator = DPoPProofValidator(replayStore: store, nonces: nonces)
         return [BearerPresentation(), try DPoPPresentation(validator: validator, origin: origin)]
@@ -359,7 +390,8 @@ struct ServeCommand: AsyncParsableCommand {
     /// for access tokens the client and the scopes.
     static func whoami(_ caller: CallerIdentity?) -> JSONValue {
         var body: [String: JSONValue] = [
-            "provider": .string(caller?.providerID ?? ""), "sub": .string(caller?.subject ?? ""), "kind": .string(caller?.kind.rawValue ?? ""),
+            "provider": .string(caller?.providerID ?? ""), "sub": .string(caller?.subject ?? ""),
+            "kind": .string(caller?.kind.rawValue ?? ""),
         ]
         if let caller, caller.kind != .idToken {
             if let clientID = caller.clientID { body["client_id"] = .string(clientID) }
@@ -404,15 +436,19 @@ struct ServeCommand: AsyncParsableCommand {
         case .google:
             return GoogleProvider(clientID: client.id, clientSecret: client.secret, endpoints: .at(dev.baseURL), cache: cache)
         case .apple:
-            guard let key = dev.configuration.appleClientKey else { throw FederateError(.invalidConfiguration, "the Apple flavour has no key") }
+            guard let key = dev.configuration.appleClientKey else {
+                throw FederateError(.invalidConfiguration, "the Apple flavour has no key")
+            }
             return try AppleProvider(
-                servicesID: client.id, teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM, endpoints: .at(dev.baseURL), cache: cache)
+                servicesID: client.id, teamID: key.teamID, keyID: key.keyID, privateKeyPEM: key.privateKeyPEM, endpoints: .at(dev.baseURL),
+                cache: cache)
         case .microsoft:
             // The dev provider's tenants only: any tenant it serves, at its /common authority.
             return try MicrosoftProvider(
                 clientID: client.id, clientSecret: client.secret, audience: .common(.anyTenant), endpoints: .at(dev.baseURL), cache: cache)
         case .github:
-            return try GitHubProvider(clientID: client.id, clientSecret: client.secret ?? "", endpoints: .enterprise(dev.baseURL), cache: cache)
+            return try GitHubProvider(
+                clientID: client.id, clientSecret: client.secret ?? "", endpoints: .enterprise(dev.baseURL), cache: cache)
         case .generic, .firebase:
             return try OIDCProvider(id: "oidc.dev", issuer: dev.issuer, clientID: client.id, clientSecret: client.secret, cache: cache)
         }

@@ -51,7 +51,8 @@ struct ServeConfiguration {
 
         var name: String {
             switch self {
-            case .dev(let name, _), .google(let name, _, _), .apple(let name, _, _, _, _), .oidc(let name, _, _, _, _), .microsoft(let name, _, _, _, _),
+            case .dev(let name, _), .google(let name, _, _), .apple(let name, _, _, _, _), .oidc(let name, _, _, _, _),
+                .microsoft(let name, _, _, _, _),
                 .github(let name, _, _, _):
                 return name
             case .oauth2(let entry):
@@ -120,7 +121,8 @@ struct ServeConfiguration {
         let items: [JSONValue]? = value.arrayValue
         let strings: [String] = (items ?? []).compactMap { $0.stringValue }
         guard let items, strings.count == items.count else {
-            throw FederateError(.invalidConfiguration, "provider '\(name)': allow_private_endpoints is an array of host names, addresses or CIDR networks")
+            throw FederateError(
+                .invalidConfiguration, "provider '\(name)': allow_private_endpoints is an array of host names, addresses or CIDR networks")
         }
         do throws(FederateError) {
             return try PrivateNetworkAllowList(strings)
@@ -212,7 +214,9 @@ struct ServeConfiguration {
             for entry in entries {
                 let name = try string(entry, "name")
                 if let keep = entry["keep_tokens"] {
-                    guard case .bool(let on) = keep else { throw FederateError(.invalidConfiguration, "provider '\(name)': keep_tokens is true or false") }
+                    guard case .bool(let on) = keep else {
+                        throw FederateError(.invalidConfiguration, "provider '\(name)': keep_tokens is true or false")
+                    }
                     if on { keptTokenProviders.append(name) }
                 }
                 if let label = entry["label"] {
@@ -223,29 +227,45 @@ struct ServeConfiguration {
                 }
                 switch entry["type"]?.stringValue {
                 case "dev": providers.append(.dev(name: name, flavor: entry["flavor"]?.stringValue ?? "generic"))
-                case "google": providers.append(.google(name: name, clientID: try string(entry, "client_id"), clientSecret: try secret(entry, "client_secret_env")))
+                case "google":
+                    providers.append(
+                        .google(name: name, clientID: try string(entry, "client_id"), clientSecret: try secret(entry, "client_secret_env")))
                 case "apple":
-                    guard let key = try secret(entry, "private_key_env") else { throw FederateError(.invalidConfiguration, "apple needs private_key_env") }
-                    providers.append(.apple(
-                        name: name, servicesID: try string(entry, "services_id"), teamID: try string(entry, "team_id"), keyID: try string(entry, "key_id"),
-                        privateKeyPEM: key))
+                    guard let key = try secret(entry, "private_key_env") else {
+                        throw FederateError(.invalidConfiguration, "apple needs private_key_env")
+                    }
+                    providers.append(
+                        .apple(
+                            name: name, servicesID: try string(entry, "services_id"), teamID: try string(entry, "team_id"),
+                            keyID: try string(entry, "key_id"),
+                            privateKeyPEM: key))
                 case "oidc":
-                    providers.append(.oidc(
-                        name: name, issuer: try string(entry, "issuer"), clientID: try string(entry, "client_id"),
-                        clientSecret: try secret(entry, "client_secret_env"), privateNetwork: try Self.privateNetwork(entry, provider: name)))
+                    providers.append(
+                        .oidc(
+                            name: name, issuer: try string(entry, "issuer"), clientID: try string(entry, "client_id"),
+                            clientSecret: try secret(entry, "client_secret_env"),
+                            privateNetwork: try Self.privateNetwork(entry, provider: name)))
                 case "microsoft":
-                    providers.append(try Self.microsoft(entry, name: name, clientID: try string(entry, "client_id"), secret: try secret(entry, "client_secret_env")))
+                    providers.append(
+                        try Self.microsoft(
+                            entry, name: name, clientID: try string(entry, "client_id"), secret: try secret(entry, "client_secret_env")))
                 case "github":
                     guard let secret = try secret(entry, "client_secret_env") else {
                         throw FederateError(.invalidConfiguration, "provider '\(name)': github needs client_secret_env")
                     }
                     let enterprise = entry["enterprise_url"]?.stringValue
                     if let enterprise { _ = try GitHubEndpoints.enterprise(enterprise) }
-                    providers.append(.github(name: name, clientID: try string(entry, "client_id"), clientSecret: secret, enterpriseURL: enterprise))
+                    providers.append(
+                        .github(name: name, clientID: try string(entry, "client_id"), clientSecret: secret, enterpriseURL: enterprise))
                 case "oauth2":
-                    providers.append(.oauth2(try Self.oauth2(entry, name: name, clientID: try string(entry, "client_id"), secret: try secret(entry, "client_secret_env"))))
+                    providers.append(
+                        .oauth2(
+                            try Self.oauth2(
+                                entry, name: name, clientID: try string(entry, "client_id"), secret: try secret(entry, "client_secret_env"))
+                        ))
                 default:
-                    throw FederateError(.invalidConfiguration, "provider '\(name)': type is dev, google, apple, microsoft, oidc, github or oauth2")
+                    throw FederateError(
+                        .invalidConfiguration, "provider '\(name)': type is dev, google, apple, microsoft, oidc, github or oauth2")
                 }
             }
         }
@@ -276,14 +296,16 @@ struct ServeConfiguration {
             switch entry {
             case .oidc: break
             case .dev(_, let flavor) where flavor == "generic": break
-            default: throw FederateError(.invalidConfiguration, "api_access_tokens.provider must be an oidc provider or a generic dev provider")
+            default:
+                throw FederateError(.invalidConfiguration, "api_access_tokens.provider must be an oidc provider or a generic dev provider")
             }
         }
         if let mcp {
             switch providers.first(where: { $0.name == mcp.provider }) {
             case .oidc?: break
             case .dev(_, let flavor)? where flavor == "generic": break
-            default: throw FederateError(.invalidConfiguration, "mcp.provider must be an oidc provider or a generic dev provider of this file")
+            default:
+                throw FederateError(.invalidConfiguration, "mcp.provider must be an oidc provider or a generic dev provider of this file")
             }
         }
     }
@@ -295,7 +317,9 @@ struct ServeConfiguration {
     static func oauth2(_ entry: JSONValue, name: String, clientID: String, secret: String?) throws(FederateError) -> OAuth2Entry {
         func text(_ value: JSONValue?, _ key: String) throws(FederateError) -> String? {
             guard let value else { return nil }
-            guard let text = value.stringValue, !text.isEmpty else { throw FederateError(.invalidConfiguration, "provider '\(name)': \(key) is a string") }
+            guard let text = value.stringValue, !text.isEmpty else {
+                throw FederateError(.invalidConfiguration, "provider '\(name)': \(key) is a string")
+            }
             return text
         }
         let server: OAuth2Provider.Server
@@ -309,13 +333,17 @@ struct ServeConfiguration {
             guard let authorization = try text(entry["authorization_endpoint"], "authorization_endpoint"),
                 let token = try text(entry["token_endpoint"], "token_endpoint")
             else {
-                throw FederateError(.invalidConfiguration, "provider '\(name)': oauth2 needs issuer, or authorization_endpoint and token_endpoint")
+                throw FederateError(
+                    .invalidConfiguration, "provider '\(name)': oauth2 needs issuer, or authorization_endpoint and token_endpoint")
             }
             var origin = authorization
-            if let scheme = origin.range(of: "://"), let slash = origin[scheme.upperBound...].firstIndex(of: "/") { origin = String(origin[..<slash]) }
-            server = .endpoints(try AuthorizationServerMetadata(
-                issuer: origin, authorizationEndpoint: authorization, tokenEndpoint: token,
-                revocationEndpoint: try text(entry["revocation_endpoint"], "revocation_endpoint")))
+            if let scheme = origin.range(of: "://"), let slash = origin[scheme.upperBound...].firstIndex(of: "/") {
+                origin = String(origin[..<slash])
+            }
+            server = .endpoints(
+                try AuthorizationServerMetadata(
+                    issuer: origin, authorizationEndpoint: authorization, tokenEndpoint: token,
+                    revocationEndpoint: try text(entry["revocation_endpoint"], "revocation_endpoint")))
         }
         guard let userEndpoint = try text(entry["user_endpoint"], "user_endpoint") else {
             throw FederateError(.invalidConfiguration, "provider '\(name)': oauth2 needs user_endpoint")
@@ -323,18 +351,26 @@ struct ServeConfiguration {
         try EndpointSecurity.validate(userEndpoint, field: "provider '\(name)': user_endpoint")
         var scopes: [String] = []
         if let list = entry["scopes"] {
-            guard let items = list.arrayValue, items.count <= 64 else { throw FederateError(.invalidConfiguration, "provider '\(name)': scopes is a list of strings") }
+            guard let items = list.arrayValue, items.count <= 64 else {
+                throw FederateError(.invalidConfiguration, "provider '\(name)': scopes is a list of strings")
+            }
             for item in items {
-                guard let scope = item.stringValue, !scope.isEmpty else { throw FederateError(.invalidConfiguration, "provider '\(name)': scopes is a list of strings") }
+                guard let scope = item.stringValue, !scope.isEmpty else {
+                    throw FederateError(.invalidConfiguration, "provider '\(name)': scopes is a list of strings")
+                }
                 scopes.append(scope)
             }
         }
         var fields = OAuth2UserFields()
         if let object = entry["fields"] {
-            guard case .object(let members) = object else { throw FederateError(.invalidConfiguration, "provider '\(name)': fields is an object") }
+            guard case .object(let members) = object else {
+                throw FederateError(.invalidConfiguration, "provider '\(name)': fields is an object")
+            }
             let known: Set<String> = ["id", "email", "email_verified", "name", "picture", "username", "auth_time"]
             if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
-                throw FederateError(.invalidConfiguration, "provider '\(name)': unknown field '\(unknown)' (id, email, email_verified, name, picture, username, auth_time)")
+                throw FederateError(
+                    .invalidConfiguration,
+                    "provider '\(name)': unknown field '\(unknown)' (id, email, email_verified, name, picture, username, auth_time)")
             }
             func field(_ key: String, default value: String?) throws(FederateError) -> String? {
                 guard let member = members[key] else { return value }
@@ -347,7 +383,9 @@ struct ServeConfiguration {
                 picture: try field("picture", default: fields.picture), username: try field("username", default: nil),
                 authTime: try field("auth_time", default: nil))
         }
-        return OAuth2Entry(name: name, server: server, userEndpoint: userEndpoint, clientID: clientID, clientSecret: secret, scopes: scopes, fields: fields)
+        return OAuth2Entry(
+            name: name, server: server, userEndpoint: userEndpoint, clientID: clientID, clientSecret: secret, scopes: scopes, fields: fields
+        )
     }
 
     /// A `"type": "microsoft"` entry: who may sign in (``MicrosoftAudienceChoice``) and, for a
@@ -355,7 +393,9 @@ struct ServeConfiguration {
     static func microsoft(_ entry: JSONValue, name: String, clientID: String, secret: String?) throws(FederateError) -> ProviderEntry {
         func text(_ key: String) throws(FederateError) -> String? {
             guard let value = entry[key] else { return nil }
-            guard let text = value.stringValue, !text.isEmpty else { throw FederateError(.invalidConfiguration, "provider '\(name)': \(key) is a string") }
+            guard let text = value.stringValue, !text.isEmpty else {
+                throw FederateError(.invalidConfiguration, "provider '\(name)': \(key) is a string")
+            }
             return text
         }
         var allowed: [String] = []
@@ -364,19 +404,24 @@ struct ServeConfiguration {
                 throw FederateError(.invalidConfiguration, "provider '\(name)': allowed_tenants is a list of tenant IDs")
             }
             for item in items {
-                guard let id = item.stringValue else { throw FederateError(.invalidConfiguration, "provider '\(name)': allowed_tenants is a list of tenant IDs") }
+                guard let id = item.stringValue else {
+                    throw FederateError(.invalidConfiguration, "provider '\(name)': allowed_tenants is a list of tenant IDs")
+                }
                 allowed.append(id)
             }
         }
         var anyTenant = false
         if let flag = entry["any_tenant"] {
-            guard case .bool(let on) = flag else { throw FederateError(.invalidConfiguration, "provider '\(name)': any_tenant is true or false") }
+            guard case .bool(let on) = flag else {
+                throw FederateError(.invalidConfiguration, "provider '\(name)': any_tenant is true or false")
+            }
             anyTenant = on
         }
         let tenant = try text("tenant"), accountTypes = try text("account_types")
         let audience: MicrosoftAudience
         do throws(FederateError) {
-            audience = try MicrosoftAudienceChoice.audience(tenant: tenant, accountTypes: accountTypes, allowedTenants: allowed, anyTenant: anyTenant)
+            audience = try MicrosoftAudienceChoice.audience(
+                tenant: tenant, accountTypes: accountTypes, allowedTenants: allowed, anyTenant: anyTenant)
         } catch {
             throw FederateError(.invalidConfiguration, "provider '\(name)': \(error.message)")
         }

@@ -13,8 +13,10 @@ struct CacheMetrics: Sendable {
     static func keySet(url: String, observability: Observability) -> CacheMetrics {
         let factory = observability.metrics
         return CacheMetrics(
-            fetchSucceeded: Counter(label: "federate_key_set_fetches_total", dimensions: [("url", url), ("outcome", "ok")], factory: factory),
-            fetchFailed: Counter(label: "federate_key_set_fetches_total", dimensions: [("url", url), ("outcome", "error")], factory: factory),
+            fetchSucceeded: Counter(
+                label: "federate_key_set_fetches_total", dimensions: [("url", url), ("outcome", "ok")], factory: factory),
+            fetchFailed: Counter(
+                label: "federate_key_set_fetches_total", dimensions: [("url", url), ("outcome", "error")], factory: factory),
             refetchRefused: Counter(label: "federate_key_set_refetches_refused_total", dimensions: [("url", url)], factory: factory),
             staleServed: Counter(label: "federate_key_set_stale_serves_total", dimensions: [("url", url)], factory: factory))
     }

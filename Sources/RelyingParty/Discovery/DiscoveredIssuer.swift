@@ -31,7 +31,8 @@ struct DiscoveredIssuer: Sendable {
             TenantIDFormat.segment.accepts(String(decoding: bytes[prefix.count..<(bytes.count - suffix.count)], as: UTF8.self))
         else {
             throw FederateError(
-                .discoveryIssuerMismatch, "the authority '\(authority.prefix(200))' is not the tenant template '\(template)' with a tenant in it")
+                .discoveryIssuerMismatch,
+                "the authority '\(authority.prefix(200))' is not the tenant template '\(template)' with a tenant in it")
         }
         self.init(kind: .tenantTemplate(authority: authority, rule: rule))
     }
@@ -43,7 +44,8 @@ struct DiscoveredIssuer: Sendable {
         switch kind {
         case .exactly(let issuer): return ExactString(issuer)
         case .tenantTemplate(let authority, let rule):
-            return ExactString(authority + " " + rule.template.template + " " + String(describing: rule.format) + " " + String(describing: rule.tenants))
+            return ExactString(
+                authority + " " + rule.template.template + " " + String(describing: rule.format) + " " + String(describing: rule.tenants))
         }
     }
 
@@ -72,7 +74,8 @@ struct DiscoveredIssuer: Sendable {
             }
             throw FederateError(
                 .discoveryIssuerMismatch,
-                "the document at '\(authority.prefix(200))' names issuer '\(issuer.prefix(200))': neither the tenant template '\(template)' nor its issuer for an accepted tenant")
+                "the document at '\(authority.prefix(200))' names issuer '\(issuer.prefix(200))': neither the tenant template '\(template)' nor its issuer for an accepted tenant"
+            )
         }
     }
 }

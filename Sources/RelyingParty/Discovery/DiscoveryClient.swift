@@ -89,7 +89,7 @@ public final class DiscoveryClient: Sendable {
             do throws(FederateError) {
                 response = try await httpClient.exchange(
                     HTTPRequest(url: url, headers: [("Accept", "application/json")], destination: destination))
-            } catch where error.code == .privateAddressRefused {
+            } catch  where error.code == .privateAddressRefused {
                 throw error
             } catch {
                 throw FederateError(.discoveryFailed, "fetching \(url) failed: \(error.message)", cause: error)

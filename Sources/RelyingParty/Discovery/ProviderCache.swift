@@ -31,7 +31,8 @@ public final class ProviderCache: Sendable {
         logger: Logger = Logger(label: "federate.provider"), observability: Observability = Observability()
     ) {
         self.discovery = DiscoveryClient(httpClient: httpClient, cachePolicy: cachePolicy, clock: clock, logger: logger)
-        self.authorizationServers = AuthorizationServerDiscovery(httpClient: httpClient, cachePolicy: cachePolicy, clock: clock, logger: logger)
+        self.authorizationServers = AuthorizationServerDiscovery(
+            httpClient: httpClient, cachePolicy: cachePolicy, clock: clock, logger: logger)
         self.httpClient = httpClient
         self.cachePolicy = cachePolicy
         self.clock = clock
@@ -41,12 +42,15 @@ public final class ProviderCache: Sendable {
 
     /// The key set at `url` (created on first use, then shared), fetched only where
     /// `destination` allows (by default the URL is its own issuer).
-    public func keySet(url: String, format: KeySetFormat = .jwks, destination: DestinationPolicy? = nil) throws(FederateError) -> RemoteKeySet {
+    public func keySet(
+        url: String, format: KeySetFormat = .jwks, destination: DestinationPolicy? = nil
+    ) throws(FederateError) -> RemoteKeySet {
         let destination = destination ?? DestinationPolicy(issuer: url)
         let key = Self.keySetKey(url: url, format: format, destination: destination)
         if let existing = keySets.withLock({ $0[key] }) { return existing }
         let created = try RemoteKeySet(
-            url: url, format: format, destination: destination, httpClient: httpClient, cachePolicy: cachePolicy, clock: clock, logger: logger,
+            url: url, format: format, destination: destination, httpClient: httpClient, cachePolicy: cachePolicy, clock: clock,
+            logger: logger,
             observability: observability)
         return keySets.withLock { sets in
             if let existing = sets[key] { return existing }
@@ -91,7 +95,8 @@ public final class ProviderCache: Sendable {
         let location = profile.keySetLocation(metadata: metadata)
         return try OpenIDClient(
             metadata: metadata, clientID: clientID, authentication: authentication, profile: profile,
-            keys: try keySet(url: location.url, format: location.format, destination: metadata.destination), httpClient: httpClient, clock: clock,
+            keys: try keySet(url: location.url, format: location.format, destination: metadata.destination), httpClient: httpClient,
+            clock: clock,
             logger: logger ?? self.logger, observability: observability)
     }
 
@@ -106,7 +111,8 @@ public final class ProviderCache: Sendable {
     ) async throws(FederateError) -> OpenIDClient {
         let allowList = profile.privateNetworkAllowList
         guard let discovery else {
-            let metadata = try await self.discovery.metadata(for: issuer, tenantIssuer: profile.tenantIssuer, privateNetworkAllowList: allowList)
+            let metadata = try await self.discovery.metadata(
+                for: issuer, tenantIssuer: profile.tenantIssuer, privateNetworkAllowList: allowList)
             return try client(
                 metadata: metadata, clientID: clientID, authentication: try authentication(metadata), profile: profile, logger: logger)
         }

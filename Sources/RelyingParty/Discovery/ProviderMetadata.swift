@@ -89,7 +89,9 @@ public struct ProviderMetadata: Sendable {
     }
 
     /// Validates already-parsed members whose `issuer` must be what `expected` accepts.
-    init(members: [String: JSONValue], expecting expected: DiscoveredIssuer, allowing allowList: PrivateNetworkAllowList = .none) throws(FederateError) {
+    init(
+        members: [String: JSONValue], expecting expected: DiscoveredIssuer, allowing allowList: PrivateNetworkAllowList = .none
+    ) throws(FederateError) {
         func string(_ name: String) throws(FederateError) -> String? {
             guard let value = members[name] else { return nil }
             guard case .string(let s) = value else {

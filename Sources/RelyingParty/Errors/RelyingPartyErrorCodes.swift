@@ -83,4 +83,3 @@ extension FederateError.Code {
     /// The server does not support the grant asked for (`client_credentials`, token exchange), or not for this client (the provider's code, kept as sent).
     public static let unsupportedGrantType: Self = "unsupported_grant_type"
 }
-

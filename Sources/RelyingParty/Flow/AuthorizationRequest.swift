@@ -127,7 +127,10 @@ public struct AuthorizationRequest: Sendable {
     /// puts in the URL, and what a pushed request (RFC 9126) or a request object (RFC 9101) carries instead.
     func prepare(for metadata: ProviderMetadata, now: Date, logger: Logger) throws(FederateError) -> PreparedAuthorization {
         guard responseType == "code" else {
-            throw FederateError(.unsupportedResponseType, "response_type '\(responseType.prefix(40))' is refused: Federate uses the authorization-code flow with PKCE only (the implicit flow leaks tokens)")
+            throw FederateError(
+                .unsupportedResponseType,
+                "response_type '\(responseType.prefix(40))' is refused: Federate uses the authorization-code flow with PKCE only (the implicit flow leaks tokens)"
+            )
         }
         if let methods = metadata.codeChallengeMethodsSupported, !methods.contains("S256") {
             throw FederateError(.invalidConfiguration, "the provider does not advertise PKCE S256")
@@ -221,7 +224,8 @@ extension AuthorizationRequest {
     func requiredAuthentication() throws(FederateError) -> AuthenticationRequirement? {
         let fromClaims = claims?.requiredAuthentication
         if authentication != nil, fromClaims != nil {
-            throw FederateError(.invalidConfiguration, "set either the authentication requirement or an essential acr in the claims request, not both")
+            throw FederateError(
+                .invalidConfiguration, "set either the authentication requirement or an essential acr in the claims request, not both")
         }
         if let claims, claims.parameterValue.utf8.count > ClaimsRequest.maximumBytes {
             throw FederateError(.invalidConfiguration, "the claims request is larger than \(ClaimsRequest.maximumBytes) bytes")
@@ -238,7 +242,11 @@ extension AuthorizationRequest {
         for value in values {
             guard !value.isEmpty, value.utf8.count <= AuthenticationLevel.maximumValueBytes,
                 value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
-            else { throw FederateError(.invalidConfiguration, "an acr value is 1-\(AuthenticationLevel.maximumValueBytes) printable ASCII characters without spaces") }
+            else {
+                throw FederateError(
+                    .invalidConfiguration,
+                    "an acr value is 1-\(AuthenticationLevel.maximumValueBytes) printable ASCII characters without spaces")
+            }
         }
         return values
     }

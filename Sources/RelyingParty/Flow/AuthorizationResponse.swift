@@ -57,7 +57,9 @@ public struct AuthorizationResponse: Sendable, CustomStringConvertible {
     /// advertises RFC 9207 when `issParameterSupported`, and returns the authorization code:
     /// the checks of ``validate(against:metadata:now:)``, for an OAuth 2.0 server without an
     /// OpenID discovery document.
-    public func validate(against pending: PendingAuthorization, issuer: String, issParameterSupported: Bool, now: Date) throws(FederateError) -> String {
+    public func validate(
+        against pending: PendingAuthorization, issuer: String, issParameterSupported: Bool, now: Date
+    ) throws(FederateError) -> String {
         guard !pending.isExpired(at: now) else {
             throw FederateError(.invalidPendingAuthorization, "the authorization expired; start again")
         }
@@ -70,7 +72,8 @@ public struct AuthorizationResponse: Sendable, CustomStringConvertible {
                 throw FederateError(.stateMismatch, "the callback's state differs from the one sent")
             }
             try checkIssuer(issuer, required: issParameterSupported)
-            throw FederateError(providerError: ProviderError(code: error, description: parameters["error_description"], uri: parameters["error_uri"]))
+            throw FederateError(
+                providerError: ProviderError(code: error, description: parameters["error_description"], uri: parameters["error_uri"]))
         }
         guard let state else { throw FederateError(.stateMismatch, "the callback has no state") }
         guard ConstantTime.equals(state, pending.state) else {
@@ -86,7 +89,8 @@ public struct AuthorizationResponse: Sendable, CustomStringConvertible {
     private func checkIssuer(_ issuer: String, required: Bool) throws(FederateError) {
         if let iss = parameters["iss"] {
             guard iss.exactlyEquals(issuer) else {
-                throw FederateError(.callbackIssuerMismatch, "the callback's iss '\(iss.prefix(200))' is not the issuer the request went to")
+                throw FederateError(
+                    .callbackIssuerMismatch, "the callback's iss '\(iss.prefix(200))' is not the issuer the request went to")
             }
         } else if required {
             throw FederateError(.callbackIssuerMismatch, "the provider advertises RFC 9207 but the callback has no iss")

@@ -60,10 +60,12 @@ struct AuthorizationServerCalls: Sendable {
                 method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8), destination: destination)
         }
         // Only the endpoint, the grant type and the method: never a form value that is a secret.
-        logger.debug("request to the provider", metadata: [
-            "endpoint": "\(endpoint)", "grant_type": "\(form.first { $0.0 == "grant_type" }?.1 ?? "-")",
-            "client_authentication": "\(authentication.methodName)", "dpop": "\(proving && dpop != nil)",
-        ])
+        logger.debug(
+            "request to the provider",
+            metadata: [
+                "endpoint": "\(endpoint)", "grant_type": "\(form.first { $0.0 == "grant_type" }?.1 ?? "-")",
+                "client_authentication": "\(authentication.methodName)", "dpop": "\(proving && dpop != nil)",
+            ])
         guard proving, let dpop else { return try await httpClient.exchange(try build()) }
         return try await dpop.exchange(build, httpClient: httpClient, refusedForNonce: Self.tokenEndpointAsksForNonce)
     }
@@ -77,7 +79,9 @@ struct AuthorizationServerCalls: Sendable {
     /// An OAuth error response as a FederateError with its provider error, else an unexpected status.
     static func errorFromResponse(_ response: HTTPResponse, endpoint: String) -> FederateError {
         if let object = try? JSONParser().parseObject(response.body), case .string(let code)? = object["error"] {
-            return FederateError(providerError: ProviderError(code: code, description: object["error_description"]?.stringValue, uri: object["error_uri"]?.stringValue))
+            return FederateError(
+                providerError: ProviderError(
+                    code: code, description: object["error_description"]?.stringValue, uri: object["error_uri"]?.stringValue))
         }
         return FederateError(.unexpectedStatus, "the \(endpoint) answered HTTP \(response.status)")
     }

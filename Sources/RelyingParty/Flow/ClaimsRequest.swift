@@ -60,7 +60,9 @@ public struct ClaimsRequest: Sendable, Hashable {
                 case .array(let entries)?:
                     var values: [String] = []
                     for entry in entries {
-                        guard case .string(let value) = entry else { throw FederateError(.invalidRequest, "requested claim 'values' must be strings") }
+                        guard case .string(let value) = entry else {
+                            throw FederateError(.invalidRequest, "requested claim 'values' must be strings")
+                        }
                         values.append(value)
                     }
                     claim.values = values
@@ -98,7 +100,9 @@ public struct ClaimsRequest: Sendable, Hashable {
     /// and ``maximumDepth`` levels; unknown top-level members are ignored (§5.5), a member
     /// or claim of the wrong shape is `FederateError.Code.invalidRequest`.
     public init(parsing text: String) throws(FederateError) {
-        guard text.utf8.count <= Self.maximumBytes else { throw FederateError(.invalidRequest, "the claims parameter is larger than \(Self.maximumBytes) bytes") }
+        guard text.utf8.count <= Self.maximumBytes else {
+            throw FederateError(.invalidRequest, "the claims parameter is larger than \(Self.maximumBytes) bytes")
+        }
         let members: [String: JSONValue]
         do {
             members = try JSONParser(limits: .init(maxBytes: Self.maximumBytes, maxDepth: Self.maximumDepth)).parseObject(Array(text.utf8))

@@ -56,13 +56,16 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
             if supported.contains("client_secret_basic") { return .clientSecretBasic(secret: secret) }
             if supported.contains("client_secret_post") { return .clientSecretPost(secret: secret) }
             if supported.contains("client_secret_jwt") { return .clientSecretJWT(secret: secret) }
-            throw FederateError(.invalidConfiguration, "the provider supports none of client_secret_basic, client_secret_post and client_secret_jwt")
+            throw FederateError(
+                .invalidConfiguration, "the provider supports none of client_secret_basic, client_secret_post and client_secret_jwt")
         }
         return .none
     }
 
     /// Adds authentication to a form request for `endpoint`.
-    func apply(clientID: String, endpoint: String, form: inout [(String, String)], headers: inout [(name: String, value: String)], now: Date) throws(FederateError) {
+    func apply(
+        clientID: String, endpoint: String, form: inout [(String, String)], headers: inout [(name: String, value: String)], now: Date
+    ) throws(FederateError) {
         switch self {
         case .clientSecretBasic(let secret):
             let credentials = FormURLEncoding.escape(clientID) + ":" + FormURLEncoding.escape(secret)
@@ -73,17 +76,20 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
         case .privateKeyJWT(let key, let algorithm):
             form.append(("client_id", clientID))
             form.append(("client_assertion_type", Self.assertionType))
-            form.append(("client_assertion", try Self.assertion(clientID: clientID, audience: endpoint, key: key, algorithm: algorithm, now: now)))
+            form.append(
+                ("client_assertion", try Self.assertion(clientID: clientID, audience: endpoint, key: key, algorithm: algorithm, now: now)))
         case .clientSecretJWT(let secret):
             // HS256 needs a key at least as long as its hash (RFC 7518 §3.2); a provider that
             // checks this refuses a shorter one, so say so here, before anything is sent.
             guard secret.utf8.count >= 32 else {
-                throw FederateError(.invalidConfiguration, "client_secret_jwt needs a client secret of at least 32 bytes for HS256 (RFC 7518 §3.2)")
+                throw FederateError(
+                    .invalidConfiguration, "client_secret_jwt needs a client secret of at least 32 bytes for HS256 (RFC 7518 §3.2)")
             }
             let key = JWSSigningKey(hmac: HMACSecret(utf8: secret))
             form.append(("client_id", clientID))
             form.append(("client_assertion_type", Self.assertionType))
-            form.append(("client_assertion", try Self.assertion(clientID: clientID, audience: endpoint, key: key, algorithm: .hs256, now: now)))
+            form.append(
+                ("client_assertion", try Self.assertion(clientID: clientID, audience: endpoint, key: key, algorithm: .hs256, now: now)))
         case .none:
             form.append(("client_id", clientID))
         }
@@ -94,7 +100,9 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
 
     /// An RFC 7523 client assertion: `iss` = `sub` = the client, `aud` the endpoint called, a
     /// fresh `jti`, one minute long. One rule for `private_key_jwt` and `client_secret_jwt`.
-    static func assertion(clientID: String, audience: String, key: JWSSigningKey, algorithm: JWSAlgorithm, now: Date) throws(FederateError) -> String {
+    static func assertion(
+        clientID: String, audience: String, key: JWSSigningKey, algorithm: JWSAlgorithm, now: Date
+    ) throws(FederateError) -> String {
         let issuedAt = SafeNumber.clampedInt64(now.timeIntervalSince1970)
         do {
             return try key.sign(

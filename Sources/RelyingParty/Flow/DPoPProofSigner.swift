@@ -47,7 +47,8 @@ public final class DPoPProofSigner: Sendable, CustomStringConvertible {
     /// a new nonce (then a request refused with `use_dpop_nonce` is worth one retry).
     @discardableResult
     public func remember(nonceFrom response: HTTPResponse, of url: String) -> Bool {
-        guard let nonce = response.header("DPoP-Nonce"), Self.isNonceSyntax(nonce), let origin = Self.origin(of: url).map(ExactString.init) else {
+        guard let nonce = response.header("DPoP-Nonce"), Self.isNonceSyntax(nonce), let origin = Self.origin(of: url).map(ExactString.init)
+        else {
             return false
         }
         return nonces.withLock { nonces in

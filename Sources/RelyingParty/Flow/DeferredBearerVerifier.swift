@@ -19,7 +19,9 @@ package struct DeferredBearerVerifier: BearerTokenVerifier {
         self.resolve = resolve
     }
 
-    package nonisolated(nonsending) func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity {
+    package nonisolated(nonsending) func verifyBearer(
+        _ token: String, expecting expectations: IDTokenExpectations
+    ) async throws(FederateError) -> BearerIdentity {
         try await verifier().verifyBearer(token, expecting: expectations)
     }
 

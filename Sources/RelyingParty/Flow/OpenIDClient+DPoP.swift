@@ -50,7 +50,9 @@ extension OpenIDClient {
     /// Calls UserInfo with an access token of `tokenType` (`Bearer`, or `DPoP` with a proof
     /// of this client's key); `nil` uses DPoP when this client has a key. Its `sub` must equal
     /// `expectedSubject`. Accepts JSON, or a signed JWT verified with the provider's keys.
-    public func userInfo(accessToken: String, tokenType: String?, expectedSubject: String) async throws(FederateError) -> [String: JSONValue] {
+    public func userInfo(
+        accessToken: String, tokenType: String?, expectedSubject: String
+    ) async throws(FederateError) -> [String: JSONValue] {
         try await observability.span("federate.userinfo", attributes: ["federate.issuer": .string(metadata.issuer)]) {
             () async throws(FederateError) in
             try await fetchUserInfo(accessToken: accessToken, tokenType: tokenType, expectedSubject: expectedSubject)

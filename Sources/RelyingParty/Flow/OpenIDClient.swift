@@ -99,10 +99,13 @@ public struct OpenIDClient: Sendable {
         customParameters: [String: String] = [:], intent: AuthorizationIntent = .signIn
     ) throws(FederateError) -> BuiltAuthorizationRequest {
         guard !metadata.requiresPushedAuthorizationRequests else {
-            throw FederateError(.pushedAuthorizationRequired, "the provider requires pushed authorization requests (RFC 9126): build the request with delivery:")
+            throw FederateError(
+                .pushedAuthorizationRequired,
+                "the provider requires pushed authorization requests (RFC 9126): build the request with delivery:")
         }
         return try observability.span(
-            "federate.authorization.start", attributes: ["federate.provider": .string(providerID), "federate.issuer": .string(metadata.issuer)]
+            "federate.authorization.start",
+            attributes: ["federate.provider": .string(providerID), "federate.issuer": .string(metadata.issuer)]
         ) { () throws(FederateError) in
             try request(
                 providerID: providerID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode, prompt: prompt,
@@ -127,13 +130,16 @@ public struct OpenIDClient: Sendable {
     /// endpoint when the callback fails its checks.
     public func finish(_ response: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> TokenSet {
         try await observability.span(
-            "federate.callback", attributes: ["federate.provider": .string(pending.providerID), "federate.issuer": .string(metadata.issuer)]
+            "federate.callback",
+            attributes: ["federate.provider": .string(pending.providerID), "federate.issuer": .string(metadata.issuer)]
         ) { () async throws(FederateError) in
             try await validateAndExchange(response, pending: pending)
         }
     }
 
-    private func validateAndExchange(_ response: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> TokenSet {
+    private func validateAndExchange(
+        _ response: AuthorizationResponse, pending: PendingAuthorization
+    ) async throws(FederateError) -> TokenSet {
         let code: String
         do {
             code = try response.validate(against: pending, metadata: metadata, now: clock.now)
@@ -151,10 +157,11 @@ public struct OpenIDClient: Sendable {
         guard pending.clientID == clientID, pending.issuer == metadata.issuer else {
             throw FederateError(.invalidPendingAuthorization, "the pending authorization belongs to another client or issuer")
         }
-        let response = try await postToTokenEndpoint([
-            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", pending.redirectURI),
-            ("code_verifier", pending.codeVerifier),
-        ] + resourceParameters)
+        let response = try await postToTokenEndpoint(
+            [
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", pending.redirectURI),
+                ("code_verifier", pending.codeVerifier),
+            ] + resourceParameters)
         return try await tokenSet(
             from: response, requestedScopes: pending.scopes, previousRefreshToken: nil, idTokenRequired: true,
             expectations: IDTokenExpectations(nonce: pending.nonce, maxAge: pending.maxAge, authentication: pending.authentication))
@@ -179,16 +186,21 @@ public struct OpenIDClient: Sendable {
     /// Refreshes with `refreshToken`. A new ID token must keep the original `iss` and `sub`
     /// and name this client in `aud` (OpenID Connect Core §12.2). `invalid_grant` means the
     /// refresh token is dead: sign the user in again.
-    public func refresh(_ refreshToken: String, previousIDToken: IDToken? = nil, scopes: [String]? = nil) async throws(FederateError) -> TokenSet {
+    public func refresh(
+        _ refreshToken: String, previousIDToken: IDToken? = nil, scopes: [String]? = nil
+    ) async throws(FederateError) -> TokenSet {
         var form: [(String, String)] = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scopes { form.append(("scope", scopes.joined(separator: " "))) }
         form += resourceParameters
         let response: TokenResponse
         do throws(FederateError) {
             response = try await postToTokenEndpoint(form)
-        } catch where error.code == .invalidGrant {
-            throw profile.explain(FederateError(
-                .invalidGrant, "the refresh token is no longer valid: sign the user in again (\(error.providerError?.description ?? "invalid_grant"))"))
+        } catch  where error.code == .invalidGrant {
+            throw profile.explain(
+                FederateError(
+                    .invalidGrant,
+                    "the refresh token is no longer valid: sign the user in again (\(error.providerError?.description ?? "invalid_grant"))")
+            )
         }
         let tokens = try await tokenSet(
             from: response, requestedScopes: scopes ?? [], previousRefreshToken: refreshToken, idTokenRequired: false,
@@ -227,7 +239,8 @@ public struct OpenIDClient: Sendable {
         try await userInfo(accessToken: accessToken, tokenType: nil, expectedSubject: expectedSubject)
     }
 
-    func fetchUserInfo(accessToken: String, tokenType: String?, expectedSubject: String) async throws(FederateError) -> [String: JSONValue] {
+    func fetchUserInfo(accessToken: String, tokenType: String?, expectedSubject: String) async throws(FederateError) -> [String: JSONValue]
+    {
         guard let endpoint = metadata.userinfoEndpoint else {
             throw FederateError(.endpointNotAvailable, "the provider advertises no userinfo_endpoint")
         }
@@ -273,7 +286,8 @@ public struct OpenIDClient: Sendable {
     /// How this client calls its provider's token and revocation endpoints.
     var calls: AuthorizationServerCalls {
         AuthorizationServerCalls(
-            issuer: metadata.issuer, destination: metadata.destination, clientID: clientID, authentication: authentication, httpClient: httpClient, dpop: dpop, clock: clock,
+            issuer: metadata.issuer, destination: metadata.destination, clientID: clientID, authentication: authentication,
+            httpClient: httpClient, dpop: dpop, clock: clock,
             logger: logger, observability: observability, explain: { [profile] in profile.explain($0) })
     }
 
@@ -316,11 +330,13 @@ public struct OpenIDClient: Sendable {
         }
         // No `scope` means the requested scopes were granted (RFC 6749 §5.1).
         let granted = response.scopes ?? requestedScopes
-        logger.debug("tokens accepted", metadata: [
-            "issuer": "\(metadata.issuer)", "expires_in": "\(response.expiresIn.map(SafeNumber.text) ?? "-")",
-            "granted_scopes": "\(granted.joined(separator: " "))", "refresh_token": "\(response.refreshToken != nil)",
-            "id_token_kid": "\(idTokenClaims?.keyID ?? "-")", "id_token_alg": "\(idTokenClaims?.algorithm.rawValue ?? "-")",
-        ])
+        logger.debug(
+            "tokens accepted",
+            metadata: [
+                "issuer": "\(metadata.issuer)", "expires_in": "\(response.expiresIn.map(SafeNumber.text) ?? "-")",
+                "granted_scopes": "\(granted.joined(separator: " "))", "refresh_token": "\(response.refreshToken != nil)",
+                "id_token_kid": "\(idTokenClaims?.keyID ?? "-")", "id_token_alg": "\(idTokenClaims?.algorithm.rawValue ?? "-")",
+            ])
         return TokenSet(
             accessToken: response.accessToken, tokenType: response.tokenType,
             expiresAt: response.expiresIn.map { clock.now.addingTimeInterval($0) },

@@ -107,7 +107,9 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
         }
         var responseMode: ResponseMode?
         if json["rm"] != nil {
-            guard let mode = ResponseMode(rawValue: try string("rm")) else { throw FederateError(.invalidPendingAuthorization, "unknown response mode") }
+            guard let mode = ResponseMode(rawValue: try string("rm")) else {
+                throw FederateError(.invalidPendingAuthorization, "unknown response mode")
+            }
             responseMode = mode
         }
         func optionalString(_ key: String) throws(FederateError) -> String? {
@@ -119,26 +121,33 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
             scopes: (json["sc"]?.arrayValue ?? []).compactMap(\.stringValue), responseMode: responseMode,
             maxAge: json["ma"]?.int64Value.map { Duration.seconds($0) }, intent: intent,
             createdAt: Date(timeIntervalSince1970: try number("ca")), expiresAt: Date(timeIntervalSince1970: try number("ea")),
-            returnTo: try optionalString("rt"), uid: try optionalString("ui"), acrValues: try Self.strings(json["av"]), authentication: try json["au"].map(Self.requirement))
+            returnTo: try optionalString("rt"), uid: try optionalString("ui"), acrValues: try Self.strings(json["av"]),
+            authentication: try json["au"].map(Self.requirement))
     }
 
     /// A requirement as `[{"a": [acr…]?, "m": [amr…]}]`.
     private static func json(_ requirement: AuthenticationRequirement) -> JSONValue {
-        .array(requirement.alternatives.map { alternative in
-            var members: [String: JSONValue] = ["m": .array(alternative.requiredAMR.sorted().map(JSONValue.string))]
-            if let acr = alternative.acceptedACR { members["a"] = .array(acr.sorted().map(JSONValue.string)) }
-            return .object(members)
-        })
+        .array(
+            requirement.alternatives.map { alternative in
+                var members: [String: JSONValue] = ["m": .array(alternative.requiredAMR.sorted().map(JSONValue.string))]
+                if let acr = alternative.acceptedACR { members["a"] = .array(acr.sorted().map(JSONValue.string)) }
+                return .object(members)
+            })
     }
 
     private static func requirement(_ json: JSONValue) throws(FederateError) -> AuthenticationRequirement {
-        guard case .array(let entries) = json else { throw FederateError(.invalidPendingAuthorization, "malformed authentication requirement") }
+        guard case .array(let entries) = json else {
+            throw FederateError(.invalidPendingAuthorization, "malformed authentication requirement")
+        }
         var alternatives: [AuthenticationRequirement.Alternative] = []
         for entry in entries {
-            guard case .object(let members) = entry else { throw FederateError(.invalidPendingAuthorization, "malformed authentication requirement") }
-            alternatives.append(.init(
-                acceptedACR: try members["a"].map { (value) throws(FederateError) in Set(try strings(value)) },
-                requiredAMR: Set(try strings(members["m"]))))
+            guard case .object(let members) = entry else {
+                throw FederateError(.invalidPendingAuthorization, "malformed authentication requirement")
+            }
+            alternatives.append(
+                .init(
+                    acceptedACR: try members["a"].map { (value) throws(FederateError) in Set(try strings(value)) },
+                    requiredAMR: Set(try strings(members["m"]))))
         }
         return AuthenticationRequirement(anyOf: alternatives)
     }

@@ -18,7 +18,12 @@ public struct PendingAuthorizationSealer: Sendable {
         /// Creates a key; it must be 256 bits.
         public init(id: String, key: SymmetricKey) throws(FederateError) {
             guard key.bitCount == 256 else { throw FederateError(.invalidConfiguration, "a sealing key must be 256 bits") }
-            guard !id.isEmpty, id.utf8.count <= 32, id.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) }) else {
+            guard !id.isEmpty, id.utf8.count <= 32,
+                id.utf8.allSatisfy({
+                    $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || ($0 >= 0x30 && $0 <= 0x39)
+                        || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A)
+                })
+            else {
                 throw FederateError(.invalidConfiguration, "a sealing key id is 1-32 characters of [A-Za-z0-9_-]")
             }
             self.id = id
@@ -100,7 +105,8 @@ public struct PendingAuthorizationSealer: Sendable {
         }
         let plaintext: Data
         do {
-            plaintext = try AES.GCM.open(try AES.GCM.SealedBox(combined: combined), using: key.key, authenticating: Array("\(purpose).\(key.id)".utf8))
+            plaintext = try AES.GCM.open(
+                try AES.GCM.SealedBox(combined: combined), using: key.key, authenticating: Array("\(purpose).\(key.id)".utf8))
         } catch {
             throw FederateError(.invalidPendingAuthorization, "the sealed value does not authenticate")
         }

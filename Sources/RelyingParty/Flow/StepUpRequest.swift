@@ -43,7 +43,8 @@ extension OpenIDClient {
         customParameters: [String: String] = [:], intent: AuthorizationIntent = .signIn, stepUp: StepUpRequest
     ) throws(FederateError) -> BuiltAuthorizationRequest {
         try observability.span(
-            "federate.authorization.start", attributes: ["federate.provider": .string(providerID), "federate.issuer": .string(metadata.issuer)]
+            "federate.authorization.start",
+            attributes: ["federate.provider": .string(providerID), "federate.issuer": .string(metadata.issuer)]
         ) { () throws(FederateError) in
             try AuthorizationRequest(
                 providerID: providerID, clientID: clientID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode,

@@ -39,13 +39,16 @@ public struct TokenResponse: Sendable, CustomStringConvertible {
         guard case .string(let accessToken)? = members["access_token"], !accessToken.isEmpty else {
             throw FederateError(.invalidTokenResponse, "the token response has no access_token")
         }
-        guard case .string(let tokenType)? = members["token_type"], tokenType.caseInsensitiveEquals("bearer") || tokenType.caseInsensitiveEquals("dpop") else {
+        guard case .string(let tokenType)? = members["token_type"],
+            tokenType.caseInsensitiveEquals("bearer") || tokenType.caseInsensitiveEquals("dpop")
+        else {
             throw FederateError(.invalidTokenResponse, "token_type must be Bearer or DPoP")
         }
         var expiresIn: Double?
         if let value = members["expires_in"] {
             // Some providers send the number as a string; anything else is refused.
-            guard let seconds = value.doubleValue ?? value.stringValue.flatMap(Double.init), NumericDate(secondsSince1970: seconds) != nil else {
+            guard let seconds = value.doubleValue ?? value.stringValue.flatMap(Double.init), NumericDate(secondsSince1970: seconds) != nil
+            else {
                 throw FederateError(.invalidTokenResponse, "expires_in is not a number of seconds from 0 to 2^53")
             }
             expiresIn = seconds

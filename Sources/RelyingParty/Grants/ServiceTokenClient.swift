@@ -39,11 +39,14 @@ public struct ServiceTokenClient: Sendable {
     /// Throws `invalid_configuration` for `ClientAuthentication.none`.
     public init(
         tokenEndpoint: String, issuer: String? = nil, clientID: String, authentication: ClientAuthentication, httpClient: any HTTPClient,
-        clock: FederateClock = .system, logger: Logger = Logger(label: "federate.service-tokens"), observability: Observability = Observability()
+        clock: FederateClock = .system, logger: Logger = Logger(label: "federate.service-tokens"),
+        observability: Observability = Observability()
     ) throws(FederateError) {
-        try EndpointSecurity.validate(tokenEndpoint, field: "token_endpoint", destination: DestinationPolicy(issuer: issuer ?? tokenEndpoint))
+        try EndpointSecurity.validate(
+            tokenEndpoint, field: "token_endpoint", destination: DestinationPolicy(issuer: issuer ?? tokenEndpoint))
         if case .none = authentication {
-            throw FederateError(.invalidConfiguration, "a service's grants need client authentication: a public client ('none') cannot use them")
+            throw FederateError(
+                .invalidConfiguration, "a service's grants need client authentication: a public client ('none') cannot use them")
         }
         guard !clientID.isEmpty else { throw FederateError(.invalidConfiguration, "the client ID is empty") }
         self.issuer = issuer ?? tokenEndpoint
@@ -59,7 +62,8 @@ public struct ServiceTokenClient: Sendable {
     /// A client for the token endpoint of the server `metadata` describes.
     public init(
         metadata: AuthorizationServerMetadata, clientID: String, authentication: ClientAuthentication, httpClient: any HTTPClient,
-        clock: FederateClock = .system, logger: Logger = Logger(label: "federate.service-tokens"), observability: Observability = Observability()
+        clock: FederateClock = .system, logger: Logger = Logger(label: "federate.service-tokens"),
+        observability: Observability = Observability()
     ) throws(FederateError) {
         try self.init(
             tokenEndpoint: metadata.tokenEndpoint, issuer: metadata.issuer, clientID: clientID, authentication: authentication,
@@ -83,12 +87,16 @@ public struct ServiceTokenClient: Sendable {
 
     /// A token for this service itself (client credentials, RFC 6749 §4.4): with `scopes`,
     /// RFC 8707 `resources` (absolute URIs without a fragment) and an `audience` when given.
-    public func clientCredentials(scopes: [String] = [], resources: [String] = [], audience: String? = nil) async throws(FederateError) -> IssuedToken {
+    public func clientCredentials(
+        scopes: [String] = [], resources: [String] = [], audience: String? = nil
+    ) async throws(FederateError) -> IssuedToken {
         var form: [(String, String)] = [("grant_type", "client_credentials")]
         if let scope = try Self.scopeParameter(scopes) { form.append(("scope", scope)) }
         for resource in resources { form.append(("resource", try Self.checkedResource(resource))) }
         if let audience {
-            guard !audience.isEmpty, audience.utf8.count <= 2048 else { throw FederateError(.invalidConfiguration, "an audience is 1-2048 bytes") }
+            guard !audience.isEmpty, audience.utf8.count <= 2048 else {
+                throw FederateError(.invalidConfiguration, "an audience is 1-2048 bytes")
+            }
             form.append(("audience", audience))
         }
         let response = try await calls.postToTokenEndpoint(form, endpoint: tokenEndpoint)
@@ -115,7 +123,9 @@ public struct ServiceTokenClient: Sendable {
                 if required { throw FederateError(.invalidTokenResponse, "the token exchange answer has no \(name) (RFC 8693 §2.2.1)") }
                 return nil
             }
-            guard case .string(let text) = value, !text.isEmpty else { throw FederateError(.invalidTokenResponse, "\(name) is not a non-empty string") }
+            guard case .string(let text) = value, !text.isEmpty else {
+                throw FederateError(.invalidTokenResponse, "\(name) is not a non-empty string")
+            }
             return text
         }
         let token = try string("access_token", required: true) ?? ""
@@ -147,8 +157,11 @@ public struct ServiceTokenClient: Sendable {
     static func scopeParameter(_ scopes: [String]) throws(FederateError) -> String? {
         guard !scopes.isEmpty else { return nil }
         for scope in scopes {
-            guard (1...256).contains(scope.utf8.count), scope.utf8.allSatisfy({ $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }) else {
-                throw FederateError(.invalidConfiguration, "a scope is 1-256 printable ASCII characters without spaces, '\"' or '\\' (RFC 6749 §3.3)")
+            guard (1...256).contains(scope.utf8.count),
+                scope.utf8.allSatisfy({ $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) })
+            else {
+                throw FederateError(
+                    .invalidConfiguration, "a scope is 1-256 printable ASCII characters without spaces, '\"' or '\\' (RFC 6749 §3.3)")
             }
         }
         return scopes.joined(separator: " ")
@@ -156,7 +169,8 @@ public struct ServiceTokenClient: Sendable {
 
     /// An RFC 8707 resource: an absolute URI without a fragment, at most 2048 bytes.
     static func checkedResource(_ resource: String) throws(FederateError) -> String {
-        guard resource.utf8.count <= 2048, let components = URLComponents(string: resource), components.scheme != nil, components.fragment == nil,
+        guard resource.utf8.count <= 2048, let components = URLComponents(string: resource), components.scheme != nil,
+            components.fragment == nil,
             !resource.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F })
         else {
             throw FederateError(.invalidConfiguration, "a resource is an absolute URI without a fragment (RFC 8707)")

@@ -58,7 +58,8 @@ public struct TokenExchangeRequest: Sendable, CustomStringConvertible {
     func form() throws(FederateError) -> [(String, String)] {
         guard !subjectToken.isEmpty else { throw FederateError(.invalidConfiguration, "a token exchange needs a subject_token") }
         var form: [(String, String)] = [
-            ("grant_type", Self.grantType), ("subject_token", subjectToken), ("subject_token_type", try Self.checkedType(subjectTokenType, "subject_token_type")),
+            ("grant_type", Self.grantType), ("subject_token", subjectToken),
+            ("subject_token_type", try Self.checkedType(subjectTokenType, "subject_token_type")),
         ]
         switch (actorToken, actorTokenType) {
         case (let token?, let type?):
@@ -69,10 +70,14 @@ public struct TokenExchangeRequest: Sendable, CustomStringConvertible {
         default:
             throw FederateError(.invalidConfiguration, "actor_token and actor_token_type go together (RFC 8693 §2.1)")
         }
-        if let requestedTokenType { form.append(("requested_token_type", try Self.checkedType(requestedTokenType, "requested_token_type"))) }
+        if let requestedTokenType {
+            form.append(("requested_token_type", try Self.checkedType(requestedTokenType, "requested_token_type")))
+        }
         for resource in resources { form.append(("resource", try ServiceTokenClient.checkedResource(resource))) }
         for audience in audiences {
-            guard !audience.isEmpty, audience.utf8.count <= 2048 else { throw FederateError(.invalidConfiguration, "an audience is 1-2048 bytes") }
+            guard !audience.isEmpty, audience.utf8.count <= 2048 else {
+                throw FederateError(.invalidConfiguration, "an audience is 1-2048 bytes")
+            }
             form.append(("audience", audience))
         }
         if let scope = try ServiceTokenClient.scopeParameter(scopes) { form.append(("scope", scope)) }

@@ -53,7 +53,8 @@ public struct DestinationPolicy: Sendable, Hashable, CustomStringConvertible {
         let shown = IPAddress(bytes: address)?.description ?? "?"
         return FederateError(
             .privateAddressRefused,
-            "\(origin) reached \(shown), a \(scope) address, and this provider's issuer is not on loopback: nothing was sent; add the host or network to the provider's private-network allow-list if that is intended")
+            "\(origin) reached \(shown), a \(scope) address, and this provider's issuer is not on loopback: nothing was sent; add the host or network to the provider's private-network allow-list if that is intended"
+        )
     }
 
     /// Throws `FederateError/Code/privateAddressRefused` when `host`, as written (a name that
@@ -71,7 +72,8 @@ public struct DestinationPolicy: Sendable, Hashable, CustomStringConvertible {
         guard scope != .public else { return }
         throw FederateError(
             .privateAddressRefused,
-            "\(field) names a \(scope.rawValue) address ('\(host.prefix(100))') and the issuer is not on loopback: add it to the provider's private-network allow-list if that is intended")
+            "\(field) names a \(scope.rawValue) address ('\(host.prefix(100))') and the issuer is not on loopback: add it to the provider's private-network allow-list if that is intended"
+        )
     }
 
     public var description: String {

@@ -40,7 +40,8 @@ public struct PrivateNetworkAllowList: Sendable, Hashable, CustomStringConvertib
                 guard let address = IPAddress(host: String(parts[0])), parts[1].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
                     let length = Int(parts[1]), length >= 0, length <= address.bytes.count * 8
                 else {
-                    throw FederateError(.invalidConfiguration, "private-network allow-list entry '\(entry.prefix(100))' is not a network in CIDR notation")
+                    throw FederateError(
+                        .invalidConfiguration, "private-network allow-list entry '\(entry.prefix(100))' is not a network in CIDR notation")
                 }
                 networks.insert(Network(address: address, prefixLength: length))
             } else if parts.count == 1, let address = IPAddress(host: entry) {
@@ -50,7 +51,9 @@ public struct PrivateNetworkAllowList: Sendable, Hashable, CustomStringConvertib
             {
                 names.insert(name)
             } else {
-                throw FederateError(.invalidConfiguration, "private-network allow-list entry '\(entry.prefix(100))' is not a host name, an address or a network")
+                throw FederateError(
+                    .invalidConfiguration,
+                    "private-network allow-list entry '\(entry.prefix(100))' is not a host name, an address or a network")
             }
         }
         self.init(names: names.sorted(), networks: networks.sorted { $0.description < $1.description })
@@ -87,7 +90,8 @@ public struct PrivateNetworkAllowList: Sendable, Hashable, CustomStringConvertib
 
     private static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "_"):
             return true
         default:
             return false

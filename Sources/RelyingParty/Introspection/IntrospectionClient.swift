@@ -49,7 +49,8 @@ public struct IntrospectionClient: CallerTokenVerifier {
     /// Creates a client for `endpoint` (HTTPS, or HTTP on a loopback host).
     public init(
         endpoint: String, clientID: String, authentication: ClientAuthentication, resource: String? = nil, issuer: String? = nil,
-        providerID: String? = nil, cachePolicy: IntrospectionCachePolicy = IntrospectionCachePolicy(), clockTolerance: Duration = .seconds(60),
+        providerID: String? = nil, cachePolicy: IntrospectionCachePolicy = IntrospectionCachePolicy(),
+        clockTolerance: Duration = .seconds(60),
         httpClient: any HTTPClient, clock: FederateClock = .system, destination: DestinationPolicy? = nil
     ) throws(FederateError) {
         let destination = destination ?? DestinationPolicy(issuer: endpoint)
@@ -71,7 +72,8 @@ public struct IntrospectionClient: CallerTokenVerifier {
     /// Creates a client for the endpoint a provider advertises (`introspection_endpoint`),
     /// expecting its issuer; `FederateError.Code.endpointNotAvailable` when it advertises none.
     public init(
-        metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication, resource: String? = nil, providerID: String? = nil,
+        metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication, resource: String? = nil,
+        providerID: String? = nil,
         cachePolicy: IntrospectionCachePolicy = IntrospectionCachePolicy(), clockTolerance: Duration = .seconds(60),
         httpClient: any HTTPClient, clock: FederateClock = .system
     ) throws(FederateError) {
@@ -149,19 +151,24 @@ public struct IntrospectionClient: CallerTokenVerifier {
     /// One call to the endpoint. Never logs or keeps the token.
     private func call(_ token: String) async throws(FederateError) -> IntrospectionResponse {
         var form: [(String, String)] = [("token", token), ("token_type_hint", "access_token")]
-        var headers: [(name: String, value: String)] = [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
+        var headers: [(name: String, value: String)] = [
+            ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"),
+        ]
         try authentication.apply(clientID: clientID, endpoint: endpoint, form: &form, headers: &headers, now: clock.now)
         let response: HTTPResponse
         do {
-            response = try await httpClient.exchange(HTTPRequest(
-                method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8), maxResponseBytes: 64 * 1024,
-                destination: destination))
+            response = try await httpClient.exchange(
+                HTTPRequest(
+                    method: "POST", url: endpoint, headers: headers, body: Array(FormURLEncoding.encode(form).utf8),
+                    maxResponseBytes: 64 * 1024,
+                    destination: destination))
         } catch {
             throw FederateError(.introspectionFailed, "the introspection endpoint could not be reached (\(error.code))", cause: error)
         }
         guard response.status == 200 else {
             let refusal = OpenIDClient.errorFromResponse(response, endpoint: "introspection endpoint")
-            throw FederateError(.introspectionFailed, "the introspection endpoint answered HTTP \(response.status) (\(refusal.code))", cause: refusal)
+            throw FederateError(
+                .introspectionFailed, "the introspection endpoint answered HTTP \(response.status) (\(refusal.code))", cause: refusal)
         }
         return try IntrospectionResponse(json: response.body)
     }

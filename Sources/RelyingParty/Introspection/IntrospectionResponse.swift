@@ -61,8 +61,17 @@ public struct IntrospectionResponse: Sendable {
         guard active else {
             self.members = ["active": false]
             scopes = .none
-            clientID = nil; username = nil; tokenType = nil; expiresAt = nil; issuedAt = nil; notBefore = nil
-            subject = nil; audiences = nil; issuer = nil; jwtID = nil; confirmation = nil
+            clientID = nil
+            username = nil
+            tokenType = nil
+            expiresAt = nil
+            issuedAt = nil
+            notBefore = nil
+            subject = nil
+            audiences = nil
+            issuer = nil
+            jwtID = nil
+            confirmation = nil
             return
         }
         func string(_ name: String) throws(FederateError) -> String? {

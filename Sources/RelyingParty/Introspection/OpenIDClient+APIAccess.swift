@@ -19,7 +19,8 @@ extension OpenIDClient {
         cachePolicy: IntrospectionCachePolicy = IntrospectionCachePolicy()
     ) throws(FederateError) -> IntrospectionClient {
         try IntrospectionClient(
-            metadata: metadata, clientID: clientID ?? self.clientID, authentication: authentication ?? self.authentication, resource: resource,
+            metadata: metadata, clientID: clientID ?? self.clientID, authentication: authentication ?? self.authentication,
+            resource: resource,
             providerID: providerID, cachePolicy: cachePolicy, clockTolerance: policy.clockTolerance, httpClient: httpClient, clock: clock)
     }
 }

@@ -41,8 +41,9 @@ public final class RemoteKeySet: KeySetProvider, KeySetAtHand {
         self.cache = RefreshingCache(policy: cachePolicy, clock: clock, metrics: metrics) { () async throws(FederateError) in
             let response: HTTPResponse
             do throws(FederateError) {
-                response = try await httpClient.exchange(HTTPRequest(url: url, headers: [("Accept", "application/json")], destination: destination))
-            } catch where error.code == .privateAddressRefused {
+                response = try await httpClient.exchange(
+                    HTTPRequest(url: url, headers: [("Accept", "application/json")], destination: destination))
+            } catch  where error.code == .privateAddressRefused {
                 logger.warning("key set fetch refused", metadata: ["url": "\(url)", "error": "\(error.code)"])
                 throw error
             } catch {
@@ -63,9 +64,11 @@ public final class RemoteKeySet: KeySetProvider, KeySetAtHand {
                 logger.debug("key skipped", metadata: ["kid": "\(skipped.keyID ?? "-")", "reason": "\(skipped.reason)"])
             }
             let lifetime = cachePolicy.lifetime(cacheControl: response.header("Cache-Control"), age: response.header("Age"))
-            logger.debug("key set fetched", metadata: [
-                "url": "\(url)", "kids": "\(keySet.keyIDs.joined(separator: ","))", "cache_seconds": "\(lifetime.components.seconds)",
-            ])
+            logger.debug(
+                "key set fetched",
+                metadata: [
+                    "url": "\(url)", "kids": "\(keySet.keyIDs.joined(separator: ","))", "cache_seconds": "\(lifetime.components.seconds)",
+                ])
             return (keySet, lifetime)
         }
     }

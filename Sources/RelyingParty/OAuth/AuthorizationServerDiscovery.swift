@@ -50,8 +50,10 @@ public final class AuthorizationServerDiscovery: Sendable {
     static func locations(forIssuer issuer: String) -> [String] {
         var trimmed = issuer
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
-        var urls = [AuthorizationServerMetadata.metadataURL(forIssuer: issuer), trimmed + "/.well-known/oauth-authorization-server",
-                    ProviderMetadata.discoveryURL(forIssuer: issuer)]
+        var urls = [
+            AuthorizationServerMetadata.metadataURL(forIssuer: issuer), trimmed + "/.well-known/oauth-authorization-server",
+            ProviderMetadata.discoveryURL(forIssuer: issuer),
+        ]
         var seen = Set<String>()
         urls = urls.filter { seen.insert($0).inserted }
         return urls
@@ -77,7 +79,8 @@ public final class AuthorizationServerDiscovery: Sendable {
                 logger.debug("authorization server metadata fetched", metadata: ["url": "\(url)"])
                 return (metadata, lifetime)
             }
-            throw FederateError(.discoveryFailed, "the issuer publishes no authorization server metadata (RFC 8414) and no OpenID discovery document")
+            throw FederateError(
+                .discoveryFailed, "the issuer publishes no authorization server metadata (RFC 8414) and no OpenID discovery document")
         }
     }
 }

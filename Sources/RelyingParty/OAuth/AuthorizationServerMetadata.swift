@@ -107,7 +107,9 @@ public struct AuthorizationServerMetadata: Sendable {
             }
             return result
         }
-        guard let issuer = try string("issuer") else { throw FederateError(.invalidDiscoveryDocument, "required field 'issuer' is missing") }
+        guard let issuer = try string("issuer") else {
+            throw FederateError(.invalidDiscoveryDocument, "required field 'issuer' is missing")
+        }
         guard issuer.exactlyEquals(expectedIssuer) else {
             throw FederateError(
                 .discoveryIssuerMismatch,

@@ -100,7 +100,8 @@ public struct OAuthClient: Sendable {
         }
         let separator = metadata.authorizationEndpoint.contains("?") ? "&" : "?"
         return BuiltAuthorizationRequest(
-            url: metadata.authorizationEndpoint + separator + FormURLEncoding.encode(parameters), pending: pending, droppedParameters: dropped)
+            url: metadata.authorizationEndpoint + separator + FormURLEncoding.encode(parameters), pending: pending,
+            droppedParameters: dropped)
     }
 
     /// Validates the callback (expiry, `state` in constant time, RFC 9207 `iss` when
@@ -109,7 +110,8 @@ public struct OAuthClient: Sendable {
     /// its checks. An `id_token` in the answer is ignored: the token set's ``TokenSet/idToken`` is `nil`.
     public func finish(_ response: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> TokenSet {
         try await observability.span(
-            "federate.callback", attributes: ["federate.provider": .string(pending.providerID), "federate.issuer": .string(metadata.issuer)]
+            "federate.callback",
+            attributes: ["federate.provider": .string(pending.providerID), "federate.issuer": .string(metadata.issuer)]
         ) { () async throws(FederateError) in
             let code: String
             do throws(FederateError) {
@@ -124,7 +126,10 @@ public struct OAuthClient: Sendable {
                 throw FederateError(.invalidPendingAuthorization, "the pending authorization belongs to another client")
             }
             let tokens = try await calls.postToTokenEndpoint(
-                [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", pending.redirectURI), ("code_verifier", pending.codeVerifier)],
+                [
+                    ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", pending.redirectURI),
+                    ("code_verifier", pending.codeVerifier),
+                ],
                 endpoint: metadata.tokenEndpoint)
             return tokenSet(tokens, requestedScopes: pending.scopes)
         }
@@ -134,7 +139,8 @@ public struct OAuthClient: Sendable {
     func tokenSet(_ response: TokenResponse, requestedScopes: [String]) -> TokenSet {
         let granted = response.scopes ?? requestedScopes
         return TokenSet(
-            accessToken: response.accessToken, tokenType: response.tokenType, expiresAt: response.expiresIn.map { clock.now.addingTimeInterval($0) },
+            accessToken: response.accessToken, tokenType: response.tokenType,
+            expiresAt: response.expiresIn.map { clock.now.addingTimeInterval($0) },
             refreshToken: response.refreshToken, idToken: nil, idTokenClaims: nil, grantedScopes: granted,
             refusedScopes: requestedScopes.filter { !granted.contains($0) }, response: response.members)
     }
@@ -147,7 +153,8 @@ public struct OAuthClient: Sendable {
         let tokens = tokenSet(response, requestedScopes: scopes ?? [])
         guard tokens.refreshToken == nil else { return tokens }
         return TokenSet(
-            accessToken: tokens.accessToken, tokenType: tokens.tokenType, expiresAt: tokens.expiresAt, refreshToken: refreshToken, idToken: nil,
+            accessToken: tokens.accessToken, tokenType: tokens.tokenType, expiresAt: tokens.expiresAt, refreshToken: refreshToken,
+            idToken: nil,
             idTokenClaims: nil, grantedScopes: tokens.grantedScopes, refusedScopes: tokens.refusedScopes, response: tokens.response)
     }
 
@@ -159,7 +166,9 @@ public struct OAuthClient: Sendable {
         var form: [(String, String)] = [("token", token)]
         if let hint { form.append(("token_type_hint", hint)) }
         let response = try await calls.postForm(form, to: endpoint)
-        guard response.isSuccess else { throw calls.logged(AuthorizationServerCalls.errorFromResponse(response, endpoint: "revocation endpoint"), endpoint: endpoint) }
+        guard response.isSuccess else {
+            throw calls.logged(AuthorizationServerCalls.errorFromResponse(response, endpoint: "revocation endpoint"), endpoint: endpoint)
+        }
     }
 
     /// GETs a resource of the provider's API about the signed-in user (GitHub's `/user`, an
@@ -175,13 +184,15 @@ public struct OAuthClient: Sendable {
     public func userResource(at url: String, accessToken: String, tokenType: String? = nil) async throws(FederateError) -> JSONValue {
         try EndpointSecurity.validate(url, field: "user endpoint", destination: metadata.destination)
         if let tokenType, !tokenType.caseInsensitiveEquals("Bearer") {
-            throw FederateError(.invalidConfiguration, "the user endpoint is called with a Bearer token; this one is '\(tokenType.prefix(20))'")
+            throw FederateError(
+                .invalidConfiguration, "the user endpoint is called with a Bearer token; this one is '\(tokenType.prefix(20))'")
         }
         return try await observability.span("federate.userinfo", attributes: ["federate.issuer": .string(metadata.issuer)]) {
             () async throws(FederateError) in
-            let response = try await httpClient.exchange(HTTPRequest(
-                url: url, headers: [("Authorization", "Bearer " + accessToken), ("Accept", "application/json")],
-                maxResponseBytes: Self.maximumUserResourceBytes, destination: metadata.destination))
+            let response = try await httpClient.exchange(
+                HTTPRequest(
+                    url: url, headers: [("Authorization", "Bearer " + accessToken), ("Accept", "application/json")],
+                    maxResponseBytes: Self.maximumUserResourceBytes, destination: metadata.destination))
             guard response.status == 200 else {
                 throw calls.logged(AuthorizationServerCalls.errorFromResponse(response, endpoint: "user endpoint"), endpoint: url)
             }

@@ -45,7 +45,8 @@ public struct AccountSessionAuthenticator: Sendable {
         if bearer == nil, CSRFCheck.isUnsafe(request.method.rawValue) {
             do throws(FederateError) {
                 try csrf.verify(
-                    origin: request.headers[.origin], referer: request.headers[.referer], headerToken: request.headers[CSRFCheck.headerField],
+                    origin: request.headers[.origin], referer: request.headers[.referer],
+                    headerToken: request.headers[CSRFCheck.headerField],
                     cookieToken: request.cookie(SessionCookies.csrfName(secure: secure)))
             } catch {
                 throw FederateHTTPError(.forbidden, error)
@@ -92,7 +93,9 @@ public struct RecentLoginGuard: Sendable {
         } catch {
             guard BearerToken.from(request.headers[.authorization]) != nil else { throw FederateHTTPError(.forbidden, error) }
             let maxAge = window ?? accounts.configuration.recentLoginWindow
-            let description = error.code == .insufficientAuthenticationLevel ? "a stronger authentication is required" : "a more recent authentication is required"
+            let description =
+                error.code == .insufficientAuthenticationLevel
+                ? "a stronger authentication is required" : "a more recent authentication is required"
             throw StepUpChallenge(acrValues: requirement?.acrValues ?? [], maxAge: maxAge, description: description)
                 .error(error, resourceMetadata: resource?.metadataURL)
         }

@@ -45,9 +45,11 @@ public struct AuthenticationChallenge: Sendable, Hashable {
 
     /// A quoted-string's content: only RFC 6750's `%x20-21 / %x23-5B / %x5D-7E`.
     static func quoted(_ value: String) -> String {
-        String(String.UnicodeScalarView(value.unicodeScalars.filter { scalar in
-            let v = scalar.value
-            return v == 0x20 || v == 0x21 || (0x23...0x5B).contains(v) || (0x5D...0x7E).contains(v)
-        }))
+        String(
+            String.UnicodeScalarView(
+                value.unicodeScalars.filter { scalar in
+                    let v = scalar.value
+                    return v == 0x20 || v == 0x21 || (0x23...0x5B).contains(v) || (0x5D...0x7E).contains(v)
+                }))
     }
 }

@@ -69,7 +69,8 @@ public struct CallerAuthenticator: Sendable {
 
     /// Creates the authenticator. A `BearerTokenVerifier` (ID tokens) is a `CallerTokenVerifier`.
     public init(
-        verifier: any CallerTokenVerifier, requiredScopes: OAuthScopes = [], presentations: [any TokenPresentation] = [BearerPresentation()],
+        verifier: any CallerTokenVerifier, requiredScopes: OAuthScopes = [],
+        presentations: [any TokenPresentation] = [BearerPresentation()],
         resource: ProtectedResourceMetadata? = nil
     ) {
         self.verifier = verifier
@@ -132,7 +133,9 @@ public struct CallerAuthenticator: Sendable {
 
     /// A token the verifier refused: 503 when introspection or the store failed, else `invalid_token`.
     private func verificationRefusal(_ error: FederateError, presentation: any TokenPresentation) -> BearerChallenge {
-        if error.code == .introspectionFailed { return BearerChallenge(status: .serviceUnavailable, oauthError: nil, error: error, presentations: []) }
+        if error.code == .introspectionFailed {
+            return BearerChallenge(status: .serviceUnavailable, oauthError: nil, error: error, presentations: [])
+        }
         if StoreOutage.isStoreFailure(error) { return storeOutage(error) }
         return refusal(error, oauthError: "invalid_token", presentation: presentation)
     }
@@ -149,14 +152,16 @@ public struct CallerAuthenticator: Sendable {
         BearerChallenge(status: .serviceUnavailable, oauthError: nil, error: error, presentations: [], fields: StoreOutage.fields)
     }
 
-    private func scopesChecked(_ caller: CallerIdentity, presentation: any TokenPresentation) throws(BearerChallenge) -> AuthenticatedCaller {
+    private func scopesChecked(_ caller: CallerIdentity, presentation: any TokenPresentation) throws(BearerChallenge) -> AuthenticatedCaller
+    {
         try BearerChallenge.requireScopes(requiredScopes, of: caller, presentations: presentations, resource: resource)
         return AuthenticatedCaller(caller: caller, responseFields: presentation.responseFields())
     }
 
     /// A challenge of every scheme, without a scheme of the request's.
     private func challenge(_ status: HTTPTypes.HTTPResponse.Status, oauthError: String?, _ error: FederateError) -> BearerChallenge {
-        BearerChallenge(status: status, oauthError: oauthError, error: error, presentations: presentations, resourceMetadata: resource?.metadataURL)
+        BearerChallenge(
+            status: status, oauthError: oauthError, error: error, presentations: presentations, resourceMetadata: resource?.metadataURL)
     }
 
     private func refusal(_ error: FederateError, oauthError: String, presentation: any TokenPresentation) -> BearerChallenge {

@@ -4,7 +4,9 @@ public import HTTPTypes
 /// Machine-readable error answers: `{"error": CODE, "message": TEXT}`, never a secret.
 public enum ErrorResponse {
     /// A JSON error response with `status`, and any extra headers.
-    public static func json(_ status: HTTPTypes.HTTPResponse.Status, code: FederateError.Code, message: String, headers: HTTPFields = [:]) -> ServerResponse {
+    public static func json(
+        _ status: HTTPTypes.HTTPResponse.Status, code: FederateError.Code, message: String, headers: HTTPFields = [:]
+    ) -> ServerResponse {
         .json(["error": .string(code.rawValue), "message": .string(message)], status: status, headers: headers)
     }
 

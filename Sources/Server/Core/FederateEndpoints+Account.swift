@@ -41,7 +41,8 @@ extension FederateEndpoints {
             _ = try await store.consumeEventID(id, expiresAt: now.adding(batch.rememberFor), now: now)
             return acknowledged
         } catch {
-            logger.notice("provider event refused", metadata: ["provider": "\(name)", "route": "\(route.rawValue)", "error": "\(error.code)"])
+            logger.notice(
+                "provider event refused", metadata: ["provider": "\(name)", "route": "\(route.rawValue)", "error": "\(error.code)"])
             // Back-Channel Logout 1.0 §2.8's error body; 503 with `Retry-After` when the store failed.
             let status = StoreOutage.status(for: error, otherwise: .badRequest)
             return .json(
@@ -65,14 +66,17 @@ extension FederateEndpoints {
             var stateCookie: SetCookie?
             if let session {
                 try await configuration.accounts.signOut(session)
-                if let provider = session.provider, let source = configuration.providers.entry(providerID: provider.providerID)?.capabilities.logout {
+                if let provider = session.provider,
+                    let source = configuration.providers.entry(providerID: provider.providerID)?.capabilities.logout
+                {
                     let state = SecureRandom.token()
                     let logout = ProviderLogoutRequest(
                         idTokenHint: logoutHint(request, session: session), postLogoutRedirectURI: postLogoutRedirectURI, state: state)
                     do throws(FederateError) {
                         if let url = try await source.endSessionURL(logout),
                             let sealed = try? configuration.sealer.seal(
-                                ["st": .string(state), "ea": .double(configuration.accounts.clock.now.timeIntervalSince1970 + 600)], purpose: "signout1")
+                                ["st": .string(state), "ea": .double(configuration.accounts.clock.now.timeIntervalSince1970 + 600)],
+                                purpose: "signout1")
                         {
                             body["end_session_url"] = .string(url)
                             body["provider_sign_out"] = true
@@ -82,13 +86,15 @@ extension FederateEndpoints {
                     } catch {
                         // The provider's discovery is unreachable: signed out here, and said so.
                         logger.notice(
-                            "the provider's sign-out URL could not be built", metadata: ["provider": "\(provider.providerID)", "error": "\(error.code)"])
+                            "the provider's sign-out URL could not be built",
+                            metadata: ["provider": "\(provider.providerID)", "error": "\(error.code)"])
                     }
                 }
             }
             var response = ServerResponse.json(.object(body))
             response.setCookie(SessionCookies.deletingSession(secure: secure))
-            response.setCookie(SessionCookies.signOutCookie(name: SessionCookies.logoutHintName, value: "", path: path, maxAge: 0, secure: secure))
+            response.setCookie(
+                SessionCookies.signOutCookie(name: SessionCookies.logoutHintName, value: "", path: path, maxAge: 0, secure: secure))
             if let stateCookie { response.setCookie(stateCookie) }
             return response
         }
@@ -127,10 +133,13 @@ extension FederateEndpoints {
             parameter = ("signed_out", "provider")
         }
         let target = configuration.defaultReturnTo
-        var response = ServerResponse.redirect(.seeOther, to: target + (target.contains("?") ? "&" : "?") + FormURLEncoding.encode([parameter]))
+        var response = ServerResponse.redirect(
+            .seeOther, to: target + (target.contains("?") ? "&" : "?") + FormURLEncoding.encode([parameter]))
         if parameter.0 == "signed_out" {
-            response.setCookie(SessionCookies.signOutCookie(
-                name: SessionCookies.signOutStateName, value: "", path: configuration.authPath + "/signout", maxAge: 0, secure: configuration.secureCookies))
+            response.setCookie(
+                SessionCookies.signOutCookie(
+                    name: SessionCookies.signOutStateName, value: "", path: configuration.authPath + "/signout", maxAge: 0,
+                    secure: configuration.secureCookies))
         }
         return response
     }
@@ -147,13 +156,14 @@ extension FederateEndpoints {
             let now = configuration.accounts.clock.now
             var body: [String: JSONValue] = [
                 "uid": .string(user.uid), "email_verified": .bool(user.emailVerified), "guest": .bool(user.isGuest),
-                "providers": .array(user.identities.map { identity in
-                    let route = configuration.providers.entry(providerID: identity.providerID)?.name
-                    return .object([
-                        "provider_id": .string(identity.providerID), "email": identity.email.map(JSONValue.string) ?? .null,
-                        "route": route.map(JSONValue.string) ?? .null,
-                    ])
-                }),
+                "providers": .array(
+                    user.identities.map { identity in
+                        let route = configuration.providers.entry(providerID: identity.providerID)?.name
+                        return .object([
+                            "provider_id": .string(identity.providerID), "email": identity.email.map(JSONValue.string) ?? .null,
+                            "route": route.map(JSONValue.string) ?? .null,
+                        ])
+                    }),
                 "auth_time": .integer(SafeNumber.clampedInt64(session.authTime.timeIntervalSince1970)),
                 "session_age_seconds": .integer(SafeNumber.clampedInt64(now.timeIntervalSince(session.authTime))),
                 "recent_login": .bool((try? configuration.accounts.requireRecentLogin(session)) != nil),
@@ -174,7 +184,9 @@ extension FederateEndpoints {
     public func unlink(providerID: String?, session: AccountSession?) async -> ServerResponse {
         await respond {
             let session = try requireSession(session)
-            guard let providerID else { throw FederateHTTPError(.badRequest, code: .invalidRequest, message: "name the provider to unlink") }
+            guard let providerID else {
+                throw FederateHTTPError(.badRequest, code: .invalidRequest, message: "name the provider to unlink")
+            }
             let user = try await configuration.accounts.unlink(session, providerID: providerID)
             return .json(["uid": .string(user.uid), "providers": .array(user.providerIDs.map(JSONValue.string))])
         }

@@ -29,7 +29,8 @@ extension FederateEndpoints {
         if stepUp != nil, stepping == nil {
             throw FederateHTTPError(.badRequest, code: .invalidRequest, message: "this provider cannot be asked for acr_values or max_age")
         }
-        let signIn = try SignInRequest(redirectURI: configuration.redirectURI(for: entry.name), intent: intent, loginHint: query["login_hint"])
+        let signIn = try SignInRequest(
+            redirectURI: configuration.redirectURI(for: entry.name), intent: intent, loginHint: query["login_hint"])
         let built: BuiltAuthorizationRequest
         do {
             if let stepUp, let stepping {
@@ -37,9 +38,10 @@ extension FederateEndpoints {
             } else {
                 built = try await entry.provider.beginSignIn(signIn)
             }
-        } catch where error.code == .providerCannotReauthenticate {
+        } catch  where error.code == .providerCannotReauthenticate {
             // A provider that cannot prove a fresh sign-in: back to the page, which offers the others.
-            return callbackFailure(error, returnTo: ReturnTo.sanitize(query["returnTo"], fallback: configuration.defaultReturnTo), clearing: nil)
+            return callbackFailure(
+                error, returnTo: ReturnTo.sanitize(query["returnTo"], fallback: configuration.defaultReturnTo), clearing: nil)
         } catch {
             // The provider (its discovery or keys) is unreachable or refused: a bad gateway.
             logger.notice("sign-in could not start", metadata: ["provider": "\(entry.name)", "error": "\(error.code)"])
@@ -50,14 +52,16 @@ extension FederateEndpoints {
         pending.uid = uid
         let path = configuration.authPath + "/" + entry.name
         var response = ServerResponse.redirect(.found, to: built.url)
-        response.setCookie(SessionCookies.pending(
-            try configuration.sealer.seal(pending), state: pending.state, path: path, secure: configuration.secureCookies,
-            formPost: pending.responseMode == .formPost))
+        response.setCookie(
+            SessionCookies.pending(
+                try configuration.sealer.seal(pending), state: pending.state, path: path, secure: configuration.secureCookies,
+                formPost: pending.responseMode == .formPost))
         // One cookie per flow, so sign-ins started in several tabs all complete; past the
         // cap, the oldest flows are dropped.
         for evicted in evictedFlows(request) {
-            response.setCookie(SessionCookies.deletingPending(
-                name: evicted.name, path: path, secure: configuration.secureCookies, formPost: evicted.formPost))
+            response.setCookie(
+                SessionCookies.deletingPending(
+                    name: evicted.name, path: path, secure: configuration.secureCookies, formPost: evicted.formPost))
         }
         return response
     }
@@ -158,7 +162,9 @@ extension FederateEndpoints {
     /// The sealed ID token RP-initiated logout will send as `id_token_hint`, bound to the new
     /// session; a deleting cookie when there is none to keep (no ID token, a provider without
     /// the logout capability, or a token too large for a cookie).
-    private func logoutHintCookie(for session: AccountSession, credential: Credential, entry: ProviderRegistry.Entry, maxAge: Int) -> SetCookie {
+    private func logoutHintCookie(
+        for session: AccountSession, credential: Credential, entry: ProviderRegistry.Entry, maxAge: Int
+    ) -> SetCookie {
         let path = configuration.authPath + "/signout"
         if entry.capabilities.logout != nil, let idToken = credential.rawIDToken,
             let sealed = try? configuration.sealer.seal(
@@ -168,7 +174,8 @@ extension FederateEndpoints {
             return SessionCookies.signOutCookie(
                 name: SessionCookies.logoutHintName, value: sealed, path: path, maxAge: maxAge, secure: configuration.secureCookies)
         }
-        return SessionCookies.signOutCookie(name: SessionCookies.logoutHintName, value: "", path: path, maxAge: 0, secure: configuration.secureCookies)
+        return SessionCookies.signOutCookie(
+            name: SessionCookies.logoutHintName, value: "", path: path, maxAge: 0, secure: configuration.secureCookies)
     }
 
     /// A failed sign-in callback: the browser goes back to the app's page with the error's code,

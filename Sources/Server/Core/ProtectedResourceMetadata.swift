@@ -60,7 +60,8 @@ public struct ProtectedResourceMetadata: Sendable, Hashable {
                 throw FederateError(.invalidConfiguration, "a supported scope is one scope token of RFC 6749 §3.3")
             }
         }
-        for algorithm in dpopSigningAlgValuesSupported where !algorithm.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") }) {
+        for algorithm in dpopSigningAlgValuesSupported
+        where !algorithm.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") }) {
             throw FederateError(.invalidConfiguration, "a DPoP algorithm name is printable ASCII: \(algorithm.debugDescription.prefix(40))")
         }
         if let resourceDocumentation {

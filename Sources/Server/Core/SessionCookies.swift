@@ -25,7 +25,8 @@ public enum SessionCookies {
 
     /// The session cookie for `token`, valid `maxAge` seconds (HttpOnly, SameSite=Lax).
     static func session(_ token: String, maxAge: Int, secure: Bool) -> SetCookie {
-        SetCookie(name: sessionName(secure: secure), value: token, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+        SetCookie(
+            name: sessionName(secure: secure), value: token, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 
     /// Deletes the session cookie.
@@ -45,7 +46,9 @@ public enum SessionCookies {
 
     /// Deletes a pending cookie (its attributes must match the ones it was set with).
     static func deletingPending(name: String, path: String, secure: Bool, formPost: Bool) -> SetCookie {
-        SetCookie(name: name, value: "", maxAge: 0, path: path, secure: secure, httpOnly: true, sameSite: pendingSameSite(secure: secure, formPost: formPost))
+        SetCookie(
+            name: name, value: "", maxAge: 0, path: path, secure: secure, httpOnly: true,
+            sameSite: pendingSameSite(secure: secure, formPost: formPost))
     }
 
     private static func pendingSameSite(secure: Bool, formPost: Bool) -> SetCookie.SameSite {
@@ -58,7 +61,8 @@ public enum SessionCookies {
     /// The merge ticket of a link refused with `credential_already_in_use`, for `POST /me/merge`:
     /// HttpOnly, SameSite=Lax, for `maxAge` seconds (the ticket's lifetime; `0` deletes it).
     static func mergeTicket(_ ticket: String, maxAge: Int, secure: Bool) -> SetCookie {
-        SetCookie(name: mergeTicketName(secure: secure), value: ticket, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+        SetCookie(
+            name: mergeTicketName(secure: secure), value: ticket, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 
     /// The cookie keeping what RP-initiated logout needs: the session's ID token, sealed

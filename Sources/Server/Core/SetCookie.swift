@@ -27,7 +27,9 @@ public struct SetCookie: Sendable, Hashable {
     public var sameSite: SameSite
 
     /// Creates a cookie.
-    public init(name: String, value: String, maxAge: Int? = nil, path: String = "/", secure: Bool, httpOnly: Bool = true, sameSite: SameSite = .lax) {
+    public init(
+        name: String, value: String, maxAge: Int? = nil, path: String = "/", secure: Bool, httpOnly: Bool = true, sameSite: SameSite = .lax
+    ) {
         self.name = name
         self.value = value
         self.maxAge = maxAge

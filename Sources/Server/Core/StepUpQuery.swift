@@ -16,12 +16,15 @@ enum StepUpQuery {
         if let acrValues {
             values = acrValues.split(separator: " ").map(String.init)
             guard !values.isEmpty, values.count <= maximumValues,
-                values.allSatisfy({ $0.utf8.count <= AuthenticationLevel.maximumValueBytes && $0.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F } })
+                values.allSatisfy({
+                    $0.utf8.count <= AuthenticationLevel.maximumValueBytes && $0.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+                })
             else { throw refuse("acr_values is 1 to \(maximumValues) space-separated values of printable ASCII") }
         }
         var age: Duration?
         if let maxAge {
-            guard !maxAge.isEmpty, maxAge.utf8.count <= 8, maxAge.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let seconds = Int64(maxAge),
+            guard !maxAge.isEmpty, maxAge.utf8.count <= 8, maxAge.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                let seconds = Int64(maxAge),
                 seconds <= maximumAgeSeconds
             else { throw refuse("max_age is whole seconds from 0 to \(maximumAgeSeconds)") }
             age = .seconds(seconds)

@@ -17,7 +17,9 @@ public protocol TokenPresentation: Sendable {
     /// `caller`, verified from `token`, once it is shown it may be used on `request` (with what
     /// proved it); throws `FederateError` when it may not. Runs on the request's executor: a
     /// scheme that needs nothing it must wait for (`Bearer`) answers without suspending.
-    nonisolated(nonsending) func confirm(_ caller: CallerIdentity, token: String, request: ServerRequest) async throws(FederateError) -> CallerIdentity
+    nonisolated(nonsending) func confirm(
+        _ caller: CallerIdentity, token: String, request: ServerRequest
+    ) async throws(FederateError) -> CallerIdentity
     /// The challenge's `error` when ``confirm(_:token:request:)`` threw `error`: `invalid_token`
     /// unless the scheme has its own (DPoP: `invalid_dpop_proof`, `use_dpop_nonce`). A token
     /// that fails verification is always `invalid_token`.
@@ -44,7 +46,9 @@ public struct BearerPresentation: TokenPresentation {
 
     public var challengeParameters: [(name: String, value: String)] { [] }
 
-    public nonisolated(nonsending) func confirm(_ caller: CallerIdentity, token: String, request: ServerRequest) async throws(FederateError) -> CallerIdentity {
+    public nonisolated(nonsending) func confirm(
+        _ caller: CallerIdentity, token: String, request: ServerRequest
+    ) async throws(FederateError) -> CallerIdentity {
         try Self.confirmed(caller)
     }
 

@@ -22,10 +22,12 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
 
     /// Creates the middleware. A `BearerTokenVerifier` (ID tokens) is a `CallerTokenVerifier`.
     public init(
-        verifier: any CallerTokenVerifier, requiredScopes: OAuthScopes = [], presentations: [any TokenPresentation] = [BearerPresentation()],
+        verifier: any CallerTokenVerifier, requiredScopes: OAuthScopes = [],
+        presentations: [any TokenPresentation] = [BearerPresentation()],
         resource: ProtectedResourceMetadata? = nil
     ) {
-        authenticator = CallerAuthenticator(verifier: verifier, requiredScopes: requiredScopes, presentations: presentations, resource: resource)
+        authenticator = CallerAuthenticator(
+            verifier: verifier, requiredScopes: requiredScopes, presentations: presentations, resource: resource)
     }
 
     /// The verifier.

@@ -50,14 +50,17 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         auth.post("{provider}/callback") { request, context in
             var request = request
             let body = try await request.collectBody(upTo: FederateEndpoints.maximumBodyBytes)
-            return Response(await endpoints.callback(ServerRequest(request), provider: context.parameters.get("provider") ?? "", form: Array(buffer: body)))
+            return Response(
+                await endpoints.callback(
+                    ServerRequest(request), provider: context.parameters.get("provider") ?? "", form: Array(buffer: body)))
         }
         // What providers POST out of band: back-channel logout, Apple's notifications, Google's RISC events.
         for route in ProviderEventRoute.allCases {
             auth.post("{provider}/\(route.rawValue)") { request, context in
                 var request = request
                 let body = try await request.collectBody(upTo: FederateEndpoints.maximumBodyBytes)
-                return Response(await endpoints.receiveEvents(route, provider: context.parameters.get("provider") ?? "", body: Array(buffer: body)))
+                return Response(
+                    await endpoints.receiveEvents(route, provider: context.parameters.get("provider") ?? "", body: Array(buffer: body)))
             }
         }
         auth.group("signout").add(middleware: SessionAuthenticationMiddleware<Context>(accounts: accounts, origin: origin))

@@ -19,7 +19,9 @@ public struct RequiredScopesMiddleware<Context: FederateRequestContext>: RouterM
     public let resource: ProtectedResourceMetadata?
 
     /// Creates the middleware.
-    public init(_ scopes: OAuthScopes, presentations: [any TokenPresentation] = [BearerPresentation()], resource: ProtectedResourceMetadata? = nil) {
+    public init(
+        _ scopes: OAuthScopes, presentations: [any TokenPresentation] = [BearerPresentation()], resource: ProtectedResourceMetadata? = nil
+    ) {
         self.scopes = scopes
         self.presentations = presentations
         self.resource = resource
@@ -28,7 +30,9 @@ public struct RequiredScopesMiddleware<Context: FederateRequestContext>: RouterM
     /// Calls `next` when the authenticated caller holds the route's scopes; otherwise 403
     /// `insufficient_scope` with the challenge naming them.
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let caller = context.federate.caller else { throw BearerChallenge.missingCaller(presentations: presentations, resource: resource) }
+        guard let caller = context.federate.caller else {
+            throw BearerChallenge.missingCaller(presentations: presentations, resource: resource)
+        }
         try BearerChallenge.requireScopes(scopes, of: caller, presentations: presentations, resource: resource)
         return try await next(request, context)
     }

@@ -59,7 +59,8 @@ public struct ProtectedMCPServer: Sendable {
         server: @escaping @Sendable (CallerIdentity) async throws -> Server
     ) throws(FederateError) {
         guard let resource = authenticator.resource else {
-            throw FederateError(.invalidConfiguration, "an MCP server publishes its protected resource metadata: give the authenticator a resource")
+            throw FederateError(
+                .invalidConfiguration, "an MCP server publishes its protected resource metadata: give the authenticator a resource")
         }
         var tools: [ExactString: OAuthScopes] = [:]
         for (name, scopes) in toolScopes {
@@ -130,9 +131,10 @@ public struct ProtectedMCPServer: Sendable {
     private func forward(_ request: ServerRequest, body: [UInt8], caller: CallerIdentity) async -> ServerResponse {
         // `Origin` was checked by `gate(_:body:caller:)`, against the resource's origin rather than
         // the SDK's localhost-only default; the transport checks the rest of the message's framing.
-        let transport = StatelessHTTPServerTransport(validationPipeline: StandardValidationPipeline(validators: [
-            OriginValidator.disabled, AcceptHeaderValidator(mode: .jsonOnly), ContentTypeValidator(), ProtocolVersionValidator(),
-        ]))
+        let transport = StatelessHTTPServerTransport(
+            validationPipeline: StandardValidationPipeline(validators: [
+                OriginValidator.disabled, AcceptHeaderValidator(mode: .jsonOnly), ContentTypeValidator(), ProtocolVersionValidator(),
+            ]))
         let server: Server
         do {
             server = try await makeServer(caller)
@@ -145,8 +147,9 @@ public struct ProtectedMCPServer: Sendable {
             let name = field.name.canonicalName
             headers[name] = headers[name].map { $0 + ", " + field.value } ?? field.value
         }
-        let answer = await transport.handleRequest(MCP.HTTPRequest(
-            method: request.method.rawValue, headers: headers, body: body.isEmpty ? nil : Data(body), path: request.path))
+        let answer = await transport.handleRequest(
+            MCP.HTTPRequest(
+                method: request.method.rawValue, headers: headers, body: body.isEmpty ? nil : Data(body), path: request.path))
         await server.stop()
         var fields = HTTPFields()
         for (name, value) in answer.headers {
@@ -156,7 +159,8 @@ public struct ProtectedMCPServer: Sendable {
         if case .stream = answer {
             return Self.rpcError(status: .internalServerError, code: -32603, "the stateless transport answered a stream", id: .null)
         }
-        return ServerResponse(status: HTTPTypes.HTTPResponse.Status(code: answer.statusCode), headers: fields, body: answer.bodyData.map { Array($0) } ?? [])
+        return ServerResponse(
+            status: HTTPTypes.HTTPResponse.Status(code: answer.statusCode), headers: fields, body: answer.bodyData.map { Array($0) } ?? [])
     }
 
     /// A JSON-RPC error response (JSON-RPC 2.0 §5.1).
@@ -168,13 +172,14 @@ public struct ProtectedMCPServer: Sendable {
 
     /// 1–128 of `A-Z a-z 0-9 _ - .`.
     static func isToolName(_ name: String) -> Bool {
-        (1...128).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
-                true
-            default: false
+        (1...128).contains(name.utf8.count)
+            && name.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                    UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                    true
+                default: false
+                }
             }
-        }
     }
 }

@@ -10,14 +10,17 @@ extension PostgresAccountStore: SQLAccountStore {
     package var dialect: SQLDialect { .postgres(schema: schema.name) }
 
     /// Runs `body` on one pooled connection; each statement commits on its own.
-    package func withConnection<T: Sendable>(_ body: (PostgresStatements) async throws(FederateError) -> T) async throws(FederateError) -> T {
+    package func withConnection<T: Sendable>(_ body: (PostgresStatements) async throws(FederateError) -> T) async throws(FederateError) -> T
+    {
         try await connection { (connection) async throws(FederateError) in
             try await body(PostgresStatements(store: self, connection: connection, inTransaction: false))
         }
     }
 
     /// Runs `body` in a transaction on one pooled connection.
-    package func withTransaction<T: Sendable>(_ body: (PostgresStatements) async throws(FederateError) -> T) async throws(FederateError) -> T {
+    package func withTransaction<T: Sendable>(
+        _ body: (PostgresStatements) async throws(FederateError) -> T
+    ) async throws(FederateError) -> T {
         try await transaction { (connection) async throws(FederateError) in
             try await body(PostgresStatements(store: self, connection: connection, inTransaction: true))
         }
@@ -68,7 +71,9 @@ package struct PostgresStatements: SQLConnection {
 
     private func run(_ sql: String, _ values: [SQLValue]) async throws -> [PostgresCells] {
         if let statement = try await store.preparedStatements?.statement(sql, on: connection) {
-            return try await statement.execute(values.map(PostgresData.init)).get().map { PostgresCells(row: $0.makeRandomAccess(), preparedStatement: true) }
+            return try await statement.execute(values.map(PostgresData.init)).get().map {
+                PostgresCells(row: $0.makeRandomAccess(), preparedStatement: true)
+            }
         }
         var binds = PostgresBindings(capacity: values.count)
         for value in values { binds.append(value) }
@@ -93,7 +98,9 @@ package struct PostgresCells: SQLRow {
     /// A `boolean` column.
     package func bool(_ column: String) throws(FederateError) -> Bool? { try decode(column, as: Bool?.self) }
     /// A `bytea` column.
-    package func bytes(_ column: String) throws(FederateError) -> [UInt8]? { try decode(column, as: ByteBuffer?.self).map { Array(buffer: $0) } }
+    package func bytes(_ column: String) throws(FederateError) -> [UInt8]? {
+        try decode(column, as: ByteBuffer?.self).map { Array(buffer: $0) }
+    }
 
     /// The column's value as `type`; a missing column or an undecodable value is `account_store_failed`.
     private func decode<T: PostgresDecodable>(_ column: String, as type: T.Type) throws(FederateError) -> T {

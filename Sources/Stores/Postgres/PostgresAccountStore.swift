@@ -64,9 +64,13 @@ public final class PostgresAccountStore: AccountStore {
             try await self.run("SELECT pg_advisory_xact_lock(7275350101)", on: connection)
             try await self.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \"\(self.schema.name)\""), on: connection)
             try await self.run(
-                PostgresQuery(unsafeSQL: "CREATE TABLE IF NOT EXISTS \(self.schema.versions) (version integer PRIMARY KEY, applied_at double precision NOT NULL)"),
+                PostgresQuery(
+                    unsafeSQL:
+                        "CREATE TABLE IF NOT EXISTS \(self.schema.versions) (version integer PRIMARY KEY, applied_at double precision NOT NULL)"
+                ),
                 on: connection)
-            let rows = try await self.rows(PostgresQuery(unsafeSQL: "SELECT COALESCE(MAX(version), 0) FROM \(self.schema.versions)"), on: connection)
+            let rows = try await self.rows(
+                PostgresQuery(unsafeSQL: "SELECT COALESCE(MAX(version), 0) FROM \(self.schema.versions)"), on: connection)
             let applied: Int
             do {
                 applied = try rows.first?.decode(Int.self) ?? 0
@@ -76,20 +80,24 @@ public final class PostgresAccountStore: AccountStore {
             guard applied <= self.schema.migrations.count else {
                 throw FederateError(
                     .storeSchemaMismatch,
-                    "the schema's version is \(applied); this release knows versions up to \(self.schema.migrations.count): run the release that migrated it")
+                    "the schema's version is \(applied); this release knows versions up to \(self.schema.migrations.count): run the release that migrated it"
+                )
             }
             // The tables the recorded version promises, before migrating further; then all of them.
             try await self.checkTables(self.schema.tablesByMigration.prefix(applied).flatMap { $0 }, version: applied, on: connection)
             for (index, statements) in self.schema.migrations.enumerated() where index + 1 > applied {
                 for statement in statements { try await self.run(PostgresQuery(unsafeSQL: statement), on: connection) }
                 try await self.run(
-                    "INSERT INTO \(unescaped: self.schema.versions) (version, applied_at) VALUES (\(index + 1), \(FederateClock.system.now.timeIntervalSince1970))",  // when it ran, for the record
+                    // applied_at: when it ran, for the record.
+                    "INSERT INTO \(unescaped: self.schema.versions) (version, applied_at) VALUES (\(index + 1), \(FederateClock.system.now.timeIntervalSince1970))",
                     on: connection)
             }
             try await self.checkTables(self.schema.tablesByMigration.flatMap { $0 }, version: self.schema.migrations.count, on: connection)
             do throws(FederateError) {
-                try await self.run(PostgresQuery(unsafeSQL: self.oneAccountPerEmail ? self.schema.createUniqueEmail : self.schema.dropUniqueEmail), on: connection)
-            } catch where error.code == .emailAlreadyInUse {
+                try await self.run(
+                    PostgresQuery(unsafeSQL: self.oneAccountPerEmail ? self.schema.createUniqueEmail : self.schema.dropUniqueEmail),
+                    on: connection)
+            } catch  where error.code == .emailAlreadyInUse {
                 throw FederateError(.accountStoreFailed, "cannot enforce one account per email: users already share an email")
             }
         }

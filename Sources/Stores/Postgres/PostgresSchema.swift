@@ -15,15 +15,23 @@ struct PostgresSchema: Sendable {
     /// The tables each migration creates, in the migrations' order: those of every migration
     /// the version record says ran must exist, before the next run and after.
     var tablesByMigration: [[String]] {
-        [[users, identities, revokedSessions, sessionKeys], [], [endedSessions, seenEvents], [revocationEpoch], [providerTokens, merges]]
+        [
+            [users, identities, revokedSessions, sessionKeys], [], [endedSessions, seenEvents], [revocationEpoch],
+            [providerTokens, merges],
+        ]
     }
 
     /// Whether `name` is a plain lower-case identifier (it is spliced into SQL).
     static func isValid(_ name: String) -> Bool {
-        guard let first = name.utf8.first, name.utf8.count <= 63, first == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else {
+        guard let first = name.utf8.first, name.utf8.count <= 63,
+            first == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)
+        else {
             return false
         }
-        return name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        return name.utf8.allSatisfy {
+            $0 == UInt8(ascii: "_") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+        }
     }
 
     var migrations: [[String]] {

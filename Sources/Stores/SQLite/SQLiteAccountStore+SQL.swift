@@ -13,7 +13,8 @@ extension SQLiteAccountStore: SQLAccountStore {
     }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction on the store's thread, holding the connection.
-    package func withTransaction<T: Sendable>(_ body: (SQLiteStatements) async throws(FederateError) -> T) async throws(FederateError) -> T {
+    package func withTransaction<T: Sendable>(_ body: (SQLiteStatements) async throws(FederateError) -> T) async throws(FederateError) -> T
+    {
         try await accountOperation { () async throws(FederateError) in
             try await transaction { () async throws(FederateError) in try await body(SQLiteStatements(database: database)) }
         }

@@ -105,22 +105,26 @@ public final class SQLiteAccountStore: AccountStore, Service {
         try database.run("PRAGMA synchronous = NORMAL")
         try await transaction { () throws(FederateError) in
             try database.run("CREATE TABLE IF NOT EXISTS federate_schema (version INTEGER PRIMARY KEY NOT NULL, applied_at REAL NOT NULL)")
-            let applied = try database.rows("SELECT COALESCE(MAX(version), 0) AS version FROM federate_schema", []).first?.integer("version") ?? 0
+            let applied =
+                try database.rows("SELECT COALESCE(MAX(version), 0) AS version FROM federate_schema", []).first?.integer("version") ?? 0
             guard applied <= SQLiteSchema.migrations.count else {
                 throw FederateError(
                     .storeSchemaMismatch,
-                    "the database's schema version is \(applied); this release knows versions up to \(SQLiteSchema.migrations.count): run the release that migrated it")
+                    "the database's schema version is \(applied); this release knows versions up to \(SQLiteSchema.migrations.count): run the release that migrated it"
+                )
             }
             // The tables the recorded version promises, before migrating further; then all of them.
             try checkTables(SQLiteSchema.tablesByMigration.prefix(Int(applied)).flatMap { $0 }, version: Int(applied))
             for (index, statements) in SQLiteSchema.migrations.enumerated() where index + 1 > applied {
                 for statement in statements { try database.run(statement) }
-                try database.run("INSERT INTO federate_schema (version, applied_at) VALUES (\(index + 1), ?)", [.real(FederateClock.system.now.timeIntervalSince1970)])  // when it ran, for the record
+                try database.run(
+                    "INSERT INTO federate_schema (version, applied_at) VALUES (\(index + 1), ?)",
+                    [.real(FederateClock.system.now.timeIntervalSince1970)])  // when it ran, for the record
             }
             try checkTables(SQLiteSchema.tablesByMigration.flatMap { $0 }, version: SQLiteSchema.migrations.count)
             do throws(FederateError) {
                 try database.run(oneAccountPerEmail ? SQLiteSchema.createUniqueEmail : SQLiteSchema.dropUniqueEmail)
-            } catch where error.code == .emailAlreadyInUse {
+            } catch  where error.code == .emailAlreadyInUse {
                 // Only the index's own failure means that; a busy or broken file says so itself.
                 throw FederateError(.accountStoreFailed, "cannot enforce one account per email: users already share an email")
             }
@@ -138,7 +142,9 @@ public final class SQLiteAccountStore: AccountStore, Service {
 
     /// The journal mode the database runs in (`wal`).
     public func journalMode() async throws(FederateError) -> String {
-        try await operation { () async throws(FederateError) in try database.rows("PRAGMA journal_mode", []).first?.text("journal_mode") ?? "" }
+        try await operation { () async throws(FederateError) in
+            try database.rows("PRAGMA journal_mode", []).first?.text("journal_mode") ?? ""
+        }
     }
 
     // MARK: Execution
@@ -160,7 +166,7 @@ public final class SQLiteAccountStore: AccountStore, Service {
             }
             do throws(FederateError) {
                 return try await body()
-            } catch where error.code == .storeUnavailable {
+            } catch  where error.code == .storeUnavailable {
                 busyFailures.withLock { $0 &+= 1 }
                 throw error
             }

@@ -38,7 +38,9 @@ final class SQLiteColumns: Sendable {
     var count: Int { names.count }
 
     init(_ statement: OpaquePointer) {
-        names = (0..<sqlite3_column_count(statement)).map { column in sqlite3_column_name(statement, column).map { String(cString: $0) } ?? "" }
+        names = (0..<sqlite3_column_count(statement)).map { column in
+            sqlite3_column_name(statement, column).map { String(cString: $0) } ?? ""
+        }
     }
 
     /// The index of the column named `name`.

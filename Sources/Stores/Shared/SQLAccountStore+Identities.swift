@@ -39,16 +39,20 @@ extension SQLAccountStore {
     /// user as it was when the statement began (its writes are not visible to it), with
     /// ``User/signedIn(with:at:)`` applied. SQLite: the lookup and the writes in one transaction.
     public func recordReturningSignIn(_ latest: ProviderIdentity, at date: Date) async throws(FederateError) -> User? {
-        let owner: SQLQuery = "u.uid = (SELECT user_uid FROM \(table: .identities) WHERE provider_id = \(latest.providerID) AND subject = \(latest.subject))"
+        let owner: SQLQuery =
+            "u.uid = (SELECT user_uid FROM \(table: .identities) WHERE provider_id = \(latest.providerID) AND subject = \(latest.subject))"
         guard dialect.writesInCommonTableExpressions else {
             return try await withTransaction { (connection) async throws(FederateError) in
                 guard let user = try await self.users(where: owner, on: connection).first else { return nil }
                 guard !user.disabled else { return user }
                 // One identity per provider per user: the signed-in one is the provider's.
-                guard let signedIn = user.signedIn(with: latest, at: date), let identity = signedIn.identity(providerID: latest.providerID) else {
+                guard let signedIn = user.signedIn(with: latest, at: date), let identity = signedIn.identity(providerID: latest.providerID)
+                else {
                     throw FederateError(.accountStoreFailed, "the store returned a user without the identity looked up")
                 }
-                guard try await self.writeSignIn(identity, uid: user.uid, at: date, on: connection) else { throw Self.noSuchIdentity(latest) }
+                guard try await self.writeSignIn(identity, uid: user.uid, at: date, on: connection) else {
+                    throw Self.noSuchIdentity(latest)
+                }
                 return signedIn
             }
         }
@@ -81,7 +85,9 @@ extension SQLAccountStore {
 
     /// Writes a sign-in, in a transaction: `identity`'s row as it is, then the user's last
     /// sign-in. Whether the user `uid` has the identity.
-    private func writeSignIn(_ identity: ProviderIdentity, uid: String, at date: Date, on connection: Connection) async throws(FederateError) -> Bool {
+    private func writeSignIn(
+        _ identity: ProviderIdentity, uid: String, at date: Date, on connection: Connection
+    ) async throws(FederateError) -> Bool {
         guard try await returnsRow(Self.refresh(identity, uid: uid), on: connection) else { return false }
         try await execute("UPDATE \(table: .users) SET last_sign_in_at = \(date) WHERE uid = \(uid)", on: connection)
         return true
@@ -120,10 +126,12 @@ extension SQLAccountStore {
             }
             guard providers.contains(providerID) else { throw FederateError(.noSuchProvider, "the user has no \(providerID) identity") }
             guard providers.count > 1 else { throw FederateError(.lastProvider, "\(providerID) is the user's only way to sign in") }
-            let identity: SQLQuery = "SELECT provider_id, subject FROM \(table: .identities) WHERE user_uid = \(uid) AND provider_id = \(providerID)"
+            let identity: SQLQuery =
+                "SELECT provider_id, subject FROM \(table: .identities) WHERE user_uid = \(uid) AND provider_id = \(providerID)"
             let kept = try await self.keptTokens(ofIdentitiesIn: identity, on: connection).first
             try await self.execute("DELETE FROM \(table: .providerTokens) WHERE (provider_id, subject) IN (\(identity))", on: connection)
-            try await self.execute("DELETE FROM \(table: .identities) WHERE user_uid = \(uid) AND provider_id = \(providerID)", on: connection)
+            try await self.execute(
+                "DELETE FROM \(table: .identities) WHERE user_uid = \(uid) AND provider_id = \(providerID)", on: connection)
             return kept
         }
     }

@@ -30,12 +30,17 @@ extension SQLAccountStore {
     /// follow), hands the merges pending into the source on to the target, erases the source,
     /// records the merge as pending, and advances the revocation epoch.
     public func mergeUser(
-        _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String, at date: Date
+        _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String,
+        at date: Date
     ) async throws(FederateError) -> AccountMerge {
-        guard !sourceUID.exactlyEquals(targetUID) else { throw FederateError(.invalidMergeTicket, "an account cannot be merged into itself") }
+        guard !sourceUID.exactlyEquals(targetUID) else {
+            throw FederateError(.invalidMergeTicket, "an account cannot be merged into itself")
+        }
         return try await revoking { (connection) async throws(FederateError) -> AccountMerge in
             for uid in [sourceUID, targetUID].sorted(by: { Array($0.utf8).lexicographicallyPrecedes($1.utf8) }) {
-                guard try await self.lockUser(uid, on: connection) else { throw FederateError(.userNotFound, "an account of the merge no longer exists") }
+                guard try await self.lockUser(uid, on: connection) else {
+                    throw FederateError(.userNotFound, "an account of the merge no longer exists")
+                }
             }
             let users = try await self.users(where: "u.uid IN (\(list: [sourceUID, targetUID]))", on: connection)
             guard users.count == 2 else { throw FederateError(.userNotFound, "an account of the merge no longer exists") }
@@ -65,7 +70,8 @@ extension SQLAccountStore {
             try await self.execute("UPDATE \(table: .merges) SET target_uid = \(targetUID) WHERE target_uid = \(sourceUID)", on: connection)
             _ = try await self.erase(sourceUID, on: connection)
             try await self.execute(
-                "INSERT INTO \(table: .merges) (source_uid, target_uid, merged_at) VALUES (\(sourceUID), \(targetUID), \(date))", on: connection)
+                "INSERT INTO \(table: .merges) (source_uid, target_uid, merged_at) VALUES (\(sourceUID), \(targetUID), \(date))",
+                on: connection)
             return AccountMerge(sourceUID: sourceUID, targetUID: targetUID, mergedAt: date)
         }
     }
@@ -73,7 +79,9 @@ extension SQLAccountStore {
     /// The merges whose hook has not finished, oldest first.
     public func pendingMerges() async throws(FederateError) -> [AccountMerge] {
         try await withConnection { (connection) async throws(FederateError) in
-            try Self.merges(in: try await self.rows("SELECT source_uid, target_uid, merged_at FROM \(table: .merges) ORDER BY merged_at", on: connection))
+            try Self.merges(
+                in: try await self.rows(
+                    "SELECT source_uid, target_uid, merged_at FROM \(table: .merges) ORDER BY merged_at", on: connection))
         }
     }
 
@@ -91,14 +99,17 @@ extension SQLAccountStore {
             let kept = try await self.keptTokens(
                 ofIdentitiesIn: "SELECT provider_id, subject FROM \(table: .identities) WHERE user_uid = \(uid)", on: connection)
             var sessions: [AccountRecords.SignedOutSession] = []
-            for row in try await self.rows("SELECT sid, expires_at FROM \(table: .revokedSessions) WHERE uid = \(uid) ORDER BY expires_at", on: connection) {
+            for row in try await self.rows(
+                "SELECT sid, expires_at FROM \(table: .revokedSessions) WHERE uid = \(uid) ORDER BY expires_at", on: connection)
+            {
                 if let sid = try row.text("sid"), let expiresAt = try row.date("expires_at") {
                     sessions.append(AccountRecords.SignedOutSession(sessionID: sid, expiresAt: expiresAt))
                 }
             }
             let merges = try Self.merges(
                 in: try await self.rows(
-                    "SELECT source_uid, target_uid, merged_at FROM \(table: .merges) WHERE target_uid = \(uid) ORDER BY merged_at", on: connection))
+                    "SELECT source_uid, target_uid, merged_at FROM \(table: .merges) WHERE target_uid = \(uid) ORDER BY merged_at",
+                    on: connection))
             return AccountRecords(user: user, keptTokens: kept, signedOutSessions: sessions, pendingMerges: merges)
         }
     }
@@ -106,7 +117,8 @@ extension SQLAccountStore {
     private static func merges(in rows: [Connection.Row]) throws(FederateError) -> [AccountMerge] {
         var merges: [AccountMerge] = []
         for row in rows {
-            guard let source = try row.text("source_uid"), let target = try row.text("target_uid"), let date = try row.date("merged_at") else {
+            guard let source = try row.text("source_uid"), let target = try row.text("target_uid"), let date = try row.date("merged_at")
+            else {
                 throw FederateError(.accountStoreFailed, "a merge row lacks a column")
             }
             merges.append(AccountMerge(sourceUID: source, targetUID: target, mergedAt: date))

@@ -47,7 +47,9 @@ extension SQLAccountStore {
     }
 
     /// Takes the lease, if the version holds and no lease is held at `now`.
-    public func claimTokenRefresh(providerID: String, subject: String, version: Int64, lease: RefreshLease, now: Date) async throws(FederateError) -> Bool {
+    public func claimTokenRefresh(
+        providerID: String, subject: String, version: Int64, lease: RefreshLease, now: Date
+    ) async throws(FederateError) -> Bool {
         try await withConnection { (connection) async throws(FederateError) -> Bool in
             try await self.returnsRow(
                 """
@@ -146,9 +148,11 @@ extension SQLAccountStore {
             else { throw FederateError(.accountStoreFailed, "a provider-token row lacks a column") }
             var lease: RefreshLease?
             if let id = try row.text("lease_id"), let until = try row.date("lease_until") { lease = RefreshLease(id: id, until: until) }
-            records.append(SealedProviderTokens(
-                providerID: providerID, subject: subject, keyID: keyID, sealed: sealed, accessTokenExpiresAt: try row.date("access_expires_at"),
-                version: exact, needsSignIn: try row.bool("needs_sign_in") ?? false, lease: lease, updatedAt: updatedAt))
+            records.append(
+                SealedProviderTokens(
+                    providerID: providerID, subject: subject, keyID: keyID, sealed: sealed,
+                    accessTokenExpiresAt: try row.date("access_expires_at"),
+                    version: exact, needsSignIn: try row.bool("needs_sign_in") ?? false, lease: lease, updatedAt: updatedAt))
         }
         return records
     }

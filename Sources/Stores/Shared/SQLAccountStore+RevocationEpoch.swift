@@ -9,7 +9,9 @@ extension SQLAccountStore {
     /// which is exact far beyond any number of revocations.)
     public func revocationEpoch() async throws(FederateError) -> Int64? {
         let epoch = try await withConnection { (connection) async throws(FederateError) in
-            try await self.rows("SELECT CAST(epoch AS DOUBLE PRECISION) AS epoch FROM \(table: .revocationEpoch) WHERE id = 1", on: connection).first?.real("epoch")
+            try await self.rows(
+                "SELECT CAST(epoch AS DOUBLE PRECISION) AS epoch FROM \(table: .revocationEpoch) WHERE id = 1", on: connection
+            ).first?.real("epoch")
         }
         guard let epoch, let exact = Int64(exactly: epoch) else {
             throw FederateError(.accountStoreFailed, "the revocation epoch is missing or unreadable")
@@ -29,7 +31,8 @@ extension SQLAccountStore {
 
     /// Advances the epoch, inside the caller's transaction.
     func advanceRevocationEpoch(on connection: Connection) async throws(FederateError) {
-        guard try await returnsRow("UPDATE \(table: .revocationEpoch) SET epoch = epoch + 1 WHERE id = 1 RETURNING epoch", on: connection) else {
+        guard try await returnsRow("UPDATE \(table: .revocationEpoch) SET epoch = epoch + 1 WHERE id = 1 RETURNING epoch", on: connection)
+        else {
             throw FederateError(.accountStoreFailed, "the revocation epoch is missing")
         }
     }

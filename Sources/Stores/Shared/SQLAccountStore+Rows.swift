@@ -32,11 +32,14 @@ extension SQLAccountStore {
                 throw FederateError(.accountStoreFailed, "a user row lacks uid or created_at")
             }
             if users.last?.uid != uid {
-                users.append(User(
-                    uid: uid, email: try row.text("email"), emailVerified: try row.bool("email_verified") ?? false,
-                    displayName: try row.text("display_name"), photoURL: try row.text("photo_url"), disabled: try row.bool("disabled") ?? false,
-                    createdAt: createdAt, lastSignInAt: try row.date("last_sign_in_at"), tokensValidAfter: try row.date("tokens_valid_after"),
-                    isGuest: try row.bool("guest") ?? false, identities: []))
+                users.append(
+                    User(
+                        uid: uid, email: try row.text("email"), emailVerified: try row.bool("email_verified") ?? false,
+                        displayName: try row.text("display_name"), photoURL: try row.text("photo_url"),
+                        disabled: try row.bool("disabled") ?? false,
+                        createdAt: createdAt, lastSignInAt: try row.date("last_sign_in_at"),
+                        tokensValidAfter: try row.date("tokens_valid_after"),
+                        isGuest: try row.bool("guest") ?? false, identities: []))
             }
             if let identity = try Self.identity(in: row) { users[users.count - 1].identities.append(identity) }
         }

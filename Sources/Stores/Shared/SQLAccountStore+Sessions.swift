@@ -18,12 +18,16 @@ extension SQLAccountStore {
 
     /// Whether a session was signed out.
     public func isSessionRevoked(id sessionID: String) async throws(FederateError) -> Bool {
-        try await withConnection { (connection) async throws(FederateError) in try await self.returnsRow("SELECT sid FROM \(table: .revokedSessions) WHERE sid = \(sessionID)", on: connection) }
+        try await withConnection { (connection) async throws(FederateError) in
+            try await self.returnsRow("SELECT sid FROM \(table: .revokedSessions) WHERE sid = \(sessionID)", on: connection)
+        }
     }
 
     /// Forgets signed-out sessions that expired before `date`.
     public func removeRevokedSessions(expiredBefore date: Date) async throws(FederateError) {
-        try await withConnection { (connection) async throws(FederateError) in try await self.execute("DELETE FROM \(table: .revokedSessions) WHERE expires_at < \(date)", on: connection) }
+        try await withConnection { (connection) async throws(FederateError) in
+            try await self.execute("DELETE FROM \(table: .revokedSessions) WHERE expires_at < \(date)", on: connection)
+        }
     }
 
     /// Ends the sessions tied to `key` issued before `validAfter` (never moving it back).
@@ -73,7 +77,9 @@ extension SQLAccountStore {
     public func sessionKeys() async throws(FederateError) -> [SessionKeyRecord] {
         try await withConnection { (connection) async throws(FederateError) in
             var records: [SessionKeyRecord] = []
-            for row in try await self.rows("SELECT kid, private_key, created_at FROM \(table: .sessionKeys) ORDER BY created_at", on: connection) {
+            for row in try await self.rows(
+                "SELECT kid, private_key, created_at FROM \(table: .sessionKeys) ORDER BY created_at", on: connection)
+            {
                 if let kid = try row.text("kid"), let key = try row.bytes("private_key"), let created = try row.date("created_at") {
                     records.append(SessionKeyRecord(keyID: kid, privateKey: key, createdAt: created))
                 }
@@ -93,6 +99,8 @@ extension SQLAccountStore {
 
     /// Removes a session-signing key.
     public func removeSessionKey(keyID: String) async throws(FederateError) {
-        try await withConnection { (connection) async throws(FederateError) in try await self.execute("DELETE FROM \(table: .sessionKeys) WHERE kid = \(keyID)", on: connection) }
+        try await withConnection { (connection) async throws(FederateError) in
+            try await self.execute("DELETE FROM \(table: .sessionKeys) WHERE kid = \(keyID)", on: connection)
+        }
     }
 }

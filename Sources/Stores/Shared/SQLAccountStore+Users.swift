@@ -5,7 +5,9 @@ package import FederateTokens
 extension SQLAccountStore {
     /// The user with `uid`, with identities.
     public func user(uid: String) async throws(FederateError) -> User? {
-        try await withConnection { (connection) async throws(FederateError) in try await self.users(where: "u.uid = \(uid)", on: connection).first }
+        try await withConnection { (connection) async throws(FederateError) in
+            try await self.users(where: "u.uid = \(uid)", on: connection).first
+        }
     }
 
     /// The user who owns the identity (`providerID`, `subject`).
@@ -21,7 +23,9 @@ extension SQLAccountStore {
     /// The users whose normalized email matches, oldest first.
     public func users(email: String) async throws(FederateError) -> [User] {
         let normalized = User.normalizedEmail(email)
-        return try await withConnection { (connection) async throws(FederateError) in try await self.users(where: "u.email_normalized = \(normalized)", on: connection) }
+        return try await withConnection { (connection) async throws(FederateError) in
+            try await self.users(where: "u.email_normalized = \(normalized)", on: connection)
+        }
     }
 
     /// Inserts a user with its identities; unique violations become account errors.
@@ -78,7 +82,9 @@ extension SQLAccountStore {
         if update.mayEndSessions {
             found = try await revoking { (connection) async throws(FederateError) in try await self.returnsRow(statement, on: connection) }
         } else {
-            found = try await withConnection { (connection) async throws(FederateError) in try await self.returnsRow(statement, on: connection) }
+            found = try await withConnection { (connection) async throws(FederateError) in
+                try await self.returnsRow(statement, on: connection)
+            }
         }
         guard found else { throw FederateError(.userNotFound, "no user with this uid") }
     }

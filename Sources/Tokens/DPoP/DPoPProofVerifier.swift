@@ -61,7 +61,8 @@ public struct DPoPProofVerifier: Sendable {
         let jws = try CompactJWS(parsing: proof, limits: limits, headers: headers)
         let header = jws.header
         guard let algorithm = header.algorithm else {
-            throw FederateError(.unsupportedAlgorithm, "DPoP proof algorithm '\(header.algorithmName.prefix(32))' is not supported (never 'none')")
+            throw FederateError(
+                .unsupportedAlgorithm, "DPoP proof algorithm '\(header.algorithmName.prefix(32))' is not supported (never 'none')")
         }
         guard !algorithm.isSymmetric, allowed.contains(algorithm) else {
             throw FederateError(.disallowedAlgorithm, "DPoP proofs must use an allowed asymmetric algorithm, not \(algorithm.rawValue)")

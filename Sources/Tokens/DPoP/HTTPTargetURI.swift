@@ -67,7 +67,10 @@ public struct HTTPTargetURI: Sendable, Hashable, CustomStringConvertible {
         decoded.reserveCapacity(raw.count)
         var bytes = raw.makeIterator()
         while let byte = bytes.next() {
-            guard byte == UInt8(ascii: "%") else { decoded.append(byte); continue }
+            guard byte == UInt8(ascii: "%") else {
+                decoded.append(byte)
+                continue
+            }
             guard let high = bytes.next().flatMap(hexValue), let low = bytes.next().flatMap(hexValue) else { return nil }
             let value = high << 4 | low
             if isUnreserved(value) {
@@ -106,7 +109,8 @@ public struct HTTPTargetURI: Sendable, Hashable, CustomStringConvertible {
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
         case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): return true
         default: return false
         }

@@ -31,7 +31,8 @@ public struct FederateError: Error, Sendable, Hashable, CustomStringConvertible 
     /// Creates an error for an OAuth error response from the provider.
     public init(providerError: ProviderError) {
         self.code = Code(rawValue: providerError.code)
-        self.message = providerError.description.map { "the provider answered \(providerError.code): \($0)" }
+        self.message =
+            providerError.description.map { "the provider answered \(providerError.code): \($0)" }
             ?? "the provider answered \(providerError.code)"
         self.providerError = providerError
     }

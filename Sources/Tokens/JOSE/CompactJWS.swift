@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A parsed, not yet verified, compact JWS (RFC 7515 §7.1): `header.payload.signature`.
@@ -214,7 +214,9 @@ public struct CompactJWS: Sendable {
     }
 
     /// Calls `body` with the token's UTF-8 bytes, in place (the token was made contiguous when parsed).
-    private func withTokenBytes<Value, Failure: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Value) throws(Failure) -> Value {
+    private func withTokenBytes<Value, Failure: Error>(
+        _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Value
+    ) throws(Failure) -> Value {
         let outcome = token.utf8.withContiguousStorageIfAvailable { bytes in
             Swift.Result { () throws(Failure) in try body(bytes) }
         }

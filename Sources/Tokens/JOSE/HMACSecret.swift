@@ -23,7 +23,8 @@ public struct HMACSecret: Sendable, CustomStringConvertible {
     /// hash output (RFC 7518 §3.2).
     func checkLength(for algorithm: JWSAlgorithm) throws(FederateError) {
         guard bytes.count >= algorithm.hash.byteCount else {
-            throw FederateError(.invalidKey, "the HMAC secret is \(bytes.count) bytes; \(algorithm.rawValue) needs at least \(algorithm.hash.byteCount)")
+            throw FederateError(
+                .invalidKey, "the HMAC secret is \(bytes.count) bytes; \(algorithm.rawValue) needs at least \(algorithm.hash.byteCount)")
         }
     }
 

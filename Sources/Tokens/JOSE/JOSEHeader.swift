@@ -107,14 +107,17 @@ public struct JOSEHeader: Sendable, Hashable {
     private static func checkCritical(_ crit: JSONMember, in members: JSONMembers) throws(FederateError) {
         guard crit.kind == .array else { throw FederateError(.malformedToken, "header 'crit' must be a non-empty array") }
         // Each entry: `nil` when it is not a string, else its name.
-        let entries = members.withText { text -> [String?] in
-            var elements = JSONText.Elements(text, arrayAt: Int(crit.valueStart))
-            var entries: [String?] = []
-            while let element = elements.next() {
-                entries.append(text.base[element] == UInt8(ascii: "\"") ? text.withString(at: element) { String(decoding: $0, as: UTF8.self) } : nil)
-            }
-            return entries
-        } ?? []
+        let entries =
+            members.withText { text -> [String?] in
+                var elements = JSONText.Elements(text, arrayAt: Int(crit.valueStart))
+                var entries: [String?] = []
+                while let element = elements.next() {
+                    entries.append(
+                        text.base[element] == UInt8(ascii: "\"")
+                            ? text.withString(at: element) { String(decoding: $0, as: UTF8.self) } : nil)
+                }
+                return entries
+            } ?? []
         guard !entries.isEmpty else { throw FederateError(.malformedToken, "header 'crit' must be a non-empty array") }
         for entry in entries {
             guard let name = entry else { throw FederateError(.malformedToken, "header 'crit' entries must be strings") }

@@ -52,11 +52,13 @@ public struct JWSSignatureVerifier: Sendable {
         }
         if algorithm.isSymmetric {
             guard let hmacSecret else {
-                throw FederateError(.disallowedAlgorithm, "\(algorithm.rawValue) needs an explicitly configured secret; key sets never supply one")
+                throw FederateError(
+                    .disallowedAlgorithm, "\(algorithm.rawValue) needs an explicitly configured secret; key sets never supply one")
             }
             try hmacSecret.checkLength(for: algorithm)
             let verified = jws.withSigningInput { signingInput in
-                jws.withSignature { signature in hmacSecret.matches(signature: signature, signingInput: signingInput, algorithm: algorithm) }
+                jws.withSignature { signature in hmacSecret.matches(signature: signature, signingInput: signingInput, algorithm: algorithm)
+                }
             }
             guard verified else { throw FederateError(.invalidSignature, "the signature does not verify") }
             return Result(algorithm: algorithm, keyID: nil)
@@ -66,7 +68,9 @@ public struct JWSSignatureVerifier: Sendable {
                 throw FederateError(.unknownKey, "no key with kid '\(kid.prefix(64))' in the key set")
             }
             guard key.permits(algorithm) else {
-                throw FederateError(.keyAlgorithmMismatch, "key '\(kid.prefix(64))' (\(key.keyType)\(key.curve.map { " " + $0 } ?? "")) cannot verify \(algorithm.rawValue)")
+                throw FederateError(
+                    .keyAlgorithmMismatch,
+                    "key '\(kid.prefix(64))' (\(key.keyType)\(key.curve.map { " " + $0 } ?? "")) cannot verify \(algorithm.rawValue)")
             }
             guard Self.verify(jws, with: key, algorithm: algorithm) else {
                 throw FederateError(.invalidSignature, "the signature does not verify")

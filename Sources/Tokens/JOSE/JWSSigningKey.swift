@@ -20,17 +20,35 @@ public struct JWSSigningKey: Sendable, CustomStringConvertible {
     public let keyID: String?
 
     /// An RSA key.
-    public init(rsa key: _RSA.Signing.PrivateKey, keyID: String?) { material = .rsa(key); self.keyID = keyID }
+    public init(rsa key: _RSA.Signing.PrivateKey, keyID: String?) {
+        material = .rsa(key)
+        self.keyID = keyID
+    }
     /// A P-256 key (ES256).
-    public init(p256 key: P256.Signing.PrivateKey, keyID: String?) { material = .p256(key); self.keyID = keyID }
+    public init(p256 key: P256.Signing.PrivateKey, keyID: String?) {
+        material = .p256(key)
+        self.keyID = keyID
+    }
     /// A P-384 key (ES384).
-    public init(p384 key: P384.Signing.PrivateKey, keyID: String?) { material = .p384(key); self.keyID = keyID }
+    public init(p384 key: P384.Signing.PrivateKey, keyID: String?) {
+        material = .p384(key)
+        self.keyID = keyID
+    }
     /// A P-521 key (ES512).
-    public init(p521 key: P521.Signing.PrivateKey, keyID: String?) { material = .p521(key); self.keyID = keyID }
+    public init(p521 key: P521.Signing.PrivateKey, keyID: String?) {
+        material = .p521(key)
+        self.keyID = keyID
+    }
     /// An Ed25519 key (EdDSA).
-    public init(ed25519 key: Curve25519.Signing.PrivateKey, keyID: String?) { material = .ed25519(key); self.keyID = keyID }
+    public init(ed25519 key: Curve25519.Signing.PrivateKey, keyID: String?) {
+        material = .ed25519(key)
+        self.keyID = keyID
+    }
     /// An HMAC secret (HS256/384/512).
-    public init(hmac secret: HMACSecret, keyID: String? = nil) { material = .hmac(secret); self.keyID = keyID }
+    public init(hmac secret: HMACSecret, keyID: String? = nil) {
+        material = .hmac(secret)
+        self.keyID = keyID
+    }
 
     /// Generates a fresh RSA key of `bits` (≥ 2048).
     /// `invalid_configuration` when the system refuses the size.
@@ -61,11 +79,15 @@ public struct JWSSigningKey: Sendable, CustomStringConvertible {
         switch material {
         case .rsa(let key):
             guard let primitives = try? key.publicKey.getKeyPrimitives() else { return nil }
-            jwk = ["kty": "RSA", "n": .string(Base64URL.encode(Array(primitives.modulus))), "e": .string(Base64URL.encode(Array(primitives.publicExponent)))]
+            jwk = [
+                "kty": "RSA", "n": .string(Base64URL.encode(Array(primitives.modulus))),
+                "e": .string(Base64URL.encode(Array(primitives.publicExponent))),
+            ]
         case .p256(let key): jwk = Self.ecJWK(curve: "P-256", x963: Array(key.publicKey.x963Representation))
         case .p384(let key): jwk = Self.ecJWK(curve: "P-384", x963: Array(key.publicKey.x963Representation))
         case .p521(let key): jwk = Self.ecJWK(curve: "P-521", x963: Array(key.publicKey.x963Representation))
-        case .ed25519(let key): jwk = ["kty": "OKP", "crv": "Ed25519", "x": .string(Base64URL.encode(Array(key.publicKey.rawRepresentation)))]
+        case .ed25519(let key):
+            jwk = ["kty": "OKP", "crv": "Ed25519", "x": .string(Base64URL.encode(Array(key.publicKey.rawRepresentation)))]
         case .hmac: return nil
         }
         jwk["use"] = "sig"
@@ -76,8 +98,10 @@ public struct JWSSigningKey: Sendable, CustomStringConvertible {
 
     private static func ecJWK(curve: String, x963: [UInt8]) -> [String: JSONValue] {
         let size = (x963.count - 1) / 2
-        return ["kty": "EC", "crv": .string(curve),
-                "x": .string(Base64URL.encode(x963[1...size])), "y": .string(Base64URL.encode(x963[(size + 1)...]))]
+        return [
+            "kty": "EC", "crv": .string(curve),
+            "x": .string(Base64URL.encode(x963[1...size])), "y": .string(Base64URL.encode(x963[(size + 1)...])),
+        ]
     }
 
     /// Signs a payload as a compact JWS. `header` adds members; `alg` and `kid` are set here.
@@ -106,7 +130,9 @@ public struct JWSSigningKey: Sendable, CustomStringConvertible {
     }
 
     /// Signs a JSON claims set as a JWT.
-    public func sign(claims: [String: JSONValue], algorithm: JWSAlgorithm, header: [String: JSONValue] = ["typ": "JWT"]) throws(FederateError) -> String {
+    public func sign(
+        claims: [String: JSONValue], algorithm: JWSAlgorithm, header: [String: JSONValue] = ["typ": "JWT"]
+    ) throws(FederateError) -> String {
         try sign(payload: JSONSerializer.bytes(.object(claims)), algorithm: algorithm, header: header)
     }
 

@@ -126,11 +126,21 @@ public struct JSONWebKey: Sendable {
         self.keyOperations = nil
         self.algorithm = nil
         switch material {
-        case .rsa: keyType = "RSA"; curve = nil
-        case .p256: keyType = "EC"; curve = "P-256"
-        case .p384: keyType = "EC"; curve = "P-384"
-        case .p521: keyType = "EC"; curve = "P-521"
-        case .ed25519: keyType = "OKP"; curve = "Ed25519"
+        case .rsa:
+            keyType = "RSA"
+            curve = nil
+        case .p256:
+            keyType = "EC"
+            curve = "P-256"
+        case .p384:
+            keyType = "EC"
+            curve = "P-384"
+        case .p521:
+            keyType = "EC"
+            curve = "P-521"
+        case .ed25519:
+            keyType = "OKP"
+            curve = "Ed25519"
         }
     }
 

@@ -26,7 +26,9 @@ public struct AuthenticationLevel: Sendable, Hashable, CustomStringConvertible {
     /// the bounds are refused with ``FederateError/Code/invalidClaim``.
     public init(acr: String? = nil, amr: [String] = [], authTime: Date? = nil) throws(FederateError) {
         if let acr { try Self.checkValue(acr, claim: "acr") }
-        guard amr.count <= Self.maximumMethods else { throw FederateError(.invalidClaim, "'amr' has more than \(Self.maximumMethods) entries") }
+        guard amr.count <= Self.maximumMethods else {
+            throw FederateError(.invalidClaim, "'amr' has more than \(Self.maximumMethods) entries")
+        }
         for method in amr { try Self.checkValue(method, claim: "amr") }
         self.acr = acr
         self.amr = amr
@@ -47,7 +49,9 @@ public struct AuthenticationLevel: Sendable, Hashable, CustomStringConvertible {
             guard case .array(let entries) = claims.value(of: member) else {
                 throw FederateError(.invalidClaim, "'amr' is not an array of strings")
             }
-            guard entries.count <= Self.maximumMethods else { throw FederateError(.invalidClaim, "'amr' has more than \(Self.maximumMethods) entries") }
+            guard entries.count <= Self.maximumMethods else {
+                throw FederateError(.invalidClaim, "'amr' has more than \(Self.maximumMethods) entries")
+            }
             for entry in entries {
                 guard case .string(let method) = entry else { throw FederateError(.invalidClaim, "'amr' is not an array of strings") }
                 amr.append(method)

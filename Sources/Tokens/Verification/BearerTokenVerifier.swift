@@ -29,7 +29,9 @@ public protocol BearerTokenVerifier: CallerTokenVerifier {
     var providerID: String { get }
 
     /// Verifies `token`; throws ``FederateError`` when it is not acceptable.
-    nonisolated(nonsending) func verifyBearer(_ token: String, expecting expectations: IDTokenExpectations) async throws(FederateError) -> BearerIdentity
+    nonisolated(nonsending) func verifyBearer(
+        _ token: String, expecting expectations: IDTokenExpectations
+    ) async throws(FederateError) -> BearerIdentity
 }
 
 extension BearerTokenVerifier {
@@ -60,7 +62,8 @@ public struct IDTokenBearerVerifier: BearerTokenVerifier {
     /// Wraps `verify`, which returns the verified ID token or throws. It runs on the caller's
     /// executor, as every verification does.
     public init(
-        providerID: String, verify: nonisolated(nonsending) @escaping @Sendable (String, IDTokenExpectations) async throws(FederateError) -> IDToken
+        providerID: String,
+        verify: nonisolated(nonsending) @escaping @Sendable (String, IDTokenExpectations) async throws(FederateError) -> IDToken
     ) {
         self.providerID = providerID
         self.verification = .closure(verify)
@@ -92,7 +95,9 @@ public struct IDTokenBearerVerifier: BearerTokenVerifier {
 }
 
 extension IDTokenBearerVerifier: JWSCallerTokenVerifier {
-    package nonisolated(nonsending) func verifyCaller(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> CallerIdentity {
+    package nonisolated(nonsending) func verifyCaller(
+        _ token: String, read: CompactJWS.HeaderRead
+    ) async throws(FederateError) -> CallerIdentity {
         switch verification {
         case .verifier(let verifier):
             return CallerIdentity(bearer: BearerIdentity(providerID: providerID, idToken: try await verifier.verify(token, read: read)))

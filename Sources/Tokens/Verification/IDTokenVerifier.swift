@@ -45,8 +45,10 @@ public struct IDTokenVerifier: Sendable {
         self.requiresKeyID = requiresKeyID
         let metrics = observability.verifications(of: .idToken)
         self.metrics = metrics
-        self.plain = Self.pipeline(policy: policy, keys: keys, clock: clock, requiresKeyID: requiresKeyID, expectations: IDTokenExpectations())
-            .observed(by: observability, metrics: metrics)
+        self.plain = Self.pipeline(
+            policy: policy, keys: keys, clock: clock, requiresKeyID: requiresKeyID, expectations: IDTokenExpectations()
+        )
+        .observed(by: observability, metrics: metrics)
     }
 
     /// Verifies `token`. On an unknown `kid`, asks the key provider for a refreshed set once

@@ -68,7 +68,9 @@ public struct JWTVerifier: Sendable {
         requiresKeyID: Bool = false, requiresIssuedAt: Bool = true,
         requiresExpiry: Bool = false, checksExpiry: Bool = true, limits: JWSLimits = .default
     ) {
-        var rules: ClaimRules = [ExplicitTypeRule.jwt, IssuerRule(issuers), AudienceRule(audiences), IssuedAtRule(required: requiresIssuedAt)]
+        var rules: ClaimRules = [
+            ExplicitTypeRule.jwt, IssuerRule(issuers), AudienceRule(audiences), IssuedAtRule(required: requiresIssuedAt),
+        ]
         if checksExpiry { rules.append(ExpiryRule(required: requiresExpiry)) }
         rules.append(NotBeforeRule())
         self.init(
@@ -129,7 +131,9 @@ public struct JWTVerifier: Sendable {
         do throws(FederateError) {
             let verified: VerifiedJWT
             if observability.isTracing {
-                verified = try await observability.span(metrics.spanName, attributes: ["federate.token.kind": .string(metrics.kind.rawValue)]) {
+                verified = try await observability.span(
+                    metrics.spanName, attributes: ["federate.token.kind": .string(metrics.kind.rawValue)]
+                ) {
                     () async throws(FederateError) in try await run(input)
                 }
             } else {
@@ -212,7 +216,7 @@ public struct JWTVerifier: Sendable {
         let result: JWSSignatureVerifier.Result
         do throws(FederateError) {
             result = try signature.verify(jws, keySet: keySet)
-        } catch where error.code == .unknownKey {
+        } catch  where error.code == .unknownKey {
             guard let refreshed = try await keys.refreshedKeySet(after: keySet) else { throw error }
             result = try signature.verify(jws, keySet: refreshed)
         }
@@ -227,7 +231,8 @@ public struct JWTVerifier: Sendable {
     /// whose signature verified; its header is remembered for the next token.
     private func accept(_ jws: CompactJWS, signature: JWSSignatureVerifier.Result) throws(FederateError) -> VerifiedJWT {
         if !jws.headerWasRemembered { jws.withHeaderSegment { headers.remember($0, jws.header) } }
-        let token = VerifiedJWT(header: jws.header, claims: try jws.claims(limits: limits), algorithm: signature.algorithm, keyID: signature.keyID)
+        let token = VerifiedJWT(
+            header: jws.header, claims: try jws.claims(limits: limits), algorithm: signature.algorithm, keyID: signature.keyID)
         try rules.check(token, context: ClaimContext(now: clock.now, clockTolerance: clockTolerance))
         return token
     }
@@ -243,7 +248,7 @@ extension KeySetProvider {
         let keySet = try await keySet()
         do throws(FederateError) {
             return try verifier.verify(jws, keySet: keySet)
-        } catch where error.code == .unknownKey {
+        } catch  where error.code == .unknownKey {
             guard let refreshed = try await refreshedKeySet(after: keySet) else { throw error }
             return try verifier.verify(jws, keySet: refreshed)
         }

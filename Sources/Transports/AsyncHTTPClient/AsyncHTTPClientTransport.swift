@@ -143,7 +143,8 @@ public struct AsyncHTTPClientTransport: FederateRelyingParty.HTTPClient {
             let status = Int(response.status.code)
             let headers = response.headers.map { (name: $0.name, value: $0.value) }
 
-            let mayHaveBody = !request.method.caseInsensitiveEquals("HEAD") && status >= 200
+            let mayHaveBody =
+                !request.method.caseInsensitiveEquals("HEAD") && status >= 200
                 && status != 204 && status != 304
             if mayHaveBody, let declared = response.headers.first(name: "Content-Length"),
                 Self.exceedsLimit(contentLength: declared, limit: limit)
@@ -185,7 +186,8 @@ public struct AsyncHTTPClientTransport: FederateRelyingParty.HTTPClient {
             guard !request.followRedirects else {
                 throw FederateError(
                     .invalidConfiguration,
-                    "a transport on an AsyncHTTPClient of your own cannot check where redirects lead: use AsyncHTTPClientTransport.shared for a request that follows redirects and may reach only public addresses")
+                    "a transport on an AsyncHTTPClient of your own cannot check where redirects lead: use AsyncHTTPClientTransport.shared for a request that follows redirects and may reach only public addresses"
+                )
             }
             try await destination.checkResolvedAddresses(of: request.url)
             return unchecked

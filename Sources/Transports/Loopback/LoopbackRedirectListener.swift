@@ -221,7 +221,9 @@ public final class LoopbackRedirectListener: RedirectReceiver {
         return (String(uri[..<mark]), String(uri[uri.index(after: mark)...]))
     }
 
-    private static func respond(_ outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>, status: HTTPResponseStatus, html: String) async throws {
+    private static func respond(
+        _ outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>, status: HTTPResponseStatus, html: String
+    ) async throws {
         let headers: HTTPHeaders = [
             "Content-Type": "text/html; charset=utf-8", "Content-Length": String(html.utf8.count), "Cache-Control": "no-store",
             "Referrer-Policy": "no-referrer", "Connection": "close",

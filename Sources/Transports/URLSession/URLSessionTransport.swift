@@ -1,8 +1,8 @@
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
-import Foundation
+    public import FoundationNetworking
+    import Foundation
 #else
-public import Foundation
+    public import Foundation
 #endif
 public import FederateRelyingParty
 import FederateTokens
@@ -335,36 +335,36 @@ public struct URLSessionTransport: HTTPClient {
     }
 
     #if canImport(FoundationNetworking)
-    /// Headers that swift-corelibs-foundation or libcurl add to every request on their own:
-    /// `Accept: */*`, `Accept-Encoding: deflate, gzip, br, zstd` (an invitation to compress),
-    /// `Accept-Language` (the process locale), `User-Agent: <process> (unknown version) curl/…`
-    /// and, for a `POST` with a body, `Content-Type: application/x-www-form-urlencoded`.
-    private static let implicitHeaders = ["Accept", "Accept-Encoding", "Accept-Language", "User-Agent", "Content-Type"]
+        /// Headers that swift-corelibs-foundation or libcurl add to every request on their own:
+        /// `Accept: */*`, `Accept-Encoding: deflate, gzip, br, zstd` (an invitation to compress),
+        /// `Accept-Language` (the process locale), `User-Agent: <process> (unknown version) curl/…`
+        /// and, for a `POST` with a body, `Content-Type: application/x-www-form-urlencoded`.
+        private static let implicitHeaders = ["Accept", "Accept-Encoding", "Accept-Language", "User-Agent", "Content-Type"]
 
-    /// Keeps swift-corelibs-foundation and libcurl from adding ``implicitHeaders``, so that the
-    /// request carries only the caller's headers and `User-Agent`, as with AsyncHTTPClient.
-    ///
-    /// A header set to a blank value (one space) reaches libcurl as `Name:  `, which libcurl
-    /// documents as "remove this header": it then sends neither the blank value nor its own
-    /// default. (An empty value would instead be sent as an empty header.)
-    private func suppressImplicitHeaders(in urlRequest: inout URLRequest) {
-        for name in Self.implicitHeaders
-        where urlRequest.value(forHTTPHeaderField: name) == nil
-            && !self.session.additionalHeaderNames.contains(name.lowercased())
-        {
-            urlRequest.setValue(" ", forHTTPHeaderField: name)
+        /// Keeps swift-corelibs-foundation and libcurl from adding ``implicitHeaders``, so that the
+        /// request carries only the caller's headers and `User-Agent`, as with AsyncHTTPClient.
+        ///
+        /// A header set to a blank value (one space) reaches libcurl as `Name:  `, which libcurl
+        /// documents as "remove this header": it then sends neither the blank value nor its own
+        /// default. (An empty value would instead be sent as an empty header.)
+        private func suppressImplicitHeaders(in urlRequest: inout URLRequest) {
+            for name in Self.implicitHeaders
+            where urlRequest.value(forHTTPHeaderField: name) == nil
+                && !self.session.additionalHeaderNames.contains(name.lowercased())
+            {
+                urlRequest.setValue(" ", forHTTPHeaderField: name)
+            }
         }
-    }
     #else
-    /// Apple's URLSession adds `Accept-Encoding: gzip, deflate, br` and decodes what it gets;
-    /// asking for `identity` keeps conforming servers from encoding the body.
-    private func suppressImplicitHeaders(in urlRequest: inout URLRequest) {
-        if urlRequest.value(forHTTPHeaderField: "Accept-Encoding") == nil
-            && !self.session.additionalHeaderNames.contains("accept-encoding")
-        {
-            urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+        /// Apple's URLSession adds `Accept-Encoding: gzip, deflate, br` and decodes what it gets;
+        /// asking for `identity` keeps conforming servers from encoding the body.
+        private func suppressImplicitHeaders(in urlRequest: inout URLRequest) {
+            if urlRequest.value(forHTTPHeaderField: "Accept-Encoding") == nil
+                && !self.session.additionalHeaderNames.contains("accept-encoding")
+            {
+                urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
+            }
         }
-    }
     #endif
 
     /// Parses the URL and checks that it is an absolute `http` or `https` URL with a host.
@@ -385,11 +385,13 @@ public struct URLSessionTransport: HTTPClient {
     /// CR, LF or NUL (which would let a value smuggle in extra header lines).
     private static func isValidHeader(_ header: (name: String, value: String)) -> Bool {
         let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
-        let nameIsToken = !header.name.isEmpty && header.name.utf8.allSatisfy { byte in
-            let isDigit = byte >= 0x30 && byte <= 0x39
-            let isLetter = byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A
-            return isDigit || isLetter || tokenSymbols.contains(byte)
-        }
+        let nameIsToken =
+            !header.name.isEmpty
+            && header.name.utf8.allSatisfy { byte in
+                let isDigit = byte >= 0x30 && byte <= 0x39
+                let isLetter = byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A
+                return isDigit || isLetter || tokenSymbols.contains(byte)
+            }
         let valueIsClean = !header.value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
         return nameIsToken && valueIsClean
     }

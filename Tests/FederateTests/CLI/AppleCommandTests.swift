@@ -21,7 +21,8 @@ struct AppleCommandTests {
         let secret = try #require(object["client_secret"]?.stringValue)
         let jws = try CompactJWS(parsing: secret)
         let jwk = try #require(JWSSigningKey(p256: key, keyID: "KID").publicJWK())
-        _ = try JWSSignatureVerifier(allowedAlgorithms: [.es256]).verify(jws, keySet: JSONWebKeySet(jwks: JSONSerializer.bytes(["keys": [.object(jwk)]])))
+        _ = try JWSSignatureVerifier(allowedAlgorithms: [.es256]).verify(
+            jws, keySet: JSONWebKeySet(jwks: JSONSerializer.bytes(["keys": [.object(jwk)]])))
         let claims = try JSONParser().parseObject(jws.payload)
         #expect(claims["sub"] == "com.example.web")
         #expect(try #require(claims["exp"]?.int64Value) - (try #require(claims["iat"]?.int64Value)) == 600)
@@ -31,11 +32,14 @@ struct AppleCommandTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("AuthKey-\(UUID().uuidString).p8")
         try P384.Signing.PrivateKey().pemRepresentation.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
-        let wrongKey = try await CLIProcess.run(["apple", "client-secret", "--team-id", "T", "--key-id", "K", "--client-id", "C", "--key-file", file.path])
+        let wrongKey = try await CLIProcess.run([
+            "apple", "client-secret", "--team-id", "T", "--key-id", "K", "--client-id", "C", "--key-file", file.path,
+        ])
         #expect(wrongKey.status == 1)
         #expect(wrongKey.stdout.contains("\"error\":\"invalid_key\""))
         let long = try await CLIProcess.run([
-            "apple", "client-secret", "--team-id", "T", "--key-id", "K", "--client-id", "C", "--key-file", file.path, "--lifetime", "15777001",
+            "apple", "client-secret", "--team-id", "T", "--key-id", "K", "--client-id", "C", "--key-file", file.path, "--lifetime",
+            "15777001",
         ])
         #expect(long.status == 1)
     }

@@ -21,7 +21,9 @@ struct FirebaseVerifyCommandTests {
         Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8)) + "." + Base64URL.encode(JSONSerializer.bytes(.object(claims))) + "."
     }
 
-    static func verify(_ arguments: [String], environment: [String: String]? = nil) async throws -> (status: Int32, json: [String: JSONValue]) {
+    static func verify(
+        _ arguments: [String], environment: [String: String]? = nil
+    ) async throws -> (status: Int32, json: [String: JSONValue]) {
         let output = try await CLIProcess.run(["verify"] + arguments + ["--at", String(now)], environment: environment)
         return (output.status, (try? JSONParser().parseObject(Array(output.stdout.utf8))) ?? [:])
     }
@@ -65,7 +67,8 @@ struct FirebaseVerifyCommandTests {
         let signed = try Fixtures.rsa.sign(claims: Self.claims(base), algorithm: .rs256)
         var verdict = try await Self.verify(options + ["--firebase-emulator", "127.0.0.1:9099", signed])
         #expect(verdict.status == 1 && verdict.json["error"] == "disallowed_algorithm", "\(verdict.json)")
-        verdict = try await Self.verify(options + ["--firebase-emulator", "127.0.0.1:9099", Self.unsigned(Self.claims(base, project: "other"))])
+        verdict = try await Self.verify(
+            options + ["--firebase-emulator", "127.0.0.1:9099", Self.unsigned(Self.claims(base, project: "other"))])
         #expect(verdict.status == 1, "\(verdict.json)")
         var environment = ProcessInfo.processInfo.environment
         environment["FIREBASE_AUTH_EMULATOR_HOST"] = "127.0.0.1:9099"
@@ -99,7 +102,8 @@ struct FirebaseVerifyCommandTests {
         let keys = FileManager.default.temporaryDirectory.appendingPathComponent("federate-session-keys-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: keys) }
         let run = await ExternalProcess.run(
-            [python, "Tests/Interop/jose_issuer.py", "firebase", "--project", "py-project", "--keys-file", keys.path], in: root, timeout: 120)
+            [python, "Tests/Interop/jose_issuer.py", "firebase", "--project", "py-project", "--keys-file", keys.path], in: root,
+            timeout: 120)
         try #require(run.status == 0, "jose_issuer.py firebase failed: \(ExternalProcess.tail(run.stderr))")
         let tokens = try #require(try JSONParser().parseObject(Array(run.stdout.utf8))["tokens"])
         func verdict(_ name: String, _ extra: [String] = []) async throws -> (Int32, String?) {

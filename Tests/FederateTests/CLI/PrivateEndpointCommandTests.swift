@@ -45,10 +45,16 @@ struct PrivateEndpointCommandTests {
     }
 
     @Test func theAllowListOptionIsCheckedAndApplied() async throws {
-        for command in [["discover", "https://op.example"], ["doctor", "https://op.example"], ["verify", "--issuer", "https://op.example", "--audience", "a", "x"]] {
+        for command in [
+            ["discover", "https://op.example"], ["doctor", "https://op.example"],
+            ["verify", "--issuer", "https://op.example", "--audience", "a", "x"],
+        ] {
             let malformed = try await CLIProcess.run(command + ["--allow-private-endpoint", "10.0.0.0/99"])
             #expect(malformed.status == 64, "\(command[0]): \(malformed.stderr)")
-            #expect(malformed.stderr.contains("--allow-private-endpoint: private-network allow-list entry '10.0.0.0/99' is not a network in CIDR notation"), "\(command[0]): \(malformed.stderr)")
+            #expect(
+                malformed.stderr.contains(
+                    "--allow-private-endpoint: private-network allow-list entry '10.0.0.0/99' is not a network in CIDR notation"),
+                "\(command[0]): \(malformed.stderr)")
         }
         // Allowed, the private issuer is contacted (and fails there: nothing speaks TLS on it).
         let server = try await LoopbackHTTPServer.start { _ in .json("{}") }
@@ -65,10 +71,14 @@ struct PrivateEndpointCommandTests {
         let admin = try await LoopbackHTTPServer.start { _ in .json(#"{"keys":[]}"#) }
         let loopback = "http://127.0.0.1:\(admin.port)"
         let provider = try await LoopbackHTTPServer.start { _ in
-            .json(JSONSerializer.string(.object(PrivateNetworkRuleTests.members([
-                "jwks_uri": .string(loopback + "/admin/keys?action=delete-everything"), "token_endpoint": .string(loopback + "/token"),
-                "userinfo_endpoint": .string("https://[::ffff:7f00:1]/userinfo"),
-            ]))))
+            .json(
+                JSONSerializer.string(
+                    .object(
+                        PrivateNetworkRuleTests.members([
+                            "jwks_uri": .string(loopback + "/admin/keys?action=delete-everything"),
+                            "token_endpoint": .string(loopback + "/token"),
+                            "userinfo_endpoint": .string("https://[::ffff:7f00:1]/userinfo"),
+                        ]))))
         }
         let http = NameMappingClient(names: ["op.example": (provider.baseURL, .anyAddress)])
         let report = await DoctorCommand.examine(
@@ -85,7 +95,8 @@ struct PrivateEndpointCommandTests {
         // With the loopback network on the provider's allow-list the doctor goes on, over https
         // only: the plain-http endpoints stay refused.
         let allowed = await DoctorCommand.examine(
-            issuer: PrivateNetworkRuleTests.issuer, clientID: nil, allowList: try PrivateNetworkAllowList(["127.0.0.0/8"]), httpClient: http,
+            issuer: PrivateNetworkRuleTests.issuer, clientID: nil, allowList: try PrivateNetworkAllowList(["127.0.0.0/8"]),
+            httpClient: http,
             timeout: .seconds(10))
         #expect(allowed.checks.first { $0.id == "endpoints.tls" }?.status == .failure)
         #expect(allowed.checks.first { $0.id == "endpoints.private" } == nil)

@@ -23,7 +23,8 @@ struct ProviderVerifyCommandTests {
         let keys = try Self.file(TestIssuer.jwks(for: [Fixtures.rsa]))
         defer { try? FileManager.default.removeItem(at: keys) }
         let claims: [String: JSONValue] = [
-            "iss": "accounts.google.com", "aud": "web-client", "sub": "1100", "iat": .integer(Self.now - 5), "exp": .integer(Self.now + 600),
+            "iss": "accounts.google.com", "aud": "web-client", "sub": "1100", "iat": .integer(Self.now - 5),
+            "exp": .integer(Self.now + 600),
         ]
         let good = try Fixtures.rsa.sign(claims: claims, algorithm: .rs256)
         let accepted = try await Self.verdict(["--provider", "google", "--audience", "web-client", "--keys-url", keys.path, good])
@@ -32,8 +33,10 @@ struct ProviderVerifyCommandTests {
 
         var other = claims
         other["iss"] = "https://accounts.google.com/"
-        let refused = try await Self.verdict(["--provider", "google", "--audience", "web-client", "--keys-url", keys.path,
-                                              try Fixtures.rsa.sign(claims: other, algorithm: .rs256)])
+        let refused = try await Self.verdict([
+            "--provider", "google", "--audience", "web-client", "--keys-url", keys.path,
+            try Fixtures.rsa.sign(claims: other, algorithm: .rs256),
+        ])
         #expect(refused.status == 1)
         #expect(refused.json["error"] == "issuer_mismatch")
     }
@@ -50,8 +53,10 @@ struct ProviderVerifyCommandTests {
         #expect(accepted.status == 0, "\(accepted.json)")
         var expired = claims
         expired["exp"] = .integer(Self.now - 600)
-        let refused = try await Self.verdict(["--provider", "firebase", "--project-id", "demo", "--keys-url", map.path,
-                                              try Fixtures.rsa.sign(claims: expired, algorithm: .rs256)])
+        let refused = try await Self.verdict([
+            "--provider", "firebase", "--project-id", "demo", "--keys-url", map.path,
+            try Fixtures.rsa.sign(claims: expired, algorithm: .rs256),
+        ])
         #expect(refused.json["error"] == "id_token_expired")
     }
 
@@ -62,8 +67,10 @@ struct ProviderVerifyCommandTests {
             "iss": "https://appleid.apple.com", "aud": "com.example.web", "sub": "001.abc", "iat": .integer(Self.now - 5),
             "exp": .integer(Self.now + 600), "email_verified": "true",
         ]
-        let accepted = try await Self.verdict(["--provider", "apple", "--audience", "com.example.web", "--keys-url", keys.path,
-                                               try Fixtures.rsa.sign(claims: claims, algorithm: .rs256)])
+        let accepted = try await Self.verdict([
+            "--provider", "apple", "--audience", "com.example.web", "--keys-url", keys.path,
+            try Fixtures.rsa.sign(claims: claims, algorithm: .rs256),
+        ])
         #expect(accepted.status == 0)
 
         let both = try await CLIProcess.run(["verify", "--provider", "apple", "--jwks", keys.path, "--audience", "a", "t"])

@@ -12,9 +12,12 @@ struct TerminalOutputTests {
     /// and isolates, and a pile of combining marks.
     static func expectClean(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
         for scalar in ["\u{1B}", "\u{9B}", "\u{202E}", "\u{2066}", "\u{200F}", "\u{61C}"] {
-            #expect(!text.contains(scalar), "raw U+\(String(scalar.unicodeScalars.first?.value ?? 0, radix: 16)) in output", sourceLocation: sourceLocation)
+            #expect(
+                !text.contains(scalar), "raw U+\(String(scalar.unicodeScalars.first?.value ?? 0, radix: 16)) in output",
+                sourceLocation: sourceLocation)
         }
-        #expect(!text.contains(String(repeating: "\u{301}", count: 200)), "a pile of combining marks in output", sourceLocation: sourceLocation)
+        #expect(
+            !text.contains(String(repeating: "\u{301}", count: 200)), "a pile of combining marks in output", sourceLocation: sourceLocation)
     }
 
     /// A provider on loopback whose discovery document and device answer carry `hostile` values.
@@ -41,9 +44,12 @@ struct TerminalOutputTests {
                 answer.merge(device) { _, new in new }
                 return .json(JSONSerializer.string(.object(answer)))
             case "/par":
-                return TestHTTPResponse(status: 201, headers: [("Content-Type", "application/json")], body: Array(#"{"request_uri":"urn:x","expires_in":60}"#.utf8))
+                return TestHTTPResponse(
+                    status: 201, headers: [("Content-Type", "application/json")],
+                    body: Array(#"{"request_uri":"urn:x","expires_in":60}"#.utf8))
             case "/token":
-                return TestHTTPResponse(status: 400, headers: [("Content-Type", "application/json")], body: Array(#"{"error":"authorization_pending"}"#.utf8))
+                return TestHTTPResponse(
+                    status: 400, headers: [("Content-Type", "application/json")], body: Array(#"{"error":"authorization_pending"}"#.utf8))
             default:
                 return .json(#"{"keys":[]}"#)
             }

@@ -21,7 +21,9 @@ import Federate
     }
 
     @Test func validTokenPrintsClaimsAndExitsZero() async throws {
-        let result = try await CLIProcess.run(["verify", "--jwks", try jwksFile(), "--audience", Fixtures.clientID, Fixtures.token(["email": "a@b.c"])])
+        let result = try await CLIProcess.run([
+            "verify", "--jwks", try jwksFile(), "--audience", Fixtures.clientID, Fixtures.token(["email": "a@b.c"]),
+        ])
         #expect(result.status == 0)
         let json = try object(result.stdout)
         #expect(json["valid"] == true)
@@ -46,7 +48,9 @@ import Federate
 
     @Test func atEvaluatesTimeClaimsAtThatInstant() async throws {
         let old = Fixtures.token(["iat": 1_600_000_000, "exp": 1_600_000_600])
-        let result = try await CLIProcess.run(["verify", "--jwks", try jwksFile(), "--audience", Fixtures.clientID, "--at", "1600000100", old])
+        let result = try await CLIProcess.run([
+            "verify", "--jwks", try jwksFile(), "--audience", Fixtures.clientID, "--at", "1600000100", old,
+        ])
         #expect(result.status == 0)
     }
 
@@ -76,8 +80,11 @@ import Federate
         let withoutIssuer = Fixtures.token(["iss": .null])
         let otherSignature = try #require(Fixtures.token().split(separator: ".").last)
         let forged = withoutIssuer.split(separator: ".").dropLast().joined(separator: ".") + "." + otherSignature
-        let tokens = [Fixtures.token(), Fixtures.token(["iss": "https://elsewhere.example"]), withoutIssuer, Fixtures.token(["iss": 7]), forged]
-        let result = try await CLIProcess.run(["verify", "--jwks", try jwksFile(), "--audience", Fixtures.clientID], stdin: tokens.joined(separator: "\n") + "\n")
+        let tokens = [
+            Fixtures.token(), Fixtures.token(["iss": "https://elsewhere.example"]), withoutIssuer, Fixtures.token(["iss": 7]), forged,
+        ]
+        let result = try await CLIProcess.run(
+            ["verify", "--jwks", try jwksFile(), "--audience", Fixtures.clientID], stdin: tokens.joined(separator: "\n") + "\n")
         #expect(result.status == 0)
         let verdicts = try result.lines.map { try object($0)["error"]?.stringValue ?? "valid" }
         #expect(verdicts == ["valid", "valid", "missing_claim", "invalid_claim", "invalid_signature"])
@@ -85,7 +92,8 @@ import Federate
 
     @Test func standardInputGivesOneLinePerTokenInOrder() async throws {
         let tokens = [Fixtures.token(), "garbage", Fixtures.token(key: Fixtures.ec, algorithm: .es256), Fixtures.token(["aud": "x"])]
-        let result = try await CLIProcess.run(["verify", "--jwks", try jwksFile(), "--audience", Fixtures.clientID], stdin: tokens.joined(separator: "\n") + "\n")
+        let result = try await CLIProcess.run(
+            ["verify", "--jwks", try jwksFile(), "--audience", Fixtures.clientID], stdin: tokens.joined(separator: "\n") + "\n")
         #expect(result.status == 0)
         let verdicts = try result.lines.map { try object($0)["error"]?.stringValue ?? "valid" }
         #expect(verdicts == ["valid", "malformed_token", "valid", "audience_mismatch"])
@@ -94,7 +102,8 @@ import Federate
     @Test func summaryCountsValidAndInvalid() async throws {
         let tokens = [Fixtures.token(), Fixtures.token(["aud": "x"]), Fixtures.token(key: Fixtures.ed, algorithm: .edDSA)]
         let result = try await CLIProcess.run(
-            ["verify", "--jwks", try jwksFile(), "--audience", Fixtures.clientID, "--output", "summary"], stdin: tokens.joined(separator: "\n"))
+            ["verify", "--jwks", try jwksFile(), "--audience", Fixtures.clientID, "--output", "summary"],
+            stdin: tokens.joined(separator: "\n"))
         #expect(result.status == 0)
         #expect(result.stdout == "2 valid, 1 invalid\n")
     }

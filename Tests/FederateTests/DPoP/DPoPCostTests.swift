@@ -18,7 +18,8 @@ import Testing
         let token = try rsa.sign(claims: claims, algorithm: .rs256)
         let keySet = try JSONWebKeySet(keys: [try JSONWebKey(jwk: rsa.publicJWK(algorithm: .rs256) ?? [:])])
         let idTokens = IDTokenVerifier(
-            policy: IDTokenPolicy(issuers: ["https://as.example.com"], audiences: ["api"], allowedAlgorithms: [.rs256]), keys: keySet, clock: clock)
+            policy: IDTokenPolicy(issuers: ["https://as.example.com"], audiences: ["api"], allowedAlgorithms: [.rs256]), keys: keySet,
+            clock: clock)
         let key = DPoPKey.generateES256()
         let url = "https://api.example.com/orders"
         let proof = try key.proof(method: "GET", uri: url, issuedAt: clock.now, accessToken: token)
@@ -36,15 +37,19 @@ import Testing
         // Interleaved, best of three, so a burst of load elsewhere hits both sides alike.
         var baseline = Duration.seconds(3600), bound = Duration.seconds(3600)
         for _ in 0..<3 {
-            baseline = min(baseline, try time {
-                _ = try idTokens.verify(token, keySet: keySet)
-                precondition(raw.publicKey.isValidSignature(signature, for: digest))
-            })
-            bound = min(bound, try time {
-                _ = try idTokens.verify(token, keySet: keySet)
-                let verified = try proofs.verify(proof, method: "GET", uri: url, accessToken: token)
-                precondition(ConstantTime.equals(verified.thumbprint, key.thumbprint))
-            })
+            baseline = min(
+                baseline,
+                try time {
+                    _ = try idTokens.verify(token, keySet: keySet)
+                    precondition(raw.publicKey.isValidSignature(signature, for: digest))
+                })
+            bound = min(
+                bound,
+                try time {
+                    _ = try idTokens.verify(token, keySet: keySet)
+                    let verified = try proofs.verify(proof, method: "GET", uri: url, accessToken: token)
+                    precondition(ConstantTime.equals(verified.thumbprint, key.thumbprint))
+                })
         }
         print("DPoP cost (debug, 200 requests): token + raw P-256 \(baseline), DPoP-bound request \(bound)")
         #expect(bound < baseline * 4, "a DPoP-bound request took \(bound) against \(baseline) for a token and a raw P-256 verification")

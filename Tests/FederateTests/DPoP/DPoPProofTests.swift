@@ -40,25 +40,32 @@ import Testing
         #expect(Self.code { try late.verify(Self.rfcProof, method: "POST", uri: "https://server.example.com/token") } == .tokenExpired)
         let onTime = Self.verifier(at: Self.rfcIssuedAt)
         #expect(Self.code { try onTime.verify(Self.rfcProof, method: "GET", uri: "https://server.example.com/token") } == .invalidDPoPProof)
-        #expect(Self.code { try onTime.verify(Self.rfcProof, method: "POST", uri: "https://server.example.com/other") } == .invalidDPoPProof)
+        #expect(
+            Self.code { try onTime.verify(Self.rfcProof, method: "POST", uri: "https://server.example.com/other") } == .invalidDPoPProof)
         // An access token presented with a proof lacking `ath`.
-        #expect(Self.code { try onTime.verify(Self.rfcProof, method: "POST", uri: "https://server.example.com/token", accessToken: "at") } == .missingClaim)
+        #expect(
+            Self.code { try onTime.verify(Self.rfcProof, method: "POST", uri: "https://server.example.com/token", accessToken: "at") }
+                == .missingClaim)
         // A server requiring a nonce.
-        #expect(Self.code { try onTime.verify(Self.rfcProof, method: "POST", uri: "https://server.example.com/token", acceptedNonces: ["n"]) } == .useDPoPNonce)
+        #expect(
+            Self.code { try onTime.verify(Self.rfcProof, method: "POST", uri: "https://server.example.com/token", acceptedNonces: ["n"]) }
+                == .useDPoPNonce)
         // Normalization: case, default port, query and fragment of the request do not matter.
         _ = try onTime.verify(Self.rfcProof, method: "POST", uri: "HTTPS://Server.Example.COM:443/token?x=1#f")
     }
 
     @Test func rfc9449AccessTokenHash() {
         // RFC 9449 §7.1: the access token and its `ath`.
-        #expect(AccessTokenHashRule.hash(of: "Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU") == "fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo")
+        #expect(
+            AccessTokenHashRule.hash(of: "Kz~8mXK1EalYznwH-LC-1fBAo.4Ljp~zsPE_NeO.gxU") == "fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo")
     }
 
     @Test func rfc7638ThumbprintExample() throws {
         // RFC 7638 §3.1: the RSA key of RFC 7517 A.1, with `alg` and `kid` that do not count.
         let key: [String: JSONValue] = [
             "kty": "RSA", "alg": "RS256", "kid": "2011-04-29", "e": "AQAB",
-            "n": "0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw",
+            "n":
+                "0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw",
         ]
         #expect(try JWKThumbprint.sha256(of: key) == "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
         #expect(Self.code { try JWKThumbprint.sha256(of: ["kty": "oct", "k": "c2VjcmV0"]) } == .invalidKey)
@@ -76,7 +83,9 @@ import Testing
         let verified = try Self.verifier().verify(proof, method: "GET", uri: uri, accessToken: "token-1", acceptedNonces: ["old", "n-1"])
         #expect(verified.thumbprint == key.thumbprint && verified.nonce == "n-1")
         #expect(Self.code { try Self.verifier().verify(proof, method: "GET", uri: uri, accessToken: "token-2") } == .invalidDPoPProof)
-        #expect(Self.code { try Self.verifier().verify(proof, method: "GET", uri: uri, accessToken: "token-1", acceptedNonces: ["n-2"]) } == .useDPoPNonce)
+        #expect(
+            Self.code { try Self.verifier().verify(proof, method: "GET", uri: uri, accessToken: "token-1", acceptedNonces: ["n-2"]) }
+                == .useDPoPNonce)
         // Two proofs never share a jti.
         let other = try key.proof(method: "GET", uri: uri, issuedAt: Self.now)
         #expect(try Self.verifier().verify(other, method: "GET", uri: uri).jti != verified.jti)
@@ -88,7 +97,10 @@ import Testing
         let key = DPoPKey.generateES256()
         let uri = "https://as.example.com/token"
         func at(_ offset: TimeInterval) -> FederateError.Code? {
-            Self.code { try Self.verifier().verify(try key.proof(method: "POST", uri: uri, issuedAt: Self.now.addingTimeInterval(offset)), method: "POST", uri: uri) }
+            Self.code {
+                try Self.verifier().verify(
+                    try key.proof(method: "POST", uri: uri, issuedAt: Self.now.addingTimeInterval(offset)), method: "POST", uri: uri)
+            }
         }
         #expect(at(0) == nil)
         #expect(at(25) == nil)  // within the 30 s tolerance
@@ -115,48 +127,66 @@ import Testing
         func check(_ proof: String) -> FederateError.Code? { Self.code { try Self.verifier().verify(proof, method: "POST", uri: uri) } }
 
         // Baseline: a well-formed proof passes.
-        #expect(check(try Self.forged(header: ["typ": "dpop+jwt", "jwk": .object(dpop.publicJWK)], key: signing, algorithm: .es256)) == nil)
+        #expect(
+            check(try Self.forged(header: ["typ": "dpop+jwt", "jwk": .object(dpop.publicJWK)], key: signing, algorithm: .es256)) == nil)
         // A jwk with the private key `d`.
         var privateJWK = dpop.publicJWK
         privateJWK["d"] = .string(Base64URL.encode(p256.rawRepresentation))
-        #expect(check(try Self.forged(header: ["typ": "dpop+jwt", "jwk": .object(privateJWK)], key: signing, algorithm: .es256)) == .invalidDPoPProof)
+        #expect(
+            check(try Self.forged(header: ["typ": "dpop+jwt", "jwk": .object(privateJWK)], key: signing, algorithm: .es256))
+                == .invalidDPoPProof)
         // A symmetric key as jwk, HS256 with it.
         let secret = JWSSigningKey(hmac: HMACSecret(utf8: "a-secret-of-32-bytes-or-more!!!!"))
-        #expect(check(try Self.forged(header: ["typ": "dpop+jwt", "jwk": ["kty": "oct", "k": "YS1zZWNyZXQ"]], key: secret, algorithm: .hs256)) == .disallowedAlgorithm)
+        #expect(
+            check(try Self.forged(header: ["typ": "dpop+jwt", "jwk": ["kty": "oct", "k": "YS1zZWNyZXQ"]], key: secret, algorithm: .hs256))
+                == .disallowedAlgorithm)
         // alg none, unsigned.
         let noneHeader = Base64URL.encode(JSONSerializer.bytes(["typ": "dpop+jwt", "alg": "none", "jwk": .object(dpop.publicJWK)]))
         let body = Base64URL.encode(JSONSerializer.bytes(["jti": "j", "htm": "POST", "htu": .string(uri), "iat": .integer(1_700_000_000)]))
         #expect(check(noneHeader + "." + body + ".") == .malformedToken)
         #expect(check(noneHeader + "." + body + ".AAAA") == .unsupportedAlgorithm)
         // Wrong or missing typ.
-        #expect(check(try Self.forged(header: ["typ": "JWT", "jwk": .object(dpop.publicJWK)], key: signing, algorithm: .es256)) == .tokenTypeMismatch)
+        #expect(
+            check(try Self.forged(header: ["typ": "JWT", "jwk": .object(dpop.publicJWK)], key: signing, algorithm: .es256))
+                == .tokenTypeMismatch)
         #expect(check(try Self.forged(header: ["jwk": .object(dpop.publicJWK)], key: signing, algorithm: .es256)) == .tokenTypeMismatch)
         // No jwk, or a jwk of another key than the signer.
         #expect(check(try Self.forged(header: ["typ": "dpop+jwt"], key: signing, algorithm: .es256)) == .invalidDPoPProof)
         let other = DPoPKey.generateES256()
-        #expect(check(try Self.forged(header: ["typ": "dpop+jwt", "jwk": .object(other.publicJWK)], key: signing, algorithm: .es256)) == .invalidSignature)
+        #expect(
+            check(try Self.forged(header: ["typ": "dpop+jwt", "jwk": .object(other.publicJWK)], key: signing, algorithm: .es256))
+                == .invalidSignature)
         // A huge jwk: refused on size before any parsing.
         var huge = dpop.publicJWK
         huge["padding"] = .string(String(repeating: "A", count: 20_000))
-        #expect(check(try Self.forged(header: ["typ": "dpop+jwt", "jwk": .object(huge)], key: signing, algorithm: .es256)) == .tokenTooLarge)
+        #expect(
+            check(try Self.forged(header: ["typ": "dpop+jwt", "jwk": .object(huge)], key: signing, algorithm: .es256)) == .tokenTooLarge)
         // htu with another path, or with a query naming another resource; missing jti.
-        #expect(check(try Self.forged(
-            header: ["typ": "dpop+jwt", "jwk": .object(dpop.publicJWK)],
-            claims: ["jti": "j", "htm": "POST", "htu": "https://as.example.com/other?x=/token", "iat": .integer(1_700_000_000)],
-            key: signing, algorithm: .es256)) == .invalidDPoPProof)
-        #expect(check(try Self.forged(
-            header: ["typ": "dpop+jwt", "jwk": .object(dpop.publicJWK)],
-            claims: ["jti": "j", "htm": "POST", "htu": "https://user@as.example.com/token", "iat": .integer(1_700_000_000)],
-            key: signing, algorithm: .es256)) == .invalidDPoPProof)
-        #expect(check(try Self.forged(
-            header: ["typ": "dpop+jwt", "jwk": .object(dpop.publicJWK)],
-            claims: ["htm": "POST", "htu": .string(uri), "iat": .integer(1_700_000_000)],
-            key: signing, algorithm: .es256)) == .missingClaim)
+        #expect(
+            check(
+                try Self.forged(
+                    header: ["typ": "dpop+jwt", "jwk": .object(dpop.publicJWK)],
+                    claims: ["jti": "j", "htm": "POST", "htu": "https://as.example.com/other?x=/token", "iat": .integer(1_700_000_000)],
+                    key: signing, algorithm: .es256)) == .invalidDPoPProof)
+        #expect(
+            check(
+                try Self.forged(
+                    header: ["typ": "dpop+jwt", "jwk": .object(dpop.publicJWK)],
+                    claims: ["jti": "j", "htm": "POST", "htu": "https://user@as.example.com/token", "iat": .integer(1_700_000_000)],
+                    key: signing, algorithm: .es256)) == .invalidDPoPProof)
+        #expect(
+            check(
+                try Self.forged(
+                    header: ["typ": "dpop+jwt", "jwk": .object(dpop.publicJWK)],
+                    claims: ["htm": "POST", "htu": .string(uri), "iat": .integer(1_700_000_000)],
+                    key: signing, algorithm: .es256)) == .missingClaim)
         // iat not a number.
-        #expect(check(try Self.forged(
-            header: ["typ": "dpop+jwt", "jwk": .object(dpop.publicJWK)],
-            claims: ["jti": "j", "htm": "POST", "htu": .string(uri), "iat": "1700000000"],
-            key: signing, algorithm: .es256)) == .invalidClaim)
+        #expect(
+            check(
+                try Self.forged(
+                    header: ["typ": "dpop+jwt", "jwk": .object(dpop.publicJWK)],
+                    claims: ["jti": "j", "htm": "POST", "htu": .string(uri), "iat": "1700000000"],
+                    key: signing, algorithm: .es256)) == .invalidClaim)
         // Garbage never traps.
         for junk in ["", ".", "..", "a.b.c", String(repeating: "A", count: 9000)] { #expect(check(junk) != nil) }
     }
@@ -205,8 +235,11 @@ import Testing
         #expect(Self.code { try verifier.verify(other, method: "GET", uri: "https://api.example.com/a") } == .invalidDPoPProof)
         // Same header, a signature by another key: refused.
         let parts = proof.split(separator: ".")
-        let stranger = try DPoPKey.generateES256().proof(method: "GET", uri: "https://api.example.com/a", issuedAt: now).split(separator: ".")
-        #expect(Self.code { try verifier.verify("\(parts[0]).\(parts[1]).\(stranger[2])", method: "GET", uri: "https://api.example.com/a") } == .invalidSignature)
+        let stranger = try DPoPKey.generateES256().proof(method: "GET", uri: "https://api.example.com/a", issuedAt: now).split(
+            separator: ".")
+        #expect(
+            Self.code { try verifier.verify("\(parts[0]).\(parts[1]).\(stranger[2])", method: "GET", uri: "https://api.example.com/a") }
+                == .invalidSignature)
     }
 
     @Test func lookAlikeTargetsDoNotMatch() {

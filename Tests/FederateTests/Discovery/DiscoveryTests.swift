@@ -175,7 +175,9 @@ struct DiscoveryTests {
     @Test func issuerWithPathAppendsWellKnownSuffix() async throws {
         try await TestIssuer.with(issuerPath: "/tenants/acme") { issuer in
             #expect(issuer.issuer == issuer.baseURL + "/tenants/acme")
-            #expect(ProviderMetadata.discoveryURL(forIssuer: issuer.issuer) == issuer.baseURL + "/tenants/acme/.well-known/openid-configuration")
+            #expect(
+                ProviderMetadata.discoveryURL(forIssuer: issuer.issuer) == issuer.baseURL + "/tenants/acme/.well-known/openid-configuration"
+            )
 
             let metadata = try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: issuer.issuer)
             #expect(metadata.issuer == issuer.issuer)
@@ -212,7 +214,8 @@ struct DiscoveryTests {
                 keys: keys
             )
 
-            let rsa = try await verifier.verify(try issuer.idToken(claims: ["nonce": "n-1", "email": "a@example.com"]), expecting: .init(nonce: "n-1"))
+            let rsa = try await verifier.verify(
+                try issuer.idToken(claims: ["nonce": "n-1", "email": "a@example.com"]), expecting: .init(nonce: "n-1"))
             #expect(rsa.issuer == issuer.issuer)
             #expect(rsa.subject == "user-42")
             #expect(rsa.audiences == [TestIssuer.defaultClientID])

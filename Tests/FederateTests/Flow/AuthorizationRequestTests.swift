@@ -103,7 +103,8 @@ struct AuthorizationRequestTests {
         let query = try FlowFixtures.query(of: built.url)
 
         #expect(Set(built.droppedParameters) == AuthorizationRequest.reservedParameters)
-        #expect(AuthorizationRequest.reservedParameters.count == 13)  // with acr_values, claims and max_age (step-up), and resource (RFC 8707)
+        // With acr_values, claims and max_age (step-up), and resource (RFC 8707).
+        #expect(AuthorizationRequest.reservedParameters.count == 13)
         for name in AuthorizationRequest.reservedParameters { #expect(query[name] != "attacker", "\(name)") }
         #expect(query["client_id"] == "c")
         #expect(query["hd"] == "example.com")

@@ -109,7 +109,8 @@ struct AuthorizationResponseTests {
         let metadata = try FlowFixtures.metadata()
         let pending = try FlowFixtures.built(metadata: metadata, now: Date().addingTimeInterval(-601)).pending
         let error = #expect(throws: FederateError.self) {
-            try AuthorizationResponse(parameters: ["code": "c", "state": pending.state]).validate(against: pending, metadata: metadata, now: Date())
+            try AuthorizationResponse(parameters: ["code": "c", "state": pending.state]).validate(
+                against: pending, metadata: metadata, now: Date())
         }
         #expect(error?.code == .invalidPendingAuthorization)
     }
@@ -120,7 +121,8 @@ struct AuthorizationResponseTests {
         members["issuer"] = "https://other.example"
         let other = try ProviderMetadata(members: members, expectedIssuer: "https://other.example")
         let error = #expect(throws: FederateError.self) {
-            try AuthorizationResponse(parameters: ["code": "c", "state": pending.state]).validate(against: pending, metadata: other, now: Date())
+            try AuthorizationResponse(parameters: ["code": "c", "state": pending.state]).validate(
+                against: pending, metadata: other, now: Date())
         }
         #expect(error?.code == .callbackIssuerMismatch)
     }

@@ -47,7 +47,8 @@ struct ClientFlowHostileInputTests {
             #expect(request.form["client_id"] == ScriptedProvider.clientID && request.form["client_secret"] == "s")
             #expect(request.form["state"] == built.pending.state && request.form["code_challenge_method"] == "S256")
             #expect(request.bodyString.components(separatedBy: "client_id=").count == 2)
-            let expected = provider.issuer + "/authorize?client_id=" + FormURLEncoding.escape(ScriptedProvider.clientID)
+            let expected =
+                provider.issuer + "/authorize?client_id=" + FormURLEncoding.escape(ScriptedProvider.clientID)
                 + "&request_uri=urn%3Aietf%3Aparams%3Aoauth%3Arequest_uri%3Aabc"
             #expect(built.url == expected)
             // Basic sends client_id in the body too, once.
@@ -114,7 +115,8 @@ struct ClientFlowHostileInputTests {
     }
 
     @Test(arguments: [
-        deviceAnswer(["expires_in": -1]), deviceAnswer(["expires_in": 1e30]), deviceAnswer(["expires_in": 2.5]), deviceAnswer(["expires_in": nil]),
+        deviceAnswer(["expires_in": -1]), deviceAnswer(["expires_in": 1e30]), deviceAnswer(["expires_in": 2.5]),
+        deviceAnswer(["expires_in": nil]),
         deviceAnswer(["interval": -5]), deviceAnswer(["interval": 1e18]), deviceAnswer(["interval": 4.5]), deviceAnswer(["interval": "5"]),
         deviceAnswer(["user_code": "AB\u{1B}[2J"]), deviceAnswer(["user_code": "AB\u{202E}CD"]), deviceAnswer(["user_code": ""]),
         deviceAnswer(["user_code": .string(String(repeating: "A", count: 129))]), deviceAnswer(["device_code": nil]),

@@ -8,7 +8,8 @@ import Federate
 /// `federate login --device --device-authorization-endpoint` sets), checked like every endpoint.
 @Suite("Device authorization endpoint: discovered or configured")
 struct DeviceAuthorizationEndpointTests {
-    static let answer = #"{"device_code": "dc", "user_code": "ABCD-EFGH", "verification_uri": "https://example.com/device", "expires_in": 600}"#
+    static let answer =
+        #"{"device_code": "dc", "user_code": "ABCD-EFGH", "verification_uri": "https://example.com/device", "expires_in": 600}"#
 
     @Test func theFallbackServesOnlyWhenDiscoveryAdvertisesNone() async throws {
         try await ScriptedProvider.with { provider in

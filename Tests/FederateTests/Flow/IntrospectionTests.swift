@@ -19,7 +19,8 @@ import Federate
 
     /// Runs `body` with an endpoint answering `answer` (delayed by `delay`) and a client on `clock`.
     static func with(
-        clock: TestClock = TestClock(exampleNow), cachePolicy: IntrospectionCachePolicy = IntrospectionCachePolicy(), delay: Duration? = nil,
+        clock: TestClock = TestClock(exampleNow), cachePolicy: IntrospectionCachePolicy = IntrospectionCachePolicy(),
+        delay: Duration? = nil,
         answer: @escaping @Sendable (TestHTTPRequest) -> TestHTTPResponse,
         _ body: (IntrospectionClient, LoopbackHTTPServer) async throws -> Void
     ) async throws {
@@ -42,7 +43,8 @@ import Federate
             #expect(caller.kind == .introspection && caller.subject == "Z5O3upPC88QrAjx00dis" && caller.clientID == "l238j323ds-23ij4")
             #expect(caller.scopes.values == ["read", "write", "dolphin"] && caller.claims["extension_field"] == "twenty-seven")
             let request = try #require(server.receivedRequests.first)
-            #expect(request.method == "POST" && request.header("Authorization") == "Basic " + Data("rs-1:rs+secret".utf8).base64EncodedString())
+            #expect(
+                request.method == "POST" && request.header("Authorization") == "Basic " + Data("rs-1:rs+secret".utf8).base64EncodedString())
             #expect(request.bodyString == "token=mF_9.B5f-4.1JqM&token_type_hint=access_token")
         }
     }
@@ -113,7 +115,8 @@ import Federate
         }
         // exp is 10 s away: the token's end wins over the ceiling.
         let soon = TestClock(Date(timeIntervalSince1970: 1_419_356_228))
-        try await Self.with(clock: soon, cachePolicy: .init(activeCeiling: .seconds(300)), answer: { _ in .json(Self.example) }) { client, _ in
+        try await Self.with(clock: soon, cachePolicy: .init(activeCeiling: .seconds(300)), answer: { _ in .json(Self.example) }) {
+            client, _ in
             _ = try await client.introspect("b")
             soon.advance(by: .seconds(9))
             _ = try await client.introspect("b")
@@ -154,28 +157,35 @@ import Federate
 
     @Test func theCacheIsBoundedAndKeyedByHash() async throws {
         try await Self.with(cachePolicy: .init(maximumEntries: 8), answer: { _ in .json(Self.example) }) { client, _ in
-            #expect(IntrospectionCache.key(for: "x") == IntrospectionCache.key(for: "x") && IntrospectionCache.key(for: "x") != IntrospectionCache.key(for: "y"))
+            #expect(
+                IntrospectionCache.key(for: "x") == IntrospectionCache.key(for: "x")
+                    && IntrospectionCache.key(for: "x") != IntrospectionCache.key(for: "y"))
             for index in 0..<50 { _ = try await client.introspect("token-\(index)") }
             #expect(client.endpointCalls == 50)
         }
         let cache = IntrospectionCache(clock: .system, maximumEntries: 8)
         let response = try IntrospectionResponse(json: Array(Self.example.utf8))
         for index in 0..<50 {
-            _ = await cache.value(for: IntrospectionCache.key(for: "t\(index)"), fetch: { .success(response) }, lifetime: { _ in .seconds(60) })
+            _ = await cache.value(
+                for: IntrospectionCache.key(for: "t\(index)"), fetch: { .success(response) }, lifetime: { _ in .seconds(60) })
             #expect(cache.count <= 8)
         }
     }
 
     @Test func discoveryNamesTheEndpoint() throws {
-        let metadata = try ProviderMetadata(document: Array(#"""
-            {"issuer": "https://as.example", "authorization_endpoint": "https://as.example/a", "token_endpoint": "https://as.example/t",
-             "jwks_uri": "https://as.example/k", "response_types_supported": ["code"], "subject_types_supported": ["public"],
-             "id_token_signing_alg_values_supported": ["RS256"], "introspection_endpoint": "https://as.example/i"}
-            """#.utf8), expectedIssuer: "https://as.example")
-        let client = try IntrospectionClient(metadata: metadata, clientID: "rs", authentication: .clientSecretPost(secret: "s"), httpClient: PatientTransport.shared)
+        let metadata = try ProviderMetadata(
+            document: Array(
+                #"""
+                {"issuer": "https://as.example", "authorization_endpoint": "https://as.example/a", "token_endpoint": "https://as.example/t",
+                 "jwks_uri": "https://as.example/k", "response_types_supported": ["code"], "subject_types_supported": ["public"],
+                 "id_token_signing_alg_values_supported": ["RS256"], "introspection_endpoint": "https://as.example/i"}
+                """#.utf8), expectedIssuer: "https://as.example")
+        let client = try IntrospectionClient(
+            metadata: metadata, clientID: "rs", authentication: .clientSecretPost(secret: "s"), httpClient: PatientTransport.shared)
         #expect(client.endpoint == "https://as.example/i" && client.issuer == "https://as.example")
         #expect(throws: FederateError.self) {
-            try IntrospectionClient(endpoint: "http://as.example/i", clientID: "rs", authentication: .none, httpClient: PatientTransport.shared)
+            try IntrospectionClient(
+                endpoint: "http://as.example/i", clientID: "rs", authentication: .none, httpClient: PatientTransport.shared)
         }
     }
 }

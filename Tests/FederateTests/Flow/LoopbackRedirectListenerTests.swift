@@ -69,16 +69,21 @@ struct LoopbackRedirectListenerTests {
         let listener = try await LoopbackRedirectListener.start()
         defer { listener.close() }
         listener.expect(state: "the-right-state")
-        for untied in ["code=a&code=b&state=another", "code=a&code=b&state=the-right-state&state=the-right-state", "code=a&code=b",
-            "code=a&code=b&state=%ZZ", "code=%ZZ&state=the-right-state%"]
-        {
-            let ignored = method == "GET"
-                ? try await Self.get(listener.redirectURI + "?" + untied) : try await Self.get(listener.redirectURI, method: "POST", body: untied)
+        for untied in [
+            "code=a&code=b&state=another", "code=a&code=b&state=the-right-state&state=the-right-state", "code=a&code=b",
+            "code=a&code=b&state=%ZZ", "code=%ZZ&state=the-right-state%",
+        ] {
+            let ignored =
+                method == "GET"
+                ? try await Self.get(listener.redirectURI + "?" + untied)
+                : try await Self.get(listener.redirectURI, method: "POST", body: untied)
             #expect(ignored.status == 400, "\(untied)")
         }
         let malformed = "code=a&code=b&state=the-right-state"
-        _ = method == "GET"
-            ? try await Self.get(listener.redirectURI + "?" + malformed) : try await Self.get(listener.redirectURI, method: "POST", body: malformed)
+        _ =
+            method == "GET"
+            ? try await Self.get(listener.redirectURI + "?" + malformed)
+            : try await Self.get(listener.redirectURI, method: "POST", body: malformed)
         await #expect(throws: FederateError.self) {
             do throws(FederateError) {
                 _ = try await listener.waitForCallback(timeout: .seconds(60))

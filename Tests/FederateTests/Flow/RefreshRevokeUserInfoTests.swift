@@ -22,7 +22,8 @@ struct RefreshRevokeUserInfoTests {
         try await ScriptedProvider.with { provider in
             let client = try provider.client()
             let first = try await Self.signIn(provider, client: client)
-            provider.tokenEndpointAnswers(try provider.tokenResponse(nonce: nil, accessToken: "access-2", extra: ["refresh_token": "refresh-2"]))
+            provider.tokenEndpointAnswers(
+                try provider.tokenResponse(nonce: nil, accessToken: "access-2", extra: ["refresh_token": "refresh-2"]))
             let refreshed = try await client.refresh("refresh-1", previousIDToken: first.idTokenClaims)
             #expect(refreshed.accessToken == "access-2")
             #expect(refreshed.refreshToken == "refresh-2")
@@ -42,9 +43,10 @@ struct RefreshRevokeUserInfoTests {
         }
     }
 
-    @Test(arguments: [
-        ["sub": JSONValue.string("someone-else")], ["iss": "https://evil.example"], ["aud": "another-client"],
-    ] as [[String: JSONValue]])
+    @Test(
+        arguments: [
+            ["sub": JSONValue.string("someone-else")], ["iss": "https://evil.example"], ["aud": "another-client"],
+        ] as [[String: JSONValue]])
     func refreshedIDTokenMustKeepIssSubAndAud(change: [String: JSONValue]) async throws {
         try await ScriptedProvider.with { provider in
             let client = try provider.client()
@@ -103,7 +105,8 @@ struct RefreshRevokeUserInfoTests {
             #expect(missing?.code == .endpointNotAvailable)
             provider.on("/other-revoke") { _ in .status(200) }
             let withFallback = try provider.client(
-                metadata: ["revocation_endpoint": nil], profile: StandardOpenIDProfile(fallbackRevocationEndpoint: provider.issuer + "/other-revoke"))
+                metadata: ["revocation_endpoint": nil],
+                profile: StandardOpenIDProfile(fallbackRevocationEndpoint: provider.issuer + "/other-revoke"))
             try await withFallback.revoke("t")
             #expect(provider.requests(to: "/other-revoke").count == 1)
         }

@@ -22,15 +22,21 @@ struct RequestObjectAndSecretJWTTests {
             #expect(request.form["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
             let assertion = try #require(request.form["client_assertion"])
             let verifier = JWTVerifier(
-                rules: .clientAssertion(clientID: ScriptedProvider.clientID, audiences: [provider.tokenEndpoint]), allowedAlgorithms: [.hs256],
-                keys: JSONWebKeySet.empty, hmacSecret: HMACSecret(utf8: "s3cret value, at least 32 bytes long"), clockTolerance: .zero, clock: clock.clock)
+                rules: .clientAssertion(clientID: ScriptedProvider.clientID, audiences: [provider.tokenEndpoint]),
+                allowedAlgorithms: [.hs256],
+                keys: JSONWebKeySet.empty, hmacSecret: HMACSecret(utf8: "s3cret value, at least 32 bytes long"), clockTolerance: .zero,
+                clock: clock.clock)
             let verified = try verifier.verify(assertion, keySet: .empty)
             #expect(verified.algorithm == .hs256)
             let wrongKey = JWTVerifier(
-                rules: .clientAssertion(clientID: ScriptedProvider.clientID, audiences: [provider.tokenEndpoint]), allowedAlgorithms: [.hs256],
-                keys: JSONWebKeySet.empty, hmacSecret: HMACSecret(utf8: "another secret, also 32 bytes long"), clockTolerance: .zero, clock: clock.clock)
+                rules: .clientAssertion(clientID: ScriptedProvider.clientID, audiences: [provider.tokenEndpoint]),
+                allowedAlgorithms: [.hs256],
+                keys: JSONWebKeySet.empty, hmacSecret: HMACSecret(utf8: "another secret, also 32 bytes long"), clockTolerance: .zero,
+                clock: clock.clock)
             #expect(throws: FederateError.self) { try wrongKey.verify(assertion, keySet: .empty) }
-            #expect(client.authentication.methodName == "client_secret_jwt" && client.authentication.clientSecret == "s3cret value, at least 32 bytes long")
+            #expect(
+                client.authentication.methodName == "client_secret_jwt"
+                    && client.authentication.clientSecret == "s3cret value, at least 32 bytes long")
             #expect(!"\(client.authentication)".contains("s3cret"))
         }
     }
@@ -61,20 +67,23 @@ struct RequestObjectAndSecretJWTTests {
             let client = try provider.client(.privateKeyJWT(key: key, algorithm: .es256), clock: clock.clock)
             let signing = try #require(RequestObjectSigning.matching(client.authentication))
             let built = try await client.authorizationRequest(
-                providerID: "oidc.test", redirectURI: "http://127.0.0.1:9/callback", delivery: AuthorizationDelivery(requestObject: signing),
+                providerID: "oidc.test", redirectURI: "http://127.0.0.1:9/callback",
+                delivery: AuthorizationDelivery(requestObject: signing),
                 maxAge: .seconds(300))
             let query = try FormURLEncoding.decode(try #require(URLComponents(string: built.url)?.percentEncodedQuery))
             #expect(Set(query.keys) == ["client_id", "response_type", "scope", "request"])
             let keys = try JSONWebKeySet(jwks: JSONSerializer.bytes(["keys": [.object(try #require(key.publicJWK(algorithm: .es256)))]]))
             let verifier = JWTVerifier(
-                rules: .requestObject(clientID: ScriptedProvider.clientID, audiences: [provider.issuer]), allowedAlgorithms: [.es256], keys: keys,
+                rules: .requestObject(clientID: ScriptedProvider.clientID, audiences: [provider.issuer]), allowedAlgorithms: [.es256],
+                keys: keys,
                 clockTolerance: .zero, clock: clock.clock)
             let verified = try verifier.verify(try #require(query["request"]), keySet: keys)
             #expect(verified.claims["state"] == .string(built.pending.state) && verified.claims["max_age"] == 300)
             #expect(verified.claims["code_challenge_method"] == "S256" && verified.claims["redirect_uri"] == "http://127.0.0.1:9/callback")
             // Another audience, or the same claims as a plain JWT, are refused.
             let elsewhere = JWTVerifier(
-                rules: .requestObject(clientID: ScriptedProvider.clientID, audiences: ["https://other.example"]), allowedAlgorithms: [.es256],
+                rules: .requestObject(clientID: ScriptedProvider.clientID, audiences: ["https://other.example"]),
+                allowedAlgorithms: [.es256],
                 keys: keys, clockTolerance: .zero, clock: clock.clock)
             #expect(throws: FederateError.self) { try elsewhere.verify(try #require(query["request"]), keySet: keys) }
             let plain = try key.sign(claims: verified.claims.dictionary, algorithm: .es256)
@@ -93,11 +102,14 @@ struct RequestObjectAndSecretJWTTests {
             let signing = try #require(RequestObjectSigning.matching(client.authentication))
             let refused = await #expect(throws: FederateError.self) {
                 try await client.authorizationRequest(
-                    providerID: "oidc.test", redirectURI: "http://127.0.0.1:9/callback", delivery: AuthorizationDelivery(requestObject: signing))
+                    providerID: "oidc.test", redirectURI: "http://127.0.0.1:9/callback",
+                    delivery: AuthorizationDelivery(requestObject: signing))
             }
             #expect(refused?.code == .invalidConfiguration)
             #expect(RequestObjectSigning.matching(.none) == nil)
-            #expect(throws: FederateError.self) { try RequestObjectSigning(key: JWSSigningKey(hmac: HMACSecret(utf8: "k")), algorithm: .es256) }
+            #expect(throws: FederateError.self) {
+                try RequestObjectSigning(key: JWSSigningKey(hmac: HMACSecret(utf8: "k")), algorithm: .es256)
+            }
             #expect(throws: FederateError.self) {
                 try RequestObjectSigning(key: JWSSigningKey(hmac: HMACSecret(utf8: "k")), algorithm: .hs256, lifetime: .seconds(3600))
             }

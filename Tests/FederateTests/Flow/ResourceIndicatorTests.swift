@@ -22,7 +22,9 @@ struct ResourceIndicatorTests {
 
     @Test func sentOnAuthorizationCodeExchangeAndRefresh() async throws {
         try await ScriptedProvider.with { provider in
-            let client = try provider.client().withResources(["https://api.example.com/mcp", "urn:example:orders", "https://api.example.com/mcp"])
+            let client = try provider.client().withResources([
+                "https://api.example.com/mcp", "urn:example:orders", "https://api.example.com/mcp",
+            ])
             #expect(client.resources == ["https://api.example.com/mcp", "urn:example:orders"])
             let built = try client.authorizationRequest(providerID: "oidc.test", redirectURI: "http://127.0.0.1:9/callback")
             let query = try #require(built.url.split(separator: "?", maxSplits: 1).last.map(String.init))
@@ -43,7 +45,8 @@ struct ResourceIndicatorTests {
     }
 
     @Test(arguments: [
-        "", "api.example.com/mcp", "/mcp", "https://api.example.com/mcp#frag", "https://api.example.com/m cp", "https://api.example.com/\u{212A}",
+        "", "api.example.com/mcp", "/mcp", "https://api.example.com/mcp#frag", "https://api.example.com/m cp",
+        "https://api.example.com/\u{212A}",
         ":no-scheme", "1http://api.example.com", "https:", String(repeating: "a", count: 2049),
     ])
     func malformedResourcesAreRefused(resource: String) throws {
@@ -67,11 +70,13 @@ struct ResourceIndicatorTests {
 /// A client and metadata with no server behind them, for checks made before anything is sent.
 enum ScriptedProviderFree {
     static func metadata() throws -> ProviderMetadata {
-        try ProviderMetadata(members: [
-            "issuer": "https://login.example.com", "authorization_endpoint": "https://login.example.com/authorize",
-            "token_endpoint": "https://login.example.com/token", "jwks_uri": "https://login.example.com/jwks",
-            "response_types_supported": ["code"], "subject_types_supported": ["public"], "id_token_signing_alg_values_supported": ["RS256"],
-        ], expectedIssuer: "https://login.example.com")
+        try ProviderMetadata(
+            members: [
+                "issuer": "https://login.example.com", "authorization_endpoint": "https://login.example.com/authorize",
+                "token_endpoint": "https://login.example.com/token", "jwks_uri": "https://login.example.com/jwks",
+                "response_types_supported": ["code"], "subject_types_supported": ["public"],
+                "id_token_signing_alg_values_supported": ["RS256"],
+            ], expectedIssuer: "https://login.example.com")
     }
 
     static func client() throws -> OpenIDClient {

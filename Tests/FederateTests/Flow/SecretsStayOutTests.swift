@@ -35,10 +35,12 @@ struct SecretsStayOutTests {
             let idToken = try provider.idToken([
                 "nonce": .string(pending.nonce), "at_hash": .string(TokenHash.compute(Self.accessToken, algorithm: .rs256)),
             ])
-            provider.tokenEndpointAnswers(.json(JSONSerializer.string([
-                "access_token": .string(Self.accessToken), "token_type": "Bearer", "expires_in": 3600,
-                "refresh_token": .string(Self.refreshToken), "id_token": .string(idToken),
-            ])))
+            provider.tokenEndpointAnswers(
+                .json(
+                    JSONSerializer.string([
+                        "access_token": .string(Self.accessToken), "token_type": "Bearer", "expires_in": 3600,
+                        "refresh_token": .string(Self.refreshToken), "id_token": .string(idToken),
+                    ])))
             provider.on("/userinfo") { _ in .json(#"{"sub":"user-1"}"#) }
             provider.on("/revoke") { _ in .status(200) }
             let callback = AuthorizationResponse(parameters: ["code": Self.code, "state": pending.state, "iss": provider.issuer])
@@ -55,7 +57,9 @@ struct SecretsStayOutTests {
             func record(_ body: () async throws -> Void) async {
                 do { try await body() } catch { errors.append(error) }
             }
-            await record { _ = try await client.finish(AuthorizationResponse(parameters: ["code": Self.code, "state": "forged"]), pending: pending) }
+            await record {
+                _ = try await client.finish(AuthorizationResponse(parameters: ["code": Self.code, "state": "forged"]), pending: pending)
+            }
             provider.tokenEndpointAnswers(.json(#"{"error":"invalid_grant","error_description":"bad code"}"#, status: 400))
             await record { _ = try await client.exchange(code: Self.code, pending: pending) }
             await record { _ = try await client.refresh(Self.refreshToken) }
@@ -72,7 +76,10 @@ struct SecretsStayOutTests {
 
             let everything = seen + logs.everything
             #expect(!logs.everything.isEmpty, "the run logged nothing: the check would be empty")
-            for secret in [Self.clientSecret, Self.accessToken, Self.refreshToken, Self.code, idToken, pending.state, pending.nonce, pending.codeVerifier] {
+            for secret in [
+                Self.clientSecret, Self.accessToken, Self.refreshToken, Self.code, idToken, pending.state, pending.nonce,
+                pending.codeVerifier,
+            ] {
                 for line in everything {
                     #expect(!line.contains(secret), "a secret leaked into: \(line.prefix(300))")
                 }

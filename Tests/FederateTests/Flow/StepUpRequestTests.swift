@@ -21,8 +21,10 @@ struct StepUpRequestTests {
     }
 
     @Test func sendsTheRequirementsACRValuesAndSealsIt() throws {
-        let built = try Self.request(authentication: .phishingResistant, custom: ["acr_values": "weak", "claims": "{}", "max_age": "99999"])
-            .build(for: FlowFixtures.metadata(), now: Self.now)
+        let built = try Self.request(
+            authentication: .phishingResistant, custom: ["acr_values": "weak", "claims": "{}", "max_age": "99999"]
+        )
+        .build(for: FlowFixtures.metadata(), now: Self.now)
         let query = try FlowFixtures.query(of: built.url)
         #expect(query["acr_values"] == "phr phrh")
         #expect(query["claims"] == nil && query["max_age"] == nil)
@@ -66,12 +68,15 @@ struct StepUpRequestTests {
         for values in [[""], ["has space"], ["caf\u{E9}"], Array(repeating: "a", count: 17), [String(repeating: "a", count: 257)]] {
             #expect(throws: FederateError.self) { try Self.request(acrValues: values).build(for: FlowFixtures.metadata(), now: Self.now) }
         }
-        let huge = ClaimsRequest(idToken: ["acr": .init(essential: true, values: Array(repeating: String(repeating: "a", count: 200), count: 30))])
+        let huge = ClaimsRequest(idToken: [
+            "acr": .init(essential: true, values: Array(repeating: String(repeating: "a", count: 200), count: 30))
+        ])
         #expect(throws: FederateError.self) { try Self.request(claims: huge).build(for: FlowFixtures.metadata(), now: Self.now) }
     }
 
     @Test func claimsParameterParsesStrictly() throws {
-        let parsed = try ClaimsRequest(parsing: #"{"id_token":{"acr":{"essential":true,"value":"phrh"},"email":null},"userinfo":{"name":null},"x":1}"#)
+        let parsed = try ClaimsRequest(
+            parsing: #"{"id_token":{"acr":{"essential":true,"value":"phrh"},"email":null},"userinfo":{"name":null},"x":1}"#)
         #expect(parsed.idToken["acr"] == ClaimsRequest.Claim(essential: true, value: "phrh"))
         #expect(parsed.idToken["email"] == ClaimsRequest.Claim() && parsed.userinfo["name"] == ClaimsRequest.Claim())
         #expect(parsed.requiredAuthentication == .acr(["phrh"]))
@@ -81,7 +86,8 @@ struct StepUpRequestTests {
             "", "[]", "null", #"{"id_token":[]}"#, #"{"id_token":{"acr":1}}"#, #"{"id_token":{"acr":{"essential":"yes"}}}"#,
             #"{"id_token":{"acr":{"values":"phr"}}}"#, #"{"id_token":{"acr":{"values":[1]}}}"#, #"{"id_token":{"acr":{"value":{}}}}"#,
             #"{"id_token":{"acr":{"values":[["phr"]]}}}"#, #"{"id_token":{"acr":{"essential":true},"acr":{}}}"#,
-            String(repeating: "[", count: 100_000), "{\"id_token\":{\"a\":" + String(repeating: "{\"a\":", count: 5000) + "null" + String(repeating: "}", count: 5002),
+            String(repeating: "[", count: 100_000),
+            "{\"id_token\":{\"a\":" + String(repeating: "{\"a\":", count: 5000) + "null" + String(repeating: "}", count: 5002),
             "{\"id_token\":{" + (0..<2000).map { "\"c\($0)\":null" }.joined(separator: ",") + "}}",
         ]
         for text in hostile {

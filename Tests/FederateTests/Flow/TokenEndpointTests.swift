@@ -22,10 +22,11 @@ struct TokenEndpointTests {
             let request = try #require(provider.requests(to: "/token").first)
             #expect(request.method == "POST")
             #expect(request.header("Content-Type") == "application/x-www-form-urlencoded")
-            #expect(request.form == [
-                "grant_type": "authorization_code", "code": "the-code", "redirect_uri": "http://127.0.0.1:9/callback",
-                "code_verifier": pending.codeVerifier,
-            ])
+            #expect(
+                request.form == [
+                    "grant_type": "authorization_code", "code": "the-code", "redirect_uri": "http://127.0.0.1:9/callback",
+                    "code_verifier": pending.codeVerifier,
+                ])
             // RFC 6749 §2.3.1: form-encode the ID and secret, then base64 "id:secret".
             let expected = Data("client%3A1+%C3%A9:p%40ss+word".utf8).base64EncodedString()
             #expect(request.header("Authorization") == "Basic " + expected)
@@ -68,7 +69,8 @@ struct TokenEndpointTests {
     @Test(arguments: [JWSAlgorithm.rs256, .es256])
     func privateKeyJWTAssertionIsShortLivedSingleUseAndForTheTokenEndpoint(algorithm: JWSAlgorithm) async throws {
         try await ScriptedProvider.with { provider in
-            let signingKey = algorithm == .rs256
+            let signingKey =
+                algorithm == .rs256
                 ? try TestIssuer.rsaKey(keyID: "client-key")
                 : JWSSigningKey(p256: P256.Signing.PrivateKey(), keyID: "client-key")
             let client = try provider.client(.privateKeyJWT(key: signingKey, algorithm: algorithm))
@@ -124,10 +126,11 @@ struct TokenEndpointTests {
         }
     }
 
-    @Test(arguments: [
-        ["token_type": JSONValue.string("mac")], ["token_type": nil], ["access_token": nil], ["access_token": ""],
-        ["id_token": nil], ["expires_in": -1], ["expires_in": "soon"], ["scope": 7], ["refresh_token": 1],
-    ] as [[String: JSONValue?]])
+    @Test(
+        arguments: [
+            ["token_type": JSONValue.string("mac")], ["token_type": nil], ["access_token": nil], ["access_token": ""],
+            ["id_token": nil], ["expires_in": -1], ["expires_in": "soon"], ["scope": 7], ["refresh_token": 1],
+        ] as [[String: JSONValue?]])
     func malformedTokenResponsesAreRefused(change: [String: JSONValue?]) async throws {
         try await ScriptedProvider.with { provider in
             let client = try provider.client()
@@ -155,8 +158,9 @@ struct TokenEndpointTests {
         try await ScriptedProvider.with { provider in
             let client = try provider.client()
             let pending = try provider.pending(for: client)
-            provider.tokenEndpointAnswers(try provider.tokenResponse(
-                nonce: pending.nonce, idTokenClaims: ["at_hash": .string(TokenHash.compute("other-token", algorithm: .rs256))]))
+            provider.tokenEndpointAnswers(
+                try provider.tokenResponse(
+                    nonce: pending.nonce, idTokenClaims: ["at_hash": .string(TokenHash.compute("other-token", algorithm: .rs256))]))
             let error = await #expect(throws: FederateError.self) { try await client.exchange(code: "c", pending: pending) }
             #expect(error?.code == .atHashMismatch)
         }
@@ -179,13 +183,16 @@ struct TokenEndpointTests {
             let pending = try provider.pending(for: client)
             let stranger = try JWSSigningKey.generateRSA(keyID: "rsa-1")  // same kid, other key
             let now = Int64(Date().timeIntervalSince1970)
-            let forged = try stranger.sign(claims: [
-                "iss": .string(provider.issuer), "sub": "user-1", "aud": .string(ScriptedProvider.clientID),
-                "iat": .integer(now), "exp": .integer(now + 600), "nonce": .string(pending.nonce),
-            ], algorithm: .rs256)
-            provider.tokenEndpointAnswers(.json(JSONSerializer.string([
-                "access_token": "a", "token_type": "Bearer", "id_token": .string(forged),
-            ])))
+            let forged = try stranger.sign(
+                claims: [
+                    "iss": .string(provider.issuer), "sub": "user-1", "aud": .string(ScriptedProvider.clientID),
+                    "iat": .integer(now), "exp": .integer(now + 600), "nonce": .string(pending.nonce),
+                ], algorithm: .rs256)
+            provider.tokenEndpointAnswers(
+                .json(
+                    JSONSerializer.string([
+                        "access_token": "a", "token_type": "Bearer", "id_token": .string(forged),
+                    ])))
             let error = await #expect(throws: FederateError.self) { try await client.exchange(code: "c", pending: pending) }
             #expect(error?.code == .invalidSignature)
         }
@@ -267,7 +274,8 @@ struct TokenEndpointTests {
     @Test func hmacSignedIDTokenVerifiesWithTheClientSecretOnly() async throws {
         try await ScriptedProvider.with { provider in
             let secret = String(repeating: "k", count: 32)
-            let client = try provider.client(.clientSecretPost(secret: secret), metadata: ["id_token_signing_alg_values_supported": ["HS256"]])
+            let client = try provider.client(
+                .clientSecretPost(secret: secret), metadata: ["id_token_signing_alg_values_supported": ["HS256"]])
             let pending = try provider.pending(for: client)
             let now = Int64(Date().timeIntervalSince1970)
             let claims: [String: JSONValue] = [
@@ -275,11 +283,14 @@ struct TokenEndpointTests {
                 "iat": .integer(now), "exp": .integer(now + 600), "nonce": .string(pending.nonce),
             ]
             let hmacToken = try JWSSigningKey(hmac: HMACSecret(utf8: secret)).sign(claims: claims, algorithm: .hs256)
-            provider.tokenEndpointAnswers(.json(JSONSerializer.string(["access_token": "a", "token_type": "Bearer", "id_token": .string(hmacToken)])))
+            provider.tokenEndpointAnswers(
+                .json(JSONSerializer.string(["access_token": "a", "token_type": "Bearer", "id_token": .string(hmacToken)])))
             #expect(try await client.exchange(code: "c", pending: pending).idTokenClaims?.algorithm == .hs256)
 
-            let wrongSecret = try JWSSigningKey(hmac: HMACSecret(utf8: String(repeating: "x", count: 32))).sign(claims: claims, algorithm: .hs256)
-            provider.tokenEndpointAnswers(.json(JSONSerializer.string(["access_token": "a", "token_type": "Bearer", "id_token": .string(wrongSecret)])))
+            let wrongSecret = try JWSSigningKey(hmac: HMACSecret(utf8: String(repeating: "x", count: 32))).sign(
+                claims: claims, algorithm: .hs256)
+            provider.tokenEndpointAnswers(
+                .json(JSONSerializer.string(["access_token": "a", "token_type": "Bearer", "id_token": .string(wrongSecret)])))
             await #expect(throws: FederateError.self) { try await client.exchange(code: "c", pending: pending) }
         }
     }

@@ -63,7 +63,9 @@ struct AsyncHTTPClientTransportTests {
     }
 
     @Test func nonSuccessStatusIsReturnedNotThrown() async throws {
-        try await withServer { _ in .json(#"{"error":"invalid_grant"}"#, status: 400) } run: { server in
+        try await withServer { _ in
+            .json(#"{"error":"invalid_grant"}"#, status: 400)
+        } run: { server in
             let response = try await transport.send(HTTPRequest(url: server.baseURL + "/token"))
             #expect(response.status == 400)
             #expect(!response.isSuccess)
@@ -74,7 +76,9 @@ struct AsyncHTTPClientTransportTests {
     // MARK: - User-Agent
 
     @Test func userAgentIsSetByDefault() async throws {
-        try await withServer { _ in .status(204) } run: { server in
+        try await withServer { _ in
+            .status(204)
+        } run: { server in
             _ = try await transport.send(HTTPRequest(url: server.baseURL + "/"))
             let received = try #require(server.receivedRequests.first)
             #expect(received.headerValues("User-Agent") == ["Federate/0.1.0 (+https://github.com/federate-swift/federate)"])
@@ -83,7 +87,9 @@ struct AsyncHTTPClientTransportTests {
     }
 
     @Test func callerUserAgentIsNotOverridden() async throws {
-        try await withServer { _ in .status(204) } run: { server in
+        try await withServer { _ in
+            .status(204)
+        } run: { server in
             _ = try await transport.send(
                 HTTPRequest(url: server.baseURL + "/", headers: [(name: "user-agent", value: "my-app/2.0")])
             )
@@ -122,7 +128,9 @@ struct AsyncHTTPClientTransportTests {
     }
 
     @Test func redirectCycleFails() async throws {
-        try await withServer { _ in .redirect(to: "/loop") } run: { server in
+        try await withServer { _ in
+            .redirect(to: "/loop")
+        } run: { server in
             let error = await #expect(throws: FederateError.self) {
                 try await transport.send(HTTPRequest(url: server.baseURL + "/loop", followRedirects: true))
             }
@@ -207,7 +215,9 @@ struct AsyncHTTPClientTransportTests {
     // MARK: - Timeouts
 
     @Test func delayedResponseTimesOut() async throws {
-        try await withServer { _ in TestHTTPResponse(body: Array("late".utf8), delay: .seconds(60)) } run: { server in
+        try await withServer { _ in
+            TestHTTPResponse(body: Array("late".utf8), delay: .seconds(60))
+        } run: { server in
             let start = ContinuousClock.now
             let error = await #expect(throws: FederateError.self) {
                 try await transport.send(HTTPRequest(url: server.baseURL + "/slow", timeout: .seconds(1)))
@@ -300,7 +310,9 @@ struct AsyncHTTPClientTransportTests {
     // MARK: - Cancellation and concurrency
 
     @Test func cancellationPropagates() async throws {
-        try await withServer { _ in TestHTTPResponse(delay: .seconds(60)) } run: { server in
+        try await withServer { _ in
+            TestHTTPResponse(delay: .seconds(60))
+        } run: { server in
             let task = Task {
                 try await transport.send(HTTPRequest(url: server.baseURL + "/slow", timeout: .seconds(90)))
             }

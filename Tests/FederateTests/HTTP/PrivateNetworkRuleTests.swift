@@ -18,7 +18,8 @@ struct PrivateNetworkRuleTests {
     /// A sound document for `issuer`, with `overrides`.
     static func members(issuer: String = issuer, _ overrides: [String: JSONValue] = [:]) -> [String: JSONValue] {
         var members: [String: JSONValue] = [
-            "issuer": .string(issuer), "authorization_endpoint": .string(issuer + "/authorize"), "token_endpoint": .string(issuer + "/token"),
+            "issuer": .string(issuer), "authorization_endpoint": .string(issuer + "/authorize"),
+            "token_endpoint": .string(issuer + "/token"),
             "jwks_uri": .string(issuer + "/jwks"), "response_types_supported": ["code"], "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["RS256"],
         ]
@@ -26,7 +27,9 @@ struct PrivateNetworkRuleTests {
         return members
     }
 
-    static func refusal(_ members: [String: JSONValue], issuer: String = issuer, allowing: PrivateNetworkAllowList = .none) -> FederateError? {
+    static func refusal(
+        _ members: [String: JSONValue], issuer: String = issuer, allowing: PrivateNetworkAllowList = .none
+    ) -> FederateError? {
         do {
             _ = try ProviderMetadata(members: members, expectedIssuer: issuer, privateNetworkAllowList: allowing)
             return nil
@@ -47,7 +50,10 @@ struct PrivateNetworkRuleTests {
     ]
 
     /// Hosts that are public (or names, left to the connection check).
-    static let publicHosts = ["8.8.8.8", "172.32.0.1", "172.15.255.255", "192.169.0.1", "100.128.0.1", "[2001:db8::1]", "[::ffff:8.8.8.8]", "op.example", "keys.op.example"]
+    static let publicHosts = [
+        "8.8.8.8", "172.32.0.1", "172.15.255.255", "192.169.0.1", "100.128.0.1", "[2001:db8::1]", "[::ffff:8.8.8.8]", "op.example",
+        "keys.op.example",
+    ]
 
     @Test(arguments: forbiddenHosts)
     func aNonLoopbackIssuerCannotNameAPrivateAddressInAnySpelling(host: String) {
@@ -88,10 +94,11 @@ struct PrivateNetworkRuleTests {
     /// The document: an HTTPS issuer on a non-loopback host naming loopback key,
     /// token and userinfo endpoints.
     @Test func theReportedDocumentIsRefused() {
-        let error = Self.refusal(Self.members([
-            "jwks_uri": "http://127.0.0.1:8081/admin/keys?action=delete-everything", "token_endpoint": "http://127.0.0.1:8081/token",
-            "userinfo_endpoint": "http://127.0.0.1:8081/userinfo",
-        ]))
+        let error = Self.refusal(
+            Self.members([
+                "jwks_uri": "http://127.0.0.1:8081/admin/keys?action=delete-everything", "token_endpoint": "http://127.0.0.1:8081/token",
+                "userinfo_endpoint": "http://127.0.0.1:8081/userinfo",
+            ]))
         #expect(error?.code == .privateAddressRefused)
     }
 

@@ -47,7 +47,8 @@ struct DOTDeviceGrantInteropTests {
     @Test(.timeLimit(.minutes(20)))
     func deviceLoginAgainstDjangoOAuthToolkit() async throws {
         let root = try ExternalProcess.packageRoot()
-        try #require(FileManager.default.isExecutableFile(atPath: CLIProcess.executablePath), "no federate binary at \(CLIProcess.executablePath)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: CLIProcess.executablePath), "no federate binary at \(CLIProcess.executablePath)")
         let python = try await InteropPython.prepare(root: root)
         let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("federate-dot-device-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: runtime) }
@@ -106,7 +107,9 @@ struct DOTDeviceGrantInteropTests {
         // Approved: the code and URI on standard error, polling until DOT's side approved, then
         // the verified ID token's claims, UserInfo and the tokens on standard output.
         #expect(approved.status == 0, "\(approved.stderr)\n\(approved.output)")
-        #expect(approved.stderr.contains("To sign in, open this URL on any device:\n\(issuer)/device/\nand enter the code: "), "\(approved.stderr)")
+        #expect(
+            approved.stderr.contains("To sign in, open this URL on any device:\n\(issuer)/device/\nand enter the code: "),
+            "\(approved.stderr)")
         let approvedCode = try #require(approved.userCode, "no user code on standard error: \(approved.stderr)")
         #expect(approved.stderr.contains("Or open this URL, which carries the code:\n\(issuer)/device/?user_code=\(approvedCode)"))
         let approval = try #require(answer(for: oidc), "DOT's side never approved: \(events)")
@@ -141,7 +144,8 @@ struct DOTDeviceGrantInteropTests {
     /// The option's own rules, checked before anything is sent (the issuer does not exist).
     @Test func theEndpointOptionIsRefusedWithoutDeviceOrWhenUnsafe() async throws {
         let issuer = ["--issuer", "https://issuer.invalid", "--client-id", "c"]
-        let withoutDevice = try await CLIProcess.run(["login", "--device-authorization-endpoint", "https://issuer.invalid/device"] + issuer)
+        let withoutDevice = try await CLIProcess.run(
+            ["login", "--device-authorization-endpoint", "https://issuer.invalid/device"] + issuer)
         #expect(withoutDevice.status == 64)
         #expect(withoutDevice.stderr.contains("--device-authorization-endpoint goes with --device"), "\(withoutDevice.stderr)")
 

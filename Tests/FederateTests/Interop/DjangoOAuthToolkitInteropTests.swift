@@ -32,16 +32,18 @@ struct DjangoOAuthToolkitInteropTests {
         try #require(FileManager.default.isExecutableFile(atPath: binary), "federate binary not found at \(binary)")
 
         // Fail (not skip) with a clear message when Python is missing.
-        let python = await ExternalProcess.run(["python3", "-c", "import sys, venv; assert sys.version_info >= (3, 10), sys.version"], in: root, timeout: 60)
+        let python = await ExternalProcess.run(
+            ["python3", "-c", "import sys, venv; assert sys.version_info >= (3, 10), sys.version"], in: root, timeout: 60)
         try #require(python.status == 0, "python3 (3.10+, with venv) is required for the interop tests: \(python.stderr)")
 
         let result = await ExternalProcess.run(["bash", "Tests/Interop/run_interop.sh", binary], in: root, timeout: Self.harnessTimeout)
-        try #require(!result.timedOut, "run_interop.sh did not finish within \(Int(Self.harnessTimeout))s\n\(ExternalProcess.tail(result.stderr))")
+        try #require(
+            !result.timedOut, "run_interop.sh did not finish within \(Int(Self.harnessTimeout))s\n\(ExternalProcess.tail(result.stderr))")
 
         var seen: [String: Bool] = [:]
         for line in result.stdout.split(separator: "\n") {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let name = object["scenario"] as? String
+                let name = object["scenario"] as? String
             else { continue }
             let ok = object["ok"] as? Bool ?? false
             seen[name] = ok

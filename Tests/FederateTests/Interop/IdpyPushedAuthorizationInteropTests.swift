@@ -33,8 +33,11 @@ struct IdpyPushedAuthorizationInteropTests {
         #expect(metadata.requiresPushedAuthorizationRequests)
         #expect(metadata.pushedAuthorizationRequestEndpoint == issuer + "/par")
         let client = try OpenIDClient(
-            metadata: metadata, clientID: "federate-rp", authentication: .clientSecretJWT(secret: secret), httpClient: PatientTransport.shared)
-        let refused = #expect(throws: FederateError.self) { try client.authorizationRequest(providerID: "oidc.idpy", redirectURI: Self.redirectURI) }
+            metadata: metadata, clientID: "federate-rp", authentication: .clientSecretJWT(secret: secret),
+            httpClient: PatientTransport.shared)
+        let refused = #expect(throws: FederateError.self) {
+            try client.authorizationRequest(providerID: "oidc.idpy", redirectURI: Self.redirectURI)
+        }
         #expect(refused?.code == .pushedAuthorizationRequired)
 
         // idpy-oidc 5 checks the redirect as a whole OpenID request before it resolves

@@ -42,11 +42,20 @@ import Federate
     @Test func hmacWorksOnlyWithAConfiguredSecret() throws {
         let secret = HMACSecret(utf8: String(repeating: "s", count: 32))
         let token = try JWSSigningKey(hmac: secret).sign(claims: Fixtures.claims(), algorithm: .hs256)
-        let policy = Fixtures.policy { $0.allowedAlgorithms = [.hs256]; $0.hmacSecret = secret }
+        let policy = Fixtures.policy {
+            $0.allowedAlgorithms = [.hs256]
+            $0.hmacSecret = secret
+        }
         #expect(Fixtures.errorCode(token, policy: policy) == nil)
-        let wrong = Fixtures.policy { $0.allowedAlgorithms = [.hs256]; $0.hmacSecret = HMACSecret(utf8: String(repeating: "t", count: 32)) }
+        let wrong = Fixtures.policy {
+            $0.allowedAlgorithms = [.hs256]
+            $0.hmacSecret = HMACSecret(utf8: String(repeating: "t", count: 32))
+        }
         #expect(Fixtures.errorCode(token, policy: wrong) == .invalidSignature)
-        let short = Fixtures.policy { $0.allowedAlgorithms = [.hs256]; $0.hmacSecret = HMACSecret(utf8: "short") }
+        let short = Fixtures.policy {
+            $0.allowedAlgorithms = [.hs256]
+            $0.hmacSecret = HMACSecret(utf8: "short")
+        }
         let shortToken = try JWSSigningKey(hmac: HMACSecret(utf8: "short")).sign(claims: Fixtures.claims(), algorithm: .hs256)
         #expect(Fixtures.errorCode(shortToken, policy: short) == .invalidKey)
     }
@@ -89,7 +98,9 @@ import Federate
         let second = try JWSSigningKey.generateRSA(keyID: nil)
         var jwk1 = Fixtures.otherRSA.publicJWK()!
         jwk1["kid"] = nil
-        let set = try JSONWebKeySet(keys: [JSONWebKey(jwk: jwk1), JSONWebKey(jwk: second.publicJWK()!), JSONWebKey(jwk: Fixtures.ec.publicJWK()!)])
+        let set = try JSONWebKeySet(keys: [
+            JSONWebKey(jwk: jwk1), JSONWebKey(jwk: second.publicJWK()!), JSONWebKey(jwk: Fixtures.ec.publicJWK()!),
+        ])
         let token = try second.sign(claims: Fixtures.claims(), algorithm: .rs256)
         #expect(Fixtures.errorCode(token, keySet: set) == nil)
         let ed = try JWSSigningKey(ed25519: .init(), keyID: nil).sign(claims: Fixtures.claims(), algorithm: .edDSA)
@@ -101,7 +112,8 @@ import Federate
     @Test func embeddedKeysInTheHeaderAreNeverUsed() throws {
         let attacker = try JWSSigningKey.generateRSA(keyID: "rsa-1")
         for member in ["jwk", "jku", "x5u", "x5c"] {
-            let value: JSONValue = member == "jwk" ? .object(attacker.publicJWK()!) : member == "x5c" ? ["MIIB"] : "https://evil.example/keys"
+            let value: JSONValue =
+                member == "jwk" ? .object(attacker.publicJWK()!) : member == "x5c" ? ["MIIB"] : "https://evil.example/keys"
             let token = try attacker.sign(claims: Fixtures.claims(), algorithm: .rs256, header: [member: value])
             #expect(Fixtures.errorCode(token) == .invalidSignature, "\(member)")
             #expect(try CompactJWS(parsing: token).header.carriesEmbeddedKeyReference)

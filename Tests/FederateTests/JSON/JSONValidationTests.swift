@@ -41,8 +41,12 @@ import Federate
         let names = (0..<300).map { "\"claim-\($0)\":\($0)" }
         let object = "{" + names.joined(separator: ",") + "}"
         #expect(try members(object).count == 300)
-        #expect(throws: JSONParser.Error.duplicateKey("claim-7")) { try parse("{" + (names + ["\"claim-7\":0"]).joined(separator: ",") + "}") }
-        #expect(throws: JSONParser.Error.duplicateKey("exp")) { try members("{" + (names + ["\"exp\":1", "\"exp\":2"]).joined(separator: ",") + "}") }
+        #expect(throws: JSONParser.Error.duplicateKey("claim-7")) {
+            try parse("{" + (names + ["\"claim-7\":0"]).joined(separator: ",") + "}")
+        }
+        #expect(throws: JSONParser.Error.duplicateKey("exp")) {
+            try members("{" + (names + ["\"exp\":1", "\"exp\":2"]).joined(separator: ",") + "}")
+        }
     }
 
     @Test func utf8IsCheckedAsUnicodeDefinesIt() {
@@ -53,7 +57,9 @@ import Federate
             [0x80], [0xC3], [0xE2, 0x82], [0xFF],  // stray or cut
         ] {
             #expect(throws: JSONParser.Error.self, "\(bytes)") { try parser.parse([0x22] + bytes + [0x22]) }
-            #expect(throws: JSONParser.Error.self, "\(bytes)") { try parser.parse(Array(#"{"a":""#.utf8) + bytes + Array(#"","b":1}"#.utf8)) }
+            #expect(throws: JSONParser.Error.self, "\(bytes)") {
+                try parser.parse(Array(#"{"a":""#.utf8) + bytes + Array(#"","b":1}"#.utf8))
+            }
         }
         // The longest of each well-formed length, in a long string (read eight bytes at a time).
         let valid = "aaaaaaaa\u{7F}\u{7FF}\u{FFFF}\u{10FFFF}\u{E9}bbbbbbbbbbbbbbbb"
@@ -62,15 +68,18 @@ import Federate
     }
 
     @Test func numbersAsBefore() throws {
-        #expect(try parse("[1767225600,-0,1.5e2,9223372036854775807,9223372036854775808]")
-            == [.integer(1_767_225_600), .integer(0), .double(150), .integer(.max), .double(9_223_372_036_854_775_808)])
+        #expect(
+            try parse("[1767225600,-0,1.5e2,9223372036854775807,9223372036854775808]")
+                == [.integer(1_767_225_600), .integer(0), .double(150), .integer(.max), .double(9_223_372_036_854_775_808)])
         for text in ["1e400", "-1e400", "01", "1.", ".5", "+1", "1e", "--1", "0x10"] {
             #expect(throws: JSONParser.Error.self, "\(text)") { try parse(text) }
         }
     }
 
     @Test func theIndexFindsEachMemberWithoutBuildingTheObject() throws {
-        let claims = try members(#"{"\u0069ss":"https://issuer.example","aud":["a","b"],"exp":1767225600,"x-custom":{"k":[1,true,null]},"na\u006De":"Zoë","e":"\u00e9\n"}"#)
+        let claims = try members(
+            #"{"\u0069ss":"https://issuer.example","aud":["a","b"],"exp":1767225600,"x-custom":{"k":[1,true,null]},"na\u006De":"Zoë","e":"\u00e9\n"}"#
+        )
         #expect(claims.count == 6)
         #expect(claims.names == ["iss", "aud", "exp", "x-custom", "name", "e"])
         #expect(claims["iss"] == "https://issuer.example")
@@ -78,7 +87,12 @@ import Federate
         #expect(claims["x-custom"] == ["k": [1, true, nil]])
         #expect(claims["name"] == "Zoë" && claims["e"] == "é\n")
         #expect(claims.contains("exp") && !claims.contains("nbf") && !claims.contains("x-Custom"))
-        #expect(claims.dictionary == (try parser.parseObject(Array(#"{"iss":"https://issuer.example","aud":["a","b"],"exp":1767225600,"x-custom":{"k":[1,true,null]},"name":"Zoë","e":"é\n"}"#.utf8))))
+        #expect(
+            claims.dictionary
+                == (try parser.parseObject(
+                    Array(
+                        #"{"iss":"https://issuer.example","aud":["a","b"],"exp":1767225600,"x-custom":{"k":[1,true,null]},"name":"Zoë","e":"é\n"}"#
+                            .utf8))))
         // Looked up by exact bytes: a look-alike name finds nothing.
         let kelvin = try members("{\"\u{212A}\":1}")
         #expect(kelvin["K"] == nil && kelvin["\u{212A}"] == 1)

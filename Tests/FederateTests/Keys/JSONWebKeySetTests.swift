@@ -31,14 +31,18 @@ import FederateGoogle
         var withPrivate = Fixtures.ec.publicJWK()!
         withPrivate["kid"] = "priv"
         withPrivate["d"] = "AAAA"
-        let set = try JSONWebKeySet(jwks: jwks([
-            .object(Fixtures.rsa.publicJWK()!),
-            .object(noKid), .object(encryption), .object(encryptOps), .object(unknownAlg), .object(mismatchedAlg), .object(withPrivate),
-            ["kty": "oct", "kid": "hmac", "k": "c2VjcmV0"],
-            ["kty": "FOO", "kid": "foo"],
-            ["kty": "EC", "kid": "bad-point", "crv": "P-256", "x": .string(Base64URL.encode([UInt8](repeating: 1, count: 32))), "y": .string(Base64URL.encode([UInt8](repeating: 2, count: 32)))],
-            "not an object",
-        ]))
+        let set = try JSONWebKeySet(
+            jwks: jwks([
+                .object(Fixtures.rsa.publicJWK()!),
+                .object(noKid), .object(encryption), .object(encryptOps), .object(unknownAlg), .object(mismatchedAlg), .object(withPrivate),
+                ["kty": "oct", "kid": "hmac", "k": "c2VjcmV0"],
+                ["kty": "FOO", "kid": "foo"],
+                [
+                    "kty": "EC", "kid": "bad-point", "crv": "P-256", "x": .string(Base64URL.encode([UInt8](repeating: 1, count: 32))),
+                    "y": .string(Base64URL.encode([UInt8](repeating: 2, count: 32))),
+                ],
+                "not an object",
+            ]))
         // The key without kid is kept (tokens without kid try it); the other ten are skipped.
         #expect(set.keyIDs == ["rsa-1"])
         #expect(set.keys.count == 2 && set.keys.contains { $0.keyID == nil })
@@ -51,7 +55,9 @@ import FederateGoogle
         let set = try JSONWebKeySet(jwks: jwks([.object(Fixtures.rsa.publicJWK()!), .object(second), .object(Fixtures.ec.publicJWK()!)]))
         #expect(set.keyIDs == ["ec-1"])
         #expect(Fixtures.errorCode(Fixtures.token(), keySet: set) == .unknownKey)
-        #expect(throws: FederateError.self) { try JSONWebKeySet(keys: [JSONWebKey(jwk: Fixtures.rsa.publicJWK()!), JSONWebKey(jwk: second)]) }
+        #expect(throws: FederateError.self) {
+            try JSONWebKeySet(keys: [JSONWebKey(jwk: Fixtures.rsa.publicJWK()!), JSONWebKey(jwk: second)])
+        }
     }
 
     @Test func rejectsWeakRSAKeys() throws {
@@ -79,7 +85,9 @@ import FederateGoogle
 
     @Test func parsesGoogleX509Map() throws {
         let pem = try Fixtures.selfSignedCertificatePEM()
-        let document = JSONSerializer.bytes(["cert-1": .string(pem), "broken": "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----", "num": 5])
+        let document = JSONSerializer.bytes([
+            "cert-1": .string(pem), "broken": "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----", "num": 5,
+        ])
         let set = try JSONWebKeySet(x509Map: document)
         #expect(set.keyIDs == ["cert-1"])
         #expect(set.skipped.count == 2)
@@ -95,7 +103,10 @@ enum _RSAKeyMaker {
     static func publicJWK(bits: Int) throws -> [String: JSONValue] {
         let key = try _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: bits))
         let primitives = try key.publicKey.getKeyPrimitives()
-        return ["kty": "RSA", "kid": "small", "n": .string(Base64URL.encode(Array(primitives.modulus))), "e": .string(Base64URL.encode(Array(primitives.publicExponent)))]
+        return [
+            "kty": "RSA", "kid": "small", "n": .string(Base64URL.encode(Array(primitives.modulus))),
+            "e": .string(Base64URL.encode(Array(primitives.publicExponent))),
+        ]
     }
 }
 

@@ -13,13 +13,17 @@ struct KeySetMetricsTests {
         try await TestIssuer.with { issuer in
             let metrics = TestMetrics()
             let observability = Observability(metrics: metrics)
-            let policy = CachePolicy(minimumLifetime: .zero, defaultLifetime: .seconds(1), maximumStaleness: .seconds(4), retryDelayAfterFailure: .seconds(30))
+            let policy = CachePolicy(
+                minimumLifetime: .zero, defaultLifetime: .seconds(1), maximumStaleness: .seconds(4), retryDelayAfterFailure: .seconds(30))
             let time = TestClock()
             let keys = try RemoteKeySet(
-                url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy, clock: time.clock, observability: observability)
+                url: issuer.jwksURL, httpClient: AsyncHTTPClientTransport.shared, cachePolicy: policy, clock: time.clock,
+                observability: observability)
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: keys, clock: time.clock, observability: observability)
             let url = ("url", issuer.jwksURL)
-            func count(_ label: String, _ dimensions: [(String, String)]) -> Int64 { metrics.counterTotal(label: label, dimensions: dimensions) }
+            func count(_ label: String, _ dimensions: [(String, String)]) -> Int64 {
+                metrics.counterTotal(label: label, dimensions: dimensions)
+            }
 
             let token = try issuer.idToken()
             _ = try await verifier.verify(token)

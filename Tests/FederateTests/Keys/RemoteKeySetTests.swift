@@ -255,7 +255,8 @@ struct RemoteKeySetTests {
     @Test func coldCacheWithFailingEndpointFails() async throws {
         try await TestIssuer.with { issuer in
             issuer.jwksFails = true
-            let verifier = IDTokenVerifier(policy: issuer.policy, keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: PatientTransport.shared))
+            let verifier = IDTokenVerifier(
+                policy: issuer.policy, keys: try RemoteKeySet(url: issuer.jwksURL, httpClient: PatientTransport.shared))
             let error = await #expect(throws: FederateError.self) { try await verifier.verify(try issuer.idToken()) }
             #expect(error?.code == .keyFetchFailed)
             #expect(issuer.jwksRequestCount == 1)
@@ -276,11 +277,14 @@ struct RemoteKeySetTests {
 
     /// A private address that is not on loopback is refused for what it is, over http or https
     /// (the private-network rule, Docs/Security.md), unless the key set's destination allows it.
-    @Test(arguments: ["http://192.168.1.10:8080/jwks", "https://192.168.1.10/jwks", "https://[fd00::1]/jwks", "https://169.254.169.254/jwks"])
+    @Test(arguments: [
+        "http://192.168.1.10:8080/jwks", "https://192.168.1.10/jwks", "https://[fd00::1]/jwks", "https://169.254.169.254/jwks",
+    ])
     func privateNonLoopbackURLIsRefused(url: String) throws {
         let error = #expect(throws: FederateError.self) { try RemoteKeySet(url: url, httpClient: PatientTransport.shared) }
         #expect(error?.code == .privateAddressRefused)
-        let allowed = DestinationPolicy.publicAddresses(except: try PrivateNetworkAllowList(["192.168.0.0/16", "fd00::/8", "169.254.169.254"]))
+        let allowed = DestinationPolicy.publicAddresses(
+            except: try PrivateNetworkAllowList(["192.168.0.0/16", "fd00::/8", "169.254.169.254"]))
         if url.hasPrefix("https://") {
             #expect(throws: Never.self) { try RemoteKeySet(url: url, destination: allowed, httpClient: PatientTransport.shared) }
         }

@@ -12,12 +12,14 @@ import Testing
 @Suite("OAuth 2.0 user endpoint: hostile answers")
 struct UserEndpointHostileTests {
     /// A GitHub whose `/api/v3/user` answers `user` and whose `/api/v3/user/emails` answers `emails`.
-    static func gitHub(user: TestHTTPResponse, emails: TestHTTPResponse = .json("[]")) async throws -> (GitHubProvider, LoopbackHTTPServer) {
+    static func gitHub(user: TestHTTPResponse, emails: TestHTTPResponse = .json("[]")) async throws -> (GitHubProvider, LoopbackHTTPServer)
+    {
         let server = try await LoopbackHTTPServer.start { request in
             request.path.hasSuffix("/user/emails") ? emails : request.path.hasSuffix("/user") ? user : .status(404)
         }
         let provider = try GitHubProvider(
-            clientID: "app", clientSecret: "secret", endpoints: .enterprise(server.baseURL), cache: ProviderCache(httpClient: PatientTransport.shared))
+            clientID: "app", clientSecret: "secret", endpoints: .enterprise(server.baseURL),
+            cache: ProviderCache(httpClient: PatientTransport.shared))
         return (provider, server)
     }
 
@@ -78,7 +80,9 @@ struct UserEndpointHostileTests {
         // The primary address is unverified: a verified one is taken instead.
         var (github, server) = try await Self.gitHub(
             user: .json(#"{"id": 7, "login": "mallory", "email": "victim@example.com"}"#),
-            emails: .json(#"[{"email": "victim@example.com", "primary": true, "verified": false}, {"email": "mallory@example.net", "primary": false, "verified": true}]"#))
+            emails: .json(
+                #"[{"email": "victim@example.com", "primary": true, "verified": false}, {"email": "mallory@example.net", "primary": false, "verified": true}]"#
+            ))
         var credential = try await github.credential(accessToken: "token")
         #expect(credential.email == "mallory@example.net" && credential.emailVerified)
         try? await server.stop()
@@ -90,7 +94,8 @@ struct UserEndpointHostileTests {
         #expect(credential.email == "victim@example.com" && !credential.emailVerified)
         try? await server.stop()
         // /user/emails refused (no user:email scope): no email at all, never /user's public one.
-        (github, server) = try await Self.gitHub(user: .json(#"{"id": 7, "email": "victim@example.com"}"#), emails: .json(#"{"message": "Not Found"}"#, status: 404))
+        (github, server) = try await Self.gitHub(
+            user: .json(#"{"id": 7, "email": "victim@example.com"}"#), emails: .json(#"{"message": "Not Found"}"#, status: 404))
         credential = try await github.credential(accessToken: "token")
         #expect(credential.email == nil && !credential.emailVerified)
         try? await server.stop()
@@ -118,7 +123,8 @@ struct UserEndpointHostileTests {
         let credential = try await github.credential(accessToken: "token")
         #expect(credential.email == "\u{0430}lice@example.com" && credential.email != "alice@example.com")
         let accounts = AccountService(store: InMemoryAccountStore())
-        let alice = try await accounts.signIn(with: Credential(providerID: "oidc.dev", subject: "alice", email: "alice@example.com", emailVerified: true))
+        let alice = try await accounts.signIn(
+            with: Credential(providerID: "oidc.dev", subject: "alice", email: "alice@example.com", emailVerified: true))
         let other = try await accounts.signIn(with: credential)
         #expect(other.user.uid != alice.user.uid && other.additionalUserInfo.isNewUser)
     }
@@ -129,10 +135,14 @@ struct UserEndpointHostileTests {
         let user = try OAuth2User(
             answer: ["sub": "u-1", "mail": "u1@example.com", "mail_ok": true, "login": "u1", "last_login": 1_700_000_000], fields: fields)
         #expect(user.id == "u-1" && user.emailVerified && user.username == "u1" && user.authenticatedAt?.secondsSince1970 == 1_700_000_000)
-        let stringTrue = try OAuth2User(answer: ["sub": "u-1", "mail": "u1@example.com", "mail_ok": "true", "last_login": 1], fields: fields)
+        let stringTrue = try OAuth2User(
+            answer: ["sub": "u-1", "mail": "u1@example.com", "mail_ok": "true", "last_login": 1], fields: fields)
         #expect(!stringTrue.emailVerified, "only JSON true verifies")
-        for bad: JSONValue in [["login": "u1", "last_login": 1], ["sub": "", "last_login": 1], ["sub": .string(String(repeating: "a", count: 256)), "last_login": 1],
-                               ["sub": "u\u{0007}", "last_login": 1], ["sub": "u-1", "last_login": "yesterday"], ["sub": "u-1", "last_login": 1e300]] {
+        for bad: JSONValue in [
+            ["login": "u1", "last_login": 1], ["sub": "", "last_login": 1],
+            ["sub": .string(String(repeating: "a", count: 256)), "last_login": 1],
+            ["sub": "u\u{0007}", "last_login": 1], ["sub": "u-1", "last_login": "yesterday"], ["sub": "u-1", "last_login": 1e300],
+        ] {
             #expect(throws: FederateError.self) { try OAuth2User(answer: bad, fields: fields) }
         }
     }

@@ -27,20 +27,20 @@ import _CryptoExtras
     /// on this project's 2-core machine kind, per build configuration.
     enum RecordedRatios {
         #if DEBUG
-        // 2026-11-25 evening, debug build, the slower of the two machines of this kind seen
-        // that day (`openssl speed rsa2048` 50,600 verify/s against 80,000 in the morning):
-        // twenty runs gave 0.40–0.42, 0.65–0.67 and 0.40–0.42, and 0.34–0.39 in slow spells.
-        // The morning's machine gave 0.54, 0.75 and 0.54 for the same code, so there a drop
-        // must pass 45 % to fail. (2026-11-23: 0.38, 0.63, 0.36.)
-        static let rs256 = 0.41
-        static let es256 = 0.65
-        static let rs256Async = 0.41
+            // 2026-11-25 evening, debug build, the slower of the two machines of this kind seen
+            // that day (`openssl speed rsa2048` 50,600 verify/s against 80,000 in the morning):
+            // twenty runs gave 0.40–0.42, 0.65–0.67 and 0.40–0.42, and 0.34–0.39 in slow spells.
+            // The morning's machine gave 0.54, 0.75 and 0.54 for the same code, so there a drop
+            // must pass 45 % to fail. (2026-11-23: 0.38, 0.63, 0.36.)
+            static let rs256 = 0.41
+            static let es256 = 0.65
+            static let rs256Async = 0.41
         #else
-        // Release: FederatePerf's figures of 2026-11-25 in Docs/Performance.md (74,610 / 89,177
-        // RS256, 28,213 / 30,616 ES256; async RS256 now verifies as the synchronous path does).
-        static let rs256 = 0.84
-        static let es256 = 0.92
-        static let rs256Async = 0.84
+            // Release: FederatePerf's figures of 2026-11-25 in Docs/Performance.md (74,610 / 89,177
+            // RS256, 28,213 / 30,616 ES256; async RS256 now verifies as the synchronous path does).
+            static let rs256 = 0.84
+            static let es256 = 0.92
+            static let rs256Async = 0.84
         #endif
     }
 
@@ -107,7 +107,8 @@ import _CryptoExtras
         }
         #expect(
             Self.holds(measured: measured, recorded: recorded),
-            "\(name): full verification ran at \(measured) of the raw signature check's rate; recorded \(recorded), at most a 30 % drop allowed")
+            "\(name): full verification ran at \(measured) of the raw signature check's rate; recorded \(recorded), at most a 30 % drop allowed"
+        )
     }
 }
 

@@ -43,7 +43,9 @@ struct FederateClockTests {
             let base = Self.root.appendingPathComponent(folder)
             let files = try #require(FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil))
             for case let url as URL in files
-            where url.pathExtension == "swift" && url.lastPathComponent != "FederateClock.swift" && !url.path.contains("/Sources/Transports/") {
+            where url.pathExtension == "swift" && url.lastPathComponent != "FederateClock.swift"
+                && !url.path.contains("/Sources/Transports/")
+            {
                 let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
                 for (number, line) in lines.enumerated() {
                     let code = line.trimmingCharacters(in: .whitespaces)

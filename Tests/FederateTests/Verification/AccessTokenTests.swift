@@ -40,7 +40,9 @@ import Federate
         let token = try Self.verifier.verify(Self.sign(), keySet: Fixtures.keySet)
         #expect(token.subject == "5ba552d67" && token.clientID == "s6BhdRkqt3" && token.issuer == Self.issuer)
         #expect(token.jwtID == "dbe39bf3a3ba4238a513f51d6e1691c4" && token.audiences == [Self.resource])
-        #expect(token.scopes.values == ["openid", "profile", "reademail"] && token.scopes.contains("reademail") && !token.scopes.contains("READEMAIL"))
+        #expect(
+            token.scopes.values == ["openid", "profile", "reademail"] && token.scopes.contains("reademail")
+                && !token.scopes.contains("READEMAIL"))
         #expect(token.expiresAt == Date(timeIntervalSince1970: 1_639_528_912) && token.confirmation == nil && token.authTime == nil)
         let caller = CallerIdentity(accessToken: token, providerID: "oidc.as")
         #expect(caller.kind == .accessToken && caller.subject == "5ba552d67" && caller.clientID == "s6BhdRkqt3" && caller.bearer == nil)
@@ -49,7 +51,9 @@ import Federate
     @Test func typMustNameAnAccessToken() {
         #expect(Self.code(header: ["typ": "application/at+jwt"]) == nil)
         #expect(Self.code(header: ["typ": "AT+JWT"]) == nil)
-        for header: [String: JSONValue] in [[:], ["typ": "JWT"], ["typ": "at+jwt "], ["typ": "logout+jwt"], ["typ": "application/jwt"], ["typ": 1]] {
+        for header: [String: JSONValue] in [
+            [:], ["typ": "JWT"], ["typ": "at+jwt "], ["typ": "logout+jwt"], ["typ": "application/jwt"], ["typ": 1],
+        ] {
             #expect(Self.code(header: header) != nil, "\(header)")
         }
         #expect(Self.code(header: ["typ": "JWT"]) == .tokenTypeMismatch)
@@ -115,7 +119,8 @@ import Federate
         #expect(CallerIdentity(accessToken: token, providerID: nil).confirmation?.jkt == thumbprint)
         // Only `cnf.jkt` alone can be checked (by DPoP); any other binding, or a malformed one, refuses the token.
         for cnf: JSONValue in [
-            "jkt", ["jkt": "short"], ["jkt": .string(thumbprint + "A")], ["jkt": 5], ["jkt": .string(thumbprint.replacingOccurrences(of: "B", with: "+"))],
+            "jkt", ["jkt": "short"], ["jkt": .string(thumbprint + "A")], ["jkt": 5],
+            ["jkt": .string(thumbprint.replacingOccurrences(of: "B", with: "+"))],
             ["x5t#S256": "bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2"], ["jwk": ["kty": "EC"]], ["kid": "k"], ["jku": "https://x"], [:],
             ["future-method": "x"], ["jkt": .string(thumbprint), "x5t#S256": "abc"], 7, ["a", "b"],
         ] {
@@ -136,7 +141,8 @@ import Federate
     @Test func theRouterSendsEachKindToItsOwnVerifier() async throws {
         let idVerifier = IDTokenBearerVerifier(
             providerID: "oidc.as",
-            verifier: IDTokenVerifier(policy: IDTokenPolicy(issuers: [Self.issuer], audiences: [Self.resource]), keys: Fixtures.keySet, clock: Self.clock))
+            verifier: IDTokenVerifier(
+                policy: IDTokenPolicy(issuers: [Self.issuer], audiences: [Self.resource]), keys: Fixtures.keySet, clock: Self.clock))
         let accessToken = Self.sign()
         let idToken = Self.sign(["client_id": .null, "jti": .null, "scope": .null], header: ["typ": "JWT"])
         let both = CallerTokenRouter(idTokens: idVerifier, accessTokens: Self.verifier)

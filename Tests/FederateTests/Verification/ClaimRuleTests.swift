@@ -11,14 +11,17 @@ import Federate
     static let now: Double = 1_700_000_000
     static let context = ClaimContext(now: Date(timeIntervalSince1970: now), clockTolerance: .seconds(60))
 
-    static func token(_ claims: [String: JSONValue], header: [String: JSONValue] = [:], algorithm: JWSAlgorithm = .rs256) throws -> VerifiedJWT {
+    static func token(
+        _ claims: [String: JSONValue], header: [String: JSONValue] = [:], algorithm: JWSAlgorithm = .rs256
+    ) throws -> VerifiedJWT {
         var members: [String: JSONValue] = ["alg": .string(algorithm.rawValue)]
         for (name, value) in header { members[name] = value }
         return VerifiedJWT(header: try JOSEHeader(members: members), claims: claims, algorithm: algorithm, keyID: nil)
     }
 
     /// The code `rule` throws for `claims`, or nil when it passes.
-    static func code(_ rule: some ClaimRule, _ claims: [String: JSONValue], header: [String: JSONValue] = [:]) throws -> FederateError.Code? {
+    static func code(_ rule: some ClaimRule, _ claims: [String: JSONValue], header: [String: JSONValue] = [:]) throws -> FederateError.Code?
+    {
         do {
             try rule.check(try token(claims, header: header), context: context)
             return nil
@@ -87,7 +90,9 @@ import Federate
         #expect(try Self.code(ExpiryRule(), ["exp": .double(Self.now - 61)]) == .tokenExpired)
         #expect(try Self.code(ExpiryRule(), [:]) == .missingClaim)
         #expect(try Self.code(ExpiryRule(required: false), [:]) == nil)
-        for hostile: JSONValue in [-1, .double(-1e300), .double(1e300), .double(-9.3e18), .integer(.max), .double(9_007_199_254_740_994), "1700000600", true] {
+        for hostile: JSONValue in [
+            -1, .double(-1e300), .double(1e300), .double(-9.3e18), .integer(.max), .double(9_007_199_254_740_994), "1700000600", true,
+        ] {
             #expect(try Self.code(ExpiryRule(), ["exp": hostile]) == .invalidClaim, "\(hostile)")
         }
     }
@@ -172,11 +177,17 @@ import Federate
 
     @Test func numericDateBounds() {
         #expect(NumericDate(secondsSince1970: 0) != nil && NumericDate(secondsSince1970: NumericDate.maximum) != nil)
-        #expect(NumericDate(secondsSince1970: -0.5) == nil && NumericDate(secondsSince1970: .nan) == nil && NumericDate(secondsSince1970: .infinity) == nil)
+        #expect(
+            NumericDate(secondsSince1970: -0.5) == nil && NumericDate(secondsSince1970: .nan) == nil
+                && NumericDate(secondsSince1970: .infinity) == nil)
         #expect(NumericDate(secondsSince1970: NumericDate.maximum.nextUp) == nil)
-        #expect(NumericDate(json: .integer(1 << 53)) != nil && NumericDate(json: .integer((1 << 53) + 1)) == nil && NumericDate(json: .integer(-1)) == nil)
+        #expect(
+            NumericDate(json: .integer(1 << 53)) != nil && NumericDate(json: .integer((1 << 53) + 1)) == nil
+                && NumericDate(json: .integer(-1)) == nil)
         #expect(NumericDate(json: .double(1.5))?.wholeSeconds == 1)
-        #expect(SafeNumber.int64(1e300) == nil && SafeNumber.int64(.nan) == nil && SafeNumber.clampedInt64(-1e300) == .min && SafeNumber.clampedInt64(.nan) == 0)
+        #expect(
+            SafeNumber.int64(1e300) == nil && SafeNumber.int64(.nan) == nil && SafeNumber.clampedInt64(-1e300) == .min
+                && SafeNumber.clampedInt64(.nan) == 0)
     }
 
     @Test func exactIdentifiers() {

@@ -30,11 +30,13 @@ import Testing
         // Same header, other claims: its own claims are checked, not the first token's.
         let other = try Fixtures.rsa.sign(claims: Self.claims.merging(["sub": "user-2"]) { $1 }, algorithm: .rs256, header: ["typ": "JWT"])
         #expect(try Self.verifier.verify(other, keySet: Fixtures.keySet).claims["sub"] == "user-2")
-        let expired = try Fixtures.rsa.sign(claims: Self.claims.merging(["exp": .double(Self.now - 600)]) { $1 }, algorithm: .rs256, header: ["typ": "JWT"])
+        let expired = try Fixtures.rsa.sign(
+            claims: Self.claims.merging(["exp": .double(Self.now - 600)]) { $1 }, algorithm: .rs256, header: ["typ": "JWT"])
         #expect(Self.code(expired) == .tokenExpired)
         // Same header, a payload changed after signing: the signature still decides.
         let parts = first.split(separator: ".")
-        let forged = "\(parts[0]).\(Base64URL.encode(Array(#"{"iss":"https://issuer.example.com","aud":"client-123","sub":"admin"}"#.utf8))).\(parts[2])"
+        let forged =
+            "\(parts[0]).\(Base64URL.encode(Array(#"{"iss":"https://issuer.example.com","aud":"client-123","sub":"admin"}"#.utf8))).\(parts[2])"
         #expect(Self.code(forged) == .invalidSignature)
         // A header that fails is refused every time (never remembered).
         let broken = "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9x.\(parts[1]).\(parts[2])"
@@ -48,7 +50,8 @@ import Testing
     @Test func manyHeadersOverflowTheCacheAndNothingChanges() throws {
         // More distinct headers than the cache holds: it starts again, and each is still checked.
         for index in 0..<(JOSEHeaderCache.capacity * 2 + 3) {
-            let token = try Fixtures.rsa.sign(claims: Self.claims, algorithm: .rs256, header: ["typ": "JWT", "x-n": .integer(Int64(index))])
+            let token = try Fixtures.rsa.sign(
+                claims: Self.claims, algorithm: .rs256, header: ["typ": "JWT", "x-n": .integer(Int64(index))])
             #expect(Self.code(token) == nil)
         }
         let wrongType = try Fixtures.rsa.sign(claims: Self.claims, algorithm: .rs256, header: ["typ": "at+jwt"])

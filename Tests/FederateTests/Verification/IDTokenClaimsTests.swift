@@ -11,7 +11,8 @@ import Federate
 
     @Test func acceptsAValidTokenAndTypesItsClaims() async throws {
         let token = Fixtures.token(["email": "a@example.com", "email_verified": true, "auth_time": .integer(now - 5), "nonce": "n-1"])
-        let idToken = try await IDTokenVerifier(policy: Fixtures.policy(), keys: Fixtures.keySet).verify(token, expecting: .init(nonce: "n-1"))
+        let idToken = try await IDTokenVerifier(policy: Fixtures.policy(), keys: Fixtures.keySet).verify(
+            token, expecting: .init(nonce: "n-1"))
         #expect(idToken.issuer == Fixtures.issuer && idToken.subject == "user-1" && idToken.audiences == [Fixtures.clientID])
         #expect(idToken.email == "a@example.com" && idToken.emailVerified == true)
         #expect(idToken.authTime != nil && idToken.nonce == "n-1" && idToken.algorithm == .rs256 && idToken.keyID == "rsa-1")
@@ -41,8 +42,11 @@ import Federate
     @Test func azpRules() {
         // Several audiences: azp required and must be the client.
         #expect(Fixtures.errorCode(Fixtures.token(["aud": .array([.string(Fixtures.clientID), "other"])])) == .azpMismatch)
-        #expect(Fixtures.errorCode(Fixtures.token(["aud": .array([.string(Fixtures.clientID), "other"]), "azp": "other"])) == .azpMismatch)
-        #expect(Fixtures.errorCode(Fixtures.token(["aud": .array([.string(Fixtures.clientID), "other"]), "azp": .string(Fixtures.clientID)])) == nil)
+        #expect(
+            Fixtures.errorCode(Fixtures.token(["aud": .array([.string(Fixtures.clientID), "other"]), "azp": "other"])) == .azpMismatch)
+        #expect(
+            Fixtures.errorCode(Fixtures.token(["aud": .array([.string(Fixtures.clientID), "other"]), "azp": .string(Fixtures.clientID)]))
+                == nil)
         // A present azp must always be an accepted party, even with one audience.
         #expect(Fixtures.errorCode(Fixtures.token(["azp": "someone-else"])) == .azpMismatch)
         // Google's Android case: azp is another client of the same project, allowed explicitly.
@@ -53,7 +57,9 @@ import Federate
     @Test func expiryIsRequiredNumericAndEnforcedWithTolerance() {
         #expect(Fixtures.errorCode(Fixtures.token(["exp": .integer(now - 61)])) == .tokenExpired)
         #expect(Fixtures.errorCode(Fixtures.token(["exp": .integer(now - 30)])) == nil)  // within 60 s tolerance
-        #expect(Fixtures.errorCode(Fixtures.token(["exp": .integer(now - 30)]), policy: Fixtures.policy { $0.clockTolerance = .zero }) == .tokenExpired)
+        #expect(
+            Fixtures.errorCode(Fixtures.token(["exp": .integer(now - 30)]), policy: Fixtures.policy { $0.clockTolerance = .zero })
+                == .tokenExpired)
         #expect(Fixtures.errorCode(Fixtures.token(["exp": .null])) == .missingClaim)
         #expect(Fixtures.errorCode(Fixtures.token(["exp": .string(String(now + 600))])) == .invalidClaim)
         #expect(Fixtures.errorCode(Fixtures.token(["exp": .double(Double(now) + 600.5)])) == nil)
@@ -113,9 +119,12 @@ import Federate
 
     @Test func maxAgeRequiresARecentAuthTime() {
         #expect(Fixtures.errorCode(Fixtures.token(["auth_time": .integer(now - 30)]), expecting: .init(maxAge: .seconds(300))) == nil)
-        #expect(Fixtures.errorCode(Fixtures.token(["auth_time": .integer(now - 1000)]), expecting: .init(maxAge: .seconds(300))) == .authTooOld)
+        #expect(
+            Fixtures.errorCode(Fixtures.token(["auth_time": .integer(now - 1000)]), expecting: .init(maxAge: .seconds(300))) == .authTooOld)
         #expect(Fixtures.errorCode(Fixtures.token(), expecting: .init(maxAge: .seconds(300))) == .missingClaim)
-        #expect(Fixtures.errorCode(Fixtures.token(["auth_time": .integer(now - 1000)]), policy: Fixtures.policy { $0.maxAge = .seconds(300) }) == .authTooOld)
+        #expect(
+            Fixtures.errorCode(Fixtures.token(["auth_time": .integer(now - 1000)]), policy: Fixtures.policy { $0.maxAge = .seconds(300) })
+                == .authTooOld)
         #expect(Fixtures.errorCode(Fixtures.token(["auth_time": .integer(now + 1000)])) == .invalidClaim)
     }
 
@@ -134,7 +143,9 @@ import Federate
 
     @Test func emailVerifiedIsAJSONBooleanOnly() throws {
         // Strings are Apple's way, read by FederateApple (AppleClaims); the core reads the standard's Boolean.
-        for (value, expected): (JSONValue, Bool?) in [(.bool(true), true), (.bool(false), false), (.string("true"), nil), (.integer(1), nil)] {
+        for (value, expected): (JSONValue, Bool?) in [
+            (.bool(true), true), (.bool(false), false), (.string("true"), nil), (.integer(1), nil),
+        ] {
             let header = try JOSEHeader(members: ["alg": .string("RS256")])
             let token = IDToken(VerifiedJWT(header: header, claims: ["email_verified": value], algorithm: .rs256, keyID: nil))
             #expect(token.emailVerified == expected, "\(value)")

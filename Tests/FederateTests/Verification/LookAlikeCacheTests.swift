@@ -63,7 +63,8 @@ import Testing
 
         func verifier() -> AccessTokenVerifier {
             AccessTokenVerifier(
-                policy: AccessTokenPolicy(issuer: "https://as.example", resource: "https://rs.example", allowedAlgorithms: [.es256]), keys: keySet,
+                policy: AccessTokenPolicy(issuer: "https://as.example", resource: "https://rs.example", allowedAlgorithms: [.es256]),
+                keys: keySet,
                 clock: Self.clock)
         }
         // Look-alike first, then the twin, then the look-alike again: one verifier, one cache.

@@ -63,13 +63,15 @@ import Federate
         #expect(router.headers.readCount == 3, "the router read each header")
         #expect(Self.parses(verifier) == 0, "the verifier continued from the router's read")
         // A header the rules refuse is refused by the verifier, with its own code.
-        let critical = try Fixtures.rsa.sign(claims: Fixtures.claims(), algorithm: .rs256, header: ["typ": "JWT", "crit": ["exp"], "exp": 1])
+        let critical = try Fixtures.rsa.sign(
+            claims: Fixtures.claims(), algorithm: .rs256, header: ["typ": "JWT", "crit": ["exp"], "exp": 1])
         let refused = await #expect(throws: FederateError.self) { try await router.verifyCaller(critical) }
         #expect(refused?.code == .unsupportedCriticalHeader)
         // The verifier's own limits still hold for a routed token.
         var strict = Fixtures.policy()
         strict.limits = JWSLimits(maxTokenBytes: 200)
-        let strictRouter = CallerTokenRouter(idTokens: IDTokenBearerVerifier(providerID: "oidc.test", verifier: IDTokenVerifier(policy: strict, keys: Fixtures.keySet)))
+        let strictRouter = CallerTokenRouter(
+            idTokens: IDTokenBearerVerifier(providerID: "oidc.test", verifier: IDTokenVerifier(policy: strict, keys: Fixtures.keySet)))
         let tooLarge = await #expect(throws: FederateError.self) { try await strictRouter.verifyCaller(Fixtures.token()) }
         #expect(tooLarge?.code == .tokenTooLarge)
     }

@@ -63,7 +63,8 @@ struct TenantIssuerRuleTests {
     @Test func templatesAreStrict() {
         for bad in [
             "https://login.microsoftonline.com/{tenantid}/{tenantid}/v2.0", "https://login.microsoftonline.com/v2.0",
-            "https://{tenantid}.example.com/v2.0", "https://login.example.com/x{tenantid}/v2.0", "https://login.example.com/{tenantid}x/v2.0",
+            "https://{tenantid}.example.com/v2.0", "https://login.example.com/x{tenantid}/v2.0",
+            "https://login.example.com/{tenantid}x/v2.0",
             "https://login.example.com/{tenant}/v2.0", "https://login.example.com/{tenantid}/{other}", "login.example.com/{tenantid}/v2.0",
             "https://login.example.com/{tenantid}/v2.0 ", "https://login.exampl\u{0435}.com/{tenantid}/v2.0", "",
         ] {
@@ -75,7 +76,9 @@ struct TenantIssuerRuleTests {
     @Test func theCallerChoosesTheTenantsExplicitly() {
         #expect(throws: FederateError.self) { try TenantIssuerRule(template: Self.template, tenants: .only([])) }
         #expect(throws: FederateError.self) { try TenantIssuerRule(template: Self.template, tenants: .only(["contoso"])) }
-        #expect(throws: FederateError.self) { try TenantIssuerRule(template: Self.template, tenants: .only(["72f988bf-86f1-41af-91ab-2d7cd011db4"])) }
+        #expect(throws: FederateError.self) {
+            try TenantIssuerRule(template: Self.template, tenants: .only(["72f988bf-86f1-41af-91ab-2d7cd011db4"]))
+        }
         // Upper-case GUIDs on the list are kept in Entra's lower case.
         let rule = try? TenantIssuerRule(template: Self.template, tenants: .only(["72F988BF-86F1-41AF-91AB-2D7CD011DB47"]))
         #expect(rule?.tenants == .only([Self.contoso]))
@@ -99,7 +102,8 @@ struct TenantIssuerRuleTests {
 
     @Test func strictDiscoveryRefusesTheTemplate() {
         #expect(throws: FederateError.self) {
-            try ProviderMetadata(document: Self.document(issuer: Self.template), expectedIssuer: "https://login.microsoftonline.com/common/v2.0")
+            try ProviderMetadata(
+                document: Self.document(issuer: Self.template), expectedIssuer: "https://login.microsoftonline.com/common/v2.0")
         }
     }
 

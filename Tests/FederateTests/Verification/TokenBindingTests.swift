@@ -9,7 +9,8 @@ import Testing
     static let jkt = "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"
 
     static func binding(_ cnf: JSONValue?, tokenType: String? = nil) throws -> TokenBinding {
-        TokenBinding(confirmation: try cnf.map { (value) throws(FederateError) in try TokenConfirmation(json: value) }, tokenType: tokenType)
+        TokenBinding(
+            confirmation: try cnf.map { (value) throws(FederateError) in try TokenConfirmation(json: value) }, tokenType: tokenType)
     }
 
     static func code(_ body: () throws -> Any?) -> FederateError.Code? {
@@ -62,7 +63,8 @@ import Testing
         func caller(_ cnf: JSONValue?, tokenType: String?) throws -> CallerIdentity {
             CallerIdentity(
                 kind: .introspection, providerID: nil, issuer: nil, subject: "s", clientID: nil, scopes: .none, expiresAt: nil,
-                confirmation: try cnf.map { (value) throws(FederateError) in try TokenConfirmation(json: value) }, claims: [:], tokenType: tokenType)
+                confirmation: try cnf.map { (value) throws(FederateError) in try TokenConfirmation(json: value) }, claims: [:],
+                tokenType: tokenType)
         }
         #expect(try caller(nil, tokenType: nil).binding == .bearer)
         #expect(try caller(["jkt": .string(Self.jkt)], tokenType: "DPoP").binding == .dpop(thumbprint: Self.jkt))

@@ -15,7 +15,8 @@ import Federate
     /// Signs `claims` (with `changes`: a value replaces, `.null` removes) and verifies them
     /// with `rules`; returns the error code, or nil when accepted.
     static func code(
-        _ rules: ClaimRules, claims: [String: JSONValue], _ changes: [String: JSONValue] = [:], header: [String: JSONValue] = ["typ": "JWT"],
+        _ rules: ClaimRules, claims: [String: JSONValue], _ changes: [String: JSONValue] = [:],
+        header: [String: JSONValue] = ["typ": "JWT"],
         requiresKeyID: Bool = false
     ) -> FederateError.Code? {
         var claims = claims
@@ -58,7 +59,9 @@ import Federate
 
     @Test func securityEvent() {
         let rules = ClaimRules.securityEvent(issuers: [Self.issuer], audiences: [Self.audience])
-        let claims = Self.base.merging(["jti": "j-1", "events": ["https://schemas.openid.net/secevent/risc/event-type/sessions-revoked": [:]]]) { $1 }
+        let claims = Self.base.merging([
+            "jti": "j-1", "events": ["https://schemas.openid.net/secevent/risc/event-type/sessions-revoked": [:]],
+        ]) { $1 }
         #expect(Self.code(rules, claims: claims) == nil)
         #expect(Self.code(rules, claims: claims, ["exp": .double(Self.now - 86_400)]) == nil)  // events do not expire
         #expect(Self.code(rules, claims: claims, ["iat": .null]) == nil)
@@ -73,7 +76,9 @@ import Federate
     @Test func sessionToken() {
         let rules = ClaimRules.sessionToken(issuer: Self.issuer)
         let claims = Self.base.merging(["sid": "s-1", "auth_time": .double(Self.now - 5)]) { $1 }
-        func code(_ changes: [String: JSONValue] = [:], header: [String: JSONValue] = ["typ": "federate-session+jwt"]) -> FederateError.Code? {
+        func code(
+            _ changes: [String: JSONValue] = [:], header: [String: JSONValue] = ["typ": "federate-session+jwt"]
+        ) -> FederateError.Code? {
             Self.code(rules, claims: claims, changes, header: header)
         }
         // Explicitly typed: an ID token's `typ` (or none) is another kind of token.
@@ -106,7 +111,9 @@ import Federate
     @Test func clientAssertion() {
         let endpoint = "https://op.example/token"
         let rules = ClaimRules.clientAssertion(clientID: "app", audiences: [endpoint])
-        let claims: [String: JSONValue] = ["iss": "app", "sub": "app", "aud": .string(endpoint), "exp": .double(Self.now + 60), "jti": "a-1"]
+        let claims: [String: JSONValue] = [
+            "iss": "app", "sub": "app", "aud": .string(endpoint), "exp": .double(Self.now + 60), "jti": "a-1",
+        ]
         #expect(Self.code(rules, claims: claims) == nil)
         #expect(Self.code(rules, claims: claims, ["sub": "other"]) == .invalidClaim)
         #expect(Self.code(rules, claims: claims, ["iss": "other"]) == .issuerMismatch)
@@ -117,11 +124,15 @@ import Federate
     }
 
     @Test func idTokenRefusesOtherKinds() {
-        let rules = Fixtures.policy { $0.issuers = [Self.issuer]; $0.audiences = [Self.audience] }.rules(for: IDTokenExpectations())
+        let rules = Fixtures.policy {
+            $0.issuers = [Self.issuer]
+            $0.audiences = [Self.audience]
+        }.rules(for: IDTokenExpectations())
         #expect(Self.code(rules, claims: Self.base) == nil)
         #expect(Self.code(rules, claims: Self.base, header: ["typ": "logout+jwt"]) == .tokenTypeMismatch)
         #expect(Self.code(rules, claims: Self.base, header: ["typ": "at+jwt"]) == .tokenTypeMismatch)
-        #expect(Self.code(rules, claims: Self.base, ["events": [ClaimRules.backChannelLogoutEvent: [:]]], header: [:]) == .tokenTypeMismatch)
+        #expect(
+            Self.code(rules, claims: Self.base, ["events": [ClaimRules.backChannelLogoutEvent: [:]]], header: [:]) == .tokenTypeMismatch)
     }
 
     @Test func genericVerifierRefusesNonStringAudienceEntries() {

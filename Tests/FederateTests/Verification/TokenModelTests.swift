@@ -22,14 +22,18 @@ import Federate
         }
         let now = Int64(Fixtures.now)
         // Twice, once escaped: two `iss`, refused like any duplicate.
-        let twice = try signed(#"{"iss":"\#(Fixtures.issuer)","\u0069ss":"https://evil.example","sub":"u","aud":"\#(Fixtures.clientID)","iat":\#(now),"exp":\#(now + 600)}"#)
+        let twice = try signed(
+            #"{"iss":"\#(Fixtures.issuer)","\u0069ss":"https://evil.example","sub":"u","aud":"\#(Fixtures.clientID)","iat":\#(now),"exp":\#(now + 600)}"#
+        )
         #expect(Fixtures.errorCode(twice) == .malformedToken)
         // Once, escaped: read as `iss` by the rules and by the typed readers.
-        let escaped = try signed(#"{"\u0069ss":"\#(Fixtures.issuer)","s\u0075b":"u\u00e9","aud":"\#(Fixtures.clientID)","iat":\#(now),"exp":\#(now + 600)}"#)
+        let escaped = try signed(
+            #"{"\u0069ss":"\#(Fixtures.issuer)","s\u0075b":"u\u00e9","aud":"\#(Fixtures.clientID)","iat":\#(now),"exp":\#(now + 600)}"#)
         #expect(Fixtures.errorCode(escaped) == nil)
         let token = try IDTokenVerifier(policy: Fixtures.policy(), keys: Fixtures.keySet).verify(escaped, keySet: Fixtures.keySet)
         #expect(token.issuer == Fixtures.issuer && token.subject == "ué" && token["iss"] == .string(Fixtures.issuer))
-        let elsewhere = try signed(#"{"\u0069ss":"https://evil.example","sub":"u","aud":"\#(Fixtures.clientID)","iat":\#(now),"exp":\#(now + 600)}"#)
+        let elsewhere = try signed(
+            #"{"\u0069ss":"https://evil.example","sub":"u","aud":"\#(Fixtures.clientID)","iat":\#(now),"exp":\#(now + 600)}"#)
         #expect(Fixtures.errorCode(elsewhere) == .issuerMismatch)
     }
 
@@ -37,10 +41,15 @@ import Federate
         let verifier = JWTVerifier(
             issuers: [Fixtures.issuer], audiences: [Fixtures.clientID], allowedAlgorithms: [.rs256], keys: Fixtures.keySet)
         // A header whose segment has a `K`.
-        let token = try #require((0..<200).lazy.map { Fixtures.token(header: ["typ": "JWT", "n": .integer(Int64($0))]) }.first { Self.withKelvinInHeader($0) != nil })
+        let token = try #require(
+            (0..<200).lazy.map { Fixtures.token(header: ["typ": "JWT", "n": .integer(Int64($0))]) }.first {
+                Self.withKelvinInHeader($0) != nil
+            })
         _ = try verifier.verify(token, keySet: Fixtures.keySet)  // remembered
         let lookalike = try #require(Self.withKelvinInHeader(token))
-        #expect(!lookalike.utf8.elementsEqual(token.utf8) && lookalike == token, "other bytes, which Swift's String equality takes for the same")
+        #expect(
+            !lookalike.utf8.elementsEqual(token.utf8) && lookalike == token, "other bytes, which Swift's String equality takes for the same"
+        )
         let refused = #expect(throws: FederateError.self) { try verifier.verify(lookalike, keySet: Fixtures.keySet) }
         #expect(refused?.code == .malformedToken, "not base64url: never the remembered header")
     }
@@ -70,20 +79,29 @@ import Federate
         let now = Int64(Fixtures.now)
         let token = try IDTokenVerifier(policy: Fixtures.policy(), keys: Fixtures.keySet).verify(
             Fixtures.token([
-                "aud": [.string(Fixtures.clientID), "other"], "azp": .string(Fixtures.clientID), "nbf": .integer(now - 5), "auth_time": .double(Double(now) - 60.5),
-                "nonce": "n", "sid": "s-1", "email": "a@example.com", "email_verified": true, "name": "A", "picture": "https://p", "acr": "phr",
+                "aud": [.string(Fixtures.clientID), "other"], "azp": .string(Fixtures.clientID), "nbf": .integer(now - 5),
+                "auth_time": .double(Double(now) - 60.5),
+                "nonce": "n", "sid": "s-1", "email": "a@example.com", "email_verified": true, "name": "A", "picture": "https://p",
+                "acr": "phr",
                 "amr": ["hwk"], "tid": "t",
             ]), keySet: Fixtures.keySet)
         #expect(token.audiences == [Fixtures.clientID, "other"] && token.authorizedParty == Fixtures.clientID)
-        #expect(token.expiresAt == Date(timeIntervalSince1970: Double(now + 600)) && token.issuedAt == Date(timeIntervalSince1970: Double(now)))
-        #expect(token.notBefore == Date(timeIntervalSince1970: Double(now - 5)) && token.authTime == Date(timeIntervalSince1970: Double(now) - 60.5))
+        #expect(
+            token.expiresAt == Date(timeIntervalSince1970: Double(now + 600)) && token.issuedAt == Date(timeIntervalSince1970: Double(now)))
+        #expect(
+            token.notBefore == Date(timeIntervalSince1970: Double(now - 5))
+                && token.authTime == Date(timeIntervalSince1970: Double(now) - 60.5))
         #expect(token.nonce == "n" && token.sessionID == "s-1" && token.email == "a@example.com" && token.emailVerified == true)
         #expect(token.name == "A" && token.picture == "https://p" && token.acr == "phr" && token.authenticationLevel?.amr == ["hwk"])
         #expect(token["tid"] == "t" && token.claims.count == 17)
-        #expect(token.claims.dictionary == Fixtures.claims([
-            "aud": [.string(Fixtures.clientID), "other"], "azp": .string(Fixtures.clientID), "nbf": .integer(now - 5), "auth_time": .double(Double(now) - 60.5),
-            "nonce": "n", "sid": "s-1", "email": "a@example.com", "email_verified": true, "name": "A", "picture": "https://p", "acr": "phr",
-            "amr": ["hwk"], "tid": "t",
-        ]))
+        #expect(
+            token.claims.dictionary
+                == Fixtures.claims([
+                    "aud": [.string(Fixtures.clientID), "other"], "azp": .string(Fixtures.clientID), "nbf": .integer(now - 5),
+                    "auth_time": .double(Double(now) - 60.5),
+                    "nonce": "n", "sid": "s-1", "email": "a@example.com", "email_verified": true, "name": "A", "picture": "https://p",
+                    "acr": "phr",
+                    "amr": ["hwk"], "tid": "t",
+                ]))
     }
 }

@@ -9,11 +9,13 @@ import Testing
 struct WrongTokenKindTests {
     @Test func aSessionTokenWhereIDTokensGoIsTheWrongKind() async throws {
         let accounts = AccountService(store: InMemoryAccountStore())
-        let signedIn = try await accounts.signIn(with: Credential(providerID: "google.com", subject: "ann", email: nil, emailVerified: false))
+        let signedIn = try await accounts.signIn(
+            with: Credential(providerID: "google.com", subject: "ann", email: nil, emailVerified: false))
         let session = try #require(signedIn.sessionToken)
         #expect(Fixtures.errorCode(session) == .tokenTypeMismatch)
         // Through the bearer verifier an API uses, too.
-        let bearer = IDTokenBearerVerifier(providerID: "oidc.example", verifier: IDTokenVerifier(policy: Fixtures.policy(), keys: Fixtures.keySet))
+        let bearer = IDTokenBearerVerifier(
+            providerID: "oidc.example", verifier: IDTokenVerifier(policy: Fixtures.policy(), keys: Fixtures.keySet))
         let error = await #expect(throws: FederateError.self) { _ = try await bearer.verifyCaller(session) }
         #expect(error?.code == .tokenTypeMismatch)
         // The session itself still verifies as one.

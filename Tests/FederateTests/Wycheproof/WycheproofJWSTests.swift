@@ -77,7 +77,9 @@ struct WycheproofJWSTests {
         // Run only where the vectors are, or in CI: there, without them, the tests above fail too.
         let directory = try Wycheproof.directory()
         for file in Wycheproof.files {
-            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path), "\(file) is missing from \(directory.path)")
+            #expect(
+                FileManager.default.fileExists(atPath: directory.appendingPathComponent(file).path),
+                "\(file) is missing from \(directory.path)")
         }
     }
 }

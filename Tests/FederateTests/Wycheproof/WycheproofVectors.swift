@@ -144,8 +144,8 @@ enum Wycheproof {
         guard FileManager.default.fileExists(atPath: url.path) else { throw LoadError.missing(url.path) }
         let root = try JSONSerialization.jsonObject(with: Data(contentsOf: url))
         guard let root = root as? [String: Any],
-              let numberOfTests = root["numberOfTests"] as? Int,
-              let groups = root["testGroups"] as? [[String: Any]]
+            let numberOfTests = root["numberOfTests"] as? Int,
+            let groups = root["testGroups"] as? [[String: Any]]
         else { throw LoadError.malformed(file: name, reason: "no numberOfTests or testGroups") }
         return File(name: name, numberOfTests: numberOfTests, groups: try groups.map { try group($0, file: name) })
     }
@@ -156,8 +156,8 @@ enum Wycheproof {
         }
         let vectors = try tests.map { test in
             guard let tcId = test["tcId"] as? Int,
-                  let result = test["result"] as? String,
-                  let expectation = Expectation(rawValue: result)
+                let result = test["result"] as? String,
+                let expectation = Expectation(rawValue: result)
             else { throw LoadError.malformed(file: file, reason: "a vector lacks tcId or a known result") }
             return Vector(
                 tcId: tcId, comment: test["comment"] as? String ?? "", expectation: expectation,

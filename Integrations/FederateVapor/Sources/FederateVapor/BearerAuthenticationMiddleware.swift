@@ -22,10 +22,12 @@ public struct BearerAuthenticationMiddleware: AsyncMiddleware {
 
     /// Creates the middleware. A `BearerTokenVerifier` (ID tokens) is a `CallerTokenVerifier`.
     public init(
-        verifier: any CallerTokenVerifier, requiredScopes: OAuthScopes = [], presentations: [any TokenPresentation] = [BearerPresentation()],
+        verifier: any CallerTokenVerifier, requiredScopes: OAuthScopes = [],
+        presentations: [any TokenPresentation] = [BearerPresentation()],
         resource: ProtectedResourceMetadata? = nil
     ) {
-        authenticator = CallerAuthenticator(verifier: verifier, requiredScopes: requiredScopes, presentations: presentations, resource: resource)
+        authenticator = CallerAuthenticator(
+            verifier: verifier, requiredScopes: requiredScopes, presentations: presentations, resource: resource)
     }
 
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
@@ -56,7 +58,9 @@ public struct RequiredScopesMiddleware: AsyncMiddleware {
     public let resource: ProtectedResourceMetadata?
 
     /// Creates the middleware.
-    public init(_ scopes: OAuthScopes, presentations: [any TokenPresentation] = [BearerPresentation()], resource: ProtectedResourceMetadata? = nil) {
+    public init(
+        _ scopes: OAuthScopes, presentations: [any TokenPresentation] = [BearerPresentation()], resource: ProtectedResourceMetadata? = nil
+    ) {
         self.scopes = scopes
         self.presentations = presentations
         self.resource = resource

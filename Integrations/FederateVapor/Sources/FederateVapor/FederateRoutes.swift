@@ -43,17 +43,21 @@ public struct FederateRoutes: RouteCollection {
             Response(await endpoints.callback(ServerRequest(request), provider: request.parameters.get("provider") ?? "", form: nil))
         }
         auth.on(.POST, ":provider", "callback", body: form) { request in
-            Response(await endpoints.callback(
-                ServerRequest(request), provider: request.parameters.get("provider") ?? "", form: Self.bytes(of: request)))
+            Response(
+                await endpoints.callback(
+                    ServerRequest(request), provider: request.parameters.get("provider") ?? "", form: Self.bytes(of: request)))
         }
         // What providers POST out of band: back-channel logout, Apple's notifications, Google's RISC events.
         for route in ProviderEventRoute.allCases {
             auth.on(.POST, ":provider", PathComponent(stringLiteral: route.rawValue), body: form) { request in
-                Response(await endpoints.receiveEvents(route, provider: request.parameters.get("provider") ?? "", body: Self.bytes(of: request)))
+                Response(
+                    await endpoints.receiveEvents(route, provider: request.parameters.get("provider") ?? "", body: Self.bytes(of: request)))
             }
         }
         let session = SessionAuthenticationMiddleware(accounts: configuration.accounts, origin: configuration.origin)
-        auth.grouped(session).post("signout") { request in Response(await endpoints.signOut(ServerRequest(request), session: request.federate.session)) }
+        auth.grouped(session).post("signout") { request in
+            Response(await endpoints.signOut(ServerRequest(request), session: request.federate.session))
+        }
         auth.get("signout", "callback") { request in Response(endpoints.signedOutAtProvider(ServerRequest(request))) }
 
         let me = routes.grouped("me").grouped(session)
@@ -96,7 +100,10 @@ public struct HealthRoutes: RouteCollection {
     private let logger: Logger
 
     /// Creates the routes.
-    public init(readiness: Readiness, healthPath: String = "/healthz", readyPath: String = "/readyz", logger: Logger = Logger(label: "federate.health")) {
+    public init(
+        readiness: Readiness, healthPath: String = "/healthz", readyPath: String = "/readyz",
+        logger: Logger = Logger(label: "federate.health")
+    ) {
         self.readiness = readiness
         self.healthPath = healthPath
         self.readyPath = readyPath

@@ -19,7 +19,8 @@ struct VaporBrowserTests {
         }
         let venv = try await runProcess(["bash", "Tests/Interop/venv.sh"], in: repositoryRoot, timeout: 900)
         try #require(venv.status == 0, "Tests/Interop/venv.sh failed: \(venv.stderr)")
-        let python = ProcessInfo.processInfo.environment["FEDERATE_INTEROP_VENV"].map { $0 + "/bin/python" }
+        let python =
+            ProcessInfo.processInfo.environment["FEDERATE_INTEROP_VENV"].map { $0 + "/bin/python" }
             ?? repositoryRoot.appendingPathComponent(".venv-interop/bin/python").path
 
         let dev = try await DevProvider.start()
@@ -39,7 +40,10 @@ struct VaporBrowserTests {
             try await app.asyncBoot()
             try await app.server.start(address: .hostname("127.0.0.1", port: port))
             run = try await runProcess(
-                [python, "Tests/Interop/vapor_browser_e2e.py", "--url", settings.origin + "/", "--screenshots", "Tests/Artifacts/screenshots"],
+                [
+                    python, "Tests/Interop/vapor_browser_e2e.py", "--url", settings.origin + "/", "--screenshots",
+                    "Tests/Artifacts/screenshots",
+                ],
                 in: repositoryRoot, timeout: 300)
         } catch {
             Issue.record(error)
@@ -56,7 +60,9 @@ struct VaporBrowserTests {
         #expect(answer?["ok"] as? Bool == true, "\(result.stdout)\n\(result.stderr.suffix(2000))")
         #expect((answer?["steps"] as? [Any])?.count == 3)
         for name in ["vapor-1-signed-out", "vapor-2-signed-in", "vapor-3-linked"] {
-            #expect(FileManager.default.fileExists(atPath: repositoryRoot.appendingPathComponent("Tests/Artifacts/screenshots/\(name).png").path))
+            #expect(
+                FileManager.default.fileExists(
+                    atPath: repositoryRoot.appendingPathComponent("Tests/Artifacts/screenshots/\(name).png").path))
         }
     }
 }

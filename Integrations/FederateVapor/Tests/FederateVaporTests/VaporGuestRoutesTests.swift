@@ -57,7 +57,8 @@ struct VaporGuestRoutesTests {
             _ = try await second.navigate("/auth/dev/start?returnTo=/")
             let alice = try await second.send(.GET, "/me")
             let merged = try await second.send(
-                .POST, "/me/merge", headers: [("Origin", testOrigin), ("X-CSRF-Token", try #require(alice.json["csrf_token"]?.stringValue))])
+                .POST, "/me/merge",
+                headers: [("Origin", testOrigin), ("X-CSRF-Token", try #require(alice.json["csrf_token"]?.stringValue))])
             #expect(merged.status == 200, "\(merged.text)")
             #expect(merged.json["uid"] == me.json["uid"] && merged.json["merged_uid"] == .string(secondUID))
             #expect(second.cookie("federate_merge") == nil)

@@ -23,12 +23,14 @@ struct VaporRoutesTests {
 
             _ = try await browser.navigate("/auth/corp/start?intent=link")
             let linked = try await browser.send(.GET, "/me")
-            #expect(linked.json["providers"]?.arrayValue?.compactMap { $0["provider_id"]?.stringValue }.sorted() == ["oidc.corp", "oidc.dev"])
+            #expect(
+                linked.json["providers"]?.arrayValue?.compactMap { $0["provider_id"]?.stringValue }.sorted() == ["oidc.corp", "oidc.dev"])
 
             // Cookie-authenticated changes need this site's Origin and the CSRF header.
             let forged = try await browser.send(.DELETE, "/me/providers/oidc.corp", headers: [("Origin", "https://evil.example")])
             #expect(forged.status == 403 && forged.json["error"] == "csrf_failed")
-            let unlinked = try await browser.send(.DELETE, "/me/providers/oidc.corp", headers: [("Origin", testOrigin), ("X-CSRF-Token", csrf)])
+            let unlinked = try await browser.send(
+                .DELETE, "/me/providers/oidc.corp", headers: [("Origin", testOrigin), ("X-CSRF-Token", csrf)])
             #expect(unlinked.status == 200 && unlinked.json["providers"] == ["oidc.dev"], "\(unlinked.text)")
             let last = try await browser.send(.DELETE, "/me/providers/oidc.dev", headers: [("Origin", testOrigin), ("X-CSRF-Token", csrf)])
             #expect(last.status == 400 && last.json["error"] == "last_provider", "\(last.text)")
@@ -51,9 +53,13 @@ struct VaporRoutesTests {
             #expect(start.status == 302)
             let location = try #require(start.header("Location"))
             let state = try #require(URLComponents(string: location)?.queryItems?.first { $0.name == "state" }?.value)
-            let refused = try await browser.send(.GET, "/auth/dev/callback?" + FormURLEncoding.encode([
-                ("error", "access_denied"), ("error_description", "<b>Call 0800 now</b>"), ("state", state), ("iss", providers[0].issuer),
-            ]))
+            let refused = try await browser.send(
+                .GET,
+                "/auth/dev/callback?"
+                    + FormURLEncoding.encode([
+                        ("error", "access_denied"), ("error_description", "<b>Call 0800 now</b>"), ("state", state),
+                        ("iss", providers[0].issuer),
+                    ]))
             #expect(refused.status == 303 && refused.header("Location") == "/after?error=provider_error&provider_error=access_denied")
             // Unknown provider, bad intent, an open redirect refused.
             #expect(try await browser.send(.GET, "/auth/nope/start").json["error"] == "unknown_provider")

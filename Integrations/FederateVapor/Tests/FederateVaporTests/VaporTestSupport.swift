@@ -31,7 +31,8 @@ func withFederateApp<T>(
         origin: testOrigin,
         providers: [
             "dev": try OIDCProvider(id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache),
-            "corp": try OIDCProvider(id: "oidc.corp", issuer: corp.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache),
+            "corp": try OIDCProvider(
+                id: "oidc.corp", issuer: corp.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache),
         ],
         accounts: AccountService(store: InMemoryAccountStore(), configuration: accountConfiguration),
         sealer: try PendingAuthorizationSealer(keys: [.init(id: "t", key: SymmetricKey(size: .bits256))]))
@@ -90,8 +91,10 @@ final class TestBrowser: Sendable {
                 status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
                 body: Array(response.body.readableBytesView))
         } else {
-            let response = try await AsyncHTTPClientTransport.shared.send(Federate.HTTPRequest(
-                method: method.rawValue, url: url, headers: headers.map { (name: $0.0, value: $0.1) }, body: body.map { Array($0.utf8) }))
+            let response = try await AsyncHTTPClientTransport.shared.send(
+                Federate.HTTPRequest(
+                    method: method.rawValue, url: url, headers: headers.map { (name: $0.0, value: $0.1) }, body: body.map { Array($0.utf8) }
+                ))
             answer = Answer(status: response.status, headers: response.headers, body: response.body)
         }
         for value in answer.headers("Set-Cookie") {
@@ -133,7 +136,9 @@ func freeLoopbackPort() throws -> Int {
 /// Runs `arguments` in `directory` with a deadline; its standard output, error and status.
 /// The output goes to files, polled without blocking a thread: the app under test answers on
 /// this process's cooperative threads while the child runs (a blocking pipe read would starve it).
-func runProcess(_ arguments: [String], in directory: URL, timeout: TimeInterval, environment: [String: String] = [:]) async throws
+func runProcess(
+    _ arguments: [String], in directory: URL, timeout: TimeInterval, environment: [String: String] = [:]
+) async throws
     -> (status: Int32, stdout: String, stderr: String, timedOut: Bool)
 {
     let files = FileManager.default.temporaryDirectory.appendingPathComponent("federate-vapor-run-\(UUID().uuidString)")

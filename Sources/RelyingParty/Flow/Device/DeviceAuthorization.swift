@@ -81,11 +81,14 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
         } catch {
             throw fail(error.message)
         }
-        guard let lifetime = try ProviderLifetime.seconds(
-            "expires_in", in: members, minimum: 1, maximum: Self.maximumLifetime, code: .invalidDeviceAuthorizationResponse)
+        guard
+            let lifetime = try ProviderLifetime.seconds(
+                "expires_in", in: members, minimum: 1, maximum: Self.maximumLifetime, code: .invalidDeviceAuthorizationResponse)
         else { throw fail("expires_in is missing") }
-        let interval = try ProviderLifetime.seconds(
-            "interval", in: members, minimum: 0, maximum: Self.maximumInterval, code: .invalidDeviceAuthorizationResponse) ?? .seconds(5)
+        let interval =
+            try ProviderLifetime.seconds(
+                "interval", in: members, minimum: 0, maximum: Self.maximumInterval, code: .invalidDeviceAuthorizationResponse)
+            ?? .seconds(5)
         self.init(
             deviceCode: deviceCode, userCode: userCode, verificationURI: uri, verificationURIComplete: complete,
             expiresAt: now.adding(lifetime), interval: max(interval, .seconds(1)), scopes: scopes)

@@ -15,10 +15,13 @@ extension OpenIDClient {
     /// `insecure_endpoint` or `invalid_url` when it is not HTTPS (or HTTP on loopback); the
     /// provider's OAuth error or `unexpected_status` when it refuses;
     /// `invalid_device_authorization_response` for an unusable answer.
-    public func startDeviceAuthorization(scopes: [String] = ["openid", "email", "profile"]) async throws(FederateError) -> DeviceAuthorization {
+    public func startDeviceAuthorization(
+        scopes: [String] = ["openid", "email", "profile"]
+    ) async throws(FederateError) -> DeviceAuthorization {
         guard let endpoint = deviceAuthorizationEndpoint else {
-            throw profile.explain(FederateError(
-                .endpointNotAvailable, "the provider advertises no device_authorization_endpoint and none was configured"))
+            throw profile.explain(
+                FederateError(
+                    .endpointNotAvailable, "the provider advertises no device_authorization_endpoint and none was configured"))
         }
         try EndpointSecurity.validate(endpoint, field: "device_authorization_endpoint", destination: metadata.destination)
         var scopeList = scopes.filter { !$0.isEmpty }
@@ -32,9 +35,11 @@ extension OpenIDClient {
         }
         let authorization = try DeviceAuthorization(
             answer: response.body, receivedAt: clock.now, scopes: scopeList, destination: metadata.destination)
-        logger.debug("device authorization started", metadata: [
-            "endpoint": "\(endpoint)", "expires_at": "\(authorization.expiresAt)", "interval": "\(authorization.interval)",
-        ])
+        logger.debug(
+            "device authorization started",
+            metadata: [
+                "endpoint": "\(endpoint)", "expires_at": "\(authorization.expiresAt)", "interval": "\(authorization.interval)",
+            ])
         return authorization
     }
 
@@ -75,9 +80,9 @@ extension OpenIDClient {
             guard !Task.isCancelled else { throw FederateError(.cancelled, "the device authorization was cancelled") }
             do {
                 return try await pollDeviceAuthorization(authorization)
-            } catch where error.code == .authorizationPending {
+            } catch  where error.code == .authorizationPending {
                 continue
-            } catch where error.code == .slowDown {
+            } catch  where error.code == .slowDown {
                 interval = min(interval + .seconds(5), .seconds(DeviceAuthorization.maximumInterval))
             }
         }

@@ -20,7 +20,8 @@ extension OpenIDClient {
         customParameters: [String: String] = [:], intent: AuthorizationIntent = .signIn
     ) async throws(FederateError) -> BuiltAuthorizationRequest {
         try await observability.span(
-            "federate.authorization.start", attributes: ["federate.provider": .string(providerID), "federate.issuer": .string(metadata.issuer)]
+            "federate.authorization.start",
+            attributes: ["federate.provider": .string(providerID), "federate.issuer": .string(metadata.issuer)]
         ) { () async throws(FederateError) in
             let prepared = try request(
                 providerID: providerID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode, prompt: prompt,

@@ -47,8 +47,9 @@ public struct PushedAuthorization: Sendable, Hashable {
         else {
             throw FederateError(.invalidPushedAuthorizationResponse, "request_uri is missing or not 1-2048 printable ASCII characters")
         }
-        guard let lifetime = try ProviderLifetime.seconds(
-            "expires_in", in: members, minimum: 1, maximum: Self.maximumLifetime, code: .invalidPushedAuthorizationResponse)
+        guard
+            let lifetime = try ProviderLifetime.seconds(
+                "expires_in", in: members, minimum: 1, maximum: Self.maximumLifetime, code: .invalidPushedAuthorizationResponse)
         else {
             throw FederateError(.invalidPushedAuthorizationResponse, "expires_in is missing")
         }
@@ -66,6 +67,7 @@ public struct PushedAuthorization: Sendable, Hashable {
         }
         let separator = authorizationEndpoint.contains("?") ? "&" : "?"
         let repeated = repeatedParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        return authorizationEndpoint + separator + FormURLEncoding.encode([("client_id", clientID), ("request_uri", requestURI)] + repeated)
+        return authorizationEndpoint + separator
+            + FormURLEncoding.encode([("client_id", clientID), ("request_uri", requestURI)] + repeated)
     }
 }

@@ -56,7 +56,9 @@ public struct DPoPPresentation: TokenPresentation {
 
     public var challengeParameters: [(name: String, value: String)] { [("algs", validator.algorithmsParameter)] }
 
-    public nonisolated(nonsending) func confirm(_ caller: CallerIdentity, token: String, request: ServerRequest) async throws(FederateError) -> CallerIdentity {
+    public nonisolated(nonsending) func confirm(
+        _ caller: CallerIdentity, token: String, request: ServerRequest
+    ) async throws(FederateError) -> CallerIdentity {
         let thumbprint = try caller.binding.check(presentedWith: .dpop)
         let proofs = request.headers[values: .dpop]
         guard proofs.count <= 1 else { throw FederateError(.invalidDPoPProof, "the request has more than one DPoP header") }

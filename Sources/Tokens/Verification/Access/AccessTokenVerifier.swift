@@ -32,7 +32,8 @@ public struct AccessTokenVerifier: CallerTokenVerifier {
         self.providerID = providerID
         self.clock = clock
         self.pipeline = JWTVerifier(
-            rules: policy.rules, allowedAlgorithms: policy.allowedAlgorithms, keys: keys, clockTolerance: policy.clockTolerance, clock: clock,
+            rules: policy.rules, allowedAlgorithms: policy.allowedAlgorithms, keys: keys, clockTolerance: policy.clockTolerance,
+            clock: clock,
             limits: policy.limits
         ).observed(by: observability, as: .accessToken)
     }
@@ -54,7 +55,9 @@ public struct AccessTokenVerifier: CallerTokenVerifier {
 }
 
 extension AccessTokenVerifier: JWSCallerTokenVerifier {
-    package nonisolated(nonsending) func verifyCaller(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> CallerIdentity {
+    package nonisolated(nonsending) func verifyCaller(
+        _ token: String, read: CompactJWS.HeaderRead
+    ) async throws(FederateError) -> CallerIdentity {
         CallerIdentity(accessToken: try AccessToken(try await pipeline.verify(token, read: read)), providerID: providerID)
     }
 }

@@ -24,7 +24,8 @@ public struct CallerTokenRouter: CallerTokenVerifier {
 
     /// Creates a router; at least one verifier should be given.
     public init(
-        idTokens: (any CallerTokenVerifier)? = nil, accessTokens: (any CallerTokenVerifier)? = nil, introspection: (any CallerTokenVerifier)? = nil
+        idTokens: (any CallerTokenVerifier)? = nil, accessTokens: (any CallerTokenVerifier)? = nil,
+        introspection: (any CallerTokenVerifier)? = nil
     ) {
         self.idTokens = idTokens
         self.accessTokens = accessTokens
@@ -50,7 +51,9 @@ public struct CallerTokenRouter: CallerTokenVerifier {
         guard let continuing else { return try await verifier.verifyCaller(token) }
         let caller = try await continuing.verifyCaller(token, read: read)
         if !read.remembered, case .success(let header) = read.header {
-            token.utf8.withContiguousStorageIfAvailable { headers.remember(UnsafeBufferPointer(rebasing: $0[..<read.segments.firstDot]), header) }
+            token.utf8.withContiguousStorageIfAvailable {
+                headers.remember(UnsafeBufferPointer(rebasing: $0[..<read.segments.firstDot]), header)
+            }
         }
         return caller
     }
@@ -72,7 +75,9 @@ public struct CallerTokenRouter: CallerTokenVerifier {
             }
         }
 
-        nonisolated(nonsending) func verifyCaller(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> CallerIdentity {
+        nonisolated(nonsending) func verifyCaller(
+            _ token: String, read: CompactJWS.HeaderRead
+        ) async throws(FederateError) -> CallerIdentity {
             switch self {
             case .idTokens(let verifier): return try await verifier.verifyCaller(token, read: read)
             case .accessTokens(let verifier): return try await verifier.verifyCaller(token, read: read)

@@ -79,7 +79,8 @@ public enum TokenBinding: Sendable, Hashable {
             return nil
         case .dpop(let thumbprint):
             guard scheme == .dpop else {
-                throw FederateError(.tokenBindingMismatch, "this token is bound to a key (cnf.jkt): present it with a DPoP proof, not as Bearer")
+                throw FederateError(
+                    .tokenBindingMismatch, "this token is bound to a key (cnf.jkt): present it with a DPoP proof, not as Bearer")
             }
             return thumbprint
         }

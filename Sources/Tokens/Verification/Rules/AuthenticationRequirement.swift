@@ -78,7 +78,10 @@ public struct AuthenticationRequirement: ClaimRule, Hashable, CustomStringConver
     /// Throws ``FederateError/Code/insufficientAuthenticationLevel`` unless `level` meets the requirement.
     public func check(_ level: AuthenticationLevel) throws(FederateError) {
         guard isMet(by: level) else {
-            throw FederateError(.insufficientAuthenticationLevel, "the authentication (acr \(level.acr.map { "'\($0.prefix(64))'" } ?? "absent"), amr \(level.amr.prefix(8).map { String($0.prefix(16)) })) does not meet \(self)")
+            throw FederateError(
+                .insufficientAuthenticationLevel,
+                "the authentication (acr \(level.acr.map { "'\($0.prefix(64))'" } ?? "absent"), amr \(level.amr.prefix(8).map { String($0.prefix(16)) })) does not meet \(self)"
+            )
         }
     }
 

@@ -38,7 +38,9 @@ public struct ExplicitTypeRule: ClaimRule {
     /// (`token_type_mismatch`) rather than refused for a key or an algorithm it was never meant for.
     func check(_ header: JOSEHeader) throws(FederateError) {
         guard let type = header.type else {
-            guard allowsAbsent else { throw FederateError(.tokenTypeMismatch, "the token has no 'typ'; \(accepted.joined(separator: " or ")) is required") }
+            guard allowsAbsent else {
+                throw FederateError(.tokenTypeMismatch, "the token has no 'typ'; \(accepted.joined(separator: " or ")) is required")
+            }
             return
         }
         guard accepted.contains(where: { Self.names(type, $0) }) else {
@@ -57,7 +59,8 @@ public struct ExplicitTypeRule: ClaimRule {
         let prefix: StaticString = "application/"
         let prefixCount = prefix.utf8CodeUnitCount
         if type.count == prefixCount + name.count,
-            sameLetters(UnsafeBufferPointer(rebasing: type[..<prefixCount]), UnsafeBufferPointer(start: prefix.utf8Start, count: prefixCount))
+            sameLetters(
+                UnsafeBufferPointer(rebasing: type[..<prefixCount]), UnsafeBufferPointer(start: prefix.utf8Start, count: prefixCount))
         {
             return sameLetters(UnsafeBufferPointer(rebasing: type[prefixCount...]), name)
         }

@@ -19,7 +19,8 @@ public struct IssuedAtWindowRule: ClaimRule {
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         let issuedAt = try token.requiredNumericDate(.iat).secondsSince1970
         guard issuedAt <= context.secondsSince1970 + context.toleranceSeconds else {
-            throw FederateError(.issuedInFuture, "'iat' \(SafeNumber.text(issuedAt)) is in the future (now \(SafeNumber.text(context.secondsSince1970)))")
+            throw FederateError(
+                .issuedInFuture, "'iat' \(SafeNumber.text(issuedAt)) is in the future (now \(SafeNumber.text(context.secondsSince1970)))")
         }
         guard issuedAt >= context.secondsSince1970 - maximumAgeSeconds - context.toleranceSeconds else {
             throw FederateError(.tokenExpired, "'iat' \(SafeNumber.text(issuedAt)) is older than \(SafeNumber.text(maximumAgeSeconds)) s")

@@ -7,7 +7,8 @@ public struct NotBeforeRule: ClaimRule {
     public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let notBefore = try token.numericDate(.nbf) else { return }
         guard notBefore.secondsSince1970 <= context.secondsSince1970 + context.toleranceSeconds else {
-            throw FederateError(.notYetValid, "the token is not valid before \(notBefore) (now \(SafeNumber.text(context.secondsSince1970)))")
+            throw FederateError(
+                .notYetValid, "the token is not valid before \(notBefore) (now \(SafeNumber.text(context.secondsSince1970)))")
         }
     }
 }

@@ -55,7 +55,8 @@ public struct IssuerTemplate: Sendable, Hashable, CustomStringConvertible {
         guard let schemeEnd, schemeEnd > 0, let slash = afterScheme.firstIndex(of: UInt8(ascii: "/")), slash > afterScheme.startIndex,
             before.last == UInt8(ascii: "/")
         else {
-            throw FederateError(.invalidConfiguration, "the tenant placeholder of an issuer template is a whole path segment after the host")
+            throw FederateError(
+                .invalidConfiguration, "the tenant placeholder of an issuer template is a whole path segment after the host")
         }
         guard after.isEmpty || after.first == UInt8(ascii: "/") else {
             throw FederateError(.invalidConfiguration, "the tenant placeholder of an issuer template is a whole path segment")

@@ -48,7 +48,8 @@ public enum TenantIDFormat: Sendable, Hashable {
         switch self {
         case .guid:
             // ASCII-only lower-casing: never Unicode case mapping, which folds look-alikes.
-            candidate = String(decoding: tenant.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "F")).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+            candidate = String(
+                decoding: tenant.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "F")).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
         case .segment:
             candidate = tenant
         }
