@@ -26,7 +26,7 @@ public struct IDTokenPolicy: Sendable {
     /// A multi-tenant issuer (Microsoft Entra's `{tenantid}` template): when set, `iss` is
     /// checked by this rule, against the token's own tenant, instead of against ``issuers``.
     public var tenantIssuer: TenantIssuerRule?
-    /// Whether any string `iss` passes (``IssuerRule/anyIssuer``) instead of ``issuers``: the
+    /// Whether any string `iss` passes (`IssuerRule.anyIssuer`) instead of ``issuers``: the
     /// command line's `verify --jwks` without `--expected-issuer`.
     package var acceptsAnyIssuer = false
 
@@ -68,7 +68,7 @@ public struct IDTokenPolicy: Sendable {
 extension IDTokenPolicy {
     /// The ID-token kind's rules for one verification, in the order they run (OpenID
     /// Connect Core §3.1.3.7; `Docs/Verification.md`): explicit type, no `events`, `iss`
-    /// (``IssuerRule``, or the ``tenantIssuer`` rule when the issuer is a tenant template),
+    /// (`IssuerRule`, or the ``tenantIssuer`` rule when the issuer is a tenant template),
     /// `sub`, `aud`, `azp`, `exp`, `iat`, `nbf`, `nonce` (when one was sent), `auth_time`
     /// (with `max_age`), `at_hash` and `c_hash` (when given the values), required claims,
     /// the sign-in's ``AuthenticationRequirement`` (when it requested one).

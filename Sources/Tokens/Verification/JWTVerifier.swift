@@ -195,7 +195,7 @@ public struct JWTVerifier: Sendable {
         try checkedHeader(try CompactJWS(parsing: token, limits: limits, headers: headers))
     }
 
-    /// The header's checks before any key: its kind (`typ`, ``ExplicitTypeRule``), then a
+    /// The header's checks before any key: its kind (`typ`, `ExplicitTypeRule`), then a
     /// `kid` when one is required.
     private func checkedHeader(_ jws: CompactJWS) throws(FederateError) -> CompactJWS {
         for rule in typeRules { try rule.check(jws.header) }

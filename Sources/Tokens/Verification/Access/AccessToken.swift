@@ -23,7 +23,7 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     public subscript(name: String) -> JSONValue? { claims[name] }
 
     /// `scope`: what the token allows (none when absent), parsed when read: a token only
-    /// verified pays nothing for it. The access-token rules (``ScopeClaimRule``) refused any
+    /// verified pays nothing for it. The access-token rules (`ScopeClaimRule`) refused any
     /// `scope` outside RFC 6749's grammar; one that reached here otherwise grants nothing.
     public var scopes: OAuthScopes {
         guard let text = claims.stringValue(.scope), let scopes = try? OAuthScopes(parsing: text) else { return .none }

@@ -56,7 +56,7 @@ public enum TokenBinding: Sendable, Hashable {
 
     /// Refuses a binding no presentation can satisfy: ``unverifiable(_:)`` throws
     /// ``FederateError/Code/tokenBindingMismatch``. The access-token rules
-    /// (``ConfirmationRule``) and introspection call it, so such a token fails verification.
+    /// (`ConfirmationRule`) and introspection call it, so such a token fails verification.
     public func requireCheckable() throws(FederateError) {
         if case .unverifiable(let reason) = self { throw Self.cannotCheck(reason) }
     }

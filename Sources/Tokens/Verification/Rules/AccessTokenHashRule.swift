@@ -5,21 +5,21 @@ import Crypto
 ///
 /// Absent: ``FederateError/Code/missingClaim``. Another hash:
 /// ``FederateError/Code/invalidDPoPProof``.
-public struct AccessTokenHashRule: ClaimRule {
+package struct AccessTokenHashRule: ClaimRule {
     /// The expected `ath`.
-    public let expected: String
+    package let expected: String
 
     /// The rule for a request presenting `accessToken`.
-    public init(accessToken: String) {
+    package init(accessToken: String) {
         self.expected = Self.hash(of: accessToken)
     }
 
     /// `ath` for `accessToken`: base64url(SHA-256(ASCII(token))).
-    public static func hash(of accessToken: String) -> String {
+    package static func hash(of accessToken: String) -> String {
         Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8))))
     }
 
-    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let matches = try token.string(.ath, satisfies: { ConstantTime.equals($0, expected.utf8) }) else {
             throw FederateError(.missingClaim, "required claim 'ath' is missing")
         }

@@ -4,19 +4,19 @@
 /// Absent: ``FederateError/Code/missingClaim`` when ``required``, else the rule passes.
 /// Another shape or a non-string entry: ``FederateError/Code/invalidClaim`` (never silently
 /// dropped). No accepted entry: ``FederateError/Code/audienceMismatch``.
-public struct AudienceRule: ClaimRule {
+package struct AudienceRule: ClaimRule {
     /// The accepted audiences (client IDs, a resource identifier, an endpoint).
-    public let accepted: IdentifierSet
+    package let accepted: IdentifierSet
     /// Whether `aud` must be present.
-    public let required: Bool
+    package let required: Bool
 
     /// Creates the rule.
-    public init(_ accepted: IdentifierSet, required: Bool = true) {
+    package init(_ accepted: IdentifierSet, required: Bool = true) {
         self.accepted = accepted
         self.required = required
     }
 
-    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let audiences = try token.audienceMatch(accepted.contains(bytes:)) else {
             guard !required else { throw FederateError(.missingClaim, "required claim 'aud' is missing") }
             return

@@ -1,15 +1,15 @@
 /// `azp` (OpenID Connect Core §2): when present it must be an accepted party, byte for
 /// byte; when `aud` has several values it is required. Broken: ``FederateError/Code/azpMismatch``.
-public struct AuthorizedPartyRule: ClaimRule {
+package struct AuthorizedPartyRule: ClaimRule {
     /// The accepted authorized parties.
-    public let accepted: IdentifierSet
+    package let accepted: IdentifierSet
 
     /// Creates the rule.
-    public init(_ accepted: IdentifierSet) {
+    package init(_ accepted: IdentifierSet) {
         self.accepted = accepted
     }
 
-    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         if let isAccepted = try token.string(.azp, satisfies: accepted.contains(bytes:)) {
             guard isAccepted else {
                 let party = (try? token.string(.azp)) ?? ""

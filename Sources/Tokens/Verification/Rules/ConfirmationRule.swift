@@ -4,11 +4,11 @@
 /// any other way (`x5t#S256`, `jwk`, an unknown or malformed `cnf`) is refused here.
 ///
 /// Broken: ``FederateError/Code/tokenBindingMismatch``.
-public struct ConfirmationRule: ClaimRule {
+package struct ConfirmationRule: ClaimRule {
     /// Creates the rule.
-    public init() {}
+    package init() {}
 
-    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         try TokenBinding(confirmation: try TokenConfirmation(in: token.claims)).requireCheckable()
     }
 }

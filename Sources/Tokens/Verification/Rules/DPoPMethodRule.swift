@@ -3,16 +3,16 @@
 ///
 /// Absent: ``FederateError/Code/missingClaim``. Another method:
 /// ``FederateError/Code/invalidDPoPProof``.
-public struct DPoPMethodRule: ClaimRule {
+package struct DPoPMethodRule: ClaimRule {
     /// The request's method, e.g. `POST`.
-    public let method: String
+    package let method: String
 
     /// Creates the rule.
-    public init(method: String) {
+    package init(method: String) {
         self.method = method
     }
 
-    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let matches = try token.string(.htm, satisfies: { $0.elementsEqual(method.utf8) }) else {
             throw FederateError(.missingClaim, "required claim 'htm' is missing")
         }

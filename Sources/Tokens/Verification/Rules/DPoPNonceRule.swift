@@ -4,16 +4,16 @@
 ///
 /// Absent or not accepted: ``FederateError/Code/useDPoPNonce``, so the server answers
 /// `use_dpop_nonce` with a fresh `DPoP-Nonce`. Not a string: ``FederateError/Code/invalidClaim``.
-public struct DPoPNonceRule: ClaimRule {
+package struct DPoPNonceRule: ClaimRule {
     /// The nonces accepted now.
-    public let accepted: [String]
+    package let accepted: [String]
 
     /// Creates the rule.
-    public init(accepted: [String]) {
+    package init(accepted: [String]) {
         self.accepted = accepted
     }
 
-    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         // Every candidate is compared, so the time taken does not tell which one matched.
         let found = try token.string(.nonce) { nonce in
             var found = false

@@ -1,19 +1,19 @@
 /// `events` (RFC 8417 §2.2) is a JSON object; with ``requiredMember`` it holds that event
 /// type as an object (Back-Channel Logout's `http://schemas.openid.net/event/backchannel-logout`),
 /// otherwise it holds at least one event. Broken: the rule's ``code``.
-public struct EventsRule: ClaimRule {
+package struct EventsRule: ClaimRule {
     /// The event type that must be present, if any.
-    public let requiredMember: String?
+    package let requiredMember: String?
     /// The error code when the rule is broken.
-    public let code: FederateError.Code
+    package let code: FederateError.Code
 
     /// Creates the rule.
-    public init(requiredMember: String? = nil, code: FederateError.Code) {
+    package init(requiredMember: String? = nil, code: FederateError.Code) {
         self.requiredMember = requiredMember
         self.code = code
     }
 
-    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let member = token.claims.member(.events), case .object(let events) = token.claims.value(of: member) else {
             throw FederateError(code, "'events' is missing or not an object")
         }

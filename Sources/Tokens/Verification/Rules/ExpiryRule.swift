@@ -2,16 +2,16 @@
 ///
 /// Absent: ``FederateError/Code/missingClaim`` when ``required``. Not a NumericDate:
 /// ``FederateError/Code/invalidClaim``. Passed: ``FederateError/Code/tokenExpired``.
-public struct ExpiryRule: ClaimRule {
+package struct ExpiryRule: ClaimRule {
     /// Whether `exp` must be present.
-    public let required: Bool
+    package let required: Bool
 
     /// Creates the rule.
-    public init(required: Bool = true) {
+    package init(required: Bool = true) {
         self.required = required
     }
 
-    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let expiresAt = try token.numericDate(.exp) else {
             guard !required else { throw FederateError(.missingClaim, "required claim 'exp' is missing") }
             return

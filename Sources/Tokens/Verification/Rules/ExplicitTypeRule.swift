@@ -4,32 +4,32 @@
 /// `typ` is compared without regard to case and with an optional `application/` prefix
 /// (RFC 7515 §4.1.9). When `typ` is absent the token passes only if ``allowsAbsent``.
 /// Broken: ``FederateError/Code/tokenTypeMismatch``.
-public struct ExplicitTypeRule: ClaimRule {
+package struct ExplicitTypeRule: ClaimRule {
     /// The accepted media types, lower-case, without `application/`: `jwt`, `logout+jwt`, `at+jwt`.
-    public let accepted: [String]
+    package let accepted: [String]
     /// Whether a token without `typ` passes.
-    public let allowsAbsent: Bool
+    package let allowsAbsent: Bool
 
     /// Creates the rule.
-    public init(accepted: [String], allowsAbsent: Bool) {
+    package init(accepted: [String], allowsAbsent: Bool) {
         self.accepted = accepted.map { $0.lowercased() }
         self.allowsAbsent = allowsAbsent
     }
 
     /// ID tokens and other plain JWTs: `typ` absent or `JWT`.
-    public static let jwt = ExplicitTypeRule(accepted: ["jwt"], allowsAbsent: true)
+    package static let jwt = ExplicitTypeRule(accepted: ["jwt"], allowsAbsent: true)
     /// Back-channel logout tokens: `typ` absent or `logout+jwt` (Back-Channel Logout 1.0 §2.4).
-    public static let logoutToken = ExplicitTypeRule(accepted: ["logout+jwt"], allowsAbsent: true)
+    package static let logoutToken = ExplicitTypeRule(accepted: ["logout+jwt"], allowsAbsent: true)
     /// RFC 9068 access tokens: `typ` must be `at+jwt`.
-    public static let accessToken = ExplicitTypeRule(accepted: ["at+jwt"], allowsAbsent: false)
+    package static let accessToken = ExplicitTypeRule(accepted: ["at+jwt"], allowsAbsent: false)
     /// Security event tokens (RFC 8417 §2.3): `typ` absent, `secevent+jwt`, or `JWT`.
-    public static let securityEvent = ExplicitTypeRule(accepted: ["secevent+jwt", "jwt"], allowsAbsent: true)
+    package static let securityEvent = ExplicitTypeRule(accepted: ["secevent+jwt", "jwt"], allowsAbsent: true)
     /// The `typ` of Federate's own session tokens, which no provider's token carries.
     package static let sessionTokenType = "federate-session+jwt"
     /// Federate's session tokens: `typ` must be ``sessionTokenType``.
     package static let sessionToken = ExplicitTypeRule(accepted: [sessionTokenType], allowsAbsent: false)
 
-    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         try check(token.header)
     }
 

@@ -2,16 +2,16 @@
 ///
 /// Absent: ``FederateError/Code/missingClaim`` when ``required``. Not a NumericDate:
 /// ``FederateError/Code/invalidClaim``. In the future: ``FederateError/Code/issuedInFuture``.
-public struct IssuedAtRule: ClaimRule {
+package struct IssuedAtRule: ClaimRule {
     /// Whether `iat` must be present.
-    public let required: Bool
+    package let required: Bool
 
     /// Creates the rule.
-    public init(required: Bool = true) {
+    package init(required: Bool = true) {
         self.required = required
     }
 
-    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let issuedAt = try token.numericDate(.iat) else {
             guard !required else { throw FederateError(.missingClaim, "required claim 'iat' is missing") }
             return

@@ -5,18 +5,18 @@
 /// Absent: ``FederateError/Code/missingClaim``. Not a NumericDate:
 /// ``FederateError/Code/invalidClaim``. In the future: ``FederateError/Code/issuedInFuture``.
 /// Too old: ``FederateError/Code/tokenExpired``.
-public struct IssuedAtWindowRule: ClaimRule {
+package struct IssuedAtWindowRule: ClaimRule {
     /// How old `iat` may be.
-    public let maximumAge: Duration
+    package let maximumAge: Duration
     private let maximumAgeSeconds: Double
 
     /// Creates the rule.
-    public init(maximumAge: Duration) {
+    package init(maximumAge: Duration) {
         self.maximumAge = maximumAge
         self.maximumAgeSeconds = maximumAge.inSeconds
     }
 
-    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         let issuedAt = try token.requiredNumericDate(.iat).secondsSince1970
         guard issuedAt <= context.secondsSince1970 + context.toleranceSeconds else {
             throw FederateError(

@@ -3,16 +3,16 @@
 /// Absent: ``FederateError/Code/missingClaim`` when ``required``, else the rule passes.
 /// Not a string: ``FederateError/Code/invalidClaim``. Another issuer:
 /// ``FederateError/Code/issuerMismatch``.
-public struct IssuerRule: ClaimRule {
+package struct IssuerRule: ClaimRule {
     /// The accepted issuers.
-    public let accepted: IdentifierSet
+    package let accepted: IdentifierSet
     /// Whether `iss` must be present.
-    public let required: Bool
+    package let required: Bool
     /// Whether any string `iss` is accepted (``anyIssuer``).
     private let acceptsAny: Bool
 
     /// Creates the rule.
-    public init(_ accepted: IdentifierSet, required: Bool = true) {
+    package init(_ accepted: IdentifierSet, required: Bool = true) {
         self.accepted = accepted
         self.required = required
         self.acceptsAny = false
@@ -28,7 +28,7 @@ public struct IssuerRule: ClaimRule {
         self.acceptsAny = true
     }
 
-    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let isAccepted = try token.string(.iss, satisfies: { acceptsAny || accepted.contains(bytes: $0) }) else {
             guard !required else { throw FederateError(.missingClaim, "required claim 'iss' is missing") }
             return

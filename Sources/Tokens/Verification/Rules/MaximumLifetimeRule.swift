@@ -1,16 +1,16 @@
 /// `exp` is at most ``maximum`` after `iat` (or, for a token without `iat`, after now): a
 /// short-lived credential stays short-lived (RFC 7523 client assertions, Apple's client
 /// secrets). Requires `exp`. Too long: ``FederateError/Code/invalidClaim``.
-public struct MaximumLifetimeRule: ClaimRule {
+package struct MaximumLifetimeRule: ClaimRule {
     /// The longest accepted lifetime.
-    public let maximum: Duration
+    package let maximum: Duration
 
     /// Creates the rule.
-    public init(maximum: Duration) {
+    package init(maximum: Duration) {
         self.maximum = maximum
     }
 
-    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         let expiresAt = try token.requiredNumericDate(.exp)
         let start = try token.numericDate(.iat)?.secondsSince1970 ?? context.secondsSince1970
         guard expiresAt.secondsSince1970 - start <= maximum.inSeconds else {

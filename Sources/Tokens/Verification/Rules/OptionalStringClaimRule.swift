@@ -1,17 +1,17 @@
 /// A claim that, when present, must be a string: `acr` of an access token. Absent: the rule
 /// passes. Another type: ``FederateError/Code/invalidClaim``.
-public struct OptionalStringClaimRule: ClaimRule {
+package struct OptionalStringClaimRule: ClaimRule {
     /// The claim.
-    public let name: String
+    package let name: String
     private let key: ClaimKey
 
     /// Creates the rule.
-    public init(_ name: String) {
+    package init(_ name: String) {
         self.name = name
         self.key = ClaimKey(name)
     }
 
-    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         _ = try token.string(key, satisfies: { _ in true })
     }
 }

@@ -3,22 +3,22 @@
 ///
 /// Absent: ``FederateError/Code/missingClaim`` when ``required``. Empty, too long, not a
 /// string or not accepted: ``FederateError/Code/invalidClaim``.
-public struct SubjectRule: ClaimRule {
+package struct SubjectRule: ClaimRule {
     /// The longest accepted `sub`, in UTF-8 bytes (OpenID Connect Core §2: 255 ASCII characters).
-    public let maximumBytes: Int
+    package let maximumBytes: Int
     /// Whether `sub` must be present.
-    public let required: Bool
+    package let required: Bool
     /// The only subjects accepted, if the rule names them.
-    public let accepted: IdentifierSet?
+    package let accepted: IdentifierSet?
 
     /// Creates the rule.
-    public init(maximumBytes: Int = 255, required: Bool = true, accepted: IdentifierSet? = nil) {
+    package init(maximumBytes: Int = 255, required: Bool = true, accepted: IdentifierSet? = nil) {
         self.maximumBytes = maximumBytes
         self.required = required
         self.accepted = accepted
     }
 
-    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let subject = try token.claims.stringMember(.sub) else {
             guard !required else { throw FederateError(.missingClaim, "required claim 'sub' is missing") }
             return

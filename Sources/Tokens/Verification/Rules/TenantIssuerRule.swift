@@ -3,7 +3,7 @@
 /// token's `iss` exactly when substituted into the ``IssuerTemplate``.
 ///
 /// In an ``IDTokenPolicy`` (``IDTokenPolicy/tenantIssuer``) it takes the place of
-/// ``IssuerRule``: the policy's `issuers` are not consulted.
+/// `IssuerRule`: the policy's `issuers` are not consulted.
 ///
 /// Tenant claim absent: ``FederateError/Code/missingClaim``; not a string, or not of the
 /// format (empty, `/`, `..`, a Unicode look-alike, upper case for a GUID):
