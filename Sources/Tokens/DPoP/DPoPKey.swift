@@ -55,8 +55,9 @@ public struct DPoPKey: Sendable, CustomStringConvertible {
     /// `iat`, and `ath` when the request presents `accessToken`, `nonce` when the server gave one.
     public func proof(
         method: String, uri: String, issuedAt: Date, accessToken: String? = nil, nonce: String? = nil,
-        jti: String = SecureRandom.token(byteCount: 16)
+        jti: String? = nil
     ) throws(FederateError) -> String {
+        let jti = jti ?? SecureRandom.token(byteCount: 16)
         var claims: [String: JSONValue] = [
             "jti": .string(jti), "htm": .string(method), "htu": .string(Self.withoutQueryAndFragment(uri)),
             "iat": .integer(SafeNumber.clampedInt64(issuedAt.timeIntervalSince1970)),

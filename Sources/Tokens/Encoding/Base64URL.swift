@@ -3,7 +3,7 @@
 /// Decoding rejects padding, whitespace, characters outside the URL-safe alphabet, an
 /// impossible length (4n+1) and non-canonical encodings (unused trailing bits set), so
 /// every byte string has exactly one accepted encoding.
-public enum Base64URL {
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// The decoding table, four shifted copies: entry `256 * k + c` holds character `c`'s six
@@ -21,7 +21,7 @@ public enum Base64URL {
     private static let invalid: UInt32 = 1 << 24
 
     /// Encodes bytes without padding.
-    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+    package static func encode(_ bytes: some Collection<UInt8>) -> String {
         var out = [UInt8]()
         out.reserveCapacity((bytes.count * 4 + 2) / 3)
         var iterator = bytes.makeIterator()
@@ -39,12 +39,12 @@ public enum Base64URL {
     }
 
     /// Encodes the UTF-8 bytes of a string without padding.
-    public static func encode(_ string: String) -> String {
+    package static func encode(_ string: String) -> String {
         encode(Array(string.utf8))
     }
 
     /// Decodes strictly; `nil` for anything that is not canonical unpadded base64url.
-    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         var text = String(text)
         return text.withUTF8 { decode(bytes: $0) }
     }
@@ -69,7 +69,7 @@ public enum Base64URL {
     }
 
     /// Decodes a buffer of ASCII bytes strictly; `nil` for anything non-canonical.
-    public static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    package static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard let capacity = decodedCount(input.count) else { return nil }
         var valid = true
         let out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in

@@ -13,33 +13,33 @@
 ///    key's own `alg`) is tried in the set's document order until one verifies — keys with
 ///    and without `kid` alike;
 /// 5. keys named in the token (`jwk`, `jku`, `x5u`, `x5c`) are never used.
-public struct JWSSignatureVerifier: Sendable {
+package struct JWSSignatureVerifier: Sendable {
     /// The algorithms a token may use.
-    public var allowedAlgorithms: Set<JWSAlgorithm> {
+    package var allowedAlgorithms: Set<JWSAlgorithm> {
         didSet { allowed = AlgorithmMask(allowedAlgorithms) }
     }
     /// ``allowedAlgorithms`` as bits, asked on every token.
     private var allowed: AlgorithmMask
     /// The secret for HS256/384/512, if the caller configured one.
-    public var hmacSecret: HMACSecret?
+    package var hmacSecret: HMACSecret?
 
     /// Creates a verifier.
-    public init(allowedAlgorithms: Set<JWSAlgorithm>, hmacSecret: HMACSecret? = nil) {
+    package init(allowedAlgorithms: Set<JWSAlgorithm>, hmacSecret: HMACSecret? = nil) {
         self.allowedAlgorithms = allowedAlgorithms
         self.allowed = AlgorithmMask(allowedAlgorithms)
         self.hmacSecret = hmacSecret
     }
 
     /// What verified the signature.
-    public struct Result: Sendable, Hashable {
+    package struct Result: Sendable, Hashable {
         /// The algorithm used.
-        public let algorithm: JWSAlgorithm
+        package let algorithm: JWSAlgorithm
         /// The `kid` of the key that verified it (`nil` for HMAC or a key without `kid`).
-        public let keyID: String?
+        package let keyID: String?
     }
 
     /// Verifies the signature of `jws` with `keySet`. Throws ``FederateError``.
-    public func verify(_ jws: CompactJWS, keySet: JSONWebKeySet) throws(FederateError) -> Result {
+    package func verify(_ jws: CompactJWS, keySet: JSONWebKeySet) throws(FederateError) -> Result {
         let header = jws.header
         guard let algorithm = header.algorithm else {
             if header.algorithmName.lowercased() == "none" {

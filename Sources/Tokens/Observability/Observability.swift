@@ -46,7 +46,7 @@ public final class Observability: Sendable {
     }
 
     /// The counters and timer of verifications of `kind`, created on first use and kept.
-    public func verifications(of kind: TokenKind) -> VerificationMetrics {
+    package func verifications(of kind: TokenKind) -> VerificationMetrics {
         verificationMetrics.withLock { cache in
             if let existing = cache[kind] { return existing }
             let created = VerificationMetrics(kind: kind, factory: metrics)

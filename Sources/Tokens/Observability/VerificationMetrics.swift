@@ -10,9 +10,9 @@ import Synchronization
 ///
 /// Recording an `ok` verification touches two metric objects created in advance and
 /// allocates nothing.
-public final class VerificationMetrics: Sendable {
+package final class VerificationMetrics: Sendable {
     /// The kind of token counted.
-    public let kind: TokenKind
+    package let kind: TokenKind
     /// The span name of these verifications, `federate.<kind>.verify`.
     package let spanName: String
     private let succeeded: Counter
@@ -24,9 +24,9 @@ public final class VerificationMetrics: Sendable {
     package let isRecording: Bool
 
     /// The verification counter's name.
-    public static let countLabel = "federate_verifications_total"
+    package static let countLabel = "federate_verifications_total"
     /// The verification timer's name.
-    public static let durationLabel = "federate_verification_duration_seconds"
+    package static let durationLabel = "federate_verification_duration_seconds"
 
     init(kind: TokenKind, factory: any MetricsFactory) {
         self.kind = kind
@@ -39,7 +39,7 @@ public final class VerificationMetrics: Sendable {
     }
 
     /// Counts one verification that took `elapsed`: accepted when `refusal` is `nil`.
-    public func record(refusal: FederateError.Code?, elapsed: Duration) {
+    package func record(refusal: FederateError.Code?, elapsed: Duration) {
         duration.recordNanoseconds(elapsed.metricNanoseconds)
         guard let refusal else {
             succeeded.increment()

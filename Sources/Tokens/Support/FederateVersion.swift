@@ -2,7 +2,7 @@
 ///
 /// Used, for example, in the default `User-Agent` header that
 /// `AsyncHTTPClientTransport` sends.
-public enum FederateVersion {
+package enum FederateVersion {
     /// The semantic version of this release, e.g. `0.1.0`.
-    public static let string = "0.1.0"
+    package static let string = "0.1.0"
 }

@@ -1,13 +1,13 @@
 /// Unguessable values from the system CSPRNG.
-public enum SecureRandom {
+package enum SecureRandom {
     /// `byteCount` random bytes.
-    public static func bytes(_ byteCount: Int) -> [UInt8] {
+    package static func bytes(_ byteCount: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         return (0..<byteCount).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 
     /// A base64url token of `byteCount` random bytes (32 bytes = 256 bits, 43 characters).
-    public static func token(byteCount: Int = 32) -> String {
+    package static func token(byteCount: Int = 32) -> String {
         Base64URL.encode(bytes(byteCount))
     }
 }

@@ -17,7 +17,7 @@ import Tracing
 /// ``IDTokenVerifier`` and the provider modules' verifiers are built on this type.
 public struct JWTVerifier: Sendable {
     /// How the signature is checked: allowed algorithms and the HMAC secret, if any.
-    public let signature: JWSSignatureVerifier
+    package let signature: JWSSignatureVerifier
     /// The claim rules of this kind of token.
     public let rules: ClaimRules
     /// Where keys come from.
@@ -33,7 +33,7 @@ public struct JWTVerifier: Sendable {
     /// Where this verifier's spans go, when observed (``observed(by:as:)``); `nil` emits nothing.
     public private(set) var observability: Observability?
     /// The counters and timer this verifier records into, when observed.
-    public private(set) var metrics: VerificationMetrics?
+    package private(set) var metrics: VerificationMetrics?
     /// The headers of tokens this verifier accepted, shared by its copies.
     let headers = JOSEHeaderCache()
     /// ``keys``, when it can give the keys at hand without suspending.
@@ -242,7 +242,7 @@ extension KeySetProvider {
     /// Verifies `jws`'s signature with these keys; when its `kid` is unknown, asks once for a
     /// refreshed set (rate-limited by the provider) and tries again. Runs on the caller's
     /// executor; suspends only while keys are fetched.
-    public nonisolated(nonsending) func verifySignature(
+    package nonisolated(nonsending) func verifySignature(
         of jws: CompactJWS, with verifier: JWSSignatureVerifier
     ) async throws(FederateError) -> JWSSignatureVerifier.Result {
         let keySet = try await keySet()

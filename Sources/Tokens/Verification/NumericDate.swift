@@ -48,15 +48,15 @@ public struct NumericDate: Sendable, Hashable, Comparable, CustomStringConvertib
 /// Safe conversions of numbers that came from outside (a token, a provider's response, a
 /// command-line flag): never `Int(someDouble)`, which traps on NaN, infinities and values
 /// beyond the integer's range.
-public enum SafeNumber {
+package enum SafeNumber {
     /// `value` rounded toward zero as an `Int64`, or `nil` when it is not finite or does not fit.
-    public static func int64(_ value: Double) -> Int64? {
+    package static func int64(_ value: Double) -> Int64? {
         guard value.isFinite else { return nil }
         return Int64(exactly: value.rounded(.towardZero))
     }
 
     /// `value` rounded toward zero, clamped into `Int64`'s range (NaN gives 0).
-    public static func clampedInt64(_ value: Double) -> Int64 {
+    package static func clampedInt64(_ value: Double) -> Int64 {
         if value.isNaN { return 0 }
         if value >= 0x1p63 { return .max }  // 2^63: the first Double above Int64.max
         if value <= -9_223_372_036_854_775_808 { return .min }
@@ -64,7 +64,7 @@ public enum SafeNumber {
     }
 
     /// A number for a message: whole when it is integral and fits, else as Swift prints it.
-    public static func text(_ value: Double) -> String {
+    package static func text(_ value: Double) -> String {
         if let whole = int64(value), Double(whole) == value { return String(whole) }
         return "\(value)"
     }
