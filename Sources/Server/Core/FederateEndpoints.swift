@@ -18,7 +18,7 @@ public import Logging
 ///   same-site path.
 /// - ``receiveEvents(_:provider:body:)``: what providers POST out of band (back-channel logout,
 ///   Apple's notifications, Google's RISC events).
-/// - ``signOut(_:)``, ``me(_:session:)``, ``unlink(providerID:session:)``, ``deleteAccount(_:)``:
+/// - ``signOut(_:session:)``, ``signedOutAtProvider(_:)``, ``me(_:session:)``, ``unlink(providerID:session:)``, ``deleteAccount(_:)``:
 ///   the JSON API behind the session middleware (`POST {auth}/signout`, `GET /me`,
 ///   `DELETE /me/providers/{providerID}`, `DELETE /me`).
 /// - ``guest(_:)`` (`POST {auth}/guest`, with ``FederateServerConfiguration/allowsGuests``) and

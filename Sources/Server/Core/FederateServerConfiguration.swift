@@ -20,7 +20,7 @@ public struct FederateServerConfiguration: Sendable {
     public var authPath: String
     /// Where the browser goes after a sign-in without `returnTo`.
     public var defaultReturnTo: String
-    /// Whether `POST {auth}/guest` creates guest accounts (``AccountService/signInAsGuest()``).
+    /// Whether `POST {auth}/guest` creates guest accounts (`AccountService.signInAsGuest()`).
     /// Off by default: an open route that creates accounts is for applications that want it.
     public var allowsGuests = false
 

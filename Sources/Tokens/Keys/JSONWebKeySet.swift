@@ -7,7 +7,7 @@
 /// for encryption, symmetric or weak is skipped (and listed in ``skipped``), never fatal to
 /// the set; a `kid` that appears on more than one usable key is ambiguous, and all keys with
 /// that `kid` are dropped. Keys without `kid` are kept: a token without `kid` tries every
-/// key that fits its algorithm, in document order (``JWSSignatureVerifier``). `kid`s are
+/// key that fits its algorithm, in document order (`JWSSignatureVerifier`). `kid`s are
 /// compared byte for byte (``ExactString``).
 public struct JSONWebKeySet: Sendable {
     /// The usable keys, in document order.

@@ -7,7 +7,7 @@ import Tracing
 ///
 /// 1. Compact JWS parsing, strict and bounded (``CompactJWS``): three canonical base64url
 ///    segments, a JSON-object header, `crit` refused, size checked first.
-/// 2. The signature (``JWSSignatureVerifier``): the algorithm allow-list bound to the key
+/// 2. The signature (`JWSSignatureVerifier`): the algorithm allow-list bound to the key
 ///    type, HMAC only with a configured secret, a `kid` selecting exactly one key, one
 ///    rate-limited refetch on an unknown `kid`.
 /// 3. The payload, a JSON object under the same limits.
