@@ -47,7 +47,8 @@ run_target() { # $1 = target; writes $SCRATCH/$1.result (a line to print) and $S
     # libFuzzer checks every input for leaks (-detect_leaks=1). LeakSanitizer's own check at
     # exit is off: it reports the fixtures held in globals, whose pointers Swift stores with
     # enum tags in their spare bits, where the scanner cannot recognise them.
-    if ASAN_OPTIONS="leak_check_at_exit=0" FEDERATE_FUZZ_TARGET="$target" "$BIN" -runs="$RUNS" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+    # Allocations made while building the fixtures are suppressed for the same reason (Fuzz/lsan.supp).
+    if ASAN_OPTIONS="leak_check_at_exit=0" LSAN_OPTIONS="suppressions=$ROOT/Fuzz/lsan.supp" FEDERATE_FUZZ_TARGET="$target" "$BIN" -runs="$RUNS" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
         -detect_leaks=1 -print_final_stats=1 -artifact_prefix="$ROOT/Fuzz/artifacts/$target-" \
         "$corpus" >"$SCRATCH/$target.log" 2>&1; then
         execs=$(sed -n "s/^stat::number_of_executed_units: *//p" "$SCRATCH/$target.log")

@@ -78,7 +78,8 @@ enum ClaimsTarget {
             precondition(proof.header.type?.lowercased() == "dpop+jwt", "proof typ")
             precondition(proof.claims["htm"] == "GET" && proof.claims["nonce"] == "n1", "proof htm or nonce")
             precondition(proof.claims["htu"]?.stringValue.flatMap(HTTPTargetURI.init) == dpopTarget, "proof htu")
-            precondition(proof.claims["ath"]?.stringValue == AccessTokenHashRule.hash(of: "at"), "proof ath")
+            // base64url(SHA-256("at")), computed outside Federate (RFC 9449 §4.2).
+            precondition(proof.claims["ath"]?.stringValue == "sda5G2fCr6XjIpiNlGJjjTVN34oe9526mH-BXCK0uu4", "proof ath")
             precondition(proof.claims["jti"]?.stringValue?.isEmpty == false, "proof jti")
         }
     }

@@ -92,7 +92,7 @@ enum Targets {
     /// the `events` member is a JSON string decoded into a typed event.
     static func appleNotification(_ bytes: [UInt8]) {
         guard let claims = try? JSONParser().parseObject(bytes) else { return }
-        if let note = try? AppleNotificationVerifier.decode(claims: claims) {
+        if let note = try? AppleNotificationVerifier.decode(claims: JSONMembers(claims)) {
             precondition(!note.subject.isEmpty, "a notification without a subject was accepted")
         }
     }
