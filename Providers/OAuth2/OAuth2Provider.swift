@@ -85,18 +85,7 @@ public struct OAuth2Provider: Sendable {
 
     /// Whether `id` is `oauth2.` followed by 1–64 of `A-Z a-z 0-9 . _ -`.
     public static func isValidID(_ id: String) -> Bool {
-        guard id.hasPrefix("oauth2.") else { return false }
-        let name = id.utf8.dropFirst(7)
-        return (1...64).contains(name.count)
-            && name.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                    UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
-                    return true
-                default:
-                    return false
-                }
-            }
+        id.hasPrefix("oauth2.") && ProviderRegistry.isValidName(String(decoding: id.utf8.dropFirst(7), as: UTF8.self))
     }
 
     /// The authorization server's metadata: configured, or discovered through ``cache``.

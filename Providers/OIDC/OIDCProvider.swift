@@ -1,3 +1,4 @@
+import FederateAccounts
 public import FederateRelyingParty
 public import FederateTokens
 import Foundation
@@ -72,18 +73,7 @@ public struct OIDCProvider: Sendable {
 
     /// Whether `id` is a valid `oidc.<name>` provider ID.
     public static func isValidID(_ id: String) -> Bool {
-        guard id.hasPrefix("oidc.") else { return false }
-        let name = id.utf8.dropFirst(5)
-        return (1...64).contains(name.count)
-            && name.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                    UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
-                    return true
-                default:
-                    return false
-                }
-            }
+        id.hasPrefix("oidc.") && ProviderRegistry.isValidName(String(decoding: id.utf8.dropFirst(5), as: UTF8.self))
     }
 
     /// Discovers the issuer and returns a client whose authentication follows what the

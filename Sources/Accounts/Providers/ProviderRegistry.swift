@@ -76,7 +76,9 @@ public struct ProviderRegistry: Sendable {
         background.start(entries.compactMap(\.capabilities.warming), atMostEvery: interval)
     }
 
-    static func isValidName(_ name: String) -> Bool {
+    /// Whether `name` is 1–64 of `A-Z a-z 0-9 . _ -`: a route name, and the name part of the
+    /// `oidc.` and `oauth2.` provider IDs.
+    package static func isValidName(_ name: String) -> Bool {
         (1...64).contains(name.utf8.count)
             && name.utf8.allSatisfy { byte in
                 switch byte {
