@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:5.8
 // libFuzzer targets for every parser in Federate, kept in their own package so the main
 // build never carries the sanitizer flags.
 //
@@ -10,9 +10,14 @@ import PackageDescription
 /// SwiftPM names a path dependency after its folder: the checkout that holds this package.
 let federatePackage = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "main").lowercased()
 
+/// The compiler's name for that package (`-package-name`: SwiftPM's identity, lowercased, with `_`
+/// for anything but letters and digits). The fuzz targets compile as part of it: they reach its
+/// `package` declarations (parsers such as `JSONParser`, `AppleUser`, `TokenResponse`), which are not public API.
+let federatePackageName = String(federatePackage.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+
 let package = Package(
     name: "FederateFuzz",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v13)],
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -29,8 +34,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/FederateFuzz",
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+            swiftSettings: [.unsafeFlags(["-parse-as-library", "-package-name", federatePackageName])]
         ),
-    ],
-    swiftLanguageModes: [.v6]
+    ]
 )

@@ -1,6 +1,6 @@
 import Crypto
-public import FederateTokens
-public import Foundation
+package import FederateTokens
+package import Foundation
 
 /// The `client_secret` Apple's token and revocation endpoints require: an ES256 JWT signed
 /// with the team's Sign in with Apple key (the downloaded `.p8` file).
@@ -8,29 +8,29 @@ public import Foundation
 /// Claims: `iss` the team ID, `iat`, `exp` at most 15,777,000 s (about six months) later,
 /// `aud` `https://appleid.apple.com`, `sub` the client ID (Services ID or bundle ID); header
 /// `kid` the key ID.
-public struct AppleClientSecret: Sendable {
+package struct AppleClientSecret: Sendable {
     /// The longest lifetime Apple accepts (15,777,000 seconds).
-    public static let maximumLifetime: Duration = .seconds(15_777_000)
+    package static let maximumLifetime: Duration = .seconds(15_777_000)
     /// The audience Apple expects.
-    public static let audience = "https://appleid.apple.com"
+    package static let audience = "https://appleid.apple.com"
 
     /// The Apple developer team ID.
-    public let teamID: String
+    package let teamID: String
     /// The key ID of the `.p8` key.
-    public let keyID: String
+    package let keyID: String
     /// The client ID the secret is for.
-    public let clientID: String
+    package let clientID: String
     /// How long each secret is valid.
-    public let lifetime: Duration
-    /// The `aud` of the secrets: Apple's ``audience``, or a stand-in's issuer in tests.
-    public let tokenAudience: String
+    package let lifetime: Duration
+    /// The `aud` of the secrets: Apple's `audience`, or a stand-in's issuer in tests.
+    package let tokenAudience: String
     private let key: JWSSigningKey
 
     /// Creates a generator from the `.p8` file's PEM text. Throws
     /// `FederateError/Code/invalidKey` for a key that is not a P-256 private key, and
     /// `FederateError/Code/invalidConfiguration` for a lifetime outside 1…15,777,000 s.
     /// `audience` is Apple's unless a stand-in (the dev provider's Apple flavour) is used.
-    public init(
+    package init(
         teamID: String, keyID: String, clientID: String, privateKeyPEM: String, lifetime: Duration = AppleClientSecret.maximumLifetime,
         audience: String = AppleClientSecret.audience
     ) throws(FederateError) {
@@ -55,7 +55,7 @@ public struct AppleClientSecret: Sendable {
     }
 
     /// A fresh client secret issued at `now`.
-    public func make(now: Date) throws(FederateError) -> String {
+    package func make(now: Date) throws(FederateError) -> String {
         let issuedAt = SafeNumber.clampedInt64(now.timeIntervalSince1970)
         return try key.sign(
             claims: [

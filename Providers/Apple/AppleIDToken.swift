@@ -6,15 +6,15 @@ import Foundation
 /// Apple's issuer, key and endpoint defaults (all configurable for tests and the dev provider).
 public struct AppleEndpoints: Sendable, Hashable {
     /// `iss` of Apple's tokens.
-    public var issuer: String
+    package var issuer: String
     /// Apple's JWKS.
-    public var keysURL: String
+    package var keysURL: String
     /// The authorization endpoint.
-    public var authorizationURL: String
+    package var authorizationURL: String
     /// The token endpoint.
-    public var tokenURL: String
+    package var tokenURL: String
     /// The revocation endpoint.
-    public var revocationURL: String
+    package var revocationURL: String
 
     /// Apple's real endpoints.
     public static let apple = AppleEndpoints(
@@ -39,7 +39,7 @@ public enum AppleNonceMode: Sendable, Hashable {
     case sha256Hex
 
     /// What the token must contain for `raw`.
-    public func expectedClaim(for raw: String) -> String {
+    package func expectedClaim(for raw: String) -> String {
         switch self {
         case .raw: return raw
         case .sha256Hex: return SHA256.hash(data: Array(raw.utf8)).map { String(format: "%02x", $0) }.joined()
@@ -51,7 +51,7 @@ public enum AppleNonceMode: Sendable, Hashable {
 /// unknown one), `iss` Apple, `aud` one of the client IDs, and the usual claim rules.
 public struct AppleIDTokenVerifier: Sendable {
     /// The underlying verifier.
-    public let verifier: IDTokenVerifier
+    package let verifier: IDTokenVerifier
 
     /// Creates a verifier for `clientIDs` (Services IDs and bundle IDs) with `keys`, or with
     /// Apple's keys fetched over `httpClient`; tokens are checked at `clock`'s time, and
@@ -82,7 +82,7 @@ public struct AppleIdentity: Sendable {
     /// The stable user ID (`sub`): the key to store.
     public var userID: String { idToken.subject }
     /// The email, possibly a private relay address.
-    public var email: String? { idToken.email }
+    package var email: String? { idToken.email }
     /// `email_verified`, sent by Apple as a boolean or as `"true"`/`"false"`.
     public let emailVerified: Bool?
     /// `is_private_email`, likewise.
@@ -90,7 +90,7 @@ public struct AppleIdentity: Sendable {
     /// `real_user_status`: 0 unsupported, 1 unknown, 2 likely real.
     public let realUserStatus: Int?
     /// `nonce_supported`.
-    public let nonceSupported: Bool?
+    package let nonceSupported: Bool?
     /// `transfer_sub`, during an app transfer between teams.
     public var transferSubject: String? { idToken["transfer_sub"]?.stringValue }
 
@@ -130,7 +130,7 @@ extension AppleIDTokenVerifier: BearerTokenVerifier {
 
 extension AppleIDTokenVerifier: JWSCallerTokenVerifier {
     /// An Apple ID token the router read, expecting no nonce (Apple's claims read as
-    /// ``verify(_:rawNonce:nonceMode:)`` reads them).
+    /// `verify(_:rawNonce:nonceMode:)` reads them).
     package nonisolated(nonsending) func verifyCaller(
         _ token: String, read: CompactJWS.HeaderRead
     ) async throws(FederateError) -> CallerIdentity {

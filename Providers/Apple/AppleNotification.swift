@@ -37,7 +37,7 @@ public struct AppleNotification: Sendable, Hashable {
     /// The email concerned, for the email events.
     public let email: String?
     /// `is_private_email`, when sent.
-    public let isPrivateEmail: Bool?
+    package let isPrivateEmail: Bool?
     /// The notification JWT's `jti`, if any, to drop repeated deliveries.
     public let notificationID: String?
 }
@@ -50,7 +50,7 @@ public struct AppleNotificationVerifier: Sendable {
     /// Verifies the payload JWT: RS256 by Apple's keys, `iss` Apple, `aud` one of the
     /// client IDs, `iat` present and not in the future, `exp` when present. Notifications
     /// carry the user in `events`, not in a top-level `sub`.
-    public let verifier: JWTVerifier
+    package let verifier: JWTVerifier
 
     /// Creates a verifier for notifications addressed to `clientIDs`, with `keys` or with
     /// Apple's keys fetched over `httpClient`; notifications are checked at `clock`'s time.

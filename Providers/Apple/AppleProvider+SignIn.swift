@@ -38,8 +38,8 @@ extension AppleSignIn {
     /// sends the name — so the account layer stores them.
     /// `nonceMode` says what the ID token carries for `rawNonce` (``AppleNonceMode/sha256Hex``
     /// for a code from Apple's native SDK sent with a hashed nonce). `email_verified` is read
-    /// Apple's way (``AppleClaims``).
-    public func credential(rawNonce: String? = nil, nonceMode: AppleNonceMode = .raw) -> Credential {
+    /// Apple's way (a JSON Boolean or the string `"true"` or `"false"`).
+    package func credential(rawNonce: String? = nil, nonceMode: AppleNonceMode = .raw) -> Credential {
         let idToken = identity.idToken
         let profile = ProviderProfile(
             displayName: user?.displayName, email: user?.email ?? idToken.email, claims: idToken.claims.dictionary)
@@ -52,7 +52,7 @@ extension AppleSignIn {
 
 extension AppleProvider: BearerTokenSource {
     /// Apple ID tokens addressed to the Services ID or one of the bundle IDs, with Apple's
-    /// keys from ``cache``, fetched on first use.
+    /// keys from the provider's cache, fetched on first use.
     public func bearerVerifier() -> any BearerTokenVerifier {
         DeferredBearerVerifier(providerID: Self.providerID) { () throws(FederateError) in
             try AppleIDTokenVerifier(

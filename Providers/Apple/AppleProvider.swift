@@ -1,7 +1,8 @@
+public import FederateAccounts
 public import FederateRelyingParty
 public import FederateTokens
 import Foundation
-public import Logging
+package import Logging
 
 /// Sign in with Apple on a server, provider ID `apple.com`: the web flow with a Services ID,
 /// and codes that Apple's native SDK obtained for an app (bundle ID).
@@ -10,43 +11,53 @@ public import Logging
 /// let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared)   // one per server
 /// let apple = try AppleProvider(servicesID: "com.example.web", teamID: "TEAM123456", keyID: "KEY1234567",
 ///                               privateKeyPEM: p8Contents, cache: cache)
-/// let client = try await apple.client()
-/// let built = try apple.authorizationRequest(with: client, redirectURI: "https://app.example/auth/apple/callback")
+/// let built = try await apple.beginSignIn(try SignInRequest(redirectURI: "https://app.example/auth/apple/callback"))
 /// // … redirect the browser; Apple POSTs the callback (form_post):
-/// let signIn = try await apple.finish(AppleCallback(formBody: body), pending: built.pending, client: client)
-/// // signIn.user holds the name and email on the first sign-in only: store them now.
+/// let credential = try await apple.completeSignIn(try AuthorizationResponse(formBody: body), pending: built.pending)
+/// // credential.profile holds the name and email on the first sign-in only: store them now.
 /// ```
 ///
 /// Client secrets are ES256 JWTs made from the `.p8` key, cached and renewed before they
-/// expire (``AppleClientSecretCache``), one per client ID (`sub` must equal `client_id`).
+/// expire, one per client ID (`sub` must equal `client_id`).
 public struct AppleProvider: Sendable {
     /// Where Apple looks for the domain-association file of a web sign-in's domain; serve the
     /// file Apple gives you there, 200 without redirect (FederateHummingbird's `staticFiles`).
     public static let domainAssociationPath = "/.well-known/apple-developer-domain-association.txt"
 
     /// The provider ID credentials carry.
-    public static let providerID = "apple.com"
+    package static let providerID = "apple.com"
 
     /// The Services ID: the client of the web flow.
-    public let servicesID: String
+    package let servicesID: String
     /// The team ID (the `iss` of client secrets).
-    public let teamID: String
+    package let teamID: String
     /// The key ID of the `.p8` key.
-    public let keyID: String
+    package let keyID: String
     /// Apple's issuer and endpoints (a stand-in's in tests).
-    public var endpoints: AppleEndpoints
+    package var endpoints: AppleEndpoints
     /// The scopes requested (`name`, `email`); `openid` is always added.
-    public var scopes: [String]
+    package var scopes: [String]
     /// How an ID token's `nonce` relates to the raw nonce an app holds (native flows).
-    public var nonceMode: AppleNonceMode
+    package var nonceMode: AppleNonceMode
     /// Discovery and keys kept between sign-ins (shared by copies of this value).
-    public let cache: ProviderCache
+    package let cache: ProviderCache
     private let secrets: [ExactString: AppleClientSecretCache]
     /// The Services ID and the bundle IDs: every `aud` Apple's tokens and notifications may carry.
-    public var clientIDs: [String] { secrets.keys.map(\.value).sorted() }
+    package var clientIDs: [String] { secrets.keys.map(\.value).sorted() }
 
-    /// Creates a provider. `bundleIDs` are the apps whose native codes the server exchanges.
-    /// Throws `FederateError/Code/invalidKey` for a key that is not P-256.
+    /// Creates a provider. Throws `FederateError/Code/invalidKey` for a key that is not P-256.
+    ///
+    /// - Parameters:
+    ///   - servicesID: the Services ID: the client of the web flow.
+    ///   - bundleIDs: the apps whose native codes the server exchanges.
+    ///   - teamID: the team ID (the `iss` of client secrets).
+    ///   - keyID: the key ID of the `.p8` key.
+    ///   - privateKeyPEM: the `.p8` file's contents.
+    ///   - endpoints: Apple's issuer and endpoints (`.at(base)` for a stand-in in tests).
+    ///   - scopes: the scopes requested (`name`, `email`); `openid` is always added.
+    ///   - nonceMode: how an ID token's `nonce` relates to the raw nonce an app holds (native flows).
+    ///   - clientSecretLifetime: how long each client secret lives (at most 15,777,000 s).
+    ///   - cache: discovery and keys kept between sign-ins (one per server).
     public init(
         servicesID: String, bundleIDs: IdentifierSet = [], teamID: String, keyID: String, privateKeyPEM: String,
         endpoints: AppleEndpoints = .apple, scopes: [String] = ["name", "email"], nonceMode: AppleNonceMode = .raw,
@@ -71,8 +82,8 @@ public struct AppleProvider: Sendable {
 
     /// A client for `clientID` (default: the Services ID) with a current client secret sent
     /// in the form, as Apple requires. Ask for a client per flow: the secret inside renews.
-    /// Without `discovery`, discovery and keys come from ``cache``.
-    public func client(
+    /// Without `discovery`, discovery and keys come from `cache`.
+    package func client(
         for clientID: String? = nil, discovery: DiscoveryClient? = nil,
         httpClient: (any HTTPClient)? = nil, logger: Logger = Logger(label: "federate.apple")
     ) async throws(FederateError) -> OpenIDClient {
@@ -89,7 +100,7 @@ public struct AppleProvider: Sendable {
 
     /// The web authorization request: `response_mode=form_post` whenever `name` or `email`
     /// is requested (Apple refuses anything else then), state, nonce and PKCE.
-    public func authorizationRequest(
+    package func authorizationRequest(
         with client: OpenIDClient, redirectURI: String, intent: AuthorizationIntent = .signIn
     ) throws(FederateError) -> BuiltAuthorizationRequest {
         let needsFormPost = scopes.contains("name") || scopes.contains("email")
@@ -100,23 +111,32 @@ public struct AppleProvider: Sendable {
 
     /// Finishes the web flow from Apple's `form_post` callback: checks it, exchanges the code
     /// and reads Apple's claims. The one-time `user` (name, email) is in the result.
-    public func finish(
+    package func finish(
         _ callback: AppleCallback, pending: PendingAuthorization, client: OpenIDClient
     ) async throws(FederateError) -> AppleSignIn {
         let tokens = try await client.finish(callback.response, pending: pending)
         return try AppleSignIn(tokens: tokens, user: callback.user)
     }
 
-    /// Exchanges a code from Apple's native SDK: the client is the app's bundle ID and no
-    /// `redirect_uri` is sent. `rawNonce` is the nonce the app generated, checked with ``nonceMode``.
-    public func exchangeNativeCode(_ code: String, bundleID: String, rawNonce: String? = nil) async throws(FederateError) -> AppleSignIn {
+    /// Exchanges a code from Apple's native SDK and returns the account layer's credential
+    /// (provider `apple.com`): the client is the app's bundle ID (one of `bundleIDs`) and no
+    /// `redirect_uri` is sent. `rawNonce` is the nonce the app generated, checked as the
+    /// provider's `nonceMode` says (raw, or the SHA-256 hex the app sent to Apple). Apple's
+    /// own claims: ``AppleIdentity`` of the credential's `idToken`.
+    public func exchangeNativeCode(_ code: String, bundleID: String, rawNonce: String? = nil) async throws(FederateError) -> Credential {
+        try await exchangeNativeSignIn(code, bundleID: bundleID, rawNonce: rawNonce).credential(rawNonce: rawNonce, nonceMode: nonceMode)
+    }
+
+    /// ``exchangeNativeCode(_:bundleID:rawNonce:)``, before the credential is made.
+    package func exchangeNativeSignIn(_ code: String, bundleID: String, rawNonce: String? = nil) async throws(FederateError) -> AppleSignIn
+    {
         let client = try await self.client(for: bundleID)
         let tokens = try await client.exchange(code: code, redirectURI: nil, nonce: rawNonce.map(nonceMode.expectedClaim(for:)))
         return try AppleSignIn(tokens: tokens, user: nil)
     }
 
     /// Refreshes (Apple keeps the refresh token; a dead one gives `invalid_grant`: sign in again).
-    public func refresh(
+    package func refresh(
         _ refreshToken: String, client: OpenIDClient, previousIDToken: IDToken? = nil
     ) async throws(FederateError) -> TokenSet {
         try await client.refresh(refreshToken, previousIDToken: previousIDToken)
@@ -124,15 +144,15 @@ public struct AppleProvider: Sendable {
 
     /// Revokes a token (`hint`: `refresh_token` or `access_token`). Deleting an account
     /// should revoke its refresh token (App Store Review Guideline 5.1.1(v)).
-    public func revoke(_ token: String, hint: String = "refresh_token", client: OpenIDClient) async throws(FederateError) {
+    package func revoke(_ token: String, hint: String = "refresh_token", client: OpenIDClient) async throws(FederateError) {
         try await client.revoke(token, hint: hint)
     }
 }
 
 /// What Apple's token-endpoint error codes usually mean.
-public enum AppleErrorGuidance {
+package enum AppleErrorGuidance {
     /// The advice for `code`, or `nil`.
-    public static func guidance(for code: String) -> String? {
+    package static func guidance(for code: String) -> String? {
         switch code {
         case "invalid_client":
             return
@@ -151,13 +171,13 @@ public enum AppleErrorGuidance {
 }
 
 /// A finished Sign in with Apple.
-public struct AppleSignIn: Sendable, CustomStringConvertible {
+package struct AppleSignIn: Sendable, CustomStringConvertible {
     /// The tokens (redacted in descriptions).
-    public let tokens: TokenSet
+    package let tokens: TokenSet
     /// Apple's claims of the verified ID token.
-    public let identity: AppleIdentity
+    package let identity: AppleIdentity
     /// The name and email Apple posts on the first authorization only: store them now.
-    public let user: AppleUser?
+    package let user: AppleUser?
 
     init(tokens: TokenSet, user: AppleUser?) throws(FederateError) {
         guard let idToken = tokens.idTokenClaims else {
@@ -168,7 +188,8 @@ public struct AppleSignIn: Sendable, CustomStringConvertible {
         self.user = user
     }
 
-    public var description: String {
+    /// The subject and whether this was the first authorization; the tokens redacted.
+    package var description: String {
         "AppleSignIn(sub: \(identity.userID), firstAuthorization: \(user != nil), tokens: redacted)"
     }
 }

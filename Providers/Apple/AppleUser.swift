@@ -1,19 +1,19 @@
-public import FederateTokens
+package import FederateTokens
 
 /// The `user` JSON Apple posts with the callback on a user's first authorization only:
 /// `{"name":{"firstName":…,"lastName":…},"email":…}`. Store it then: it never comes again,
 /// and the name is never in the ID token.
-public struct AppleUser: Sendable, Hashable {
+package struct AppleUser: Sendable, Hashable {
     /// Given name, if the user shared it.
-    public let firstName: String?
+    package let firstName: String?
     /// Family name, if the user shared it.
-    public let lastName: String?
+    package let lastName: String?
     /// The email (possibly a private relay address), if sent.
-    public let email: String?
+    package let email: String?
 
     /// Parses the `user` parameter. Throws `FederateError/Code/invalidCallback` when it is
     /// not a JSON object of that shape (unknown members are ignored).
-    public init(json: String) throws(FederateError) {
+    package init(json: String) throws(FederateError) {
         let object: [String: JSONValue]
         do {
             object = try JSONParser(limits: .init(maxBytes: 4096, maxDepth: 4)).parseObject(Array(json.utf8))
@@ -37,7 +37,7 @@ public struct AppleUser: Sendable, Hashable {
     }
 
     /// "First Last", from whichever parts were shared.
-    public var displayName: String? {
+    package var displayName: String? {
         let parts = [firstName, lastName].compactMap { $0 }.filter { !$0.isEmpty }
         return parts.isEmpty ? nil : parts.joined(separator: " ")
     }

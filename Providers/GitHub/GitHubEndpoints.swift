@@ -1,4 +1,4 @@
-public import FederateRelyingParty
+import FederateRelyingParty
 public import FederateTokens
 
 /// Where GitHub is: github.com, or a GitHub Enterprise Server by its base URL.
@@ -10,9 +10,9 @@ public import FederateTokens
 /// | API (`/user`, `/user/emails`, `/applications/…`) | `https://api.github.com` | `BASE/api/v3` |
 public struct GitHubEndpoints: Sendable, Hashable {
     /// The web host (`https://github.com`): authorization and token endpoints live under it.
-    public let web: String
+    package let web: String
     /// The REST API's root (`https://api.github.com`).
-    public let api: String
+    package let api: String
 
     /// github.com.
     public static let github = GitHubEndpoints(web: "https://github.com", api: "https://api.github.com")
@@ -32,13 +32,13 @@ public struct GitHubEndpoints: Sendable, Hashable {
     }
 
     /// `/login/oauth/authorize`.
-    public var authorization: String { web + "/login/oauth/authorize" }
+    package var authorization: String { web + "/login/oauth/authorize" }
     /// `/login/oauth/access_token`.
-    public var token: String { web + "/login/oauth/access_token" }
+    package var token: String { web + "/login/oauth/access_token" }
     /// The signed-in user (`GET /user`).
-    public var user: String { api + "/user" }
+    package var user: String { api + "/user" }
     /// The user's email addresses with their verification (`GET /user/emails`, scope `user:email`).
-    public var emails: String { api + "/user/emails" }
+    package var emails: String { api + "/user/emails" }
     /// Revokes one token of an OAuth app (`DELETE /applications/{client_id}/token`).
-    public func tokenRevocation(clientID: String) -> String { api + "/applications/" + FormURLEncoding.escape(clientID) + "/token" }
+    package func tokenRevocation(clientID: String) -> String { api + "/applications/" + FormURLEncoding.escape(clientID) + "/token" }
 }

@@ -1,5 +1,5 @@
 public import FederateAccounts
-public import FederateOAuth2
+import FederateOAuth2
 public import FederateRelyingParty
 public import FederateTokens
 import Foundation
@@ -22,22 +22,22 @@ import Foundation
 ///   recent sign-in, and reauthenticating with GitHub fails with `provider_cannot_reauthenticate`.
 /// - When an account is deleted, its token is revoked through GitHub's application API
 ///   (`DELETE /applications/{client_id}/token`, authenticated as the app) unless
-///   ``revokesTokens`` is `false`.
+///   `revokesTokens` is `false`.
 public struct GitHubProvider: Sendable {
     /// The provider ID: `github.com` (Firebase's).
-    public static let providerID = "github.com"
+    package static let providerID = "github.com"
 
     /// The OAuth app's client ID.
     public let clientID: String
     let clientSecret: String
     /// Where GitHub is.
-    public let endpoints: GitHubEndpoints
+    package let endpoints: GitHubEndpoints
     /// The scopes requested (default `read:user user:email`).
-    public var scopes: [String]
+    package var scopes: [String]
     /// Whether deleting an account revokes its GitHub token (default `true`).
-    public var revokesTokens: Bool
+    package var revokesTokens: Bool
     /// The transport, clock and observability come from here.
-    public let cache: ProviderCache
+    package let cache: ProviderCache
 
     /// Creates the provider.
     public init(
@@ -57,7 +57,7 @@ public struct GitHubProvider: Sendable {
 
     /// The OAuth client for GitHub's endpoints (no RFC 8414 metadata, no RFC 9207 `iss`; the
     /// secret in the form, as GitHub documents).
-    public func client() throws(FederateError) -> OAuthClient {
+    package func client() throws(FederateError) -> OAuthClient {
         OAuthClient(
             metadata: try AuthorizationServerMetadata(
                 issuer: endpoints.web, authorizationEndpoint: endpoints.authorization, tokenEndpoint: endpoints.token),
@@ -131,7 +131,7 @@ extension GitHubProvider: SignInProvider {
     }
 
     /// Revokes the token through `DELETE /applications/{client_id}/token` (Basic client
-    /// ID and secret), when ``revokesTokens``; 204, and 404 for a token already dead, succeed.
+    /// ID and secret), when `revokesTokens`; 204, and 404 for a token already dead, succeed.
     public func revoke(_ tokens: ProviderTokens) async throws(FederateError) {
         guard revokesTokens, let token = tokens.accessToken else { return }
         let url = endpoints.tokenRevocation(clientID: clientID)

@@ -6,41 +6,51 @@ import Foundation
 /// opens your app's universal link, and the return link your app opens afterwards.
 public struct AppFlip: Sendable {
     /// The Google app bundle IDs whose redirect URIs are accepted.
-    public static let googleAppBundleIDs: Set<String> = [
+    package static let googleAppBundleIDs: Set<String> = [
         "com.google.Chromecast", "com.google.Chromecast.dev", "com.google.Chromecast.enterprise",
         "com.google.OPA", "com.google.OPA.dev", "com.google.OPA.enterprise",
     ]
     /// The two redirect hosts (production and sandbox).
-    public static let redirectPrefixes = [
+    package static let redirectPrefixes = [
         "https://oauth-redirect.googleusercontent.com/a/", "https://oauth-redirect-sandbox.googleusercontent.com/a/",
     ]
 
     /// The errors the return link can carry.
-    public enum ErrorCode: String, Sendable, CaseIterable {
+    public enum ErrorCode: Sendable, CaseIterable {
         /// The user backed out; Google falls back to the browser flow.
         case cancelled
         /// Something failed that a retry will not fix.
         case unrecoverable
         /// The request was malformed or the client could not be verified; Google falls back.
-        case invalidRequest = "invalid_request"
+        case invalidRequest
         /// The user refused; linking stops.
-        case accessDenied = "access_denied"
+        case accessDenied
+
+        /// The `error` value sent back.
+        package var rawValue: String {
+            switch self {
+            case .cancelled: "cancelled"
+            case .unrecoverable: "unrecoverable"
+            case .invalidRequest: "invalid_request"
+            case .accessDenied: "access_denied"
+            }
+        }
     }
 
     /// A validated incoming request.
     public struct Request: Sendable, Hashable {
         /// The client ID Google sent (equal to the expected one).
-        public let clientID: String
+        package let clientID: String
         /// The requested scopes.
         public let scopes: [String]
         /// The state to return exactly.
-        public let state: String
+        package let state: String
         /// Where to send the user back.
-        public let redirectURI: String
+        package let redirectURI: String
     }
 
     /// The client ID your app expects.
-    public let clientID: String
+    package let clientID: String
 
     /// Creates a validator for `clientID`.
     public init(clientID: String) {
@@ -90,7 +100,7 @@ public struct AppFlip: Sendable {
     }
 
     /// Whether `uri` is `https://oauth-redirect[-sandbox].googleusercontent.com/a/<Google app bundle ID>`.
-    public static func isAllowedRedirect(_ uri: String) -> Bool {
+    package static func isAllowedRedirect(_ uri: String) -> Bool {
         redirectPrefixes.contains { prefix in
             uri.hasPrefix(prefix) && googleAppBundleIDs.contains(String(uri.dropFirst(prefix.count)))
         }

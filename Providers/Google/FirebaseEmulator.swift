@@ -1,5 +1,5 @@
 public import FederateTokens
-public import Foundation
+import Foundation
 
 /// The Firebase Auth emulator, named explicitly: the only way a Firebase verifier accepts
 /// unsigned tokens.
@@ -11,11 +11,11 @@ public import Foundation
 /// `auth_time`, `sub` of 1 to 128 characters, the tenant when one is expected). Signed tokens
 /// are then refused. Never configure it in production: anyone can mint an unsigned token.
 ///
-/// Nothing reads the environment behind the caller's back: ``fromEnvironment(_:)`` exists
-/// for a caller that chooses to honour `FIREBASE_AUTH_EMULATOR_HOST`, and must be passed on.
+/// Nothing reads the environment behind the caller's back: a caller that chooses to honour
+/// `FIREBASE_AUTH_EMULATOR_HOST` reads it and passes the host here.
 public struct FirebaseEmulator: Sendable, Hashable {
     /// The emulator's `host:port` (`127.0.0.1:9099`).
-    public let host: String
+    package let host: String
 
     /// Names the emulator at `host` (`host:port`: letters, digits, `.`, `-`, `:`, `[`, `]`);
     /// anything else, a scheme or a path included, is `invalid_configuration`.
@@ -37,7 +37,7 @@ public struct FirebaseEmulator: Sendable, Hashable {
 
     /// The emulator named by `FIREBASE_AUTH_EMULATOR_HOST` in `environment`, or `nil` when it is
     /// unset or empty. Only a caller that passes the result to a verifier turns emulator mode on.
-    public static func fromEnvironment(
+    package static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(FederateError) -> FirebaseEmulator? {
         guard let host = environment["FIREBASE_AUTH_EMULATOR_HOST"], !host.isEmpty else { return nil }

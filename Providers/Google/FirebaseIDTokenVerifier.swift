@@ -10,19 +10,19 @@ public import Foundation
 /// and `auth_time` in the past, `sub` (the uid) non-empty and at most 128 characters.
 public struct FirebaseIDTokenVerifier: Sendable {
     /// Google's certificate map for Firebase ID tokens.
-    public static let certificatesURL = "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
+    package static let certificatesURL = "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
 
     /// The largest clock tolerance accepted.
-    public static let maximumClockTolerance: Duration = .seconds(300)
+    package static let maximumClockTolerance: Duration = .seconds(300)
 
     /// The Firebase project ID.
-    public var projectID: String { check.projectID }
+    package var projectID: String { check.projectID }
     /// The underlying verifier (for signed tokens).
-    public var verifier: IDTokenVerifier { check.verifier }
+    package var verifier: IDTokenVerifier { check.verifier }
     /// Looks a uid up for the optional revocation check (see ``verify(_:checkRevoked:)``).
-    public var userLookup: (@Sendable (String) async throws -> FirebaseUserState?)? { check.userLookup }
+    package var userLookup: (@Sendable (String) async throws -> FirebaseUserState?)? { check.userLookup }
     /// The Auth emulator whose unsigned tokens are accepted, when one was configured.
-    public var emulator: FirebaseEmulator? { check.emulator }
+    package var emulator: FirebaseEmulator? { check.emulator }
     private let check: FirebaseJWTCheck
 
     /// Creates a verifier for `projectID`.
@@ -67,9 +67,9 @@ public struct FirebaseIDTokenVerifier: Sendable {
 /// What the revocation check needs to know about a user.
 public struct FirebaseUserState: Sendable, Hashable {
     /// Whether the user is disabled.
-    public var disabled: Bool
+    package var disabled: Bool
     /// Tokens from sign-ins before this instant are revoked.
-    public var tokensValidAfter: Date?
+    package var tokensValidAfter: Date?
 
     /// Creates a state.
     public init(disabled: Bool = false, tokensValidAfter: Date? = nil) {
@@ -90,7 +90,7 @@ extension FederateError.Code {
 
 /// A verified Firebase ID token or session cookie.
 public struct FirebaseToken: Sendable {
-    /// The verified token; `nil` for an Auth emulator token, which nothing signed (``isEmulated``).
+    /// The verified token; `nil` for an Auth emulator token, which nothing signed.
     public let idToken: IDToken?
     /// Every claim of the payload, read from its text when asked for.
     public let claims: JSONMembers
@@ -109,13 +109,13 @@ public struct FirebaseToken: Sendable {
 
     /// Whether the token came from the Auth emulator (unsigned; accepted only because an
     /// emulator was configured).
-    public var isEmulated: Bool { idToken == nil }
+    package var isEmulated: Bool { idToken == nil }
     /// The Firebase uid (`sub`).
     public var uid: String { claims["sub"]?.stringValue ?? "" }
     /// `firebase.sign_in_provider` (`password`, `google.com`, `apple.com`, `custom`, …).
     public var signInProvider: String? { claims["firebase"]?["sign_in_provider"]?.stringValue }
     /// `firebase.identities`: the provider IDs and their subject lists.
-    public var identities: [String: JSONValue] { claims["firebase"]?["identities"]?.objectValue ?? [:] }
+    package var identities: [String: JSONValue] { claims["firebase"]?["identities"]?.objectValue ?? [:] }
     /// `firebase.tenant`: the Identity Platform tenant the user belongs to, if any.
     public var tenant: String? { claims["firebase"]?["tenant"]?.stringValue }
     /// When the user signed in (`auth_time`), for revocation checks against `tokensValidAfter`.
@@ -123,10 +123,10 @@ public struct FirebaseToken: Sendable {
 }
 
 /// Finds the Firebase project ID the way the Admin SDKs do.
-public enum FirebaseProjectID {
+package enum FirebaseProjectID {
     /// In order: `explicit`, `project_id` of the service-account JSON, `GOOGLE_CLOUD_PROJECT`,
     /// then `GCLOUD_PROJECT`. `nil` when none is set.
-    public static func resolve(
+    package static func resolve(
         explicit: String? = nil, serviceAccountJSON: [UInt8]? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String? {

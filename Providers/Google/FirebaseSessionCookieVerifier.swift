@@ -5,8 +5,8 @@ public import FederateTokens
 /// their `verifySessionCookie` does.
 ///
 /// The rules of ID tokens (``FirebaseIDTokenVerifier``) with the session cookie's own issuer
-/// and keys: header `alg` RS256 and a `kid` naming a certificate of ``certificatesURL``
-/// (`https://www.googleapis.com/identitytoolkit/v3/relyingparty/publicKeys`, the same
+/// and keys: header `alg` RS256 and a `kid` naming a certificate of Google's session-cookie
+/// key map (`https://www.googleapis.com/identitytoolkit/v3/relyingparty/publicKeys`, the same
 /// `{kid: PEM certificate}` map format, cached by `Cache-Control: max-age`); `iss`
 /// `https://session.firebase.google.com/<project>`; `aud` the project; `exp` in the future,
 /// `iat` and `auth_time` in the past; `sub` non-empty and at most 128 characters;
@@ -14,24 +14,24 @@ public import FederateTokens
 /// `src/auth/token-verifier.ts` (`SESSION_COOKIE_CERT_URL`, `createSessionCookieVerifier`).
 public struct FirebaseSessionCookieVerifier: Sendable {
     /// Google's certificate map for session cookies.
-    public static let certificatesURL = "https://www.googleapis.com/identitytoolkit/v3/relyingparty/publicKeys"
+    package static let certificatesURL = "https://www.googleapis.com/identitytoolkit/v3/relyingparty/publicKeys"
     /// The issuer base of session cookies; the project ID follows it.
-    public static let issuerBase = "https://session.firebase.google.com/"
+    package static let issuerBase = "https://session.firebase.google.com/"
 
     /// The Firebase project ID.
-    public var projectID: String { check.projectID }
+    package var projectID: String { check.projectID }
     /// The underlying verifier (for signed cookies).
-    public var verifier: IDTokenVerifier { check.verifier }
+    package var verifier: IDTokenVerifier { check.verifier }
     /// The Auth emulator whose unsigned cookies are accepted, when one was configured.
-    public var emulator: FirebaseEmulator? { check.emulator }
+    package var emulator: FirebaseEmulator? { check.emulator }
     private let check: FirebaseJWTCheck
 
     /// Creates a verifier for `projectID`; the parameters are ``FirebaseIDTokenVerifier``'s,
-    /// with `keys` (else fetched over `httpClient`) from ``certificatesURL`` and `issuerBase`
-    /// ``issuerBase``.
+    /// with `keys` (else fetched over `httpClient`) from the session-cookie key map and `issuerBase`
+    /// `https://session.firebase.google.com/` unless testing against a stand-in.
     public init(
         projectID: String?, clockTolerance: Duration = .seconds(5), keys: (any KeySetProvider)? = nil,
-        httpClient: (any HTTPClient)? = nil, issuerBase: String = Self.issuerBase, tenants: IdentifierSet? = nil,
+        httpClient: (any HTTPClient)? = nil, issuerBase: String = "https://session.firebase.google.com/", tenants: IdentifierSet? = nil,
         emulator: FirebaseEmulator? = nil, userLookup: (@Sendable (String) async throws -> FirebaseUserState?)? = nil,
         clock: FederateClock = .system, observability: Observability = Observability()
     ) throws(FederateError) {

@@ -1,28 +1,28 @@
-public import FederateTokens
+package import FederateTokens
 
 /// Google's issuers and endpoints (all configurable, so tests and the dev provider's Google
 /// flavour can stand in for Google).
 public struct GoogleEndpoints: Sendable, Hashable {
     /// The `iss` values Google's ID tokens carry: `https://accounts.google.com` and the legacy
     /// `accounts.google.com`.
-    public var issuers: IdentifierSet
+    package var issuers: IdentifierSet
     /// The discovery issuer (`https://accounts.google.com`).
-    public var issuer: String
+    package var issuer: String
     /// Google's JWKS for ID tokens.
-    public var keysURL: String
+    package var keysURL: String
     /// The authorization endpoint.
-    public var authorizationURL: String
+    package var authorizationURL: String
     /// The token endpoint.
-    public var tokenURL: String
+    package var tokenURL: String
     /// The revocation endpoint.
-    public var revocationURL: String
+    package var revocationURL: String
     /// The UserInfo endpoint.
-    public var userInfoURL: String
+    package var userInfoURL: String
     /// The `iss` of RISC security event tokens (`https://accounts.google.com/`, with a slash).
-    public var riscIssuer: String
+    package var riscIssuer: String
 
     /// Creates endpoints.
-    public init(
+    package init(
         issuer: String, issuers: IdentifierSet, keysURL: String, authorizationURL: String, tokenURL: String, revocationURL: String,
         userInfoURL: String, riscIssuer: String
     ) {

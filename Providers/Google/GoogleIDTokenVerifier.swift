@@ -11,14 +11,14 @@ public import FederateTokens
 /// request.
 public struct GoogleIDTokenVerifier: Sendable {
     /// The issuers Google uses.
-    public static let issuers: IdentifierSet = ["https://accounts.google.com", "accounts.google.com"]
+    package static let issuers: IdentifierSet = ["https://accounts.google.com", "accounts.google.com"]
     /// Google's key set.
-    public static let keysURL = "https://www.googleapis.com/oauth2/v3/certs"
+    package static let keysURL = "https://www.googleapis.com/oauth2/v3/certs"
 
     /// The underlying verifier.
-    public let verifier: IDTokenVerifier
+    package let verifier: IDTokenVerifier
     /// Workspace domains accepted in `hd`; empty accepts any account, with or without `hd`.
-    public let hostedDomains: IdentifierSet
+    package let hostedDomains: IdentifierSet
 
     /// Creates a verifier.
     ///
@@ -60,6 +60,7 @@ extension GoogleIDTokenVerifier: BearerTokenVerifier {
     /// `google.com`.
     public var providerID: String { GoogleProvider.providerID }
 
+    /// Verifies a Google ID token; the expectations' nonce, when set, must be the token's.
     public nonisolated(nonsending) func verifyBearer(
         _ token: String, expecting expectations: IDTokenExpectations
     ) async throws(FederateError) -> BearerIdentity {

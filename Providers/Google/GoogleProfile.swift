@@ -1,24 +1,24 @@
-public import FederateRelyingParty
-public import FederateTokens
+package import FederateRelyingParty
+package import FederateTokens
 
 /// What Google adds to OpenID Connect, as the relying-party layer's profile: both issuer
 /// spellings, the `azp` allow-list, the hosted-domain rule, `include_granted_scopes`,
 /// `access_type=offline` and the `hd` hint, Google's revocation endpoint, and what Google's
-/// error codes mean (``GoogleErrorGuidance``).
-public struct GoogleProfile: OpenIDProviderProfile {
+/// error codes mean (`GoogleErrorGuidance`).
+package struct GoogleProfile: OpenIDProviderProfile {
     /// Google's issuers and endpoints.
-    public let endpoints: GoogleEndpoints
+    package let endpoints: GoogleEndpoints
     /// Accepted `azp` values; `nil` accepts only the client.
-    public let authorizedParties: IdentifierSet?
+    package let authorizedParties: IdentifierSet?
     /// Accepted Workspace domains (`hd`); empty accepts any account.
-    public let hostedDomains: IdentifierSet
+    package let hostedDomains: IdentifierSet
     /// Sends `include_granted_scopes=true` (incremental authorization).
-    public let includeGrantedScopes: Bool
+    package let includeGrantedScopes: Bool
     /// Sends `access_type=offline` so a web server also gets a refresh token.
-    public let offlineAccess: Bool
+    package let offlineAccess: Bool
 
     /// Creates the profile.
-    public init(
+    package init(
         endpoints: GoogleEndpoints = .google, authorizedParties: IdentifierSet? = nil, hostedDomains: IdentifierSet = [],
         includeGrantedScopes: Bool = true, offlineAccess: Bool = false
     ) {
@@ -29,14 +29,14 @@ public struct GoogleProfile: OpenIDProviderProfile {
         self.offlineAccess = offlineAccess
     }
 
-    public func policy(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication) -> IDTokenPolicy {
+    package func policy(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication) -> IDTokenPolicy {
         let standard = StandardOpenIDProfile.standardPolicy(metadata: metadata, clientID: clientID, authentication: authentication)
         return IDTokenPolicy(
             issuers: endpoints.issuers, audiences: standard.audiences, allowedAlgorithms: standard.allowedAlgorithms,
             authorizedParties: authorizedParties, hmacSecret: standard.hmacSecret, additionalRules: [HostedDomainRule(hostedDomains)])
     }
 
-    public var authorizationParameters: [String: String] {
+    package var authorizationParameters: [String: String] {
         var parameters: [String: String] = [:]
         if includeGrantedScopes { parameters["include_granted_scopes"] = "true" }
         if offlineAccess { parameters["access_type"] = "offline" }
@@ -44,7 +44,7 @@ public struct GoogleProfile: OpenIDProviderProfile {
         return parameters
     }
 
-    public var fallbackRevocationEndpoint: String? { endpoints.revocationURL }
+    package var fallbackRevocationEndpoint: String? { endpoints.revocationURL }
 
-    public func explain(_ error: FederateError) -> FederateError { GoogleErrorGuidance.explain(error) }
+    package func explain(_ error: FederateError) -> FederateError { GoogleErrorGuidance.explain(error) }
 }

@@ -11,6 +11,7 @@ extension GoogleProvider: SignInProvider {
         ProviderCapabilities(events: self, bearerTokens: self, warming: self, tokenRefresh: self)
     }
 
+    /// The authorization request for `request`, with this provider's scopes and Google's parameters.
     public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
         try authorizationRequest(
             with: try await client(), redirectURI: request.redirectURI, loginHint: request.loginHint, intent: request.intent)
@@ -32,7 +33,7 @@ extension GoogleProvider: SignInProvider {
 
 extension GoogleSignIn {
     /// The account layer's credential for this sign-in (provider `google.com`).
-    public func credential(rawNonce: String? = nil) -> Credential {
+    package func credential(rawNonce: String? = nil) -> Credential {
         Credential(
             providerID: GoogleProvider.providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
             rawNonce: rawNonce, accessTokenExpiresAt: tokens.expiresAt)
@@ -41,7 +42,7 @@ extension GoogleSignIn {
 
 extension GoogleProvider: BearerTokenSource {
     /// Google ID tokens for this client (and the authorized parties and hosted domains
-    /// configured), with Google's keys from ``cache``, fetched on first use.
+    /// configured), with Google's keys from the provider's cache, fetched on first use.
     public func bearerVerifier() -> any BearerTokenVerifier {
         DeferredBearerVerifier(providerID: Self.providerID) { () throws(FederateError) in
             try GoogleIDTokenVerifier(

@@ -1,7 +1,7 @@
 public import FederateRelyingParty
 public import FederateTokens
 import Foundation
-public import Logging
+package import Logging
 
 /// Sign in with Google through the authorization-code flow (web servers and installed apps),
 /// provider ID `google.com`.
@@ -9,43 +9,54 @@ public import Logging
 /// ```swift
 /// let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared)   // one per server
 /// let google = GoogleProvider(clientID: "123.apps.googleusercontent.com", clientSecret: secret, cache: cache)
-/// let client = try await google.client()
-/// let built = try google.authorizationRequest(with: client, redirectURI: "https://app.example/auth/google/callback")
+/// let built = try await google.beginSignIn(try SignInRequest(redirectURI: "https://app.example/auth/google/callback"))
 /// // … redirect the browser to built.url; at the callback:
-/// let signIn = try await google.finish(AuthorizationResponse(query: query), pending: built.pending, client: client)
+/// let credential = try await google.completeSignIn(try AuthorizationResponse(query: query), pending: built.pending)
 /// ```
 ///
 /// On top of the core's flow (PKCE S256, state, nonce, ID-token verification): both issuer
-/// spellings, the optional `hd` and `azp` allow-lists, `include_granted_scopes` with a typed
-/// split of granted and refused scopes, and Google's error codes explained
-/// (``GoogleErrorGuidance``) — `invalid_grant` on refresh means: sign the user in again.
+/// spellings, the optional `hd` and `azp` allow-lists, `include_granted_scopes`, and Google's
+/// error codes explained — `invalid_grant` on refresh means: sign the user in again.
 public struct GoogleProvider: Sendable {
     /// The provider ID credentials carry.
-    public static let providerID = "google.com"
+    package static let providerID = "google.com"
 
     /// The OAuth client ID.
-    public let clientID: String
+    package let clientID: String
     /// The client secret; `nil` for iOS, Android and Chrome clients, which have none.
-    public let clientSecret: String?
+    package let clientSecret: String?
     /// Google's issuers and endpoints (a stand-in's in tests).
-    public var endpoints: GoogleEndpoints
+    package var endpoints: GoogleEndpoints
     /// The scopes requested; `openid` is always added.
-    public var scopes: [String]
+    package var scopes: [String]
     /// When not empty, the account's `hd` claim must be one of these Workspace domains. (The
     /// `hd` request parameter is only a hint to Google's account chooser; the claim decides.)
-    public var hostedDomains: IdentifierSet
+    package var hostedDomains: IdentifierSet
     /// Accepted `azp` values; `nil` accepts only this client.
-    public var authorizedParties: IdentifierSet?
+    package var authorizedParties: IdentifierSet?
     /// Sends `include_granted_scopes=true` (incremental authorization).
-    public var includeGrantedScopes: Bool
+    package var includeGrantedScopes: Bool
     /// Sends `access_type=offline` so a web server also gets a refresh token.
-    public var offlineAccess: Bool
+    package var offlineAccess: Bool
     /// Further authorization parameters (reserved names are dropped by the core).
-    public var customParameters: [String: String]
+    package var customParameters: [String: String]
     /// Discovery and keys kept between sign-ins (shared by copies of this value).
-    public let cache: ProviderCache
+    package let cache: ProviderCache
 
     /// Creates a provider.
+    ///
+    /// - Parameters:
+    ///   - clientID: the OAuth client ID.
+    ///   - clientSecret: the client secret; `nil` for iOS, Android and Chrome clients, which have none.
+    ///   - endpoints: Google's issuers and endpoints (`.at(base)` for a stand-in in tests).
+    ///   - scopes: the scopes requested; `openid` is always added.
+    ///   - hostedDomains: when not empty, the account's `hd` claim must be one of these Workspace
+    ///     domains (the `hd` request parameter is only a hint to Google's account chooser).
+    ///   - authorizedParties: accepted `azp` values; `nil` accepts only this client.
+    ///   - includeGrantedScopes: sends `include_granted_scopes=true` (incremental authorization).
+    ///   - offlineAccess: sends `access_type=offline` so a web server also gets a refresh token.
+    ///   - customParameters: further authorization parameters (reserved names are dropped).
+    ///   - cache: discovery and keys kept between sign-ins (one per server).
     public init(
         clientID: String, clientSecret: String? = nil, endpoints: GoogleEndpoints = .google,
         scopes: [String] = ["openid", "email", "profile"], hostedDomains: IdentifierSet = [], authorizedParties: IdentifierSet? = nil,
@@ -64,18 +75,18 @@ public struct GoogleProvider: Sendable {
         self.cache = cache
     }
 
-    /// What this configuration adds to OpenID Connect (``GoogleProfile``).
-    public var profile: GoogleProfile {
+    /// What this configuration adds to OpenID Connect (`GoogleProfile`).
+    package var profile: GoogleProfile {
         GoogleProfile(
             endpoints: endpoints, authorizedParties: authorizedParties, hostedDomains: hostedDomains,
             includeGrantedScopes: includeGrantedScopes, offlineAccess: offlineAccess)
     }
 
     /// Discovers Google's configuration and returns a client with this configuration's
-    /// ``profile``: both issuer spellings, the `azp` allow-list, the hosted-domain rule,
+    /// `profile`: both issuer spellings, the `azp` allow-list, the hosted-domain rule,
     /// Google's parameters and revocation endpoint, and Google's error codes explained.
-    /// Without `discovery`, discovery and keys come from ``cache``.
-    public func client(
+    /// Without `discovery`, discovery and keys come from `cache`.
+    package func client(
         discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil,
         logger: Logger = Logger(label: "federate.google")
     ) async throws(FederateError) -> OpenIDClient {
@@ -87,7 +98,7 @@ public struct GoogleProvider: Sendable {
     /// Builds an authorization request with this provider's scopes and custom parameters
     /// (the client's profile adds Google's). An installed app's `redirectURI` should come
     /// from ``GoogleRedirectURI``.
-    public func authorizationRequest(
+    package func authorizationRequest(
         with client: OpenIDClient, redirectURI: String, loginHint: String? = nil, prompt: String? = nil, maxAge: Duration? = nil,
         intent: AuthorizationIntent = .signIn
     ) throws(FederateError) -> BuiltAuthorizationRequest {
@@ -99,7 +110,7 @@ public struct GoogleProvider: Sendable {
     /// Checks the callback, exchanges the code and verifies the ID token with the client's
     /// rules (the hosted domain among them). Google's error codes keep their code and gain
     /// guidance.
-    public func finish(
+    package func finish(
         _ response: AuthorizationResponse, pending: PendingAuthorization, client: OpenIDClient
     ) async throws(FederateError) -> GoogleSignIn {
         let tokens = try await client.finish(response, pending: pending)
@@ -111,14 +122,14 @@ public struct GoogleProvider: Sendable {
 
     /// Refreshes the access token. `invalid_grant` (expired, revoked or capped refresh token)
     /// keeps its code and says: sign the user in again.
-    public func refresh(
+    package func refresh(
         _ refreshToken: String, client: OpenIDClient, previousIDToken: IDToken? = nil
     ) async throws(FederateError) -> TokenSet {
         try await client.refresh(refreshToken, previousIDToken: previousIDToken)
     }
 
     /// Revokes an access or refresh token (revoking an access token revokes its refresh token too).
-    public func revoke(_ token: String, client: OpenIDClient) async throws(FederateError) {
+    package func revoke(_ token: String, client: OpenIDClient) async throws(FederateError) {
         try await client.revoke(token)
     }
 
@@ -127,7 +138,7 @@ public struct GoogleProvider: Sendable {
     /// the authorization URL to `openBrowser`, waits for the redirect and finishes the
     /// sign-in. The receiver is closed when this returns. An error `openBrowser` throws
     /// becomes `browser_unavailable` (a `FederateError` it throws passes through).
-    public func signInWithLoopback(
+    package func signInWithLoopback(
         client: OpenIDClient, listener: some RedirectReceiver, loginHint: String? = nil, timeout: Duration = .seconds(300),
         openBrowser: @Sendable (String) async throws -> Void
     ) async throws(FederateError) -> GoogleSignIn {
@@ -153,22 +164,23 @@ public struct GoogleProvider: Sendable {
 }
 
 /// A finished Google sign-in.
-public struct GoogleSignIn: Sendable, CustomStringConvertible {
+package struct GoogleSignIn: Sendable, CustomStringConvertible {
     /// The tokens (redacted in descriptions).
-    public let tokens: TokenSet
+    package let tokens: TokenSet
     /// The verified ID token.
-    public let idToken: IDToken
+    package let idToken: IDToken
     /// The Workspace domain (`hd` claim), if the account has one.
-    public let hostedDomain: String?
+    package let hostedDomain: String?
 
     /// The scopes the user granted (Google's `scope` in the token response).
-    public var grantedScopes: [String] { tokens.grantedScopes }
+    package var grantedScopes: [String] { tokens.grantedScopes }
     /// Requested scopes the user left unticked: turn off the features that need them.
-    public var refusedScopes: [String] { tokens.refusedScopes }
+    package var refusedScopes: [String] { tokens.refusedScopes }
     /// Whether `scope` was granted.
-    public func granted(_ scope: String) -> Bool { tokens.grantedScopes.contains(scope) }
+    package func granted(_ scope: String) -> Bool { tokens.grantedScopes.contains(scope) }
 
-    public var description: String {
+    /// The subject, hosted domain and scopes; the tokens redacted.
+    package var description: String {
         "GoogleSignIn(sub: \(idToken.subject), hd: \(hostedDomain ?? "-"), granted: \(grantedScopes), refused: \(refusedScopes), tokens: redacted)"
     }
 }

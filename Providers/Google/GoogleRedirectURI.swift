@@ -9,9 +9,9 @@ public import FederateTokens
 ///   domain (it must contain a period) or `com.googleusercontent.apps.<id>` derived from the
 ///   client ID; a path, if any, starts with exactly one slash. UWP apps' schemes are at most
 ///   39 characters.
-public struct GoogleRedirectURI: Sendable, Hashable, CustomStringConvertible {
+public struct GoogleRedirectURI: Sendable, Hashable {
     /// Which kind of redirect URI.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// A loopback listener on the user's machine.
         case loopback(port: Int)
         /// A custom URI scheme the app registered.
@@ -21,12 +21,10 @@ public struct GoogleRedirectURI: Sendable, Hashable, CustomStringConvertible {
     /// The URI as sent.
     public let uri: String
     /// Its kind.
-    public let kind: Kind
-
-    public var description: String { uri }
+    package let kind: Kind
 
     /// The longest custom scheme a UWP app may register.
-    public static let maximumUWPSchemeLength = 39
+    package static let maximumUWPSchemeLength = 39
 
     /// Validates `uri`. `forUWP` applies the 39-character scheme limit. Throws
     /// `FederateError/Code/invalidRedirectURI`.
@@ -58,7 +56,7 @@ public struct GoogleRedirectURI: Sendable, Hashable, CustomStringConvertible {
 
     /// The custom scheme Google derives from an iOS/Android client ID:
     /// `123-abc.apps.googleusercontent.com` → `com.googleusercontent.apps.123-abc`.
-    public static func scheme(forClientID clientID: String) throws(FederateError) -> String {
+    package static func scheme(forClientID clientID: String) throws(FederateError) -> String {
         let suffix = ".apps.googleusercontent.com"
         guard clientID.hasSuffix(suffix), clientID.count > suffix.count else {
             throw FederateError(.invalidConfiguration, "a Google client ID ends with \(suffix)")

@@ -3,13 +3,13 @@ public import FederateTokens
 /// Who a Cross-Account Protection event is about.
 public struct RISCSubject: Sendable, Hashable {
     /// `subject_type` (`iss-sub`, `id_token_claims`, `oauth_token`, …).
-    public let type: String
+    package let type: String
     /// `iss`, for `iss-sub` subjects.
-    public let issuer: String?
+    package let issuer: String?
     /// `sub`: the Google account ID.
     public let subject: String?
     /// Every member as sent.
-    public let members: [String: JSONValue]
+    package let members: [String: JSONValue]
 
     init(_ members: [String: JSONValue]) {
         self.type = members["subject_type"]?.stringValue ?? ""

@@ -13,7 +13,7 @@ import Synchronization
 /// de-duplication window is acknowledged again without its events.
 public final class RISCReceiver: Sendable {
     /// Google's RISC issuer (from `https://accounts.google.com/.well-known/risc-configuration`).
-    public static let googleIssuer = "https://accounts.google.com/"
+    package static let googleIssuer = "https://accounts.google.com/"
 
     private let issuer: String
     private let clientIDs: IdentifierSet
@@ -27,12 +27,12 @@ public final class RISCReceiver: Sendable {
     ///
     /// - Parameters:
     ///   - clientIDs: your OAuth client IDs (the accepted `aud` values).
-    ///   - issuer: the configuration's `issuer`.
+    ///   - issuer: the configuration's `issuer` (Google's, `https://accounts.google.com/`, by default).
     ///   - keys: the configuration's `jwks_uri` keys (e.g. a `RemoteKeySet`).
     ///   - deduplicationWindow: how long a `jti` is remembered (default one day).
     ///   - clock: the time tokens are checked at and `jti`s are remembered by.
     public init(
-        clientIDs: IdentifierSet, issuer: String = RISCReceiver.googleIssuer, keys: any KeySetProvider,
+        clientIDs: IdentifierSet, issuer: String = "https://accounts.google.com/", keys: any KeySetProvider,
         deduplicationWindow: Duration = .seconds(86_400), clock: FederateClock = .system
     ) {
         self.issuer = issuer
@@ -79,11 +79,11 @@ public struct RISCReceipt: Sendable {
     /// 202 when accepted (also for a repeat), 400 when refused.
     public let status: Int
     /// The token's `jti`, when accepted.
-    public let tokenID: String?
+    package let tokenID: String?
     /// The events to act on (empty for a repeat or a refusal).
     public let events: [RISCEvent]
     /// Whether this `jti` was already received within the window.
-    public let isDuplicate: Bool
+    package let isDuplicate: Bool
     /// Why it was refused.
     public let error: FederateError?
 }

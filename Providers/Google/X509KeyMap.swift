@@ -3,7 +3,7 @@ public import FederateTokens
 
 extension KeySetFormat {
     /// Google's `{kid: PEM certificate}` map, served for Firebase ID tokens and some Google
-    /// service accounts (`JSONWebKeySet.init(x509Map:limits:)`).
+    /// service accounts (`JSONWebKeySet.init(x509Map:)`).
     public static let x509Map = KeySetFormat(name: "x509") { (document) throws(FederateError) in try JSONWebKeySet(x509Map: document) }
 }
 
@@ -14,10 +14,10 @@ extension JSONWebKeySet {
     /// Each certificate's public key becomes a key with that `kid`; RSA keys go through the
     /// same checks as JWKS keys. Entries that are not PEM certificates with a supported key
     /// are skipped, never fatal to the set.
-    public init(x509Map document: some Collection<UInt8>, limits: JSONParser.Limits = .document) throws(FederateError) {
+    public init(x509Map document: some Collection<UInt8>) throws(FederateError) {
         let members: [String: JSONValue]
         do {
-            members = try JSONParser(limits: limits).parseObject(document)
+            members = try JSONParser().parseObject(document)
         } catch {
             throw FederateError(.invalidKeySet, "the x509 key map is not a JSON object (\(error))")
         }

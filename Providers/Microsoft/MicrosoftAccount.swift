@@ -12,9 +12,9 @@ public struct MicrosoftAccount: Sendable, Hashable {
     /// The object ID of the user in the tenant (`oid`), when the token has it.
     public let objectID: String?
     /// `preferred_username` (the sign-in name, often an email; informational only).
-    public let preferredUsername: String?
+    package let preferredUsername: String?
     /// `name`.
-    public let name: String?
+    package let name: String?
 
     /// Reads a token that passed Entra's rules (its `tid` is a well-formed GUID).
     public init(idToken: IDToken) {
@@ -25,5 +25,5 @@ public struct MicrosoftAccount: Sendable, Hashable {
     }
 
     /// Whether this is a personal Microsoft account (the personal-accounts tenant).
-    public var isPersonalAccount: Bool { tenantID.exactlyEquals(MicrosoftEndpoints.personalAccountsTenantID) }
+    package var isPersonalAccount: Bool { tenantID.exactlyEquals(MicrosoftEndpoints.personalAccountsTenantID) }
 }

@@ -19,7 +19,7 @@ public enum MicrosoftAudience: Sendable, Hashable {
     case common(AcceptedTenants)
 
     /// The authority's path segment: the tenant ID, `organizations`, `consumers` or `common`.
-    public var segment: String {
+    package var segment: String {
         switch self {
         case .tenant(let id): return id
         case .organizations: return "organizations"
@@ -29,7 +29,7 @@ public enum MicrosoftAudience: Sendable, Hashable {
     }
 
     /// The tenants accepted, as the tenant rule holds them.
-    public var acceptedTenants: AcceptedTenants {
+    package var acceptedTenants: AcceptedTenants {
         switch self {
         case .tenant(let id): return .only([id])
         case .organizations(let tenants), .common(let tenants): return tenants
@@ -38,7 +38,7 @@ public enum MicrosoftAudience: Sendable, Hashable {
     }
 
     /// Whether tokens of personal accounts are refused whatever the tenant list says.
-    public var refusesPersonalAccounts: Bool {
+    package var refusesPersonalAccounts: Bool {
         if case .organizations = self { return true }
         return false
     }

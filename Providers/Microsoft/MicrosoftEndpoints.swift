@@ -2,14 +2,15 @@
 /// authority host, from which every authority (`/common/v2.0`, `/organizations/v2.0`,
 /// `/consumers/v2.0`, `/TENANT/v2.0`) and the issuer template derive.
 ///
-/// ``microsoft`` is the global cloud; ``at(_:)`` points at another host: a national cloud
-/// (`https://login.microsoftonline.us`) or the dev provider's Microsoft flavour in tests.
+/// The global cloud (`https://login.microsoftonline.com`) is the default; ``at(_:)`` points at
+/// another host: a national cloud (`https://login.microsoftonline.us`) or the dev provider's
+/// Microsoft flavour in tests.
 public struct MicrosoftEndpoints: Sendable, Hashable {
     /// The authority host, without a trailing `/` (`https://login.microsoftonline.com`).
-    public let host: String
+    package let host: String
 
     /// The global cloud, `https://login.microsoftonline.com`.
-    public static let microsoft = MicrosoftEndpoints(host: "https://login.microsoftonline.com")
+    package static let microsoft = MicrosoftEndpoints(host: "https://login.microsoftonline.com")
 
     /// The tenant of personal Microsoft accounts (Outlook.com, Xbox, Skype): the `tid` of
     /// every consumer account's tokens.
@@ -27,11 +28,11 @@ public struct MicrosoftEndpoints: Sendable, Hashable {
     }
 
     /// The issuer template of v2.0 ID tokens: `HOST/{tenantid}/v2.0`.
-    public var issuerTemplate: String { host + "/" + "{tenantid}" + "/v2.0" }
+    package var issuerTemplate: String { host + "/" + "{tenantid}" + "/v2.0" }
 
     /// The authority (the URL discovery is fetched under) for a path segment: `HOST/SEGMENT/v2.0`.
-    public func authority(_ segment: String) -> String { host + "/" + segment + "/v2.0" }
+    package func authority(_ segment: String) -> String { host + "/" + segment + "/v2.0" }
 
     /// The v2.0 key set every tenant's tokens are signed with (`HOST/common/discovery/v2.0/keys`).
-    public var commonKeys: String { host + "/common/discovery/v2.0/keys" }
+    package var commonKeys: String { host + "/common/discovery/v2.0/keys" }
 }

@@ -1,19 +1,19 @@
-public import FederateRelyingParty
-public import FederateTokens
+package import FederateRelyingParty
+package import FederateTokens
 
 /// What Microsoft Entra ID adds to OpenID Connect, as the relying-party layer's profile: the
 /// `{tenantid}` issuer template checked against each token's `tid`
 /// (`TenantIssuerRule`, so discovery at `/common` and `/organizations` is accepted), the
 /// organisations-only rule, and what Entra's `AADSTS` errors mean.
-public struct MicrosoftProfile: OpenIDProviderProfile {
+package struct MicrosoftProfile: OpenIDProviderProfile {
     /// The issuer template, the tenants accepted, `tid`.
-    public let tenantIssuer: TenantIssuerRule?
+    package let tenantIssuer: TenantIssuerRule?
     /// Who may sign in.
-    public let audience: MicrosoftAudience
+    package let audience: MicrosoftAudience
 
     /// Creates the profile for `audience` at `endpoints`. Throws `invalid_configuration` for a
     /// tenant list with an ill-formed or no tenant ID, or personal accounts listed for `organizations`.
-    public init(audience: MicrosoftAudience, endpoints: MicrosoftEndpoints = .microsoft) throws(FederateError) {
+    package init(audience: MicrosoftAudience, endpoints: MicrosoftEndpoints = .microsoft) throws(FederateError) {
         if audience.refusesPersonalAccounts, case .only(let listed) = audience.acceptedTenants,
             listed.contains(MicrosoftEndpoints.personalAccountsTenantID)
         {
@@ -23,14 +23,14 @@ public struct MicrosoftProfile: OpenIDProviderProfile {
         self.audience = audience
     }
 
-    public func policy(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication) -> IDTokenPolicy {
+    package func policy(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication) -> IDTokenPolicy {
         var policy = StandardOpenIDProfile.standardPolicy(metadata: metadata, clientID: clientID, authentication: authentication)
         policy.tenantIssuer = tenantIssuer
         if audience.refusesPersonalAccounts { policy.additionalRules.append(WorkOrSchoolAccountRule()) }
         return policy
     }
 
-    public func explain(_ error: FederateError) -> FederateError {
+    package func explain(_ error: FederateError) -> FederateError {
         switch error.code {
         case .invalidClient:
             return error.withGuidance(

@@ -59,7 +59,7 @@ extension MicrosoftProvider: ProviderLogoutSource {
 
 extension MicrosoftProvider: BearerTokenSource {
     /// This provider's ID tokens for its client, verified like a sign-in's with keys from
-    /// ``cache``, discovered on first use.
+    /// the provider's cache, discovered on first use.
     public func bearerVerifier() -> any BearerTokenVerifier {
         DeferredBearerVerifier(providerID: Self.providerID) { () async throws(FederateError) in
             IDTokenBearerVerifier(providerID: Self.providerID, verifier: try await client().idTokenVerifier)
@@ -69,11 +69,11 @@ extension MicrosoftProvider: BearerTokenSource {
 
 /// The authority's discovery document and key set, fetched ahead of the first sign-in.
 extension MicrosoftProvider: WarmableProvider {
-    /// Fetches the authority's discovery document and key set into ``cache``.
+    /// Fetches the authority's discovery document and key set into the provider's cache.
     public func warm() async throws(FederateError) {
         try await cache.warm(issuer: authority, profile: profile)
     }
 
-    /// Whether the authority's discovery document and key set are in ``cache``.
+    /// Whether the authority's discovery document and key set are in the provider's cache.
     public var isWarm: Bool { cache.isWarm(issuer: authority, profile: profile) }
 }

@@ -1,6 +1,6 @@
 public import FederateRelyingParty
 public import FederateTokens
-public import Logging
+package import Logging
 
 /// Sign in with Microsoft (Entra ID work and school accounts, and personal Microsoft
 /// accounts) through the authorization-code flow, provider ID `microsoft.com`.
@@ -15,34 +15,35 @@ public import Logging
 ///
 /// Discovery is fetched at the audience's authority (`/common/v2.0`, `/organizations/v2.0`,
 /// `/consumers/v2.0` or `/TENANT/v2.0`); the `{tenantid}` issuer template it gives is accepted
-/// because the ``MicrosoftProfile`` carries a tenant rule, and each ID token's `iss` must be
+/// because the provider's profile carries a tenant rule, and each ID token's `iss` must be
 /// the template with its own `tid`, a tenant the audience accepts. Keys come from the common
 /// v2.0 key set. Entra has no revocation endpoint: ``revoke(_:)`` does nothing.
 public struct MicrosoftProvider: Sendable {
     /// The provider ID credentials carry.
-    public static let providerID = "microsoft.com"
+    package static let providerID = "microsoft.com"
 
     /// The application (client) ID of the app registration.
-    public let clientID: String
+    package let clientID: String
     /// The client secret; `nil` for a public client (a native app).
-    public let clientSecret: String?
+    package let clientSecret: String?
     /// Who may sign in.
-    public let audience: MicrosoftAudience
+    package let audience: MicrosoftAudience
     /// The authority host (a stand-in's in tests).
-    public let endpoints: MicrosoftEndpoints
+    package let endpoints: MicrosoftEndpoints
     /// The scopes requested; `openid` is always added.
-    public var scopes: [String]
+    package var scopes: [String]
     /// Further authorization parameters, such as `domain_hint` (reserved names are dropped by the core).
-    public var customParameters: [String: String]
+    package var customParameters: [String: String]
     /// The profile the core applies.
-    public let profile: MicrosoftProfile
+    package let profile: MicrosoftProfile
     /// Discovery and keys kept between sign-ins (shared by copies of this value).
-    public let cache: ProviderCache
+    package let cache: ProviderCache
 
-    /// Creates a provider; throws `invalid_configuration` for an ill-formed tenant list (see
-    /// ``MicrosoftProfile/init(audience:endpoints:)``).
+    /// Creates a provider; throws `invalid_configuration` for a tenant audience or tenant list
+    /// with an ill-formed or no tenant ID, or personal accounts listed for `organizations`.
     public init(
-        clientID: String, clientSecret: String? = nil, audience: MicrosoftAudience, endpoints: MicrosoftEndpoints = .microsoft,
+        clientID: String, clientSecret: String? = nil, audience: MicrosoftAudience,
+        endpoints: MicrosoftEndpoints = .at("https://login.microsoftonline.com"),
         scopes: [String] = ["openid", "email", "profile"], customParameters: [String: String] = [:], cache: ProviderCache
     ) throws(FederateError) {
         if case .tenant(let id) = audience, !TenantIDFormat.guid.accepts(id) {
@@ -59,11 +60,11 @@ public struct MicrosoftProvider: Sendable {
     }
 
     /// The authority discovery is fetched under: `HOST/SEGMENT/v2.0`.
-    public var authority: String { endpoints.authority(audience.segment) }
+    package var authority: String { endpoints.authority(audience.segment) }
 
-    /// Discovers the authority's configuration and returns a client with ``profile``. Without
-    /// `discovery`, discovery and keys come from ``cache``.
-    public func client(
+    /// Discovers the authority's configuration and returns a client with `profile`. Without
+    /// `discovery`, discovery and keys come from `cache`.
+    package func client(
         discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil, logger: Logger = Logger(label: "federate.microsoft")
     ) async throws(FederateError) -> OpenIDClient {
         try await cache.client(
@@ -74,7 +75,7 @@ public struct MicrosoftProvider: Sendable {
     }
 
     /// Builds an authorization request with this provider's scopes and custom parameters.
-    public func authorizationRequest(
+    package func authorizationRequest(
         with client: OpenIDClient, redirectURI: String, prompt: String? = nil, loginHint: String? = nil, maxAge: Duration? = nil,
         intent: AuthorizationIntent = .signIn
     ) throws(FederateError) -> BuiltAuthorizationRequest {

@@ -22,7 +22,7 @@ import Foundation
 /// the `id` field (a string or a whole number, never a login name or an email), an email counts
 /// as verified only when the `emailVerified` field is JSON `true`, and the user endpoint is
 /// called with the access token over HTTPS (loopback HTTP excepted), its answer bounded and
-/// strictly parsed. Without a freshness proof (``OAuth2UserFields/authTime``) the provider
+/// strictly parsed. Without a freshness proof (`OAuth2UserFields(authTime:)`) the provider
 /// cannot reauthenticate (`provider_cannot_reauthenticate`), and its sign-ins never count as
 /// recent.
 public struct OAuth2Provider: Sendable {
@@ -35,24 +35,24 @@ public struct OAuth2Provider: Sendable {
     }
 
     /// The provider ID credentials carry: `oauth2.` followed by a name.
-    public let id: String
+    package let id: String
     /// Where the authorization server is.
-    public let server: Server
+    package let server: Server
     /// The user endpoint (HTTPS, or HTTP on a loopback host).
-    public let userEndpoint: String
+    package let userEndpoint: String
     /// The client ID.
     public let clientID: String
     /// The scopes requested.
-    public var scopes: [String]
+    package var scopes: [String]
     /// Which fields of the user endpoint's answer identify the user.
-    public var fields: OAuth2UserFields
+    package var fields: OAuth2UserFields
     /// Extra authorization parameters (reserved names are dropped).
-    public var customParameters: [String: String]
+    package var customParameters: [String: String]
     /// How the client authenticates: `client_secret_basic` with a secret (`client_secret_post`
     /// when the server advertises only that), `none` without one; set it to choose.
     public var authentication: ClientAuthentication
     /// Metadata, user answers and keys are fetched through this cache (one per server).
-    public let cache: ProviderCache
+    package let cache: ProviderCache
 
     /// Creates a provider. `id` is `oauth2.` followed by 1–64 of `A-Z a-z 0-9 . _ -`; the user
     /// endpoint must pass `EndpointSecurity` (`insecure_endpoint`, `invalid_url`).
@@ -84,12 +84,12 @@ public struct OAuth2Provider: Sendable {
     }
 
     /// Whether `id` is `oauth2.` followed by 1–64 of `A-Z a-z 0-9 . _ -`.
-    public static func isValidID(_ id: String) -> Bool {
+    package static func isValidID(_ id: String) -> Bool {
         id.hasPrefix("oauth2.") && ProviderRegistry.isValidName(String(decoding: id.utf8.dropFirst(7), as: UTF8.self))
     }
 
     /// The authorization server's metadata: configured, or discovered through ``cache``.
-    public func metadata() async throws(FederateError) -> AuthorizationServerMetadata {
+    package func metadata() async throws(FederateError) -> AuthorizationServerMetadata {
         switch server {
         case .endpoints(let metadata): return metadata
         case .issuer(let issuer): return try await cache.authorizationServers.metadata(for: issuer)
@@ -97,7 +97,7 @@ public struct OAuth2Provider: Sendable {
     }
 
     /// A client for the authorization server.
-    public func client() async throws(FederateError) -> OAuthClient {
+    package func client() async throws(FederateError) -> OAuthClient {
         let metadata = try await metadata()
         var authentication = self.authentication
         if case .clientSecretBasic(let secret) = authentication, let methods = metadata.tokenEndpointAuthMethodsSupported,
@@ -111,7 +111,7 @@ public struct OAuth2Provider: Sendable {
     }
 
     /// The credential for the user whose access token this is: the user endpoint's answer read
-    /// with ``fields`` (``OAuth2User``).
+    /// with the configured `fields`.
     public func credential(
         accessToken: String, tokenType: String? = nil, refreshToken: String? = nil
     ) async throws(FederateError) -> Credential {
@@ -127,7 +127,7 @@ public struct OAuth2Provider: Sendable {
 }
 
 extension OAuth2Provider: SignInProvider {
-    /// The provider ID (``id``).
+    /// The provider ID: the `id` it was created with.
     public var providerID: String { id }
 
     /// Warming when the server's metadata is discovered.
@@ -137,7 +137,7 @@ extension OAuth2Provider: SignInProvider {
     }
 
     /// Builds the authorization request (PKCE S256, `state`, the scopes). A reauthentication
-    /// is refused with `provider_cannot_reauthenticate` unless ``fields`` names a freshness proof.
+    /// is refused with `provider_cannot_reauthenticate` unless `fields` names a freshness proof.
     public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
         if request.intent == .reauthenticate, fields.authTime == nil {
             throw FederateError(
@@ -169,7 +169,7 @@ extension OAuth2Provider: SignInProvider {
 }
 
 extension OAuth2Provider: WarmableProvider {
-    /// Fetches the authorization server's metadata into ``cache`` (nothing when configured).
+    /// Fetches the authorization server's metadata into the provider's cache (nothing when configured).
     public func warm() async throws(FederateError) {
         _ = try await metadata()
     }

@@ -1,4 +1,4 @@
-public import FederateTokens
+package import FederateTokens
 
 /// Which members of a provider's user-endpoint answer say who the user is: the JSON fields
 /// for the immutable ID, the email, whether the provider verified it, the name, the picture,
@@ -8,22 +8,22 @@ public import FederateTokens
 /// `nil` here is not read.
 public struct OAuth2UserFields: Sendable, Hashable {
     /// The provider's immutable user ID: a string, or a whole number (never a login name or an email).
-    public var id: String
+    package var id: String
     /// The email address.
-    public var email: String?
+    package var email: String?
     /// The member that is JSON `true` when the provider verified the email; without it, no email counts as verified.
-    public var emailVerified: String?
+    package var emailVerified: String?
     /// The display name.
-    public var name: String?
+    package var name: String?
     /// The picture's URL.
-    public var picture: String?
+    package var picture: String?
     /// The login name, kept as the profile's username (it can change; it never identifies the user).
-    public var username: String?
+    package var username: String?
     /// A freshness proof: the member holding when the user last authenticated at the provider,
     /// in seconds since 1970. Set it only when the provider documents that the field is the
     /// time of the user's last interactive sign-in; then the provider can reauthenticate
     /// (`Docs/Accounts.md`, "Reauthentication"). `nil` (the default): it cannot.
-    public var authTime: String?
+    package var authTime: String?
 
     /// Names the fields.
     public init(
@@ -41,26 +41,26 @@ public struct OAuth2UserFields: Sendable, Hashable {
 }
 
 /// What a user endpoint said about the user, checked: the parts a credential is made of.
-public struct OAuth2User: Sendable, Hashable {
+package struct OAuth2User: Sendable, Hashable {
     /// The immutable ID, as a string (a whole number in decimal).
-    public let id: String
+    package let id: String
     /// The email, if any.
-    public let email: String?
+    package let email: String?
     /// Whether the provider says the email is verified.
-    public let emailVerified: Bool
+    package let emailVerified: Bool
     /// The display name, if any.
-    public let name: String?
+    package let name: String?
     /// The picture URL, if any.
-    public let picture: String?
+    package let picture: String?
     /// The login name, if any.
-    public let username: String?
+    package let username: String?
     /// When the user last authenticated, from the freshness proof, if configured.
-    public let authenticatedAt: NumericDate?
+    package let authenticatedAt: NumericDate?
 
     /// The largest ID accepted, in bytes; longer is `invalid_user_response`.
-    public static let maximumIDBytes = 255
+    package static let maximumIDBytes = 255
     /// The largest whole-number ID accepted: 2^53 - 1, the largest every JSON parser reads exactly.
-    public static let maximumNumericID: Int64 = 9_007_199_254_740_991
+    package static let maximumNumericID: Int64 = 9_007_199_254_740_991
 
     /// Reads `answer` (the user endpoint's JSON) with `fields`. Throws `invalid_user_response`
     /// for an answer that is not an object; an `id` missing, empty, longer than
@@ -69,7 +69,7 @@ public struct OAuth2User: Sendable, Hashable {
     /// an email that is not a string of at most 320 bytes with an `@` and no spaces, control or
     /// bidirectional characters; an authentication time that is not a number of seconds.
     /// Profile fields of the wrong type are left out.
-    public init(answer: JSONValue, fields: OAuth2UserFields) throws(FederateError) {
+    package init(answer: JSONValue, fields: OAuth2UserFields) throws(FederateError) {
         guard case .object(let members) = answer else {
             throw FederateError(.invalidUserResponse, "the user endpoint's answer is not a JSON object")
         }
@@ -104,7 +104,7 @@ public struct OAuth2User: Sendable, Hashable {
     }
 
     /// Creates a value (for a provider module that reads its provider's answers itself).
-    public init(
+    package init(
         id: String, email: String?, emailVerified: Bool, name: String?, picture: String?, username: String?,
         authenticatedAt: NumericDate? = nil
     ) {
@@ -119,7 +119,7 @@ public struct OAuth2User: Sendable, Hashable {
 
     /// An ID member: a non-empty string of at most ``maximumIDBytes`` without control or
     /// bidirectional characters, or a whole number from 1 to ``maximumNumericID`` (as decimal).
-    public static func identifier(_ value: JSONValue?, field: String, numericOnly: Bool = false) throws(FederateError) -> String {
+    package static func identifier(_ value: JSONValue?, field: String, numericOnly: Bool = false) throws(FederateError) -> String {
         switch value {
         case .integer(let number)? where (1...maximumNumericID).contains(number):
             return String(number)
@@ -141,7 +141,7 @@ public struct OAuth2User: Sendable, Hashable {
 
     /// An email address as a provider sent it: at most 320 bytes, one `@` not at either end,
     /// no white space, control or bidirectional characters. Throws `invalid_user_response`.
-    public static func checkedEmail(_ text: String) throws(FederateError) -> String {
+    package static func checkedEmail(_ text: String) throws(FederateError) -> String {
         let scalars = text.unicodeScalars
         guard (3...320).contains(text.utf8.count), scalars.filter({ $0 == "@" }).count == 1, !text.hasPrefix("@"), !text.hasSuffix("@"),
             scalars.allSatisfy({ !isForbidden($0) && !$0.properties.isWhitespace })

@@ -3,7 +3,7 @@ public import FederateRelyingParty
 public import FederateTokens
 
 extension OIDCProvider: SignInProvider {
-    /// The provider ID (``id``).
+    /// The provider ID: the `id` it was created with.
     public var providerID: String { id }
 
     /// Step-up sign-ins, back-channel logout, RP-initiated logout, bearer ID tokens, warming and token refresh.
@@ -49,7 +49,7 @@ extension OIDCProvider: SignInProvider {
 
 extension OIDCProvider: BearerTokenSource {
     /// This provider's ID tokens for its client, verified like a sign-in's (issuer,
-    /// audience, algorithms, the profile's rules) with keys from ``cache``, discovered on first use.
+    /// audience, algorithms, the profile's rules) with keys from the provider's cache, discovered on first use.
     public func bearerVerifier() -> any BearerTokenVerifier {
         DeferredBearerVerifier(providerID: id) { () async throws(FederateError) in
             IDTokenBearerVerifier(providerID: id, verifier: try await client().idTokenVerifier)

@@ -10,27 +10,26 @@ public import Logging
 /// let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared)   // one per server
 /// let provider = try OIDCProvider(id: "oidc.example", issuer: "https://login.example.com",
 ///                                 clientID: "app", clientSecret: secret, cache: cache)
-/// let client = try await provider.client()
-/// let built = try provider.authorizationRequest(with: client, redirectURI: callbackURL)
+/// let built = try await provider.beginSignIn(try SignInRequest(redirectURI: callbackURL))
 /// ```
 ///
 /// The code flow with PKCE is the only flow; custom parameters pass the core's
 /// reserved-parameter filter.
 public struct OIDCProvider: Sendable {
     /// The provider ID credentials carry: `oidc.` followed by a name.
-    public let id: String
+    package let id: String
     /// The issuer identifier.
-    public let issuer: String
+    package let issuer: String
     /// The client ID registered with the provider.
-    public let clientID: String
+    package let clientID: String
     /// The client secret, if the client has one (else a public client, or `private_key_jwt`).
-    public let clientSecret: String?
+    package let clientSecret: String?
     /// A private key for `private_key_jwt` client authentication, preferred when set.
-    public let privateKey: (key: JWSSigningKey, algorithm: JWSAlgorithm)?
+    package let privateKey: (key: JWSSigningKey, algorithm: JWSAlgorithm)?
     /// The scopes requested; `openid` is always added.
-    public var scopes: [String]
+    package var scopes: [String]
     /// Provider-specific authorization parameters (reserved names are dropped by the core).
-    public var customParameters: [String: String]
+    package var customParameters: [String: String]
     /// A configured client authentication; `nil` negotiates it from discovery's
     /// `token_endpoint_auth_methods_supported` and what this configuration has.
     public var authentication: ClientAuthentication?
@@ -40,9 +39,9 @@ public struct OIDCProvider: Sendable {
     public var delivery: AuthorizationDelivery = .automatic
     /// What this provider adds to standard OpenID Connect (`StandardOpenIDProfile` unless
     /// given): the plug-in point for a provider module built on this one.
-    public let profile: any OpenIDProviderProfile
+    package let profile: any OpenIDProviderProfile
     /// Discovery and keys kept between sign-ins (shared by copies of this value).
-    public let cache: ProviderCache
+    package let cache: ProviderCache
     /// DPoP (RFC 9449) for this provider: the key its clients prove possession of, so the
     /// provider binds its tokens to it. `nil` (the default): bearer tokens.
     public var dpop: DPoPProofSigner?
@@ -72,13 +71,13 @@ public struct OIDCProvider: Sendable {
     }
 
     /// Whether `id` is a valid `oidc.<name>` provider ID.
-    public static func isValidID(_ id: String) -> Bool {
+    package static func isValidID(_ id: String) -> Bool {
         id.hasPrefix("oidc.") && ProviderRegistry.isValidName(String(decoding: id.utf8.dropFirst(5), as: UTF8.self))
     }
 
     /// Discovers the issuer and returns a client whose authentication follows what the
     /// provider advertises and what this configuration has. Without `discovery`, discovery
-    /// and keys come from ``cache``.
+    /// and keys come from the provider's cache.
     public func client(
         discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil,
         logger: Logger = Logger(label: "federate.oidc")
@@ -95,7 +94,7 @@ public struct OIDCProvider: Sendable {
     }
 
     /// Builds an authorization request with this provider's scopes and custom parameters.
-    public func authorizationRequest(
+    package func authorizationRequest(
         with client: OpenIDClient, redirectURI: String, responseMode: ResponseMode? = nil, prompt: String? = nil,
         loginHint: String? = nil, maxAge: Duration? = nil, intent: AuthorizationIntent = .signIn
     ) throws(FederateError) -> BuiltAuthorizationRequest {
@@ -106,7 +105,7 @@ public struct OIDCProvider: Sendable {
 
     /// Builds an authorization request with this provider's scopes and custom parameters,
     /// delivered as `delivery` says: pushed (PAR) and/or as a signed request object (JAR).
-    public func authorizationRequest(
+    package func authorizationRequest(
         with client: OpenIDClient, redirectURI: String, delivery: AuthorizationDelivery, responseMode: ResponseMode? = nil,
         prompt: String? = nil, loginHint: String? = nil, maxAge: Duration? = nil, intent: AuthorizationIntent = .signIn
     ) async throws(FederateError) -> BuiltAuthorizationRequest {

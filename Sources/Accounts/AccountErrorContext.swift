@@ -5,7 +5,7 @@ public import FederateTokens
 ///
 /// Attached to `FederateError/accountContext` for `account_exists_with_different_credential`,
 /// `credential_already_in_use` and `email_already_in_use`. Redacted in descriptions.
-public struct AccountErrorContext: FederateErrorDetail, Hashable {
+public struct AccountErrorContext: FederateErrorDetail, Equatable {
     /// The email in conflict, if any.
     public let email: String?
     /// The credential that was refused, to retry with later (e.g. link after signing in).
@@ -21,7 +21,7 @@ public struct AccountErrorContext: FederateErrorDetail, Hashable {
     public let mergeTicket: String?
 
     /// Creates a context.
-    public init(email: String?, pendingCredential: Credential?, existingProviderIDs: [String] = [], mergeTicket: String? = nil) {
+    package init(email: String?, pendingCredential: Credential?, existingProviderIDs: [String] = [], mergeTicket: String? = nil) {
         self.email = email
         self.pendingCredential = pendingCredential
         self.existingProviderIDs = existingProviderIDs
@@ -39,19 +39,11 @@ public struct AccountErrorContext: FederateErrorDetail, Hashable {
             && lhs.pendingCredential?.providerID == rhs.pendingCredential?.providerID
             && lhs.pendingCredential?.subject == rhs.pendingCredential?.subject
     }
-
-    /// Hashes what `==` compares.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(email)
-        hasher.combine(existingProviderIDs)
-        hasher.combine(pendingCredential?.providerID)
-        hasher.combine(pendingCredential?.subject)
-    }
 }
 
 extension FederateError {
     /// An account error with its context.
-    public init(_ code: Code, _ message: String, context: AccountErrorContext) {
+    package init(_ code: Code, _ message: String, context: AccountErrorContext) {
         self.init(code, message)
         self.detail = context
     }

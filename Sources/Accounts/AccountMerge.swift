@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// One account merged into another (``AccountService/merge(ticket:into:)``): the source's
 /// identities now belong to the target, and the source is deleted. The application's merge
@@ -9,10 +9,10 @@ public struct AccountMerge: Sendable, Hashable {
     /// The account that remains, holding both accounts' identities.
     public let targetUID: String
     /// When the merge was committed.
-    public let mergedAt: Date
+    package let mergedAt: Date
 
     /// Creates the value.
-    public init(sourceUID: String, targetUID: String, mergedAt: Date) {
+    package init(sourceUID: String, targetUID: String, mergedAt: Date) {
         self.sourceUID = sourceUID
         self.targetUID = targetUID
         self.mergedAt = mergedAt
@@ -24,50 +24,50 @@ public struct AccountMerge: Sendable, Hashable {
 /// ``AccountMerge/targetUID``. It must be idempotent: when it throws (or the process stops
 /// before it returns), the merge stays pending and ``AccountService/resumePendingMerges()``
 /// calls it again.
-public typealias AccountMergeHook = @Sendable (AccountMerge) async throws -> Void
+package typealias AccountMergeHook = @Sendable (AccountMerge) async throws -> Void
 
-/// A user deleted by ``UserStore/deleteUser(uid:)``, as it was, with the provider tokens kept
+/// A user deleted by `UserStore.deleteUser(uid:)`, as it was, with the provider tokens kept
 /// for its identities (to revoke at the providers).
-public struct DeletedUser: Sendable, Hashable {
+package struct DeletedUser: Sendable, Hashable {
     /// The user as deleted.
-    public let user: User
+    package let user: User
     /// The kept tokens erased with it.
-    public let keptTokens: [SealedProviderTokens]
+    package let keptTokens: [SealedProviderTokens]
 
     /// Creates the value.
-    public init(user: User, keptTokens: [SealedProviderTokens]) {
+    package init(user: User, keptTokens: [SealedProviderTokens]) {
         self.user = user
         self.keptTokens = keptTokens
     }
 }
 
-/// Everything an ``AccountStore`` holds about one user (``UserStore/accountRecords(uid:)``).
-public struct AccountRecords: Sendable, Hashable {
+/// Everything an ``AccountStore`` holds about one user (`UserStore.accountRecords(uid:)`).
+package struct AccountRecords: Sendable, Hashable {
     /// A signed-out session the store remembers until its token expires.
-    public struct SignedOutSession: Sendable, Hashable {
+    package struct SignedOutSession: Sendable, Hashable {
         /// The session ID (`sid`).
-        public let sessionID: String
+        package let sessionID: String
         /// When its token expires (and the record is forgotten).
-        public let expiresAt: Date
+        package let expiresAt: Date
 
         /// Creates the value.
-        public init(sessionID: String, expiresAt: Date) {
+        package init(sessionID: String, expiresAt: Date) {
             self.sessionID = sessionID
             self.expiresAt = expiresAt
         }
     }
 
     /// The user, with identities.
-    public let user: User
+    package let user: User
     /// The provider tokens kept for the user's identities (sealed).
-    public let keptTokens: [SealedProviderTokens]
+    package let keptTokens: [SealedProviderTokens]
     /// Sessions of the user that were signed out and have not expired.
-    public let signedOutSessions: [SignedOutSession]
+    package let signedOutSessions: [SignedOutSession]
     /// Merges into this user whose application hook has not finished.
-    public let pendingMerges: [AccountMerge]
+    package let pendingMerges: [AccountMerge]
 
     /// Creates the value.
-    public init(user: User, keptTokens: [SealedProviderTokens], signedOutSessions: [SignedOutSession], pendingMerges: [AccountMerge]) {
+    package init(user: User, keptTokens: [SealedProviderTokens], signedOutSessions: [SignedOutSession], pendingMerges: [AccountMerge]) {
         self.user = user
         self.keptTokens = keptTokens
         self.signedOutSessions = signedOutSessions

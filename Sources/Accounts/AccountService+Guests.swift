@@ -1,5 +1,5 @@
 public import FederateTokens
-public import Foundation
+import Foundation
 
 /// A guest's sign-in (``AccountService/signInAsGuest()``).
 ///
@@ -22,7 +22,7 @@ extension AccountService {
     ///
     /// ``link(_:with:)`` upgrades the guest in place (same `uid`, same data) and issues a full
     /// session. Until then the guest's sessions are weak: ``requireRecentLogin(_:within:)``
-    /// refuses them. A guest that never links expires ``AccountServiceConfiguration/guestLifetime``
+    /// refuses them. A guest that never links expires `AccountServiceConfiguration.guestLifetime`
     /// after its creation: its sessions end then, it can no longer link, and
     /// ``pruneExpiredGuests(limit:)`` deletes it.
     public func signInAsGuest() async throws(FederateError) -> GuestSignIn {
@@ -36,7 +36,7 @@ extension AccountService {
     }
 
     /// Deletes up to `limit` guests that expired (created more than
-    /// ``AccountServiceConfiguration/guestLifetime`` ago without linking a provider), as
+    /// `AccountServiceConfiguration.guestLifetime` ago without linking a provider), as
     /// ``deleteUser(uid:)`` does, and returns their uids, so the application deletes its own
     /// data of theirs. Run it on a schedule; a guest that links meanwhile is not deleted.
     public func pruneExpiredGuests(limit: Int = 1000) async throws(FederateError) -> [String] {

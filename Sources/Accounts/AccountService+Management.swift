@@ -15,7 +15,7 @@ extension AccountService {
 
     /// Changes the session's user's email. Sensitive: requires a recent sign-in. The new
     /// email is unverified until a provider vouches for it, so it claims nothing under one
-    /// account per email (``User/uniqueEmailKey``) and never conflicts with another account.
+    /// account per email (`User.uniqueEmailKey`) and never conflicts with another account.
     @discardableResult
     public func updateEmail(_ session: AccountSession, to email: String) async throws(FederateError) -> User {
         try requireRecentLogin(session)
@@ -32,7 +32,7 @@ extension AccountService {
     }
 
     /// Erases user `uid` (administrators, and erasure requests): everything the store holds
-    /// about them goes in one atomic step (``UserStore/deleteUser(uid:)``) — the user, their
+    /// about them goes in one atomic step (`UserStore.deleteUser(uid:)`) — the user, their
     /// identities, the provider tokens kept for them, their signed-out sessions and pending
     /// merges. Kept tokens are revoked at their providers (RFC 7009) here; returns the other
     /// provider tokens the identities held, to revoke at each provider (Apple requires

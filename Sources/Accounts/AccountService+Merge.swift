@@ -8,14 +8,14 @@ extension AccountService {
     /// the two); the other (the source) is merged into it and deleted.
     ///
     /// What it requires:
-    /// - the ticket, unexpired (``AccountServiceConfiguration/mergeTicketLifetime``): the
+    /// - the ticket, unexpired (`AccountServiceConfiguration.mergeTicketLifetime`): the
     ///   credential's proof was obtained that recently;
     /// - a recent sign-in on the target (``requireRecentLogin(_:within:)``; a guest's session never is);
     /// - when the source is the account that linked, that it is a guest: a guest's session is
     ///   all it has, while a full account would be given away on the strength of an old
     ///   session. Merge into the account that linked instead, after signing in there again.
     ///
-    /// In one atomic step of the store (``UserStore/mergeUser(_:into:ifIdentity:subject:belongsTo:at:)``):
+    /// In one atomic step of the store (`UserStore.mergeUser(_:into:ifIdentity:subject:belongsTo:at:)`):
     /// the source's identities (with their kept tokens) move to the target, the source's
     /// sessions are revoked and the source is deleted. Then, just after the commit, the
     /// application's hook (`onMerge`) moves the application's data by `uid`; if it throws, the

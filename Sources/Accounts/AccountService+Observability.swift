@@ -4,7 +4,7 @@ import Tracing
 extension AccountService {
     /// Runs `body`, one account operation with `providerID`'s credential, in its span
     /// (`federate.account.<operation>`, attributes: the provider ID and the outcome code) and
-    /// counts it (``AccountMetrics``).
+    /// counts it (`AccountMetrics`).
     func observed<T>(
         _ operation: AccountMetrics.Operation, providerID: String, _ body: () async throws(FederateError) -> T
     ) async throws(FederateError) -> T {

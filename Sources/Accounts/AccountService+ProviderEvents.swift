@@ -5,7 +5,7 @@ extension AccountService {
     /// Acts on what a provider said about one of its users (``ProviderEvent``). Events about
     /// an identity no user has change nothing. Sessions end through the store: this instance
     /// refuses them from the next verification on, every other instance on the store within
-    /// ``AccountServiceConfiguration/revocationCheckInterval``.
+    /// `AccountServiceConfiguration.revocationCheckInterval`.
     public func apply(_ event: ProviderEvent) async throws(FederateError) {
         defer { revocations.invalidate() }
         let now = clock.now

@@ -5,12 +5,12 @@ extension AccountService {
     /// A valid access token of user `uid`'s identity at `providerID`, from the tokens kept for
     /// it (``ProviderTokenVault``), to call the provider's API on the user's behalf.
     ///
-    /// While the kept access token has more than ``ProviderTokenVault/refreshLeeway`` left it
+    /// While the kept access token has more than `ProviderTokenVault.refreshLeeway` left it
     /// is returned as it is: one store read, nothing sent to the provider (a token whose expiry
     /// the provider did not say is returned until a sign-in replaces it). Otherwise it is
     /// refreshed, once, however many callers and server instances ask at the same moment: the
     /// callers of one process share one refresh, and between processes the store's lease
-    /// decides (``ProviderTokenStore/claimTokenRefresh(providerID:subject:version:lease:now:)``,
+    /// decides (`ProviderTokenStore.claimTokenRefresh(providerID:subject:version:lease:now:)`,
     /// a compare-and-swap); the others wait for its outcome and read it. The new tokens —
     /// above all a rotated refresh token — are stored before the access token is returned to
     /// anyone, and a refresh runs to its end even if its caller is cancelled.

@@ -1,5 +1,5 @@
 public import FederateTokens
-public import Foundation
+package import Foundation
 
 extension AccountService {
     /// Issues a session for `uid` whose user proved their identity at `authTime`
@@ -9,14 +9,14 @@ extension AccountService {
     /// ``requireAuthentication(_:meets:within:)`` checks). With `authTimeProven` false (a
     /// provider that cannot prove when the user authenticated: OAuth 2.0 without ID tokens),
     /// the token says so (`auth_time_unproven`) and the session never counts as a recent sign-in.
-    public func issueSession(
+    package func issueSession(
         uid: String, authTime: Date, provider: SessionProvider? = nil, acr: String? = nil, amr: [String] = [], authTimeProven: Bool = true
     ) async throws(FederateError) -> (session: AccountSession, token: String) {
         try await issueSession(
             uid: uid, authTime: authTime, provider: provider, acr: acr, amr: amr, authTimeProven: authTimeProven, guestUntil: nil)
     }
 
-    /// ``issueSession(uid:authTime:provider:acr:amr:authTimeProven:)``; with `guestUntil`, a guest's session
+    /// `issueSession(uid:authTime:provider:acr:amr:authTimeProven:)`; with `guestUntil`, a guest's session
     /// (claim `guest`), which expires no later than the guest does.
     func issueSession(
         uid: String, authTime: Date, provider: SessionProvider? = nil, acr: String? = nil, amr: [String] = [], authTimeProven: Bool = true,
@@ -59,7 +59,7 @@ extension AccountService {
     ///
     /// The revocation check answers from a cache coherent across every instance on the
     /// store: a revocation made anywhere is honoured everywhere within
-    /// ``AccountServiceConfiguration/revocationCheckInterval`` (1 s by default), and at once by
+    /// `AccountServiceConfiguration.revocationCheckInterval` (1 s by default), and at once by
     /// the instance that made it (Docs/Accounts.md, "Revocation across instances").
     public func verifySession(_ token: String, checkRevoked: Bool = true) async throws(FederateError) -> AccountSession {
         try await observedSessionVerification { () async throws(FederateError) in
@@ -87,7 +87,7 @@ extension AccountService {
     /// Throws unless the session's user exists and is enabled, and the session was neither
     /// signed out nor ended (by `tokensValidAfter`, or by its provider). Answers from the
     /// revocation cache while the store's epoch is fresh
-    /// (``AccountServiceConfiguration/revocationCheckInterval``).
+    /// (`AccountServiceConfiguration.revocationCheckInterval`).
     private func checkNotRevoked(_ session: AccountSession) async throws(FederateError) {
         let now = clock.now
         // A fresh epoch is taken without an async call (each cost executor checks per session).
@@ -113,8 +113,8 @@ extension AccountService {
     }
 
     /// Throws `requires_recent_login` unless the session's `auth_time` is within `window`
-    /// (default ``AccountServiceConfiguration/recentLoginWindow``, 5 minutes) of now, and was
-    /// proven by its provider (``AccountSession/authTimeProven``: a sign-in with an OAuth 2.0
+    /// (default `AccountServiceConfiguration.recentLoginWindow`, 5 minutes) of now, and was
+    /// proven by its provider (`AccountSession.authTimeProven`: a sign-in with an OAuth 2.0
     /// provider without ID tokens never counts as recent). A guest's session never passes: a
     /// guest proved nothing to a provider, and becomes able to by linking one
     /// (``link(_:with:)``, which then issues a full session).
@@ -137,8 +137,8 @@ extension AccountService {
     }
 
     /// Replaces the session-signing key now (it also happens by itself every
-    /// ``AccountServiceConfiguration/keyRotationInterval``). Existing sessions keep verifying.
-    public func rotateSessionKeys() async throws(FederateError) {
+    /// `AccountServiceConfiguration.keyRotationInterval`). Existing sessions keep verifying.
+    package func rotateSessionKeys() async throws(FederateError) {
         try await keyRing.rotate(now: clock.now)
     }
 

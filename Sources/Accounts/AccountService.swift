@@ -13,53 +13,58 @@ public import Foundation
 /// ```
 ///
 /// One provider identity belongs to one user (the store enforces it, also across server
-/// instances); with ``UserStore/oneAccountPerEmail`` one email belongs to one user, and a
+/// instances); with one account per email (the store's `oneAccountPerEmail`) one email belongs to one user, and a
 /// new identity with a known email fails with `account_exists_with_different_credential`
 /// instead of creating a second account. Time comes from the injected `clock`.
 ///
 /// Sign-ins, links, reauthentications and session verifications are counted and traced
 /// through the injected `Observability` (Docs/Operations.md), and each store operation is a
-/// span (``TracedAccountStore``) when tracing is on.
+/// span when tracing is on.
 public struct AccountService: Sendable {
     /// The store, as given.
-    public let store: any AccountStore
+    package let store: any AccountStorage
     /// Where metrics and spans go.
-    public let observability: Observability
-    /// The store the service calls: ``store``, in a ``TracedAccountStore`` when tracing.
-    let storage: any AccountStore
+    package let observability: Observability
+    /// The store the service calls: `store`, in a `TracedAccountStore` when tracing.
+    let storage: any AccountStorage
     let metrics: AccountMetrics
     /// Session settings.
-    public let configuration: AccountServiceConfiguration
+    package let configuration: AccountServiceConfiguration
     /// The time sessions are issued and checked at.
-    public let clock: FederateClock
+    package let clock: FederateClock
     let keyRing: SessionKeyRing
-    /// Session tokens: ES256, a `kid` of ``keyRing``, the session-token rules; built once.
+    /// Session tokens: ES256, a `kid` of `keyRing`, the session-token rules; built once.
     let sessionVerifier: JWTVerifier
     /// The sessions found active, while the store's revocation epoch holds.
     let revocations: SessionRevocationCache
     /// The providers whose tokens are kept, and the keys they are sealed with; `nil` keeps none.
-    public let providerTokens: ProviderTokenVault?
+    package let providerTokens: ProviderTokenVault?
     /// Called just after each merge commits (``merge(ticket:into:)``), to move the application's data.
     let mergeHook: AccountMergeHook?
     let mergeTickets: MergeTickets
 
-    /// Creates a service over `store`; `clock` tells the time (tests inject one they advance);
+    /// Creates a service over `store` (one of Federate's stores: ``InMemoryAccountStore``,
+    /// `SQLiteAccountStore`, `PostgresAccountStore`); `clock` tells the time (tests inject one they advance);
     /// metrics and spans go to `observability` (by default, the systems the application bootstrapped).
     ///
     /// `providerTokens` keeps the tokens of the providers it names (``accessToken(for:providerID:)``);
-    /// `onMerge` is the application's part of ``merge(ticket:into:)`` (``AccountMergeHook``).
+    /// `onMerge` is the application's part of ``merge(ticket:into:)``: called with each
+    /// ``AccountMerge`` just after it commits, to move the application's data from the source
+    /// account to the target. It must be idempotent (``resumePendingMerges()`` may call it again).
     public init(
-        store: any AccountStore, configuration: AccountServiceConfiguration = .standard, clock: FederateClock = .system,
-        observability: Observability = Observability(), providerTokens: ProviderTokenVault? = nil, onMerge: AccountMergeHook? = nil
+        store: any AccountStore, configuration: AccountServiceConfiguration = AccountServiceConfiguration(), clock: FederateClock = .system,
+        observability: Observability = Observability(), providerTokens: ProviderTokenVault? = nil,
+        onMerge: (@Sendable (AccountMerge) async throws -> Void)? = nil
     ) {
         self.providerTokens = providerTokens
         self.mergeHook = onMerge
+        let store = store.storage
         self.store = store
         self.configuration = configuration
         self.clock = clock
         self.observability = observability
         self.metrics = AccountMetrics(observability: observability)
-        let storage: any AccountStore = observability.isTracing ? TracedAccountStore(store, observability: observability) : store
+        let storage: any AccountStorage = observability.isTracing ? TracedAccountStore(store, observability: observability) : store
         self.storage = storage
         let keyRing = SessionKeyRing(store: storage, configuration: configuration, clock: clock)
         self.keyRing = keyRing

@@ -1,38 +1,38 @@
 /// How ``AccountService`` issues and judges sessions.
 public struct AccountServiceConfiguration: Sendable {
     /// The `iss` of session tokens (and the only one accepted).
-    public var issuer: String
+    package var issuer: String
     /// How long a session token is valid.
-    public var sessionLifetime: Duration
+    package var sessionLifetime: Duration
     /// The default window of ``AccountService/requireRecentLogin(_:within:)``: how old
     /// `auth_time` may be for a sensitive operation (Firebase does not publish its own).
-    public var recentLoginWindow: Duration
+    package var recentLoginWindow: Duration
     /// After this age the signing key is replaced by a new one (old keys keep verifying
     /// until every token they signed has expired).
-    public var keyRotationInterval: Duration
+    package var keyRotationInterval: Duration
     /// How long keys read from the store are cached before they are read again (another
     /// server instance may have rotated). An unknown `kid` always triggers a reread.
-    public var keyCacheDuration: Duration
+    package var keyCacheDuration: Duration
     /// Tolerated clock skew for `iat` of session tokens issued by other server instances.
-    public var clockTolerance: Duration
+    package var clockTolerance: Duration
     /// How stale the revocation state of a session check may be. ``AccountService`` keeps the
-    /// sessions it found active, with the store's ``SessionStore/revocationEpoch()``, and
+    /// sessions it found active, with the store's `SessionStore.revocationEpoch()`, and
     /// rereads the epoch at most this long after it last read it; a new epoch (any
     /// revocation, on any instance) empties the cache. So a revocation made through any
     /// instance is honoured by every instance sharing the store within this interval (at
     /// once by the instance that made it). `.zero` turns the cache off: every check asks the
     /// store. Stores without an epoch are always asked.
-    public var revocationCheckInterval: Duration
+    package var revocationCheckInterval: Duration
     /// The most sessions the revocation cache keeps; when full it starts again empty.
-    public var revocationCacheCapacity: Int
+    package var revocationCacheCapacity: Int
     /// How long a guest account (``AccountService/signInAsGuest()``) lives unless it links a
     /// provider: its sessions end then, and ``AccountService/pruneExpiredGuests(limit:)``
     /// deletes it (30 days by default).
-    public var guestLifetime: Duration
+    package var guestLifetime: Duration
     /// How long a merge ticket (``AccountErrorContext/mergeTicket``) stays valid: the age the
     /// credential's proof may reach before ``AccountService/merge(ticket:into:)`` (10 minutes
     /// by default).
-    public var mergeTicketLifetime: Duration
+    package var mergeTicketLifetime: Duration
 
     /// Creates a configuration.
     public init(
@@ -54,5 +54,5 @@ public struct AccountServiceConfiguration: Sendable {
     }
 
     /// Sessions for a day, recent login within 5 minutes, keys rotated weekly.
-    public static let standard = AccountServiceConfiguration()
+    package static let standard = AccountServiceConfiguration()
 }

@@ -1,4 +1,4 @@
-public import FederateTokens
+package import FederateTokens
 public import Foundation
 
 /// A verified session: the claims of a session token issued by ``AccountService``.
@@ -12,17 +12,17 @@ public struct AccountSession: Sendable, Hashable, CustomStringConvertible {
     /// The session ID (`sid`), unique per issued session.
     public let sessionID: String
     /// When the token was issued (`iat`).
-    public let issuedAt: Date
+    package let issuedAt: Date
     /// When the token expires (`exp`).
     public let expiresAt: Date
     /// When the user last proved their identity with a provider (`auth_time`).
     public let authTime: Date
     /// The signing key's `kid`.
-    public let keyID: String
+    package let keyID: String
     /// The provider identity the session was signed in (or reauthenticated) with, and the
     /// provider's own session (`sid` of its ID token), when known: what a provider's logout
     /// or security event ends (claims `idp`, `idp_sub`, `idp_sid`).
-    public let provider: SessionProvider?
+    package let provider: SessionProvider?
     /// The provider's `acr` for that authentication, when its ID token asserted one (claim `acr`).
     public let acr: String?
     /// The provider's `amr` for that authentication (claim `amr`); empty when not asserted.
@@ -35,7 +35,7 @@ public struct AccountSession: Sendable, Hashable, CustomStringConvertible {
     /// OAuth 2.0 provider without ID tokens and without a freshness proof (claim
     /// `auth_time_unproven`): then ``authTime`` is only when the session began, and
     /// ``AccountService/requireRecentLogin(_:within:)`` never counts the session as recent.
-    public let authTimeProven: Bool
+    package let authTimeProven: Bool
 
     init(
         uid: String, sessionID: String, issuedAt: Date, expiresAt: Date, authTime: Date, keyID: String, provider: SessionProvider? = nil,
@@ -56,7 +56,7 @@ public struct AccountSession: Sendable, Hashable, CustomStringConvertible {
 
     /// How and when the user authenticated (`acr`, `amr`, `auth_time`): what
     /// ``AccountService/requireAuthentication(_:meets:within:)`` checks.
-    public var authenticationLevel: AuthenticationLevel {
+    package var authenticationLevel: AuthenticationLevel {
         (try? AuthenticationLevel(acr: acr, amr: amr, authTime: authTime)) ?? .init(unchecked: authTime)
     }
 

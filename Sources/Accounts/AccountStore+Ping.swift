@@ -1,7 +1,7 @@
-public import FederateTokens
+package import FederateTokens
 
 /// The default readiness round trip, for stores that have no cheaper one.
-extension AccountStore {
+extension AccountStorage {
     /// Looks up a session ID that cannot exist: one indexed read.
     public func ping() async throws(FederateError) {
         _ = try await isSessionRevoked(id: "")

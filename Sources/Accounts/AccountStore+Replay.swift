@@ -1,9 +1,9 @@
-public import FederateTokens
-public import Foundation
+package import FederateTokens
+package import Foundation
 
-extension AccountStore {
+extension AccountStorage {
     /// An account store's one-time values (DPoP proofs) live beside its provider event IDs
-    /// (``SessionStore/consumeEventID(_:expiresAt:now:)``), under their own prefix, so every
+    /// (`consumeEventID`), under their own prefix, so every
     /// instance on the database refuses a replay.
     public func consume(_ key: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
         try await consumeEventID("dpop " + key, expiresAt: expiresAt, now: now)

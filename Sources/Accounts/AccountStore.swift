@@ -1,36 +1,63 @@
 public import FederateTokens
-public import Foundation
+package import Foundation
 
-/// Where accounts live. Every method is one atomic step (a transaction in SQL stores), and
-/// uniqueness is enforced by the store itself, so that several server instances racing on
-/// one database cannot link one identity to two users.
+/// Where accounts live: ``InMemoryAccountStore`` (tests and prototypes), `SQLiteAccountStore`
+/// (FederateSQLite) or `PostgresAccountStore` (FederatePostgres), handed to ``AccountService``.
+///
+/// The stores are Federate's own: every method is one atomic step (a transaction in the SQL
+/// stores) and the store itself enforces uniqueness, so that several server instances racing
+/// on one database cannot link one identity to two users; one conformance suite checks each
+/// of them. The operations the service calls are not part of the public API: a store hands
+/// them over as ``operations``, which only Federate's stores can make, so a type of your own
+/// cannot be an account store. Every account store is also a `ReplayStore` (FederateTokens)
+/// for DPoP proofs, kept beside the provider event IDs.
+public protocol AccountStore: ReplayStore {
+    /// One cheap round trip to the store (`SELECT 1` in the SQL stores), for a readiness
+    /// probe; throws `account_store_failed` when the store does not answer.
+    func ping() async throws(FederateError)
+
+    /// The store's operations, for ``AccountService``.
+    var operations: AccountStoreOperations { get }
+}
+
+/// The operations of one of Federate's account stores, which an ``AccountStore`` hands to
+/// ``AccountService``. It has no public initializer: only Federate's stores make one.
+public struct AccountStoreOperations: Sendable {
+    package let storage: any AccountStorage
+
+    package init(_ storage: any AccountStorage) {
+        self.storage = storage
+    }
+}
+
+/// The operations of an ``AccountStore``, one protocol per concern, so a part of the SDK that
+/// needs one concern asks for that one only: `UserStore` (users and their provider
+/// identities, guests, merges), `SessionStore` (signed-out sessions, ended provider
+/// sessions, replayed event IDs), `SessionKeyStore` (the keys session tokens are signed
+/// with) and `ProviderTokenStore` (kept provider tokens). Every account store of this
+/// package conforms; ``AccountService`` takes an ``AccountStore`` and uses it through this.
 ///
 /// Errors are `FederateError`s:
 /// - a (provider ID, subject) pair already owned → `FederateError/Code/credentialAlreadyInUse`;
 /// - a second identity of one provider on a user → `FederateError/Code/providerAlreadyLinked`;
-/// - a normalized email already used, when ``UserStore/oneAccountPerEmail`` → `FederateError/Code/emailAlreadyInUse`;
+/// - a normalized email already used, when `UserStore.oneAccountPerEmail` → `FederateError/Code/emailAlreadyInUse`;
 /// - a missing user → `FederateError/Code/userNotFound`;
 /// - anything else the database says → `FederateError/Code/accountStoreFailed`.
-///
-/// The store is four protocols, one per concern, so a part of the SDK that needs one concern
-/// asks for that one only: ``UserStore`` (users and their provider identities, guests,
-/// merges), ``SessionStore`` (signed-out sessions, ended provider sessions, replayed event
-/// IDs), ``SessionKeyStore`` (the keys session tokens are signed with) and
-/// ``ProviderTokenStore`` (kept provider tokens). Every account store is also a `ReplayStore`
-/// (FederateTokens) for DPoP proofs, kept beside the event IDs.
-///
-/// Implementations: ``InMemoryAccountStore`` (tests), `SQLiteAccountStore` (FederateSQLite),
-/// `PostgresAccountStore` (FederatePostgres).
-public protocol AccountStore: UserStore, SessionStore, SessionKeyStore, ProviderTokenStore, ReplayStore {
-    /// One cheap round trip to the store (`SELECT 1` in the SQL stores), for a readiness
-    /// probe; throws `account_store_failed` when the store does not answer. The default
-    /// looks up a session ID that cannot exist.
-    func ping() async throws(FederateError)
+package protocol AccountStorage: AccountStore, UserStore, SessionStore, SessionKeyStore, ProviderTokenStore {}
+
+extension AccountStorage {
+    /// This store's operations: itself.
+    public var operations: AccountStoreOperations { AccountStoreOperations(self) }
+}
+
+extension AccountStore {
+    /// The store's operations.
+    package var storage: any AccountStorage { operations.storage }
 }
 
 /// Users and their provider identities: the part of an ``AccountStore`` that sign-in, linking
-/// and account management use. Errors as ``AccountStore`` lists them.
-public protocol UserStore: Sendable {
+/// and account management use. Errors as `AccountStorage` lists them.
+package protocol UserStore: Sendable {
     /// Whether one email may belong to one user only (a unique index on the normalized email).
     var oneAccountPerEmail: Bool { get }
 
@@ -38,31 +65,31 @@ public protocol UserStore: Sendable {
     func user(uid: String) async throws(FederateError) -> User?
     /// The user who owns the identity (`providerID`, `subject`).
     func user(providerID: String, subject: String) async throws(FederateError) -> User?
-    /// The users whose **verified** email normalizes as `email` does (``User/uniqueEmailKey``):
+    /// The users whose **verified** email normalizes as `email` does (`User.uniqueEmailKey`):
     /// users with an unverified email are never found by it.
     func users(email: String) async throws(FederateError) -> [User]
 
     /// Inserts a user with its identities.
     func createUser(_ user: User) async throws(FederateError)
     /// Changes the user's own fields that `update` names, column by column, in one atomic
-    /// step, and nothing else (``UserUpdate``); identities are untouched.
+    /// step, and nothing else (`UserUpdate`); identities are untouched.
     /// `FederateError/Code/userNotFound` when absent.
     func updateUser(uid: String, _ update: UserUpdate) async throws(FederateError)
     /// Links `identity` to the user `uid`; a guest (``User/isGuest``) stops being one in the
-    /// same atomic step, so a concurrent ``deleteExpiredGuests(createdBefore:limit:)`` either
+    /// same atomic step, so a concurrent `deleteExpiredGuests(createdBefore:limit:)` either
     /// deletes the guest before the link (which then fails with `user_not_found`) or not at all.
     func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws(FederateError)
     /// Records a sign-in: stores the identity's latest email, profile and tokens, and sets
     /// the user's `lastSignInAt` to `date`.
     func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws(FederateError)
     /// A returning sign-in: the user who owns `latest`'s identity (its provider ID and
-    /// subject), as they are once the sign-in is recorded (``User/signedIn(with:at:)``), or
+    /// subject), as they are once the sign-in is recorded (`User.signedIn(with:at:)`), or
     /// `nil` when no user owns it. A disabled user is returned as found, and nothing is
     /// recorded. ``AccountService/signIn(with:)`` starts here, so a returning sign-in costs
     /// one call.
     ///
-    /// The default is two steps, ``user(providerID:subject:)`` then
-    /// ``recordSignIn(_:uid:at:)``. The SQL stores take one atomic step: one statement on
+    /// The default is two steps, `user(providerID:subject:)` then
+    /// `recordSignIn(_:uid:at:)`. The SQL stores take one atomic step: one statement on
     /// PostgreSQL (one round trip), one transaction on SQLite.
     func recordReturningSignIn(_ latest: ProviderIdentity, at date: Date) async throws(FederateError) -> User?
     /// Sets the identity's email state (and, when `email` is given, its address), column by
@@ -86,7 +113,7 @@ public protocol UserStore: Sendable {
     /// identities (with their kept tokens) move to the target, the source's signed-out
     /// sessions are forgotten, the source is deleted, the revocation epoch advances (the
     /// source's sessions stop verifying), and the merge is recorded as pending for the
-    /// application's hook (``pendingMerges()``). Returns the merge.
+    /// application's hook (`pendingMerges()`). Returns the merge.
     ///
     /// Changes nothing and throws `FederateError/Code/userNotFound` when either user is gone,
     /// `FederateError/Code/userDisabled` when either is disabled,
@@ -98,7 +125,7 @@ public protocol UserStore: Sendable {
         _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String,
         at date: Date
     ) async throws(FederateError) -> AccountMerge
-    /// The merges whose application hook has not finished (``finishMerge(sourceUID:)``), oldest first.
+    /// The merges whose application hook has not finished (`finishMerge(sourceUID:)`), oldest first.
     func pendingMerges() async throws(FederateError) -> [AccountMerge]
     /// Forgets the pending merge of `sourceUID` once the application's hook has run.
     func finishMerge(sourceUID: String) async throws(FederateError)
@@ -109,7 +136,7 @@ public protocol UserStore: Sendable {
 /// Signed-out sessions, provider sessions that ended, and provider event IDs already seen: the
 /// part of an ``AccountStore`` that session checks and provider events use. Every instance on
 /// one database sees every change. Errors: `FederateError/Code/accountStoreFailed`.
-public protocol SessionStore: Sendable {
+package protocol SessionStore: Sendable {
     /// Remembers that session `sessionID` was signed out (until `expiresAt`).
     func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError)
     /// Whether session `sessionID` was signed out.
@@ -128,35 +155,35 @@ public protocol SessionStore: Sendable {
     /// `expiresAt`; `true` the first time, `false` for a replay. Every instance on the same
     /// store sees every ID. IDs that expired before `now` may be forgotten.
     func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool
-    /// Whether ``consumeEventID(_:expiresAt:now:)`` recorded `id` and it has not expired at
+    /// Whether `consumeEventID(_:expiresAt:now:)` recorded `id` and it has not expired at
     /// `now`, without recording it: a provider's idempotent delivery (Apple, RISC) is applied
     /// first and consumed after, so a failure leaves it for the provider's retry, while a
     /// replay of one already applied is still acknowledged without effect.
     func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool
 
     /// The revocation epoch: a number that grows in the same atomic step as every change that
-    /// can make a session stop verifying (``revokeSession(id:uid:expiresAt:)``,
-    /// ``endSessions(key:validAfter:expiresAt:now:)``, ``UserStore/deleteUser(uid:)``, and
-    /// ``UserStore/updateUser(uid:_:)`` with ``UserUpdate/disabled`` or
-    /// ``UserUpdate/tokensValidAfter``), as every instance on the store sees it.
+    /// can make a session stop verifying (`revokeSession(id:uid:expiresAt:)`,
+    /// `endSessions(key:validAfter:expiresAt:now:)`, `UserStore.deleteUser(uid:)`, and
+    /// `UserStore.updateUser(uid:_:)` with `UserUpdate.disabled` or
+    /// `UserUpdate.tokensValidAfter`), as every instance on the store sees it.
     /// ``AccountService`` caches the outcome of session checks while it stays the same
-    /// (``AccountServiceConfiguration/revocationCheckInterval``). `nil` (the default) when the
+    /// (`AccountServiceConfiguration.revocationCheckInterval`). `nil` (the default) when the
     /// store keeps none: the service then asks the store on every session check.
     func revocationEpoch() async throws(FederateError) -> Int64?
 }
 
 extension SessionStore {
     /// No epoch: the store is asked on every session check.
-    public func revocationEpoch() async throws(FederateError) -> Int64? { nil }
+    package func revocationEpoch() async throws(FederateError) -> Int64? { nil }
 
     /// `false`: a store that cannot tell has an idempotent delivery applied again on replay
     /// (harmless by its kind), and still acknowledged.
-    public func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool { false }
+    package func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool { false }
 }
 
 /// The keys session tokens are signed with (``AccountService`` rotates them): the part of an
 /// ``AccountStore`` that session signing uses. Errors: `FederateError/Code/accountStoreFailed`.
-public protocol SessionKeyStore: Sendable {
+package protocol SessionKeyStore: Sendable {
     /// Every session-signing key.
     func sessionKeys() async throws(FederateError) -> [SessionKeyRecord]
     /// Adds a session-signing key.

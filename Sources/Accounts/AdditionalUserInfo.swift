@@ -1,16 +1,16 @@
 /// What the provider said at this sign-in, beyond the stored ``User``.
 public struct AdditionalUserInfo: Sendable, Hashable {
     /// The provider that signed the user in.
-    public let providerID: String
+    package let providerID: String
     /// The provider's profile (with the raw claims).
-    public let profile: ProviderProfile
+    package let profile: ProviderProfile
     /// Whether this sign-in created the user.
     public let isNewUser: Bool
     /// The provider's username, when it has one.
-    public var username: String? { profile.username }
+    package var username: String? { profile.username }
 
     /// Creates the information.
-    public init(providerID: String, profile: ProviderProfile, isNewUser: Bool) {
+    package init(providerID: String, profile: ProviderProfile, isNewUser: Bool) {
         self.providerID = providerID
         self.profile = profile
         self.isNewUser = isNewUser

@@ -15,8 +15,9 @@ public struct AuthResult: Sendable, CustomStringConvertible {
     public let sessionToken: String?
 
     /// Creates a result.
-    public init(user: User, additionalUserInfo: AdditionalUserInfo, credential: Credential, session: AccountSession?, sessionToken: String?)
-    {
+    package init(
+        user: User, additionalUserInfo: AdditionalUserInfo, credential: Credential, session: AccountSession?, sessionToken: String?
+    ) {
         self.user = user
         self.additionalUserInfo = additionalUserInfo
         self.credential = credential

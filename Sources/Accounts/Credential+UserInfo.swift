@@ -6,7 +6,7 @@ extension Credential {
     /// `picture` and `preferred_username`. The ID token's values win where both have one;
     /// `email_verified` always comes from whichever source gave the email. The UserInfo `sub`
     /// must already have been checked against the ID token's (`OpenIDClient/userInfo(accessToken:expectedSubject:)`).
-    public func completed(withUserInfo claims: [String: JSONValue]) -> Credential {
+    package func completed(withUserInfo claims: [String: JSONValue]) -> Credential {
         let fromIDToken = idToken?.email != nil
         let email = email ?? claims["email"]?.stringValue
         let emailVerified: Bool

@@ -14,44 +14,44 @@ public struct Credential: Sendable, CustomStringConvertible {
     /// The stable user identifier at the provider (`sub`).
     public let subject: String
     /// The email the provider reports, if any.
-    public let email: String?
+    package let email: String?
     /// Whether the provider says the email is verified.
-    public let emailVerified: Bool
+    package let emailVerified: Bool
     /// The verified ID token, when the credential came from one.
     public let idToken: IDToken?
     /// The provider's access and refresh tokens (secrets), and when the access token expires.
     public let tokens: ProviderTokens
     /// The raw nonce sent in the authorization request, if any (secret).
-    public let rawNonce: String?
+    package let rawNonce: String?
     /// What the ID token's `nonce` must be: the raw nonce, or what the provider module derived
     /// from it (Apple's native SDK sends its SHA-256 in hex). `nil` when there is no nonce.
-    public let nonceClaim: String?
+    package let nonceClaim: String?
     /// The provider's profile of the user.
     public let profile: ProviderProfile
     /// The ID token as the provider sent it (compact JWS, a secret), when the credential came
     /// from a sign-in that returned one: what RP-initiated logout sends as `id_token_hint`.
-    public let rawIDToken: String?
+    package let rawIDToken: String?
     /// When the provider says the user authenticated, for a credential without an ID token
     /// whose provider module has a freshness proof (``init(oauthProviderID:subject:email:emailVerified:tokens:profile:authenticatedAt:)``);
     /// `nil` otherwise (an ID token's `auth_time` counts instead).
-    public let authenticatedAt: Date?
+    package let authenticatedAt: Date?
     /// Whether the credential came from an OAuth 2.0 provider's user endpoint rather than an
     /// ID token or an assertion the caller vouches for.
     let fromUserEndpoint: Bool
 
     /// Whether the provider proved when the user authenticated: an ID token (its `auth_time`,
     /// else the sign-in itself), an identity the caller vouches for, or an OAuth 2.0
-    /// provider's freshness proof (``authenticatedAt``). Without it — an OAuth 2.0 provider
+    /// provider's freshness proof (`authenticatedAt`). Without it — an OAuth 2.0 provider
     /// with no ID token and no freshness proof — the session it signs in never counts as a
     /// recent sign-in, and it cannot reauthenticate (`provider_cannot_reauthenticate`).
-    public var provesAuthenticationTime: Bool { !fromUserEndpoint || authenticatedAt != nil }
+    package var provesAuthenticationTime: Bool { !fromUserEndpoint || authenticatedAt != nil }
 
     /// A credential from a verified ID token. `emailVerified` defaults to the token's Boolean
     /// `email_verified` (a provider module that sends it otherwise passes its own reading);
     /// `nonceClaim` defaults to `rawNonce`.
     /// `accessTokenExpiresAt` is when the access token expires, if the provider said (kept
     /// tokens are refreshed before it, ``AccountService/accessToken(for:providerID:)``).
-    public init(
+    package init(
         providerID: String, idToken: IDToken, accessToken: String? = nil, refreshToken: String? = nil,
         rawNonce: String? = nil, nonceClaim: String? = nil, emailVerified: Bool? = nil, profile: ProviderProfile? = nil,
         accessTokenExpiresAt: Date? = nil, rawIDToken: String? = nil
@@ -121,7 +121,7 @@ public struct Credential: Sendable, CustomStringConvertible {
             rawNonce: nil, nonceClaim: nil, profile: profile, rawIDToken: nil, authenticatedAt: authenticatedAt, fromUserEndpoint: true)
     }
 
-    /// Every field as given (``completed(withUserInfo:)``).
+    /// Every field as given (`completed(withUserInfo:)`).
     init(
         providerID: String, subject: String, email: String?, emailVerified: Bool, idToken: IDToken?, tokens: ProviderTokens,
         rawNonce: String?, nonceClaim: String?, profile: ProviderProfile, rawIDToken: String?, authenticatedAt: Date?,

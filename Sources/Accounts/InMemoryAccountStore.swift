@@ -1,15 +1,15 @@
-public import FederateTokens
-public import Foundation
+package import FederateTokens
+package import Foundation
 import Synchronization
 
 /// An ``AccountStore`` in memory, for tests and prototypes. Every method is atomic (one lock),
-/// except ``UserStore/recordReturningSignIn(_:at:)``: it keeps the protocol's two-step default,
-/// which the conformance suite thereby checks.
+/// except the returning sign-in: it keeps the protocol's two-step default, which the
+/// conformance suite thereby checks.
 ///
 /// Every key — uid, provider ID, subject, session ID, key ID, normalized email — is compared
 /// byte for byte (`ExactString`), as the SQL stores compare them: look-alike identifiers
 /// never share a row.
-public final class InMemoryAccountStore: AccountStore {
+public final class InMemoryAccountStore: AccountStorage {
     private struct State {
         var users: [ExactString: User] = [:]
         var owners: [IdentityKey: String] = [:]
@@ -23,7 +23,7 @@ public final class InMemoryAccountStore: AccountStore {
         var seenEvents: [ExactString: Date] = [:]
         /// Normalized email → uids, in creation order.
         var emailOwners: [ExactString: [String]] = [:]
-        /// ``SessionStore/revocationEpoch()``.
+        /// `SessionStore.revocationEpoch()`.
         var revocationEpoch: Int64 = 0
 
         mutating func index(_ user: User) {
@@ -31,7 +31,7 @@ public final class InMemoryAccountStore: AccountStore {
             emailOwners[ExactString(key), default: []].append(user.uid)
         }
 
-        /// Deletes user `uid` and everything held about them (``UserStore/deleteUser(uid:)``).
+        /// Deletes user `uid` and everything held about them (`UserStore.deleteUser(uid:)`).
         mutating func delete(_ uid: String) -> DeletedUser? {
             guard let user = users.removeValue(forKey: ExactString(uid)) else { return nil }
             revocationEpoch += 1
@@ -69,7 +69,7 @@ public final class InMemoryAccountStore: AccountStore {
 
     private let state = Mutex(State())
     /// Whether one email may belong to one user only (a unique index on the normalized email).
-    public let oneAccountPerEmail: Bool
+    package let oneAccountPerEmail: Bool
 
     /// Creates an empty store.
     public init(oneAccountPerEmail: Bool = true) {
@@ -77,19 +77,19 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// The user with `uid`, with identities.
-    public func user(uid: String) async throws(FederateError) -> User? {
+    package func user(uid: String) async throws(FederateError) -> User? {
         state.withLock { $0.users[ExactString(uid)] }
     }
 
     /// The user who owns the identity (`providerID`, `subject`).
-    public func user(providerID: String, subject: String) async throws(FederateError) -> User? {
+    package func user(providerID: String, subject: String) async throws(FederateError) -> User? {
         state.withLock { state in
             state.owners[IdentityKey(providerID: providerID, subject: subject)].flatMap { state.users[ExactString($0)] }
         }
     }
 
     /// The users whose normalized email matches, oldest first.
-    public func users(email: String) async throws(FederateError) -> [User] {
+    package func users(email: String) async throws(FederateError) -> [User] {
         let normalized = User.normalizedEmail(email)
         return state.withLock { state in
             (state.emailOwners[ExactString(normalized)] ?? []).compactMap { state.users[ExactString($0)] }
@@ -97,7 +97,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Inserts a user with its identities; unique violations become account errors.
-    public func createUser(_ user: User) async throws(FederateError) {
+    package func createUser(_ user: User) async throws(FederateError) {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard state.users[ExactString(user.uid)] == nil else { throw FederateError(.accountStoreFailed, "a user with this uid exists") }
             try checkEmail(user, in: state)
@@ -118,8 +118,8 @@ public final class InMemoryAccountStore: AccountStore {
         }
     }
 
-    /// Changes the fields `update` names (``UserUpdate/applied(to:)``); identities are untouched.
-    public func updateUser(uid: String, _ update: UserUpdate) async throws(FederateError) {
+    /// Changes the fields `update` names (`UserUpdate.applied(to:)`); identities are untouched.
+    package func updateUser(uid: String, _ update: UserUpdate) async throws(FederateError) {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard let stored = state.users[ExactString(uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
             let updated = update.applied(to: stored)
@@ -132,7 +132,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Links an identity to a user; the database decides races (`credential_already_in_use`).
-    public func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws(FederateError) {
+    package func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws(FederateError) {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard var user = state.users[ExactString(uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
             let key = IdentityKey(providerID: identity.providerID, subject: identity.subject)
@@ -150,7 +150,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Stores the identity's latest data and the user's last sign-in.
-    public func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws(FederateError) {
+    package func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws(FederateError) {
         try state.withLock { (state: inout State) throws(FederateError) in
             guard var user = state.users[ExactString(uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
             guard
@@ -167,7 +167,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Sets the identity's email state.
-    public func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError) {
+    package func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError) {
         state.withLock { state in
             guard let uid = state.owners[IdentityKey(providerID: providerID, subject: subject)], var user = state.users[ExactString(uid)],
                 let index = user.identities.firstIndex(where: {
@@ -181,7 +181,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Unlinks a provider, refusing the last one (`last_provider`); erases its kept tokens.
-    public func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) -> SealedProviderTokens? {
+    package func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) -> SealedProviderTokens? {
         try state.withLock { (state: inout State) throws(FederateError) -> SealedProviderTokens? in
             guard var user = state.users[ExactString(uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
             guard let index = user.identities.firstIndex(where: { $0.providerID.exactlyEquals(providerID) }) else {
@@ -199,12 +199,12 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Deletes the user and everything held about them; returns what was deleted.
-    public func deleteUser(uid: String) async throws(FederateError) -> DeletedUser? {
+    package func deleteUser(uid: String) async throws(FederateError) -> DeletedUser? {
         state.withLock { state in state.delete(uid) }
     }
 
     /// Deletes up to `limit` guests created before `date`.
-    public func deleteExpiredGuests(createdBefore date: Date, limit: Int) async throws(FederateError) -> [String] {
+    package func deleteExpiredGuests(createdBefore date: Date, limit: Int) async throws(FederateError) -> [String] {
         state.withLock { state in
             let expired = state.users.values.filter { $0.isGuest && $0.createdAt < date }.sorted { $0.createdAt < $1.createdAt }.prefix(
                 max(0, limit))
@@ -212,8 +212,8 @@ public final class InMemoryAccountStore: AccountStore {
         }
     }
 
-    /// Merges `sourceUID` into `targetUID` under one lock (``UserStore/mergeUser(_:into:ifIdentity:subject:belongsTo:at:)``).
-    public func mergeUser(
+    /// Merges `sourceUID` into `targetUID` under one lock (`UserStore.mergeUser(_:into:ifIdentity:subject:belongsTo:at:)`).
+    package func mergeUser(
         _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String,
         at date: Date
     ) async throws(FederateError) -> AccountMerge {
@@ -248,17 +248,17 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// The merges whose hook has not finished, oldest first.
-    public func pendingMerges() async throws(FederateError) -> [AccountMerge] {
+    package func pendingMerges() async throws(FederateError) -> [AccountMerge] {
         state.withLock { $0.pendingMerges.values.sorted { $0.mergedAt < $1.mergedAt } }
     }
 
     /// Forgets a pending merge.
-    public func finishMerge(sourceUID: String) async throws(FederateError) {
+    package func finishMerge(sourceUID: String) async throws(FederateError) {
         state.withLock { _ = $0.pendingMerges.removeValue(forKey: ExactString(sourceUID)) }
     }
 
     /// Everything held about `uid`.
-    public func accountRecords(uid: String) async throws(FederateError) -> AccountRecords? {
+    package func accountRecords(uid: String) async throws(FederateError) -> AccountRecords? {
         state.withLock { state in
             guard let user = state.users[ExactString(uid)] else { return nil }
             return AccountRecords(
@@ -272,7 +272,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Remembers a signed-out session.
-    public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError) {
+    package func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError) {
         state.withLock { state in
             if state.revokedSessions[ExactString(sessionID)] == nil { state.revokedSessions[ExactString(sessionID)] = (uid, expiresAt) }
             state.revocationEpoch += 1
@@ -280,17 +280,17 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Whether a session was signed out.
-    public func isSessionRevoked(id sessionID: String) async throws(FederateError) -> Bool {
+    package func isSessionRevoked(id sessionID: String) async throws(FederateError) -> Bool {
         state.withLock { $0.revokedSessions[ExactString(sessionID)] != nil }
     }
 
     /// Forgets signed-out sessions that expired before `date`.
-    public func removeRevokedSessions(expiredBefore date: Date) async throws(FederateError) {
+    package func removeRevokedSessions(expiredBefore date: Date) async throws(FederateError) {
         state.withLock { $0.revokedSessions = $0.revokedSessions.filter { $0.value.expiresAt >= date } }
     }
 
     /// Ends the sessions tied to `key` issued before `validAfter`.
-    public func endSessions(key: String, validAfter: Date, expiresAt: Date, now: Date) async throws(FederateError) {
+    package func endSessions(key: String, validAfter: Date, expiresAt: Date, now: Date) async throws(FederateError) {
         state.withLock { state in
             state.endedSessions = state.endedSessions.filter { $0.value.expiresAt >= now }
             let old = state.endedSessions[ExactString(key)]
@@ -302,17 +302,17 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// The latest `validAfter` of `keys`.
-    public func sessionsEnded(keys: [String]) async throws(FederateError) -> Date? {
+    package func sessionsEnded(keys: [String]) async throws(FederateError) -> Date? {
         state.withLock { state in keys.compactMap { state.endedSessions[ExactString($0)]?.validAfter }.max() }
     }
 
-    /// Grows with every change that can end a session (``SessionStore/revocationEpoch()``).
-    public func revocationEpoch() async throws(FederateError) -> Int64? {
+    /// Grows with every change that can end a session (`SessionStore.revocationEpoch()`).
+    package func revocationEpoch() async throws(FederateError) -> Int64? {
         state.withLock { $0.revocationEpoch }
     }
 
     /// `true` the first time `id` is seen (until `expiresAt`).
-    public func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
+    package func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
         state.withLock { state in
             state.seenEvents = state.seenEvents.filter { $0.value >= now }
             guard state.seenEvents[ExactString(id)] == nil else { return false }
@@ -322,29 +322,29 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Whether `id` was consumed and has not expired at `now`.
-    public func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool {
+    package func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool {
         state.withLock { state in state.seenEvents[ExactString(id)].map { $0 >= now } ?? false }
     }
 
     /// Every session-signing key, oldest first.
-    public func sessionKeys() async throws(FederateError) -> [SessionKeyRecord] {
+    package func sessionKeys() async throws(FederateError) -> [SessionKeyRecord] {
         state.withLock { Array($0.keys.values).sorted { $0.createdAt < $1.createdAt } }
     }
 
     /// Adds a session-signing key.
-    public func addSessionKey(_ key: SessionKeyRecord) async throws(FederateError) {
+    package func addSessionKey(_ key: SessionKeyRecord) async throws(FederateError) {
         state.withLock { $0.keys[ExactString(key.keyID)] = key }
     }
 
     /// Removes a session-signing key.
-    public func removeSessionKey(keyID: String) async throws(FederateError) {
+    package func removeSessionKey(keyID: String) async throws(FederateError) {
         state.withLock { _ = $0.keys.removeValue(forKey: ExactString(keyID)) }
     }
 
     // MARK: ProviderTokenStore
 
     /// The tokens kept for `uid`'s enabled identity of `providerID`.
-    public func keptTokens(uid: String, providerID: String) async throws(FederateError) -> SealedProviderTokens? {
+    package func keptTokens(uid: String, providerID: String) async throws(FederateError) -> SealedProviderTokens? {
         state.withLock { state in
             guard let user = state.users[ExactString(uid)], !user.disabled, let identity = user.identity(providerID: providerID) else {
                 return nil
@@ -354,7 +354,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Stores new tokens if the version is still `expectedVersion` and the identity exists.
-    public func replaceKeptTokens(_ tokens: SealedProviderTokens, expectedVersion: Int64?) async throws(FederateError) -> Bool {
+    package func replaceKeptTokens(_ tokens: SealedProviderTokens, expectedVersion: Int64?) async throws(FederateError) -> Bool {
         state.withLock { state in
             let key = IdentityKey(providerID: tokens.providerID, subject: tokens.subject)
             guard state.owners[key] != nil, state.keptTokens[key]?.version == expectedVersion else { return false }
@@ -368,7 +368,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Takes the refresh lease by compare-and-swap on the version.
-    public func claimTokenRefresh(
+    package func claimTokenRefresh(
         providerID: String, subject: String, version: Int64, lease: RefreshLease, now: Date
     ) async throws(FederateError) -> Bool {
         state.withLock { state in
@@ -383,7 +383,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Writes a refresh's tokens while lease `leaseID` is held.
-    public func finishTokenRefresh(_ tokens: SealedProviderTokens, leaseID: String) async throws(FederateError) -> Bool {
+    package func finishTokenRefresh(_ tokens: SealedProviderTokens, leaseID: String) async throws(FederateError) -> Bool {
         state.withLock { state in
             let key = IdentityKey(providerID: tokens.providerID, subject: tokens.subject)
             guard let stored = state.keptTokens[key], stored.version == tokens.version, stored.lease?.id.exactlyEquals(leaseID) == true
@@ -400,7 +400,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Ends a lease, marking the tokens dead with `needsSignIn`.
-    public func releaseTokenRefresh(providerID: String, subject: String, leaseID: String, needsSignIn: Bool) async throws(FederateError) {
+    package func releaseTokenRefresh(providerID: String, subject: String, leaseID: String, needsSignIn: Bool) async throws(FederateError) {
         state.withLock { state in
             let key = IdentityKey(providerID: providerID, subject: subject)
             guard var stored = state.keptTokens[key], stored.lease?.id.exactlyEquals(leaseID) == true else { return }
@@ -411,7 +411,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Records not sealed with `keyID`.
-    public func keptTokens(notSealedWith keyID: String, limit: Int) async throws(FederateError) -> [SealedProviderTokens] {
+    package func keptTokens(notSealedWith keyID: String, limit: Int) async throws(FederateError) -> [SealedProviderTokens] {
         state.withLock { state in
             Array(
                 state.keptTokens.values.filter { !$0.keyID.exactlyEquals(keyID) }.sorted { $0.updatedAt < $1.updatedAt }.prefix(
@@ -420,7 +420,7 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     /// Re-seals a record, keeping its version.
-    public func resealKeptTokens(_ tokens: SealedProviderTokens, previousKeyID: String, now: Date) async throws(FederateError) -> Bool {
+    package func resealKeptTokens(_ tokens: SealedProviderTokens, previousKeyID: String, now: Date) async throws(FederateError) -> Bool {
         state.withLock { state in
             let key = IdentityKey(providerID: tokens.providerID, subject: tokens.subject)
             guard var stored = state.keptTokens[key], stored.version == tokens.version, stored.keyID.exactlyEquals(previousKeyID),

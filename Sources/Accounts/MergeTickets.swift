@@ -6,7 +6,7 @@ import Foundation
 /// link a credential, the account that owns the credential's identity, that identity, and
 /// when the credential's proof was obtained. Sealed (AES-256-GCM), so a client can neither
 /// read the other account's uid nor change anything, and short-lived
-/// (``AccountServiceConfiguration/mergeTicketLifetime``).
+/// (`AccountServiceConfiguration.mergeTicketLifetime`).
 struct MergeTicket: Sendable, Equatable {
     let linkingUID: String
     let ownerUID: String

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// One provider identity linked to a ``User``: the pair (provider ID, subject) that belongs
 /// to at most one user, enforced by the ``AccountStore``.
@@ -10,18 +10,18 @@ public struct ProviderIdentity: Sendable, Hashable, CustomStringConvertible {
     /// The user's identifier at the provider.
     public var subject: String
     /// The email the provider reported at the last sign-in.
-    public var email: String?
+    package var email: String?
     /// Whether the provider said the email was verified.
-    public var emailVerified: Bool
+    package var emailVerified: Bool
     /// The provider's profile at the last sign-in (``ProviderProfile/claims`` is not persisted).
     public var profile: ProviderProfile
     /// When the identity was linked.
-    public var linkedAt: Date
+    package var linkedAt: Date
     /// The provider's latest tokens (secrets), kept for revocation when the account is deleted.
-    public var tokens: ProviderTokens
+    package var tokens: ProviderTokens
 
     /// Creates an identity.
-    public init(
+    package init(
         providerID: String, subject: String, email: String?, emailVerified: Bool, profile: ProviderProfile,
         linkedAt: Date, tokens: ProviderTokens = ProviderTokens()
     ) {
@@ -35,7 +35,7 @@ public struct ProviderIdentity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The identity a credential describes, linked at `date`.
-    public init(credential: Credential, linkedAt date: Date) {
+    package init(credential: Credential, linkedAt date: Date) {
         var profile = credential.profile
         profile.claims = [:]
         self.init(

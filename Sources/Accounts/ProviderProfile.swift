@@ -28,7 +28,7 @@ public struct ProviderProfile: Sendable, Hashable {
     }
 
     /// The profile carried by a verified ID token (`name`, `email`, `picture`, `preferred_username`).
-    public init(idToken: IDToken) {
+    package init(idToken: IDToken) {
         self.init(
             displayName: idToken.name, email: idToken.email, photoURL: idToken.picture,
             username: idToken["preferred_username"]?.stringValue, claims: idToken.claims.dictionary)

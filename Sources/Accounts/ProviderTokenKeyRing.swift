@@ -1,4 +1,4 @@
-public import Crypto
+package import Crypto
 public import FederateTokens
 import Foundation
 
@@ -11,13 +11,13 @@ import Foundation
 /// as associated data: a value copied onto another identity's row does not open.
 public struct ProviderTokenKeyRing: Sendable {
     /// One key and its identifier.
-    public struct Key: Sendable {
+    package struct Key: Sendable {
         /// A short identifier stored beside each value it sealed (1-32 of `A-Z a-z 0-9 _ -`).
-        public let id: String
+        package let id: String
         let key: SymmetricKey
 
         /// A 256-bit key. Throws `invalid_configuration` for another size or a bad identifier.
-        public init(id: String, key: SymmetricKey) throws(FederateError) {
+        package init(id: String, key: SymmetricKey) throws(FederateError) {
             guard key.bitCount == 256 else { throw FederateError(.invalidConfiguration, "a provider-token key must be 256 bits") }
             guard (1...32).contains(id.utf8.count), id.utf8.allSatisfy(Self.isIdentifierByte) else {
                 throw FederateError(.invalidConfiguration, "a provider-token key id is 1-32 characters of [A-Za-z0-9_-]")
@@ -27,7 +27,7 @@ public struct ProviderTokenKeyRing: Sendable {
         }
 
         /// A 256-bit key from standard base64 (32 bytes: `openssl rand -base64 32`).
-        public init(id: String, base64: String) throws(FederateError) {
+        package init(id: String, base64: String) throws(FederateError) {
             guard let bytes = Data(base64Encoded: base64), bytes.count == 32 else {
                 throw FederateError(.invalidConfiguration, "a provider-token key is 32 bytes in standard base64 (openssl rand -base64 32)")
             }
@@ -41,11 +41,11 @@ public struct ProviderTokenKeyRing: Sendable {
     }
 
     /// The keys; the first seals.
-    public let keys: [Key]
+    package let keys: [Key]
 
     /// A ring of `keys`, the first sealing. Throws `invalid_configuration` when it is empty or
     /// two keys share an identifier.
-    public init(_ keys: [Key]) throws(FederateError) {
+    package init(_ keys: [Key]) throws(FederateError) {
         guard !keys.isEmpty else { throw FederateError(.invalidConfiguration, "at least one provider-token key is required") }
         guard Set(keys.map { ExactString($0.id) }).count == keys.count else {
             throw FederateError(.invalidConfiguration, "two provider-token keys have the same id")
@@ -68,7 +68,7 @@ public struct ProviderTokenKeyRing: Sendable {
     }
 
     /// The identifier of the key that seals.
-    public var currentKeyID: String { keys[0].id }
+    package var currentKeyID: String { keys[0].id }
 
     /// `tokens` sealed for the identity (`providerID`, `subject`) with the current key.
     func seal(_ tokens: ProviderTokens, providerID: String, subject: String) throws(FederateError) -> (keyID: String, sealed: [UInt8]) {

@@ -1,18 +1,18 @@
-public import FederateTokens
-public import Foundation
+package import FederateTokens
+package import Foundation
 
-/// Kept provider tokens (``SealedProviderTokens``), one record per provider identity: the part
+/// Kept provider tokens (`SealedProviderTokens`), one record per provider identity: the part
 /// of an ``AccountStore`` that ``AccountService/accessToken(for:providerID:)`` uses. A record
 /// lives and dies with its identity: unlinking the identity or deleting its user erases it in
 /// the same atomic step, and merging moves it with the identity.
 ///
 /// Refreshes are coordinated through the store, so that one instance at a time refreshes an
 /// identity, however many share the store: a lease is taken by compare-and-swap on the
-/// record's ``SealedProviderTokens/version`` (``claimTokenRefresh(providerID:subject:version:lease:now:)``),
+/// record's `SealedProviderTokens.version` (`claimTokenRefresh(providerID:subject:version:lease:now:)`),
 /// and the new tokens are written only by the lease's holder, while it still holds it
-/// (``finishTokenRefresh(_:leaseID:)``). Errors: `FederateError/Code/accountStoreFailed`,
+/// (`finishTokenRefresh(_:leaseID:)`). Errors: `FederateError/Code/accountStoreFailed`,
 /// `FederateError/Code/storeUnavailable`.
-public protocol ProviderTokenStore: Sendable {
+package protocol ProviderTokenStore: Sendable {
     /// The tokens kept for user `uid`'s identity of `providerID`, if the user exists, is
     /// enabled, has that identity, and tokens are kept for it.
     func keptTokens(uid: String, providerID: String) async throws(FederateError) -> SealedProviderTokens?
@@ -42,7 +42,7 @@ public protocol ProviderTokenStore: Sendable {
     /// Up to `limit` records not sealed with key `keyID`, for re-encryption.
     func keptTokens(notSealedWith keyID: String, limit: Int) async throws(FederateError) -> [SealedProviderTokens]
 
-    /// Replaces the sealed value and key of a record read by ``keptTokens(notSealedWith:limit:)``
+    /// Replaces the sealed value and key of a record read by `keptTokens(notSealedWith:limit:)`
     /// with `tokens.sealed` and `tokens.keyID`, keeping its version, if its version is still
     /// `tokens.version`, its key still `previousKeyID`, and no lease is held at `now`.
     func resealKeptTokens(_ tokens: SealedProviderTokens, previousKeyID: String, now: Date) async throws(FederateError) -> Bool

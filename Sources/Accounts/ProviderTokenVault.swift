@@ -4,7 +4,7 @@ import Synchronization
 
 /// Which providers' tokens the account layer keeps, and how: opt-in per provider, encrypted
 /// at rest with a ``ProviderTokenKeyRing``, refreshed by ``AccountService/accessToken(for:providerID:)``
-/// through the provider's ``ProviderCapabilities/tokenRefresh``, and revoked at the provider
+/// through the provider's `ProviderCapabilities.tokenRefresh`, and revoked at the provider
 /// (RFC 7009, ``SignInProvider/revoke(_:)``) when the identity is unlinked or its user deleted.
 ///
 /// ```swift
@@ -16,14 +16,14 @@ import Synchronization
 /// sealed: the identity's own token columns stay empty.
 public struct ProviderTokenVault: Sendable {
     /// The keys tokens are sealed with.
-    public let keys: ProviderTokenKeyRing
+    package let keys: ProviderTokenKeyRing
     /// A kept access token is refreshed when less than this remains of it (60 s by default).
-    public var refreshLeeway: Duration
+    package var refreshLeeway: Duration
     /// How long one instance may take to refresh an identity's tokens before another may take
     /// over (30 s by default). Keep it longer than the provider's token request can take and
     /// than the clock skew between instances: two refreshes with one rotating refresh token
     /// make a strict provider revoke the whole token family.
-    public var leaseDuration: Duration
+    package var leaseDuration: Duration
     private let providers: [ExactString: any SignInProvider]
     let flights = RefreshFlights()
 
@@ -46,7 +46,7 @@ public struct ProviderTokenVault: Sendable {
     }
 
     /// The provider of `providerID` when its tokens are kept.
-    public func provider(_ providerID: String) -> (any SignInProvider)? { providers[ExactString(providerID)] }
+    package func provider(_ providerID: String) -> (any SignInProvider)? { providers[ExactString(providerID)] }
 
     /// `tokens` sealed for the identity, as a record to store (its version is set by the store).
     func seal(

@@ -12,7 +12,7 @@ public struct ProviderTokens: Sendable, Hashable, CustomStringConvertible {
     public var refreshToken: String?
     /// When the access token expires (the token response's `expires_in`, made absolute), if
     /// the provider said.
-    public var accessTokenExpiresAt: Date?
+    package var accessTokenExpiresAt: Date?
 
     /// Creates a token pair.
     public init(accessToken: String? = nil, refreshToken: String? = nil, accessTokenExpiresAt: Date? = nil) {
@@ -22,7 +22,7 @@ public struct ProviderTokens: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether neither token is present.
-    public var isEmpty: Bool { accessToken == nil && refreshToken == nil }
+    package var isEmpty: Bool { accessToken == nil && refreshToken == nil }
 
     /// Redacted.
     public var description: String {

@@ -5,12 +5,12 @@ public struct RevocableTokens: Sendable, Hashable, CustomStringConvertible {
     /// The provider that issued them.
     public let providerID: String
     /// The user's subject at that provider.
-    public let subject: String
+    package let subject: String
     /// The tokens.
     public let tokens: ProviderTokens
 
     /// Creates the value.
-    public init(providerID: String, subject: String, tokens: ProviderTokens) {
+    package init(providerID: String, subject: String, tokens: ProviderTokens) {
         self.providerID = providerID
         self.subject = subject
         self.tokens = tokens

@@ -1,34 +1,34 @@
-public import Foundation
+package import Foundation
 
 /// One identity's kept provider tokens as an ``AccountStore`` holds them: sealed with a key
 /// of the ``ProviderTokenKeyRing`` (the store never sees a token), with what coordinating
 /// their refresh across server instances needs in the clear.
 ///
 /// Secret: the `description` is redacted.
-public struct SealedProviderTokens: Sendable, Hashable, CustomStringConvertible {
+package struct SealedProviderTokens: Sendable, Hashable, CustomStringConvertible {
     /// The identity's provider ID.
-    public var providerID: String
+    package var providerID: String
     /// The identity's subject at the provider.
-    public var subject: String
-    /// The ring key that sealed ``sealed``.
-    public var keyID: String
+    package var subject: String
+    /// The ring key that sealed `sealed`.
+    package var keyID: String
     /// AES-256-GCM nonce, ciphertext and tag of the access and refresh tokens.
-    public var sealed: [UInt8]
+    package var sealed: [UInt8]
     /// When the access token expires, if the provider said.
-    public var accessTokenExpiresAt: Date?
-    /// The compare-and-swap counter: every new set of tokens (``ProviderTokenStore/replaceKeptTokens(_:expectedVersion:)``,
-    /// ``ProviderTokenStore/finishTokenRefresh(_:leaseID:)``) makes it one more; re-encryption leaves it.
-    public var version: Int64
+    package var accessTokenExpiresAt: Date?
+    /// The compare-and-swap counter: every new set of tokens (`ProviderTokenStore.replaceKeptTokens(_:expectedVersion:)`,
+    /// `ProviderTokenStore.finishTokenRefresh(_:leaseID:)`) makes it one more; re-encryption leaves it.
+    package var version: Int64
     /// The provider refused the refresh token for good (`invalid_grant`): nothing is tried
     /// until the person signs in with the provider again.
-    public var needsSignIn: Bool
+    package var needsSignIn: Bool
     /// The instance refreshing these tokens now, if any, and until when.
-    public var lease: RefreshLease?
+    package var lease: RefreshLease?
     /// When the tokens last changed.
-    public var updatedAt: Date
+    package var updatedAt: Date
 
     /// Creates a record.
-    public init(
+    package init(
         providerID: String, subject: String, keyID: String, sealed: [UInt8], accessTokenExpiresAt: Date?, version: Int64,
         needsSignIn: Bool = false,
         lease: RefreshLease? = nil, updatedAt: Date
@@ -45,21 +45,21 @@ public struct SealedProviderTokens: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// Redacted.
-    public var description: String {
+    package var description: String {
         "SealedProviderTokens(provider: \(providerID), version: \(version), key: \(keyID), needsSignIn: \(needsSignIn), redacted)"
     }
 }
 
 /// Who refreshes an identity's kept tokens now: a random ID per refresh, and the instant the
 /// lease ends, after which another instance may take over (the holder stopped).
-public struct RefreshLease: Sendable, Hashable {
+package struct RefreshLease: Sendable, Hashable {
     /// The lease's random ID.
-    public var id: String
+    package var id: String
     /// When it ends.
-    public var until: Date
+    package var until: Date
 
     /// Creates a lease.
-    public init(id: String, until: Date) {
+    package init(id: String, until: Date) {
         self.id = id
         self.until = until
     }

@@ -1,25 +1,25 @@
-public import Foundation
+package import Foundation
 
 /// A session-signing key as an ``AccountStore`` keeps it: an ES256 (P-256) private key
 /// with its `kid`.
 ///
 /// Secret: the `description` is redacted. Stores keep it as given; protect the database
 /// accordingly (anyone who can read it can mint sessions).
-public struct SessionKeyRecord: Sendable, Hashable, CustomStringConvertible {
+package struct SessionKeyRecord: Sendable, Hashable, CustomStringConvertible {
     /// The `kid`.
-    public let keyID: String
+    package let keyID: String
     /// The raw P-256 private scalar (32 bytes).
-    public let privateKey: [UInt8]
+    package let privateKey: [UInt8]
     /// When the key was created; the newest key signs.
-    public let createdAt: Date
+    package let createdAt: Date
 
     /// Creates a record.
-    public init(keyID: String, privateKey: [UInt8], createdAt: Date) {
+    package init(keyID: String, privateKey: [UInt8], createdAt: Date) {
         self.keyID = keyID
         self.privateKey = privateKey
         self.createdAt = createdAt
     }
 
     /// Redacted.
-    public var description: String { "SessionKeyRecord(kid: \(keyID), created: \(createdAt), redacted)" }
+    package var description: String { "SessionKeyRecord(kid: \(keyID), created: \(createdAt), redacted)" }
 }

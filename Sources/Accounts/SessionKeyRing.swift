@@ -11,7 +11,7 @@ final class SessionKeyRing: KeySetAtHand {
         let signingCreatedAt: Date
         let verification: JSONWebKeySet
         let fetchedAt: Date
-        /// Each key's AES-256 key for merge tickets (``MergeTickets``), by `kid`, derived
+        /// Each key's AES-256 key for merge tickets (`MergeTickets`), by `kid`, derived
         /// from the private key with HKDF-SHA256: every instance on the store derives the same.
         let ticketKeys: [ExactString: SymmetricKey]
     }
@@ -51,7 +51,7 @@ final class SessionKeyRing: KeySetAtHand {
         return try await load(now: now)?.verification ?? .empty
     }
 
-    /// The cached verification keys while they are fresh; `nil` when ``keySet()`` would reread the store.
+    /// The cached verification keys while they are fresh; `nil` when `keySet()` would reread the store.
     var keySetAtHand: JSONWebKeySet? { cachedKeySet(now: clock.now) }
 
     /// The cached verification keys while they are fresh at `now`, else `nil`.
@@ -60,7 +60,7 @@ final class SessionKeyRing: KeySetAtHand {
     }
 
     /// A token names a key the cache lacks: another instance rotated, or the `kid` is made
-    /// up. Rereads the store at most once per ``forcedRereadInterval``, so tokens with made-up
+    /// up. Rereads the store at most once per `forcedRereadInterval`, so tokens with made-up
     /// key IDs cannot turn every session check into a store read; in between, a set that a
     /// concurrent reread brought is used, else `nil` (the token fails with `unknown_key`).
     nonisolated(nonsending) func refreshedKeySet(after stale: JSONWebKeySet) async throws(FederateError) -> JSONWebKeySet? {

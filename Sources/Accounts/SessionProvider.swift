@@ -1,15 +1,15 @@
 /// The provider identity behind a session, and the provider's own session when its ID token
 /// named one (`sid`, OpenID Connect Back-Channel Logout 1.0 §2.1).
-public struct SessionProvider: Sendable, Hashable {
+package struct SessionProvider: Sendable, Hashable {
     /// The provider ID (`google.com`, `oidc.<name>`).
-    public let providerID: String
+    package let providerID: String
     /// The user's subject at the provider.
-    public let subject: String
+    package let subject: String
     /// The provider's session ID, if its ID token carried one.
-    public let sessionID: String?
+    package let sessionID: String?
 
     /// Creates the value.
-    public init(providerID: String, subject: String, sessionID: String?) {
+    package init(providerID: String, subject: String, sessionID: String?) {
         self.providerID = providerID
         self.subject = subject
         self.sessionID = sessionID
@@ -20,7 +20,7 @@ public struct SessionProvider: Sendable, Hashable {
         self.init(providerID: credential.providerID, subject: credential.subject, sessionID: credential.idToken?.sessionID)
     }
 
-    /// The ``AccountStore/endSessions(key:validAfter:expiresAt:)`` key of every session of this
+    /// The `AccountStore.endSessions(key:validAfter:expiresAt:)` key of every session of this
     /// provider identity. Lengths are spelled out, so no two identities share a key.
     package static func identityKey(providerID: String, subject: String) -> String {
         "identity:\(providerID.utf8.count):\(providerID)\(subject)"

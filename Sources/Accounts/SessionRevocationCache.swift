@@ -3,9 +3,9 @@ import Foundation
 import Synchronization
 
 /// The sessions one ``AccountService`` found active, valid while the store's revocation
-/// epoch (``SessionStore/revocationEpoch()``) stays what it was when they were checked.
+/// epoch (`SessionStore.revocationEpoch()`) stays what it was when they were checked.
 ///
-/// Coherence: the epoch is reread at most ``AccountServiceConfiguration/revocationCheckInterval``
+/// Coherence: the epoch is reread at most `AccountServiceConfiguration.revocationCheckInterval`
 /// after the last read began, before any cached answer is given; a different epoch empties
 /// the cache. A store advances the epoch in the same transaction as the revocation, so a
 /// revocation committed at `t` is seen by every read that begins after `t`, and no instance
@@ -14,7 +14,7 @@ import Synchronization
 /// never outlives that revocation's epoch. A store error fails the check (nothing is
 /// answered from a cache whose epoch could not be confirmed in time).
 final class SessionRevocationCache: Sendable {
-    /// The epoch a check runs under, and the cache's generation (advanced by ``invalidate()``)
+    /// The epoch a check runs under, and the cache's generation (advanced by `invalidate()`)
     /// when it was read: an answer is cached only if both still hold when it is ready.
     struct Snapshot: Sendable, Equatable {
         let epoch: Int64
@@ -65,7 +65,7 @@ final class SessionRevocationCache: Sendable {
     }
 
     /// The cached epoch's snapshot while it is fresh at `now` (`nil` otherwise), and the
-    /// cache's generation: what ``snapshot(now:)`` answers without asking the store.
+    /// cache's generation: what `snapshot(now:)` answers without asking the store.
     func freshSnapshot(now: Date) -> (snapshot: Snapshot?, generation: UInt64) {
         state.withLock { state -> (Snapshot?, UInt64) in
             guard let readAt = state.readAt, now >= readAt, now.timeIntervalSince(readAt) < interval else { return (nil, state.generation) }

@@ -1,5 +1,5 @@
-public import FederateTokens
-public import Foundation
+package import FederateTokens
+package import Foundation
 import Tracing
 
 /// An ``AccountStore`` that runs each operation of another in a span named
@@ -7,15 +7,15 @@ import Tracing
 /// …), with the store's type and the outcome code as attributes and nothing else: no uid,
 /// subject, email or token. ``AccountService`` wraps its store in one when tracing is on, so
 /// each store operation is one span, whatever SQL it runs.
-public struct TracedAccountStore: AccountStore {
+package struct TracedAccountStore: AccountStorage {
     /// The store that does the work.
-    public let base: any AccountStore
+    package let base: any AccountStorage
     /// Where the spans go.
-    public let observability: Observability
+    package let observability: Observability
     private let storeName: String
 
     /// Traces `base`'s operations through `observability`.
-    public init(_ base: any AccountStore, observability: Observability) {
+    package init(_ base: any AccountStorage, observability: Observability) {
         self.base = base
         self.observability = observability
         self.storeName = String(describing: type(of: base))
@@ -25,73 +25,73 @@ public struct TracedAccountStore: AccountStore {
         try await observability.span("federate.store.\(operation)", kind: .client, attributes: ["federate.store": .string(storeName)], body)
     }
 
-    public var oneAccountPerEmail: Bool { base.oneAccountPerEmail }
+    package var oneAccountPerEmail: Bool { base.oneAccountPerEmail }
 
-    public func ping() async throws(FederateError) {
+    package func ping() async throws(FederateError) {
         try await traced("ping") { () async throws(FederateError) in try await base.ping() }
     }
 
     // MARK: UserStore
 
-    public func user(uid: String) async throws(FederateError) -> User? {
+    package func user(uid: String) async throws(FederateError) -> User? {
         try await traced("user_by_uid") { () async throws(FederateError) in try await base.user(uid: uid) }
     }
 
-    public func user(providerID: String, subject: String) async throws(FederateError) -> User? {
+    package func user(providerID: String, subject: String) async throws(FederateError) -> User? {
         try await traced("user_by_identity") { () async throws(FederateError) in
             try await base.user(providerID: providerID, subject: subject)
         }
     }
 
-    public func users(email: String) async throws(FederateError) -> [User] {
+    package func users(email: String) async throws(FederateError) -> [User] {
         try await traced("users_by_email") { () async throws(FederateError) in try await base.users(email: email) }
     }
 
-    public func createUser(_ user: User) async throws(FederateError) {
+    package func createUser(_ user: User) async throws(FederateError) {
         try await traced("create_user") { () async throws(FederateError) in try await base.createUser(user) }
     }
 
-    public func updateUser(uid: String, _ update: UserUpdate) async throws(FederateError) {
+    package func updateUser(uid: String, _ update: UserUpdate) async throws(FederateError) {
         try await traced("update_user") { () async throws(FederateError) in try await base.updateUser(uid: uid, update) }
     }
 
-    public func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws(FederateError) {
+    package func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws(FederateError) {
         try await traced("add_identity") { () async throws(FederateError) in try await base.addIdentity(identity, toUser: uid) }
     }
 
-    public func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws(FederateError) {
+    package func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws(FederateError) {
         try await traced("record_sign_in") { () async throws(FederateError) in try await base.recordSignIn(identity, uid: uid, at: date) }
     }
 
-    public func recordReturningSignIn(_ latest: ProviderIdentity, at date: Date) async throws(FederateError) -> User? {
+    package func recordReturningSignIn(_ latest: ProviderIdentity, at date: Date) async throws(FederateError) -> User? {
         try await traced("record_returning_sign_in") { () async throws(FederateError) in
             try await base.recordReturningSignIn(latest, at: date)
         }
     }
 
-    public func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError) {
+    package func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError) {
         try await traced("update_identity_email") { () async throws(FederateError) in
             try await base.updateIdentityEmail(providerID: providerID, subject: subject, email: email, verified: verified)
         }
     }
 
-    public func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) -> SealedProviderTokens? {
+    package func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) -> SealedProviderTokens? {
         try await traced("remove_identity") { () async throws(FederateError) in
             try await base.removeIdentity(providerID: providerID, fromUser: uid)
         }
     }
 
-    public func deleteUser(uid: String) async throws(FederateError) -> DeletedUser? {
+    package func deleteUser(uid: String) async throws(FederateError) -> DeletedUser? {
         try await traced("delete_user") { () async throws(FederateError) in try await base.deleteUser(uid: uid) }
     }
 
-    public func deleteExpiredGuests(createdBefore date: Date, limit: Int) async throws(FederateError) -> [String] {
+    package func deleteExpiredGuests(createdBefore date: Date, limit: Int) async throws(FederateError) -> [String] {
         try await traced("delete_expired_guests") { () async throws(FederateError) in
             try await base.deleteExpiredGuests(createdBefore: date, limit: limit)
         }
     }
 
-    public func mergeUser(
+    package func mergeUser(
         _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String,
         at date: Date
     ) async throws(FederateError) -> AccountMerge {
@@ -100,73 +100,73 @@ public struct TracedAccountStore: AccountStore {
         }
     }
 
-    public func pendingMerges() async throws(FederateError) -> [AccountMerge] {
+    package func pendingMerges() async throws(FederateError) -> [AccountMerge] {
         try await traced("pending_merges") { () async throws(FederateError) in try await base.pendingMerges() }
     }
 
-    public func finishMerge(sourceUID: String) async throws(FederateError) {
+    package func finishMerge(sourceUID: String) async throws(FederateError) {
         try await traced("finish_merge") { () async throws(FederateError) in try await base.finishMerge(sourceUID: sourceUID) }
     }
 
-    public func accountRecords(uid: String) async throws(FederateError) -> AccountRecords? {
+    package func accountRecords(uid: String) async throws(FederateError) -> AccountRecords? {
         try await traced("account_records") { () async throws(FederateError) in try await base.accountRecords(uid: uid) }
     }
 
     // MARK: SessionStore
 
-    public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError) {
+    package func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError) {
         try await traced("revoke_session") { () async throws(FederateError) in
             try await base.revokeSession(id: sessionID, uid: uid, expiresAt: expiresAt)
         }
     }
 
-    public func isSessionRevoked(id sessionID: String) async throws(FederateError) -> Bool {
+    package func isSessionRevoked(id sessionID: String) async throws(FederateError) -> Bool {
         try await traced("is_session_revoked") { () async throws(FederateError) in try await base.isSessionRevoked(id: sessionID) }
     }
 
-    public func removeRevokedSessions(expiredBefore date: Date) async throws(FederateError) {
+    package func removeRevokedSessions(expiredBefore date: Date) async throws(FederateError) {
         try await traced("remove_revoked_sessions") { () async throws(FederateError) in
             try await base.removeRevokedSessions(expiredBefore: date)
         }
     }
 
-    public func endSessions(key: String, validAfter: Date, expiresAt: Date, now: Date) async throws(FederateError) {
+    package func endSessions(key: String, validAfter: Date, expiresAt: Date, now: Date) async throws(FederateError) {
         try await traced("end_sessions") { () async throws(FederateError) in
             try await base.endSessions(key: key, validAfter: validAfter, expiresAt: expiresAt, now: now)
         }
     }
 
-    public func sessionsEnded(keys: [String]) async throws(FederateError) -> Date? {
+    package func sessionsEnded(keys: [String]) async throws(FederateError) -> Date? {
         try await traced("sessions_ended") { () async throws(FederateError) in try await base.sessionsEnded(keys: keys) }
     }
 
-    public func revocationEpoch() async throws(FederateError) -> Int64? {
+    package func revocationEpoch() async throws(FederateError) -> Int64? {
         try await traced("revocation_epoch") { () async throws(FederateError) in try await base.revocationEpoch() }
     }
 
-    public func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
+    package func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
         try await traced("consume_event_id") { () async throws(FederateError) in
             try await base.consumeEventID(id, expiresAt: expiresAt, now: now)
         }
     }
 
-    public func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool {
+    package func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool {
         try await traced("has_consumed_event_id") { () async throws(FederateError) in try await base.hasConsumedEventID(id, now: now) }
     }
 
     // MARK: ProviderTokenStore
 
-    public func keptTokens(uid: String, providerID: String) async throws(FederateError) -> SealedProviderTokens? {
+    package func keptTokens(uid: String, providerID: String) async throws(FederateError) -> SealedProviderTokens? {
         try await traced("kept_tokens") { () async throws(FederateError) in try await base.keptTokens(uid: uid, providerID: providerID) }
     }
 
-    public func replaceKeptTokens(_ tokens: SealedProviderTokens, expectedVersion: Int64?) async throws(FederateError) -> Bool {
+    package func replaceKeptTokens(_ tokens: SealedProviderTokens, expectedVersion: Int64?) async throws(FederateError) -> Bool {
         try await traced("replace_kept_tokens") { () async throws(FederateError) in
             try await base.replaceKeptTokens(tokens, expectedVersion: expectedVersion)
         }
     }
 
-    public func claimTokenRefresh(
+    package func claimTokenRefresh(
         providerID: String, subject: String, version: Int64, lease: RefreshLease, now: Date
     ) async throws(FederateError) -> Bool {
         try await traced("claim_token_refresh") { () async throws(FederateError) in
@@ -174,25 +174,25 @@ public struct TracedAccountStore: AccountStore {
         }
     }
 
-    public func finishTokenRefresh(_ tokens: SealedProviderTokens, leaseID: String) async throws(FederateError) -> Bool {
+    package func finishTokenRefresh(_ tokens: SealedProviderTokens, leaseID: String) async throws(FederateError) -> Bool {
         try await traced("finish_token_refresh") { () async throws(FederateError) in
             try await base.finishTokenRefresh(tokens, leaseID: leaseID)
         }
     }
 
-    public func releaseTokenRefresh(providerID: String, subject: String, leaseID: String, needsSignIn: Bool) async throws(FederateError) {
+    package func releaseTokenRefresh(providerID: String, subject: String, leaseID: String, needsSignIn: Bool) async throws(FederateError) {
         try await traced("release_token_refresh") { () async throws(FederateError) in
             try await base.releaseTokenRefresh(providerID: providerID, subject: subject, leaseID: leaseID, needsSignIn: needsSignIn)
         }
     }
 
-    public func keptTokens(notSealedWith keyID: String, limit: Int) async throws(FederateError) -> [SealedProviderTokens] {
+    package func keptTokens(notSealedWith keyID: String, limit: Int) async throws(FederateError) -> [SealedProviderTokens] {
         try await traced("kept_tokens_to_reseal") { () async throws(FederateError) in
             try await base.keptTokens(notSealedWith: keyID, limit: limit)
         }
     }
 
-    public func resealKeptTokens(_ tokens: SealedProviderTokens, previousKeyID: String, now: Date) async throws(FederateError) -> Bool {
+    package func resealKeptTokens(_ tokens: SealedProviderTokens, previousKeyID: String, now: Date) async throws(FederateError) -> Bool {
         try await traced("reseal_kept_tokens") { () async throws(FederateError) in
             try await base.resealKeptTokens(tokens, previousKeyID: previousKeyID, now: now)
         }
@@ -200,15 +200,15 @@ public struct TracedAccountStore: AccountStore {
 
     // MARK: SessionKeyStore
 
-    public func sessionKeys() async throws(FederateError) -> [SessionKeyRecord] {
+    package func sessionKeys() async throws(FederateError) -> [SessionKeyRecord] {
         try await traced("session_keys") { () async throws(FederateError) in try await base.sessionKeys() }
     }
 
-    public func addSessionKey(_ key: SessionKeyRecord) async throws(FederateError) {
+    package func addSessionKey(_ key: SessionKeyRecord) async throws(FederateError) {
         try await traced("add_session_key") { () async throws(FederateError) in try await base.addSessionKey(key) }
     }
 
-    public func removeSessionKey(keyID: String) async throws(FederateError) {
+    package func removeSessionKey(keyID: String) async throws(FederateError) {
         try await traced("remove_session_key") { () async throws(FederateError) in try await base.removeSessionKey(keyID: keyID) }
     }
 }

@@ -22,7 +22,7 @@ public struct User: Sendable, Hashable, CustomStringConvertible {
     /// Sessions issued before this instant are revoked (``AccountService/revokeSessions(uid:)``).
     public var tokensValidAfter: Date?
     /// Whether this is a guest account (``AccountService/signInAsGuest()``): no provider
-    /// identity yet, a lifetime of ``AccountServiceConfiguration/guestLifetime`` from
+    /// identity yet, a lifetime of `AccountServiceConfiguration.guestLifetime` from
     /// ``createdAt``, and sessions too weak for sensitive operations. Linking a provider
     /// upgrades it in place: same `uid`, and it is a guest no more.
     public var isGuest: Bool
@@ -30,7 +30,7 @@ public struct User: Sendable, Hashable, CustomStringConvertible {
     public var identities: [ProviderIdentity]
 
     /// Creates a user.
-    public init(
+    package init(
         uid: String, email: String?, emailVerified: Bool, displayName: String?, photoURL: String?, disabled: Bool = false,
         createdAt: Date, lastSignInAt: Date?, tokensValidAfter: Date? = nil, isGuest: Bool = false, identities: [ProviderIdentity]
     ) {
@@ -51,7 +51,7 @@ public struct User: Sendable, Hashable, CustomStringConvertible {
     public var providerIDs: [String] { identities.map(\.providerID) }
 
     /// The linked identity of `providerID`, if any.
-    public func identity(providerID: String) -> ProviderIdentity? {
+    package func identity(providerID: String) -> ProviderIdentity? {
         identities.first { $0.providerID.exactlyEquals(providerID) }
     }
 
@@ -61,8 +61,8 @@ public struct User: Sendable, Hashable, CustomStringConvertible {
     /// one stays); it keeps the date it was linked; ``lastSignInAt`` becomes `date`. `nil`
     /// when the user has no identity with `latest`'s provider ID and subject.
     ///
-    /// The rule every store's ``UserStore/recordReturningSignIn(_:at:)`` follows, written once.
-    public func signedIn(with latest: ProviderIdentity, at date: Date) -> User? {
+    /// The rule every store's `UserStore.recordReturningSignIn(_:at:)` follows, written once.
+    package func signedIn(with latest: ProviderIdentity, at date: Date) -> User? {
         guard let index = identityIndex(providerID: latest.providerID, subject: latest.subject) else { return nil }
         var identity = latest
         identity.linkedAt = identities[index].linkedAt
@@ -87,7 +87,7 @@ public struct User: Sendable, Hashable, CustomStringConvertible {
     /// email when it is **verified**, else `nil`. An unverified email is a label the provider
     /// did not vouch for: it never blocks, joins or reveals another account, and a verified
     /// sign-in with the same address is not refused because of it. Every store indexes this.
-    public var uniqueEmailKey: String? {
+    package var uniqueEmailKey: String? {
         guard emailVerified, let email else { return nil }
         return Self.normalizedEmail(email)
     }
@@ -98,7 +98,7 @@ public struct User: Sendable, Hashable, CustomStringConvertible {
     /// look-alikes together (`"\u{212A}"`, KELVIN SIGN, lower-cases to `"k"`), which would let
     /// `\u{212A}evin@example.com` claim `kevin@example.com`'s account. Non-ASCII addresses keep
     /// their exact bytes.
-    public static func normalizedEmail(_ email: String) -> String {
+    package static func normalizedEmail(_ email: String) -> String {
         let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         let bytes = email.utf8.drop(while: blank).reversed().drop(while: blank).reversed()
         return String(decoding: bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)

@@ -1,41 +1,41 @@
-public import Foundation
+package import Foundation
 
 /// A change to some of a user's own fields, written column by column: every field it does
 /// not name keeps what the store holds at that moment. So concurrent changes — a link
 /// adopting an email while an administrator disables the user while `revokeSessions` runs —
 /// never undo one another, as writing back a whole row read earlier would.
-public struct UserUpdate: Sendable, Hashable {
+package struct UserUpdate: Sendable, Hashable {
     /// A new email and whether a provider verified it.
-    public struct Email: Sendable, Hashable {
+    package struct Email: Sendable, Hashable {
         /// The address.
-        public var address: String
+        package var address: String
         /// Whether it is verified.
-        public var verified: Bool
+        package var verified: Bool
 
         /// Creates an email value.
-        public init(address: String, verified: Bool) {
+        package init(address: String, verified: Bool) {
             self.address = address
             self.verified = verified
         }
     }
 
     /// The new email, if it changes.
-    public var email: Email?
+    package var email: Email?
     /// Whether ``email`` is set only when the user has none (a linked provider's email is
     /// adopted, never overwriting one).
-    public var emailOnlyIfNone: Bool
+    package var emailOnlyIfNone: Bool
     /// A display name, set only when the user has none.
-    public var displayNameIfNone: String?
+    package var displayNameIfNone: String?
     /// A photo URL, set only when the user has none.
-    public var photoURLIfNone: String?
+    package var photoURLIfNone: String?
     /// The new disabled flag, if it changes.
-    public var disabled: Bool?
+    package var disabled: Bool?
     /// Sessions issued before this instant are revoked. It only ever moves forward: an
     /// earlier value than the stored one changes nothing.
-    public var tokensValidAfter: Date?
+    package var tokensValidAfter: Date?
 
     /// Creates an update; every field is optional.
-    public init(
+    package init(
         email: Email? = nil, emailOnlyIfNone: Bool = false, displayNameIfNone: String? = nil, photoURLIfNone: String? = nil,
         disabled: Bool? = nil, tokensValidAfter: Date? = nil
     ) {
@@ -49,7 +49,7 @@ public struct UserUpdate: Sendable, Hashable {
 
     /// `user` with this update applied: the one statement of what an update does, which
     /// every store's SQL mirrors.
-    public func applied(to user: User) -> User {
+    package func applied(to user: User) -> User {
         var user = user
         if let email, !emailOnlyIfNone || user.email == nil {
             user.email = email.address
@@ -63,6 +63,6 @@ public struct UserUpdate: Sendable, Hashable {
     }
 
     /// Whether the change can make a session stop verifying (it disables the user or moves
-    /// `tokensValidAfter`): stores advance their ``SessionStore/revocationEpoch()`` with it.
+    /// `tokensValidAfter`): stores advance their `SessionStore.revocationEpoch()` with it.
     package var mayEndSessions: Bool { disabled == true || tokensValidAfter != nil }
 }

@@ -65,7 +65,7 @@ enum ProviderVerification {
                 clientID: clientID, audience: audience,
                 endpoints: settings.authorityHost.map(MicrosoftEndpoints.at) ?? .microsoft,
                 cache: ProviderCache(httpClient: http, clock: clock))
-            return VerificationSession(bearer: try await provider.bearerVerifier())
+            return VerificationSession(bearer: provider.bearerVerifier())
         }
     }
 

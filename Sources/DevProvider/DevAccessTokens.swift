@@ -46,6 +46,6 @@ extension DevTokenMinter {
 
 extension DevProviderConfiguration {
     /// The `aud` of the generic flavour's access tokens when neither the request (RFC 8707
-    /// `resource`) nor ``accessTokenResource`` names one: `urn:federate:dev-api`.
-    public static let defaultAccessTokenResource = "urn:federate:dev-api"
+    /// `resource`) nor `accessTokenResource` names one: `urn:federate:dev-api`.
+    package static let defaultAccessTokenResource = "urn:federate:dev-api"
 }

@@ -1,6 +1,6 @@
 import Crypto
-public import Federate
-public import Foundation
+package import Federate
+package import Foundation
 
 /// A Sign in with Apple key for the Apple flavour: the private half signs client secrets
 /// (as a developer's `.p8` file does), the public half is registered with the dev provider.
@@ -12,12 +12,12 @@ public struct DevAppleClientKey: Sendable {
     private let key: P256.Signing.PrivateKey
 
     /// A fresh key.
-    public init(teamID: String, keyID: String) {
+    package init(teamID: String, keyID: String) {
         self.init(teamID: teamID, keyID: keyID, key: P256.Signing.PrivateKey())
     }
 
     /// An existing key, from its PEM (the `.p8` file's text).
-    public init(teamID: String, keyID: String, privateKeyPEM: String) throws(FederateError) {
+    package init(teamID: String, keyID: String, privateKeyPEM: String) throws(FederateError) {
         do {
             self.init(teamID: teamID, keyID: keyID, key: try P256.Signing.PrivateKey(pemRepresentation: privateKeyPEM))
         } catch {
@@ -34,8 +34,8 @@ public struct DevAppleClientKey: Sendable {
     /// The private key as PKCS#8 PEM, like the `.p8` file Apple lets developers download.
     public var privateKeyPEM: String { key.pemRepresentation }
 
-    /// The public key as a one-key set, for ``DevClient/publicKeys``.
-    public var publicKeySet: JSONWebKeySet {
+    /// The public key as a one-key set, for `DevClient/publicKeys`.
+    package var publicKeySet: JSONWebKeySet {
         let jwk = JWSSigningKey(p256: key, keyID: keyID).publicJWK(algorithm: .es256) ?? [:]
         // A JWKS built from our own key: it always parses.
         return (try? JSONWebKeySet(jwks: JSONSerializer.bytes(["keys": [.object(jwk)]]))) ?? .empty
@@ -43,7 +43,7 @@ public struct DevAppleClientKey: Sendable {
 
     /// A client secret for `clientID` as Apple requires it: ES256, `iss` the team, `sub` the
     /// client, `aud` the provider's issuer, valid `lifetime` from `now`.
-    public func clientSecret(clientID: String, audience: String, lifetime: Duration = .seconds(3600), now: Date) throws -> String {
+    package func clientSecret(clientID: String, audience: String, lifetime: Duration = .seconds(3600), now: Date) throws -> String {
         let issuedAt = SafeNumber.clampedInt64(now.timeIntervalSince1970)
         return try JWSSigningKey(p256: key, keyID: keyID).sign(
             claims: [

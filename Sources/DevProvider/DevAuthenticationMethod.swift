@@ -8,7 +8,7 @@ import Federate
 /// is met by a method at least as strong as the value names, and the ID token then asserts
 /// the first requested value the method meets. An essential `acr` the method cannot meet
 /// ends the sign-in with `unmet_authentication_requirements`.
-public enum DevAuthenticationMethod: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum DevAuthenticationMethod: String, Sendable, Hashable, CaseIterable, Comparable {
     /// A password: `acr` `urn:federate:dev:password`, `amr` `pwd`.
     case password
     /// A password and a one-time code: `acr` `urn:federate:dev:mfa`, `amr` `pwd otp mfa`.
@@ -19,7 +19,7 @@ public enum DevAuthenticationMethod: String, Sendable, Hashable, CaseIterable, C
     case securityKey
 
     /// The `acr` this method asserts when no requested value applies.
-    public var acr: String {
+    package var acr: String {
         switch self {
         case .password: return "urn:federate:dev:password"
         case .otp: return "urn:federate:dev:mfa"
@@ -29,7 +29,7 @@ public enum DevAuthenticationMethod: String, Sendable, Hashable, CaseIterable, C
     }
 
     /// The `amr` values (RFC 8176; `pop` from OpenID Connect EAP ACR Values).
-    public var amr: [String] {
+    package var amr: [String] {
         switch self {
         case .password: return ["pwd"]
         case .otp: return ["pwd", "otp", "mfa"]
@@ -50,7 +50,7 @@ public enum DevAuthenticationMethod: String, Sendable, Hashable, CaseIterable, C
 
     private var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
 
     /// Whether this method meets the `acr` value `requested`; `nil` for a value the dev
     /// provider does not know.

@@ -1,8 +1,8 @@
-public import Federate
+package import Federate
 import Foundation
 
 /// How a client proves who it is at the token and revocation endpoints.
-public enum DevClientAuthMethod: String, Sendable, Hashable, CaseIterable {
+package enum DevClientAuthMethod: String, Sendable, Hashable, CaseIterable {
     /// HTTP Basic with the form-encoded client ID and secret (RFC 6749 §2.3.1).
     case clientSecretBasic = "client_secret_basic"
     /// `client_id` and `client_secret` in the form body.
@@ -20,34 +20,41 @@ public struct DevClient: Sendable {
     /// The client ID (for the Firebase flavour: the project ID, the `aud` of its tokens).
     public var id: String
     /// The secret; `nil` for a public client or one that authenticates with keys. In the
-    /// Apple flavour the secret sent must instead be an ES256 JWT (see ``teamID``).
+    /// Apple flavour the secret sent must instead be an ES256 JWT (`DevProvider/clientSecret(for:)`).
     public var secret: String?
     /// The registered redirect URIs, matched exactly, except on loopback: a plain-HTTP
     /// `127.0.0.1` or `[::1]` URI matches any port (RFC 8252 §7.3), and one whose path is `/*`
     /// (`http://127.0.0.1/*`) matches any path on that host too, so an app's own callback path
     /// (`/auth/dev/callback`) works without registering it.
-    public var redirectURIs: [String]
+    package var redirectURIs: [String]
     /// Faults applied to this client's tokens and token requests.
-    public var faults: Set<DevFault>
+    package var faults: Set<DevFault>
     /// Public keys for `private_key_jwt` assertions and Apple client-secret JWTs.
-    public var publicKeys: JSONWebKeySet?
+    package var publicKeys: JSONWebKeySet?
     /// Apple flavour: the team ID that must be the `iss` of the client-secret JWT.
-    public var teamID: String?
+    package var teamID: String?
     /// The accepted authentication methods; `nil` derives them: `private_key_jwt` with
     /// ``publicKeys`` (and no team), Basic, post and `client_secret_jwt` with a secret, Basic
     /// and post with a team, else `none`.
-    public var authMethods: Set<DevClientAuthMethod>?
+    package var authMethods: Set<DevClientAuthMethod>?
     /// An OAuth error code `/authorize` answers with instead of a code (Google's
     /// `admin_policy_enforced`, `org_internal`, `disallowed_useragent`, ...).
-    public var authorizationError: String?
+    package var authorizationError: String?
     /// Google flavour: ID tokens spell the issuer without its scheme, as Google's legacy tokens do.
-    public var legacyIssuer: Bool
+    package var legacyIssuer: Bool
     /// ID tokens carry no email or profile claims: those come only from the UserInfo endpoint,
     /// as idpy-oidc and Okta-style providers release them (OpenID Connect Core §5.4).
-    public var minimalIDTokens: Bool
+    package var minimalIDTokens: Bool
 
-    /// Creates a client.
-    public init(
+    /// Creates a client with a secret (or a public client, without one) and its redirect URIs
+    /// (see `DevProviderConfiguration/loopbackRedirects` in the standard configurations). Faults,
+    /// keys and the other settings of the JSON configuration: ``DevProviderConfiguration/init(json:defaultFlavor:)``.
+    public init(id: String, secret: String? = nil, redirectURIs: [String]) {
+        self.init(id: id, secret: secret, redirectURIs: redirectURIs, faults: [])
+    }
+
+    /// Creates a client with every setting.
+    package init(
         id: String, secret: String? = nil, redirectURIs: [String], faults: Set<DevFault> = [], publicKeys: JSONWebKeySet? = nil,
         teamID: String? = nil, authMethods: Set<DevClientAuthMethod>? = nil, authorizationError: String? = nil,
         legacyIssuer: Bool = false, minimalIDTokens: Bool = false
@@ -65,7 +72,7 @@ public struct DevClient: Sendable {
     }
 
     /// The methods this client may use (see ``authMethods``).
-    public var acceptedAuthMethods: Set<DevClientAuthMethod> {
+    package var acceptedAuthMethods: Set<DevClientAuthMethod> {
         if let authMethods { return authMethods }
         if secret != nil { return [.clientSecretBasic, .clientSecretPost, .clientSecretJWT] }
         if teamID != nil { return [.clientSecretBasic, .clientSecretPost] }
@@ -74,7 +81,7 @@ public struct DevClient: Sendable {
     }
 
     /// Whether `uri` is one of the registered redirect URIs.
-    public func accepts(redirectURI uri: String) -> Bool {
+    package func accepts(redirectURI uri: String) -> Bool {
         redirectURIs.contains { registered in
             registered == uri || Self.sameLoopbackIgnoringPort(registered, uri)
         }

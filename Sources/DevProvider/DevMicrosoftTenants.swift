@@ -9,12 +9,12 @@ import Federate
 /// ID is a GUID derived from the domain (SHA-256, lower-case hex), stable across runs.
 public enum DevMicrosoftTenants {
     /// The personal Microsoft accounts' tenant.
-    public static let personalAccountsTenantID = "9188040d-6c67-4c5b-b112-36a304b66dad"
+    package static let personalAccountsTenantID = "9188040d-6c67-4c5b-b112-36a304b66dad"
     /// Domains whose users are personal accounts.
-    public static let personalDomains: Set<String> = ["outlook.com", "hotmail.com", "live.com", "msn.com"]
+    package static let personalDomains: Set<String> = ["outlook.com", "hotmail.com", "live.com", "msn.com"]
 
     /// The tenant of `user` (by their email's domain).
-    public static func tenantID(for user: DevUser) -> String {
+    package static func tenantID(for user: DevUser) -> String {
         let domain = user.email.split(separator: "@").last.map(String.init) ?? ""
         return tenantID(forDomain: domain)
     }
@@ -25,7 +25,7 @@ public enum DevMicrosoftTenants {
     }
 
     /// The user's object ID (`oid`) in their tenant.
-    public static func objectID(for user: DevUser) -> String { guid("oid:" + user.subject) }
+    package static func objectID(for user: DevUser) -> String { guid("oid:" + user.subject) }
 
     /// A lower-case GUID from the first 16 bytes of SHA-256 of `seed`.
     static func guid(_ seed: String) -> String {

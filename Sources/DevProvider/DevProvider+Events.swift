@@ -4,7 +4,7 @@ public import Foundation
 extension DevProvider {
     /// The issuer of the Google flavour's RISC security event tokens: the issuer with a
     /// trailing slash, as Google's `https://accounts.google.com/`.
-    public var riscIssuer: String { issuer + "/" }
+    package var riscIssuer: String { issuer + "/" }
 
     /// Google flavour: signs a RISC security event token (RS256, with `kid`) about `subject`
     /// and POSTs it to `receiverURL` as `application/secevent+jwt`, as Google's Cross-Account
@@ -106,7 +106,7 @@ extension DevProvider {
     /// An authorization code as a native SDK receives it (Sign in with Apple on iOS): for
     /// `clientID` (the app's bundle ID), without redirect URI or PKCE, single use, 60 seconds.
     /// `nonce` is what the app put in its request (Apple's SDK sends its SHA-256).
-    public func nativeAuthorizationCode(
+    package func nativeAuthorizationCode(
         clientID: String, subject: String, nonce: String? = nil, scopes: [String] = ["openid"]
     ) throws -> String {
         guard configuration.clients.contains(where: { $0.id == clientID }) else {

@@ -1,8 +1,8 @@
-public import Federate
+package import Federate
 import Foundation
 
 /// How the dev provider signs a token it is asked to make wrong on purpose.
-public enum DevSignature: Sendable, Hashable {
+package enum DevSignature: Sendable, Hashable {
     /// RS256 with the current published RSA key (what a relying party expects).
     case rs256
     /// ES256 with the current published P-256 key.
@@ -15,13 +15,13 @@ public enum DevSignature: Sendable, Hashable {
 
 extension DevProvider {
     /// The back-channel logout event's member name.
-    public static let backChannelLogoutEvent = "http://schemas.openid.net/event/backchannel-logout"
+    package static let backChannelLogoutEvent = "http://schemas.openid.net/event/backchannel-logout"
 
     /// A back-channel logout token (OpenID Back-Channel Logout 1.0 §2.4) for `clientID`:
     /// `iss`, `aud`, `iat`, `exp`, `jti`, `events` with the logout event, `sub` and/or `sid`.
     /// The parameters make it wrong on purpose: another `audience`, other `events` (`nil`
     /// omits the claim), a `nonce` (forbidden in logout tokens), another `signature`.
-    public func backChannelLogoutToken(
+    package func backChannelLogoutToken(
         clientID: String, subject: String?, sessionID: String? = nil, audience: String? = nil,
         events: JSONValue? = .object([DevProvider.backChannelLogoutEvent: .object([:])]), nonce: String? = nil,
         signature: DevSignature = .rs256
@@ -51,7 +51,7 @@ extension DevProvider {
 
     /// POSTs `logout_token=TOKEN` to a relying party's back-channel logout URI, as a provider
     /// does; returns the HTTP status it answered.
-    public func sendBackChannelLogout(
+    package func sendBackChannelLogout(
         _ token: String, to url: String, http: any HTTPClient = AsyncHTTPClientTransport.shared
     ) async throws -> Int {
         let response = try await http.send(
@@ -62,7 +62,7 @@ extension DevProvider {
     }
 
     /// The provider session `subject` is signed in with (the `sid` of their ID tokens), if any.
-    public func providerSessionID(for subject: String) -> String? {
+    package func providerSessionID(for subject: String) -> String? {
         state.ssoSessionIDs.withLock { $0[subject] }
     }
 

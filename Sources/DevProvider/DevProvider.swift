@@ -23,7 +23,8 @@ import Synchronization
 /// port); `query`, `fragment` and `form_post` response modes; RFC 9207 `iss`.
 ///
 /// A ``DevFlavor`` imitates Google, Apple or Firebase with their quirks
-/// (``DevProviderConfiguration/standard(for:)``); ``DevFault``s make it misbehave on purpose.
+/// (``DevProviderConfiguration/standard(for:)``); faults (the JSON configuration's `faults`)
+/// make it misbehave on purpose.
 public final class DevProvider: Sendable {
     /// The issuer: `http://127.0.0.1:PORT`, or for the Firebase flavour
     /// `http://127.0.0.1:PORT/PROJECT_ID` (as `https://securetoken.google.com/PROJECT_ID`), or
@@ -33,7 +34,7 @@ public final class DevProvider: Sendable {
     /// paths (Apple's `/auth/keys`, Google's `/oauth2/v3/certs`, Firebase's certificate map).
     public let baseURL: String
     /// The port bound.
-    public let port: Int
+    package let port: Int
     /// What the provider serves.
     public let configuration: DevProviderConfiguration
     let state: DevProviderState
@@ -120,7 +121,7 @@ public final class DevProvider: Sendable {
 
     /// How many refresh grants the token endpoint answered, how many rotated-out refresh
     /// tokens came back, and how many token families that revoked.
-    public var refreshStatistics: DevRefreshStatistics { state.refreshStatistics.withLock { $0 } }
+    package var refreshStatistics: DevRefreshStatistics { state.refreshStatistics.withLock { $0 } }
 
     /// Stops the server and waits until it has.
     public func stop() async throws {
@@ -129,7 +130,7 @@ public final class DevProvider: Sendable {
     }
 
     /// Runs until the process is interrupted (for `federate dev-provider`).
-    public func waitUntilStopped() async throws {
+    package func waitUntilStopped() async throws {
         try await task.value
     }
 }

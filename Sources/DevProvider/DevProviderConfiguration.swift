@@ -4,34 +4,34 @@ import Foundation
 /// What the dev provider serves.
 public struct DevProviderConfiguration: Sendable {
     /// The provider imitated.
-    public var flavor: DevFlavor
+    package var flavor: DevFlavor
     /// The registered clients.
     public var clients: [DevClient]
     /// The test users, in display order.
     public var users: [DevUser]
     /// When set, the authorization endpoint signs this user in at once (scripted use);
     /// `login_hint` still wins.
-    public var autoApproveSubject: String?
+    package var autoApproveSubject: String?
     /// Lifetime of access and ID tokens.
-    public var tokenLifetime: Duration
+    package var tokenLifetime: Duration
     /// `Cache-Control: max-age` of the key set and certificate map (sent in whole seconds).
-    public var keysMaxAge: Duration
+    package var keysMaxAge: Duration
     /// Firebase flavour: the project ID (the issuer is the server's URL plus `/` and this).
-    public var projectID: String
+    package var projectID: String
     /// Firebase flavour: `firebase.sign_in_provider` of the tokens.
-    public var firebaseSignInProvider: String
+    package var firebaseSignInProvider: String
     /// Apple flavour: the key the standard Apple client signs its client secrets with.
     public var appleClientKey: DevAppleClientKey?
     /// The provider's time: when tokens are issued and expire, codes and sessions age, and
     /// retired keys stop being published. A test hands it the clock it gives the relying
     /// party, and advances both at once.
-    public var clock: FederateClock
+    package var clock: FederateClock
     /// Whether discovery says `require_pushed_authorization_requests` and `/authorize` refuses
     /// requests that were not pushed (RFC 9126). Default `false`.
     public var requirePushedAuthorizationRequests = false
     /// Generic flavour: the `aud` of access tokens issued without an RFC 8707 `resource`
     /// parameter (`Docs/AccessTokens.md`).
-    public var accessTokenResource: String = DevProviderConfiguration.defaultAccessTokenResource
+    package var accessTokenResource: String = DevProviderConfiguration.defaultAccessTokenResource
     /// Generic flavour: whether access tokens are RFC 9068 JWTs (the default) or opaque strings
     /// that only introspection can read. The other flavours issue opaque tokens, as their providers do.
     public var accessTokenFormat: DevAccessTokenFormat = .jwt
@@ -59,16 +59,17 @@ public struct DevProviderConfiguration: Sendable {
 
     /// Loopback redirect URIs on any port and any path (`http://127.0.0.1:PORT/any/path`), so
     /// `federate login`'s `/callback` and an app's `/auth/{name}/callback` both work.
-    public static let loopbackRedirects = ["http://127.0.0.1/*", "http://[::1]/*"]
+    package static let loopbackRedirects = ["http://127.0.0.1/*", "http://[::1]/*"]
 
     /// Two test users: alice (verified email) and bob (unverified), alice auto-approved.
-    public static let standardUsers = [
+    package static let standardUsers = [
         DevUser(subject: "alice", email: "alice@example.com", name: "Alice Example"),
         DevUser(subject: "bob", email: "bob@example.com", emailVerified: false, name: "Bob Example"),
     ]
 
     /// The generic flavour, ready to use: client `dev-client` (secret `dev-secret`), public
-    /// client `dev-public`, both with loopback redirects on any port, and ``standardUsers``.
+    /// client `dev-public`, both with loopback redirects on any port, and two users: alice
+    /// (verified email, auto-approved) and bob (unverified).
     public static let standard = DevProviderConfiguration(
         clients: [
             DevClient(id: "dev-client", secret: "dev-secret", redirectURIs: loopbackRedirects),

@@ -38,15 +38,15 @@ struct DevTokenGrant: Sendable {
 }
 
 /// What the dev provider's token endpoint did with refresh tokens (``DevProvider/refreshStatistics``).
-public struct DevRefreshStatistics: Sendable, Hashable {
+package struct DevRefreshStatistics: Sendable, Hashable {
     /// Refresh grants asked for, answered or refused.
-    public var requests = 0
+    package var requests = 0
     /// Refresh grants answered with new tokens.
-    public var refreshes = 0
+    package var refreshes = 0
     /// Refresh tokens presented again after they were rotated out.
-    public var reusedRefreshTokens = 0
+    package var reusedRefreshTokens = 0
     /// Token families revoked because of such a reuse (``DevFault/revokeFamilyOnReuse``).
-    public var familiesRevoked = 0
+    package var familiesRevoked = 0
 }
 
 /// An RP-initiated logout the provider accepted: whose session it ended, for which client, with which `state`.

@@ -7,29 +7,35 @@ public struct DevUser: Sendable, Hashable {
     /// The email address.
     public var email: String
     /// Whether the email is verified.
-    public var emailVerified: Bool
+    package var emailVerified: Bool
     /// The display name.
-    public var name: String
+    package var name: String
     /// Google flavour: the Workspace domain, sent as the `hd` claim.
-    public var hostedDomain: String?
+    package var hostedDomain: String?
     /// Google flavour: scopes this user leaves unticked on the consent screen (granular consent).
-    public var refusedScopes: Set<String>
+    package var refusedScopes: Set<String>
     /// Apple flavour: whether the email is a private relay address (`is_private_email`).
-    public var isPrivateEmail: Bool
+    package var isPrivateEmail: Bool
     /// How this user authenticates when the sign-in page is not shown (`login_hint`, the
     /// auto-approve user), and the page's preselected method: its ID tokens then carry this
     /// method's `acr` and `amr`. `nil`: no `acr`/`amr`, unless a request asks for an `acr`
     /// (then `password`). Step-up (`Docs/StepUp.md`).
-    public var authenticationMethod: DevAuthenticationMethod?
+    package var authenticationMethod: DevAuthenticationMethod?
     /// GitHub flavour: the login name (`/user`'s `login`); renamed with ``DevProvider/renameGitHubUser(subject:to:)``.
-    public var gitHubLogin: String?
+    package var gitHubLogin: String?
     /// GitHub flavour: the user's other addresses, after ``email`` (the primary one) in `/user/emails`.
-    public var otherEmails: [DevEmail]
+    package var otherEmails: [DevEmail]
     /// The method and `acr` of the sign-in a grant was issued for (set per login).
     var login: DevLogin?
 
-    /// Creates a user.
-    public init(
+    /// Creates a user with a verified (or unverified) email and a display name. The flavours'
+    /// other user settings: the JSON configuration (``DevProviderConfiguration/init(json:defaultFlavor:)``).
+    public init(subject: String, email: String, emailVerified: Bool = true, name: String) {
+        self.init(subject: subject, email: email, emailVerified: emailVerified, name: name, hostedDomain: nil)
+    }
+
+    /// Creates a user with every setting.
+    package init(
         subject: String, email: String, emailVerified: Bool = true, name: String, hostedDomain: String? = nil,
         refusedScopes: Set<String> = [], isPrivateEmail: Bool = false, authenticationMethod: DevAuthenticationMethod? = nil,
         gitHubLogin: String? = nil, otherEmails: [DevEmail] = []
@@ -47,20 +53,20 @@ public struct DevUser: Sendable, Hashable {
     }
 
     /// The first word of ``name`` (Apple's `firstName`, Google's `given_name`).
-    public var givenName: String { String(name.split(separator: " ").first ?? Substring(name)) }
+    package var givenName: String { String(name.split(separator: " ").first ?? Substring(name)) }
     /// The rest of ``name`` (Apple's `lastName`, Google's `family_name`).
-    public var familyName: String { name.split(separator: " ").dropFirst().joined(separator: " ") }
+    package var familyName: String { name.split(separator: " ").dropFirst().joined(separator: " ") }
 }
 
 /// One of a GitHub user's email addresses (GitHub flavour), with whether GitHub verified it.
-public struct DevEmail: Sendable, Hashable {
+package struct DevEmail: Sendable, Hashable {
     /// The address.
-    public var address: String
+    package var address: String
     /// Whether it is verified.
-    public var verified: Bool
+    package var verified: Bool
 
     /// Creates an address.
-    public init(_ address: String, verified: Bool) {
+    package init(_ address: String, verified: Bool) {
         self.address = address
         self.verified = verified
     }

@@ -1,4 +1,4 @@
-public import FederateAsyncHTTPClient
+import FederateAsyncHTTPClient
 public import FederateRelyingParty
 
 extension ProviderCache {

@@ -43,7 +43,7 @@ extension AccountsTests {
 
         /// The same race one level down, without the service's look-before-link: only the
         /// database's unique index can decide it.
-        static func storeRace(first: any AccountStore, second: any AccountStore, round: Int) async throws {
+        static func storeRace(first: any AccountStorage, second: any AccountStorage, round: Int) async throws {
             let now = Date(timeIntervalSince1970: 1_800_000_000)
             func user(_ uid: String) -> User {
                 User(

@@ -25,7 +25,7 @@ extension AccountsTests {
             }
         }
 
-        static func service(_ store: any AccountStore, clock: TestClock, hook: Hook? = nil) -> AccountService {
+        static func service(_ store: any AccountStorage, clock: TestClock, hook: Hook? = nil) -> AccountService {
             var onMerge: AccountMergeHook?
             if let hook { onMerge = { merge in try await hook(merge) } }
             return AccountService(store: store, clock: clock.clock, onMerge: onMerge)
@@ -265,7 +265,7 @@ extension AccountsTests {
                     async let mergeD = outcome {
                         _ = try await one.mergeUser(d, into: e, ifIdentity: "oidc.corp", subject: "sub-" + d, belongsTo: d, at: now)
                     }
-                    async let deleteD: Bool = (try? await two.deleteUser(uid: d)).map { $0 != nil } ?? false
+                    async let deleteD: Bool = (try? await two.deleteUser(uid: d)) != nil
                     let (mergeDOutcome, deleted) = await (mergeD, deleteD)
                     let corpOwner = try await one.user(providerID: "oidc.corp", subject: "sub-" + d)
                     if mergeDOutcome == nil {

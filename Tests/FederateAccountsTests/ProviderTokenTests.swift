@@ -71,7 +71,7 @@ extension AccountsTests {
         }
 
         static func service(
-            _ store: any AccountStore, _ dev: Dev, clock: TestClock, keys: ProviderTokenKeyRing = keys
+            _ store: any AccountStorage, _ dev: Dev, clock: TestClock, keys: ProviderTokenKeyRing = keys
         ) throws -> AccountService {
             AccountService(store: store, clock: clock.clock, providerTokens: try ProviderTokenVault(keys: keys, providers: [dev.provider]))
         }

@@ -13,7 +13,7 @@ struct RevocationCacheTests {
     static let interval = Duration.seconds(1)
 
     /// Two stores on one database (two connections or pools, as two processes would have).
-    static func withTwoStores(_ kind: StoreKind, _ body: (any AccountStore, any AccountStore) async throws -> Void) async throws {
+    static func withTwoStores(_ kind: StoreKind, _ body: (any AccountStorage, any AccountStorage) async throws -> Void) async throws {
         switch kind {
         case .memory:
             let store = InMemoryAccountStore()

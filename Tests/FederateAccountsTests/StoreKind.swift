@@ -12,7 +12,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 
     /// Runs `body` with a fresh store of this kind, cleaning up afterwards.
-    func withStore<T>(oneAccountPerEmail: Bool = true, _ body: (any AccountStore) async throws -> T) async throws -> T {
+    func withStore<T>(oneAccountPerEmail: Bool = true, _ body: (any AccountStorage) async throws -> T) async throws -> T {
         switch self {
         case .memory:
             return try await body(InMemoryAccountStore(oneAccountPerEmail: oneAccountPerEmail))

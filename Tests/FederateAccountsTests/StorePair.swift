@@ -7,7 +7,7 @@ extension StoreKind {
     /// Runs `body` with two stores on one database, as two server instances see it: memory,
     /// the same store twice; SQLite, two stores (two connections) on one file; PostgreSQL, two
     /// pools on one schema.
-    func withStorePair<T>(_ body: (any AccountStore, any AccountStore) async throws -> T) async throws -> T {
+    func withStorePair<T>(_ body: (any AccountStorage, any AccountStorage) async throws -> T) async throws -> T {
         switch self {
         case .memory:
             let store = InMemoryAccountStore()

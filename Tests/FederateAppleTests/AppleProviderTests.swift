@@ -63,8 +63,10 @@ struct AppleProviderTests {
             let raw = "raw-nonce-from-the-app"
             let code = try provider.nativeAuthorizationCode(
                 clientID: "com.example.dev.app", subject: Self.alice, nonce: AppleNonceMode.sha256Hex.expectedClaim(for: raw))
-            let signIn = try await apple.exchangeNativeCode(code, bundleID: "com.example.dev.app", rawNonce: raw)
-            #expect(signIn.identity.idToken.audiences == ["com.example.dev.app"])
+            let credential = try await apple.exchangeNativeCode(code, bundleID: "com.example.dev.app", rawNonce: raw)
+            #expect(credential.idToken?.audiences == ["com.example.dev.app"])
+            #expect(credential.providerID == "apple.com")
+            #expect(credential.nonceClaim == AppleNonceMode.sha256Hex.expectedClaim(for: raw))
 
             let other = try provider.nativeAuthorizationCode(clientID: "com.example.dev.app", subject: Self.alice, nonce: "something-else")
             let mismatch = await #expect(throws: FederateError.self) {

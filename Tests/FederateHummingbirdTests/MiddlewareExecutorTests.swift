@@ -31,7 +31,7 @@ struct MiddlewareExecutorTests {
     }
 
     /// A `Bearer` presentation that confirms after a suspension, and refuses a subject.
-    struct AsyncPresentation: TokenPresentation {
+    struct AsyncPresentation: TokenPresentation, PresentationScheme {
         var scheme: String { "Bearer" }
         var challengeParameters: [(name: String, value: String)] { [] }
 

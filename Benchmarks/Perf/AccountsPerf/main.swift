@@ -102,7 +102,7 @@ func signInRate(
             line(String(format: "%@: signIn new user, concurrency %-3d           %8.0f /s", store.description, concurrency, new))
         }
         for concurrency in [1, 8] {
-            let rate = try await accessTokenRate(store: workload.accounts.store, concurrency: concurrency, duration: duration)
+            let rate = try await accessTokenRate(store: workload.store, concurrency: concurrency, duration: duration)
             line(
                 String(
                     format: "%@: accessToken, fresh kept token, concurrency %-3d %8.0f /s (goal >= 20,000 on SQLite)", store.description,

@@ -36,6 +36,8 @@ public enum BenchStore: String, Sendable, CustomStringConvertible {
 /// A service on one store, with 1,000 identities signed in once, and one session token.
 public final class Workload: Sendable {
     public let accounts: AccountService
+    /// The store the service runs on.
+    public let store: any AccountStore
     public let sessionToken: String
     let prefix = "bench-\(UUID().uuidString.prefix(8))-"
     private let counter = Atomic<Int>(0)
@@ -84,6 +86,7 @@ public final class Workload: Sendable {
             try await postgres.migrate()
             store = postgres
         }
+        self.store = store
         accounts = AccountService(store: store)
         for index in 0..<Self.returningIdentities {
             _ = try await accounts.signIn(with: Self.credential(subject: prefix + "r\(index)", email: "\(prefix)r\(index)@example.com"))

@@ -25,7 +25,7 @@ public struct AccessTokenFixture: @unchecked Sendable {
             ]
             rsaToken = try rsa.sign(claims: claims, algorithm: .rs256, header: ["typ": "at+jwt"])
             guard let jwk = rsa.publicJWK(algorithm: .rs256) else { fatalError("benchmark fixture: no public JWK") }
-            keySet = try JSONWebKeySet(jwks: JSONSerializer.bytes(["keys": [.object(jwk)]]))
+            keySet = try JSONWebKeySet(keys: [JSONWebKey(jwk: jwk)])
             verifier = AccessTokenVerifier(policy: AccessTokenPolicy(issuer: Fixture.issuer, resource: Self.resource), keys: keySet)
         } catch {
             fatalError("benchmark fixture: \(error)")

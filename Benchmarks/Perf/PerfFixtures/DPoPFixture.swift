@@ -33,7 +33,7 @@ public struct DPoPFixture: Sendable {
 public func verifyDPoPProof(_ fixture: DPoPFixture) {
     do {
         let proof = try fixture.verifier.verify(fixture.proof, method: "GET", uri: DPoPFixture.url, accessToken: fixture.accessToken)
-        precondition(ConstantTime.equals(proof.thumbprint, fixture.thumbprint))
+        precondition(proof.thumbprint == fixture.thumbprint)
         sink(proof)
     } catch {
         fatalError("DPoP verification failed: \(error)")

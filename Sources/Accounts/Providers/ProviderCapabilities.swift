@@ -16,17 +16,17 @@ public import FederateRelyingParty
 /// its type adopts.
 public struct ProviderCapabilities: Sendable {
     /// Sign-ins that ask for an authentication level (`acr_values`, `max_age`).
-    public var stepUp: (any StepUpSignInProvider)?
+    package var stepUp: (any StepUpSignInProvider)?
     /// Deliveries the provider POSTs out of band: back-channel logout, notifications, security events.
-    public var events: (any ProviderEventSource)?
+    package var events: (any ProviderEventSource)?
     /// Ending the provider's own session when the user signs out here (RP-Initiated Logout).
-    public var logout: (any ProviderLogoutSource)?
+    package var logout: (any ProviderLogoutSource)?
     /// The provider's ID tokens taken as bearer tokens by an API.
-    public var bearerTokens: (any BearerTokenSource)?
+    package var bearerTokens: (any BearerTokenSource)?
     /// Fetching the discovery document and key set ahead of use, and saying whether they are cached.
-    public var warming: (any WarmableProvider)?
+    package var warming: (any WarmableProvider)?
     /// Redeeming refresh tokens, so kept provider tokens stay valid (``ProviderTokenVault``).
-    public var tokenRefresh: (any TokenRefreshingProvider)?
+    package var tokenRefresh: (any TokenRefreshingProvider)?
 
     /// Declares the capabilities; each omitted one is absent.
     public init(

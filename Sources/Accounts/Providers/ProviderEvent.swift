@@ -41,10 +41,10 @@ public struct ProviderEventBatch: Sendable, Hashable {
     /// The events, in order.
     public let events: [ProviderEvent]
     /// The delivery's unique ID (the token's issuer and `jti`), to refuse replays across
-    /// every instance (``SessionStore/consumeEventID(_:expiresAt:now:)``); `nil` when it has none.
+    /// every instance (`SessionStore.consumeEventID(_:expiresAt:now:)`); `nil` when it has none.
     public let deliveryID: String?
     /// How long the ID must be remembered (past the token's own expiry).
-    public let rememberFor: Duration
+    package let rememberFor: Duration
 
     /// Creates a batch.
     public init(events: [ProviderEvent], deliveryID: String?, rememberFor: Duration) {
@@ -54,7 +54,7 @@ public struct ProviderEventBatch: Sendable, Hashable {
     }
 }
 
-/// The events capability of a ``SignInProvider`` (``ProviderCapabilities/events``): the
+/// The events capability of a ``SignInProvider`` (`ProviderCapabilities.events`): the
 /// out-of-band deliveries the server routes can receive from it.
 public protocol ProviderEventSource: Sendable {
     /// The routes this provider receives deliveries on.
@@ -91,7 +91,7 @@ public struct ProviderLogoutRequest: Sendable, CustomStringConvertible {
     public var description: String { "ProviderLogoutRequest(hint: \(idTokenHint == nil ? "no" : "yes"), to: \(postLogoutRedirectURI))" }
 }
 
-/// The logout capability of a ``SignInProvider`` (``ProviderCapabilities/logout``): its own
+/// The logout capability of a ``SignInProvider`` (`ProviderCapabilities.logout`): its own
 /// session can be ended when the user signs out here (OpenID Connect RP-Initiated Logout 1.0);
 /// the server's sign-out sends the browser to the URL it builds.
 public protocol ProviderLogoutSource: Sendable {

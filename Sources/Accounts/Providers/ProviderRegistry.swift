@@ -1,4 +1,4 @@
-public import FederateRelyingParty
+import FederateRelyingParty
 public import FederateTokens
 import Synchronization
 
@@ -15,20 +15,20 @@ import Synchronization
 /// ```
 public struct ProviderRegistry: Sendable {
     /// One registered provider.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// The route name.
-        public let name: String
+        package let name: String
         /// The provider.
-        public let provider: any SignInProvider
+        package let provider: any SignInProvider
         /// What it declared it can do, read once at registration.
-        public let capabilities: ProviderCapabilities
+        package let capabilities: ProviderCapabilities
 
         /// The provider ID its credentials carry.
-        public var providerID: String { provider.providerID }
+        package var providerID: String { provider.providerID }
     }
 
     /// Every provider, sorted by route name.
-    public let entries: [Entry]
+    package let entries: [Entry]
     private let byName: [ExactString: Int]
     private let byProviderID: [ExactString: Int]
     private let background = BackgroundWarming()
@@ -58,12 +58,12 @@ public struct ProviderRegistry: Sendable {
     }
 
     /// The provider whose route name is exactly `name`.
-    public func entry(named name: String) -> Entry? {
+    package func entry(named name: String) -> Entry? {
         byName[ExactString(name)].map { entries[$0] }
     }
 
     /// The provider whose provider ID is exactly `providerID`.
-    public func entry(providerID: String) -> Entry? {
+    package func entry(providerID: String) -> Entry? {
         byProviderID[ExactString(providerID)].map { entries[$0] }
     }
 

@@ -13,10 +13,10 @@ public struct SignInRequest: Sendable {
     public let loginHint: String?
 
     /// The longest `login_hint` accepted, in UTF-8 bytes.
-    public static let maximumLoginHintBytes = 256
+    package static let maximumLoginHintBytes = 256
 
     /// Creates a request. Throws `invalid_request` for a `loginHint` that is empty, longer than
-    /// ``maximumLoginHintBytes`` bytes, or holds control characters or bidirectional
+    /// `maximumLoginHintBytes` bytes, or holds control characters or bidirectional
     /// formatting characters: it comes from the browser and is shown by the provider.
     public init(redirectURI: String, intent: AuthorizationIntent = .signIn, loginHint: String? = nil) throws(FederateError) {
         if let loginHint {

@@ -1,7 +1,7 @@
 public import FederateTokens
 public import FederateRelyingParty
 
-/// The step-up capability of a ``SignInProvider`` (``ProviderCapabilities/stepUp``): asking
+/// The step-up capability of a ``SignInProvider`` (`ProviderCapabilities.stepUp`): asking
 /// the provider for an authentication level, the `acr_values`, `max_age` and `claims` of a
 /// `StepUpRequest`, checked on the ID token that returns. `OIDCProvider` has it; the server's
 /// start route uses it when the request names `acr_values` or `max_age`.

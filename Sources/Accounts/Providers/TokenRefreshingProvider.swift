@@ -2,7 +2,7 @@ public import FederateTokens
 
 /// A provider whose refresh tokens the account layer can redeem, so that
 /// ``AccountService/accessToken(for:providerID:)`` keeps a kept access token valid
-/// (``ProviderCapabilities/tokenRefresh``).
+/// (`ProviderCapabilities.tokenRefresh`).
 public protocol TokenRefreshingProvider: Sendable {
     /// Redeems `refreshToken` at the provider's token endpoint: the new access token, its
     /// expiry, and the new refresh token when the provider rotated it (`nil` when it kept the

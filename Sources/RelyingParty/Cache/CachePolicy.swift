@@ -1,17 +1,17 @@
 /// How long fetched documents (key sets, discovery documents) are kept and refreshed.
 public struct CachePolicy: Sendable, Hashable {
     /// The shortest lifetime, whatever `Cache-Control` says (also used for `no-cache`). Default 60 s.
-    public var minimumLifetime: Duration
+    package var minimumLifetime: Duration
     /// The longest lifetime, whatever `Cache-Control` says. Default 24 h.
-    public var maximumLifetime: Duration
+    package var maximumLifetime: Duration
     /// The lifetime when the response has no `max-age`. Default 10 min.
-    public var defaultLifetime: Duration
+    package var defaultLifetime: Duration
     /// At most one forced refetch (for an unknown `kid`) per this interval. Default 30 s.
-    public var forcedRefreshInterval: Duration
+    package var forcedRefreshInterval: Duration
     /// How long after expiry the last good copy keeps serving while the endpoint fails. Default 6 h.
-    public var maximumStaleness: Duration
+    package var maximumStaleness: Duration
     /// After a failed refresh, how long stale copies serve before the next attempt. Default 5 s.
-    public var retryDelayAfterFailure: Duration
+    package var retryDelayAfterFailure: Duration
 
     /// Creates a policy; every value has a sensible default.
     public init(
@@ -32,7 +32,7 @@ public struct CachePolicy: Sendable, Hashable {
 
     /// The lifetime for a response with these headers: `max-age` (minus `Age`) clamped to
     /// the floor and ceiling; `no-cache`/`no-store` give the floor.
-    public func lifetime(cacheControl: String?, age: String?) -> Duration {
+    package func lifetime(cacheControl: String?, age: String?) -> Duration {
         guard let cacheControl else { return clamp(defaultLifetime) }
         var maxAge: Int?
         for directive in cacheControl.split(separator: ",") {

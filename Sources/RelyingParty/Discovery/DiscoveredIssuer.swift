@@ -1,4 +1,4 @@
-public import FederateTokens
+package import FederateTokens
 
 /// What a discovery document's `issuer` must be: exactly the issuer it was fetched for
 /// (OpenID Connect Discovery §4.3), or, only when the caller configured a
@@ -84,11 +84,11 @@ extension ProviderMetadata {
     /// Parses and validates a discovery document fetched from `authority` of a multi-tenant
     /// provider: its `issuer` may be `tenantIssuer`'s template, or the template's issuer for a
     /// tenant the rule accepts (see `DiscoveryClient/metadata(for:tenantIssuer:)`).
-    public init(document bytes: some Collection<UInt8>, authority: String, tenantIssuer: TenantIssuerRule) throws(FederateError) {
+    package init(document bytes: some Collection<UInt8>, authority: String, tenantIssuer: TenantIssuerRule) throws(FederateError) {
         try self.init(document: bytes, expecting: try DiscoveredIssuer(authority: authority, tenantIssuer: tenantIssuer))
     }
 
     /// The issuer as a tenant template, when the document gave one (`{tenantid}`), else `nil`.
     /// Such a document is only ever accepted for a caller that configured a `TenantIssuerRule`.
-    public var issuerTemplate: IssuerTemplate? { issuer.contains(IssuerTemplate.placeholder) ? try? IssuerTemplate(issuer) : nil }
+    package var issuerTemplate: IssuerTemplate? { issuer.contains(IssuerTemplate.placeholder) ? try? IssuerTemplate(issuer) : nil }
 }

@@ -67,12 +67,12 @@ public final class DiscoveryClient: Sendable {
 
     /// `issuer`'s document when it is in the cache (fresh, or stale but still served), else
     /// `nil`: fetches nothing. A readiness check asks this.
-    public func cachedMetadata(for issuer: String) -> ProviderMetadata? {
+    package func cachedMetadata(for issuer: String) -> ProviderMetadata? {
         caches.withLock { $0[ExactString(issuer)] }?.warmValue
     }
 
     /// The document at `authority` fetched with `tenantIssuer` when it is in the cache, else `nil`.
-    public func cachedMetadata(
+    package func cachedMetadata(
         for authority: String, tenantIssuer: TenantIssuerRule?, privateNetworkAllowList: PrivateNetworkAllowList = .none
     ) -> ProviderMetadata? {
         guard let expected = try? DiscoveredIssuer(authority: authority, tenantIssuer: tenantIssuer) else { return nil }

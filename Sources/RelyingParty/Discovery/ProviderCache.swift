@@ -8,18 +8,18 @@ import Synchronization
 /// only, so a changed provider configuration never reuses anything stale.
 public final class ProviderCache: Sendable {
     /// Discovery, cached per issuer.
-    public let discovery: DiscoveryClient
+    package let discovery: DiscoveryClient
     /// OAuth 2.0 authorization server metadata (RFC 8414), cached per issuer, for providers
     /// without ID tokens.
-    public let authorizationServers: AuthorizationServerDiscovery
+    package let authorizationServers: AuthorizationServerDiscovery
     /// The transport every provider built on this cache talks through.
-    public let httpClient: any HTTPClient
+    package let httpClient: any HTTPClient
     private let cachePolicy: CachePolicy
     /// The time its caches expire by, handed on to the clients it builds (flows, ID tokens)
     /// and to the provider modules built on it: one clock for everything a provider does.
-    public let clock: FederateClock
+    package let clock: FederateClock
     /// Where its key sets and the clients it builds report metrics and spans.
-    public let observability: Observability
+    package let observability: Observability
     private let logger: Logger
     /// By format and URL, byte for byte (`ExactString`): a look-alike URL never finds another's keys.
     private let keySets = Mutex<[ExactString: RemoteKeySet]>([:])
@@ -42,7 +42,7 @@ public final class ProviderCache: Sendable {
 
     /// The key set at `url` (created on first use, then shared), fetched only where
     /// `destination` allows (by default the URL is its own issuer).
-    public func keySet(
+    package func keySet(
         url: String, format: KeySetFormat = .jwks, destination: DestinationPolicy? = nil
     ) throws(FederateError) -> RemoteKeySet {
         let destination = destination ?? DestinationPolicy(issuer: url)
@@ -67,7 +67,7 @@ public final class ProviderCache: Sendable {
     /// Fetches `issuer`'s discovery document and the key set `profile` locates from it into
     /// this cache (nothing when both are fresh), so the first sign-in does not wait on them.
     /// Throws `discovery_failed`, `key_fetch_failed` and the like when the provider cannot be reached.
-    public func warm(issuer: String, profile: any OpenIDProviderProfile = StandardOpenIDProfile()) async throws(FederateError) {
+    package func warm(issuer: String, profile: any OpenIDProviderProfile = StandardOpenIDProfile()) async throws(FederateError) {
         let metadata = try await discovery.metadata(
             for: issuer, tenantIssuer: profile.tenantIssuer, privateNetworkAllowList: profile.privateNetworkAllowList)
         let location = profile.keySetLocation(metadata: metadata)
@@ -76,7 +76,7 @@ public final class ProviderCache: Sendable {
 
     /// Whether `issuer`'s discovery document and the key set `profile` locates from it are
     /// both cached (fresh, or stale but still served). Fetches nothing.
-    public func isWarm(issuer: String, profile: any OpenIDProviderProfile = StandardOpenIDProfile()) -> Bool {
+    package func isWarm(issuer: String, profile: any OpenIDProviderProfile = StandardOpenIDProfile()) -> Bool {
         guard
             let metadata = discovery.cachedMetadata(
                 for: issuer, tenantIssuer: profile.tenantIssuer, privateNetworkAllowList: profile.privateNetworkAllowList)
@@ -88,7 +88,7 @@ public final class ProviderCache: Sendable {
 
     /// A client for `clientID` at the provider `metadata` describes (from ``discovery``),
     /// with `profile`'s policy and its key set from this cache.
-    public func client(
+    package func client(
         metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication,
         profile: any OpenIDProviderProfile = StandardOpenIDProfile(), logger: Logger? = nil
     ) throws(FederateError) -> OpenIDClient {
@@ -104,7 +104,7 @@ public final class ProviderCache: Sendable {
     /// keys come from this cache, unless `discovery` is given: then from that discovery
     /// client, with a key set of the client's own fetched over `httpClient` (one-off clients).
     /// `authentication` picks the client authentication once the metadata is known.
-    public func client(
+    package func client(
         issuer: String, clientID: String, profile: any OpenIDProviderProfile = StandardOpenIDProfile(),
         discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil, logger: Logger? = nil,
         authentication: (ProviderMetadata) throws(FederateError) -> ClientAuthentication

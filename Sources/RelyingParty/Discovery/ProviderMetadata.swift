@@ -19,35 +19,35 @@ public struct ProviderMetadata: Sendable {
     /// `jwks_uri`.
     public let jwksURI: String
     /// `userinfo_endpoint`, if advertised.
-    public let userinfoEndpoint: String?
+    package let userinfoEndpoint: String?
     /// `revocation_endpoint` (RFC 7009), if advertised.
-    public let revocationEndpoint: String?
+    package let revocationEndpoint: String?
     /// `end_session_endpoint` (RP-initiated logout), if advertised.
-    public let endSessionEndpoint: String?
+    package let endSessionEndpoint: String?
     /// `introspection_endpoint` (RFC 7662), if advertised.
-    public let introspectionEndpoint: String?
+    package let introspectionEndpoint: String?
     /// `response_types_supported`.
-    public let responseTypesSupported: [String]
+    package let responseTypesSupported: [String]
     /// `subject_types_supported`.
-    public let subjectTypesSupported: [String]
+    package let subjectTypesSupported: [String]
     /// `id_token_signing_alg_values_supported`, as written.
-    public let idTokenSigningAlgValuesSupported: [String]
+    package let idTokenSigningAlgValuesSupported: [String]
     /// `scopes_supported`, if advertised.
-    public let scopesSupported: [String]?
+    package let scopesSupported: [String]?
     /// `response_modes_supported`, if advertised.
-    public let responseModesSupported: [String]?
+    package let responseModesSupported: [String]?
     /// `grant_types_supported`, if advertised.
-    public let grantTypesSupported: [String]?
+    package let grantTypesSupported: [String]?
     /// `token_endpoint_auth_methods_supported`, if advertised (the spec's default is `client_secret_basic`).
-    public let tokenEndpointAuthMethodsSupported: [String]?
+    package let tokenEndpointAuthMethodsSupported: [String]?
     /// `code_challenge_methods_supported`, if advertised.
-    public let codeChallengeMethodsSupported: [String]?
+    package let codeChallengeMethodsSupported: [String]?
     /// `claims_supported`, if advertised.
-    public let claimsSupported: [String]?
+    package let claimsSupported: [String]?
     /// `authorization_response_iss_parameter_supported` (RFC 9207); `false` when absent.
-    public let authorizationResponseIssParameterSupported: Bool
+    package let authorizationResponseIssParameterSupported: Bool
     /// Every member of the document, for provider-specific fields.
-    public let document: [String: JSONValue]
+    package let document: [String: JSONValue]
     /// Where the requests made for this provider may connect: any address when the issuer is
     /// on loopback, else public addresses only, except the allow-list it was validated with.
     /// Every request Federate makes for the provider carries it (`HTTPRequest/destination`).
@@ -55,7 +55,7 @@ public struct ProviderMetadata: Sendable {
 
     /// The signing algorithms to allow for ID tokens by default: those advertised that
     /// Federate implements for key sets, or RS256 when none is advertised or usable.
-    public var defaultIDTokenAlgorithms: Set<JWSAlgorithm> {
+    package var defaultIDTokenAlgorithms: Set<JWSAlgorithm> {
         let advertised = Set(idTokenSigningAlgValuesSupported.compactMap(JWSAlgorithm.init(rawValue:)).filter { !$0.isSymmetric })
         return advertised.isEmpty ? [.rs256] : advertised
     }
@@ -82,7 +82,7 @@ public struct ProviderMetadata: Sendable {
     }
 
     /// Validates already-parsed members, as ``init(document:expectedIssuer:privateNetworkAllowList:)`` does.
-    public init(
+    package init(
         members: [String: JSONValue], expectedIssuer: String, privateNetworkAllowList: PrivateNetworkAllowList = .none
     ) throws(FederateError) {
         try self.init(members: members, expecting: .exactly(expectedIssuer), allowing: privateNetworkAllowList)
@@ -190,7 +190,7 @@ public struct ProviderMetadata: Sendable {
 
     /// The discovery URL for an issuer: the issuer without a trailing `/`, then
     /// `/.well-known/openid-configuration` (Discovery §4).
-    public static func discoveryURL(forIssuer issuer: String) -> String {
+    package static func discoveryURL(forIssuer issuer: String) -> String {
         var base = issuer
         while base.hasSuffix("/") { base.removeLast() }
         return base + "/.well-known/openid-configuration"

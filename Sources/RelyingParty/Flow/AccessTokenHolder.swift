@@ -22,7 +22,7 @@ public final class AccessTokenHolder: Sendable {
     private let state: Mutex<State>
 
     /// Holds `tokens` for `client`; refreshes when less than `leeway` remains (by the
-    /// client's ``OpenIDClient/clock``).
+    /// client's `OpenIDClient/clock`).
     public init(client: OpenIDClient, tokens: TokenSet, leeway: Duration = .seconds(60)) {
         self.client = client
         self.leeway = leeway
@@ -33,7 +33,7 @@ public final class AccessTokenHolder: Sendable {
     public var tokens: TokenSet { state.withLock { $0.tokens } }
 
     /// A valid access token, refreshed first when it is about to expire.
-    public func accessToken() async throws(FederateError) -> String {
+    package func accessToken() async throws(FederateError) -> String {
         let now = client.clock.now
         let task: Task<Result<TokenSet, FederateError>, Never>? = try state.withLock { (state) throws(FederateError) in
             let tokens = state.tokens

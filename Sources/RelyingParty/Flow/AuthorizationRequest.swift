@@ -1,6 +1,6 @@
-public import FederateTokens
-public import Foundation
-public import Logging
+package import FederateTokens
+package import Foundation
+package import Logging
 
 /// How the provider returns the authorization response.
 public enum ResponseMode: String, Sendable, Hashable, CaseIterable {
@@ -29,63 +29,63 @@ public enum AuthorizationIntent: String, Sendable, Hashable, CaseIterable {
 /// provider-specific values (`login_hint`, `hd`, `include_granted_scopes`, …) but never
 /// set the parameters Federate owns: those are dropped, logged as a warning, and listed in
 /// ``BuiltAuthorizationRequest/droppedParameters``.
-public struct AuthorizationRequest: Sendable {
+package struct AuthorizationRequest: Sendable {
     /// Parameters that custom parameters can never set: those Federate owns, and the step-up
     /// parameters (`max_age`, `acr_values`, `claims`), which are typed (``maxAge``,
     /// ``acrValues``, ``claims``) so that what they demand is checked on the ID token.
-    public static let reservedParameters: Set<String> = [
+    package static let reservedParameters: Set<String> = [
         "client_id", "response_type", "redirect_uri", "state", "scope", "response_mode", "nonce",
         "code_challenge", "code_challenge_method", "acr_values", "claims", "max_age", "resource",
     ]
 
     /// The provider ID the credential will carry (`google.com`, `apple.com`, `oidc.<name>`).
-    public var providerID: String
+    package var providerID: String
     /// The client ID.
-    public var clientID: String
+    package var clientID: String
     /// The redirect URI, exactly as registered with the provider.
-    public var redirectURI: String
+    package var redirectURI: String
     /// Requested scopes; `openid` is added when missing.
-    public var scopes: [String]
+    package var scopes: [String]
     /// `response_type`: only `code` is accepted (the implicit and hybrid flows are refused).
-    public var responseType: String
+    package var responseType: String
     /// `response_mode`; `nil` sends none (the provider's default, `query`, for `code`).
-    public var responseMode: ResponseMode?
+    package var responseMode: ResponseMode?
     /// `prompt` (e.g. `login`, `consent`, `select_account`, `none`).
-    public var prompt: String?
+    package var prompt: String?
     /// `login_hint` (an email address or a subject identifier).
-    public var loginHint: String?
+    package var loginHint: String?
     /// `max_age` (sent in whole seconds); the ID token's `auth_time` is then checked against it.
-    public var maxAge: Duration?
+    package var maxAge: Duration?
     /// `acr_values`: the authentication context classes wanted, in order of preference (OpenID
     /// Connect Core §3.1.2.1), e.g. `phrh`, `phr`. Voluntary: the provider may ignore them, so
     /// the level is what the ID token's `acr` says (kept in the session); to refuse a sign-in
     /// below it, set ``authentication``, or ask for an essential `acr` in ``claims``.
-    public var acrValues: [String]
+    package var acrValues: [String]
     /// The `claims` parameter (OpenID Connect Core §5.5). An essential `acr` in it is checked
     /// on the returned ID token (``ClaimsRequest/requiredAuthentication``).
-    public var claims: ClaimsRequest?
+    package var claims: ClaimsRequest?
     /// The `acr`/`amr` the returned ID token must show, or the sign-in fails with
     /// `insufficient_authentication_level`. When ``acrValues`` is empty, the requirement's
     /// accepted `acr` values (`AuthenticationRequirement.acrValues`) are sent as `acr_values`.
     /// Set this or an essential `acr` in ``claims``, not both.
-    public var authentication: AuthenticationRequirement?
+    package var authentication: AuthenticationRequirement?
     /// Provider-specific parameters. Reserved names are dropped.
-    public var customParameters: [String: String]
+    package var customParameters: [String: String]
     /// Why the flow runs. A ``AuthorizationIntent/reauthenticate`` request asks the provider
     /// to sign the user in again, whatever its own session: it sends `prompt=login` and
     /// `max_age=0` (OpenID Connect Core §3.1.2.1) unless ``prompt`` or ``maxAge`` is set. The
     /// proof is checked when the flow ends: the ID token's `auth_time` must not be earlier
     /// than the flow's start (`AccountService/reauthenticate(_:with:authenticatedAfter:)`),
     /// so a provider that ignores both parameters cannot pass off an old sign-in as new.
-    public var intent: AuthorizationIntent
+    package var intent: AuthorizationIntent
     /// How long the pending authorization stays valid. Default 10 minutes.
-    public var lifetime: Duration
+    package var lifetime: Duration
     /// RFC 8707 resource indicators, each sent as a `resource` parameter: the APIs the access
     /// token is for (its audience). `OpenIDClient.withResources(_:)` sets them for every request.
-    public var resources: [String]
+    package var resources: [String]
 
     /// Creates a request with the basic profile scopes.
-    public init(
+    package init(
         providerID: String, clientID: String, redirectURI: String,
         scopes: [String] = ["openid", "email", "profile"],
         responseType: String = "code", responseMode: ResponseMode? = nil,
@@ -114,7 +114,7 @@ public struct AuthorizationRequest: Sendable {
 
     /// Builds the authorization URL for `metadata`, with fresh `state`, `nonce` and PKCE; the
     /// flow starts at `now` (``OpenIDClient`` passes its clock's time).
-    public func build(
+    package func build(
         for metadata: ProviderMetadata, now: Date, logger: Logger = Logger(label: "federate.authorize")
     ) throws(FederateError) -> BuiltAuthorizationRequest {
         let prepared = try prepare(for: metadata, now: now, logger: logger)
@@ -203,14 +203,14 @@ struct PreparedAuthorization: Sendable {
     let dropped: [String]
 }
 
-/// The result of ``AuthorizationRequest/build(for:now:logger:)``.
+/// The result of `AuthorizationRequest/build(for:now:logger:)`.
 public struct BuiltAuthorizationRequest: Sendable {
     /// Where to send the browser.
     public let url: String
     /// What to keep until the callback (seal it with ``PendingAuthorizationSealer`` for a cookie).
     public let pending: PendingAuthorization
     /// Custom parameters that were dropped because Federate owns them.
-    public let droppedParameters: [String]
+    package let droppedParameters: [String]
     /// When the request was pushed (RFC 9126): its `request_uri` and when that expires; `nil`
     /// when the parameters travel in ``url`` itself.
     public internal(set) var pushed: PushedAuthorization? = nil

@@ -1,5 +1,5 @@
 public import FederateTokens
-public import Foundation
+package import Foundation
 
 /// The parameters of an authorization response, from a redirect's query or fragment, or
 /// from a `form_post` body.
@@ -8,7 +8,7 @@ public struct AuthorizationResponse: Sendable, CustomStringConvertible {
     public let parameters: [String: String]
 
     /// Wraps already-decoded parameters.
-    public init(parameters: [String: String]) { self.parameters = parameters }
+    package init(parameters: [String: String]) { self.parameters = parameters }
 
     /// Parses a query string (without `?`). Duplicated parameters are refused.
     public init(query: String) throws(FederateError) { parameters = try FormURLEncoding.decode(query) }
@@ -48,7 +48,7 @@ public struct AuthorizationResponse: Sendable, CustomStringConvertible {
     /// checks, when those parameters are present); `state` equals the one sent (constant
     /// time); the RFC 9207 `iss` is present when the provider advertises it and equals the
     /// issuer whenever present; `code` is present.
-    public func validate(against pending: PendingAuthorization, metadata: ProviderMetadata, now: Date) throws(FederateError) -> String {
+    package func validate(against pending: PendingAuthorization, metadata: ProviderMetadata, now: Date) throws(FederateError) -> String {
         try validate(
             against: pending, issuer: metadata.issuer, issParameterSupported: metadata.authorizationResponseIssParameterSupported, now: now)
     }
@@ -57,7 +57,7 @@ public struct AuthorizationResponse: Sendable, CustomStringConvertible {
     /// advertises RFC 9207 when `issParameterSupported`, and returns the authorization code:
     /// the checks of ``validate(against:metadata:now:)``, for an OAuth 2.0 server without an
     /// OpenID discovery document.
-    public func validate(
+    package func validate(
         against pending: PendingAuthorization, issuer: String, issParameterSupported: Bool, now: Date
     ) throws(FederateError) -> String {
         guard !pending.isExpired(at: now) else {

@@ -1,4 +1,4 @@
-public import FederateTokens
+import FederateTokens
 import Foundation
 import Logging
 import Tracing

@@ -1,11 +1,11 @@
-public import FederateTokens
+package import FederateTokens
 
 /// The `claims` authorization parameter (OpenID Connect Core §5.5): individual claims asked
 /// for in the ID token or from UserInfo, each voluntary or essential, optionally with the
 /// value or values wanted.
 ///
 /// Federate reads one request back: an essential `acr` in the ID token
-/// (``requiredAuthentication``, §5.5.1.1), which the returned ID token must satisfy or the
+/// (`requiredAuthentication`, §5.5.1.1), which the returned ID token must satisfy or the
 /// sign-in fails with `FederateError.Code.insufficientAuthenticationLevel`:
 ///
 /// ```swift
@@ -15,17 +15,17 @@ public import FederateTokens
 /// Values are strings (every standard claim one would ask a value of, `acr` first, is one).
 public struct ClaimsRequest: Sendable, Hashable {
     /// One requested claim: `null` (voluntary, any value) or `{"essential", "value", "values"}`.
-    public struct Claim: Sendable, Hashable {
+    package struct Claim: Sendable, Hashable {
         /// Whether the claim is essential (the provider must treat not providing it, or not
         /// matching the values, as a failed authentication for `acr`).
-        public var essential: Bool
+        package var essential: Bool
         /// The one value wanted.
-        public var value: String?
+        package var value: String?
         /// Values wanted, in order of preference.
-        public var values: [String]?
+        package var values: [String]?
 
         /// Creates a request for one claim.
-        public init(essential: Bool = false, value: String? = nil, values: [String]? = nil) {
+        package init(essential: Bool = false, value: String? = nil, values: [String]? = nil) {
             self.essential = essential
             self.value = value
             self.values = values
@@ -76,17 +76,17 @@ public struct ClaimsRequest: Sendable, Hashable {
     }
 
     /// The largest `claims` parameter ``init(parsing:)`` reads, in bytes.
-    public static let maximumBytes = 4096
+    package static let maximumBytes = 4096
     /// The deepest nesting ``init(parsing:)`` reads: `{"id_token": {"acr": {"values": [...]}}}` is 4.
-    public static let maximumDepth = 4
+    package static let maximumDepth = 4
 
     /// Claims requested in the ID token (`id_token` member).
-    public var idToken: [String: Claim]
+    package var idToken: [String: Claim]
     /// Claims requested from UserInfo (`userinfo` member).
-    public var userinfo: [String: Claim]
+    package var userinfo: [String: Claim]
 
     /// Creates a claims request.
-    public init(idToken: [String: Claim] = [:], userinfo: [String: Claim] = [:]) {
+    package init(idToken: [String: Claim] = [:], userinfo: [String: Claim] = [:]) {
         self.idToken = idToken
         self.userinfo = userinfo
     }
@@ -99,7 +99,7 @@ public struct ClaimsRequest: Sendable, Hashable {
     /// Parses a `claims` parameter as a provider receives it: at most ``maximumBytes`` bytes
     /// and ``maximumDepth`` levels; unknown top-level members are ignored (§5.5), a member
     /// or claim of the wrong shape is `FederateError.Code.invalidRequest`.
-    public init(parsing text: String) throws(FederateError) {
+    package init(parsing text: String) throws(FederateError) {
         guard text.utf8.count <= Self.maximumBytes else {
             throw FederateError(.invalidRequest, "the claims parameter is larger than \(Self.maximumBytes) bytes")
         }
@@ -123,7 +123,7 @@ public struct ClaimsRequest: Sendable, Hashable {
     }
 
     /// The parameter's value: compact JSON, keys sorted.
-    public var parameterValue: String {
+    package var parameterValue: String {
         var members: [String: JSONValue] = [:]
         if !idToken.isEmpty { members["id_token"] = .object(idToken.mapValues(\.json)) }
         if !userinfo.isEmpty { members["userinfo"] = .object(userinfo.mapValues(\.json)) }
@@ -133,7 +133,7 @@ public struct ClaimsRequest: Sendable, Hashable {
     /// What the returned ID token must show when `acr` is requested as essential
     /// (§5.5.1.1): an `acr` equal to `value`, or one of `values`, or, with neither, any `acr`.
     /// `nil` when `acr` is not essential (a voluntary request is a wish the provider may ignore).
-    public var requiredAuthentication: AuthenticationRequirement? {
+    package var requiredAuthentication: AuthenticationRequirement? {
         guard let acr = idToken["acr"], acr.essential else { return nil }
         var accepted = Set(acr.values ?? [])
         if let value = acr.value { accepted.insert(value) }

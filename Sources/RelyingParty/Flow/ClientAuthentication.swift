@@ -16,7 +16,7 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
     case none
 
     /// The `token_endpoint_auth_method` name.
-    public var methodName: String {
+    package var methodName: String {
         switch self {
         case .clientSecretBasic: return "client_secret_basic"
         case .clientSecretPost: return "client_secret_post"
@@ -28,7 +28,7 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
 
     /// The client secret, for the three secret-based methods; it is also the key for
     /// HS256/384/512 ID tokens (OpenID Connect Core §10.1).
-    public var clientSecret: String? {
+    package var clientSecret: String? {
         switch self {
         case .clientSecretBasic(let secret), .clientSecretPost(let secret), .clientSecretJWT(let secret): return secret
         case .privateKeyJWT, .none: return nil

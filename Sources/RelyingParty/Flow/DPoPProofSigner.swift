@@ -15,7 +15,7 @@ import Synchronization
 /// ```
 public final class DPoPProofSigner: Sendable, CustomStringConvertible {
     /// The key.
-    public let key: DPoPKey
+    package let key: DPoPKey
     private let clock: FederateClock
     /// The nonce of each server, by its exact origin bytes (`ExactString`).
     private let nonces = Mutex<[ExactString: String]>([:])
@@ -28,17 +28,17 @@ public final class DPoPProofSigner: Sendable, CustomStringConvertible {
     }
 
     /// The key's thumbprint: `dpop_jkt` in authorization requests, `cnf.jkt` of bound tokens.
-    public var thumbprint: String { key.thumbprint }
+    package var thumbprint: String { key.thumbprint }
 
     /// A proof for a `method` request to `url`, presenting `accessToken` (then with `ath`),
     /// carrying the nonce last remembered for `url`'s server, if any.
-    public func proof(method: String, url: String, accessToken: String? = nil) throws(FederateError) -> String {
+    package func proof(method: String, url: String, accessToken: String? = nil) throws(FederateError) -> String {
         let nonce = Self.origin(of: url).flatMap { origin in nonces.withLock { $0[ExactString(origin)] } }
         return try key.proof(method: method, uri: url, issuedAt: clock.now, accessToken: accessToken, nonce: nonce)
     }
 
     /// The nonce remembered for `url`'s server, if any.
-    public func nonce(for url: String) -> String? {
+    package func nonce(for url: String) -> String? {
         guard let origin = Self.origin(of: url) else { return nil }
         return nonces.withLock { $0[ExactString(origin)] }
     }
@@ -46,7 +46,7 @@ public final class DPoPProofSigner: Sendable, CustomStringConvertible {
     /// Remembers the `DPoP-Nonce` of `response` from `url`'s server; returns whether it was
     /// a new nonce (then a request refused with `use_dpop_nonce` is worth one retry).
     @discardableResult
-    public func remember(nonceFrom response: HTTPResponse, of url: String) -> Bool {
+    package func remember(nonceFrom response: HTTPResponse, of url: String) -> Bool {
         guard let nonce = response.header("DPoP-Nonce"), Self.isNonceSyntax(nonce), let origin = Self.origin(of: url).map(ExactString.init)
         else {
             return false
@@ -77,7 +77,7 @@ public final class DPoPProofSigner: Sendable, CustomStringConvertible {
 
 extension HTTPResponse {
     /// Whether a resource server refused with `WWW-Authenticate: DPoP error="use_dpop_nonce"` (RFC 9449 §9).
-    public var asksForDPoPNonce: Bool {
+    package var asksForDPoPNonce: Bool {
         guard status == 401, let challenge = header("WWW-Authenticate") else { return false }
         return challenge.lowercased().hasPrefix("dpop") && challenge.contains("use_dpop_nonce")
     }

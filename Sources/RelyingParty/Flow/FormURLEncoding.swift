@@ -1,4 +1,4 @@
-public import FederateTokens
+package import FederateTokens
 /// `application/x-www-form-urlencoded` (WHATWG URL §5) and query-string handling.
 public enum FormURLEncoding {
     /// Encodes pairs in order; space becomes `+`, everything but unreserved characters is percent-encoded.
@@ -7,7 +7,7 @@ public enum FormURLEncoding {
     }
 
     /// Percent-encodes one component (unreserved characters stay; space becomes `+`).
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         for byte in text.utf8 {
             switch byte {
@@ -31,7 +31,7 @@ public enum FormURLEncoding {
     /// Strict: a parameter that appears twice is refused (RFC 6749 §3.1: "Request and
     /// response parameters MUST NOT be included more than once"), as are malformed percent
     /// escapes and invalid UTF-8. Empty pieces (`a=1&&b=2`) are ignored.
-    public static func decode(_ text: some StringProtocol, maxBytes: Int = 64 * 1024) throws(FederateError) -> [String: String] {
+    package static func decode(_ text: some StringProtocol, maxBytes: Int = 64 * 1024) throws(FederateError) -> [String: String] {
         guard text.utf8.count <= maxBytes else {
             throw FederateError(.invalidCallback, "the parameters exceed \(maxBytes) bytes")
         }

@@ -1,4 +1,4 @@
-public import FederateTokens
+package import FederateTokens
 
 extension OpenIDClient {
     /// This client, proving possession of `signer`'s key with DPoP (RFC 9449) on its token,
@@ -50,7 +50,7 @@ extension OpenIDClient {
     /// Calls UserInfo with an access token of `tokenType` (`Bearer`, or `DPoP` with a proof
     /// of this client's key); `nil` uses DPoP when this client has a key. Its `sub` must equal
     /// `expectedSubject`. Accepts JSON, or a signed JWT verified with the provider's keys.
-    public func userInfo(
+    package func userInfo(
         accessToken: String, tokenType: String?, expectedSubject: String
     ) async throws(FederateError) -> [String: JSONValue] {
         try await observability.span("federate.userinfo", attributes: ["federate.issuer": .string(metadata.issuer)]) {

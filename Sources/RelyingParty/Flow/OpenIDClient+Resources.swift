@@ -8,7 +8,7 @@ extension OpenIDClient {
     ///
     /// `invalid_configuration` for a resource that is not an absolute URI, carries a fragment
     /// (RFC 8707 §2), or holds a space or a character outside printable ASCII; at most
-    /// ``maximumResources``.
+    /// `maximumResources`.
     public func withResources(_ resources: [String]) throws(FederateError) -> OpenIDClient {
         guard resources.count <= Self.maximumResources else {
             throw FederateError(.invalidConfiguration, "at most \(Self.maximumResources) resource indicators")
@@ -21,7 +21,7 @@ extension OpenIDClient {
     }
 
     /// The most resource indicators one client sends.
-    public static let maximumResources = 16
+    package static let maximumResources = 16
 
     /// An absolute URI (a scheme, then `:`), no fragment, 1–2,048 bytes of printable ASCII without spaces.
     static func checkResource(_ resource: String) throws(FederateError) {

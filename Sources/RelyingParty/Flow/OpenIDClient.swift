@@ -23,40 +23,40 @@ public struct OpenIDClient: Sendable {
     /// How the client authenticates to the provider.
     public let authentication: ClientAuthentication
     /// How ID tokens are verified: derived once, by the profile, when the client is built.
-    public let policy: IDTokenPolicy
+    package let policy: IDTokenPolicy
     /// What the provider module adds to standard OpenID Connect.
-    public let profile: any OpenIDProviderProfile
+    package let profile: any OpenIDProviderProfile
     /// Where verification keys come from.
-    public let keys: any KeySetProvider
+    package let keys: any KeySetProvider
     /// The transport.
-    public let httpClient: any HTTPClient
+    package let httpClient: any HTTPClient
     /// The revocation endpoint: discovery's, else the profile's fallback.
-    public let revocationEndpoint: String?
+    package let revocationEndpoint: String?
     /// The device authorization endpoint (RFC 8628): discovery's
     /// `device_authorization_endpoint`, else the profile's fallback.
-    public let deviceAuthorizationEndpoint: String?
+    package let deviceAuthorizationEndpoint: String?
     /// The time flows start, expire and are checked at, and ID tokens verified at.
-    public let clock: FederateClock
+    package let clock: FederateClock
     /// Where the client's spans (`federate.authorization.start`, `federate.callback`,
     /// `federate.token_exchange`, `federate.userinfo`, `federate.id_token.verify`) and its
     /// verification metrics go.
-    public let observability: Observability
+    package let observability: Observability
     let logger: Logger
 
-    /// This client's ID tokens, verified as its flows verify them: its ``policy``, ``keys``,
-    /// ``clock`` and ``observability``. For tokens obtained elsewhere (an app's own sign-in)
+    /// This client's ID tokens, verified as its flows verify them: its `policy`, `keys`,
+    /// `clock` and `observability`. For tokens obtained elsewhere (an app's own sign-in)
     /// and bearer tokens. Built once, with the client.
     public let idTokenVerifier: IDTokenVerifier
 
     /// The DPoP key this client proves possession of (RFC 9449), if any (``withDPoP(_:)``):
     /// then its token, refresh and UserInfo requests carry proofs, and its authorization
     /// requests `dpop_jkt`. `nil` (the default): bearer tokens only.
-    public internal(set) var dpop: DPoPProofSigner?
+    package internal(set) var dpop: DPoPProofSigner?
 
     /// The RFC 8707 resource indicators this client asks tokens for (``withResources(_:)``):
     /// sent as `resource` on its authorization requests, code exchanges and refreshes. Empty
     /// (the default): none, and the provider picks the audience.
-    public internal(set) var resources: [String] = []
+    package internal(set) var resources: [String] = []
 
     /// Creates a client. The policy comes from `profile`; keys default to a ``RemoteKeySet``
     /// at the profile's key-set location (discovery's `jwks_uri` unless the profile says otherwise).
@@ -153,7 +153,7 @@ public struct OpenIDClient: Sendable {
 
     /// Exchanges an authorization code (with the PKCE verifier and the same redirect URI)
     /// and verifies the ID token (nonce, `at_hash`, `max_age`, the `acr`/`amr` requirement).
-    public func exchange(code: String, pending: PendingAuthorization) async throws(FederateError) -> TokenSet {
+    package func exchange(code: String, pending: PendingAuthorization) async throws(FederateError) -> TokenSet {
         guard pending.clientID == clientID, pending.issuer == metadata.issuer else {
             throw FederateError(.invalidPendingAuthorization, "the pending authorization belongs to another client or issuer")
         }
@@ -171,7 +171,7 @@ public struct OpenIDClient: Sendable {
     /// in with Apple on iOS, Google Sign-In on Android) and sent to the server — with what its
     /// request used: the redirect URI (omitted when the request had none) and PKCE verifier,
     /// if any. The ID token is verified, with `nonce` when the app sent one.
-    public func exchange(
+    package func exchange(
         code: String, redirectURI: String?, codeVerifier: String? = nil, nonce: String? = nil, scopes: [String] = ["openid"]
     ) async throws(FederateError) -> TokenSet {
         var form: [(String, String)] = [("grant_type", "authorization_code"), ("code", code)]
@@ -232,7 +232,7 @@ public struct OpenIDClient: Sendable {
     }
 
     /// Calls UserInfo with `Authorization: Bearer`, or `DPoP` with a proof when this client has
-    /// a DPoP key (``userInfo(accessToken:tokenType:expectedSubject:)`` names the type); its
+    /// a DPoP key (`userInfo(accessToken:tokenType:expectedSubject:)` names the type); its
     /// `sub` must equal `expectedSubject`. Accepts JSON, or a signed JWT (`application/jwt`)
     /// verified with the provider's keys.
     public func userInfo(accessToken: String, expectedSubject: String) async throws(FederateError) -> [String: JSONValue] {

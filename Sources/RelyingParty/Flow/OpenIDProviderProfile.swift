@@ -8,7 +8,7 @@ public import FederateTokens
 /// A client derives everything once, at construction; nothing can be changed afterwards.
 public protocol OpenIDProviderProfile: Sendable {
     /// The ID-token policy for `clientID` at the provider that `metadata` describes. The
-    /// default is ``StandardOpenIDProfile/standardPolicy(metadata:clientID:authentication:)``
+    /// default is `StandardOpenIDProfile/standardPolicy(metadata:clientID:authentication:)`
     /// with ``tenantIssuer`` checking `iss` when the profile has one.
     func policy(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication) -> IDTokenPolicy
 
@@ -25,22 +25,8 @@ public protocol OpenIDProviderProfile: Sendable {
     /// parameters override them; reserved names are dropped by the request builder).
     var authorizationParameters: [String: String] { get }
 
-    /// Where the provider's keys are, and in what format. Default: discovery's `jwks_uri`, JWKS.
-    func keySetLocation(metadata: ProviderMetadata) -> (url: String, format: KeySetFormat)
-
     /// The revocation endpoint to use when discovery advertises none. Default: none.
     var fallbackRevocationEndpoint: String? { get }
-
-    /// The device authorization endpoint (RFC 8628 §3.1) to use when discovery advertises no
-    /// `device_authorization_endpoint` (django-oauth-toolkit serves one without advertising
-    /// it). Checked like every endpoint (HTTPS, loopback HTTP excepted) when a device
-    /// authorization starts. Default: none.
-    var fallbackDeviceAuthorizationEndpoint: String? { get }
-
-    /// The loopback, link-local, private and unspecified destinations this provider may use
-    /// although its issuer is not on loopback (``DestinationPolicy``): discovery, its endpoints
-    /// and its key set. Default: none.
-    var privateNetworkAllowList: PrivateNetworkAllowList { get }
 
     /// The error as the application should see it: a provider module adds what its
     /// provider's codes mean (`FederateError/withGuidance(_:)`), keeping the code. Applied to
@@ -60,15 +46,20 @@ extension OpenIDProviderProfile {
 
     public var authorizationParameters: [String: String] { [:] }
 
-    public func keySetLocation(metadata: ProviderMetadata) -> (url: String, format: KeySetFormat) { (metadata.jwksURI, .jwks) }
+    /// Where the provider's keys are, and in what format: discovery's `jwks_uri`, JWKS.
+    package func keySetLocation(metadata: ProviderMetadata) -> (url: String, format: KeySetFormat) { (metadata.jwksURI, .jwks) }
 
     public var fallbackRevocationEndpoint: String? { nil }
 
-    /// None: a device authorization needs discovery's `device_authorization_endpoint`.
-    public var fallbackDeviceAuthorizationEndpoint: String? { nil }
+    /// The device authorization endpoint (RFC 8628 §3.1) to use when discovery advertises no
+    /// `device_authorization_endpoint` (django-oauth-toolkit serves one without advertising
+    /// it): a ``StandardOpenIDProfile``'s, else none.
+    package var fallbackDeviceAuthorizationEndpoint: String? { (self as? StandardOpenIDProfile)?.fallbackDeviceAuthorizationEndpoint }
 
-    /// None: public addresses only, unless the issuer is on loopback.
-    public var privateNetworkAllowList: PrivateNetworkAllowList { .none }
+    /// The loopback, link-local, private and unspecified destinations this provider may use
+    /// although its issuer is not on loopback (`DestinationPolicy`): a ``StandardOpenIDProfile``'s,
+    /// else none (public addresses only, unless the issuer is on loopback).
+    package var privateNetworkAllowList: PrivateNetworkAllowList { (self as? StandardOpenIDProfile)?.privateNetworkAllowList ?? .none }
 
     public func explain(_ error: FederateError) -> FederateError { error }
 }
@@ -79,9 +70,9 @@ public struct StandardOpenIDProfile: OpenIDProviderProfile {
     /// The revocation endpoint to use when discovery advertises none.
     public let fallbackRevocationEndpoint: String?
     /// The device authorization endpoint to use when discovery advertises none.
-    public let fallbackDeviceAuthorizationEndpoint: String?
+    package let fallbackDeviceAuthorizationEndpoint: String?
     /// The private destinations this provider may use although its issuer is not on loopback.
-    public let privateNetworkAllowList: PrivateNetworkAllowList
+    package let privateNetworkAllowList: PrivateNetworkAllowList
 
     /// Creates the standard profile, optionally with a revocation endpoint and a device
     /// authorization endpoint for providers that do not advertise theirs, and the private
@@ -98,7 +89,8 @@ public struct StandardOpenIDProfile: OpenIDProviderProfile {
     /// The standard policy: the discovered issuer, this client as the audience, the
     /// advertised signing algorithms; HS256/384/512 (keyed with the client secret, OpenID
     /// Connect Core §10.1) only when the provider advertises them and this client has a secret.
-    public static func standardPolicy(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication) -> IDTokenPolicy {
+    package static func standardPolicy(metadata: ProviderMetadata, clientID: String, authentication: ClientAuthentication) -> IDTokenPolicy
+    {
         var algorithms = metadata.defaultIDTokenAlgorithms
         var secret: HMACSecret?
         let advertisedHMAC = metadata.idTokenSigningAlgValuesSupported.compactMap(JWSAlgorithm.init(rawValue:)).filter(\.isSymmetric)

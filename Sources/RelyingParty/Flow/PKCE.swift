@@ -1,22 +1,22 @@
-public import FederateTokens
+package import FederateTokens
 import Crypto
 
 /// Proof Key for Code Exchange (RFC 7636), always with `S256`.
-public struct PKCE: Sendable, Hashable {
+package struct PKCE: Sendable, Hashable {
     /// The verifier: 43–128 characters of `[A-Z a-z 0-9 - . _ ~]`. Secret until the code exchange.
-    public let verifier: String
+    package let verifier: String
     /// `BASE64URL(SHA256(ASCII(verifier)))`.
-    public var challenge: String { Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8)))) }
+    package var challenge: String { Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8)))) }
     /// Always `S256` (the `plain` method is never used).
-    public var method: String { "S256" }
+    package var method: String { "S256" }
 
     /// A fresh verifier of 32 random bytes (43 characters, 256 bits).
-    public init() {
+    package init() {
         self.verifier = SecureRandom.token(byteCount: 32)
     }
 
     /// Wraps an existing verifier; throws when it breaks RFC 7636 §4.1.
-    public init(verifier: String) throws(FederateError) {
+    package init(verifier: String) throws(FederateError) {
         guard (43...128).contains(verifier.utf8.count),
             verifier.utf8.allSatisfy({ PKCE.unreserved($0) })
         else {

@@ -1,5 +1,5 @@
-public import FederateTokens
-public import Foundation
+package import FederateTokens
+package import Foundation
 
 /// Everything needed between the redirect to the provider and the callback.
 ///
@@ -8,44 +8,44 @@ public import Foundation
 /// redacted.
 public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible {
     /// The issuer the request went to.
-    public let issuer: String
+    package let issuer: String
     /// The provider ID (`google.com`, `oidc.example`).
-    public let providerID: String
+    package let providerID: String
     /// The client ID.
-    public let clientID: String
+    package let clientID: String
     /// The redirect URI sent (the code exchange must send the same).
-    public let redirectURI: String
+    package let redirectURI: String
     /// `state` (secret).
     public let state: String
     /// `nonce` (secret).
     public let nonce: String
     /// The PKCE verifier (secret).
-    public let codeVerifier: String
+    package let codeVerifier: String
     /// The scopes requested (to tell which were refused).
-    public let scopes: [String]
+    package let scopes: [String]
     /// The response mode requested.
-    public let responseMode: ResponseMode?
+    package let responseMode: ResponseMode?
     /// `max_age` requested, if any.
-    public let maxAge: Duration?
+    package let maxAge: Duration?
     /// Why the flow runs.
-    public let intent: AuthorizationIntent
+    package let intent: AuthorizationIntent
     /// The `acr_values` sent, if any: what the step-up asked for.
-    public let acrValues: [String]
+    package let acrValues: [String]
     /// What the returned ID token must show (`acr`/`amr`), when the request demanded it.
-    public let authentication: AuthenticationRequirement?
+    package let authentication: AuthenticationRequirement?
     /// When the request was built.
-    public let createdAt: Date
+    package let createdAt: Date
     /// After this instant the callback is refused.
-    public let expiresAt: Date
+    package let expiresAt: Date
     /// Where the application sends the browser once the callback is done: a same-site path
     /// it checked when the flow began. Sealed with the rest, not secret.
-    public var returnTo: String?
+    package var returnTo: String?
     /// The signed-in user a link or reauthentication flow is for: the callback must come to
     /// the same user's session.
-    public var uid: String?
+    package var uid: String?
 
-    /// Creates a pending authorization (normally via ``AuthorizationRequest/build(for:now:logger:)``).
-    public init(
+    /// Creates a pending authorization (normally via `AuthorizationRequest/build(for:now:logger:)`).
+    package init(
         issuer: String, providerID: String, clientID: String, redirectURI: String, state: String, nonce: String,
         codeVerifier: String, scopes: [String], responseMode: ResponseMode?, maxAge: Duration?, intent: AuthorizationIntent,
         createdAt: Date, expiresAt: Date, returnTo: String? = nil, uid: String? = nil, acrValues: [String] = [],
@@ -71,7 +71,7 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// Whether the callback is still acceptable at `now`.
-    public func isExpired(at now: Date) -> Bool { now >= expiresAt }
+    package func isExpired(at now: Date) -> Bool { now >= expiresAt }
 
     /// Redacted: no state, nonce or verifier.
     public var description: String {

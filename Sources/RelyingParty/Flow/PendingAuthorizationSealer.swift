@@ -12,7 +12,7 @@ public struct PendingAuthorizationSealer: Sendable {
     /// A sealing key and its identifier.
     public struct Key: Sendable {
         /// A short identifier written into sealed values (letters, digits, `-`, `_`).
-        public let id: String
+        package let id: String
         let key: SymmetricKey
 
         /// Creates a key; it must be 256 bits.
@@ -33,7 +33,7 @@ public struct PendingAuthorizationSealer: Sendable {
         /// A 256-bit key from its standard base64 text (32 bytes, 44 characters), as kept in a
         /// secret store and loaded on every instance: `openssl rand -base64 32` makes one.
         /// Throws `invalid_configuration` for anything else.
-        public init(id: String, base64: String) throws(FederateError) {
+        package init(id: String, base64: String) throws(FederateError) {
             guard let bytes = Data(base64Encoded: base64), bytes.count == 32 else {
                 throw FederateError(.invalidConfiguration, "a sealing key is 32 bytes in standard base64 (openssl rand -base64 32)")
             }
@@ -42,16 +42,16 @@ public struct PendingAuthorizationSealer: Sendable {
 
         /// A new random 256-bit key. Cookies it sealed open only in this process: fine for one
         /// instance in development; several instances, or restarts that keep sign-ins in
-        /// progress, load one key with ``init(id:base64:)``.
+        /// progress, load one key with `init(id:base64:)`.
         public static func generate(id: String) throws(FederateError) -> Key {
             try Key(id: id, key: SymmetricKey(size: .bits256))
         }
     }
 
     /// The keys; the first seals.
-    public let keys: [Key]
+    package let keys: [Key]
     /// The largest sealed value accepted by ``open(_:now:)``.
-    public static let maxSealedBytes = 8 * 1024
+    package static let maxSealedBytes = 8 * 1024
 
     /// Creates a sealer. At least one key is required.
     public init(keys: [Key]) throws(FederateError) {

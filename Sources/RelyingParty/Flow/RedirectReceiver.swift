@@ -1,10 +1,10 @@
-public import FederateTokens
+package import FederateTokens
 
 /// Where a native or command-line app receives its authorization response (RFC 8252): a
 /// loopback listener (`LoopbackRedirectListener`, in FederateLoopback), or an app's own
 /// custom-scheme handler. Provider modules drive a sign-in through it without knowing how
 /// the redirect arrives.
-public protocol RedirectReceiver: Sendable {
+package protocol RedirectReceiver: Sendable {
     /// The redirect URI to send in the authorization request.
     var redirectURI: String { get }
 

@@ -1,13 +1,13 @@
-public import FederateTokens
+package import FederateTokens
 
 /// Standard OpenID Connect at a multi-tenant issuer, nothing else added: for any provider
 /// whose discovery gives a `{tenantid}` template (``OpenIDProviderProfile/tenantIssuer``).
-public struct StandardMultiTenantProfile: OpenIDProviderProfile {
+package struct StandardMultiTenantProfile: OpenIDProviderProfile {
     /// The template, the tenants accepted and the tenant claim.
-    public let tenantIssuer: TenantIssuerRule?
+    package let tenantIssuer: TenantIssuerRule?
 
     /// Creates the profile.
-    public init(tenantIssuer: TenantIssuerRule) {
+    package init(tenantIssuer: TenantIssuerRule) {
         self.tenantIssuer = tenantIssuer
     }
 }

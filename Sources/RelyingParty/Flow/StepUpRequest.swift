@@ -10,18 +10,18 @@ public import FederateTokens
 ///
 /// Everything it demands is sealed with the ``PendingAuthorization`` and checked when the ID
 /// token returns: `max_age` needs an `auth_time` no older than it (`auth_too_old`), the
-/// requirement (or an essential `acr` in ``claims``) needs a matching `acr`/`amr`
+/// requirement (or an essential `acr` in `claims`) needs a matching `acr`/`amr`
 /// (`insufficient_authentication_level`).
 public struct StepUpRequest: Sendable, Hashable {
     /// `acr_values`, in order of preference; empty sends the requirement's accepted `acr` values.
-    public var acrValues: [String]
+    package var acrValues: [String]
     /// `max_age`: the longest since the user's last active authentication; `.zero` asks for a
     /// fresh one. The ID token's `auth_time` is then required and checked.
-    public var maxAge: Duration?
+    package var maxAge: Duration?
     /// The `claims` parameter (an essential `acr` in it is checked).
-    public var claims: ClaimsRequest?
+    package var claims: ClaimsRequest?
     /// The `acr`/`amr` the ID token must show.
-    public var authentication: AuthenticationRequirement?
+    package var authentication: AuthenticationRequirement?
 
     /// Creates a step-up request.
     public init(

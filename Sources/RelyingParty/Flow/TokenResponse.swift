@@ -1,4 +1,4 @@
-public import FederateTokens
+package import FederateTokens
 /// A successful token-endpoint response (RFC 6749 §5.1), checked for shape before any of its
 /// tokens is used: `access_token` a non-empty string, `token_type` Bearer or DPoP (RFC 9449
 /// §5; in any case),
@@ -7,19 +7,19 @@ public import FederateTokens
 /// trap on it). The ID token is not verified here; ``OpenIDClient`` does that next.
 ///
 /// Holds bearer credentials: its `description` is redacted.
-public struct TokenResponse: Sendable, CustomStringConvertible {
+package struct TokenResponse: Sendable, CustomStringConvertible {
     /// `access_token`.
     public let accessToken: String
     /// `token_type` as sent: `Bearer`, or `DPoP` for a token bound to the client's DPoP key.
     public let tokenType: String
     /// `expires_in`, in seconds, if sent.
-    public let expiresIn: Double?
+    package let expiresIn: Double?
     /// `refresh_token`, if sent.
-    public let refreshToken: String?
+    package let refreshToken: String?
     /// `id_token`, not yet verified, if sent.
-    public let idToken: String?
+    package let idToken: String?
     /// `scope` split on spaces, if sent.
-    public let scopes: [String]?
+    package let scopes: [String]?
     /// Every member of the response.
     public let members: [String: JSONValue]
 

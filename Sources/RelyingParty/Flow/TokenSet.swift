@@ -8,7 +8,7 @@ public struct TokenSet: Sendable, CustomStringConvertible {
     /// The access token.
     public let accessToken: String
     /// `token_type` as sent: `Bearer`, or `DPoP` when the access token is bound to the
-    /// client's DPoP key (then present it with `Authorization: DPoP` and a proof; ``isDPoPBound``).
+    /// client's DPoP key (then present it with `Authorization: DPoP` and a proof; `isDPoPBound`).
     public let tokenType: String
     /// When the access token expires (`expires_in` made absolute), if the provider said.
     public let expiresAt: Date?
@@ -21,12 +21,12 @@ public struct TokenSet: Sendable, CustomStringConvertible {
     /// The scopes granted: the response's `scope`, or the requested scopes when it is absent (RFC 6749 §5.1).
     public let grantedScopes: [String]
     /// Requested scopes the user or provider did not grant (granular consent).
-    public let refusedScopes: [String]
+    package let refusedScopes: [String]
     /// Every member of the token response (contains secrets).
-    public let response: [String: JSONValue]
+    package let response: [String: JSONValue]
 
     /// Creates a token set (normally built by ``OpenIDClient``).
-    public init(
+    package init(
         accessToken: String, tokenType: String, expiresAt: Date?, refreshToken: String?, idToken: String?,
         idTokenClaims: IDToken?, grantedScopes: [String], refusedScopes: [String], response: [String: JSONValue]
     ) {
@@ -42,7 +42,7 @@ public struct TokenSet: Sendable, CustomStringConvertible {
     }
 
     /// Whether the access token is DPoP-bound (`token_type` `DPoP`, RFC 9449 §5).
-    public var isDPoPBound: Bool { tokenType.caseInsensitiveEquals("DPoP") }
+    package var isDPoPBound: Bool { tokenType.caseInsensitiveEquals("DPoP") }
 
     /// Redacted.
     public var description: String {

@@ -1,4 +1,4 @@
-public import FederateTokens
+package import FederateTokens
 public import Foundation
 
 /// A token an authorization server issued to this service itself: by the client-credentials
@@ -6,7 +6,7 @@ public import Foundation
 ///
 /// A bearer credential: its `description` is redacted.
 public struct IssuedToken: Sendable, CustomStringConvertible {
-    /// `access_token`: the token issued (for token exchange, of ``issuedTokenType``).
+    /// `access_token`: the token issued (for token exchange, of `issuedTokenType`).
     public let token: String
     /// `token_type`: `Bearer`, `DPoP` (bound to the client's DPoP key), or for token exchange
     /// `N_A` when the issued token is not an access token (RFC 8693 §2.2.1).
@@ -20,10 +20,10 @@ public struct IssuedToken: Sendable, CustomStringConvertible {
     /// `refresh_token`, if the server sent one (RFC 8693 allows it; RFC 6749 §4.4.3 advises against it).
     public let refreshToken: String?
     /// Every member of the answer (holds the token).
-    public let response: [String: JSONValue]
+    package let response: [String: JSONValue]
 
     /// Creates a value (normally built by ``ServiceTokenClient``).
-    public init(
+    package init(
         token: String, tokenType: String, issuedTokenType: String?, expiresAt: Date?, scopes: [String], refreshToken: String?,
         response: [String: JSONValue]
     ) {
@@ -37,7 +37,7 @@ public struct IssuedToken: Sendable, CustomStringConvertible {
     }
 
     /// Whether the token is DPoP-bound (`token_type` `DPoP`).
-    public var isDPoPBound: Bool { tokenType.caseInsensitiveEquals("DPoP") }
+    package var isDPoPBound: Bool { tokenType.caseInsensitiveEquals("DPoP") }
 
     /// Redacted.
     public var description: String {

@@ -23,11 +23,11 @@ public final class ServiceTokenCache: Sendable {
     }
 
     /// The client that gets the tokens.
-    public let client: ServiceTokenClient
+    package let client: ServiceTokenClient
     /// How long before expiry a token is renewed.
-    public let refreshBefore: Duration
+    package let refreshBefore: Duration
     /// How long a token without `expires_in` is kept.
-    public let defaultLifetime: Duration
+    package let defaultLifetime: Duration
     private let entries = Mutex<[ExactString: Entry]>([:])
     private static let maximumKeys = 256
 

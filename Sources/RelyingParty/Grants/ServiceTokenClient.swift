@@ -5,11 +5,12 @@ public import Logging
 /// A service's own client at an authorization server, for calls between services: the
 /// client-credentials grant (RFC 6749 §4.4) and token exchange (RFC 8693), with any client
 /// authentication but `none` (a public client has no credentials to grant on), and DPoP
-/// (RFC 9449) when it has a key (``withDPoP(_:)``).
+/// (RFC 9449) when it has a key (`withDPoP(_:)`).
 ///
 /// ```swift
-/// let metadata = try await AuthorizationServerDiscovery(httpClient: http).metadata(for: issuer)
-/// let client = try ServiceTokenClient(metadata: metadata, clientID: "billing", authentication: .clientSecretBasic(secret: secret), httpClient: http)
+/// let client = try ServiceTokenClient(
+///     tokenEndpoint: "https://auth.example.com/oauth2/token", issuer: "https://auth.example.com",
+///     clientID: "billing", authentication: .clientSecretBasic(secret: secret), httpClient: http)
 /// let token = try await client.clientCredentials(scopes: ["invoices:read"])
 /// ```
 ///
@@ -19,23 +20,23 @@ public import Logging
 /// `invalid_target`, `invalid_grant`, `unsupported_grant_type`, …).
 public struct ServiceTokenClient: Sendable {
     /// The issuer, for spans and logs (the token endpoint's when configured without one).
-    public let issuer: String
+    package let issuer: String
     /// The token endpoint.
-    public let tokenEndpoint: String
+    package let tokenEndpoint: String
     /// The client ID.
-    public let clientID: String
+    package let clientID: String
     /// How the client authenticates.
-    public let authentication: ClientAuthentication
+    package let authentication: ClientAuthentication
     /// The transport.
-    public let httpClient: any HTTPClient
+    package let httpClient: any HTTPClient
     /// The time `expires_in` is made absolute with.
-    public let clock: FederateClock
+    package let clock: FederateClock
     /// The DPoP key requests prove possession of (the server then binds its tokens to it), if any.
-    public private(set) var dpop: DPoPProofSigner?
+    package private(set) var dpop: DPoPProofSigner?
     let logger: Logger
     let observability: Observability
 
-    /// A client for the token endpoint `tokenEndpoint` (checked by ``EndpointSecurity``).
+    /// A client for the token endpoint `tokenEndpoint` (checked by `EndpointSecurity`).
     /// Throws `invalid_configuration` for `ClientAuthentication.none`.
     public init(
         tokenEndpoint: String, issuer: String? = nil, clientID: String, authentication: ClientAuthentication, httpClient: any HTTPClient,
@@ -60,7 +61,7 @@ public struct ServiceTokenClient: Sendable {
     }
 
     /// A client for the token endpoint of the server `metadata` describes.
-    public init(
+    package init(
         metadata: AuthorizationServerMetadata, clientID: String, authentication: ClientAuthentication, httpClient: any HTTPClient,
         clock: FederateClock = .system, logger: Logger = Logger(label: "federate.service-tokens"),
         observability: Observability = Observability()

@@ -1,4 +1,4 @@
-public import FederateTokens
+import FederateTokens
 
 /// An RFC 8693 token exchange: the token this service holds for someone (the subject), and
 /// optionally its own (the actor), traded for a token for another audience or resource.
@@ -18,24 +18,24 @@ public struct TokenExchangeRequest: Sendable, CustomStringConvertible {
     }
 
     /// `grant_type` of a token exchange.
-    public static let grantType = "urn:ietf:params:oauth:grant-type:token-exchange"
+    package static let grantType = "urn:ietf:params:oauth:grant-type:token-exchange"
 
     /// `subject_token`: the token that represents the party on whose behalf the request is made.
-    public var subjectToken: String
+    package var subjectToken: String
     /// `subject_token_type`, an absolute URI (``TokenType``).
-    public var subjectTokenType: String
+    package var subjectTokenType: String
     /// `actor_token`: the token of the party acting (delegation), if any.
-    public var actorToken: String?
+    package var actorToken: String?
     /// `actor_token_type`, required with an actor token.
-    public var actorTokenType: String?
+    package var actorTokenType: String?
     /// `requested_token_type`, if a particular type is wanted.
-    public var requestedTokenType: String?
+    package var requestedTokenType: String?
     /// `resource` values (absolute URIs of the services the token is for).
-    public var resources: [String]
+    package var resources: [String]
     /// `audience` values (logical names of those services).
-    public var audiences: [String]
+    package var audiences: [String]
     /// `scope` values.
-    public var scopes: [String]
+    package var scopes: [String]
 
     /// Creates a request.
     public init(

@@ -19,10 +19,10 @@ public struct DestinationPolicy: Sendable, Hashable, CustomStringConvertible {
     let publicOnlyExceptions: PrivateNetworkAllowList?
 
     /// Any address: the policy of a provider whose issuer is on loopback.
-    public static let anyAddress = DestinationPolicy(publicOnlyExceptions: nil)
+    package static let anyAddress = DestinationPolicy(publicOnlyExceptions: nil)
 
     /// Public addresses only, except those `allowList` names.
-    public static func publicAddresses(except allowList: PrivateNetworkAllowList = .none) -> DestinationPolicy {
+    package static func publicAddresses(except allowList: PrivateNetworkAllowList = .none) -> DestinationPolicy {
         DestinationPolicy(publicOnlyExceptions: allowList)
     }
 
@@ -30,14 +30,14 @@ public struct DestinationPolicy: Sendable, Hashable, CustomStringConvertible {
         self.publicOnlyExceptions = publicOnlyExceptions
     }
 
-    /// The policy of the requests made for `issuer`: ``anyAddress`` when its host is on
+    /// The policy of the requests made for `issuer`: `anyAddress` when its host is on
     /// loopback, else public addresses only, except those `allowList` names.
     public init(issuer: String, allowing allowList: PrivateNetworkAllowList = .none) {
         self.publicOnlyExceptions = Self.isLoopback(host: Self.host(of: issuer) ?? "") ? nil : allowList
     }
 
     /// Whether any address is allowed (the issuer is on loopback).
-    public var allowsAnyAddress: Bool { publicOnlyExceptions == nil }
+    package var allowsAnyAddress: Bool { publicOnlyExceptions == nil }
 
     /// Whether a connection to `address` (4 or 16 bytes, network order), made for a URL whose
     /// host is `host`, is allowed.

@@ -1,4 +1,4 @@
-public import FederateTokens
+package import FederateTokens
 import Foundation
 
 /// Checks a URL Federate will call, open or print (issuer, discovery, key set, every endpoint a
@@ -13,10 +13,10 @@ import Foundation
 ///   the ``DestinationPolicy`` allows it (`FederateError/Code/privateAddressRefused`);
 /// - it is `https`, or plain `http` on a loopback host when the provider's issuer is itself on
 ///   loopback (`FederateError/Code/insecureEndpoint`).
-public enum EndpointSecurity {
+package enum EndpointSecurity {
     /// Validates `url`, for the named `field`, as a URL that is its own issuer: ``validate(_:field:destination:)``
     /// with `DestinationPolicy(issuer: url)`.
-    public static func validate(_ url: String, field: String) throws(FederateError) {
+    package static func validate(_ url: String, field: String) throws(FederateError) {
         try validate(url, field: field, destination: DestinationPolicy(issuer: url))
     }
 

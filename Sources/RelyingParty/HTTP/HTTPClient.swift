@@ -45,9 +45,9 @@ public struct HTTPRequest: Sendable {
     public var destination: DestinationPolicy
 
     /// The default deadline for an exchange: 10 seconds.
-    public static let defaultTimeout: Duration = .seconds(10)
+    package static let defaultTimeout: Duration = .seconds(10)
     /// The default response size limit: 1 MiB.
-    public static let defaultMaxResponseBytes = 1 << 20
+    package static let defaultMaxResponseBytes = 1 << 20
 
     /// Creates a request.
     public init(
@@ -55,8 +55,8 @@ public struct HTTPRequest: Sendable {
         url: String,
         headers: [(name: String, value: String)] = [],
         body: [UInt8]? = nil,
-        timeout: Duration = HTTPRequest.defaultTimeout,
-        maxResponseBytes: Int = HTTPRequest.defaultMaxResponseBytes,
+        timeout: Duration = .seconds(10),
+        maxResponseBytes: Int = 1 << 20,
         followRedirects: Bool = false,
         destination: DestinationPolicy? = nil
     ) {
@@ -89,7 +89,7 @@ extension HTTPClient {
 extension HTTPRequest {
     /// The `User-Agent` the transports send by default:
     /// `Federate/<version> (+https://github.com/federate-swift/federate)`.
-    public static let defaultUserAgent = "Federate/\(FederateVersion.string) (+https://github.com/federate-swift/federate)"
+    package static let defaultUserAgent = "Federate/\(FederateVersion.string) (+https://github.com/federate-swift/federate)"
 
     /// `scheme://host[:port]` of a URL, without credentials, path, query or fragment: what a
     /// transport's error message may name.
@@ -128,7 +128,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// Whether the status is in 200...299.
-    public var isSuccess: Bool { (200...299).contains(status) }
+    package var isSuccess: Bool { (200...299).contains(status) }
 }
 
 extension String {

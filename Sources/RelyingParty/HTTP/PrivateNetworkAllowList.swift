@@ -60,10 +60,10 @@ public struct PrivateNetworkAllowList: Sendable, Hashable, CustomStringConvertib
     }
 
     /// Whether the list is empty.
-    public var isEmpty: Bool { names.isEmpty && networks.isEmpty }
+    package var isEmpty: Bool { names.isEmpty && networks.isEmpty }
 
     /// The entries, normalised, names first.
-    public var entries: [String] { names + networks.map(\.description) }
+    package var entries: [String] { names + networks.map(\.description) }
 
     /// The entries, comma-separated.
     public var description: String { entries.isEmpty ? "(none)" : entries.joined(separator: ", ") }

@@ -1,4 +1,4 @@
-public import FederateTokens
+package import FederateTokens
 import Foundation
 
 extension DestinationPolicy {

@@ -23,31 +23,31 @@ import Foundation
 ///   `FederateError.Code.introspectionFailed`, with the cause; it is not cached.
 public struct IntrospectionClient: CallerTokenVerifier {
     /// The introspection endpoint.
-    public let endpoint: String
+    package let endpoint: String
     /// The client ID the API authenticates with.
-    public let clientID: String
+    package let clientID: String
     /// How the API authenticates.
-    public let authentication: ClientAuthentication
+    package let authentication: ClientAuthentication
     /// The API's resource identifier: an active result whose `aud` is present must contain it.
-    public let resource: String?
+    package let resource: String?
     /// The authorization server's issuer: an active result whose `iss` is present must equal it.
-    public let issuer: String?
+    package let issuer: String?
     /// The provider the tokens come from, as callers' identities name it.
-    public let providerID: String?
+    package let providerID: String?
     /// The caching rules.
-    public let cachePolicy: IntrospectionCachePolicy
+    package let cachePolicy: IntrospectionCachePolicy
     /// The leeway for `exp` and `nbf`.
-    public let clockTolerance: Duration
+    package let clockTolerance: Duration
     /// The time results are checked and cached at.
-    public let clock: FederateClock
+    package let clock: FederateClock
     /// Where the requests may connect: the provider's (`ProviderMetadata/destination`) for an
     /// advertised endpoint; by default the endpoint is its own issuer.
-    public let destination: DestinationPolicy
+    package let destination: DestinationPolicy
     private let httpClient: any HTTPClient
     private let cache: IntrospectionCache
 
     /// Creates a client for `endpoint` (HTTPS, or HTTP on a loopback host).
-    public init(
+    package init(
         endpoint: String, clientID: String, authentication: ClientAuthentication, resource: String? = nil, issuer: String? = nil,
         providerID: String? = nil, cachePolicy: IntrospectionCachePolicy = IntrospectionCachePolicy(),
         clockTolerance: Duration = .seconds(60),
@@ -87,11 +87,11 @@ public struct IntrospectionClient: CallerTokenVerifier {
     }
 
     /// How many calls to the endpoint this client has made (cache misses).
-    public var endpointCalls: Int { cache.callCount }
+    package var endpointCalls: Int { cache.callCount }
 
     /// The endpoint's answer for `token`, from the cache when it holds one. An inactive token
     /// is a response with ``IntrospectionResponse/active`` `false`, not an error.
-    public func introspect(_ token: String) async throws(FederateError) -> IntrospectionResponse {
+    package func introspect(_ token: String) async throws(FederateError) -> IntrospectionResponse {
         let request = self
         let policy = cachePolicy
         let clock = self.clock

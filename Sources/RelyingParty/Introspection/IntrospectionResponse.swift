@@ -1,4 +1,4 @@
-public import FederateTokens
+package import FederateTokens
 
 /// An RFC 7662 introspection response (§2.2), read strictly.
 ///
@@ -9,40 +9,40 @@ public import FederateTokens
 /// in RFC 6749's grammar, `aud` a string or an array of strings); a malformed one is
 /// `FederateError.Code.invalidClaim`, and a `cnf` that is not an object (or a malformed
 /// `cnf.jkt`) is `FederateError.Code.tokenBindingMismatch`. An inactive response carries nothing else.
-public struct IntrospectionResponse: Sendable {
+package struct IntrospectionResponse: Sendable {
     /// `active`.
-    public let active: Bool
+    package let active: Bool
     /// `scope` (none when absent or inactive).
-    public let scopes: OAuthScopes
+    package let scopes: OAuthScopes
     /// `client_id`.
-    public let clientID: String?
+    package let clientID: String?
     /// `username`.
-    public let username: String?
+    package let username: String?
     /// `token_type` (`Bearer`, `DPoP`).
-    public let tokenType: String?
+    package let tokenType: String?
     /// `exp`.
-    public let expiresAt: NumericDate?
+    package let expiresAt: NumericDate?
     /// `iat`.
-    public let issuedAt: NumericDate?
+    package let issuedAt: NumericDate?
     /// `nbf`.
-    public let notBefore: NumericDate?
+    package let notBefore: NumericDate?
     /// `sub`.
-    public let subject: String?
+    package let subject: String?
     /// `aud`, as a list (`nil` when absent).
-    public let audiences: [String]?
+    package let audiences: [String]?
     /// `iss`.
-    public let issuer: String?
+    package let issuer: String?
     /// `jti`.
-    public let jwtID: String?
+    package let jwtID: String?
     /// `cnf`, when the token is bound to a key.
-    public let confirmation: TokenConfirmation?
+    package let confirmation: TokenConfirmation?
     /// What the token is bound to, from ``confirmation`` and ``tokenType``.
-    public var binding: TokenBinding { TokenBinding(confirmation: confirmation, tokenType: tokenType) }
+    package var binding: TokenBinding { TokenBinding(confirmation: confirmation, tokenType: tokenType) }
     /// Every member of the response (for an inactive token, only `active`).
-    public let members: [String: JSONValue]
+    package let members: [String: JSONValue]
 
     /// Parses a response body.
-    public init(json body: [UInt8]) throws(FederateError) {
+    package init(json body: [UInt8]) throws(FederateError) {
         let object: [String: JSONValue]
         do {
             object = try JSONParser(limits: .init(maxBytes: 64 * 1024, maxDepth: 16)).parseObject(body)
@@ -53,7 +53,7 @@ public struct IntrospectionResponse: Sendable {
     }
 
     /// Reads a response already parsed.
-    public init(members object: [String: JSONValue]) throws(FederateError) {
+    package init(members object: [String: JSONValue]) throws(FederateError) {
         guard case .bool(let active)? = object["active"] else {
             throw FederateError(.introspectionFailed, "the introspection response has no Boolean 'active'")
         }

@@ -14,7 +14,7 @@ extension OpenIDClient {
 
     /// An introspection client at the provider's `introspection_endpoint` for the API
     /// `resource`, authenticating as this client unless `clientID` and `authentication` say otherwise.
-    public func introspectionClient(
+    package func introspectionClient(
         resource: String?, providerID: String? = nil, clientID: String? = nil, authentication: ClientAuthentication? = nil,
         cachePolicy: IntrospectionCachePolicy = IntrospectionCachePolicy()
     ) throws(FederateError) -> IntrospectionClient {

@@ -1,22 +1,22 @@
-public import FederateTokens
+package import FederateTokens
 
 /// How a key endpoint's document becomes a `JSONWebKeySet`: a JWKS (``jwks``), or a format
 /// a provider module adds (FederateGoogle's x509 certificate map). The relying-party layer
 /// knows only JWKS.
 public struct KeySetFormat: Sendable {
     /// A short name, for logs and cache keys (`jwks`).
-    public let name: String
+    package let name: String
     private let parser: @Sendable ([UInt8]) throws(FederateError) -> JSONWebKeySet
 
     /// Creates a format from its name and parser. The parser must skip unusable keys rather
-    /// than fail the whole set, as `JSONWebKeySet/init(jwks:limits:)` does.
-    public init(name: String, parser: @escaping @Sendable ([UInt8]) throws(FederateError) -> JSONWebKeySet) {
+    /// than fail the whole set, as `JSONWebKeySet/init(jwks:)` does.
+    package init(name: String, parser: @escaping @Sendable ([UInt8]) throws(FederateError) -> JSONWebKeySet) {
         self.name = name
         self.parser = parser
     }
 
     /// Parses a fetched document.
-    public func parse(_ document: [UInt8]) throws(FederateError) -> JSONWebKeySet {
+    package func parse(_ document: [UInt8]) throws(FederateError) -> JSONWebKeySet {
         try parser(document)
     }
 

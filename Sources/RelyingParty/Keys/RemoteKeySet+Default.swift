@@ -1,10 +1,10 @@
-public import FederateTokens
+package import FederateTokens
 
 extension RemoteKeySet {
     /// `keys` when given; else a ``RemoteKeySet`` on `url` fetched over `httpClient`. Provider
     /// verifiers take one or the other: without either there is nothing to verify with, so
     /// this throws `FederateError/Code/invalidConfiguration`.
-    public static func keys(
+    package static func keys(
         _ keys: (any KeySetProvider)?, orFetch url: String, format: KeySetFormat = .jwks, over httpClient: (any HTTPClient)?,
         clock: FederateClock = .system, observability: Observability = Observability()
     ) throws(FederateError) -> any KeySetProvider {

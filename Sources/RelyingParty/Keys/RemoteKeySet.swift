@@ -6,21 +6,21 @@ public import Logging
 ///
 /// - Cached for `Cache-Control: max-age`, clamped by the ``CachePolicy``.
 /// - A token with an unknown `kid` triggers one refetch, shared by all concurrent callers,
-///   and at most one such forced refetch per ``CachePolicy/forcedRefreshInterval``.
+///   and at most one such forced refetch per `CachePolicy/forcedRefreshInterval`.
 /// - While the endpoint fails, the last good set keeps serving for
-///   ``CachePolicy/maximumStaleness`` after it expired; then `FederateError/Code/keyFetchFailed`.
+///   `CachePolicy/maximumStaleness` after it expired; then `FederateError/Code/keyFetchFailed`.
 /// - The URL must be HTTPS (or loopback HTTP); redirects are not followed; the fetch connects
-///   only where ``destination`` allows (`private_address_refused` otherwise).
+///   only where `destination` allows (`private_address_refused` otherwise).
 /// - Counts fetches, refused refetches and stale serves (`federate_key_set_*`, labelled with
 ///   the URL) through its `Observability`.
 public final class RemoteKeySet: KeySetProvider, KeySetAtHand {
     /// The key endpoint.
-    public let url: String
+    package let url: String
     /// The document format.
-    public let format: KeySetFormat
+    package let format: KeySetFormat
     /// Where the fetch may connect: the provider's (`ProviderMetadata/destination`) for its
     /// `jwks_uri`; by default the URL is its own issuer.
-    public let destination: DestinationPolicy
+    package let destination: DestinationPolicy
     private let cache: RefreshingCache<JSONWebKeySet>
 
     /// Creates a remote key set. Nothing is fetched until the first verification.
@@ -74,10 +74,10 @@ public final class RemoteKeySet: KeySetProvider, KeySetAtHand {
     }
 
     /// How many fetches this key set has started (for tests and metrics).
-    public var fetchCount: Int { cache.fetchCount }
+    package var fetchCount: Int { cache.fetchCount }
 
     /// Whether keys are in the cache (fresh, or stale but still served): fetches nothing.
-    public var isWarm: Bool { cache.warmValue != nil }
+    package var isWarm: Bool { cache.warmValue != nil }
 
     /// The cached keys, fetched when missing or expired. While they are fresh they are
     /// returned at once, on the caller's executor, without suspending.

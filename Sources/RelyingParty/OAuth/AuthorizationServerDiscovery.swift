@@ -1,5 +1,5 @@
-public import FederateTokens
-public import Logging
+package import FederateTokens
+package import Logging
 import Synchronization
 
 /// Fetches and caches validated ``AuthorizationServerMetadata`` per issuer, one fetch in
@@ -10,7 +10,7 @@ import Synchronization
 /// name appended to the issuer (django-oauth-toolkit serves it there); the OpenID discovery
 /// document (`/.well-known/openid-configuration`), whose members an authorization server
 /// shares. Any other status, or a document that fails validation, is an error.
-public final class AuthorizationServerDiscovery: Sendable {
+package final class AuthorizationServerDiscovery: Sendable {
     private let httpClient: any HTTPClient
     private let clock: FederateClock
     private let cachePolicy: CachePolicy
@@ -19,7 +19,7 @@ public final class AuthorizationServerDiscovery: Sendable {
     private let caches = Mutex<[ExactString: RefreshingCache<AuthorizationServerMetadata>]>([:])
 
     /// Creates a discovery client.
-    public init(
+    package init(
         httpClient: any HTTPClient, cachePolicy: CachePolicy = CachePolicy(), clock: FederateClock = .system,
         logger: Logger = Logger(label: "federate.discovery")
     ) {
@@ -30,7 +30,7 @@ public final class AuthorizationServerDiscovery: Sendable {
     }
 
     /// The validated metadata of `issuer` (cached).
-    public func metadata(for issuer: String) async throws(FederateError) -> AuthorizationServerMetadata {
+    package func metadata(for issuer: String) async throws(FederateError) -> AuthorizationServerMetadata {
         try EndpointSecurity.validate(issuer, field: "issuer", destination: DestinationPolicy(issuer: issuer))
         let cache = caches.withLock { caches in
             if let existing = caches[ExactString(issuer)] { return existing }
@@ -42,7 +42,7 @@ public final class AuthorizationServerDiscovery: Sendable {
     }
 
     /// `issuer`'s metadata when it is cached (fresh, or stale but still served); fetches nothing.
-    public func cachedMetadata(for issuer: String) -> AuthorizationServerMetadata? {
+    package func cachedMetadata(for issuer: String) -> AuthorizationServerMetadata? {
         caches.withLock { $0[ExactString(issuer)] }?.warmValue
     }
 

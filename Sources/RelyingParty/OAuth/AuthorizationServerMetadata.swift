@@ -8,41 +8,41 @@ import Foundation
 ///
 /// Validation: the `issuer` equals the issuer the document was fetched for, byte for byte
 /// (RFC 8414 §3.3); `authorization_endpoint` and `token_endpoint` are present; every endpoint
-/// passes ``EndpointSecurity`` (HTTPS, or HTTP on a loopback host). Unlike an OpenID
+/// passes `EndpointSecurity` (HTTPS, or HTTP on a loopback host). Unlike an OpenID
 /// provider's document (``ProviderMetadata``), no key set and no ID-token algorithms are required.
 public struct AuthorizationServerMetadata: Sendable {
     /// `issuer`: the authorization server's identifier, also the RFC 9207 `iss` its callbacks carry.
-    public let issuer: String
+    package let issuer: String
     /// `authorization_endpoint`.
-    public let authorizationEndpoint: String
+    package let authorizationEndpoint: String
     /// `token_endpoint`.
-    public let tokenEndpoint: String
+    package let tokenEndpoint: String
     /// `revocation_endpoint` (RFC 7009), if any.
-    public let revocationEndpoint: String?
+    package let revocationEndpoint: String?
     /// `introspection_endpoint` (RFC 7662), if any.
-    public let introspectionEndpoint: String?
+    package let introspectionEndpoint: String?
     /// `jwks_uri`, if any (not needed without ID tokens).
-    public let jwksURI: String?
+    package let jwksURI: String?
     /// `token_endpoint_auth_methods_supported`, if advertised (RFC 8414's default is `client_secret_basic`).
-    public let tokenEndpointAuthMethodsSupported: [String]?
+    package let tokenEndpointAuthMethodsSupported: [String]?
     /// `code_challenge_methods_supported`, if advertised.
-    public let codeChallengeMethodsSupported: [String]?
+    package let codeChallengeMethodsSupported: [String]?
     /// `grant_types_supported`, if advertised.
-    public let grantTypesSupported: [String]?
+    package let grantTypesSupported: [String]?
     /// `scopes_supported`, if advertised.
-    public let scopesSupported: [String]?
+    package let scopesSupported: [String]?
     /// `authorization_response_iss_parameter_supported` (RFC 9207); `false` when absent. When
     /// `true`, a callback without `iss` is refused.
-    public let authorizationResponseIssParameterSupported: Bool
+    package let authorizationResponseIssParameterSupported: Bool
     /// Every member of the document (empty when configured).
-    public let document: [String: JSONValue]
+    package let document: [String: JSONValue]
     /// Where the requests made for this server may connect: any address for an issuer on
     /// loopback, else public addresses only (the private-network rule, ``DestinationPolicy``).
     /// Every endpoint was checked against it, and every request carries it.
-    public let destination: DestinationPolicy
+    package let destination: DestinationPolicy
 
     /// Endpoints configured by hand, for a server that publishes no RFC 8414 document. Each is
-    /// checked by ``EndpointSecurity`` under the issuer's ``destination``; throws
+    /// checked by `EndpointSecurity` under the issuer's `destination`; throws
     /// `insecure_endpoint`, `invalid_url` or `private_address_refused`.
     public init(
         issuer: String, authorizationEndpoint: String, tokenEndpoint: String, revocationEndpoint: String? = nil,
@@ -74,7 +74,7 @@ public struct AuthorizationServerMetadata: Sendable {
     /// Parses and validates a metadata document (RFC 8414, or an OpenID provider's discovery
     /// document, which has the same members) fetched for `expectedIssuer`. Throws
     /// `invalid_discovery_document`, `discovery_issuer_mismatch`, `insecure_endpoint`, `invalid_url`.
-    public init(document bytes: some Collection<UInt8>, expectedIssuer: String) throws(FederateError) {
+    package init(document bytes: some Collection<UInt8>, expectedIssuer: String) throws(FederateError) {
         let members: [String: JSONValue]
         do {
             members = try JSONParser().parseObject(bytes)
@@ -139,7 +139,7 @@ public struct AuthorizationServerMetadata: Sendable {
     }
 
     /// The metadata of an OpenID provider, seen as an authorization server.
-    public init(_ metadata: ProviderMetadata) {
+    package init(_ metadata: ProviderMetadata) {
         self.issuer = metadata.issuer
         self.authorizationEndpoint = metadata.authorizationEndpoint
         self.tokenEndpoint = metadata.tokenEndpoint
@@ -157,7 +157,7 @@ public struct AuthorizationServerMetadata: Sendable {
 
     /// RFC 8414 §3: `/.well-known/oauth-authorization-server` inserted between the issuer's
     /// host and its path (`https://a.example/tenant` → `https://a.example/.well-known/oauth-authorization-server/tenant`).
-    public static func metadataURL(forIssuer issuer: String) -> String {
+    package static func metadataURL(forIssuer issuer: String) -> String {
         var trimmed = issuer
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let schemeEnd = trimmed.range(of: "://") else { return trimmed + "/.well-known/oauth-authorization-server" }

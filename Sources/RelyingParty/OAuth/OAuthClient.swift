@@ -1,6 +1,6 @@
-public import FederateTokens
-public import Foundation
-public import Logging
+package import FederateTokens
+import Foundation
+package import Logging
 
 /// A relying party for one client at an OAuth 2.0 authorization server that issues no ID
 /// token (GitHub, Discord, an internal OAuth server): the authorization-code flow with PKCE
@@ -8,7 +8,7 @@ public import Logging
 ///
 /// Without an ID token nothing is signed: who the user is comes from the user endpoint,
 /// called with the access token over HTTPS (or loopback HTTP) only, its answer bounded and
-/// strictly parsed (``userResource(at:accessToken:tokenType:)``). The provider modules
+/// strictly parsed (`userResource(at:accessToken:tokenType:)`). The provider modules
 /// (`FederateOAuth2`, `FederateGitHub`) turn that answer into a credential.
 ///
 /// ```swift
@@ -19,28 +19,28 @@ public import Logging
 /// let tokens = try await client.finish(AuthorizationResponse(query: query), pending: built.pending)
 /// let user = try await client.userResource(at: "https://api.example/me", accessToken: tokens.accessToken)
 /// ```
-public struct OAuthClient: Sendable {
+package struct OAuthClient: Sendable {
     /// The authorization server.
-    public let metadata: AuthorizationServerMetadata
+    package let metadata: AuthorizationServerMetadata
     /// The client ID.
-    public let clientID: String
+    package let clientID: String
     /// How the client authenticates at the token and revocation endpoints.
-    public let authentication: ClientAuthentication
+    package let authentication: ClientAuthentication
     /// The transport.
-    public let httpClient: any HTTPClient
+    package let httpClient: any HTTPClient
     /// The time flows start, expire and are checked at.
-    public let clock: FederateClock
+    package let clock: FederateClock
     /// Where the client's spans and metrics go.
-    public let observability: Observability
+    package let observability: Observability
     let logger: Logger
 
     /// The largest user-endpoint answer accepted: 256 KiB.
-    public static let maximumUserResourceBytes = 256 * 1024
+    package static let maximumUserResourceBytes = 256 * 1024
     /// The deepest user-endpoint answer accepted (the top level counts as 1).
-    public static let maximumUserResourceDepth = 8
+    package static let maximumUserResourceDepth = 8
 
     /// Creates a client.
-    public init(
+    package init(
         metadata: AuthorizationServerMetadata, clientID: String, authentication: ClientAuthentication, httpClient: any HTTPClient,
         clock: FederateClock = .system, logger: Logger = Logger(label: "federate.oauth"), observability: Observability = Observability()
     ) {
@@ -65,7 +65,7 @@ public struct OAuthClient: Sendable {
     /// `login_hint` when given, and the custom parameters minus those Federate owns
     /// (``AuthorizationRequest/reservedParameters``, listed in `droppedParameters`). The
     /// pending authorization's `nonce` is empty: there is no ID token to bind it to.
-    public func authorizationRequest(
+    package func authorizationRequest(
         providerID: String, redirectURI: String, scopes: [String], loginHint: String? = nil, customParameters: [String: String] = [:],
         intent: AuthorizationIntent = .signIn, lifetime: Duration = .seconds(600)
     ) throws(FederateError) -> BuiltAuthorizationRequest {
@@ -108,7 +108,7 @@ public struct OAuthClient: Sendable {
     /// advertised and whenever present, the provider's `error`), then exchanges the code with
     /// the PKCE verifier and the same redirect URI. Nothing is sent when the callback fails
     /// its checks. An `id_token` in the answer is ignored: the token set's ``TokenSet/idToken`` is `nil`.
-    public func finish(_ response: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> TokenSet {
+    package func finish(_ response: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> TokenSet {
         try await observability.span(
             "federate.callback",
             attributes: ["federate.provider": .string(pending.providerID), "federate.issuer": .string(metadata.issuer)]
@@ -146,7 +146,7 @@ public struct OAuthClient: Sendable {
     }
 
     /// Refreshes with `refreshToken` (RFC 6749 §6). `invalid_grant` means it is dead: sign the user in again.
-    public func refresh(_ refreshToken: String, scopes: [String]? = nil) async throws(FederateError) -> TokenSet {
+    package func refresh(_ refreshToken: String, scopes: [String]? = nil) async throws(FederateError) -> TokenSet {
         var form: [(String, String)] = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scopes { form.append(("scope", scopes.joined(separator: " "))) }
         let response = try await calls.postToTokenEndpoint(form, endpoint: metadata.tokenEndpoint)
@@ -159,7 +159,7 @@ public struct OAuthClient: Sendable {
     }
 
     /// Revokes a token at the server's `revocation_endpoint` (RFC 7009); `endpoint_not_available` without one.
-    public func revoke(_ token: String, hint: String? = nil) async throws(FederateError) {
+    package func revoke(_ token: String, hint: String? = nil) async throws(FederateError) {
         guard let endpoint = metadata.revocationEndpoint else {
             throw FederateError(.endpointNotAvailable, "the authorization server advertises no revocation_endpoint")
         }
@@ -175,13 +175,13 @@ public struct OAuthClient: Sendable {
     /// OAuth server's user endpoint) with `Authorization: Bearer` (a `tokenType` other than
     /// Bearer is refused: this client has no DPoP key), and returns its JSON.
     ///
-    /// The URL must pass ``EndpointSecurity`` under the server's ``AuthorizationServerMetadata/destination``
+    /// The URL must pass `EndpointSecurity` under the server's ``AuthorizationServerMetadata/destination``
     /// (HTTPS, or HTTP on a loopback host of a loopback issuer; no private address for a public one); the answer
     /// must be 200, at most ``maximumUserResourceBytes`` (`response_too_large`), a JSON text
     /// nested at most ``maximumUserResourceDepth`` deep, of a JSON media type when it names
     /// one. Anything else is `invalid_user_response` (a 401 or 403: the provider's refusal,
     /// `unexpected_status`, with its OAuth error when it sent one).
-    public func userResource(at url: String, accessToken: String, tokenType: String? = nil) async throws(FederateError) -> JSONValue {
+    package func userResource(at url: String, accessToken: String, tokenType: String? = nil) async throws(FederateError) -> JSONValue {
         try EndpointSecurity.validate(url, field: "user endpoint", destination: metadata.destination)
         if let tokenType, !tokenType.caseInsensitiveEquals("Bearer") {
             throw FederateError(

@@ -6,17 +6,17 @@ import HTTPTypes
 /// framework-neutral work of the session middleware of FederateHummingbird and FederateVapor.
 ///
 /// A state-changing request (POST, PUT, PATCH, DELETE) authenticated by the cookie must also
-/// pass ``CSRFCheck``: the browser attaches cookies by itself, never an `Authorization` header.
-/// With ``required``, a request without a valid session is refused 401. When the account store
-/// cannot answer, the request is refused 503 with `Retry-After` (``StoreOutage``), required
+/// pass the CSRF check (`Origin` and `X-CSRF-Token`): the browser attaches cookies by itself, never an `Authorization` header.
+/// With `required`, a request without a valid session is refused 401. When the account store
+/// cannot answer, the request is refused 503 with `Retry-After`, required
 /// or not: an unknown session is not a missing one.
 public struct AccountSessionAuthenticator: Sendable {
     /// Verifies session tokens (signature, expiry, revocation, disabled users).
-    public let accounts: AccountService
+    package let accounts: AccountService
     /// The CSRF check for cookie-authenticated state changes.
-    public let csrf: CSRFCheck
+    package let csrf: CSRFCheck
     /// Whether a missing or invalid session is refused (else the request goes on without one).
-    public let required: Bool
+    package let required: Bool
 
     /// Creates the authenticator for a server at `origin`.
     public init(accounts: AccountService, origin: String, required: Bool = true) {
@@ -25,7 +25,7 @@ public struct AccountSessionAuthenticator: Sendable {
         self.required = required
     }
 
-    /// The request's session; `nil` when it has none and none is ``required``.
+    /// The request's session; `nil` when it has none and none is required.
     public func authenticate(_ request: ServerRequest) async throws(FederateHTTPError) -> AccountSession? {
         let bearer = BearerToken.from(request.headers[.authorization])
         let secure = FederateServerConfiguration.usesSecureCookies(origin: csrf.origin)
@@ -57,7 +57,7 @@ public struct AccountSessionAuthenticator: Sendable {
 }
 
 /// Refuses a session whose sign-in is not recent (default: the account layer's window, 5
-/// minutes) with 403 `requires_recent_login`, and, with a ``requirement``, one whose `acr`/`amr`
+/// minutes) with 403 `requires_recent_login`, and, with a `requirement`, one whose `acr`/`amr`
 /// do not meet it with 403 `insufficient_authentication_level` (step-up, `Docs/StepUp.md`). A
 /// caller that sent its session token as `Authorization: Bearer` gets RFC 9470's 401 with
 /// `WWW-Authenticate: Bearer error="insufficient_user_authentication"` instead, naming the
@@ -65,13 +65,13 @@ public struct AccountSessionAuthenticator: Sendable {
 /// recent-login middleware of FederateHummingbird and FederateVapor.
 public struct RecentLoginGuard: Sendable {
     /// Knows the window and the clock.
-    public let accounts: AccountService
+    package let accounts: AccountService
     /// The window; `nil` uses the account layer's.
-    public let window: Duration?
+    package let window: Duration?
     /// The `acr`/`amr` the session's authentication must show; `nil` checks recency only.
-    public let requirement: AuthenticationRequirement?
+    package let requirement: AuthenticationRequirement?
     /// The API's RFC 9728 metadata, named in the step-up challenge.
-    public let resource: ProtectedResourceMetadata?
+    package let resource: ProtectedResourceMetadata?
 
     /// Creates the guard.
     public init(

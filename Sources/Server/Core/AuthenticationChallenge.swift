@@ -1,23 +1,23 @@
 /// One `WWW-Authenticate` challenge (RFC 9110 §11.6.1): a scheme and its parameters, rendered
 /// here for every challenge Federate's server logic sends (``BearerChallenge``,
 /// ``StepUpChallenge``), so quoting and `resource_metadata` (RFC 9728 §5.1) are written once.
-public struct AuthenticationChallenge: Sendable, Hashable {
+package struct AuthenticationChallenge: Sendable, Hashable {
     /// The scheme: `Bearer`, `DPoP`.
-    public var scheme: String
+    package var scheme: String
     /// The parameters, in order; each `value` is rendered as a quoted string unless `quoted` is false.
-    public var parameters: [Parameter]
+    package var parameters: [Parameter]
 
     /// One auth-param.
-    public struct Parameter: Sendable, Hashable {
+    package struct Parameter: Sendable, Hashable {
         /// The name.
-        public var name: String
+        package var name: String
         /// The value.
-        public var value: String
+        package var value: String
         /// Whether the value is sent as a quoted-string (else as a token: digits, for `max_age`).
-        public var quoted: Bool
+        package var quoted: Bool
 
         /// Creates a parameter.
-        public init(_ name: String, _ value: String, quoted: Bool = true) {
+        package init(_ name: String, _ value: String, quoted: Bool = true) {
             self.name = name
             self.value = value
             self.quoted = quoted
@@ -25,7 +25,7 @@ public struct AuthenticationChallenge: Sendable, Hashable {
     }
 
     /// Creates a challenge.
-    public init(scheme: String, parameters: [Parameter] = []) {
+    package init(scheme: String, parameters: [Parameter] = []) {
         self.scheme = scheme
         self.parameters = parameters
     }
@@ -33,7 +33,7 @@ public struct AuthenticationChallenge: Sendable, Hashable {
     /// The field value: `Bearer error="invalid_token", resource_metadata="https://…"`. Quoted
     /// values keep to RFC 6750 §3's character set, `%x20-21 / %x23-5B / %x5D-7E`: `"`, `\` and
     /// anything outside printable ASCII are dropped, so no value can end the string or the field.
-    public var headerValue: String {
+    package var headerValue: String {
         guard !parameters.isEmpty else { return scheme }
         let rendered = parameters.map { parameter in
             parameter.quoted

@@ -16,13 +16,13 @@ public import HTTPTypes
 /// | the account store failing (a DPoP replay check) | 503, `Retry-After` | none |
 public struct BearerChallenge: ServerResponseError {
     /// The RFC 6750 error.
-    public let oauthError: String?
+    package let oauthError: String?
     /// The Federate error, answered as the JSON body.
     public let error: FederateError
     /// The status.
     public let status: HTTPTypes.HTTPResponse.Status
     /// The schemes challenged, with their parameters.
-    let presentations: [any TokenPresentation]
+    let presentations: [any PresentationScheme]
     /// The scopes a route requires (`insufficient_scope`).
     let scope: OAuthScopes?
     /// The scheme the request used, when it got that far: only its challenge carries `error`.
@@ -34,7 +34,7 @@ public struct BearerChallenge: ServerResponseError {
 
     /// A refusal.
     init(
-        status: HTTPTypes.HTTPResponse.Status, oauthError: String?, error: FederateError, presentations: [any TokenPresentation],
+        status: HTTPTypes.HTTPResponse.Status, oauthError: String?, error: FederateError, presentations: [any PresentationScheme],
         scope: OAuthScopes? = nil, scheme: String? = nil, resourceMetadata: String? = nil, fields: HTTPFields = [:]
     ) {
         self.status = status
@@ -69,29 +69,38 @@ public struct BearerChallenge: ServerResponseError {
 }
 
 extension BearerChallenge {
-    /// 403 `insufficient_scope` naming `scopes` unless `caller` was granted them all: a route's
-    /// or a tool's own requirement, once the caller is authenticated (``CallerAuthenticator``).
-    /// `presentations` and `resource` are the authenticator's, so the challenge names the same
-    /// schemes and metadata.
+    /// Throws unless `caller` was granted every one of `scopes`: 403 `insufficient_scope` naming
+    /// them, or 401 `invalid_token` without a verified caller (a scope requirement mounted
+    /// without the authentication before it). A route's or a tool's own requirement, once the
+    /// caller is authenticated (``CallerAuthenticator``); `presentations` and `resource` are the
+    /// authenticator's, so the challenge names the same schemes and metadata.
     public static func requireScopes(
-        _ scopes: OAuthScopes, of caller: CallerIdentity, presentations: [any TokenPresentation], resource: ProtectedResourceMetadata?
+        _ scopes: OAuthScopes, of caller: CallerIdentity?, presentations: [any TokenPresentation], resource: ProtectedResourceMetadata?
+    ) throws(BearerChallenge) {
+        let schemes = presentations.compactMap(\.presentationScheme)
+        guard let caller else { throw missingCaller(schemes: schemes, resource: resource) }
+        try requireScopes(scopes, of: caller, schemes: schemes, resource: resource)
+    }
+
+    /// 403 `insufficient_scope` naming `scopes` unless `caller` was granted them all.
+    static func requireScopes(
+        _ scopes: OAuthScopes, of caller: CallerIdentity, schemes: [any PresentationScheme], resource: ProtectedResourceMetadata?
     ) throws(BearerChallenge) {
         let missing = caller.scopes.missing(from: scopes)
         guard missing.isEmpty else {
             throw BearerChallenge(
                 status: .forbidden, oauthError: "insufficient_scope",
                 error: FederateError(.insufficientScope, "the token lacks the scope \(missing.joined(separator: " "))"),
-                presentations: presentations, scope: scopes, resourceMetadata: resource?.metadataURL)
+                presentations: schemes, scope: scopes, resourceMetadata: resource?.metadataURL)
         }
     }
 
-    /// 401 `invalid_token` for a request that reached a scope check without a verified caller
-    /// (a scope requirement mounted without the authentication before it).
-    public static func missingCaller(presentations: [any TokenPresentation], resource: ProtectedResourceMetadata?) -> BearerChallenge {
+    /// 401 `invalid_token` for a request that reached a scope check without a verified caller.
+    static func missingCaller(schemes: [any PresentationScheme], resource: ProtectedResourceMetadata?) -> BearerChallenge {
         BearerChallenge(
             status: .unauthorized, oauthError: "invalid_token",
             error: FederateError(.missingBearerToken, "no verified caller: add the bearer authentication before the scope check"),
-            presentations: presentations, resourceMetadata: resource?.metadataURL)
+            presentations: schemes, resourceMetadata: resource?.metadataURL)
     }
 }
 

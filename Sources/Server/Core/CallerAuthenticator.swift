@@ -6,12 +6,12 @@ public import HTTPTypes
 ///
 /// Three steps, each a value of its own:
 /// 1. the presentation: `Authorization: SCHEME TOKEN` read once, the scheme matched to one of
-///    ``presentations`` (``BearerPresentation`` by default; ``DPoPPresentation`` for DPoP-bound tokens);
-/// 2. the verification: ``verifier``, any `CallerTokenVerifier` — a provider's ID-token
+///    the presentations (``BearerPresentation`` by default; ``DPoPPresentation`` for DPoP-bound tokens);
+/// 2. the verification: the verifier, any `CallerTokenVerifier` — a provider's ID-token
 ///    verifier, an `AccessTokenVerifier` (RFC 9068), an `IntrospectionClient` (RFC 7662), or a
 ///    `CallerTokenRouter` taking several kinds;
 /// 3. the binding and the scopes: the presentation confirms the token may be used on this
-///    request, then ``requiredScopes`` must all be granted.
+///    request, then the required scopes must all be granted.
 ///
 /// Refusals are RFC 6750 §3 challenges (``BearerChallenge``): 401 with the bare challenges
 /// (`Bearer`, `DPoP algs="…"`: no `error`, RFC 6750 §3.1) without a token or with another
@@ -20,30 +20,33 @@ public import HTTPTypes
 /// when the token may not be used on this request (DPoP: `invalid_dpop_proof`,
 /// `use_dpop_nonce`), 403 `insufficient_scope` with the required `scope`, and 503 when the
 /// introspection endpoint fails, or with `Retry-After` when the account store cannot answer
-/// (a DPoP replay check: ``StoreOutage``). Each `error` goes on the challenge of the scheme the request
-/// used; every other scheme is still challenged, without one. With ``resource``, every
+/// (a DPoP replay check). Each `error` goes on the challenge of the scheme the request
+/// used; every other scheme is still challenged, without one. With `resource`, every
 /// challenge names its RFC 9728 metadata (`resource_metadata="…"`), so a client that got a 401
 /// finds the authorization servers and scopes it needs.
 public struct CallerAuthenticator: Sendable {
     /// Verifies the tokens.
-    public let verifier: any CallerTokenVerifier
+    package let verifier: any CallerTokenVerifier
     /// The scopes every request must have been granted (none by default).
-    public let requiredScopes: OAuthScopes
+    package let requiredScopes: OAuthScopes
     /// The schemes accepted, in the order challenges list them.
-    public let presentations: [any TokenPresentation]
+    package let presentations: [any TokenPresentation]
     /// The API's RFC 9728 metadata, named in every challenge; `nil` names none.
-    public let resource: ProtectedResourceMetadata?
+    package let resource: ProtectedResourceMetadata?
+    /// ``presentations`` as the request path calls them (those Federate knows).
+    private let schemes: [any PresentationScheme]
 
-    /// ``verifier`` as the request path calls it: Federate's own verifiers directly, anything
+    /// The verifier as the request path calls it: Federate's own verifiers directly, anything
     /// else through its protocol. An async call through a protocol makes its caller check its
     /// executor once it returns, which under SwiftNIO's executor is a hop per call; called
     /// directly, a request with warm keys and a `Bearer` token takes none here.
     private let verification: Verification
-    /// Whether each of ``presentations`` is a ``BearerPresentation``, confirmed by a direct call.
+    /// Whether each of the schemes is a ``BearerPresentation``, confirmed by a direct call.
     private let bearerSchemes: [Bool]
 
     private enum Verification: Sendable {
         case idTokens(IDTokenBearerVerifier)
+        case deferred(DeferredBearerVerifier)
         case router(CallerTokenRouter)
         case accessTokens(AccessTokenVerifier)
         case other(any CallerTokenVerifier)
@@ -51,6 +54,7 @@ public struct CallerAuthenticator: Sendable {
         init(_ verifier: any CallerTokenVerifier) {
             switch verifier {
             case let known as IDTokenBearerVerifier: self = .idTokens(known)
+            case let known as DeferredBearerVerifier: self = .deferred(known)
             case let known as CallerTokenRouter: self = .router(known)
             case let known as AccessTokenVerifier: self = .accessTokens(known)
             default: self = .other(verifier)
@@ -60,6 +64,7 @@ public struct CallerAuthenticator: Sendable {
         nonisolated(nonsending) func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
             switch self {
             case .idTokens(let verifier): return try await verifier.verifyCaller(token)
+            case .deferred(let verifier): return try await verifier.verifyCaller(token)
             case .router(let verifier): return try await verifier.verifyCaller(token)
             case .accessTokens(let verifier): return try await verifier.verifyCaller(token)
             case .other(let verifier): return try await verifier.verifyCaller(token)
@@ -78,7 +83,8 @@ public struct CallerAuthenticator: Sendable {
         self.presentations = presentations
         self.resource = resource
         self.verification = Verification(verifier)
-        self.bearerSchemes = presentations.map { $0 is BearerPresentation }
+        self.schemes = presentations.compactMap(\.presentationScheme)
+        self.bearerSchemes = schemes.map { $0 is BearerPresentation }
     }
 
     /// The caller `request` proves to be, with the fields every response to it carries, or the
@@ -91,7 +97,7 @@ public struct CallerAuthenticator: Sendable {
     /// suspends.
     public nonisolated(nonsending) func authenticate(_ request: ServerRequest) async throws(BearerChallenge) -> AuthenticatedCaller {
         let (token, index) = try presented(request)
-        let presentation = presentations[index]
+        let presentation = schemes[index]
         let verified: CallerIdentity
         do throws(FederateError) {
             verified = try await verification.verifyCaller(token)
@@ -122,17 +128,17 @@ public struct CallerAuthenticator: Sendable {
         case .failure(.malformed(let reason)):
             throw challenge(.badRequest, oauthError: "invalid_request", FederateError(.invalidAuthorizationHeader, reason))
         }
-        guard let presentation = presentations.firstIndex(where: { $0.scheme.caseInsensitiveEquals(String(credentials.scheme)) }) else {
+        guard let presentation = schemes.firstIndex(where: { $0.scheme.caseInsensitiveEquals(String(credentials.scheme)) }) else {
             // Another scheme (`Basic`) is no credentials for this API: the bare challenge too (RFC 6750 §3.1).
             throw challenge(
                 .unauthorized, oauthError: nil,
-                FederateError(.missingBearerToken, "send Authorization: \(presentations.map(\.scheme).joined(separator: " or ")) TOKEN"))
+                FederateError(.missingBearerToken, "send Authorization: \(schemes.map(\.scheme).joined(separator: " or ")) TOKEN"))
         }
         return (credentials.token, presentation)
     }
 
     /// A token the verifier refused: 503 when introspection or the store failed, else `invalid_token`.
-    private func verificationRefusal(_ error: FederateError, presentation: any TokenPresentation) -> BearerChallenge {
+    private func verificationRefusal(_ error: FederateError, presentation: any PresentationScheme) -> BearerChallenge {
         if error.code == .introspectionFailed {
             return BearerChallenge(status: .serviceUnavailable, oauthError: nil, error: error, presentations: [])
         }
@@ -142,7 +148,7 @@ public struct CallerAuthenticator: Sendable {
 
     /// A verified token the presentation refused for this request, with the scheme's own `error`;
     /// 503 when the store could not answer (a DPoP proof's replay check).
-    private func confirmationRefusal(_ error: FederateError, presentation: any TokenPresentation) -> BearerChallenge {
+    private func confirmationRefusal(_ error: FederateError, presentation: any PresentationScheme) -> BearerChallenge {
         if StoreOutage.isStoreFailure(error) { return storeOutage(error) }
         return refusal(error, oauthError: presentation.oauthError(forRefused: error), presentation: presentation)
     }
@@ -152,21 +158,22 @@ public struct CallerAuthenticator: Sendable {
         BearerChallenge(status: .serviceUnavailable, oauthError: nil, error: error, presentations: [], fields: StoreOutage.fields)
     }
 
-    private func scopesChecked(_ caller: CallerIdentity, presentation: any TokenPresentation) throws(BearerChallenge) -> AuthenticatedCaller
-    {
-        try BearerChallenge.requireScopes(requiredScopes, of: caller, presentations: presentations, resource: resource)
+    private func scopesChecked(
+        _ caller: CallerIdentity, presentation: any PresentationScheme
+    ) throws(BearerChallenge) -> AuthenticatedCaller {
+        try BearerChallenge.requireScopes(requiredScopes, of: caller, schemes: schemes, resource: resource)
         return AuthenticatedCaller(caller: caller, responseFields: presentation.responseFields())
     }
 
     /// A challenge of every scheme, without a scheme of the request's.
     private func challenge(_ status: HTTPTypes.HTTPResponse.Status, oauthError: String?, _ error: FederateError) -> BearerChallenge {
         BearerChallenge(
-            status: status, oauthError: oauthError, error: error, presentations: presentations, resourceMetadata: resource?.metadataURL)
+            status: status, oauthError: oauthError, error: error, presentations: schemes, resourceMetadata: resource?.metadataURL)
     }
 
-    private func refusal(_ error: FederateError, oauthError: String, presentation: any TokenPresentation) -> BearerChallenge {
+    private func refusal(_ error: FederateError, oauthError: String, presentation: any PresentationScheme) -> BearerChallenge {
         BearerChallenge(
-            status: .unauthorized, oauthError: oauthError, error: error, presentations: presentations, scheme: presentation.scheme,
+            status: .unauthorized, oauthError: oauthError, error: error, presentations: schemes, scheme: presentation.scheme,
             resourceMetadata: resource?.metadataURL, fields: presentation.responseFields())
     }
 }

@@ -1,9 +1,9 @@
-public import Federate
-public import HTTPTypes
+package import Federate
+package import HTTPTypes
 
 extension ErrorResponse {
     /// The HTTP status for a Federate error code in the JSON API and the sign-in routes.
-    public static func status(for code: FederateError.Code) -> HTTPTypes.HTTPResponse.Status {
+    package static func status(for code: FederateError.Code) -> HTTPTypes.HTTPResponse.Status {
         switch code {
         case .requiresRecentLogin, .insufficientAuthenticationLevel, .userMismatch, .userDisabled, .csrfFailed, .providerSignInRequired:
             return .forbidden
@@ -17,7 +17,7 @@ extension ErrorResponse {
     }
 
     /// A JSON error with the status ``status(for:)`` gives.
-    public static func json(_ error: FederateError) -> ServerResponse {
+    package static func json(_ error: FederateError) -> ServerResponse {
         json(status(for: error.code), error)
     }
 }

@@ -1,4 +1,4 @@
-public import Federate
+package import Federate
 import HTTPTypes
 
 extension FederateEndpoints {
@@ -14,7 +14,7 @@ extension FederateEndpoints {
     /// provider until acknowledged: their ID is consumed only once their events are applied,
     /// so a store failure midway leaves the retry to do the work; a delivery already applied
     /// is acknowledged again, without effect.
-    public func receiveEvents(_ route: ProviderEventRoute, provider name: String, body: [UInt8]) async -> ServerResponse {
+    package func receiveEvents(_ route: ProviderEventRoute, provider name: String, body: [UInt8]) async -> ServerResponse {
         guard let source = configuration.providers.entry(named: name)?.capabilities.events, source.eventRoutes.contains(route) else {
             return ErrorResponse.json(.notFound, code: .unknownProvider, message: "no provider by this name receives \(route.rawValue)")
         }
@@ -55,11 +55,11 @@ extension FederateEndpoints {
     /// session's provider can end its own session (`ProviderCapabilities/logout` and an
     /// `end_session_endpoint`), the answer says where to send the browser next (RP-Initiated
     /// Logout 1.0): `end_session_url` with the session's ID token as `id_token_hint` (kept sealed
-    /// in a cookie since the sign-in), `post_logout_redirect_uri` (``postLogoutRedirectURI``),
+    /// in a cookie since the sign-in), `post_logout_redirect_uri` (`{origin}{auth}/signout/callback`),
     /// `client_id` and a fresh `state`, sealed into a cookie for the return.
     /// `{"signed_out": true, "provider_sign_out": Bool}`: `false` when sign-out stays local
     /// (Google, Apple, OAuth 2.0 providers: no endpoint), and then no `end_session_url`.
-    public func signOut(_ request: ServerRequest, session: AccountSession?) async -> ServerResponse {
+    package func signOut(_ request: ServerRequest, session: AccountSession?) async -> ServerResponse {
         await respond {
             var body: [String: JSONValue] = ["signed_out": true, "provider_sign_out": false]
             let path = configuration.authPath + "/signout", secure = configuration.secureCookies
@@ -102,7 +102,7 @@ extension FederateEndpoints {
 
     /// `post_logout_redirect_uri`, `{origin}{auth}/signout/callback`: register it with each
     /// provider that has an `end_session_endpoint`.
-    public var postLogoutRedirectURI: String { configuration.origin + configuration.authPath + "/signout/callback" }
+    package var postLogoutRedirectURI: String { configuration.origin + configuration.authPath + "/signout/callback" }
 
     /// The session's ID token from the sealed logout-hint cookie, when it opens and was kept
     /// for this very session; `nil` otherwise.
@@ -121,7 +121,7 @@ extension FederateEndpoints {
     /// within ten minutes; then 303 to `defaultReturnTo` with `signed_out=provider` and the cookie
     /// cleared. Else 303 with `error=state_mismatch`, the cookie left as it is: a forged return
     /// cannot spoil the real one. The session here ended already.
-    public func signedOutAtProvider(_ request: ServerRequest) -> ServerResponse {
+    package func signedOutAtProvider(_ request: ServerRequest) -> ServerResponse {
         let now = configuration.accounts.clock.now.timeIntervalSince1970
         var parameter = ("error", FederateError.Code.stateMismatch.rawValue)
         if let returned = request.queryParameters()["state"],
@@ -147,7 +147,7 @@ extension FederateEndpoints {
     /// `GET /me`: `{uid, email, display_name, email_verified, guest, providers: [{provider_id, email, route}],
     /// auth_time, session_age_seconds, recent_login, csrf_token}`, plus `acr` and `amr` when
     /// the sign-in's provider asserted them; sets the CSRF cookie when the request had none.
-    public func me(_ request: ServerRequest, session: AccountSession?) async -> ServerResponse {
+    package func me(_ request: ServerRequest, session: AccountSession?) async -> ServerResponse {
         await respond {
             let session = try requireSession(session)
             let user = try await configuration.accounts.user(uid: session.uid)
@@ -181,7 +181,7 @@ extension FederateEndpoints {
 
     /// `DELETE /me/providers/{providerID}`: unlinks (the account layer needs a recent sign-in
     /// and never unlinks the last provider); `{uid, providers}`.
-    public func unlink(providerID: String?, session: AccountSession?) async -> ServerResponse {
+    package func unlink(providerID: String?, session: AccountSession?) async -> ServerResponse {
         await respond {
             let session = try requireSession(session)
             guard let providerID else {
@@ -195,7 +195,7 @@ extension FederateEndpoints {
     /// `DELETE /me`: deletes the account (the account layer needs a recent sign-in) and revokes
     /// its provider tokens at each provider; `{"deleted": true, "revoked": N}`, the session
     /// cookie deleted.
-    public func deleteAccount(_ session: AccountSession?) async -> ServerResponse {
+    package func deleteAccount(_ session: AccountSession?) async -> ServerResponse {
         await respond {
             let revocable = try await configuration.accounts.delete(try requireSession(session))
             var revoked = 0

@@ -10,7 +10,7 @@ extension FederateEndpoints {
     /// valid session: a cross-site page can neither create one nor replace a real session with
     /// it. A guest's later link through `{auth}/{provider}/start?intent=link` upgrades it in
     /// place and rotates the cookie to a full session.
-    public func guest(_ request: ServerRequest) async -> ServerResponse {
+    package func guest(_ request: ServerRequest) async -> ServerResponse {
         await respond {
             let claimed = request.header(.origin) ?? request.header(.referer).map(CSRFCheck.origin(ofURL:))
             guard let claimed, claimed.exactlyEquals(configuration.origin) else {
@@ -31,13 +31,13 @@ extension FederateEndpoints {
 
     /// `POST /me/merge`, behind the session middleware (CSRF-checked like every `/me` change):
     /// when a link was refused with `credential_already_in_use`, the callback left the merge
-    /// ticket in an HttpOnly cookie (``SessionCookies/mergeTicketName(secure:)``, for the
+    /// ticket in an HttpOnly cookie (`federate_merge`, `__Host-` over HTTPS, for the
     /// ticket's lifetime); this merges the ticket's other account into the session's
     /// (`AccountService/merge(ticket:into:)`), which needs a recent sign-in (403
     /// `requires_recent_login`): a guest signs in with the provider it tried to link, then posts
     /// here, and its data moves into that account. Answers `{"uid": TARGET, "merged_uid": SOURCE}`
     /// and clears the cookie; 400 `invalid_merge_ticket` without a ticket.
-    public func merge(_ request: ServerRequest, session: AccountSession?) async -> ServerResponse {
+    package func merge(_ request: ServerRequest, session: AccountSession?) async -> ServerResponse {
         await respond {
             let session = try requireSession(session)
             let secure = configuration.secureCookies

@@ -7,7 +7,7 @@ extension FederateEndpoints {
     /// sealed into a cookie of its own; 400 `invalid_request` for a bad `intent`, step-up
     /// parameter or `login_hint`, 401 for a link or reauthentication without a session, 404 for
     /// an unknown provider, 502 when the provider cannot be reached.
-    public func start(_ request: ServerRequest, provider name: String) async -> ServerResponse {
+    package func start(_ request: ServerRequest, provider name: String) async -> ServerResponse {
         await respond { try await startSignIn(request, provider: name) }
     }
 
@@ -92,8 +92,8 @@ extension FederateEndpoints {
     /// `error=provider_error&provider_error=ITS_CODE`, never the provider's text). A callback
     /// without `state`, or with a state no flow of this browser has, goes to
     /// `/?error=state_mismatch` and leaves every flow in progress untouched. 503 with
-    /// `Retry-After` when the account store cannot answer (``StoreOutage``).
-    public func callback(_ request: ServerRequest, provider name: String, form: [UInt8]?) async -> ServerResponse {
+    /// `Retry-After` when the account store cannot answer.
+    package func callback(_ request: ServerRequest, provider name: String, form: [UInt8]?) async -> ServerResponse {
         await respond { try await finishSignIn(request, provider: name, form: form) }
     }
 

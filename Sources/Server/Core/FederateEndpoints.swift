@@ -3,30 +3,29 @@ import Foundation
 import HTTPTypes
 public import Logging
 
-/// The routes of federated login as framework-neutral functions, each taking a
-/// ``ServerRequest`` and answering a ``ServerResponse``, errors included: FederateHummingbird's
+/// The routes of federated login, framework-neutral: each of ``routes`` takes a
+/// ``ServerRequest`` and answers a ``ServerResponse``, errors included. FederateHummingbird's
 /// `FederateRoutes` and FederateVapor's mount them, and add nothing of their own.
 ///
-/// - ``start(_:provider:)``: `GET {auth}/{provider}/start?intent=signIn|link|reauthenticate&returnTo=/path&login_hint=HINT`
+/// - `GET {auth}/{provider}/start?intent=signIn|link|reauthenticate&returnTo=/path&login_hint=HINT`
 ///   redirects to the provider (with `acr_values` and/or `max_age`, a step-up sign-in,
 ///   `Docs/StepUp.md`); the pending authorization (with `returnTo` and, for link and
 ///   reauthenticate, the signed-in uid) is sealed into a cookie, so any instance finishes it.
-/// - ``callback(_:provider:form:)``: `GET|POST {auth}/{provider}/callback` (query, or Apple's
-///   cross-site `form_post`): checks `state` against the sealed cookie (the callback's CSRF
-///   protection), completes the sign-in, hands the credential to the account layer, sets the
-///   session cookie (rotated on reauthentication) and redirects (303) to `returnTo`, always a
-///   same-site path.
-/// - ``receiveEvents(_:provider:body:)``: what providers POST out of band (back-channel logout,
-///   Apple's notifications, Google's RISC events).
-/// - ``signOut(_:session:)``, ``signedOutAtProvider(_:)``, ``me(_:session:)``, ``unlink(providerID:session:)``, ``deleteAccount(_:)``:
-///   the JSON API behind the session middleware (`POST {auth}/signout`, `GET /me`,
-///   `DELETE /me/providers/{providerID}`, `DELETE /me`).
-/// - ``guest(_:)`` (`POST {auth}/guest`, with ``FederateServerConfiguration/allowsGuests``) and
-///   ``merge(_:session:)`` (`POST /me/merge`, after a link refused with `credential_already_in_use`).
-/// - ``staticFile(at:)``: ``FederateServerConfiguration/staticFiles`` (Apple's domain association).
+/// - `GET|POST {auth}/{provider}/callback` (query, or Apple's cross-site `form_post`): checks
+///   `state` against the sealed cookie (the callback's CSRF protection), completes the sign-in,
+///   hands the credential to the account layer, sets the session cookie (rotated on
+///   reauthentication) and redirects (303) to `returnTo`, always a same-site path.
+/// - `POST {auth}/{provider}/backchannel-logout`, `…/notifications`, `…/risc`: what providers
+///   POST out of band (back-channel logout, Apple's notifications, Google's RISC events).
+/// - The JSON API behind the session authentication: `POST {auth}/signout` (and
+///   `GET {auth}/signout/callback`, the provider's return), `GET /me`,
+///   `DELETE /me/providers/{providerID}`, `DELETE /me`.
+/// - `POST {auth}/guest` (with ``FederateServerConfiguration/allowsGuests``) and
+///   `POST /me/merge` (after a link refused with `credential_already_in_use`).
+/// - `GET` each of the configuration's static files (Apple's domain association).
 public struct FederateEndpoints: Sendable {
     /// What the routes serve.
-    public let configuration: FederateServerConfiguration
+    package let configuration: FederateServerConfiguration
     let logger: Logger
 
     /// Creates the endpoints.
@@ -36,7 +35,7 @@ public struct FederateEndpoints: Sendable {
     }
 
     /// The largest callback form or provider delivery read (64 KiB).
-    public static let maximumBodyBytes = 64 * 1024
+    package static let maximumBodyBytes = 64 * 1024
 
     /// `work`'s response, or the answer of the error it threw.
     func respond(_ work: () async throws -> ServerResponse) async -> ServerResponse {
@@ -65,7 +64,7 @@ public struct FederateEndpoints: Sendable {
     }
 
     /// The browser's session, `nil` when it has none or an invalid one; a store that cannot
-    /// answer is 503 (``StoreOutage``), not "no session".
+    /// answer is 503, not "no session".
     func currentSession(_ request: ServerRequest) async throws(FederateHTTPError) -> AccountSession? {
         guard let token = request.cookie(SessionCookies.sessionName(secure: configuration.secureCookies)) else { return nil }
         do {
@@ -76,9 +75,9 @@ public struct FederateEndpoints: Sendable {
         }
     }
 
-    /// The file of ``FederateServerConfiguration/staticFiles`` at exactly `path`, 200 as plain
+    /// The file of the configuration's `staticFiles` at exactly `path`, 200 as plain
     /// text; `nil` when none is configured there.
-    public func staticFile(at path: String) -> ServerResponse? {
+    package func staticFile(at path: String) -> ServerResponse? {
         guard let contents = configuration.staticFiles.first(where: { $0.key.utf8.elementsEqual(path.utf8) })?.value else { return nil }
         return ServerResponse(status: .ok, headers: [.contentType: "text/plain"], body: Array(contents.utf8))
     }

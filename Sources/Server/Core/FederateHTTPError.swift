@@ -4,16 +4,14 @@ public import HTTPTypes
 /// An error that is its own HTTP answer: every error Federate's server logic throws is one,
 /// so an integration renders them all the same way (FederateHummingbird through
 /// `HTTPResponseError`, FederateVapor through its error middleware). `FederateError` is one:
-/// its JSON with the status ``ErrorResponse/status(for:)`` gives.
+/// its JSON with the status its code maps to.
 public protocol ServerResponseError: Error, Sendable {
-    /// The status answered.
-    var status: HTTPTypes.HTTPResponse.Status { get }
     /// The whole answer.
     var serverResponse: ServerResponse { get }
 }
 
 extension FederateError: ServerResponseError {
-    /// The HTTP status for this error's code (``ErrorResponse/status(for:)``).
+    /// The HTTP status for this error's code.
     public var status: HTTPTypes.HTTPResponse.Status { ErrorResponse.status(for: code) }
 
     /// `{"error": CODE, "message": TEXT}` with ``status``.
@@ -28,7 +26,7 @@ public struct FederateHTTPError: ServerResponseError {
     /// The status answered.
     public let status: HTTPTypes.HTTPResponse.Status
     /// Extra headers.
-    public let headers: HTTPFields
+    package let headers: HTTPFields
 
     /// Wraps `error` with `status` and extra `headers`.
     public init(_ status: HTTPTypes.HTTPResponse.Status, _ error: FederateError, headers: HTTPFields = [:]) {
@@ -38,10 +36,10 @@ public struct FederateHTTPError: ServerResponseError {
     }
 
     /// An error with a code and message of the server layer's own.
-    public init(_ status: HTTPTypes.HTTPResponse.Status, code: FederateError.Code, message: String, headers: HTTPFields = [:]) {
+    package init(_ status: HTTPTypes.HTTPResponse.Status, code: FederateError.Code, message: String, headers: HTTPFields = [:]) {
         self.init(status, FederateError(code, message), headers: headers)
     }
 
-    /// The JSON error with ``status`` and ``headers``.
+    /// The JSON error with ``status`` and the extra headers.
     public var serverResponse: ServerResponse { ErrorResponse.json(status, error, headers: headers) }
 }

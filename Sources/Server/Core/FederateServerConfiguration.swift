@@ -12,14 +12,14 @@ public struct FederateServerConfiguration: Sendable {
     /// The account layer.
     public var accounts: AccountService
     /// Seals pending authorizations into a cookie, so any server instance finishes a flow.
-    public var sealer: PendingAuthorizationSealer
+    package var sealer: PendingAuthorizationSealer
     /// Plain-text files answered 200 directly at their exact path, for a provider's domain
     /// check (`[AppleProvider.domainAssociationPath: contents]` for Sign in with Apple).
-    public var staticFiles: [String: String]
+    package var staticFiles: [String: String]
     /// Where routes live (`/auth`), and the JSON API (`/me`).
-    public var authPath: String
+    package var authPath: String
     /// Where the browser goes after a sign-in without `returnTo`.
-    public var defaultReturnTo: String
+    package var defaultReturnTo: String
     /// Whether `POST {auth}/guest` creates guest accounts (`AccountService.signInAsGuest()`).
     /// Off by default: an open route that creates accounts is for applications that want it.
     public var allowsGuests = false
@@ -44,14 +44,14 @@ public struct FederateServerConfiguration: Sendable {
     }
 
     /// Whether cookies carry `Secure`: always, except plain-HTTP loopback development.
-    public var secureCookies: Bool { Self.usesSecureCookies(origin: origin) }
+    package var secureCookies: Bool { Self.usesSecureCookies(origin: origin) }
 
     /// Whether a server at `origin` sets `Secure` (and `__Host-`) cookies: always, except
     /// plain-HTTP loopback development.
-    public static func usesSecureCookies(origin: String) -> Bool {
+    package static func usesSecureCookies(origin: String) -> Bool {
         !(origin.hasPrefix("http://127.0.0.1") || origin.hasPrefix("http://[::1]") || origin.hasPrefix("http://localhost"))
     }
 
     /// The redirect URI registered for provider `name`.
-    public func redirectURI(for name: String) -> String { origin + authPath + "/" + name + "/callback" }
+    package func redirectURI(for name: String) -> String { origin + authPath + "/" + name + "/callback" }
 }

@@ -21,26 +21,26 @@ import HTTPTypes
 /// ```
 public struct ProtectedResourceMetadata: Sendable, Hashable {
     /// The well-known path prefix (RFC 9728 §3).
-    public static let wellKnownPath = "/.well-known/oauth-protected-resource"
+    package static let wellKnownPath = "/.well-known/oauth-protected-resource"
 
     /// The resource identifier: the tokens' audience (`aud`), the `resource` clients ask for.
     public let resource: String
     /// The issuers of the authorization servers whose tokens the API takes (`authorization_servers`).
-    public let authorizationServers: [String]
+    package let authorizationServers: [String]
     /// The scopes the API knows (`scopes_supported`); empty omits the member.
-    public let scopesSupported: OAuthScopes
+    package let scopesSupported: OAuthScopes
     /// How tokens may be sent (`bearer_methods_supported`): Federate reads the `Authorization`
     /// header only, so `["header"]`.
-    public let bearerMethodsSupported: [String]
+    package let bearerMethodsSupported: [String]
     /// The DPoP proof algorithms taken (`dpop_signing_alg_values_supported`, RFC 9449 §5.1);
     /// empty omits the member (`DPoPPresentation.signingAlgorithms` gives them).
-    public let dpopSigningAlgValuesSupported: [String]
+    package let dpopSigningAlgValuesSupported: [String]
     /// Whether only DPoP-bound tokens are taken (`dpop_bound_access_tokens_required`).
-    public let dpopBoundAccessTokensRequired: Bool
+    package let dpopBoundAccessTokensRequired: Bool
     /// A name for people (`resource_name`).
-    public let resourceName: String?
+    package let resourceName: String?
     /// Where its documentation is (`resource_documentation`).
-    public let resourceDocumentation: String?
+    package let resourceDocumentation: String?
 
     /// Creates the metadata. `invalid_configuration` unless `resource` is an absolute `https`
     /// URL (or `http` on a loopback host, for development) without query, fragment or user
@@ -93,7 +93,7 @@ public struct ProtectedResourceMetadata: Sendable, Hashable {
     public var metadataURL: String { Self.origin(of: resource) + metadataPath }
 
     /// The metadata document (RFC 9728 §2).
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: [String: JSONValue] = [
             "resource": .string(resource),
             "authorization_servers": .array(authorizationServers.map(JSONValue.string)),

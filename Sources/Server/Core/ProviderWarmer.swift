@@ -7,16 +7,16 @@ public import ServiceLifecycle
 /// so `/readyz` turns ready soon after start and the first sign-in does not wait on a
 /// provider. A swift-service-lifecycle `Service`: run it in the application's `ServiceGroup`.
 ///
-/// It warms every provider at once, then again every ``interval`` (a fresh cache answers
-/// without a fetch; an expired one refetches), and every ``retryInterval`` while a provider
+/// It warms every provider at once, then again every `interval` (a fresh cache answers
+/// without a fetch; an expired one refetches), and every `retryInterval` while a provider
 /// cannot be reached. It stops on graceful shutdown.
 public struct ProviderWarmer: Service {
     /// The providers.
-    public let providers: ProviderRegistry
+    package let providers: ProviderRegistry
     /// How often to warm again once every provider is warm.
-    public var interval: Duration
+    package var interval: Duration
     /// How soon to try again when a provider could not be warmed.
-    public var retryInterval: Duration
+    package var retryInterval: Duration
     private let logger: Logger
 
     /// Creates a warmer for `providers` (those without the warming capability are skipped).
@@ -31,7 +31,7 @@ public struct ProviderWarmer: Service {
     }
 
     /// Warms each provider once; returns the names of those that could not be warmed.
-    public func warmAll() async -> [String] {
+    package func warmAll() async -> [String] {
         var failed: [String] = []
         for entry in providers.entries {
             guard let warming = entry.capabilities.warming else { continue }

@@ -1,8 +1,8 @@
-public import Federate
+package import Federate
 public import Logging
 
 /// What `/readyz` checks (`HealthRoutes`): the account store answers a cheap round trip
-/// (`AccountStore/ping()`) within ``storeTimeout``, and every provider that can say so
+/// (`AccountStore/ping()`) within the store timeout, and every provider that can say so
 /// (`ProviderCapabilities/warming`) has its discovery document and key set in the cache, so the
 /// next sign-in or token verification does not wait on the provider. The check itself waits
 /// on no provider: when one is cold it answers not ready and starts warming the providers in
@@ -10,14 +10,14 @@ public import Logging
 /// ``ProviderWarmer``; the warmer also keeps them fresh and logs why one cannot be reached.
 public struct Readiness: Sendable {
     /// The account store.
-    public var store: any AccountStore
+    package var store: any AccountStore
     /// The providers.
-    public var providers: ProviderRegistry
+    package var providers: ProviderRegistry
     /// How long the store may take to answer before it counts as down.
-    public var storeTimeout: Duration
+    package var storeTimeout: Duration
 
     /// Checks `store` and `providers`.
-    public init(store: any AccountStore, providers: ProviderRegistry, storeTimeout: Duration = .seconds(2)) {
+    package init(store: any AccountStore, providers: ProviderRegistry, storeTimeout: Duration = .seconds(2)) {
         self.store = store
         self.providers = providers
         self.storeTimeout = storeTimeout
@@ -31,7 +31,7 @@ public struct Readiness: Sendable {
     /// The checks that fail, by name, sorted: `store` when the store does not answer in
     /// time, `provider:NAME` for each provider whose discovery document or key set is not
     /// cached. Empty when ready. Names only: no error text, nothing secret.
-    public func failingChecks(logger: Logger? = nil) async -> [String] {
+    package func failingChecks(logger: Logger? = nil) async -> [String] {
         let store = self.store
         let storeAnswer = await withDeadline(storeTimeout) { () async -> FederateError.Code? in
             do throws(FederateError) {
@@ -65,7 +65,7 @@ extension Readiness {
     public static var liveResponse: ServerResponse { .json(["status": "ok"]) }
 
     /// `GET /readyz`'s answer: 200 `{"status": "ready"}`, else 503
-    /// `{"status": "not_ready", "not_ready": ["store", "provider:google"]}` (``failingChecks(logger:)``).
+    /// `{"status": "not_ready", "not_ready": ["store", "provider:google"]}`: the checks that fail, by name.
     public func readyResponse(logger: Logger? = nil) async -> ServerResponse {
         let failing = await failingChecks(logger: logger)
         guard failing.isEmpty else {

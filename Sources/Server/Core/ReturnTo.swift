@@ -1,12 +1,12 @@
 /// Where to send the browser after a sign-in: only a path on this server, never another
 /// origin (no open redirect).
-public enum ReturnTo {
+package enum ReturnTo {
     /// `value` when it is a same-origin absolute path, else `fallback`.
     ///
     /// Refused: anything not starting with exactly one `/` (so `//evil.example`, `/\evil`,
     /// `https://…`, `javascript:…` and relative paths), backslashes, control characters and
     /// whitespace anywhere (browsers strip or reinterpret them), and values over 2,048 bytes.
-    public static func sanitize(_ value: String?, fallback: String = "/") -> String {
+    package static func sanitize(_ value: String?, fallback: String = "/") -> String {
         guard let value, value.utf8.count <= 2048, value.hasPrefix("/"), !value.hasPrefix("//") else { return fallback }
         for scalar in value.unicodeScalars {
             if scalar == "\\" || scalar.value < 0x21 || scalar.value == 0x7F || scalar.properties.isWhitespace { return fallback }

@@ -5,13 +5,13 @@ public import HTTPTypes
 /// FederateVapor) makes one per request; bodies are passed separately to the routes that read one.
 public struct ServerRequest: Sendable {
     /// The method.
-    public var method: HTTPTypes.HTTPRequest.Method
+    package var method: HTTPTypes.HTTPRequest.Method
     /// The target's path, percent-encoded as received, without the query (`/auth/google/callback`).
-    public var path: String
+    package var path: String
     /// The target's query, without the `?`; `nil` when it has none.
-    public var query: String?
+    package var query: String?
     /// The header fields.
-    public var headers: HTTPFields
+    package var headers: HTTPFields
 
     /// Creates a request.
     public init(method: HTTPTypes.HTTPRequest.Method, path: String, query: String? = nil, headers: HTTPFields = [:]) {
@@ -22,7 +22,7 @@ public struct ServerRequest: Sendable {
     }
 
     /// The value of the first cookie named exactly `name` in the `Cookie` fields, `nil` without one.
-    public func cookie(_ name: String) -> String? {
+    package func cookie(_ name: String) -> String? {
         for header in headers[values: .cookie] {
             for pair in header.split(separator: ";") {
                 let trimmed = pair.drop { $0 == " " || $0 == "\t" }

@@ -1,4 +1,4 @@
-public import Federate
+package import Federate
 public import HTTPTypes
 
 /// A response as Federate's server logic writes it, whatever the framework: a status, header
@@ -13,14 +13,14 @@ public struct ServerResponse: Sendable {
     public var body: [UInt8]
 
     /// Creates a response.
-    public init(status: HTTPTypes.HTTPResponse.Status, headers: HTTPFields = [:], body: [UInt8] = []) {
+    package init(status: HTTPTypes.HTTPResponse.Status, headers: HTTPFields = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// A JSON response with `Cache-Control: no-store`: what every Federate route answers.
-    public static func json(_ body: JSONValue, status: HTTPTypes.HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> ServerResponse {
+    package static func json(_ body: JSONValue, status: HTTPTypes.HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> ServerResponse {
         var fields = headers
         fields[.contentType] = "application/json"
         fields[.cacheControl] = "no-store"
@@ -33,7 +33,7 @@ public struct ServerResponse: Sendable {
     }
 
     /// Adds a `Set-Cookie` field.
-    public mutating func setCookie(_ cookie: SetCookie) {
+    package mutating func setCookie(_ cookie: SetCookie) {
         headers.append(HTTPField(name: .setCookie, value: cookie.headerValue))
     }
 }

@@ -1,8 +1,8 @@
 /// A cookie to set (RFC 6265 §4.1), rendered once for every integration: its name and value
 /// come from Federate (cookie names, base64url sealed values, tokens), never from a request.
-public struct SetCookie: Sendable, Hashable {
+package struct SetCookie: Sendable, Hashable {
     /// `SameSite`.
-    public enum SameSite: String, Sendable, Hashable {
+    package enum SameSite: String, Sendable, Hashable {
         /// Sent on same-site requests and top-level cross-site navigations.
         case lax = "Lax"
         /// Sent on same-site requests only.
@@ -12,22 +12,22 @@ public struct SetCookie: Sendable, Hashable {
     }
 
     /// The name.
-    public var name: String
+    package var name: String
     /// The value.
-    public var value: String
+    package var value: String
     /// `Max-Age` in seconds (`0` deletes the cookie); `nil` for a session cookie.
-    public var maxAge: Int?
+    package var maxAge: Int?
     /// `Path`.
-    public var path: String
+    package var path: String
     /// `Secure`.
-    public var secure: Bool
+    package var secure: Bool
     /// `HttpOnly`.
-    public var httpOnly: Bool
+    package var httpOnly: Bool
     /// `SameSite`.
-    public var sameSite: SameSite
+    package var sameSite: SameSite
 
     /// Creates a cookie.
-    public init(
+    package init(
         name: String, value: String, maxAge: Int? = nil, path: String = "/", secure: Bool, httpOnly: Bool = true, sameSite: SameSite = .lax
     ) {
         self.name = name
@@ -40,7 +40,7 @@ public struct SetCookie: Sendable, Hashable {
     }
 
     /// The `Set-Cookie` field value: `NAME=VALUE; Max-Age=N; Path=P; Secure; HttpOnly; SameSite=Lax`.
-    public var headerValue: String {
+    package var headerValue: String {
         var text = name + "=" + value
         if let maxAge { text += "; Max-Age=\(maxAge)" }
         text += "; Path=" + path

@@ -7,14 +7,14 @@ import HTTPTypes
 /// that would do and the `max_age`, so the client can send the user to sign in again.
 public struct StepUpChallenge: Sendable, Hashable {
     /// The RFC 9470 error code.
-    public static let errorCode = "insufficient_user_authentication"
+    package static let errorCode = "insufficient_user_authentication"
 
     /// The `acr` values that would meet the requirement, in order of preference.
-    public var acrValues: [String]
+    package var acrValues: [String]
     /// The longest acceptable time since the authentication.
-    public var maxAge: Duration?
+    package var maxAge: Duration?
     /// A short human-readable reason (`error_description`).
-    public var description: String
+    package var description: String
 
     /// Creates a challenge.
     public init(acrValues: [String] = [], maxAge: Duration? = nil, description: String) {
@@ -26,7 +26,7 @@ public struct StepUpChallenge: Sendable, Hashable {
     /// The `WWW-Authenticate` challenge: `Bearer error="insufficient_user_authentication",
     /// error_description="…", acr_values="…", max_age=N`, and `resource_metadata` when the API
     /// publishes RFC 9728 metadata.
-    public func challenge(resourceMetadata: String? = nil) -> AuthenticationChallenge {
+    package func challenge(resourceMetadata: String? = nil) -> AuthenticationChallenge {
         var parameters: [AuthenticationChallenge.Parameter] = [.init("error", Self.errorCode), .init("error_description", description)]
         if !acrValues.isEmpty { parameters.append(.init("acr_values", acrValues.joined(separator: " "))) }
         if let maxAge { parameters.append(.init("max_age", String(maxAge.wholeSeconds), quoted: false)) }
@@ -34,7 +34,7 @@ public struct StepUpChallenge: Sendable, Hashable {
         return AuthenticationChallenge(scheme: "Bearer", parameters: parameters)
     }
 
-    /// The `WWW-Authenticate` header value (``challenge(resourceMetadata:)`` without metadata).
+    /// The `WWW-Authenticate` header value, without `resource_metadata`.
     public var headerValue: String { challenge().headerValue }
 
     /// The error to throw from a handler or middleware: 401, the JSON body of `error` and the

@@ -1,4 +1,4 @@
-public import Federate
+package import Federate
 import HTTPTypes
 
 /// The one answer to a request the account store could not serve: 503 with `Retry-After`,
@@ -8,12 +8,12 @@ import HTTPTypes
 /// The JSON body's `error` is the store's code: `store_unavailable` (locked past the busy
 /// timeout, unreachable, out of connections), `store_schema_mismatch`, or
 /// `account_store_failed`.
-public enum StoreOutage {
+package enum StoreOutage {
     /// The `Retry-After` sent with every store failure, in seconds.
-    public static let retryAfterSeconds = 2
+    package static let retryAfterSeconds = 2
 
     /// Whether `error` says the account store failed, not the request.
-    public static func isStoreFailure(_ error: FederateError) -> Bool {
+    package static func isStoreFailure(_ error: FederateError) -> Bool {
         error.code == .storeUnavailable || error.code == .accountStoreFailed || error.code == .storeSchemaMismatch
     }
 

@@ -1,15 +1,19 @@
-public import Federate
-public import HTTPTypes
+package import Federate
+package import HTTPTypes
 
 /// How a request presents its access token, and what must bind the verified token to the
 /// request: the scheme step of ``CallerAuthenticator``.
 ///
 /// The authenticator reads `Authorization: SCHEME TOKEN` once (one header, a token68 token),
-/// picks the presentation whose ``scheme`` matches (case-insensitively), verifies the token
-/// with its `CallerTokenVerifier`, then asks the presentation to ``confirm(_:token:request:)``
-/// the result. ``BearerPresentation`` is RFC 6750's; ``DPoPPresentation`` (RFC 9449) checks the
-/// `DPoP` proof against `CallerIdentity.confirmation`.
-public protocol TokenPresentation: Sendable {
+/// picks the presentation whose scheme matches (case-insensitively), verifies the token with
+/// its `CallerTokenVerifier`, then has the presentation confirm the result.
+/// ``BearerPresentation`` is RFC 6750's; ``DPoPPresentation`` (RFC 9449) checks the `DPoP`
+/// proof against `CallerIdentity.confirmation`. These two are the presentations Federate
+/// takes: an authenticator ignores any other conforming type.
+public protocol TokenPresentation: Sendable {}
+
+/// What a presentation does for ``CallerAuthenticator`` and the challenges it sends.
+package protocol PresentationScheme: TokenPresentation {
     /// The authentication scheme, as written in `Authorization` and in challenges: `Bearer`, `DPoP`.
     var scheme: String { get }
     /// Parameters every challenge of this scheme carries (DPoP: `algs`), in order.
@@ -30,23 +34,28 @@ public protocol TokenPresentation: Sendable {
 }
 
 extension TokenPresentation {
-    public func oauthError(forRefused error: FederateError) -> String { "invalid_token" }
+    /// The presentation's scheme step, `nil` for a type Federate does not know.
+    package var presentationScheme: (any PresentationScheme)? { self as? any PresentationScheme }
+}
 
-    public func responseFields() -> HTTPFields { [:] }
+extension PresentationScheme {
+    package func oauthError(forRefused error: FederateError) -> String { "invalid_token" }
+
+    package func responseFields() -> HTTPFields { [:] }
 }
 
 /// RFC 6750 bearer tokens: whoever holds the token may use it. Only an unbound token is
 /// taken (`TokenBinding.bearer`): one bound to a key (`cnf.jkt`, a DPoP-bound token, RFC 9449
 /// §7.1; `cnf.x5t#S256`; `token_type` `DPoP`) is refused with `token_binding_mismatch`.
-public struct BearerPresentation: TokenPresentation {
+public struct BearerPresentation: TokenPresentation, PresentationScheme {
     /// Creates the presentation.
     public init() {}
 
-    public var scheme: String { "Bearer" }
+    package var scheme: String { "Bearer" }
 
-    public var challengeParameters: [(name: String, value: String)] { [] }
+    package var challengeParameters: [(name: String, value: String)] { [] }
 
-    public nonisolated(nonsending) func confirm(
+    package nonisolated(nonsending) func confirm(
         _ caller: CallerIdentity, token: String, request: ServerRequest
     ) async throws(FederateError) -> CallerIdentity {
         try Self.confirmed(caller)

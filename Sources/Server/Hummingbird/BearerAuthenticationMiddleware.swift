@@ -18,7 +18,7 @@ public import Hummingbird
 /// (serve the metadata itself with ``ProtectedResourceRoutes``).
 public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: RouterMiddleware {
     /// The authentication.
-    public let authenticator: CallerAuthenticator
+    package let authenticator: CallerAuthenticator
 
     /// Creates the middleware. A `BearerTokenVerifier` (ID tokens) is a `CallerTokenVerifier`.
     public init(
@@ -31,11 +31,11 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
     }
 
     /// The verifier.
-    public var verifier: any CallerTokenVerifier { authenticator.verifier }
+    package var verifier: any CallerTokenVerifier { authenticator.verifier }
     /// The scopes every request must have been granted.
-    public var requiredScopes: OAuthScopes { authenticator.requiredScopes }
+    package var requiredScopes: OAuthScopes { authenticator.requiredScopes }
     /// The schemes accepted, in the order challenges list them.
-    public var presentations: [any TokenPresentation] { authenticator.presentations }
+    package var presentations: [any TokenPresentation] { authenticator.presentations }
 
     /// Authenticates the request's token and calls `next` with the caller in `context.federate`;
     /// otherwise answers 400, 401 or 403 with the challenge of each accepted scheme.
@@ -53,7 +53,7 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
 
     /// The caller `request` proves to be, or the refusal (a `BearerChallenge`). Runs on the
     /// caller's executor.
-    public nonisolated(nonsending) func authenticate(_ request: Request) async throws(BearerChallenge) -> CallerIdentity {
+    package nonisolated(nonsending) func authenticate(_ request: Request) async throws(BearerChallenge) -> CallerIdentity {
         try await authenticator.authenticate(ServerRequest(request)).caller
     }
 }

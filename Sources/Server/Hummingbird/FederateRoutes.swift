@@ -10,7 +10,7 @@ public import Logging
 /// FederateRoutes(configuration: configuration).register(on: router)
 /// ```
 ///
-/// Each route is one of `FederateEndpoints` (FederateServer, shared with FederateVapor):
+/// Each route is one of `FederateEndpoints/routes` (FederateServer, shared with FederateVapor):
 /// - `GET {auth}/{provider}/start?intent=signIn|link|reauthenticate&returnTo=/path&login_hint=HINT`
 ///   redirects to the provider (with `acr_values` and/or `max_age`, a step-up sign-in,
 ///   `Docs/StepUp.md`); the pending authorization is sealed into a cookie, so any instance finishes it.
@@ -28,7 +28,7 @@ public import Logging
 /// - `GET` each of `FederateServerConfiguration/staticFiles` (Apple's domain association).
 public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     /// What the routes serve.
-    public var configuration: FederateServerConfiguration { endpoints.configuration }
+    package var configuration: FederateServerConfiguration { endpoints.configuration }
     private let endpoints: FederateEndpoints
 
     /// Creates the routes.
@@ -38,48 +38,20 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
 
     /// Registers every route on `router`.
     public func register(on router: Router<Context>) {
-        let endpoints = self.endpoints
-        let accounts = configuration.accounts, origin = configuration.origin
-        let auth = router.group(RouterPath(configuration.authPath))
-        auth.get("{provider}/start") { request, context in
-            Response(await endpoints.start(ServerRequest(request), provider: context.parameters.get("provider") ?? ""))
-        }
-        auth.get("{provider}/callback") { request, context in
-            Response(await endpoints.callback(ServerRequest(request), provider: context.parameters.get("provider") ?? "", form: nil))
-        }
-        auth.post("{provider}/callback") { request, context in
-            var request = request
-            let body = try await request.collectBody(upTo: FederateEndpoints.maximumBodyBytes)
-            return Response(
-                await endpoints.callback(
-                    ServerRequest(request), provider: context.parameters.get("provider") ?? "", form: Array(buffer: body)))
-        }
-        // What providers POST out of band: back-channel logout, Apple's notifications, Google's RISC events.
-        for route in ProviderEventRoute.allCases {
-            auth.post("{provider}/\(route.rawValue)") { request, context in
+        for route in endpoints.routes {
+            // `:provider` is Hummingbird's `{provider}`.
+            let names = route.path.filter { $0.hasPrefix(":") }.map { String($0.dropFirst()) }
+            let path = "/" + route.path.map { $0.hasPrefix(":") ? "{" + $0.dropFirst() + "}" : $0 }.joined(separator: "/")
+            router.on(RouterPath(path), method: route.method) { (request: Request, context: Context) -> Response in
+                var parameters: [String: String] = [:]
+                for name in names { parameters[name] = context.parameters.get(name) }
+                guard let limit = route.bodyLimit else {
+                    return Response(await route.respond(to: ServerRequest(request), parameters: parameters))
+                }
                 var request = request
-                let body = try await request.collectBody(upTo: FederateEndpoints.maximumBodyBytes)
-                return Response(
-                    await endpoints.receiveEvents(route, provider: context.parameters.get("provider") ?? "", body: Array(buffer: body)))
+                let body = try await request.collectBody(upTo: limit)
+                return Response(await route.respond(to: ServerRequest(request), parameters: parameters, body: Array(buffer: body)))
             }
-        }
-        auth.group("signout").add(middleware: SessionAuthenticationMiddleware<Context>(accounts: accounts, origin: origin))
-            .post { request, context in Response(await endpoints.signOut(ServerRequest(request), session: context.federate.session)) }
-        auth.get("signout/callback") { request, _ in Response(endpoints.signedOutAtProvider(ServerRequest(request))) }
-
-        let me = router.group("me").add(middleware: SessionAuthenticationMiddleware<Context>(accounts: accounts, origin: origin))
-        me.get { request, context in Response(await endpoints.me(ServerRequest(request), session: context.federate.session)) }
-        me.delete("providers/{providerID}") { _, context in
-            Response(await endpoints.unlink(providerID: context.parameters.get("providerID"), session: context.federate.session))
-        }
-        me.delete { _, context in Response(await endpoints.deleteAccount(context.federate.session)) }
-        me.post("merge") { request, context in Response(await endpoints.merge(ServerRequest(request), session: context.federate.session)) }
-        if configuration.allowsGuests {
-            auth.post("guest") { request, _ in Response(await endpoints.guest(ServerRequest(request))) }
-        }
-
-        for path in configuration.staticFiles.keys {
-            router.get(RouterPath(path)) { _, _ in endpoints.staticFile(at: path).map(Response.init) ?? Response(status: .notFound) }
         }
     }
 }

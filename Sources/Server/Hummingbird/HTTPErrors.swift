@@ -3,14 +3,14 @@ public import Hummingbird
 
 extension ServerRequest {
     /// `request` as Federate's server logic reads it: its method, path, query and fields.
-    public init(_ request: Request) {
+    package init(_ request: Request) {
         self.init(method: request.method, path: request.uri.path, query: request.uri.query, headers: request.headers)
     }
 }
 
 extension Response {
     /// Hummingbird's response for Federate's `response`.
-    public init(_ response: ServerResponse) {
+    package init(_ response: ServerResponse) {
         self.init(status: response.status, headers: response.headers, body: .init(byteBuffer: ByteBuffer(bytes: response.body)))
     }
 }
@@ -19,20 +19,15 @@ extension Response {
 // JSON `{"error": CODE, "message": TEXT}`, with the status and headers it carries. No handler
 // catches an error to render it by hand.
 
-extension FederateError: HTTPResponseError {
+extension ServerResponseError {
+    /// Hummingbird's response for the error: its `serverResponse`.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         Response(serverResponse)
     }
 }
 
-extension FederateHTTPError: HTTPResponseError {
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response(serverResponse)
-    }
-}
+extension FederateError: HTTPResponseError {}
 
-extension BearerChallenge: HTTPResponseError {
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response(serverResponse)
-    }
-}
+extension FederateHTTPError: HTTPResponseError {}
+
+extension BearerChallenge: HTTPResponseError {}

@@ -18,11 +18,11 @@ public import Logging
 /// Both answer `Cache-Control: no-store` and need no session.
 public struct HealthRoutes<Context: RequestContext>: Sendable {
     /// What `/readyz` checks.
-    public let readiness: Readiness
+    package let readiness: Readiness
     /// The liveness path (`/healthz`).
-    public let healthPath: String
+    package let healthPath: String
     /// The readiness path (`/readyz`).
-    public let readyPath: String
+    package let readyPath: String
     private let logger: Logger
 
     /// Creates the routes.
@@ -36,7 +36,7 @@ public struct HealthRoutes<Context: RequestContext>: Sendable {
         self.logger = logger
     }
 
-    /// Registers `GET` ``healthPath`` and ``readyPath`` on `router`.
+    /// Registers `GET` the liveness and readiness paths on `router`.
     public func register(on router: Router<Context>) {
         let readiness = self.readiness, logger = self.logger
         router.get(RouterPath(healthPath)) { _, _ in Response(Readiness.liveResponse) }

@@ -13,7 +13,7 @@ public import Hummingbird
 /// challenges name it (`resource_metadata`).
 public struct ProtectedResourceRoutes<Context: RequestContext>: Sendable {
     /// The resources.
-    public let resources: [ProtectedResourceMetadata]
+    package let resources: [ProtectedResourceMetadata]
 
     /// Creates the routes.
     public init(_ resources: [ProtectedResourceMetadata]) {

@@ -12,11 +12,11 @@ public import Hummingbird
 /// and metadata.
 public struct RequiredScopesMiddleware<Context: FederateRequestContext>: RouterMiddleware {
     /// The scopes required.
-    public let scopes: OAuthScopes
+    package let scopes: OAuthScopes
     /// The schemes the challenges name (those of the authentication middleware).
-    public let presentations: [any TokenPresentation]
+    package let presentations: [any TokenPresentation]
     /// The API's RFC 9728 metadata, named in the challenges.
-    public let resource: ProtectedResourceMetadata?
+    package let resource: ProtectedResourceMetadata?
 
     /// Creates the middleware.
     public init(
@@ -30,10 +30,7 @@ public struct RequiredScopesMiddleware<Context: FederateRequestContext>: RouterM
     /// Calls `next` when the authenticated caller holds the route's scopes; otherwise 403
     /// `insufficient_scope` with the challenge naming them.
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let caller = context.federate.caller else {
-            throw BearerChallenge.missingCaller(presentations: presentations, resource: resource)
-        }
-        try BearerChallenge.requireScopes(scopes, of: caller, presentations: presentations, resource: resource)
+        try BearerChallenge.requireScopes(scopes, of: context.federate.caller, presentations: presentations, resource: resource)
         return try await next(request, context)
     }
 }

@@ -13,7 +13,7 @@ public import Hummingbird
 /// (`StoreOutage`), required or not: an unknown session is not a missing one.
 public struct SessionAuthenticationMiddleware<Context: FederateRequestContext>: RouterMiddleware {
     /// The authentication.
-    public let authenticator: AccountSessionAuthenticator
+    package let authenticator: AccountSessionAuthenticator
 
     /// Creates the middleware.
     public init(accounts: AccountService, origin: String, required: Bool = true) {
@@ -37,7 +37,7 @@ public struct SessionAuthenticationMiddleware<Context: FederateRequestContext>: 
 /// ``SessionAuthenticationMiddleware`` on sensitive routes.
 public struct RequireRecentLoginMiddleware<Context: FederateRequestContext>: RouterMiddleware {
     /// The check.
-    public let guarding: RecentLoginGuard
+    package let guarding: RecentLoginGuard
 
     /// Creates the middleware.
     public init(

@@ -11,9 +11,9 @@ public import Hummingbird
 /// ```
 public struct MCPRoutes<Context: RequestContext>: Sendable {
     /// The server.
-    public let server: ProtectedMCPServer
+    package let server: ProtectedMCPServer
     /// Where the endpoint is: the resource identifier's path.
-    public let path: String
+    package let path: String
 
     /// Creates the routes.
     public init(_ server: ProtectedMCPServer) {

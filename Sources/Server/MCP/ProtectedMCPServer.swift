@@ -31,15 +31,15 @@ public import MCP
 ///
 /// Before the SDK reads a request, its JSON-RPC message is read with Federate's strict parser:
 /// a body it refuses (duplicate members, invalid UTF-8, nesting past its limits), a batch, or a
-/// `tools/call` of a tool not listed byte for byte in ``toolScopes`` is answered here and never
+/// `tools/call` of a tool not listed byte for byte in `toolScopes` is answered here and never
 /// reaches the SDK, so the tool whose scopes were checked is the tool that runs.
 public struct ProtectedMCPServer: Sendable {
     /// Authenticates every request; its `resource` is the MCP server's metadata.
-    public let authenticator: CallerAuthenticator
+    package let authenticator: CallerAuthenticator
     /// Every tool the server has, by exact name, with the scopes a call of it needs.
-    public let toolScopes: [String: OAuthScopes]
+    package let toolScopes: [String: OAuthScopes]
     /// The RFC 9728 metadata of the MCP server.
-    public var metadata: ProtectedResourceMetadata { resource }
+    package var metadata: ProtectedResourceMetadata { resource }
 
     private let resource: ProtectedResourceMetadata
     private let tools: [ExactString: OAuthScopes]
@@ -47,7 +47,7 @@ public struct ProtectedMCPServer: Sendable {
     private let allowedOrigins: [String]
 
     /// The largest request body read (1 MiB).
-    public static let maximumBodyBytes = 1 << 20
+    package static let maximumBodyBytes = 1 << 20
 
     /// Creates the protected server. `invalid_configuration` when the authenticator has no
     /// `resource` (the MCP specification requires the metadata), or a tool name is not 1–128 of
@@ -79,7 +79,7 @@ public struct ProtectedMCPServer: Sendable {
 
     /// Answers one HTTP request to the MCP endpoint (`POST` a JSON-RPC message; `GET` and
     /// `DELETE` are 405 on the stateless transport), `body` its content.
-    public func respond(to request: ServerRequest, body: [UInt8]) async -> ServerResponse {
+    package func respond(to request: ServerRequest, body: [UInt8]) async -> ServerResponse {
         let authenticated: AuthenticatedCaller
         do {
             authenticated = try await authenticator.authenticate(request)

@@ -22,11 +22,11 @@ public import PostgresNIO
 /// users end with one winner; the loser gets `credential_already_in_use`.
 public final class PostgresAccountStore: AccountStore {
     /// Whether one email may belong to one user only (a unique index on the normalized email).
-    public let oneAccountPerEmail: Bool
+    package let oneAccountPerEmail: Bool
     /// The pool.
-    public let client: PostgresClient
+    package let client: PostgresClient
     /// The PostgreSQL schema holding the tables (created by ``migrate()``).
-    public var schemaName: String { schema.name }
+    package var schemaName: String { schema.name }
     let schema: PostgresSchema
     let logger: Logger
     /// The statements each connection has prepared; `nil` when the store prepares none.

@@ -29,9 +29,9 @@ import Synchronization
 /// there, prepared once and kept.
 public final class SQLiteAccountStore: AccountStore, Service {
     /// Whether one email may belong to one user only (a unique index on the normalized email).
-    public let oneAccountPerEmail: Bool
+    package let oneAccountPerEmail: Bool
     /// The database file.
-    public let path: String
+    package let path: String
     let database: SQLiteDatabase
     /// Where its statements run.
     let thread: SQLiteThread
@@ -141,7 +141,7 @@ public final class SQLiteAccountStore: AccountStore, Service {
     }
 
     /// The journal mode the database runs in (`wal`).
-    public func journalMode() async throws(FederateError) -> String {
+    package func journalMode() async throws(FederateError) -> String {
         try await operation { () async throws(FederateError) in
             try database.rows("PRAGMA journal_mode", []).first?.text("journal_mode") ?? ""
         }

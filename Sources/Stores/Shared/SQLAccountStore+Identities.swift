@@ -6,7 +6,7 @@ package import Foundation
 extension SQLAccountStore {
     /// Links an identity to a user, who is a guest no more; the database decides races
     /// (`credential_already_in_use`).
-    public func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws(FederateError) {
+    package func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws(FederateError) {
         try await withTransaction { (connection) async throws(FederateError) in
             guard try await self.lockUser(uid, on: connection) else { throw FederateError(.userNotFound, "no user with this uid") }
             try await self.insert(identity, uid: uid, on: connection)
@@ -15,7 +15,7 @@ extension SQLAccountStore {
     }
 
     /// Stores the identity's latest data and the user's last sign-in.
-    public func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws(FederateError) {
+    package func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws(FederateError) {
         let found: Bool
         if dialect.writesInCommonTableExpressions {
             // One statement: the identity's latest data and the user's last sign-in, atomically.
@@ -38,7 +38,7 @@ extension SQLAccountStore {
     /// A returning sign-in in one atomic step. PostgreSQL: one statement, whose result is the
     /// user as it was when the statement began (its writes are not visible to it), with
     /// ``User/signedIn(with:at:)`` applied. SQLite: the lookup and the writes in one transaction.
-    public func recordReturningSignIn(_ latest: ProviderIdentity, at date: Date) async throws(FederateError) -> User? {
+    package func recordReturningSignIn(_ latest: ProviderIdentity, at date: Date) async throws(FederateError) -> User? {
         let owner: SQLQuery =
             "u.uid = (SELECT user_uid FROM \(table: .identities) WHERE provider_id = \(latest.providerID) AND subject = \(latest.subject))"
         guard dialect.writesInCommonTableExpressions else {
@@ -117,7 +117,7 @@ extension SQLAccountStore {
     }
 
     /// Unlinks a provider, refusing the last one (`last_provider`); its kept tokens go with it.
-    public func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) -> SealedProviderTokens? {
+    package func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) -> SealedProviderTokens? {
         try await withTransaction { (connection) async throws(FederateError) -> SealedProviderTokens? in
             guard try await self.lockUser(uid, on: connection) else { throw FederateError(.userNotFound, "no user with this uid") }
             var providers: [String] = []
@@ -137,7 +137,7 @@ extension SQLAccountStore {
     }
 
     /// Sets the identity's email state.
-    public func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError) {
+    package func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError) {
         try await withConnection { (connection) async throws(FederateError) in
             try await self.execute(
                 """

@@ -6,7 +6,7 @@ package import Foundation
 extension SQLAccountStore {
     /// Deletes up to `limit` guests created before `date`, in one transaction; a guest a link
     /// upgraded meanwhile is not one any more when its row is locked, and stays.
-    public func deleteExpiredGuests(createdBefore date: Date, limit: Int) async throws(FederateError) -> [String] {
+    package func deleteExpiredGuests(createdBefore date: Date, limit: Int) async throws(FederateError) -> [String] {
         try await revoking { (connection) async throws(FederateError) -> [String] in
             let rows = try await self.rows(
                 """
@@ -29,7 +29,7 @@ extension SQLAccountStore {
     /// deadlock): checks, moves the identities (their kept tokens are keyed by identity and
     /// follow), hands the merges pending into the source on to the target, erases the source,
     /// records the merge as pending, and advances the revocation epoch.
-    public func mergeUser(
+    package func mergeUser(
         _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String,
         at date: Date
     ) async throws(FederateError) -> AccountMerge {
@@ -77,7 +77,7 @@ extension SQLAccountStore {
     }
 
     /// The merges whose hook has not finished, oldest first.
-    public func pendingMerges() async throws(FederateError) -> [AccountMerge] {
+    package func pendingMerges() async throws(FederateError) -> [AccountMerge] {
         try await withConnection { (connection) async throws(FederateError) in
             try Self.merges(
                 in: try await self.rows(
@@ -86,14 +86,14 @@ extension SQLAccountStore {
     }
 
     /// Forgets the pending merge of `sourceUID`.
-    public func finishMerge(sourceUID: String) async throws(FederateError) {
+    package func finishMerge(sourceUID: String) async throws(FederateError) {
         try await withConnection { (connection) async throws(FederateError) in
             try await self.execute("DELETE FROM \(table: .merges) WHERE source_uid = \(sourceUID)", on: connection)
         }
     }
 
     /// Everything held about `uid`, read in one transaction.
-    public func accountRecords(uid: String) async throws(FederateError) -> AccountRecords? {
+    package func accountRecords(uid: String) async throws(FederateError) -> AccountRecords? {
         try await withTransaction { (connection) async throws(FederateError) -> AccountRecords? in
             guard let user = try await self.users(where: "u.uid = \(uid)", on: connection).first else { return nil }
             let kept = try await self.keptTokens(

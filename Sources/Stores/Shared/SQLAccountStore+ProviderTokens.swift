@@ -6,7 +6,7 @@ package import Foundation
 extension SQLAccountStore {
     /// The tokens kept for `uid`'s identity of `providerID`, if the user is enabled: one
     /// indexed read.
-    public func keptTokens(uid: String, providerID: String) async throws(FederateError) -> SealedProviderTokens? {
+    package func keptTokens(uid: String, providerID: String) async throws(FederateError) -> SealedProviderTokens? {
         try await withConnection { (connection) async throws(FederateError) -> SealedProviderTokens? in
             try Self.keptTokens(
                 in: try await self.rows(
@@ -22,7 +22,7 @@ extension SQLAccountStore {
     }
 
     /// Inserts (no version yet) or updates (version still `expectedVersion`) the identity's row.
-    public func replaceKeptTokens(_ tokens: SealedProviderTokens, expectedVersion: Int64?) async throws(FederateError) -> Bool {
+    package func replaceKeptTokens(_ tokens: SealedProviderTokens, expectedVersion: Int64?) async throws(FederateError) -> Bool {
         try await withConnection { (connection) async throws(FederateError) -> Bool in
             guard let expectedVersion else {
                 return try await self.returnsRow(
@@ -47,7 +47,7 @@ extension SQLAccountStore {
     }
 
     /// Takes the lease, if the version holds and no lease is held at `now`.
-    public func claimTokenRefresh(
+    package func claimTokenRefresh(
         providerID: String, subject: String, version: Int64, lease: RefreshLease, now: Date
     ) async throws(FederateError) -> Bool {
         try await withConnection { (connection) async throws(FederateError) -> Bool in
@@ -63,7 +63,7 @@ extension SQLAccountStore {
     }
 
     /// Writes the refresh's tokens while lease `leaseID` and version `tokens.version` hold.
-    public func finishTokenRefresh(_ tokens: SealedProviderTokens, leaseID: String) async throws(FederateError) -> Bool {
+    package func finishTokenRefresh(_ tokens: SealedProviderTokens, leaseID: String) async throws(FederateError) -> Bool {
         try await withConnection { (connection) async throws(FederateError) -> Bool in
             try await self.returnsRow(
                 """
@@ -77,7 +77,7 @@ extension SQLAccountStore {
     }
 
     /// Ends lease `leaseID`; with `needsSignIn`, marks the tokens dead.
-    public func releaseTokenRefresh(providerID: String, subject: String, leaseID: String, needsSignIn: Bool) async throws(FederateError) {
+    package func releaseTokenRefresh(providerID: String, subject: String, leaseID: String, needsSignIn: Bool) async throws(FederateError) {
         try await withConnection { (connection) async throws(FederateError) in
             try await self.execute(
                 """
@@ -89,7 +89,7 @@ extension SQLAccountStore {
     }
 
     /// Up to `limit` rows sealed with another key than `keyID`, least recently changed first.
-    public func keptTokens(notSealedWith keyID: String, limit: Int) async throws(FederateError) -> [SealedProviderTokens] {
+    package func keptTokens(notSealedWith keyID: String, limit: Int) async throws(FederateError) -> [SealedProviderTokens] {
         try await withConnection { (connection) async throws(FederateError) -> [SealedProviderTokens] in
             try Self.keptTokens(
                 in: try await self.rows(
@@ -102,7 +102,7 @@ extension SQLAccountStore {
     }
 
     /// Re-seals a row, keeping its version, if nothing moved and no lease is held at `now`.
-    public func resealKeptTokens(_ tokens: SealedProviderTokens, previousKeyID: String, now: Date) async throws(FederateError) -> Bool {
+    package func resealKeptTokens(_ tokens: SealedProviderTokens, previousKeyID: String, now: Date) async throws(FederateError) -> Bool {
         try await withConnection { (connection) async throws(FederateError) -> Bool in
             try await self.returnsRow(
                 """

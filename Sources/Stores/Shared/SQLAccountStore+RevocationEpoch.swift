@@ -7,7 +7,7 @@ package import FederateTokens
 extension SQLAccountStore {
     /// The current epoch, as committed. (Read as a double, which both dialects decode and
     /// which is exact far beyond any number of revocations.)
-    public func revocationEpoch() async throws(FederateError) -> Int64? {
+    package func revocationEpoch() async throws(FederateError) -> Int64? {
         let epoch = try await withConnection { (connection) async throws(FederateError) in
             try await self.rows(
                 "SELECT CAST(epoch AS DOUBLE PRECISION) AS epoch FROM \(table: .revocationEpoch) WHERE id = 1", on: connection

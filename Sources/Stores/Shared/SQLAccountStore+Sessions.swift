@@ -5,7 +5,7 @@ package import Foundation
 /// Signed-out sessions, sessions ended by providers, provider event IDs, session-signing keys.
 extension SQLAccountStore {
     /// Remembers a signed-out session.
-    public func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError) {
+    package func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError) {
         try await revoking { (connection) async throws(FederateError) in
             try await self.execute(
                 """
@@ -17,21 +17,21 @@ extension SQLAccountStore {
     }
 
     /// Whether a session was signed out.
-    public func isSessionRevoked(id sessionID: String) async throws(FederateError) -> Bool {
+    package func isSessionRevoked(id sessionID: String) async throws(FederateError) -> Bool {
         try await withConnection { (connection) async throws(FederateError) in
             try await self.returnsRow("SELECT sid FROM \(table: .revokedSessions) WHERE sid = \(sessionID)", on: connection)
         }
     }
 
     /// Forgets signed-out sessions that expired before `date`.
-    public func removeRevokedSessions(expiredBefore date: Date) async throws(FederateError) {
+    package func removeRevokedSessions(expiredBefore date: Date) async throws(FederateError) {
         try await withConnection { (connection) async throws(FederateError) in
             try await self.execute("DELETE FROM \(table: .revokedSessions) WHERE expires_at < \(date)", on: connection)
         }
     }
 
     /// Ends the sessions tied to `key` issued before `validAfter` (never moving it back).
-    public func endSessions(key: String, validAfter: Date, expiresAt: Date, now: Date) async throws(FederateError) {
+    package func endSessions(key: String, validAfter: Date, expiresAt: Date, now: Date) async throws(FederateError) {
         let greatest = dialect.greatest
         try await revoking { (connection) async throws(FederateError) in
             try await self.execute(
@@ -47,7 +47,7 @@ extension SQLAccountStore {
     }
 
     /// The latest `validAfter` of `keys`.
-    public func sessionsEnded(keys: [String]) async throws(FederateError) -> Date? {
+    package func sessionsEnded(keys: [String]) async throws(FederateError) -> Date? {
         guard !keys.isEmpty else { return nil }
         return try await withConnection { (connection) async throws(FederateError) in
             try await self.rows(
@@ -57,7 +57,7 @@ extension SQLAccountStore {
     }
 
     /// `true` the first time `id` is seen (until `expiresAt`), for every store on this database.
-    public func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
+    package func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
         try await withConnection { (connection) async throws(FederateError) in
             try await self.execute("DELETE FROM \(table: .seenEvents) WHERE expires_at < \(now)", on: connection)
             return try await self.returnsRow(
@@ -67,14 +67,14 @@ extension SQLAccountStore {
     }
 
     /// Whether `id` was consumed and has not expired at `now`, for every store on this database.
-    public func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool {
+    package func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool {
         try await withConnection { (connection) async throws(FederateError) in
             try await self.returnsRow("SELECT id FROM \(table: .seenEvents) WHERE id = \(id) AND expires_at >= \(now)", on: connection)
         }
     }
 
     /// Every session-signing key, oldest first.
-    public func sessionKeys() async throws(FederateError) -> [SessionKeyRecord] {
+    package func sessionKeys() async throws(FederateError) -> [SessionKeyRecord] {
         try await withConnection { (connection) async throws(FederateError) in
             var records: [SessionKeyRecord] = []
             for row in try await self.rows(
@@ -89,7 +89,7 @@ extension SQLAccountStore {
     }
 
     /// Adds a session-signing key.
-    public func addSessionKey(_ key: SessionKeyRecord) async throws(FederateError) {
+    package func addSessionKey(_ key: SessionKeyRecord) async throws(FederateError) {
         try await withConnection { (connection) async throws(FederateError) in
             try await self.execute(
                 "INSERT INTO \(table: .sessionKeys) (kid, private_key, created_at) VALUES (\(key.keyID), \(bytes: key.privateKey), \(key.createdAt))",
@@ -98,7 +98,7 @@ extension SQLAccountStore {
     }
 
     /// Removes a session-signing key.
-    public func removeSessionKey(keyID: String) async throws(FederateError) {
+    package func removeSessionKey(keyID: String) async throws(FederateError) {
         try await withConnection { (connection) async throws(FederateError) in
             try await self.execute("DELETE FROM \(table: .sessionKeys) WHERE kid = \(keyID)", on: connection)
         }

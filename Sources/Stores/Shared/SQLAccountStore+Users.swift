@@ -4,14 +4,14 @@ package import FederateTokens
 /// Finding, creating, updating and deleting users.
 extension SQLAccountStore {
     /// The user with `uid`, with identities.
-    public func user(uid: String) async throws(FederateError) -> User? {
+    package func user(uid: String) async throws(FederateError) -> User? {
         try await withConnection { (connection) async throws(FederateError) in
             try await self.users(where: "u.uid = \(uid)", on: connection).first
         }
     }
 
     /// The user who owns the identity (`providerID`, `subject`).
-    public func user(providerID: String, subject: String) async throws(FederateError) -> User? {
+    package func user(providerID: String, subject: String) async throws(FederateError) -> User? {
         try await withConnection { (connection) async throws(FederateError) in
             try await self.users(
                 where: "u.uid = (SELECT user_uid FROM \(table: .identities) WHERE provider_id = \(providerID) AND subject = \(subject))",
@@ -21,7 +21,7 @@ extension SQLAccountStore {
     }
 
     /// The users whose normalized email matches, oldest first.
-    public func users(email: String) async throws(FederateError) -> [User] {
+    package func users(email: String) async throws(FederateError) -> [User] {
         let normalized = User.normalizedEmail(email)
         return try await withConnection { (connection) async throws(FederateError) in
             try await self.users(where: "u.email_normalized = \(normalized)", on: connection)
@@ -29,7 +29,7 @@ extension SQLAccountStore {
     }
 
     /// Inserts a user with its identities; unique violations become account errors.
-    public func createUser(_ user: User) async throws(FederateError) {
+    package func createUser(_ user: User) async throws(FederateError) {
         if dialect.writesInCommonTableExpressions, user.identities.count == 1, let identity = user.identities.first {
             // The common case in one statement (one round trip, atomic on its own).
             try await withConnection { (connection) async throws(FederateError) in
@@ -54,7 +54,7 @@ extension SQLAccountStore {
     /// Changes the columns `update` names and no other (`UserUpdate`), in one statement:
     /// every expression reads the row as it is when the statement runs (PostgreSQL: under
     /// its row lock; SQLite: under the file's write lock).
-    public func updateUser(uid: String, _ update: UserUpdate) async throws(FederateError) {
+    package func updateUser(uid: String, _ update: UserUpdate) async throws(FederateError) {
         var assignments: [SQLQuery] = []
         if let email = update.email {
             let key: SQLQuery = email.verified ? "\(User.normalizedEmail(email.address))" : "NULL"
@@ -90,7 +90,7 @@ extension SQLAccountStore {
     }
 
     /// Deletes the user and everything held about them, in one transaction; returns what was deleted.
-    public func deleteUser(uid: String) async throws(FederateError) -> DeletedUser? {
+    package func deleteUser(uid: String) async throws(FederateError) -> DeletedUser? {
         try await revoking { (connection) async throws(FederateError) in try await self.erase(uid, on: connection) }
     }
 

@@ -11,7 +11,7 @@ package import FederateAccounts
 /// ```swift
 /// extension SQLiteAccountStore: SQLAccountStore { ... }
 /// ```
-package protocol SQLAccountStore: AccountStore {
+package protocol SQLAccountStore: AccountStorage {
     /// The store's view of a connection.
     associatedtype Connection: SQLConnection
 

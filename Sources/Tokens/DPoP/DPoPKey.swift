@@ -13,12 +13,12 @@ public import Foundation
 /// ```
 public struct DPoPKey: Sendable, CustomStringConvertible {
     /// The private key.
-    public let signingKey: JWSSigningKey
+    package let signingKey: JWSSigningKey
     /// The algorithm proofs are signed with.
-    public let algorithm: JWSAlgorithm
+    package let algorithm: JWSAlgorithm
     /// The public key as the proofs' `jwk` header carries it: the required members only.
-    public let publicJWK: [String: JSONValue]
-    /// The JWK SHA-256 thumbprint (RFC 7638) of ``publicJWK``: `cnf.jkt` and `dpop_jkt`.
+    package let publicJWK: [String: JSONValue]
+    /// The JWK SHA-256 thumbprint (RFC 7638) of `publicJWK`: `cnf.jkt` and `dpop_jkt`.
     public let thumbprint: String
 
     /// Wraps an asymmetric key. ``FederateError/Code/invalidConfiguration`` for an HMAC secret

@@ -1,14 +1,14 @@
 import Crypto
-public import Foundation
+package import Foundation
 
 /// Server-issued DPoP nonces (RFC 9449 §8, §9) that every instance of a server accepts
 /// without sharing state: a nonce is a time slot and an HMAC of it under a secret the
 /// instances share. The current slot's nonce and the previous one's are accepted, so a
-/// nonce lives between one and two ``lifetime``s.
+/// nonce lives between one and two `lifetime`s.
 public struct DPoPNonces: Sendable {
     private let secret: SymmetricKey
     /// How long one nonce is issued for.
-    public let lifetime: Duration
+    package let lifetime: Duration
     private let lifetimeSeconds: Double
 
     /// Nonces under `secret` (at least 32 bytes), each issued for `lifetime` (at least a second).
@@ -22,12 +22,12 @@ public struct DPoPNonces: Sendable {
     }
 
     /// The nonce to issue at `now` (the `DPoP-Nonce` header).
-    public func current(at now: Date) -> String {
+    package func current(at now: Date) -> String {
         nonce(slot: slot(at: now))
     }
 
     /// The nonces accepted at `now`: the current one and the previous one.
-    public func accepted(at now: Date) -> [String] {
+    package func accepted(at now: Date) -> [String] {
         let slot = slot(at: now)
         return [nonce(slot: slot), nonce(slot: slot &- 1)]
     }

@@ -13,11 +13,11 @@ import Foundation
 /// ```
 public struct DPoPProofValidator: Sendable {
     /// How each proof is verified; its clock is the validator's.
-    public let verifier: DPoPProofVerifier
+    package let verifier: DPoPProofVerifier
     /// Where used proofs are remembered.
-    public let replayStore: any ReplayStore
+    package let replayStore: any ReplayStore
     /// Server nonces, when required; `nil` accepts proofs without one.
-    public let nonces: DPoPNonces?
+    package let nonces: DPoPNonces?
 
     /// Creates a validator. `verifier` sets the algorithms, the proof's maximum age, the clock
     /// tolerance and the clock.
@@ -28,12 +28,12 @@ public struct DPoPProofValidator: Sendable {
     }
 
     /// The nonce to hand out now (`DPoP-Nonce`), when nonces are on.
-    public func currentNonce() -> String? {
+    package func currentNonce() -> String? {
         nonces?.current(at: verifier.clock.now)
     }
 
     /// The algorithms proofs may use, space-separated, ES256 first: the challenge's `algs`.
-    public var algorithmsParameter: String {
+    package var algorithmsParameter: String {
         verifier.allowedAlgorithms.sorted { ($0 == .es256 ? 0 : 1, $0.rawValue) < ($1 == .es256 ? 0 : 1, $1.rawValue) }
             .map(\.rawValue).joined(separator: " ")
     }

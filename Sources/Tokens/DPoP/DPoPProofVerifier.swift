@@ -1,28 +1,28 @@
-public import Foundation
+package import Foundation
 
 /// Verifies DPoP proofs (RFC 9449 §4.3) on the one claim-rule pipeline: the compact JWS
 /// parsed under tight limits; `alg` asymmetric and allowed; `jwk` a public key (a proof
 /// carrying private members is refused); the signature verified with that key; then the
-/// proof's ``ClaimRules/dpopProof(method:target:accessToken:acceptedNonces:maximumAge:)``.
+/// proof's `ClaimRules.dpopProof(method:target:accessToken:acceptedNonces:maximumAge:)`.
 ///
 /// What it does not do, because it needs state: single use of `jti` (a server's replay
 /// store) and the binding of the access token to the key (``DPoPProof/thumbprint`` against
 /// the token's `cnf.jkt`). The server types in FederateHummingbird and the dev provider do both.
 public struct DPoPProofVerifier: Sendable {
     /// The algorithms a proof may use: every asymmetric one Federate implements, by default.
-    public var allowedAlgorithms: Set<JWSAlgorithm> {
+    package var allowedAlgorithms: Set<JWSAlgorithm> {
         didSet { allowed = AlgorithmMask(allowedAlgorithms) }
     }
     /// ``allowedAlgorithms`` as bits, asked on every proof.
     private var allowed: AlgorithmMask
     /// How old a proof's `iat` may be. Default 60 seconds.
-    public var maximumAge: Duration
+    package var maximumAge: Duration
     /// The clock skew allowed to `iat`, both ways. Default 30 seconds.
-    public var clockTolerance: Duration
+    package var clockTolerance: Duration
     /// The time proofs are checked at.
-    public var clock: FederateClock
+    package var clock: FederateClock
     /// Size and nesting limits: 8 KiB and depth 8 by default (a proof is a few hundred bytes).
-    public var limits: JWSLimits
+    package var limits: JWSLimits
 
     /// Keys already imported from proof headers, shared by copies of this verifier.
     private let keys = DPoPKeyCache()
@@ -30,7 +30,7 @@ public struct DPoPProofVerifier: Sendable {
     private let headers = JOSEHeaderCache()
 
     /// The members of a JWK that hold private or symmetric key material.
-    public static let privateKeyMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
+    package static let privateKeyMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
 
     /// Creates a verifier.
     public init(
@@ -48,7 +48,7 @@ public struct DPoPProofVerifier: Sendable {
     }
 
     /// How long a proof stays acceptable after its `iat`: how long a replay store must remember its `jti`.
-    public var replayWindow: Duration { maximumAge + clockTolerance }
+    package var replayWindow: Duration { maximumAge + clockTolerance }
 
     /// Verifies `proof` for a request with `method` to `uri`, presenting `accessToken` (then
     /// `ath` must be its hash), at a server requiring one of `acceptedNonces` (`nil`: no nonce).
@@ -114,21 +114,21 @@ public struct DPoPProofVerifier: Sendable {
 /// A DPoP proof that verified (``DPoPProofVerifier``).
 public struct DPoPProof: Sendable {
     /// The proof's header and claims.
-    public let token: VerifiedJWT
+    package let token: VerifiedJWT
     /// The public key that signed it (its header's `jwk`).
-    public let key: JSONWebKey
+    package let key: JSONWebKey
     /// The key's RFC 7638 thumbprint: compare with the access token's `cnf.jkt`.
     public let thumbprint: String
     /// `jti`: single use is the server's to enforce.
-    public let jti: String
+    package let jti: String
     /// `iat`.
-    public let issuedAt: Date
+    package let issuedAt: Date
 
     /// The proof's `nonce`, if any.
-    public var nonce: String? { token.claims.stringValue(.nonce) }
+    package var nonce: String? { token.claims.stringValue(.nonce) }
 
     /// The key under which a replay store remembers this proof: the SHA-256 of its
     /// thumbprint and `jti`, so a long `jti` costs the store no more than a short one, and two
     /// keys' `jti`s never collide.
-    public var replayKey: String { AccessTokenHashRule.hash(of: thumbprint + " " + jti) }
+    package var replayKey: String { AccessTokenHashRule.hash(of: thumbprint + " " + jti) }
 }

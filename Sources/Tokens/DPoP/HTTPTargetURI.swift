@@ -6,9 +6,9 @@
 ///
 /// A URI that is not absolute `http` or `https`, carries user information, or has a
 /// malformed port or percent-encoding has no normalized form: it matches nothing.
-public struct HTTPTargetURI: Sendable, Hashable, CustomStringConvertible {
+package struct HTTPTargetURI: Sendable, Hashable, CustomStringConvertible {
     /// The normalized form, e.g. `https://server.example.com/token`.
-    public let normalized: String
+    package let normalized: String
 
     /// Normalizes `uri`; `nil` when it cannot be compared (see the type's description).
     ///
@@ -57,7 +57,7 @@ public struct HTTPTargetURI: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(ExactString(normalized)) }
 
     /// Whether `a` and `b` name the same target (both normalizable and equal).
-    public static func matches(_ a: String, _ b: String) -> Bool {
+    package static func matches(_ a: String, _ b: String) -> Bool {
         guard let left = HTTPTargetURI(a), let right = HTTPTargetURI(b) else { return false }
         return left == right
     }

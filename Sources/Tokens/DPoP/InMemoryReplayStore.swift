@@ -5,7 +5,7 @@ import Synchronization
 /// instances behind a load balancer need a shared store (an account store on SQL).
 ///
 /// Bounded: expired entries are dropped at most once per `pruneInterval` of insertions, and
-/// when it holds ``capacity`` unexpired entries it refuses new proofs (`dpop_proof_replayed`)
+/// when it holds `capacity` unexpired entries it refuses new proofs (`dpop_proof_replayed`)
 /// rather than forget one early.
 public final class InMemoryReplayStore: ReplayStore {
     private struct State {
@@ -16,7 +16,7 @@ public final class InMemoryReplayStore: ReplayStore {
 
     private let state = Mutex(State())
     /// The most unexpired entries it holds.
-    public let capacity: Int
+    package let capacity: Int
 
     /// Creates an empty store holding at most `capacity` entries.
     public init(capacity: Int = 1_000_000) {
@@ -41,5 +41,5 @@ public final class InMemoryReplayStore: ReplayStore {
     }
 
     /// How many entries it holds now (expired ones included until pruned).
-    public var count: Int { state.withLock { $0.entries.count } }
+    package var count: Int { state.withLock { $0.entries.count } }
 }

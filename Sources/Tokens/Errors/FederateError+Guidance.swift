@@ -11,13 +11,13 @@ extension FederateError {
 
     /// The same error with what `guidance` advises for its code, or unchanged when it advises
     /// nothing (a provider module's table of its codes).
-    public func withGuidance(from guidance: (String) -> String?) -> FederateError {
+    package func withGuidance(from guidance: (String) -> String?) -> FederateError {
         guidance(code.rawValue).map(withGuidance) ?? self
     }
 
     /// `error` itself when it is a `FederateError`, else a new error with `code` and `message`
     /// that carries `error` as its ``cause`` (a driver's, a transport's, a caller's closure's).
-    public static func wrapping(_ error: any Error, as code: Code, _ message: String) -> FederateError {
+    package static func wrapping(_ error: any Error, as code: Code, _ message: String) -> FederateError {
         error as? FederateError ?? FederateError(code, message, cause: error)
     }
 

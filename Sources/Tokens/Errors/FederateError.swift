@@ -29,7 +29,7 @@ public struct FederateError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// Creates an error for an OAuth error response from the provider.
-    public init(providerError: ProviderError) {
+    package init(providerError: ProviderError) {
         self.code = Code(rawValue: providerError.code)
         self.message =
             providerError.description.map { "the provider answered \(providerError.code): \($0)" }
@@ -179,7 +179,7 @@ public struct ProviderError: Sendable, Hashable {
     public let uri: String?
 
     /// Creates a provider error, sanitising what will appear in logs and messages.
-    public init(code: String, description: String?, uri: String?) {
+    package init(code: String, description: String?, uri: String?) {
         self.code = ProviderError.sanitize(code) ?? "invalid_error_code"
         self.description = description.flatMap(ProviderError.sanitize)
         self.uri = uri.flatMap(ProviderError.sanitize)

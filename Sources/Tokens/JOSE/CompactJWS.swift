@@ -16,7 +16,7 @@
 /// sign anything; ``JWTVerifier`` requires it to be a JSON object.
 public struct CompactJWS: Sendable {
     /// The decoded protected header.
-    public let header: JOSEHeader
+    package let header: JOSEHeader
     /// The token, its UTF-8 contiguous.
     let token: String
     /// Where the token's two dots are.
@@ -35,7 +35,7 @@ public struct CompactJWS: Sendable {
     let headerWasRemembered: Bool
 
     /// The decoded payload bytes.
-    public var payload: [UInt8] { Array(body[..<payloadCount]) }
+    package var payload: [UInt8] { Array(body[..<payloadCount]) }
     /// The decoded signature bytes.
     public var signature: [UInt8] { Array(body[payloadCount...]) }
     /// The ASCII bytes that were signed: `BASE64URL(header) || '.' || BASE64URL(payload)`.

@@ -11,7 +11,7 @@ public struct HMACSecret: Sendable, CustomStringConvertible {
     let bytes: [UInt8]
 
     /// Creates a secret from raw bytes.
-    public init(bytes: [UInt8]) { self.bytes = bytes }
+    package init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// Creates a secret from the UTF-8 bytes of a string (how OpenID Connect uses the client secret).
     public init(utf8 secret: String) { self.bytes = Array(secret.utf8) }

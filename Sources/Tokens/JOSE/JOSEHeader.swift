@@ -1,9 +1,9 @@
 /// The protected header of a compact JWS.
 ///
 /// Validated once when the token is parsed, by the same pass as every JSON Federate reads,
-/// and kept as its text (``members``): `alg`, `kid` and `typ` are read then; any other member
+/// and kept as its text (`members`): `alg`, `kid` and `typ` are read then; any other member
 /// is built as a ``JSONValue`` only when asked for.
-public struct JOSEHeader: Sendable, Hashable {
+package struct JOSEHeader: Sendable, Hashable {
     /// The header's parts, read once: one reference, so passing a header on costs one retain.
     private final class Storage: Sendable {
         let algorithmName: String
@@ -24,15 +24,15 @@ public struct JOSEHeader: Sendable, Hashable {
     private let storage: Storage
 
     /// The `alg` value exactly as written.
-    public var algorithmName: String { storage.algorithmName }
+    package var algorithmName: String { storage.algorithmName }
     /// The algorithm, if it is one Federate implements. `none` and unknown names give `nil`.
-    public var algorithm: JWSAlgorithm? { storage.algorithm }
+    package var algorithm: JWSAlgorithm? { storage.algorithm }
     /// `kid`, if present.
-    public var keyID: String? { storage.keyID }
+    package var keyID: String? { storage.keyID }
     /// `typ`, if present.
     public var type: String? { storage.type }
     /// All header members.
-    public var members: JSONMembers { storage.members }
+    package var members: JSONMembers { storage.members }
 
     /// Equal when they hold the same members with equal values.
     public static func == (lhs: JOSEHeader, rhs: JOSEHeader) -> Bool { lhs.storage === rhs.storage || lhs.members == rhs.members }
@@ -41,13 +41,13 @@ public struct JOSEHeader: Sendable, Hashable {
 
     /// Whether the header carries key material or key locations (`jwk`, `jku`, `x5u`, `x5c`).
     /// Federate never uses them to find a key; this is informational.
-    public var carriesEmbeddedKeyReference: Bool {
+    package var carriesEmbeddedKeyReference: Bool {
         members.presence & (JSONName.jwk.bit | JSONName.jku.bit | JSONName.x5u.bit | JSONName.x5c.bit) != 0
     }
 
     /// The header parameters whose semantics Federate understands when listed in `crit`.
     /// None yet: any `crit` entry makes a token unacceptable (RFC 7515 §4.1.11).
-    public static let understoodCriticalParameters: Set<String> = []
+    package static let understoodCriticalParameters: Set<String> = []
 
     /// Validates and wraps a header object given as values (tests, the Firebase emulator).
     package init(members: [String: JSONValue]) throws(FederateError) {

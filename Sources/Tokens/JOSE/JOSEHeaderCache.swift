@@ -16,7 +16,7 @@ import Synchronization
 /// refuses it), so a verdict never depends on which tokens came before. Only headers of
 /// tokens whose signature verified are remembered (``remember(_:_:)``), so a client sending
 /// made-up headers cannot push the issuer's out. A hit is still checked against the reading
-/// verifier's limits: its nesting limit (``JOSEHeader/members``' depth), its size being the
+/// verifier's limits: its nesting limit (`JOSEHeader.members`' depth), its size being the
 /// token's own. Bounded: the oldest entry makes room for a new one.
 final class JOSEHeaderCache: Sendable {
     /// The most headers remembered.

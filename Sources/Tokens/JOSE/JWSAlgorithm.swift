@@ -34,7 +34,7 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable, Comparable {
     public static let asymmetric: Set<JWSAlgorithm> = Set(allCases.filter { !$0.isSymmetric })
 
     /// Whether this is an HMAC algorithm (usable only with an explicitly configured secret).
-    public var isSymmetric: Bool {
+    package var isSymmetric: Bool {
         switch self {
         case .hs256, .hs384, .hs512: return true
         default: return false
@@ -43,7 +43,7 @@ public enum JWSAlgorithm: String, Sendable, Hashable, CaseIterable, Comparable {
 
     /// The hash used by the signature, which is also the hash of `at_hash`/`c_hash`
     /// (OpenID Connect Core §3.1.3.6). EdDSA with Ed25519 uses SHA-512.
-    public var hash: HashAlgorithm {
+    package var hash: HashAlgorithm {
         switch self {
         case .rs256, .ps256, .es256, .hs256: return .sha256
         case .rs384, .ps384, .es384, .hs384: return .sha384
@@ -86,7 +86,7 @@ struct AlgorithmMask: Sendable, Hashable {
 }
 
 /// The SHA-2 hash functions JOSE uses.
-public enum HashAlgorithm: Sendable, Hashable {
+package enum HashAlgorithm: Sendable, Hashable {
     /// SHA-256.
     case sha256
     /// SHA-384.
@@ -95,7 +95,7 @@ public enum HashAlgorithm: Sendable, Hashable {
     case sha512
 
     /// Output length in bytes.
-    public var byteCount: Int {
+    package var byteCount: Int {
         switch self {
         case .sha256: return 32
         case .sha384: return 48

@@ -1,9 +1,9 @@
 /// Size and structure limits applied to a compact JWS before any other work.
 public struct JWSLimits: Sendable, Hashable {
     /// The longest accepted compact serialization, in bytes. Default 64 KiB.
-    public var maxTokenBytes: Int
+    package var maxTokenBytes: Int
     /// The deepest JSON nesting accepted in the header and payload. Default 16.
-    public var maxJSONDepth: Int
+    package var maxJSONDepth: Int
 
     /// Creates limits.
     public init(maxTokenBytes: Int = 64 * 1024, maxJSONDepth: Int = 16) {

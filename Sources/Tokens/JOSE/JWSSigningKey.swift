@@ -1,5 +1,5 @@
 public import Crypto
-public import _CryptoExtras
+package import _CryptoExtras
 
 /// A private key (or HMAC secret) that signs compact JWS tokens.
 ///
@@ -20,7 +20,7 @@ public struct JWSSigningKey: Sendable, CustomStringConvertible {
     public let keyID: String?
 
     /// An RSA key.
-    public init(rsa key: _RSA.Signing.PrivateKey, keyID: String?) {
+    package init(rsa key: _RSA.Signing.PrivateKey, keyID: String?) {
         material = .rsa(key)
         self.keyID = keyID
     }
@@ -30,22 +30,22 @@ public struct JWSSigningKey: Sendable, CustomStringConvertible {
         self.keyID = keyID
     }
     /// A P-384 key (ES384).
-    public init(p384 key: P384.Signing.PrivateKey, keyID: String?) {
+    package init(p384 key: P384.Signing.PrivateKey, keyID: String?) {
         material = .p384(key)
         self.keyID = keyID
     }
     /// A P-521 key (ES512).
-    public init(p521 key: P521.Signing.PrivateKey, keyID: String?) {
+    package init(p521 key: P521.Signing.PrivateKey, keyID: String?) {
         material = .p521(key)
         self.keyID = keyID
     }
     /// An Ed25519 key (EdDSA).
-    public init(ed25519 key: Curve25519.Signing.PrivateKey, keyID: String?) {
+    package init(ed25519 key: Curve25519.Signing.PrivateKey, keyID: String?) {
         material = .ed25519(key)
         self.keyID = keyID
     }
     /// An HMAC secret (HS256/384/512).
-    public init(hmac secret: HMACSecret, keyID: String? = nil) {
+    package init(hmac secret: HMACSecret, keyID: String? = nil) {
         material = .hmac(secret)
         self.keyID = keyID
     }
@@ -64,7 +64,7 @@ public struct JWSSigningKey: Sendable, CustomStringConvertible {
     public var description: String { "JWSSigningKey(kid: \(keyID ?? "-"), redacted)" }
 
     /// Whether this key can sign with `algorithm`.
-    public func supports(_ algorithm: JWSAlgorithm) -> Bool {
+    package func supports(_ algorithm: JWSAlgorithm) -> Bool {
         switch (material, algorithm) {
         case (.rsa, .rs256), (.rsa, .rs384), (.rsa, .rs512), (.rsa, .ps256), (.rsa, .ps384), (.rsa, .ps512): return true
         case (.p256, .es256), (.p384, .es384), (.p521, .es512), (.ed25519, .edDSA): return true
@@ -107,7 +107,7 @@ public struct JWSSigningKey: Sendable, CustomStringConvertible {
     /// Signs a payload as a compact JWS. `header` adds members; `alg` and `kid` are set here.
     /// `invalid_configuration` when the key cannot sign `algorithm`, `signing_failed` when the
     /// cryptography library fails.
-    public func sign(payload: [UInt8], algorithm: JWSAlgorithm, header: [String: JSONValue] = [:]) throws(FederateError) -> String {
+    package func sign(payload: [UInt8], algorithm: JWSAlgorithm, header: [String: JSONValue] = [:]) throws(FederateError) -> String {
         guard supports(algorithm) else {
             throw FederateError(.invalidConfiguration, "this key cannot sign \(algorithm.rawValue)")
         }
@@ -120,7 +120,7 @@ public struct JWSSigningKey: Sendable, CustomStringConvertible {
     }
 
     /// The same key material under another `kid` (or none).
-    public func withKeyID(_ keyID: String?) -> JWSSigningKey {
+    package func withKeyID(_ keyID: String?) -> JWSSigningKey {
         JWSSigningKey(material: material, keyID: keyID, relabelled: ())
     }
 

@@ -1,7 +1,7 @@
 /// The members of a JSON object that Federate validated, kept as the object's text: a token's
-/// claims (``VerifiedJWT/claims``) and its protected header (``JOSEHeader/members``).
+/// claims (``VerifiedJWT/claims``) and its protected header (`JOSEHeader.members`).
 ///
-/// The text passed the one strict validation pass (``JSONParser``'s rules: UTF-8, no duplicate
+/// The text passed the one strict validation pass (`JSONParser`'s rules: UTF-8, no duplicate
 /// names at any depth, the nesting limit, finite numbers), which also recorded where each
 /// top-level member lies. A value is built as a ``JSONValue`` only when it is read, so
 /// verifying a token builds no dictionary:
@@ -44,7 +44,7 @@ public struct JSONMembers: Sendable {
 
     /// The members of `dictionary` (serialized, then read back as any text is; a number JSON
     /// cannot hold, NaN or an infinity, reads back as `null`).
-    public init(_ dictionary: [String: JSONValue]) {
+    package init(_ dictionary: [String: JSONValue]) {
         let text = JSONSerializer.bytes(.object(dictionary))
         // The serializer writes valid JSON with unique names, and no limit is imposed here:
         // only a text beyond 2 GiB could fail.
@@ -57,7 +57,7 @@ public struct JSONMembers: Sendable {
     }
 
     /// No member.
-    public static let empty = JSONMembers(text: Array("{}".utf8))
+    package static let empty = JSONMembers(text: Array("{}".utf8))
 
     private init(text: [UInt8]) {
         self.text = text
@@ -68,10 +68,10 @@ public struct JSONMembers: Sendable {
     }
 
     /// The number of members.
-    public var count: Int { members.count }
+    package var count: Int { members.count }
 
     /// The member names, in the order the text lists them.
-    public var names: [String] {
+    package var names: [String] {
         text.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return [] }
             return members.map { JSONText.string(base + Int($0.nameStart), count: Int($0.nameCount), escaped: $0.nameEscaped) }
@@ -85,10 +85,10 @@ public struct JSONMembers: Sendable {
     }
 
     /// Whether the member `name` (exact bytes) is present.
-    public func contains(_ name: String) -> Bool { member(named: name) != nil }
+    package func contains(_ name: String) -> Bool { member(named: name) != nil }
 
     /// Every member, built: a `[String: JSONValue]`.
-    public var dictionary: [String: JSONValue] {
+    package var dictionary: [String: JSONValue] {
         var all = [String: JSONValue](minimumCapacity: members.count)
         text.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
@@ -103,7 +103,7 @@ public struct JSONMembers: Sendable {
     }
 
     /// The object, built: `.object(dictionary)`.
-    public var jsonValue: JSONValue { .object(dictionary) }
+    package var jsonValue: JSONValue { .object(dictionary) }
 }
 
 extension JSONMembers: ExpressibleByDictionaryLiteral {
@@ -199,14 +199,14 @@ extension JSONMembers {
         member.valueEscaped ? withStringBytes(member) { $0.count } : Int(member.valueCount)
     }
 
-    /// The registered member `name` read as a ``NumericDate``; `nil` when absent,
+    /// The registered member `name` read as a `NumericDate`; `nil` when absent,
     /// ``FederateError/Code/invalidClaim`` when it is not a finite JSON number in 0…2^53.
     func numericDate(_ name: JSONName) throws(FederateError) -> NumericDate? {
         guard let member = member(name) else { return nil }
         return try numericDate(member, named: name.text)
     }
 
-    /// The member read as a ``NumericDate``; ``FederateError/Code/invalidClaim`` (naming
+    /// The member read as a `NumericDate`; ``FederateError/Code/invalidClaim`` (naming
     /// `name`) when it is not a finite JSON number in 0…2^53.
     func numericDate(_ member: JSONMember, named name: String) throws(FederateError) -> NumericDate {
         guard member.kind == .number, let date = numberValue(member).flatMap(NumericDate.init(json:)) else {
@@ -215,7 +215,7 @@ extension JSONMembers {
         return date
     }
 
-    /// The registered member `name` read as a ``NumericDate`` when it is one; `nil` otherwise
+    /// The registered member `name` read as a `NumericDate` when it is one; `nil` otherwise
     /// (for the typed readers of a token its rules already accepted).
     func numericDateValue(_ name: JSONName) -> NumericDate? {
         member(name).flatMap(numberValue).flatMap(NumericDate.init(json:))

@@ -11,16 +11,16 @@
 /// These are the rules of the one validation pass every JSON text Federate reads goes
 /// through; a token's header and payload are validated the same way but never built into
 /// values unless asked for (``JSONMembers``).
-public struct JSONParser: Sendable {
+package struct JSONParser: Sendable {
     /// Limits applied while parsing.
     public struct Limits: Sendable, Hashable {
         /// The largest accepted input, in bytes.
-        public var maxBytes: Int
+        package var maxBytes: Int
         /// The deepest accepted nesting of arrays and objects (the top level counts as 1).
-        public var maxDepth: Int
+        package var maxDepth: Int
 
         /// Creates limits.
-        public init(maxBytes: Int, maxDepth: Int) {
+        package init(maxBytes: Int, maxDepth: Int) {
             self.maxBytes = maxBytes
             self.maxDepth = maxDepth
         }
@@ -30,15 +30,15 @@ public struct JSONParser: Sendable {
     }
 
     /// The limits in force.
-    public var limits: Limits
+    package var limits: Limits
 
     /// Creates a parser with the given limits.
-    public init(limits: Limits = .document) {
+    package init(limits: Limits = .document) {
         self.limits = limits
     }
 
     /// Parses a complete JSON text. Throws ``JSONParser/Error``.
-    public func parse(_ bytes: some Collection<UInt8>) throws(JSONParser.Error) -> JSONValue {
+    package func parse(_ bytes: some Collection<UInt8>) throws(JSONParser.Error) -> JSONValue {
         guard bytes.count <= limits.maxBytes else { throw .tooLarge }
         let attempt: Result<JSONValue, JSONParser.Error>? = bytes.withContiguousStorageIfAvailable { buffer in
             Result { () throws(JSONParser.Error) in try parse(buffer: buffer) }
@@ -48,7 +48,7 @@ public struct JSONParser: Sendable {
     }
 
     /// Parses a JSON text that must be an object, returning its members.
-    public func parseObject(_ bytes: some Collection<UInt8>) throws(JSONParser.Error) -> [String: JSONValue] {
+    package func parseObject(_ bytes: some Collection<UInt8>) throws(JSONParser.Error) -> [String: JSONValue] {
         guard case .object(let members) = try parse(bytes) else { throw .notAnObject }
         return members
     }
@@ -63,10 +63,10 @@ public struct JSONParser: Sendable {
 
 extension JSONParser {
     /// Why a JSON text was refused.
-    public enum Error: Swift.Error, Sendable, Hashable {
-        /// Larger than ``Limits/maxBytes``.
+    package enum Error: Swift.Error, Sendable, Hashable {
+        /// Larger than `Limits.maxBytes`.
         case tooLarge
-        /// Nested deeper than ``Limits/maxDepth``.
+        /// Nested deeper than `Limits.maxDepth`.
         case tooDeep
         /// A syntax error at this byte offset.
         case syntax(offset: Int)

@@ -1,12 +1,12 @@
 /// Writes ``JSONValue``s as compact JSON text with sorted object keys (deterministic output).
-public enum JSONSerializer {
+package enum JSONSerializer {
     /// Serializes a value to JSON text.
-    public static func string(_ value: JSONValue) -> String {
+    package static func string(_ value: JSONValue) -> String {
         String(decoding: bytes(value), as: UTF8.self)
     }
 
     /// Serializes a value to UTF-8 bytes.
-    public static func bytes(_ value: JSONValue) -> [UInt8] {
+    package static func bytes(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(128)
         write(value, to: &out)

@@ -1,7 +1,7 @@
 /// A parsed JSON value.
 ///
 /// Federate parses untrusted JSON (token headers and payloads, key sets, discovery
-/// documents, token responses) with its own strict parser, ``JSONParser``, into this type.
+/// documents, token responses) with its own strict parser, `JSONParser`, into this type.
 /// Objects are dictionaries: duplicate member names are rejected at parse time, so there
 /// is never a question of which duplicate wins.
 public enum JSONValue: Sendable, Hashable {
@@ -33,7 +33,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The number as a `Double`, if this is a number.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .integer(let i): return Double(i)
         case .double(let d): return d
@@ -63,7 +63,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// Member lookup on an object; `nil` for other values or missing members.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let o) = self { return o[key] }
         return nil
     }

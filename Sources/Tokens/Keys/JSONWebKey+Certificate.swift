@@ -6,7 +6,7 @@ extension JSONWebKey {
     /// The public key of a PEM X.509 certificate, with `keyID`. RSA keys go through the same
     /// checks as JWKS keys. The certificate itself is not validated (no chain, no dates): the
     /// certificate is only a container for the key, as in Google's x509 key maps.
-    public init(keyID: String, certificatePEM pem: String) throws(FederateError) {
+    package init(keyID: String, certificatePEM pem: String) throws(FederateError) {
         self.init(keyID: keyID, material: try Self.publicKey(fromCertificatePEM: pem))
     }
 

@@ -10,15 +10,15 @@ public struct JSONWebKey: Sendable {
     /// `kid`, if present.
     public let keyID: String?
     /// `kty` as written (`RSA`, `EC`, `OKP`).
-    public let keyType: String
+    package let keyType: String
     /// `crv` for EC and OKP keys.
-    public let curve: String?
+    package let curve: String?
     /// The key's own `alg`, if present: then it is the only algorithm the key may verify.
-    public let algorithm: JWSAlgorithm?
+    package let algorithm: JWSAlgorithm?
     /// `use`, if present.
-    public let use: String?
+    package let use: String?
     /// `key_ops`, if present.
-    public let keyOperations: [String]?
+    package let keyOperations: [String]?
 
     let material: PublicKeyMaterial
 
@@ -146,12 +146,12 @@ public struct JSONWebKey: Sendable {
 
     /// Whether this key may verify a signature made with `algorithm`: the key type and curve
     /// must fit, and the key's own `alg` (when present) must be exactly this algorithm.
-    public func permits(_ algorithm: JWSAlgorithm) -> Bool {
+    package func permits(_ algorithm: JWSAlgorithm) -> Bool {
         if let own = self.algorithm, own != algorithm { return false }
         return material.supports(algorithm)
     }
 
-    /// Verifies a signature with this key, after checking ``permits(_:)``.
+    /// Verifies a signature with this key, after checking `permits(_:)`.
     public func verify(signature: [UInt8], signingInput: [UInt8], algorithm: JWSAlgorithm) -> Bool {
         signature.withUnsafeBytes { signature in
             signingInput.withUnsafeBytes { signingInput in verify(signature: signature, signingInput: signingInput, algorithm: algorithm) }

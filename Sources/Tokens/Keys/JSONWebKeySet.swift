@@ -1,14 +1,14 @@
 /// A set of public verification keys, as fetched from a provider.
 ///
-/// Built from a JWKS document (``init(jwks:limits:)``), from keys in hand (``init(keys:)``), or by a
-/// provider module's own format (``init(droppingAmbiguous:skipped:)``).
+/// Built from a JWKS document (``init(jwks:)``), from keys in hand (``init(keys:)``), or by a
+/// provider module's own format (`init(droppingAmbiguous:skipped:)`).
 ///
 /// Loading is tolerant per key and strict per set: a key that is unknown, unsupported,
 /// for encryption, symmetric or weak is skipped (and listed in ``skipped``), never fatal to
 /// the set; a `kid` that appears on more than one usable key is ambiguous, and all keys with
 /// that `kid` are dropped. Keys without `kid` are kept: a token without `kid` tries every
 /// key that fits its algorithm, in document order (`JWSSignatureVerifier`). `kid`s are
-/// compared byte for byte (``ExactString``).
+/// compared byte for byte (`ExactString`).
 public struct JSONWebKeySet: Sendable {
     /// The usable keys, in document order.
     public let keys: [JSONWebKey]
@@ -27,14 +27,14 @@ public struct JSONWebKeySet: Sendable {
         public let reason: String
 
         /// Records a key left out.
-        public init(keyID: String?, reason: String) {
+        package init(keyID: String?, reason: String) {
             self.keyID = keyID
             self.reason = reason
         }
     }
 
     /// An empty key set.
-    public static let empty = JSONWebKeySet(validKeys: [], skipped: [])
+    package static let empty = JSONWebKeySet(validKeys: [], skipped: [])
 
     /// Creates a set from keys in hand. Keys without `kid` are allowed here (they are tried
     /// for tokens without `kid`); a repeated `kid` throws ``FederateError/Code/invalidKeySet``.
@@ -49,10 +49,10 @@ public struct JSONWebKeySet: Sendable {
     }
 
     /// Parses a JWKS document (`{"keys": [...]}`, RFC 7517 §5).
-    public init(jwks document: some Collection<UInt8>, limits: JSONParser.Limits = .document) throws(FederateError) {
+    public init(jwks document: some Collection<UInt8>) throws(FederateError) {
         let members: [String: JSONValue]
         do {
-            members = try JSONParser(limits: limits).parseObject(document)
+            members = try JSONParser().parseObject(document)
         } catch {
             throw FederateError(.invalidKeySet, "the key set is not a JSON object (\(error))")
         }
@@ -78,7 +78,7 @@ public struct JSONWebKeySet: Sendable {
 
     /// A set from keys a parser loaded: a `kid` on more than one key is ambiguous, and all
     /// keys with it are dropped (and listed in ``skipped``), as for a JWKS document.
-    public init(droppingAmbiguous usable: [JSONWebKey], skipped: [SkippedKey]) {
+    package init(droppingAmbiguous usable: [JSONWebKey], skipped: [SkippedKey]) {
         var counts: [ExactString: Int] = [:]
         for key in usable { if let kid = key.keyID { counts[ExactString(kid), default: 0] += 1 } }
         var skipped = skipped
@@ -110,5 +110,5 @@ public struct JSONWebKeySet: Sendable {
     }
 
     /// The key IDs in the set.
-    public var keyIDs: [String] { keys.compactMap(\.keyID) }
+    package var keyIDs: [String] { keys.compactMap(\.keyID) }
 }

@@ -7,10 +7,10 @@ import Crypto
 /// The required members: `e`, `kty`, `n` for RSA; `crv`, `kty`, `x`, `y` for EC; `crv`,
 /// `kty`, `x` for OKP. Any other member (`kid`, `alg`, `use`) is left out, so one key has one
 /// thumbprint however it is labelled.
-public enum JWKThumbprint {
+package enum JWKThumbprint {
     /// The thumbprint of a JWK object. ``FederateError/Code/invalidKey`` when `kty` is not
     /// RSA, EC or OKP, or a required member is missing or not a string.
-    public static func sha256(of jwk: [String: JSONValue]) throws(FederateError) -> String {
+    package static func sha256(of jwk: [String: JSONValue]) throws(FederateError) -> String {
         guard case .string(let keyType)? = jwk["kty"] else { throw FederateError(.invalidKey, "JWK lacks a string 'kty'") }
         let names: [String]
         switch keyType {
@@ -31,7 +31,7 @@ public enum JWKThumbprint {
 
 extension JWSSigningKey {
     /// The RFC 7638 SHA-256 thumbprint of the public key; `nil` for an HMAC secret.
-    public var thumbprint: String? {
+    package var thumbprint: String? {
         guard let jwk = publicJWK() else { return nil }
         return try? JWKThumbprint.sha256(of: jwk)
     }

@@ -24,9 +24,9 @@ import Synchronization
 /// state, secret or email.
 public final class Observability: Sendable {
     /// The factory metrics are created with.
-    public let metrics: any MetricsFactory
+    package let metrics: any MetricsFactory
     /// The tracer spans are started with.
-    public let tracer: any Tracer
+    package let tracer: any Tracer
     /// Whether spans are recorded: `false` for swift-distributed-tracing's `NoOpTracer`, so an
     /// application that traces nothing pays nothing for the spans.
     package let isTracing: Bool

@@ -2,7 +2,7 @@ import CoreMetrics
 import Synchronization
 
 /// The metrics of one kind of token's verifications, created once per kind and shared by its
-/// verifiers (``Observability/verifications(of:)``):
+/// verifiers (`Observability.verifications(of:)`):
 ///
 /// - `federate_verifications_total{kind, outcome}`: a counter per outcome, `ok` or the
 ///   ``FederateError/Code`` of the refusal (`token_expired`, `invalid_signature`, …);

@@ -1,7 +1,7 @@
 /// Constant-time comparisons for secrets (state, nonce, MACs).
-public enum ConstantTime {
+package enum ConstantTime {
     /// Compares two byte sequences in time that depends only on their lengths.
-    public static func equals(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
+    package static func equals(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for (x, y) in zip(a, b) { difference |= x ^ y }
@@ -9,7 +9,7 @@ public enum ConstantTime {
     }
 
     /// Compares the UTF-8 bytes of two strings in time that depends only on their lengths.
-    public static func equals(_ a: String, _ b: String) -> Bool {
+    package static func equals(_ a: String, _ b: String) -> Bool {
         equals(Array(a.utf8), Array(b.utf8))
     }
 }

@@ -11,27 +11,27 @@
 /// identifiers — issuers, audiences, `azp`, `kid`, client IDs, `state`, `nonce`, `sub`,
 /// provider IDs, store keys — that is a look-alike accepted as the real thing. Federate
 /// compares identifiers through this type (or `String.exactlyEquals(_:)`) only.
-public struct ExactString: Sendable, Hashable, CustomStringConvertible {
+package struct ExactString: Sendable, Hashable, CustomStringConvertible {
     /// The string.
-    public let value: String
+    package let value: String
 
     /// Wraps `value`.
-    public init(_ value: String) { self.value = value }
+    package init(_ value: String) { self.value = value }
 
-    public static func == (lhs: ExactString, rhs: ExactString) -> Bool { lhs.value.exactlyEquals(rhs.value) }
+    package static func == (lhs: ExactString, rhs: ExactString) -> Bool { lhs.value.exactlyEquals(rhs.value) }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         var copy = value
         copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
-    public var description: String { value }
+    package var description: String { value }
 }
 
 extension String {
     /// Whether the two strings have exactly the same UTF-8 bytes (not mere canonical
     /// equivalence, which `==` tests).
-    public func exactlyEquals(_ other: String) -> Bool {
+    package func exactlyEquals(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
         var lhs = self, rhs = other
         // Contiguous UTF-8 (native strings already are): a memcmp, not a generic byte loop.
@@ -44,7 +44,7 @@ extension String {
     }
 }
 
-/// A set of identifiers with exact-byte membership (see ``ExactString``).
+/// A set of identifiers with exact-byte membership (see `ExactString`).
 ///
 /// Written like a `Set<String>`: `["https://accounts.google.com", "accounts.google.com"]`.
 public struct IdentifierSet: Sendable, Hashable, ExpressibleByArrayLiteral, Sequence, CustomStringConvertible {
@@ -87,18 +87,18 @@ public struct IdentifierSet: Sendable, Hashable, ExpressibleByArrayLiteral, Sequ
     }
 
     /// Adds every identifier of `other`.
-    public mutating func formUnion(_ other: some Sequence<String>) {
+    package mutating func formUnion(_ other: some Sequence<String>) {
         for identifier in other { insert(identifier) }
     }
 
     /// Whether the set is empty.
-    public var isEmpty: Bool { members.isEmpty }
+    package var isEmpty: Bool { members.isEmpty }
 
     /// The number of identifiers.
-    public var count: Int { members.count }
+    package var count: Int { members.count }
 
     /// The identifiers, sorted by their bytes (a stable order for messages and documents).
-    public var sorted: [String] { members.map(\.value).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+    package var sorted: [String] { members.map(\.value).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
 
     public func makeIterator() -> IndexingIterator<[String]> { sorted.makeIterator() }
 

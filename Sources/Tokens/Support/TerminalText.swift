@@ -6,7 +6,7 @@
 /// control characters: `ESC [2J`, the 8-bit CSI `U+009B`, OSC 8 hyperlinks), or show text
 /// other than it holds (bidirectional overrides and isolates: U+202A–U+202E, U+2066–U+2069,
 /// the marks U+200E, U+200F and U+061C), or flood it (one letter and 20,000 combining marks).
-public enum TerminalText {
+package enum TerminalText {
     /// `text` with every unsafe character (``isUnsafe(_:)``) replaced by `?`, cut at a
     /// character boundary so that it holds at most `maxBytes` UTF-8 bytes, `…` included when
     /// it was cut. `maxBytes` below 4 is read as 4.

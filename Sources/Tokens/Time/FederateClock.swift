@@ -6,7 +6,7 @@ public import Foundation
 ///
 /// It reads two kinds of time, advanced together:
 /// - ``now``, the wall-clock date that tokens, sessions and flows are checked against;
-/// - ``instant``, a monotonic instant that cache lifetimes and retry intervals count on,
+/// - `instant`, a monotonic instant that cache lifetimes and retry intervals count on,
 ///   which a change of the system's date cannot move.
 ///
 /// Production code uses ``system``. Build one `FederateClock` and hand the same value to the
@@ -27,7 +27,7 @@ public struct FederateClock: Sendable {
     public var now: Date { readDate() }
 
     /// The current monotonic instant.
-    public var instant: ContinuousClock.Instant { readInstant() }
+    package var instant: ContinuousClock.Instant { readInstant() }
 
     /// The system's clocks: `Date()` and `ContinuousClock.now`.
     public static let system = FederateClock(now: { Date() }, instant: { ContinuousClock.now })

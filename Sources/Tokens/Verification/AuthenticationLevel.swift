@@ -3,15 +3,15 @@ public import Foundation
 /// How, and when, the user authenticated: the `acr`, `amr` and `auth_time` claims of an ID
 /// token (OpenID Connect Core §2) or of a session token.
 ///
-/// Read strictly by ``init(claims:)``: `acr` must be a string, `amr` an array of strings,
-/// `auth_time` a ``NumericDate``; anything else is ``FederateError/Code/invalidClaim``. Values
-/// are bounded (``maximumValueBytes``, ``maximumMethods``) so a hostile token cannot make a
+/// Read strictly by `init(claims:)`: `acr` must be a string, `amr` an array of strings,
+/// `auth_time` a `NumericDate`; anything else is ``FederateError/Code/invalidClaim``. Values
+/// are bounded (`maximumValueBytes`, `maximumMethods`) so a hostile token cannot make a
 /// session token grow without bound.
 public struct AuthenticationLevel: Sendable, Hashable, CustomStringConvertible {
     /// The longest `acr` value or `amr` entry accepted, in UTF-8 bytes.
-    public static let maximumValueBytes = 256
+    package static let maximumValueBytes = 256
     /// The most `amr` entries accepted.
-    public static let maximumMethods = 32
+    package static let maximumMethods = 32
 
     /// The Authentication Context Class Reference (`acr`), e.g. `phr`, `phrh` (OpenID Connect
     /// EAP ACR Values 1.0) or a provider's own URI.
@@ -24,7 +24,7 @@ public struct AuthenticationLevel: Sendable, Hashable, CustomStringConvertible {
 
     /// A level from values already checked (the account layer's sessions). Values longer than
     /// the bounds are refused with ``FederateError/Code/invalidClaim``.
-    public init(acr: String? = nil, amr: [String] = [], authTime: Date? = nil) throws(FederateError) {
+    package init(acr: String? = nil, amr: [String] = [], authTime: Date? = nil) throws(FederateError) {
         if let acr { try Self.checkValue(acr, claim: "acr") }
         guard amr.count <= Self.maximumMethods else {
             throw FederateError(.invalidClaim, "'amr' has more than \(Self.maximumMethods) entries")
@@ -38,7 +38,7 @@ public struct AuthenticationLevel: Sendable, Hashable, CustomStringConvertible {
     /// Reads `acr`, `amr` and `auth_time` from a token's claims; absent claims are `nil`
     /// (empty for `amr`). Throws ``FederateError/Code/invalidClaim`` for a claim of the wrong
     /// type or beyond the bounds.
-    public init(claims: JSONMembers) throws(FederateError) {
+    package init(claims: JSONMembers) throws(FederateError) {
         var acr: String?
         if let member = claims.member(.acr) {
             guard member.kind == .string else { throw FederateError(.invalidClaim, "'acr' is not a string") }

@@ -6,7 +6,7 @@ public struct BearerIdentity: Sendable, CustomStringConvertible {
     public let idToken: IDToken
 
     /// Creates an identity.
-    public init(providerID: String, idToken: IDToken) {
+    package init(providerID: String, idToken: IDToken) {
         self.providerID = providerID
         self.idToken = idToken
     }
@@ -36,7 +36,7 @@ public protocol BearerTokenVerifier: CallerTokenVerifier {
 
 extension BearerTokenVerifier {
     /// Verifies `token` now, expecting no nonce.
-    public nonisolated(nonsending) func verifyBearer(_ token: String) async throws(FederateError) -> BearerIdentity {
+    package nonisolated(nonsending) func verifyBearer(_ token: String) async throws(FederateError) -> BearerIdentity {
         try await verifyBearer(token, expecting: IDTokenExpectations())
     }
 }

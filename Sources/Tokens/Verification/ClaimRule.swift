@@ -19,12 +19,12 @@ public struct ClaimContext: Sendable, Hashable {
     /// The clock skew allowed for `exp`, `iat`, `nbf` and `auth_time`.
     public let clockTolerance: Duration
     /// ``now`` in seconds since 1970, as `NumericDate` counts.
-    public let secondsSince1970: Double
+    package let secondsSince1970: Double
     /// ``clockTolerance`` in seconds.
-    public let toleranceSeconds: Double
+    package let toleranceSeconds: Double
 
     /// Creates a context.
-    public init(now: Date, clockTolerance: Duration) {
+    package init(now: Date, clockTolerance: Duration) {
         self.now = now
         self.clockTolerance = clockTolerance
         self.secondsSince1970 = now.timeIntervalSince1970
@@ -35,7 +35,7 @@ public struct ClaimContext: Sendable, Hashable {
 /// The rules of one kind of token, applied in order; the first broken rule's error is thrown.
 public struct ClaimRules: Sendable, ExpressibleByArrayLiteral {
     /// The rules, in the order they run.
-    public private(set) var rules: [any ClaimRule]
+    package private(set) var rules: [any ClaimRule]
 
     /// Rules from a list.
     public init(_ rules: [any ClaimRule]) {
@@ -47,17 +47,17 @@ public struct ClaimRules: Sendable, ExpressibleByArrayLiteral {
     }
 
     /// Adds a rule at the end.
-    public mutating func append(_ rule: some ClaimRule) {
+    package mutating func append(_ rule: some ClaimRule) {
         rules.append(rule)
     }
 
     /// Adds every rule of `other` at the end.
-    public mutating func append(contentsOf other: ClaimRules) {
+    package mutating func append(contentsOf other: ClaimRules) {
         rules.append(contentsOf: other.rules)
     }
 
     /// Runs every rule on `token`.
-    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         // Borrowed in place: `for rule in rules` copied (and retained) every existential.
         try rules.withUnsafeBufferPointer { (buffer) throws(FederateError) in
             for index in buffer.indices { try buffer[index].check(token, context: context) }

@@ -8,5 +8,5 @@ extension IDToken {
     }
 
     /// `acr`, when it is a string.
-    public var acr: String? { claims.stringValue(.acr) }
+    package var acr: String? { claims.stringValue(.acr) }
 }

@@ -2,23 +2,23 @@ public import Foundation
 
 /// A verified ID token: typed standard claims plus every raw claim.
 ///
-/// Built only from a token that passed the ID-token rules (``IDTokenPolicy/rules(for:)``),
+/// Built only from a token that passed the ID-token rules (`IDTokenPolicy.rules(for:)`),
 /// so the typed claims below are present and well-formed; each is read from ``claims`` when
 /// asked for, which keeps verification from decoding what the caller never reads.
 ///
 /// The token string itself is not kept: it is a bearer credential.
 public struct IDToken: Sendable, CustomStringConvertible {
     /// The protected header.
-    public let header: JOSEHeader
+    package let header: JOSEHeader
     /// The algorithm that verified the signature.
-    public let algorithm: JWSAlgorithm
+    package let algorithm: JWSAlgorithm
     /// The `kid` of the verifying key, if any.
-    public let keyID: String?
+    package let keyID: String?
     /// Every claim of the payload, read from its text when asked for.
     public let claims: JSONMembers
 
     /// The claim `name` (any claim, registered or not), if present.
-    public subscript(name: String) -> JSONValue? { claims[name] }
+    package subscript(name: String) -> JSONValue? { claims[name] }
 
     /// `iss`.
     public var issuer: String { claims.stringValue(.iss) ?? "" }
@@ -27,19 +27,19 @@ public struct IDToken: Sendable, CustomStringConvertible {
     /// `aud`, always as a list.
     public var audiences: [String] { verified.audienceList }
     /// `azp`, if present.
-    public var authorizedParty: String? { claims.stringValue(.azp) }
+    package var authorizedParty: String? { claims.stringValue(.azp) }
     /// `exp`.
     public var expiresAt: Date { date(.exp) ?? Date(timeIntervalSince1970: 0) }
     /// `iat`.
-    public var issuedAt: Date { date(.iat) ?? Date(timeIntervalSince1970: 0) }
+    package var issuedAt: Date { date(.iat) ?? Date(timeIntervalSince1970: 0) }
     /// `nbf`, if present.
-    public var notBefore: Date? { date(.nbf) }
+    package var notBefore: Date? { date(.nbf) }
     /// `auth_time`, if present.
-    public var authTime: Date? { date(.authTime) }
+    package var authTime: Date? { date(.authTime) }
     /// `nonce`, if present.
     public var nonce: String? { claims.stringValue(.nonce) }
     /// `sid` (the provider's session, OpenID Connect Back-Channel Logout §2.1), if present.
-    public var sessionID: String? { claims.stringValue(.sid) }
+    package var sessionID: String? { claims.stringValue(.sid) }
 
     /// `email`, if present.
     public var email: String? { claims.stringValue(.email) }
@@ -53,9 +53,9 @@ public struct IDToken: Sendable, CustomStringConvertible {
         }
     }
     /// `name`, if present.
-    public var name: String? { claims.stringValue(.name) }
+    package var name: String? { claims.stringValue(.name) }
     /// `picture`, if present.
-    public var picture: String? { claims.stringValue(.picture) }
+    package var picture: String? { claims.stringValue(.picture) }
 
     /// Wraps a token the ID-token rules accepted.
     init(_ token: VerifiedJWT) {

@@ -4,25 +4,25 @@ public struct IDTokenPolicy: Sendable {
     /// Accepted `iss` values, compared byte for byte. Google has two.
     public var issuers: IdentifierSet
     /// Accepted client IDs: `aud` (string or array) must contain one of them, byte for byte.
-    public var audiences: IdentifierSet
-    /// Accepted `azp` values. `nil` means the same as ``audiences``. When `aud` has several
+    package var audiences: IdentifierSet
+    /// Accepted `azp` values. `nil` means the same as `audiences`. When `aud` has several
     /// values, `azp` is required; when present, it must be in this set.
     public var authorizedParties: IdentifierSet?
     /// Algorithms a token may be signed with.
-    public var allowedAlgorithms: Set<JWSAlgorithm>
+    package var allowedAlgorithms: Set<JWSAlgorithm>
     /// The secret for HS256/384/512, when the provider signs ID tokens with the client secret.
-    public var hmacSecret: HMACSecret?
+    package var hmacSecret: HMACSecret?
     /// Leeway for `exp`, `iat`, `nbf` and `auth_time`. Default 60 seconds.
-    public var clockTolerance: Duration
+    package var clockTolerance: Duration
     /// When set, `auth_time` is required and must be no older than this.
-    public var maxAge: Duration?
+    package var maxAge: Duration?
     /// Claims that must be present in addition to the standard required ones.
-    public var requiredClaims: Set<String>
+    package var requiredClaims: Set<String>
     /// Size and nesting limits.
-    public var limits: JWSLimits
+    package var limits: JWSLimits
     /// Rules a provider adds to the ID-token kind's (run after them), such as Google's
     /// hosted-domain rule.
-    public var additionalRules: ClaimRules
+    package var additionalRules: ClaimRules
     /// A multi-tenant issuer (Microsoft Entra's `{tenantid}` template): when set, `iss` is
     /// checked by this rule, against the token's own tenant, instead of against ``issuers``.
     public var tenantIssuer: TenantIssuerRule?
@@ -72,7 +72,7 @@ extension IDTokenPolicy {
     /// `sub`, `aud`, `azp`, `exp`, `iat`, `nbf`, `nonce` (when one was sent), `auth_time`
     /// (with `max_age`), `at_hash` and `c_hash` (when given the values), required claims,
     /// the sign-in's ``AuthenticationRequirement`` (when it requested one).
-    public func rules(for expectations: IDTokenExpectations) -> ClaimRules {
+    package func rules(for expectations: IDTokenExpectations) -> ClaimRules {
         var rules: ClaimRules = [
             ExplicitTypeRule.jwt, ForbiddenClaimRule.noEvents, issuerRule, SubjectRule(),
             AudienceRule(audiences),
@@ -100,19 +100,19 @@ extension IDTokenPolicy {
 /// Per-verification expectations: what only this sign-in knows.
 public struct IDTokenExpectations: Sendable {
     /// The nonce sent in the authorization request; the token's `nonce` must equal it.
-    public var nonce: String?
+    package var nonce: String?
     /// The access token issued with the ID token; checked against `at_hash` when present.
-    public var accessToken: String?
+    package var accessToken: String?
     /// The authorization code; checked against `c_hash` when present.
-    public var authorizationCode: String?
+    package var authorizationCode: String?
     /// Overrides the policy's `max_age` for this sign-in.
-    public var maxAge: Duration?
+    package var maxAge: Duration?
     /// The `acr`/`amr` this sign-in demanded (an essential `acr` in its claims request):
-    /// checked after the policy's own rules, before its ``IDTokenPolicy/additionalRules``.
-    public var authentication: AuthenticationRequirement?
+    /// checked after the policy's own rules, before its `IDTokenPolicy.additionalRules`.
+    package var authentication: AuthenticationRequirement?
 
     /// Creates expectations; everything is optional. The instant of verification is the
-    /// verifier's clock (``IDTokenVerifier/clock``), not an expectation.
+    /// verifier's clock (`IDTokenVerifier.clock`), not an expectation.
     public init(
         nonce: String? = nil, accessToken: String? = nil, authorizationCode: String? = nil, maxAge: Duration? = nil,
         authentication: AuthenticationRequirement? = nil

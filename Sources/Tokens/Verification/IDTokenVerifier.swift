@@ -1,5 +1,5 @@
 /// Verifies ID tokens: the ``JWTVerifier`` pipeline with the ID-token rules of an
-/// ``IDTokenPolicy`` (``IDTokenPolicy/rules(for:)``).
+/// ``IDTokenPolicy`` (`IDTokenPolicy.rules(for:)`).
 ///
 /// ```swift
 /// let http = AsyncHTTPClientTransport.shared   // discovery and RemoteKeySet: FederateRelyingParty
@@ -14,13 +14,13 @@
 /// the key cache's brief read, so it scales across cores.
 public struct IDTokenVerifier: Sendable {
     /// The rules applied.
-    public let policy: IDTokenPolicy
+    package let policy: IDTokenPolicy
     /// Where keys come from.
-    public let keys: any KeySetProvider
+    package let keys: any KeySetProvider
     /// The time tokens are checked at.
-    public let clock: FederateClock
+    package let clock: FederateClock
     /// Where verifications are counted (kind `id_token`) and traced (`federate.id_token.verify`).
-    public let observability: Observability
+    package let observability: Observability
     private let metrics: VerificationMetrics
     private let requiresKeyID: Bool
     /// The pipeline for verifications that expect no nonce, hashes or max age (a bearer

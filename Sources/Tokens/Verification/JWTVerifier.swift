@@ -19,19 +19,19 @@ public struct JWTVerifier: Sendable {
     /// How the signature is checked: allowed algorithms and the HMAC secret, if any.
     package let signature: JWSSignatureVerifier
     /// The claim rules of this kind of token.
-    public let rules: ClaimRules
+    package let rules: ClaimRules
     /// Where keys come from.
-    public let keys: any KeySetProvider
+    package let keys: any KeySetProvider
     /// The clock skew allowed to the time rules.
-    public let clockTolerance: Duration
+    package let clockTolerance: Duration
     /// The time tokens are checked at.
-    public let clock: FederateClock
+    package let clock: FederateClock
     /// Whether the header must name its key (`kid`).
-    public let requiresKeyID: Bool
+    package let requiresKeyID: Bool
     /// Size and nesting limits.
-    public let limits: JWSLimits
+    package let limits: JWSLimits
     /// Where this verifier's spans go, when observed (``observed(by:as:)``); `nil` emits nothing.
-    public private(set) var observability: Observability?
+    package private(set) var observability: Observability?
     /// The counters and timer this verifier records into, when observed.
     package private(set) var metrics: VerificationMetrics?
     /// The headers of tokens this verifier accepted, shared by its copies.
@@ -80,7 +80,7 @@ public struct JWTVerifier: Sendable {
 
     /// This verifier, counting its verifications as `kind` and tracing them
     /// (`federate.<kind>.verify`) through `observability`.
-    public func observed(by observability: Observability, as kind: TokenKind) -> JWTVerifier {
+    package func observed(by observability: Observability, as kind: TokenKind) -> JWTVerifier {
         observed(by: observability, metrics: observability.verifications(of: kind))
     }
 
@@ -92,7 +92,7 @@ public struct JWTVerifier: Sendable {
         return copy
     }
 
-    /// Verifies `token` at the ``clock``'s time. Throws ``FederateError``.
+    /// Verifies `token` at the `clock`'s time. Throws ``FederateError``.
     ///
     /// The token is parsed once; on an unknown `kid` the key provider is asked once for a
     /// refreshed set (rate-limited there) and the same parse is checked again. It runs on
@@ -170,7 +170,7 @@ public struct JWTVerifier: Sendable {
     }
 
     /// Verifies `token` with a key set in hand, synchronously (no refetch).
-    public func verify(_ token: String, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
+    package func verify(_ token: String, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
         try observe { () throws(FederateError) in try check(try parse(token), keySet: keySet) }
     }
 

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// A JWT time claim (RFC 7519 §2 "NumericDate"): seconds since 1970-01-01T00:00:00Z.
 ///
@@ -7,21 +7,21 @@ public import Foundation
 /// `9.3e18` or `1e300` — is refused with ``FederateError/Code/invalidClaim`` naming the claim.
 /// Inside that range every conversion (to `Int64`, to `Date`, in a message) is exact enough
 /// and can never trap, whatever a signed token carries.
-public struct NumericDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct NumericDate: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The largest accepted value: 2^53, the last integer a `Double` holds exactly.
-    public static let maximum: Double = 9_007_199_254_740_992
+    package static let maximum: Double = 9_007_199_254_740_992
 
     /// Seconds since 1970, in 0…2^53.
-    public let secondsSince1970: Double
+    package let secondsSince1970: Double
 
     /// The value, when `seconds` is finite and in 0…2^53; otherwise `nil`.
-    public init?(secondsSince1970 seconds: Double) {
+    package init?(secondsSince1970 seconds: Double) {
         guard seconds.isFinite, seconds >= 0, seconds <= Self.maximum else { return nil }
         self.secondsSince1970 = seconds
     }
 
     /// Reads a JSON number as a NumericDate; `nil` for anything else or out of range.
-    public init?(json value: JSONValue) {
+    package init?(json value: JSONValue) {
         switch value {
         case .integer(let whole):
             guard whole >= 0, whole <= 1 << 53 else { return nil }
@@ -34,15 +34,15 @@ public struct NumericDate: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// The whole seconds, rounded down. Never traps: the value is at most 2^53.
-    public var wholeSeconds: Int64 { Int64(secondsSince1970.rounded(.down)) }
+    package var wholeSeconds: Int64 { Int64(secondsSince1970.rounded(.down)) }
 
     /// The instant as a `Date`.
-    public var date: Date { Date(timeIntervalSince1970: secondsSince1970) }
+    package var date: Date { Date(timeIntervalSince1970: secondsSince1970) }
 
-    public static func < (lhs: NumericDate, rhs: NumericDate) -> Bool { lhs.secondsSince1970 < rhs.secondsSince1970 }
+    package static func < (lhs: NumericDate, rhs: NumericDate) -> Bool { lhs.secondsSince1970 < rhs.secondsSince1970 }
 
     /// Whole seconds, for messages.
-    public var description: String { String(wholeSeconds) }
+    package var description: String { String(wholeSeconds) }
 }
 
 /// Safe conversions of numbers that came from outside (a token, a provider's response, a

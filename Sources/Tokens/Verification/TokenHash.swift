@@ -2,9 +2,9 @@ import Crypto
 
 /// `at_hash` and `c_hash` (OpenID Connect Core §3.1.3.6, §3.3.2.11): the base64url of the
 /// left half of the hash of the token or code, with the hash of the ID token's `alg`.
-public enum TokenHash {
+package enum TokenHash {
     /// Computes the half-hash of `value` for `algorithm`.
-    public static func compute(_ value: String, algorithm: JWSAlgorithm) -> String {
+    package static func compute(_ value: String, algorithm: JWSAlgorithm) -> String {
         let bytes = Array(value.utf8)
         let digest: [UInt8]
         switch algorithm.hash {
@@ -16,7 +16,7 @@ public enum TokenHash {
     }
 
     /// Whether `claim` is the half-hash of `value`, compared in constant time.
-    public static func matches(_ claim: String, value: String, algorithm: JWSAlgorithm) -> Bool {
+    package static func matches(_ claim: String, value: String, algorithm: JWSAlgorithm) -> Bool {
         ConstantTime.equals(claim, compute(value, algorithm: algorithm))
     }
 }

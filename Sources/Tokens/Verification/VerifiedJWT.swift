@@ -9,13 +9,13 @@
 /// bytes; the registered claims (`iss`, `sub`, `aud`, `exp`, `iat`, …) are found at once.
 public struct VerifiedJWT: Sendable {
     /// The protected header.
-    public let header: JOSEHeader
+    package let header: JOSEHeader
     /// Every claim of the payload, as sent.
     public let claims: JSONMembers
     /// The algorithm that verified the signature.
-    public let algorithm: JWSAlgorithm
+    package let algorithm: JWSAlgorithm
     /// The `kid` of the verifying key, if it had one.
-    public let keyID: String?
+    package let keyID: String?
 
     /// Wraps a verified payload.
     package init(header: JOSEHeader, claims: JSONMembers, algorithm: JWSAlgorithm, keyID: String?) {
@@ -26,12 +26,12 @@ public struct VerifiedJWT: Sendable {
     }
 
     /// Wraps claims given as values (a test, a check of your own on a payload you verified).
-    public init(header: JOSEHeader, claims: [String: JSONValue], algorithm: JWSAlgorithm, keyID: String?) {
+    package init(header: JOSEHeader, claims: [String: JSONValue], algorithm: JWSAlgorithm, keyID: String?) {
         self.init(header: header, claims: JSONMembers(claims), algorithm: algorithm, keyID: keyID)
     }
 
     /// The claim `name`, if present.
-    public subscript(name: String) -> JSONValue? { claims[name] }
+    package subscript(name: String) -> JSONValue? { claims[name] }
 
     /// The string claim `name`; `nil` when absent, ``FederateError/Code/invalidClaim`` when not a string.
     public func string(_ name: String) throws(FederateError) -> String? {
@@ -41,20 +41,20 @@ public struct VerifiedJWT: Sendable {
     }
 
     /// The string claim `name`; ``FederateError/Code/missingClaim`` when absent.
-    public func requiredString(_ name: String) throws(FederateError) -> String {
+    package func requiredString(_ name: String) throws(FederateError) -> String {
         guard let text = try string(name) else { throw FederateError(.missingClaim, "required claim '\(name)' is missing") }
         return text
     }
 
-    /// The time claim `name` (``NumericDate``); `nil` when absent, ``FederateError/Code/invalidClaim``
+    /// The time claim `name` (`NumericDate`); `nil` when absent, ``FederateError/Code/invalidClaim``
     /// when it is not a finite number in 0…2^53.
-    public func numericDate(_ name: String) throws(FederateError) -> NumericDate? {
+    package func numericDate(_ name: String) throws(FederateError) -> NumericDate? {
         guard let member = claims.member(named: name) else { return nil }
         return try claims.numericDate(member, named: name)
     }
 
     /// The time claim `name`; ``FederateError/Code/missingClaim`` when absent.
-    public func requiredNumericDate(_ name: String) throws(FederateError) -> NumericDate {
+    package func requiredNumericDate(_ name: String) throws(FederateError) -> NumericDate {
         guard let date = try numericDate(name) else { throw FederateError(.missingClaim, "required claim '\(name)' is missing") }
         return date
     }
@@ -81,7 +81,7 @@ extension VerifiedJWT {
     }
 
     /// The registered time claim `name`; `nil` when absent, ``FederateError/Code/invalidClaim``
-    /// when not a ``NumericDate``.
+    /// when not a `NumericDate`.
     func numericDate(_ name: JSONName) throws(FederateError) -> NumericDate? {
         try claims.numericDate(name)
     }

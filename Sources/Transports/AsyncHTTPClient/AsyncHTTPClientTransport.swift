@@ -20,7 +20,7 @@ import Synchronization
 ///   `HTTPRequest/maxResponseBytes` is rejected before its body is read; a body without
 ///   a length (for example chunked) is read incrementally and abandoned as soon as it
 ///   exceeds the limit. Both throw `FederateError/Code/responseTooLarge`.
-/// - **A `User-Agent` header** (``defaultUserAgent`` or the one given at creation) is
+/// - **A `User-Agent` header** (`Federate/<version>` or the one given at creation) is
 ///   added unless the request already has one.
 /// - Only `http` and `https` URLs are accepted (`FederateError/Code/invalidURL` otherwise).
 /// - Any other transport failure becomes `FederateError/Code/httpFailed`. Error messages
@@ -42,7 +42,7 @@ import Synchronization
 public struct AsyncHTTPClientTransport: FederateRelyingParty.HTTPClient {
     /// The `User-Agent` header value sent by default:
     /// `Federate/<version> (+https://github.com/federate-swift/federate)`.
-    public static let defaultUserAgent = HTTPRequest.defaultUserAgent
+    @usableFromInline package static let defaultUserAgent = HTTPRequest.defaultUserAgent
 
     /// The process-wide shared transport.
     ///
@@ -69,7 +69,7 @@ public struct AsyncHTTPClientTransport: FederateRelyingParty.HTTPClient {
 
     /// The `User-Agent` header value added to requests that do not carry one.
     /// An empty string means no header is added.
-    public let userAgent: String
+    package let userAgent: String
 
     /// Creates a transport on top of an AsyncHTTPClient you provide.
     ///
@@ -87,7 +87,8 @@ public struct AsyncHTTPClientTransport: FederateRelyingParty.HTTPClient {
     /// - Parameters:
     ///   - client: The AsyncHTTPClient to send requests with.
     ///   - userAgent: The `User-Agent` value added to requests that have none;
-    ///     ``defaultUserAgent`` unless given. Pass `""` to add none.
+    ///     `Federate/<version> (+https://github.com/federate-swift/federate)` unless given.
+    ///     Pass `""` to add none.
     public init(
         client: AsyncHTTPClient.HTTPClient,
         userAgent: String = AsyncHTTPClientTransport.defaultUserAgent
@@ -328,7 +329,7 @@ private enum SharedClients {
         // Fail fast on refused connections instead of retrying until the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
         if let destination {
-            let check: @Sendable (Channel) -> EventLoopFuture<Void> = { channel in
+            let check: @Sendable (any Channel) -> EventLoopFuture<Void> = { channel in
                 ConnectionCheck.verify(channel, destination: destination)
             }
             configuration.http1_1ConnectionDebugInitializer = check
@@ -363,7 +364,7 @@ private final class GuardedClients: Sendable {
 
 /// The check a checking client runs on each new connection, before any request is written on it.
 private enum ConnectionCheck {
-    static func verify(_ channel: Channel, destination: DestinationPolicy) -> EventLoopFuture<Void> {
+    static func verify(_ channel: any Channel, destination: DestinationPolicy) -> EventLoopFuture<Void> {
         guard let remote = channel.remoteAddress, let text = remote.ipAddress, let address = IPAddress(host: text) else {
             channel.close(promise: nil)
             return channel.eventLoop.makeFailedFuture(

@@ -16,7 +16,7 @@ extension FederateError.Code {
 extension FederateError {
     /// `FederateError.Code.addressInUse` when `error` says that `address` is taken by
     /// another process (`EADDRINUSE` from the bind), else `nil`.
-    public static func addressInUse(_ error: any Error, address: String) -> FederateError? {
+    package static func addressInUse(_ error: any Error, address: String) -> FederateError? {
         guard let io = error as? IOError, io.errnoCode == EADDRINUSE else { return nil }
         return FederateError(.addressInUse, "\(address) is in use by another process: pick another port", cause: io)
     }

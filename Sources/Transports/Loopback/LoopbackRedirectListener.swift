@@ -27,7 +27,7 @@ public final class LoopbackRedirectListener: RedirectReceiver {
     /// The redirect URI to register and send: `http://127.0.0.1:PORT/callback`.
     public let redirectURI: String
     /// The port bound.
-    public let port: Int
+    package let port: Int
     private let results: AsyncStream<Result<AuthorizationResponse, FederateError>>
     private let acceptTask: Task<Void, Never>
     private let delivery: CallbackDelivery
@@ -44,7 +44,7 @@ public final class LoopbackRedirectListener: RedirectReceiver {
     }
 
     /// The page shown when the sign-in failed after the callback (``finish(succeeded:)``).
-    public static let failurePage = """
+    package static let failurePage = """
         <!doctype html><html><head><meta charset="utf-8"><title>Sign-in failed</title></head>
         <body style="font-family: system-ui, sans-serif; margin: 3em"><h1>The sign-in did not finish</h1>
         <p>Return to the application to see why.</p></body></html>
@@ -58,7 +58,7 @@ public final class LoopbackRedirectListener: RedirectReceiver {
         """
 
     /// The page shown in the browser after the redirect.
-    public static let defaultPage = """
+    @usableFromInline package static let defaultPage = """
         <!doctype html><html><head><meta charset="utf-8"><title>Signed in</title></head>
         <body style="font-family: system-ui, sans-serif; margin: 3em"><h1>You can close this window</h1>
         <p>The sign-in finished. Return to the application.</p></body></html>
@@ -116,7 +116,7 @@ public final class LoopbackRedirectListener: RedirectReceiver {
     }
 
     /// With `answerAfterFinish`: answers the browser — the success page, or
-    /// ``failurePage`` — and returns once the page is written (or after 5 seconds).
+    /// a failure page — and returns once the page is written (or after 5 seconds).
     public func finish(succeeded: Bool) async {
         await delivery.finish(page: succeeded ? nil : Self.failurePage)
         acceptTask.cancel()

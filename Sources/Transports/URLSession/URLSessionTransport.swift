@@ -28,7 +28,7 @@ import Synchronization
 ///   `HTTPRequest/maxResponseBytes` is rejected as soon as its head arrives; a body without
 ///   a length (for example chunked) is read incrementally and abandoned as soon as it
 ///   exceeds the limit. Both throw `FederateError/Code/responseTooLarge`.
-/// - **A `User-Agent` header** (``defaultUserAgent`` or the one given at creation) is
+/// - **A `User-Agent` header** (`Federate/<version>` or the one given at creation) is
 ///   added unless the request already has one.
 /// - Only `http` and `https` URLs are accepted (`FederateError/Code/invalidURL` otherwise).
 /// - Any other transport failure becomes `FederateError/Code/httpFailed`. Error messages
@@ -73,10 +73,10 @@ import Synchronization
 public struct URLSessionTransport: HTTPClient {
     /// The `User-Agent` header value sent by default:
     /// `Federate/<version> (+https://github.com/federate-swift/federate)`.
-    public static let defaultUserAgent = HTTPRequest.defaultUserAgent
+    @usableFromInline package static let defaultUserAgent = HTTPRequest.defaultUserAgent
 
-    /// The process-wide shared transport, with ``defaultConfiguration`` and
-    /// ``defaultUserAgent``.
+    /// The process-wide shared transport, with the default configuration (an ephemeral one)
+    /// and `User-Agent`.
     ///
     /// Its `URLSession` lives for the whole process and is never invalidated, so there is
     /// nothing to clean up.
@@ -84,7 +84,7 @@ public struct URLSessionTransport: HTTPClient {
 
     /// A new ephemeral configuration with the settings every transport uses: no cookie
     /// storage, no cookies sent or accepted, no credential storage, no URL cache.
-    public static var defaultConfiguration: URLSessionConfiguration {
+    @usableFromInline package static var defaultConfiguration: URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         applyRequiredSettings(to: configuration)
         return configuration
@@ -92,7 +92,7 @@ public struct URLSessionTransport: HTTPClient {
 
     /// The `User-Agent` header value added to requests that do not carry one.
     /// An empty string means no header is added.
-    public let userAgent: String
+    package let userAgent: String
 
     /// The session this transport (and every copy of it) sends through.
     private let session: SessionHandle
@@ -100,14 +100,15 @@ public struct URLSessionTransport: HTTPClient {
     /// Creates a transport with its own `URLSession`.
     ///
     /// The session is created from a copy of `configuration` in which cookies, credential
-    /// storage and the URL cache are always switched off (see ``defaultConfiguration``); other
+    /// storage and the URL cache are always switched off; other
     /// settings, such as proxies or `httpAdditionalHeaders`, are kept. The session is
     /// invalidated once the last copy of this transport is gone and its requests are done.
     ///
     /// - Parameters:
-    ///   - configuration: The session configuration; ``defaultConfiguration`` unless given.
+    ///   - configuration: The session configuration; an ephemeral one unless given.
     ///   - userAgent: The `User-Agent` value added to requests that have none;
-    ///     ``defaultUserAgent`` unless given. Pass `""` to add none.
+    ///     `Federate/<version> (+https://github.com/federate-swift/federate)` unless given.
+    ///     Pass `""` to add none.
     public init(
         configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration,
         userAgent: String = URLSessionTransport.defaultUserAgent

@@ -211,10 +211,10 @@ import Testing
         #expect(try TokenConfirmation(in: ["cnf": TokenConfirmation.binding(to: thumbprint)])?.jkt == thumbprint)
         #expect(try TokenConfirmation(in: [:]) == nil)
         #expect(try TokenConfirmation(in: ["cnf": ["x5t#S256": "abc"]])?.jkt == nil)
-        #expect(Self.code { try TokenConfirmation(in: ["cnf": "abc"]) } == .tokenBindingMismatch)
+        #expect(Self.code { try TokenConfirmation(in: ["cnf": "abc"]) as Any } == .tokenBindingMismatch)
         // jkt is the base64url of exactly 32 bytes: nothing shorter, longer or padded.
         for jkt in ["", "abc", String(thumbprint.dropLast()), thumbprint + "A", thumbprint + "="] {
-            #expect(Self.code { try TokenConfirmation(in: ["cnf": ["jkt": .string(jkt)]]) } == .tokenBindingMismatch)
+            #expect(Self.code { try TokenConfirmation(in: ["cnf": ["jkt": .string(jkt)]]) as Any } == .tokenBindingMismatch)
         }
     }
 

@@ -67,11 +67,8 @@ public struct RequiredScopesMiddleware: AsyncMiddleware {
     }
 
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        guard let caller = request.federate.caller else {
-            return Response(BearerChallenge.missingCaller(presentations: presentations, resource: resource).serverResponse)
-        }
         do throws(BearerChallenge) {
-            try BearerChallenge.requireScopes(scopes, of: caller, presentations: presentations, resource: resource)
+            try BearerChallenge.requireScopes(scopes, of: request.federate.caller, presentations: presentations, resource: resource)
         } catch {
             return Response(error.serverResponse)
         }

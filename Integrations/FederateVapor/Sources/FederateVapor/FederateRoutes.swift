@@ -8,7 +8,7 @@ public import Vapor
 /// try app.register(collection: FederateRoutes(configuration: configuration))
 /// ```
 ///
-/// The same routes as FederateHummingbird's, each one of FederateServer's `FederateEndpoints`:
+/// The same routes as FederateHummingbird's, each one of FederateServer's `FederateEndpoints/routes`:
 /// - `GET {auth}/:provider/start?intent=signIn|link|reauthenticate&returnTo=/path&login_hint=HINT`
 ///   (and `acr_values`, `max_age` for a step-up sign-in): redirects to the provider, the pending
 ///   authorization sealed into a cookie;
@@ -17,62 +17,38 @@ public import Vapor
 /// - `POST {auth}/:provider/backchannel-logout`, `…/notifications`, `…/risc`: providers' events;
 /// - `POST {auth}/signout` (with the provider's `end_session_url` when it has one, RP-Initiated
 ///   Logout 1.0) and `GET {auth}/signout/callback` (the provider's return); `GET /me`, `DELETE /me/providers/:providerID`, `DELETE /me`
-///   (behind ``SessionAuthenticationMiddleware``: CSRF for cookie-authenticated changes; unlink
-///   and delete need a recent sign-in);
+///   (behind the session authentication of ``SessionAuthenticationMiddleware``: CSRF for
+///   cookie-authenticated changes; unlink and delete need a recent sign-in);
 /// - `POST {auth}/guest` (a guest account, with the configuration's `allowsGuests`) and
 ///   `POST /me/merge` (merge after `credential_already_in_use`);
 /// - `GET` each of the configuration's `staticFiles` (Apple's domain association).
 public struct FederateRoutes: RouteCollection {
     /// What the routes serve.
-    public var configuration: FederateServerConfiguration { endpoints.configuration }
+    public let configuration: FederateServerConfiguration
     private let endpoints: FederateEndpoints
 
     /// Creates the routes.
     public init(configuration: FederateServerConfiguration, logger: Logger = Logger(label: "federate.server")) {
+        self.configuration = configuration
         endpoints = FederateEndpoints(configuration: configuration, logger: logger)
     }
 
     public func boot(routes: any RoutesBuilder) throws {
-        let endpoints = self.endpoints
-        let auth = routes.grouped(configuration.authPath.pathComponents)
-        let form: HTTPBodyStreamStrategy = .collect(maxSize: ByteCount(value: FederateEndpoints.maximumBodyBytes))
-        auth.get(":provider", "start") { request in
-            Response(await endpoints.start(ServerRequest(request), provider: request.parameters.get("provider") ?? ""))
-        }
-        auth.get(":provider", "callback") { request in
-            Response(await endpoints.callback(ServerRequest(request), provider: request.parameters.get("provider") ?? "", form: nil))
-        }
-        auth.on(.POST, ":provider", "callback", body: form) { request in
-            Response(
-                await endpoints.callback(
-                    ServerRequest(request), provider: request.parameters.get("provider") ?? "", form: Self.bytes(of: request)))
-        }
-        // What providers POST out of band: back-channel logout, Apple's notifications, Google's RISC events.
-        for route in ProviderEventRoute.allCases {
-            auth.on(.POST, ":provider", PathComponent(stringLiteral: route.rawValue), body: form) { request in
-                Response(
-                    await endpoints.receiveEvents(route, provider: request.parameters.get("provider") ?? "", body: Self.bytes(of: request)))
+        for route in endpoints.routes {
+            // `:provider` is Vapor's parameter syntax too.
+            let path = route.path.map(PathComponent.init(stringLiteral:))
+            let names = route.path.filter { $0.hasPrefix(":") }.map { String($0.dropFirst()) }
+            let method = HTTPMethod(rawValue: route.method.rawValue)
+            @Sendable func respond(_ request: Request) async -> Response {
+                var parameters: [String: String] = [:]
+                for name in names { parameters[name] = request.parameters.get(name) }
+                return Response(await route.respond(to: ServerRequest(request), parameters: parameters, body: Self.bytes(of: request)))
             }
-        }
-        let session = SessionAuthenticationMiddleware(accounts: configuration.accounts, origin: configuration.origin)
-        auth.grouped(session).post("signout") { request in
-            Response(await endpoints.signOut(ServerRequest(request), session: request.federate.session))
-        }
-        auth.get("signout", "callback") { request in Response(endpoints.signedOutAtProvider(ServerRequest(request))) }
-
-        let me = routes.grouped("me").grouped(session)
-        me.get { request in Response(await endpoints.me(ServerRequest(request), session: request.federate.session)) }
-        me.delete("providers", ":providerID") { request in
-            Response(await endpoints.unlink(providerID: request.parameters.get("providerID"), session: request.federate.session))
-        }
-        me.delete { request in Response(await endpoints.deleteAccount(request.federate.session)) }
-        me.post("merge") { request in Response(await endpoints.merge(ServerRequest(request), session: request.federate.session)) }
-        if configuration.allowsGuests {
-            auth.post("guest") { request in Response(await endpoints.guest(ServerRequest(request))) }
-        }
-
-        for path in configuration.staticFiles.keys {
-            routes.get(path.pathComponents) { _ in endpoints.staticFile(at: path).map(Response.init) ?? Response(status: .notFound) }
+            if let limit = route.bodyLimit {
+                routes.on(method, path, body: .collect(maxSize: ByteCount(value: limit))) { request in await respond(request) }
+            } else {
+                routes.on(method, path) { request in await respond(request) }
+            }
         }
     }
 

@@ -24,7 +24,9 @@ struct VaporRoutesTests {
             _ = try await browser.navigate("/auth/corp/start?intent=link")
             let linked = try await browser.send(.GET, "/me")
             #expect(
-                linked.json["providers"]?.arrayValue?.compactMap { $0["provider_id"]?.stringValue }.sorted() == ["oidc.corp", "oidc.dev"])
+                linked.json["providers"]?.arrayValue?.compactMap { $0.objectValue?["provider_id"]?.stringValue }.sorted() == [
+                    "oidc.corp", "oidc.dev",
+                ])
 
             // Cookie-authenticated changes need this site's Origin and the CSRF header.
             let forged = try await browser.send(.DELETE, "/me/providers/oidc.corp", headers: [("Origin", "https://evil.example")])
@@ -74,7 +76,9 @@ struct VaporRoutesTests {
         // request to FederateServer's endpoints and return what they answer.
         try await withFederateApp { app, configuration, _ in
             let endpoints = FederateEndpoints(configuration: configuration)
-            let direct = await endpoints.start(ServerRequest(method: .get, path: "/auth/dev/start", query: "intent=link"), provider: "dev")
+            let start = try #require(endpoints.routes.first { $0.method == .get && $0.path == ["auth", ":provider", "start"] })
+            let direct = await start.respond(
+                to: ServerRequest(method: .get, path: "/auth/dev/start", query: "intent=link"), parameters: ["provider": "dev"])
             let viaVapor = try await TestBrowser(app: app).send(.GET, "/auth/dev/start?intent=link")
             #expect(viaVapor.status == Int(direct.status.code) && viaVapor.body == direct.body)
             #expect(viaVapor.header("Content-Type") == direct.headers[.contentType])

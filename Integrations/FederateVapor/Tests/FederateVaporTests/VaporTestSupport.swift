@@ -72,7 +72,7 @@ final class TestBrowser: Sendable {
         func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name.lowercased() }?.value }
         func headers(_ name: String) -> [String] { headers.filter { $0.name.lowercased() == name.lowercased() }.map(\.value) }
         var text: String { String(decoding: body, as: UTF8.self) }
-        var json: [String: JSONValue] { (try? JSONParser().parseObject(body)) ?? [:] }
+        var json: [String: JSONValue] { DecodedJSON.object(body) ?? [:] }
     }
 
     func cookie(_ name: String) -> String? { jar.withLock { $0[name] } }
@@ -171,4 +171,33 @@ func runProcess(
     let stdout = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
     let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
     return (process.terminationStatus, stdout, stderr, timedOut)
+}
+
+/// A JSON value read with Foundation's decoder (Federate's JSON parser is internal to it).
+struct DecodedJSON: Decodable {
+    let value: JSONValue
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            value = .null
+        } else if let bool = try? container.decode(Bool.self) {
+            value = .bool(bool)
+        } else if let integer = try? container.decode(Int64.self) {
+            value = .integer(integer)
+        } else if let double = try? container.decode(Double.self) {
+            value = .double(double)
+        } else if let string = try? container.decode(String.self) {
+            value = .string(string)
+        } else if let array = try? container.decode([DecodedJSON].self) {
+            value = .array(array.map(\.value))
+        } else {
+            value = .object(try container.decode([String: DecodedJSON].self).mapValues(\.value))
+        }
+    }
+
+    /// The members of the JSON object `bytes`, or nil when `bytes` is not one.
+    static func object(_ bytes: [UInt8]) -> [String: JSONValue]? {
+        (try? JSONDecoder().decode([String: DecodedJSON].self, from: Data(bytes)))?.mapValues(\.value)
+    }
 }

@@ -15,14 +15,14 @@ public import Foundation
 /// `invalid_device_authorization_response`.
 public struct DeviceAuthorization: Sendable, CustomStringConvertible {
     /// The longest `expires_in` accepted: one day.
-    public static let maximumLifetime: Int64 = 86_400
+    package static let maximumLifetime: Int64 = 86_400
     /// The longest `user_code` accepted, in UTF-8 bytes.
     static let maximumUserCodeBytes = 128
     /// The longest `interval` accepted from the provider, and the most `slow_down` can raise it to: one hour.
-    public static let maximumInterval: Int64 = 3600
+    package static let maximumInterval: Int64 = 3600
 
     /// `device_code`: secret, sent only to the token endpoint.
-    public let deviceCode: String
+    package let deviceCode: String
     /// `user_code`: what the person types at ``verificationURI``.
     public let userCode: String
     /// `verification_uri`: where the person goes.
@@ -32,12 +32,12 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
     /// After this instant the device code is dead (`expired_token`).
     public let expiresAt: Date
     /// How long to wait between polls.
-    public let interval: Duration
+    package let interval: Duration
     /// The scopes requested.
-    public let scopes: [String]
+    package let scopes: [String]
 
     /// Creates the value (normally read from the provider's answer).
-    public init(
+    package init(
         deviceCode: String, userCode: String, verificationURI: String, verificationURIComplete: String?, expiresAt: Date,
         interval: Duration, scopes: [String]
     ) {
@@ -104,7 +104,7 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
     }
 
     /// Whether the device code has expired at `now`.
-    public func isExpired(at now: Date) -> Bool { now >= expiresAt }
+    package func isExpired(at now: Date) -> Bool { now >= expiresAt }
 
     /// Redacted: no device code.
     public var description: String {

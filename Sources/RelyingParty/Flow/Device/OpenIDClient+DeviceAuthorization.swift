@@ -3,11 +3,11 @@ import Foundation
 
 extension OpenIDClient {
     /// The device-code grant type (RFC 8628 §3.4).
-    public static let deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code"
+    package static let deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code"
 
     /// Starts the device authorization grant (RFC 8628 §3.1) for a machine without a
     /// browser: asks the provider's device authorization endpoint
-    /// (``OpenIDClient/deviceAuthorizationEndpoint``: discovery's, else the profile's
+    /// (`OpenIDClient/deviceAuthorizationEndpoint`: discovery's, else the profile's
     /// fallback) for a device code and a user code, authenticated as this client. `scopes`
     /// always gains `openid`.
     ///
@@ -47,7 +47,7 @@ extension OpenIDClient {
     /// verified as every ID token is; throws `authorization_pending` while the person has not
     /// answered, `slow_down` when polled too fast, `access_denied` when they refused, and
     /// `expired_token` when the code expired (without a request, when it expired here first).
-    public func pollDeviceAuthorization(_ authorization: DeviceAuthorization) async throws(FederateError) -> TokenSet {
+    package func pollDeviceAuthorization(_ authorization: DeviceAuthorization) async throws(FederateError) -> TokenSet {
         guard !authorization.isExpired(at: clock.now) else {
             throw FederateError(.expiredToken, "the device code expired: start the device authorization again")
         }
@@ -57,7 +57,7 @@ extension OpenIDClient {
             expectations: IDTokenExpectations())
     }
 
-    /// Polls until the person answers (RFC 8628 §3.5): waits ``DeviceAuthorization/interval``
+    /// Polls until the person answers (RFC 8628 §3.5): waits `DeviceAuthorization/interval`
     /// between polls, 5 seconds longer after each `slow_down` (up to an hour), and keeps going
     /// on `authorization_pending`. Ends with the tokens, or throws `access_denied`,
     /// `expired_token` (the provider's, or the code's `expires_in` ran out), `cancelled` when

@@ -18,15 +18,15 @@ public struct AuthorizationDelivery: Sendable {
     }
 
     /// When to push.
-    public var push: Push
+    package var push: Push
     /// Sign the parameters into a request object (JAR); `nil` sends them as plain parameters.
-    public var requestObject: RequestObjectSigning?
+    package var requestObject: RequestObjectSigning?
     /// Whether a pushed request's redirect also repeats `response_type`, `scope` and
     /// `redirect_uri` next to `client_id` and `request_uri`, for providers that check the
     /// redirect as a complete OpenID Connect request before they resolve `request_uri`
     /// (idpy-oidc 5 does). Default `false`: RFC 9126 §4's redirect, `client_id` and
     /// `request_uri` only.
-    public var repeatsRequiredParameters: Bool
+    package var repeatsRequiredParameters: Bool
 
     /// Creates a delivery.
     public init(push: Push = .whenRequired, requestObject: RequestObjectSigning? = nil, repeatsRequiredParameters: Bool = false) {
@@ -36,7 +36,7 @@ public struct AuthorizationDelivery: Sendable {
     }
 
     /// Plain parameters, pushed only when the provider requires it.
-    public static let automatic = AuthorizationDelivery()
+    package static let automatic = AuthorizationDelivery()
     /// Always pushed.
     public static let pushed = AuthorizationDelivery(push: .always)
 }
@@ -45,11 +45,11 @@ public struct AuthorizationDelivery: Sendable {
 /// `private_key_jwt` assertions use (or, with an HMAC key, the client secret).
 public struct RequestObjectSigning: Sendable, CustomStringConvertible {
     /// The signing key.
-    public let key: JWSSigningKey
+    package let key: JWSSigningKey
     /// The algorithm (RS256, ES256, PS256, EdDSA, or HS256 with the client secret).
-    public let algorithm: JWSAlgorithm
+    package let algorithm: JWSAlgorithm
     /// How long a request object is valid (`exp` − `iat`). Default 60 seconds; at most 10 minutes.
-    public let lifetime: Duration
+    package let lifetime: Duration
 
     /// Creates a signing configuration. `invalid_configuration` when `key` cannot sign
     /// `algorithm`, or `lifetime` is not from 1 second to 10 minutes.

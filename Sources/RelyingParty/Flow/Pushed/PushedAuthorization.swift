@@ -1,27 +1,27 @@
-public import FederateTokens
+package import FederateTokens
 public import Foundation
 
 /// A pushed authorization request (RFC 9126): the `request_uri` the provider answered and
 /// when it expires. The redirect carries only `client_id` and `request_uri` (and, when asked,
-/// ``repeatedParameters``).
+/// `repeatedParameters`).
 public struct PushedAuthorization: Sendable, Hashable {
     /// The longest `expires_in` accepted from a provider: one day (RFC 9126 suggests 5 to 600 seconds).
-    public static let maximumLifetime: Int64 = 86_400
+    package static let maximumLifetime: Int64 = 86_400
 
     /// `request_uri`: it stands for the whole request, so it is as sensitive as one.
-    public let requestURI: String
+    package let requestURI: String
     /// After this instant the provider refuses `request_uri`.
     public let expiresAt: Date
     /// The authorization endpoint the redirect goes to.
-    public let authorizationEndpoint: String
+    package let authorizationEndpoint: String
     /// The client ID.
-    public let clientID: String
+    package let clientID: String
     /// `response_type`, `scope` and `redirect_uri` when the redirect repeats them
     /// (``AuthorizationDelivery/repeatsRequiredParameters``), else empty.
-    public var repeatedParameters: [String: String]
+    package var repeatedParameters: [String: String]
 
     /// Creates the value (normally from the provider's answer).
-    public init(
+    package init(
         requestURI: String, expiresAt: Date, authorizationEndpoint: String, clientID: String, repeatedParameters: [String: String] = [:]
     ) {
         self.requestURI = requestURI
@@ -57,11 +57,11 @@ public struct PushedAuthorization: Sendable, Hashable {
     }
 
     /// Whether `request_uri` has expired at `now`.
-    public func isExpired(at now: Date) -> Bool { now >= expiresAt }
+    package func isExpired(at now: Date) -> Bool { now >= expiresAt }
 
     /// The redirect URL, built at `now`: the authorization endpoint with `client_id` and
     /// `request_uri` (then any ``repeatedParameters``). `request_uri_expired` once ``expiresAt`` has passed.
-    public func redirectURL(at now: Date) throws(FederateError) -> String {
+    package func redirectURL(at now: Date) throws(FederateError) -> String {
         guard !isExpired(at: now) else {
             throw FederateError(.requestURIExpired, "the pushed request_uri expired at \(expiresAt): push the request again")
         }

@@ -1,18 +1,18 @@
 public import Federate
-public import HTTPTypes
+package import HTTPTypes
 
 extension HTTPField.Name {
     // Both names are valid field names: the initializer never fails, the fallback is never taken.
     /// `DPoP`: the proof header (RFC 9449 §4.1).
-    public static let dpop = Self("DPoP") ?? .authorization
+    package static let dpop = Self("DPoP") ?? .authorization
     /// `DPoP-Nonce`: a server's nonce (RFC 9449 §8, §9).
-    public static let dpopNonce = Self("DPoP-Nonce") ?? .cacheControl
+    package static let dpopNonce = Self("DPoP-Nonce") ?? .cacheControl
 }
 
 /// DPoP-bound access tokens (RFC 9449 §7): `Authorization: DPoP ACCESS_TOKEN` with exactly one
 /// `DPoP` proof header, for ``CallerAuthenticator`` (and the middleware of FederateHummingbird and FederateVapor).
 ///
-/// Once the authenticator's verifier accepted the token, the proof must verify (``validator``)
+/// Once the authenticator's verifier accepted the token, the proof must verify (the validator)
 /// for this request's method and URI, carry the token's hash (`ath`), be signed by the key the
 /// token is bound to (`cnf.jkt`), be used once (the validator's replay store, shared by all
 /// instances) and, when the validator requires nonces, carry a current one. The proof is kept
@@ -24,17 +24,17 @@ extension HTTPField.Name {
 /// let api = CallerAuthenticator(verifier: accessTokens, presentations: [BearerPresentation(), dpop])
 /// ```
 ///
-/// The request's URI is ``origin`` (the server's public scheme, host and port, as clients
+/// The request's URI is the origin (the server's public scheme, host and port, as clients
 /// address it: never the `Host` header) plus the request's path. Refusals name `DPoP` with
 /// `algs` and `error` `invalid_token` (the token fails), `invalid_dpop_proof` (no proof,
 /// several, or one that fails, is replayed or is bound to another key) or `use_dpop_nonce`;
 /// every response carries the current `DPoP-Nonce` when nonces are on, so clients follow its
 /// rotation.
-public struct DPoPPresentation: TokenPresentation {
+public struct DPoPPresentation: TokenPresentation, PresentationScheme {
     /// Checks the proofs.
-    public let validator: DPoPProofValidator
+    package let validator: DPoPProofValidator
     /// `scheme://host[:port]` clients address this server at.
-    public let origin: String
+    package let origin: String
 
     /// Creates the presentation. `invalid_configuration` when `origin` is not an absolute
     /// `http` or `https` URI without path, query or user information.
@@ -49,14 +49,14 @@ public struct DPoPPresentation: TokenPresentation {
         self.origin = String(normalized.normalized.dropLast())
     }
 
-    public var scheme: String { "DPoP" }
+    package var scheme: String { "DPoP" }
 
-    /// The proof algorithms taken, as ``ProtectedResourceMetadata/dpopSigningAlgValuesSupported`` lists them.
+    /// The proof algorithms taken, as the protected resource metadata lists them (`dpopSigningAlgValuesSupported`).
     public var signingAlgorithms: [String] { validator.algorithmsParameter.split(separator: " ").map(String.init) }
 
-    public var challengeParameters: [(name: String, value: String)] { [("algs", validator.algorithmsParameter)] }
+    package var challengeParameters: [(name: String, value: String)] { [("algs", validator.algorithmsParameter)] }
 
-    public nonisolated(nonsending) func confirm(
+    package nonisolated(nonsending) func confirm(
         _ caller: CallerIdentity, token: String, request: ServerRequest
     ) async throws(FederateError) -> CallerIdentity {
         let thumbprint = try caller.binding.check(presentedWith: .dpop)
@@ -69,7 +69,7 @@ public struct DPoPPresentation: TokenPresentation {
 
     /// `use_dpop_nonce` for a missing or stale nonce, `invalid_token` for a token bound in a
     /// way no proof can satisfy (`token_binding_mismatch`), else `invalid_dpop_proof`.
-    public func oauthError(forRefused error: FederateError) -> String {
+    package func oauthError(forRefused error: FederateError) -> String {
         switch error.code {
         case .useDPoPNonce: return "use_dpop_nonce"
         case .tokenBindingMismatch: return "invalid_token"
@@ -77,7 +77,7 @@ public struct DPoPPresentation: TokenPresentation {
         }
     }
 
-    public func responseFields() -> HTTPFields {
+    package func responseFields() -> HTTPFields {
         guard let nonce = validator.currentNonce() else { return [:] }
         return [.dpopNonce: nonce]
     }

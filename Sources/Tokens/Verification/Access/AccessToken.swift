@@ -8,11 +8,11 @@ public import Foundation
 /// kept: it is a bearer credential.
 public struct AccessToken: Sendable, CustomStringConvertible {
     /// The protected header.
-    public let header: JOSEHeader
+    package let header: JOSEHeader
     /// The algorithm that verified the signature.
-    public let algorithm: JWSAlgorithm
+    package let algorithm: JWSAlgorithm
     /// The `kid` of the verifying key, if any.
-    public let keyID: String?
+    package let keyID: String?
     /// Every claim of the payload, read from its text when asked for.
     public let claims: JSONMembers
     /// `cnf`, when the token is bound to a key; ``TokenConfirmation/jkt`` for DPoP (RFC 9449).
@@ -20,7 +20,7 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     public let confirmation: TokenConfirmation?
 
     /// The claim `name` (any claim, registered or not), if present.
-    public subscript(name: String) -> JSONValue? { claims[name] }
+    package subscript(name: String) -> JSONValue? { claims[name] }
 
     /// `scope`: what the token allows (none when absent), parsed when read: a token only
     /// verified pays nothing for it. The access-token rules (`ScopeClaimRule`) refused any
@@ -36,19 +36,19 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     /// `client_id`: the client the token was issued to.
     public var clientID: String { claims.stringValue(.clientID) ?? "" }
     /// `jti`.
-    public var jwtID: String { claims.stringValue(.jti) ?? "" }
+    package var jwtID: String { claims.stringValue(.jti) ?? "" }
     /// `aud`, always as a list.
-    public var audiences: [String] { VerifiedJWT(header: header, claims: claims, algorithm: algorithm, keyID: keyID).audienceList }
+    package var audiences: [String] { VerifiedJWT(header: header, claims: claims, algorithm: algorithm, keyID: keyID).audienceList }
     /// `exp`.
     public var expiresAt: Date { date(.exp) ?? Date(timeIntervalSince1970: 0) }
     /// `iat`.
-    public var issuedAt: Date { date(.iat) ?? Date(timeIntervalSince1970: 0) }
+    package var issuedAt: Date { date(.iat) ?? Date(timeIntervalSince1970: 0) }
     /// `auth_time`, if present.
-    public var authTime: Date? { date(.authTime) }
+    package var authTime: Date? { date(.authTime) }
     /// `acr`, if present.
-    public var authenticationContextClass: String? { claims.stringValue(.acr) }
+    package var authenticationContextClass: String? { claims.stringValue(.acr) }
     /// `amr` when it is an array of strings, else `nil`.
-    public var authenticationMethods: [String]? {
+    package var authenticationMethods: [String]? {
         guard let member = claims.member(.amr), case .array(let entries) = claims.value(of: member) else { return nil }
         let methods = entries.compactMap(\.stringValue)
         return methods.count == entries.count ? methods : nil

@@ -6,19 +6,19 @@
 /// ```
 public struct AccessTokenPolicy: Sendable {
     /// Accepted `iss` values, byte for byte.
-    public var issuers: IdentifierSet
+    package var issuers: IdentifierSet
     /// This API's resource identifiers (RFC 8707): `aud` must contain one of them.
-    public var resources: IdentifierSet
+    package var resources: IdentifierSet
     /// Algorithms a token may be signed with (RFC 9068 §4: never `none`; HMAC is not offered).
-    public var allowedAlgorithms: Set<JWSAlgorithm>
+    package var allowedAlgorithms: Set<JWSAlgorithm>
     /// Leeway for `exp`, `iat`, `nbf` and `auth_time`. Default 60 seconds.
-    public var clockTolerance: Duration
+    package var clockTolerance: Duration
     /// When set, `auth_time` is required and must be no older than this.
-    public var maxAge: Duration?
+    package var maxAge: Duration?
     /// Size and nesting limits.
-    public var limits: JWSLimits
+    package var limits: JWSLimits
     /// Rules of the application's own, run after the access-token kind's.
-    public var additionalRules: ClaimRules
+    package var additionalRules: ClaimRules
 
     /// Creates a policy. `allowedAlgorithms` defaults to RS256, which RFC 9068 §2.1 requires
     /// every issuer to support.
@@ -42,7 +42,7 @@ public struct AccessTokenPolicy: Sendable {
 
     /// The rules, in the order they run: ``ClaimRules/accessToken(issuers:resources:maxAge:)``,
     /// then ``additionalRules``.
-    public var rules: ClaimRules {
+    package var rules: ClaimRules {
         var rules = ClaimRules.accessToken(issuers: issuers, resources: resources, maxAge: maxAge)
         rules.append(contentsOf: additionalRules)
         return rules

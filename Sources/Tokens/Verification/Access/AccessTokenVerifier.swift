@@ -12,13 +12,13 @@
 /// (`Benchmarks/`). A verifier is a value: share it freely across tasks.
 public struct AccessTokenVerifier: CallerTokenVerifier {
     /// The rules applied.
-    public let policy: AccessTokenPolicy
+    package let policy: AccessTokenPolicy
     /// Where keys come from.
-    public let keys: any KeySetProvider
+    package let keys: any KeySetProvider
     /// The time tokens are checked at.
-    public let clock: FederateClock
+    package let clock: FederateClock
     /// The provider the tokens come from, as callers' identities name it (`oidc.corp`).
-    public let providerID: String?
+    package let providerID: String?
     let pipeline: JWTVerifier
 
     /// Creates a verifier that checks tokens at `clock`'s time and counts them (kind
@@ -64,5 +64,5 @@ extension AccessTokenVerifier: JWSCallerTokenVerifier {
 
 extension TokenKind {
     /// An RFC 9068 JWT access token.
-    public static let accessToken = TokenKind(rawValue: "access_token")
+    package static let accessToken = TokenKind(rawValue: "access_token")
 }

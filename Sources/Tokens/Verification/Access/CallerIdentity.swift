@@ -1,34 +1,34 @@
-public import Foundation
+package import Foundation
 
 /// Who called an API, from the token the request presented: an ID token, a JWT access token
 /// (RFC 9068) or an introspected token (RFC 7662). What every kind has in common is typed;
-/// the verified token itself stays available (``idToken``, ``accessToken``, ``claims``).
+/// the verified token itself stays available (`idToken`, `accessToken`, ``claims``).
 public struct CallerIdentity: Sendable, CustomStringConvertible {
     /// Which kind of token established the identity.
-    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    package struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The snake_case name.
-        public let rawValue: String
+        package let rawValue: String
         /// A kind named `rawValue`.
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
+        package var description: String { rawValue }
 
         /// An OpenID Connect ID token (an app's sign-in token sent to its own backend).
-        public static let idToken = Kind(rawValue: "id_token")
+        package static let idToken = Kind(rawValue: "id_token")
         /// An RFC 9068 JWT access token, verified locally.
-        public static let accessToken = Kind(rawValue: "access_token")
+        package static let accessToken = Kind(rawValue: "access_token")
         /// An access token the authorization server vouched for by introspection (RFC 7662).
-        public static let introspection = Kind(rawValue: "introspection")
+        package static let introspection = Kind(rawValue: "introspection")
     }
 
     /// The kind of token.
-    public let kind: Kind
+    package let kind: Kind
     /// The provider the token comes from, when the verifier was given one (`oidc.corp`).
     public let providerID: String?
     /// Where the identity's fields are read: the verified token itself (read when asked for,
     /// so a request that only needs the subject builds nothing else), or values given.
     private let source: Source
     /// The DPoP proof (RFC 9449) the request came with, when it presented a DPoP-bound token:
-    /// its key is the token's ``TokenConfirmation/jkt`` (``confirmed(by:)``).
+    /// its key is the token's ``TokenConfirmation/jkt`` (`confirmed(by:)`).
     public private(set) var dpopProof: DPoPProof?
 
     private enum Source: Sendable {
@@ -51,7 +51,7 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
     }
 
     /// `iss`, when known.
-    public var issuer: String? {
+    package var issuer: String? {
         switch source {
         case .idToken(let token): return token.issuer
         case .accessToken(let token): return token.issuer
@@ -88,7 +88,7 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
         }
     }
     /// `exp`, when known.
-    public var expiresAt: Date? {
+    package var expiresAt: Date? {
         switch source {
         case .idToken(let token): return token.expiresAt
         case .accessToken(let token): return token.expiresAt
@@ -96,14 +96,14 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
         }
     }
     /// `cnf`, when the token is bound to a key (DPoP checks ``TokenConfirmation/jkt``).
-    public var confirmation: TokenConfirmation? {
+    package var confirmation: TokenConfirmation? {
         switch source {
         case .idToken: return nil
         case .accessToken(let token): return token.confirmation
         case .described(let fields): return fields.confirmation
         }
     }
-    /// What the token is bound to, from ``confirmation`` (an ID token's own `cnf` too) and an
+    /// What the token is bound to, from `confirmation` (an ID token's own `cnf` too) and an
     /// introspected `token_type`: how a request may present it (``TokenBinding/check(presentedWith:)``).
     public var binding: TokenBinding {
         switch source {
@@ -120,13 +120,13 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
         case .described(let fields): return fields.claims
         }
     }
-    /// The ID token, for kind ``Kind/idToken``.
-    public var idToken: IDToken? {
+    /// The ID token, for kind `Kind.idToken`.
+    package var idToken: IDToken? {
         if case .idToken(let token) = source { return token }
         return nil
     }
-    /// The access token, for kind ``Kind/accessToken``.
-    public var accessToken: AccessToken? {
+    /// The access token, for kind `Kind.accessToken`.
+    package var accessToken: AccessToken? {
         if case .accessToken(let token) = source { return token }
         return nil
     }
@@ -134,7 +134,7 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
     /// An identity of any kind, from its parts (an introspection response, a verifier of your
     /// own). `tokenType` is an introspection answer's `token_type`: `DPoP` binds the token
     /// even without `confirmation` (``TokenBinding``).
-    public init(
+    package init(
         kind: Kind, providerID: String?, issuer: String?, subject: String?, clientID: String?, scopes: OAuthScopes, expiresAt: Date?,
         confirmation: TokenConfirmation?, claims: JSONMembers, tokenType: String? = nil
     ) {
@@ -147,14 +147,14 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
     }
 
     /// The identity of a verified JWT access token.
-    public init(accessToken: AccessToken, providerID: String?) {
+    package init(accessToken: AccessToken, providerID: String?) {
         kind = .accessToken
         self.providerID = providerID
         source = .accessToken(accessToken)
     }
 
     /// The identity of a verified ID token.
-    public init(bearer: BearerIdentity) {
+    package init(bearer: BearerIdentity) {
         kind = .idToken
         providerID = bearer.providerID
         source = .idToken(bearer.idToken)
@@ -172,13 +172,13 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
 
     /// This identity, proven by `proof`: a DPoP presentation records the proof it checked
     /// against ``confirmation`` here.
-    public func confirmed(by proof: DPoPProof) -> CallerIdentity {
+    package func confirmed(by proof: DPoPProof) -> CallerIdentity {
         var copy = self
         copy.dpopProof = proof
         return copy
     }
 
-    /// The ID-token identity, for kind ``Kind/idToken`` (what ``BearerTokenVerifier`` returns).
+    /// The ID-token identity, for kind `Kind.idToken` (what ``BearerTokenVerifier`` returns).
     public var bearer: BearerIdentity? {
         guard let idToken, let providerID else { return nil }
         return BearerIdentity(providerID: providerID, idToken: idToken)

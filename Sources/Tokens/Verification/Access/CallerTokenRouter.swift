@@ -1,21 +1,21 @@
 /// Sends each token to the verifier of its kind, so one API accepts ID tokens, JWT access
 /// tokens and introspected tokens side by side, and no token is checked by another kind's rules:
 ///
-/// - a JWS whose header `typ` is `at+jwt` (or `application/at+jwt`) goes to ``accessTokens``,
-///   else to ``introspection``;
-/// - any other JWS (an ID token: `typ` absent or `JWT`) goes to ``idTokens``, else to ``introspection``;
-/// - anything else (an opaque token, an encrypted JWT) goes to ``introspection``.
+/// - a JWS whose header `typ` is `at+jwt` (or `application/at+jwt`) goes to `accessTokens`,
+///   else to `introspection`;
+/// - any other JWS (an ID token: `typ` absent or `JWT`) goes to `idTokens`, else to `introspection`;
+/// - anything else (an opaque token, an encrypted JWT) goes to `introspection`.
 ///
 /// A token no configured verifier takes is ``FederateError/Code/tokenTypeMismatch``. The
 /// header is read once, to route; Federate's own verifiers continue from that read, so the
 /// token is still parsed once, and check everything, `typ` included.
 public struct CallerTokenRouter: CallerTokenVerifier {
     /// ID tokens (a provider's ``BearerTokenVerifier``), or `nil` to refuse them.
-    public let idTokens: (any CallerTokenVerifier)?
+    package let idTokens: (any CallerTokenVerifier)?
     /// JWT access tokens (an ``AccessTokenVerifier``), or `nil` to refuse them.
-    public let accessTokens: (any CallerTokenVerifier)?
+    package let accessTokens: (any CallerTokenVerifier)?
     /// Introspection (`IntrospectionClient`), or `nil` to refuse opaque tokens.
-    public let introspection: (any CallerTokenVerifier)?
+    package let introspection: (any CallerTokenVerifier)?
     /// The verifiers that continue from the router's read, found once here.
     private let idTokensContinuing: Continuing?
     private let accessTokensContinuing: Continuing?
@@ -58,17 +58,19 @@ public struct CallerTokenRouter: CallerTokenVerifier {
         return caller
     }
 
-    /// A verifier of Federate's own, which continues from the router's read. Federate's two
+    /// A verifier of Federate's own, which continues from the router's read. Federate's
     /// verifiers of this module are called directly: an async call through a protocol makes
     /// the caller check its executor once it returns (a hop under SwiftNIO's executor).
     private enum Continuing: Sendable {
         case idTokens(IDTokenBearerVerifier)
+        case deferred(DeferredBearerVerifier)
         case accessTokens(AccessTokenVerifier)
         case other(any JWSCallerTokenVerifier)
 
         init?(_ verifier: (any CallerTokenVerifier)?) {
             switch verifier {
             case let known as IDTokenBearerVerifier: self = .idTokens(known)
+            case let known as DeferredBearerVerifier: self = .deferred(known)
             case let known as AccessTokenVerifier: self = .accessTokens(known)
             case let other as any JWSCallerTokenVerifier: self = .other(other)
             default: return nil
@@ -80,6 +82,7 @@ public struct CallerTokenRouter: CallerTokenVerifier {
         ) async throws(FederateError) -> CallerIdentity {
             switch self {
             case .idTokens(let verifier): return try await verifier.verifyCaller(token, read: read)
+            case .deferred(let verifier): return try await verifier.verifyCaller(token, read: read)
             case .accessTokens(let verifier): return try await verifier.verifyCaller(token, read: read)
             case .other(let verifier): return try await verifier.verifyCaller(token, read: read)
             }

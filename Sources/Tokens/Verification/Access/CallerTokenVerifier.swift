@@ -4,7 +4,7 @@
 /// ``AccessTokenVerifier`` (RFC 9068 JWTs), every ``BearerTokenVerifier`` (ID tokens),
 /// `IntrospectionClient` (RFC 7662, FederateRelyingParty) and ``CallerTokenRouter`` (any of
 /// them, by the token's shape) implement it. How the token is presented (`Bearer`, or DPoP
-/// with a proof bound to ``CallerIdentity/confirmation``) is the middleware's concern, not
+/// with a proof bound to `CallerIdentity.confirmation`) is the middleware's concern, not
 /// this step's.
 ///
 /// The requirement runs on its caller's executor (`nonisolated(nonsending)`): an
@@ -17,7 +17,7 @@ public protocol CallerTokenVerifier: Sendable {
 }
 
 extension BearerTokenVerifier {
-    /// Verifies `token` as an ID token (``verifyBearer(_:)``).
+    /// Verifies `token` as an ID token (`verifyBearer(_:)`).
     public nonisolated(nonsending) func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
         CallerIdentity(bearer: try await verifyBearer(token))
     }

@@ -1,23 +1,23 @@
 /// A set of OAuth scopes: what an access token allows (RFC 6749 §3.3), in the order the
 /// token listed them, without duplicates.
 ///
-/// Scopes from a token or an introspection response are read with ``init(parsing:)``, which
+/// Scopes from a token or an introspection response are read with `init(parsing:)`, which
 /// accepts only RFC 6749's grammar: scope tokens of printable ASCII other than `"` and `\`,
 /// separated by single spaces. A tab, a newline, a doubled or trailing space, a non-ASCII
-/// letter (a look-alike `ｒead`, a combining accent) or more than ``maximumCount`` scopes
+/// letter (a look-alike `ｒead`, a combining accent) or more than `maximumCount` scopes
 /// refuse the whole string, so no two parsers can read one scope string differently.
 /// Scopes compare byte for byte, case-sensitively.
 ///
 /// A route's required scopes are written as a literal: `["orders:read", "orders:write"]`.
 public struct OAuthScopes: Sendable, Hashable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible {
     /// The most scopes a token may carry (a larger list is refused, not truncated).
-    public static let maximumCount = 256
+    package static let maximumCount = 256
 
     /// The scopes, in order, each once.
     public let values: [String]
 
     /// No scope.
-    public static let none = OAuthScopes(trusted: [])
+    package static let none = OAuthScopes(trusted: [])
 
     /// Scopes written by the application (a route's requirement), taken as they are.
     public init(arrayLiteral scopes: String...) {
@@ -40,7 +40,7 @@ public struct OAuthScopes: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
 
     /// Parses a `scope` value from a token or an introspection response: the empty string is
     /// no scope; anything outside RFC 6749 §3.3's grammar is ``FederateError/Code/invalidClaim``.
-    public init(parsing text: String) throws(FederateError) {
+    package init(parsing text: String) throws(FederateError) {
         let count = try Self.validate(text)
         let split = { (bytes: UnsafeBufferPointer<UInt8>) -> [String] in
             var scopes: [String] = []
@@ -57,10 +57,10 @@ public struct OAuthScopes: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
         self.init(trusted: text.utf8.withContiguousStorageIfAvailable(split) ?? Array(text.utf8).withUnsafeBufferPointer(split))
     }
 
-    /// Checks that `text` is in RFC 6749 §3.3's grammar with at most ``maximumCount`` scopes,
+    /// Checks that `text` is in RFC 6749 §3.3's grammar with at most `maximumCount` scopes,
     /// without building them (the access-token rule checks; ``AccessToken`` builds once), and
     /// returns how many scope tokens it lists (0 for the empty string).
-    public static func validate(_ text: String) throws(FederateError) -> Int {
+    package static func validate(_ text: String) throws(FederateError) -> Int {
         try count(text.utf8.withContiguousStorageIfAvailable(Shape.init) ?? Shape(Array(text.utf8)))
     }
 
@@ -122,13 +122,13 @@ public struct OAuthScopes: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
     public func contains(_ scope: String) -> Bool { values.contains(scope) }
 
     /// Whether every scope of `required` is here.
-    public func isSuperset(of required: OAuthScopes) -> Bool { required.values.allSatisfy(values.contains) }
+    package func isSuperset(of required: OAuthScopes) -> Bool { required.values.allSatisfy(values.contains) }
 
     /// The scopes of `required` missing here, in its order.
-    public func missing(from required: OAuthScopes) -> [String] { required.values.filter { !values.contains($0) } }
+    package func missing(from required: OAuthScopes) -> [String] { required.values.filter { !values.contains($0) } }
 
     /// Whether there is no scope.
-    public var isEmpty: Bool { values.isEmpty }
+    package var isEmpty: Bool { values.isEmpty }
 
     public func makeIterator() -> IndexingIterator<[String]> { values.makeIterator() }
 

@@ -33,7 +33,7 @@ public enum TokenBinding: Sendable, Hashable {
 
     /// The binding of a token whose `cnf` is `confirmation` (`nil`: none) and whose
     /// introspection `token_type` is `tokenType` (`nil` for a JWT, or when the answer has none).
-    public init(confirmation: TokenConfirmation?, tokenType: String? = nil) {
+    package init(confirmation: TokenConfirmation?, tokenType: String? = nil) {
         let dpopType = tokenType.map { Self.isDPoP($0) } ?? false
         guard let confirmation else {
             self = dpopType ? .unverifiable("token_type is DPoP but the token has no cnf.jkt") : .bearer
@@ -57,7 +57,7 @@ public enum TokenBinding: Sendable, Hashable {
     /// Refuses a binding no presentation can satisfy: ``unverifiable(_:)`` throws
     /// ``FederateError/Code/tokenBindingMismatch``. The access-token rules
     /// (`ConfirmationRule`) and introspection call it, so such a token fails verification.
-    public func requireCheckable() throws(FederateError) {
+    package func requireCheckable() throws(FederateError) {
         if case .unverifiable(let reason) = self { throw Self.cannotCheck(reason) }
     }
 

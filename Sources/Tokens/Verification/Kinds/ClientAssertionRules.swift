@@ -3,7 +3,7 @@ extension ClaimRules {
     /// them: `iss` and `sub` both the client; `aud` one of the server's accepted audiences
     /// (its token endpoint, its issuer); `exp` required, at most `maximumLifetime`
     /// ahead; `iat` and `nbf` when present; `jti` (single use is the server's to enforce).
-    public static func clientAssertion(clientID: String, audiences: IdentifierSet, maximumLifetime: Duration = .seconds(300)) -> ClaimRules
+    package static func clientAssertion(clientID: String, audiences: IdentifierSet, maximumLifetime: Duration = .seconds(300)) -> ClaimRules
     {
         [
             ExplicitTypeRule.jwt, IssuerRule([clientID]), SubjectRule(accepted: [clientID]), AudienceRule(audiences), ExpiryRule(),

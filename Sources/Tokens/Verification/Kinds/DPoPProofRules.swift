@@ -1,6 +1,6 @@
 extension ExplicitTypeRule {
     /// DPoP proofs (RFC 9449 §4.2): `typ` must be `dpop+jwt`.
-    public static let dpopProof = ExplicitTypeRule(accepted: ["dpop+jwt"], allowsAbsent: false)
+    package static let dpopProof = ExplicitTypeRule(accepted: ["dpop+jwt"], allowsAbsent: false)
 }
 
 extension ClaimRules {
@@ -11,7 +11,7 @@ extension ClaimRules {
     /// server requires nonces (`nil`: none required). The key and signature checks
     /// (`jwk` public, asymmetric `alg`) and single use are ``DPoPProofVerifier``'s and the
     /// server's.
-    public static func dpopProof(
+    package static func dpopProof(
         method: String, target: HTTPTargetURI, accessToken: String?, acceptedNonces: [String]?, maximumAge: Duration
     ) -> ClaimRules {
         var rules: ClaimRules = [

@@ -3,7 +3,7 @@ extension ClaimRules {
     /// `events`; `sub`; `iss` and `aud`, checked when present (the spec says they SHOULD be);
     /// `exp`, `iat` and `nbf` checked when present. That the `sub` equals the ID token's is
     /// checked by `OpenIDClient/userInfo(accessToken:expectedSubject:)`.
-    public static func signedUserInfo(issuer: String, clientID: String) -> ClaimRules {
+    package static func signedUserInfo(issuer: String, clientID: String) -> ClaimRules {
         [
             ExplicitTypeRule.jwt, ForbiddenClaimRule.noEvents, SubjectRule(), IssuerRule([issuer], required: false),
             AudienceRule([clientID], required: false), ExpiryRule(required: false), IssuedAtRule(required: false), NotBeforeRule(),

@@ -1,4 +1,4 @@
-/// `auth_time` is a ``NumericDate`` not in the future; with a ``maximumAge`` it is required
+/// `auth_time` is a `NumericDate` not in the future; with a ``maximumAge`` it is required
 /// and no older than that (OpenID Connect Core §3.1.3.7, `max_age`).
 ///
 /// Absent where required: ``FederateError/Code/missingClaim``. Not a NumericDate or in the

@@ -1,7 +1,7 @@
 /// How strongly the user must have authenticated: an ACR/AMR policy, checked on ID tokens
 /// as a ``ClaimRule`` and on any ``AuthenticationLevel`` (the account layer's sessions).
 ///
-/// A requirement is a list of ``alternatives``; it is met when any one of them is. An
+/// A requirement is a list of `alternatives`; it is met when any one of them is. An
 /// alternative names the accepted `acr` values (the token's `acr` must be one of them), the
 /// `amr` values that must all be present, or both:
 ///
@@ -14,25 +14,25 @@
 /// ``FederateError/Code/invalidClaim``; an authentication that meets no alternative (its
 /// `acr` absent or not accepted, a required method missing) is
 /// ``FederateError/Code/insufficientAuthenticationLevel``. A requirement with no alternative
-/// (``unrestricted``) accepts every authentication. Add it to an ``IDTokenPolicy``'s
+/// (`unrestricted`) accepts every authentication. Add it to an ``IDTokenPolicy``'s
 /// `additionalRules` to require it of every ID token of a client.
 public struct AuthenticationRequirement: ClaimRule, Hashable, CustomStringConvertible {
     /// One acceptable way to have authenticated.
-    public struct Alternative: Sendable, Hashable {
+    package struct Alternative: Sendable, Hashable {
         /// Accepted `acr` values; `nil` leaves `acr` unchecked, an empty set requires an
         /// `acr` of any value.
-        public var acceptedACR: Set<String>?
+        package var acceptedACR: Set<String>?
         /// `amr` values that must all be present.
-        public var requiredAMR: Set<String>
+        package var requiredAMR: Set<String>
 
         /// Creates an alternative.
-        public init(acceptedACR: Set<String>? = nil, requiredAMR: Set<String> = []) {
+        package init(acceptedACR: Set<String>? = nil, requiredAMR: Set<String> = []) {
             self.acceptedACR = acceptedACR
             self.requiredAMR = requiredAMR
         }
 
         /// Whether `level` meets this alternative.
-        public func isMet(by level: AuthenticationLevel) -> Bool {
+        package func isMet(by level: AuthenticationLevel) -> Bool {
             if let acceptedACR {
                 guard let acr = level.acr, acceptedACR.isEmpty || acceptedACR.contains(acr) else { return false }
             }
@@ -41,15 +41,15 @@ public struct AuthenticationRequirement: ClaimRule, Hashable, CustomStringConver
     }
 
     /// The alternatives; any one meets the requirement. Empty: every authentication does.
-    public var alternatives: [Alternative]
+    package var alternatives: [Alternative]
 
     /// Creates a requirement from its alternatives.
-    public init(anyOf alternatives: [Alternative]) {
+    package init(anyOf alternatives: [Alternative]) {
         self.alternatives = alternatives
     }
 
     /// No requirement: every authentication meets it.
-    public static let unrestricted = AuthenticationRequirement(anyOf: [])
+    package static let unrestricted = AuthenticationRequirement(anyOf: [])
     /// `acr` must be one of `values` (an empty set: any `acr`, but one must be asserted).
     public static func acr(_ values: Set<String>) -> Self { Self(anyOf: [Alternative(acceptedACR: values)]) }
     /// `amr` must contain every one of `methods` (RFC 8176 values such as `hwk`, `otp`, `mfa`).
@@ -66,17 +66,17 @@ public struct AuthenticationRequirement: ClaimRule, Hashable, CustomStringConver
 
     /// Every `acr` value some alternative accepts, sorted: what to send as `acr_values` to
     /// ask the provider for this level, and in an RFC 9470 challenge.
-    public var acrValues: [String] {
+    package var acrValues: [String] {
         Array(Set(alternatives.flatMap { $0.acceptedACR ?? [] })).sorted()
     }
 
     /// Whether `level` meets the requirement.
-    public func isMet(by level: AuthenticationLevel) -> Bool {
+    package func isMet(by level: AuthenticationLevel) -> Bool {
         alternatives.isEmpty || alternatives.contains { $0.isMet(by: level) }
     }
 
     /// Throws ``FederateError/Code/insufficientAuthenticationLevel`` unless `level` meets the requirement.
-    public func check(_ level: AuthenticationLevel) throws(FederateError) {
+    package func check(_ level: AuthenticationLevel) throws(FederateError) {
         guard isMet(by: level) else {
             throw FederateError(
                 .insufficientAuthenticationLevel,

@@ -1,5 +1,5 @@
 /// A DPoP proof's `htu` is the request's target URI, ignoring query and fragment, both
-/// normalized (``HTTPTargetURI``, RFC 9449 §4.3, check 9).
+/// normalized (`HTTPTargetURI`, RFC 9449 §4.3, check 9).
 ///
 /// Absent: ``FederateError/Code/missingClaim``. Another target, or one that cannot be
 /// normalized: ``FederateError/Code/invalidDPoPProof``.

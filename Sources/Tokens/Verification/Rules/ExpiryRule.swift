@@ -1,4 +1,4 @@
-/// `exp` is a ``NumericDate`` and now is before it, give or take the clock tolerance.
+/// `exp` is a `NumericDate` and now is before it, give or take the clock tolerance.
 ///
 /// Absent: ``FederateError/Code/missingClaim`` when ``required``. Not a NumericDate:
 /// ``FederateError/Code/invalidClaim``. Passed: ``FederateError/Code/tokenExpired``.

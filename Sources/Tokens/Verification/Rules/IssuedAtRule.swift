@@ -1,4 +1,4 @@
-/// `iat` is a ``NumericDate`` not in the future, give or take the clock tolerance.
+/// `iat` is a `NumericDate` not in the future, give or take the clock tolerance.
 ///
 /// Absent: ``FederateError/Code/missingClaim`` when ``required``. Not a NumericDate:
 /// ``FederateError/Code/invalidClaim``. In the future: ``FederateError/Code/issuedInFuture``.

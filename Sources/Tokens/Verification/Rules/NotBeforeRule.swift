@@ -1,4 +1,4 @@
-/// `nbf`, when present, is a ``NumericDate`` not after now, give or take the clock tolerance.
+/// `nbf`, when present, is a `NumericDate` not after now, give or take the clock tolerance.
 /// Not a NumericDate: ``FederateError/Code/invalidClaim``. Later: ``FederateError/Code/notYetValid``.
 package struct NotBeforeRule: ClaimRule {
     /// Creates the rule.

@@ -1,5 +1,5 @@
 /// `scope`, when present, is a string in RFC 6749 §3.3's grammar with at most
-/// ``OAuthScopes/maximumCount`` scopes (``OAuthScopes/validate(_:)``), so what a route
+/// `OAuthScopes.maximumCount` scopes (`OAuthScopes.validate(_:)`), so what a route
 /// requires is compared with exactly what the issuer granted.
 ///
 /// Absent: the token grants no scope and the rule passes. Not a string, or outside the

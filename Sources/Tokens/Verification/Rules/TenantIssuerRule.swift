@@ -1,6 +1,6 @@
 /// `iss` of a multi-tenant issuer: the token's tenant claim (`tid`) is a well-formed tenant
 /// identifier (``TenantIDFormat``), is accepted (``AcceptedTenants``), and produces the
-/// token's `iss` exactly when substituted into the ``IssuerTemplate``.
+/// token's `iss` exactly when substituted into the `IssuerTemplate`.
 ///
 /// In an ``IDTokenPolicy`` (``IDTokenPolicy/tenantIssuer``) it takes the place of
 /// `IssuerRule`: the policy's `issuers` are not consulted.
@@ -12,17 +12,17 @@
 /// tenant: ``FederateError/Code/issuerMismatch``.
 public struct TenantIssuerRule: ClaimRule, Hashable {
     /// The issuer template.
-    public let template: IssuerTemplate
+    package let template: IssuerTemplate
     /// The tenants accepted, in canonical form.
-    public let tenants: AcceptedTenants
+    package let tenants: AcceptedTenants
     /// The form of a tenant identifier.
-    public let format: TenantIDFormat
+    package let format: TenantIDFormat
     /// The claim that names the tenant (`tid`).
-    public let claim: String
+    package let claim: String
 
     /// Creates the rule. Each listed tenant must have `format` (GUIDs are kept in lower
     /// case); an ill-formed one, or an empty list, is ``FederateError/Code/invalidConfiguration``.
-    public init(
+    package init(
         template: IssuerTemplate, tenants: AcceptedTenants, format: TenantIDFormat = .guid, claim: String = "tid"
     ) throws(FederateError) {
         switch tenants {
@@ -46,7 +46,7 @@ public struct TenantIssuerRule: ClaimRule, Hashable {
         self.claim = claim
     }
 
-    /// Creates the rule from the template as written (see ``IssuerTemplate/init(_:)``).
+    /// Creates the rule from the template as written (see `IssuerTemplate.init(_:)`).
     public init(template: String, tenants: AcceptedTenants, format: TenantIDFormat = .guid, claim: String = "tid") throws(FederateError) {
         try self.init(template: try IssuerTemplate(template), tenants: tenants, format: format, claim: claim)
     }

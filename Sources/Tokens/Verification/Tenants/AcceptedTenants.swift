@@ -2,7 +2,7 @@
 /// caller says ``only(_:)`` or ``anyTenant``, so accepting every organisation in the world
 /// is never an accident.
 public enum AcceptedTenants: Sendable, Hashable {
-    /// These tenants only (compared byte for byte, after ``TenantIDFormat/canonical(_:)``).
+    /// These tenants only (compared byte for byte, after `TenantIDFormat.canonical(_:)`).
     case only(IdentifierSet)
     /// Any tenant whose identifier is well formed. The application must then authorise
     /// users itself: with Microsoft Entra's `/common` endpoint this admits every work, school
@@ -10,7 +10,7 @@ public enum AcceptedTenants: Sendable, Hashable {
     case anyTenant
 
     /// Whether `tenant` (already well formed) is accepted.
-    public func accepts(_ tenant: String) -> Bool {
+    package func accepts(_ tenant: String) -> Bool {
         switch self {
         case .only(let tenants): return tenants.contains(tenant)
         case .anyTenant: return true

@@ -6,23 +6,23 @@
 /// token's `iss` byte for byte.
 ///
 /// Accepted templates are strict: printable ASCII with no spaces, a scheme (`://`), exactly
-/// one ``placeholder`` standing as a whole path segment (after a `/`, before a `/` or the
+/// one `placeholder` standing as a whole path segment (after a `/`, before a `/` or the
 /// end), and no other `{` or `}`. A template with two placeholders, with the placeholder in
 /// the host, or with none is ``FederateError/Code/invalidConfiguration``.
-public struct IssuerTemplate: Sendable, Hashable, CustomStringConvertible {
+package struct IssuerTemplate: Sendable, Hashable, CustomStringConvertible {
     /// The placeholder: `{tenantid}`, as Microsoft Entra writes it.
-    public static let placeholder = "{tenantid}"
+    package static let placeholder = "{tenantid}"
 
     /// The template as written.
-    public let template: String
+    package let template: String
     /// What comes before the placeholder (`https://login.microsoftonline.com/`).
-    public let prefix: String
+    package let prefix: String
     /// What comes after it (`/v2.0`).
-    public let suffix: String
+    package let suffix: String
 
     /// Parses `template`; throws ``FederateError/Code/invalidConfiguration`` when it is not a
     /// template as described above.
-    public init(_ template: String) throws(FederateError) {
+    package init(_ template: String) throws(FederateError) {
         let bytes = Array(template.utf8)
         guard !bytes.isEmpty, bytes.count <= 2048, bytes.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw FederateError(.invalidConfiguration, "an issuer template is 1-2048 printable ASCII characters without spaces")
@@ -68,9 +68,9 @@ public struct IssuerTemplate: Sendable, Hashable, CustomStringConvertible {
 
     /// The issuer of `tenant`: the template with `tenant` in place of the placeholder. The
     /// caller checks the tenant's form first (``TenantIDFormat``); this only substitutes.
-    public func issuer(forTenant tenant: String) -> String {
+    package func issuer(forTenant tenant: String) -> String {
         prefix + tenant + suffix
     }
 
-    public var description: String { template }
+    package var description: String { template }
 }

@@ -1,5 +1,5 @@
 /// The form a tenant identifier must have before it is substituted into an
-/// ``IssuerTemplate`` or compared with an allow-list.
+/// `IssuerTemplate` or compared with an allow-list.
 ///
 /// Both forms are ASCII only: a look-alike (a Unicode dash, a fullwidth digit, a Cyrillic
 /// letter) is not a tenant. Neither admits `/`, `%`, `..`, `?`, `#` or an empty string, so a
@@ -13,7 +13,7 @@ public enum TenantIDFormat: Sendable, Hashable {
     case segment
 
     /// Whether `tenant` has this form.
-    public func accepts(_ tenant: String) -> Bool {
+    package func accepts(_ tenant: String) -> Bool {
         let bytes = tenant.utf8
         switch self {
         case .guid:
@@ -43,7 +43,7 @@ public enum TenantIDFormat: Sendable, Hashable {
 
     /// `tenant` as an allow-list keeps it: a GUID in lower case (Entra's spelling), a segment
     /// as written; `nil` when it does not have this form.
-    public func canonical(_ tenant: String) -> String? {
+    package func canonical(_ tenant: String) -> String? {
         let candidate: String
         switch self {
         case .guid:
