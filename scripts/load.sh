@@ -23,7 +23,7 @@
 #   microseconds per request the bearer route adds over the plain one: scripts/perf-diff.py;
 #   the profiles, with call graphs, are kept in LOAD_PERF_DIR, default $TMPDIR or /tmp),
 #   LOAD_HOPS=1 (count Swift's executor switches per request on each route with a uprobe on
-#   swift_task_switch; needs root and perf).
+#   swift_task_switch; needs root and perf; with LOAD_HOP_STACKS=1, also where they come from).
 # Needs wrk, openssl, taskset, curl and python3. Exits non-zero when any request fails.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -164,6 +164,25 @@ if [[ ${LOAD_HOPS:-0} == 1 ]]; then
             taskset -c "$CLIENT_CPU" wrk -t1 -c"$CONNECTIONS" -d3s -H "Authorization: Bearer $TOKEN" "$BASE$route" >"$WORK/hops.txt"
         awk -F, -v route="$route" -v requests="$(awk '/requests in/ { print $1 }' "$WORK/hops.txt")" \
             '$3 ~ /federate_load_switch/ { printf "executor switches per request, GET %-12s %6.1f\n", route, $1 / requests }' "$WORK/hops.csv"
+        if [[ ${LOAD_HOP_STACKS:-0} == 1 ]]; then
+            # Where the switches resume: swift_task_switch's resume function (its second
+            # argument, in rdi under the swiftasync convention), over one connection for 1 s,
+            # counted per function, demangled, in LOAD_PERF_DIR (default $TMPDIR or /tmp).
+            name="$(echo "$route" | tr -c 'a-z\n' '_')"
+            out="${LOAD_PERF_DIR:-${TMPDIR:-/tmp}}/hops$name.txt"
+            perf probe -q -d '*:federate_load_resume' 2>/dev/null || true
+            resume="$(perf probe -x "${LIB:-$BIN}" 'federate_load_resume=swift_task_switch fn=%di:u64' 2>&1 | awk '/^ *probe_[A-Za-z0-9_]*:federate_load_resume/ { print $1; exit }')"
+            perf record -q -e "$resume" -p "$SERVER" -o "$WORK/hops$name.perf" -- \
+                taskset -c "$CLIENT_CPU" wrk -t1 -c1 -d1s -H "Authorization: Bearer $TOKEN" "$BASE$route" >"$WORK/hops1.txt" 2>&1
+            perf probe -q -d "$resume" 2>/dev/null || true
+            base="$(awk -v bin="$(readlink -f "$BIN")" '$6 == bin { split($1, r, "-"); print r[1]; exit }' "/proc/$SERVER/maps")"
+            perf script -i "$WORK/hops$name.perf" -F trace 2>/dev/null | sed -n 's/.*fn=\([0-9]*\).*/\1/p' |
+                python3 -c "import sys; base = int('$base', 16); [print(hex(int(l) - base)) for l in sys.stdin]" |
+                addr2line -f -e "$BIN" | awk 'NR % 2 == 1' | sort | uniq -c | sort -rn |
+                awk -v n="$(awk '/requests in/ { print $1 }' "$WORK/hops1.txt")" '{ printf "%8.2f per request  %s\n", $1 / n, $2 }' |
+                swift demangle --simplified >"$out"
+            echo "where the switches on GET $route resume: $out"
+        fi
     done
 fi
 
