@@ -11,12 +11,6 @@ import PackageDescription
 /// (`main` here, but a CI clone may live elsewhere).
 let federatePackage = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "main").lowercased()
 
-/// The compiler's name for that package (`-package-name`: SwiftPM's identity, lowercased, with `_`
-/// for anything but letters and digits). The benchmarks compile as part of it: they reach its
-/// `package` declarations (the steps they measure, such as `CompactJWS`), which are not public API.
-let federatePackageName = String(federatePackage.map { $0.isLetter || $0.isNumber ? $0 : "_" })
-let inFederatePackage: [SwiftSetting] = [.unsafeFlags(["-package-name", federatePackageName])]
-
 let package = Package(
     name: "FederateBenchmarks",
     platforms: [.macOS(.v15)],
@@ -37,8 +31,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
-            path: "Perf/PerfFixtures",
-            swiftSettings: inFederatePackage
+            path: "Perf/PerfFixtures"
         ),
         .executableTarget(
             name: "FederatePerf",
@@ -48,8 +41,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
-            path: "Perf/FederatePerf",
-            swiftSettings: inFederatePackage
+            path: "Perf/FederatePerf"
         ),
         .executableTarget(
             name: "FederateBenchmarks",
@@ -61,7 +53,6 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             path: "Benchmarks/FederateBenchmarks",
-            swiftSettings: inFederatePackage,
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
@@ -75,8 +66,7 @@ let package = Package(
                 .product(name: "FederatePostgres", package: federatePackage),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
-            path: "Perf/AccountsWorkload",
-            swiftSettings: inFederatePackage
+            path: "Perf/AccountsWorkload"
         ),
         // Sign-ins and session verification on the SQL stores, timed plainly (Docs/Performance.md,
         // "Sessions and accounts"); scripts/accounts-bench.sh runs it with a durable PostgreSQL 15.
@@ -90,8 +80,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            path: "Perf/AccountsPerf",
-            swiftSettings: inFederatePackage
+            path: "Perf/AccountsPerf"
         ),
         // The same, for package-benchmark.
         .executableTarget(
@@ -104,7 +93,6 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Benchmarks/AccountsBenchmarks",
-            swiftSettings: inFederatePackage,
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
