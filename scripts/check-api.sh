@@ -20,7 +20,10 @@ if [ -z "$release" ]; then
 fi
 status=0
 for commit in $(git log --no-merges --format=%H "$release..HEAD" -- api/ 2>/dev/null); do
-  if ! git diff-tree --no-commit-id --name-only -r "$commit" | grep -qx 'CHANGELOG.md'; then
+  # The file list is read whole first: `grep -q` stops at the first match, and under pipefail
+  # the writer's SIGPIPE would fail a commit that touches many files.
+  changed="$(git diff-tree --no-commit-id --name-only -r "$commit")"
+  if ! grep -qx 'CHANGELOG.md' <<<"$changed"; then
     echo "check-api: commit $(git log -1 --format='%h %s' "$commit") changed api/ without CHANGELOG.md"
     status=1
   fi
