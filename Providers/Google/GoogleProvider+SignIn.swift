@@ -36,7 +36,7 @@ extension GoogleSignIn {
     package func credential(rawNonce: String? = nil) -> Credential {
         Credential(
             providerID: GoogleProvider.providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-            rawNonce: rawNonce, accessTokenExpiresAt: tokens.expiresAt)
+            rawNonce: rawNonce, accessTokenExpiresAt: tokens.expiresAt, grantedScopes: tokens.grantedScopes)
     }
 }
 

@@ -24,7 +24,7 @@ extension Credential {
         return Credential(
             providerID: providerID, subject: subject, email: email, emailVerified: emailVerified, idToken: idToken, tokens: tokens,
             rawNonce: rawNonce, nonceClaim: nonceClaim, profile: profile, rawIDToken: rawIDToken,
-            authenticatedAt: authenticatedAt, fromUserEndpoint: fromUserEndpoint)
+            authenticatedAt: authenticatedAt, fromUserEndpoint: fromUserEndpoint, grantedScopes: grantedScopes)
     }
 }
 

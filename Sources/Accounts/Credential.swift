@@ -28,6 +28,10 @@ public struct Credential: Sendable, CustomStringConvertible {
     package let nonceClaim: String?
     /// The provider's profile of the user.
     public let profile: ProviderProfile
+    /// The scopes the provider granted with this sign-in: its token response's `scope`, else
+    /// those asked for; empty when unknown. With Google's granular consent the user may untick
+    /// some, so check a feature's scope here before using it.
+    public let grantedScopes: [String]
     /// The ID token as the provider sent it (compact JWS, a secret), when the credential came
     /// from a sign-in that returned one: what RP-initiated logout sends as `id_token_hint`.
     package let rawIDToken: String?
@@ -54,8 +58,9 @@ public struct Credential: Sendable, CustomStringConvertible {
     package init(
         providerID: String, idToken: IDToken, accessToken: String? = nil, refreshToken: String? = nil,
         rawNonce: String? = nil, nonceClaim: String? = nil, emailVerified: Bool? = nil, profile: ProviderProfile? = nil,
-        accessTokenExpiresAt: Date? = nil, rawIDToken: String? = nil
+        accessTokenExpiresAt: Date? = nil, rawIDToken: String? = nil, grantedScopes: [String] = []
     ) {
+        self.grantedScopes = grantedScopes
         self.rawIDToken = rawIDToken
         self.authenticatedAt = nil
         self.fromUserEndpoint = false
@@ -79,7 +84,7 @@ public struct Credential: Sendable, CustomStringConvertible {
         self.init(
             providerID: providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
             rawNonce: rawNonce,
-            accessTokenExpiresAt: tokens.expiresAt, rawIDToken: tokens.idToken)
+            accessTokenExpiresAt: tokens.expiresAt, rawIDToken: tokens.idToken, grantedScopes: tokens.grantedScopes)
     }
 
     /// A credential from an identity established some other way (an already verified
@@ -88,6 +93,7 @@ public struct Credential: Sendable, CustomStringConvertible {
         providerID: String, subject: String, email: String? = nil, emailVerified: Bool = false,
         tokens: ProviderTokens = ProviderTokens(), rawNonce: String? = nil, profile: ProviderProfile = ProviderProfile()
     ) {
+        self.grantedScopes = []
         self.rawIDToken = nil
         self.authenticatedAt = nil
         self.fromUserEndpoint = false
@@ -118,15 +124,17 @@ public struct Credential: Sendable, CustomStringConvertible {
         self.init(
             providerID: providerID, subject: subject, email: email, emailVerified: emailVerified && email != nil, idToken: nil,
             tokens: tokens,
-            rawNonce: nil, nonceClaim: nil, profile: profile, rawIDToken: nil, authenticatedAt: authenticatedAt, fromUserEndpoint: true)
+            rawNonce: nil, nonceClaim: nil, profile: profile, rawIDToken: nil, authenticatedAt: authenticatedAt, fromUserEndpoint: true,
+            grantedScopes: [])
     }
 
     /// Every field as given (`completed(withUserInfo:)`).
     init(
         providerID: String, subject: String, email: String?, emailVerified: Bool, idToken: IDToken?, tokens: ProviderTokens,
         rawNonce: String?, nonceClaim: String?, profile: ProviderProfile, rawIDToken: String?, authenticatedAt: Date?,
-        fromUserEndpoint: Bool
+        fromUserEndpoint: Bool, grantedScopes: [String]
     ) {
+        self.grantedScopes = grantedScopes
         self.rawIDToken = rawIDToken
         self.authenticatedAt = authenticatedAt
         self.fromUserEndpoint = fromUserEndpoint

@@ -81,6 +81,23 @@ struct GoogleProviderTests {
         }
     }
 
+    /// The same through the public path: the credential `completeSignIn` gives names the scopes
+    /// Google granted, so an app turns off a feature whose scope the user unticked.
+    @Test func theCredentialNamesTheGrantedScopes() async throws {
+        try await Self.with { provider in
+            let google = Self.google(provider, scopes: ["openid", "email", Self.calendar])
+            let listener = try await LoopbackRedirectListener.start(answerAfterFinish: true)
+            defer { listener.close() }
+            let built = try await google.beginSignIn(try SignInRequest(redirectURI: listener.redirectURI, loginHint: "carol@gmail.com"))
+            listener.expect(state: built.pending.state)
+            try await Self.browser(built.url)
+            let credential = try await google.completeSignIn(try await listener.waitForCallback(), pending: built.pending)
+            await listener.finish(succeeded: true)
+            #expect(Set(credential.grantedScopes) == ["openid", "email"])
+            #expect(!credential.grantedScopes.contains(Self.calendar))
+        }
+    }
+
     @Test func refreshRevokeCascadeAndReauthenticationGuidance() async throws {
         try await Self.with { provider in
             let google = Self.google(provider)
