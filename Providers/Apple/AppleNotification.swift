@@ -77,7 +77,7 @@ public struct AppleNotificationVerifier: Sendable {
     }
 
     /// Decodes the verified claims' `events` string. Throws `FederateError/Code/invalidClaim`.
-    public static func decode(claims: JSONMembers) throws(FederateError) -> AppleNotification {
+    package static func decode(claims: JSONMembers) throws(FederateError) -> AppleNotification {
         let events: [String: JSONValue]
         switch claims["events"] {
         case .string(let json)?:

@@ -13,7 +13,7 @@ extension AppleProvider: SignInProvider {
 
     /// Apple takes no `login_hint`: the request's is not sent.
     public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
-        try authorizationRequest(with: try await client(), redirectURI: request.redirectURI, intent: request.intent)
+        try await authorizationRequest(with: try await client(), redirectURI: request.redirectURI, intent: request.intent)
     }
 
     /// Completes from the callback's parameters (Apple's `form_post`, with the one-time `user`).

@@ -64,7 +64,7 @@ public struct AppleProvider: Sendable {
         clientSecretLifetime: Duration = .seconds(86_400 * 30), cache: ProviderCache
     ) throws(FederateError) {
         var secrets: [ExactString: AppleClientSecretCache] = [:]
-        for clientID in Array(bundleIDs) + [servicesID] {
+        for clientID in bundleIDs.sorted + [servicesID] {
             secrets[ExactString(clientID)] = AppleClientSecretCache(
                 generator: try AppleClientSecret(
                     teamID: teamID, keyID: keyID, clientID: clientID, privateKeyPEM: privateKeyPEM, lifetime: clientSecretLifetime,
@@ -102,9 +102,9 @@ public struct AppleProvider: Sendable {
     /// is requested (Apple refuses anything else then), state, nonce and PKCE.
     package func authorizationRequest(
         with client: OpenIDClient, redirectURI: String, intent: AuthorizationIntent = .signIn
-    ) throws(FederateError) -> BuiltAuthorizationRequest {
+    ) async throws(FederateError) -> BuiltAuthorizationRequest {
         let needsFormPost = scopes.contains("name") || scopes.contains("email")
-        return try client.authorizationRequest(
+        return try await client.authorizationRequest(
             providerID: Self.providerID, redirectURI: redirectURI, scopes: ["openid"] + scopes.filter { $0 != "openid" },
             responseMode: needsFormPost ? .formPost : nil, intent: intent)
     }

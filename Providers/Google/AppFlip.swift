@@ -58,7 +58,7 @@ public struct AppFlip: Sendable {
     }
 
     /// What validating an incoming universal link gave.
-    public enum Validation: Sendable, Hashable {
+    public enum Validation: Sendable, Equatable {
         /// Go on: ask the user, then answer with ``returnURL(for:code:)``.
         case valid(Request)
         /// Answer at once with this URL (`invalid_request` to the redirect URI).

@@ -15,9 +15,8 @@ extension GoogleProvider: ProviderEventSource {
         guard route == .risc else { throw FederateError(.invalidRequest, "Google sends RISC security events only") }
         let client = try await client()
         let receiver = RISCReceiver(clientIDs: [clientID], issuer: endpoints.riscIssuer, keys: client.keys, clock: client.clock)
-        let receipt = await receiver.receive(body)
-        if let error = receipt.error { throw error }
-        let events = receipt.events.map { event -> ProviderEvent in
+        let delivery = try await receiver.delivery(body)
+        let events = delivery.events.map { event -> ProviderEvent in
             switch event {
             case .sessionsRevoked(let subject), .tokensRevoked(let subject), .tokenRevoked(let subject):
                 return subject.subject.map { .sessionsRevoked(providerID: Self.providerID, subject: $0) } ?? .acknowledged("no subject")
@@ -31,6 +30,6 @@ extension GoogleProvider: ProviderEventSource {
             }
         }
         return ProviderEventBatch(
-            events: events, deliveryID: receipt.tokenID.map { "risc \(endpoints.riscIssuer) \($0)" }, rememberFor: .seconds(7 * 86_400))
+            events: events, deliveryID: "risc \(endpoints.riscIssuer) \(delivery.tokenID)", rememberFor: .seconds(7 * 86_400))
     }
 }

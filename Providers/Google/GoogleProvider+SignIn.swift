@@ -13,7 +13,7 @@ extension GoogleProvider: SignInProvider {
 
     /// The authorization request for `request`, with this provider's scopes and Google's parameters.
     public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
-        try authorizationRequest(
+        try await authorizationRequest(
             with: try await client(), redirectURI: request.redirectURI, loginHint: request.loginHint, intent: request.intent)
     }
 

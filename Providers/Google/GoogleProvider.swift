@@ -101,8 +101,8 @@ public struct GoogleProvider: Sendable {
     package func authorizationRequest(
         with client: OpenIDClient, redirectURI: String, loginHint: String? = nil, prompt: String? = nil, maxAge: Duration? = nil,
         intent: AuthorizationIntent = .signIn
-    ) throws(FederateError) -> BuiltAuthorizationRequest {
-        try client.authorizationRequest(
+    ) async throws(FederateError) -> BuiltAuthorizationRequest {
+        try await client.authorizationRequest(
             providerID: Self.providerID, redirectURI: redirectURI, scopes: scopes, prompt: prompt, loginHint: loginHint,
             maxAge: maxAge, customParameters: customParameters, intent: intent)
     }
@@ -144,7 +144,7 @@ public struct GoogleProvider: Sendable {
     ) async throws(FederateError) -> GoogleSignIn {
         defer { listener.close() }
         let redirect = try GoogleRedirectURI(listener.redirectURI)
-        let built = try authorizationRequest(with: client, redirectURI: redirect.uri, loginHint: loginHint)
+        let built = try await authorizationRequest(with: client, redirectURI: redirect.uri, loginHint: loginHint)
         listener.expect(state: built.pending.state)
         do {
             try await openBrowser(built.url)

@@ -42,22 +42,28 @@ public final class RISCReceiver: Sendable {
         self.clock = clock
     }
 
-    /// Handles a POSTed token (the request body) and says what to answer.
-    public func receive(_ body: [UInt8]) async -> RISCReceipt {
+    /// Verifies a POSTed security event token (the request body) and returns its events:
+    /// answer 202 Accepted. A `jti` already received within the de-duplication window is
+    /// acknowledged again without its events (empty: answer 202 too). A refused token throws
+    /// (`invalid_security_event`, or the verification codes: `invalid_signature`,
+    /// `audience_mismatch`, …): answer 400.
+    public func receive(_ body: [UInt8]) async throws(FederateError) -> [RISCEvent] {
+        try await delivery(body).events
+    }
+
+    /// ``receive(_:)`` with the token's `jti` and whether it was a repeat: what a route that
+    /// records deliveries needs.
+    package func delivery(_ body: [UInt8]) async throws(FederateError) -> RISCDelivery {
         let now = clock.now
-        do throws(FederateError) {
-            let token = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            let (tokenID, events) = try await verify(token, at: now)
-            let duplicate = seen.withLock { seen in
-                seen = seen.filter { now.timeIntervalSince($0.value) < window.inSeconds }
-                if seen[ExactString(tokenID)] != nil { return true }
-                seen[ExactString(tokenID)] = now
-                return false
-            }
-            return RISCReceipt(status: 202, tokenID: tokenID, events: duplicate ? [] : events, isDuplicate: duplicate, error: nil)
-        } catch {
-            return RISCReceipt(status: 400, tokenID: nil, events: [], isDuplicate: false, error: error)
+        let token = String(decoding: body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let (tokenID, events) = try await verify(token, at: now)
+        let duplicate = seen.withLock { seen in
+            seen = seen.filter { now.timeIntervalSince($0.value) < window.inSeconds }
+            if seen[ExactString(tokenID)] != nil { return true }
+            seen[ExactString(tokenID)] = now
+            return false
         }
+        return RISCDelivery(tokenID: tokenID, events: duplicate ? [] : events, isDuplicate: duplicate)
     }
 
     private func verify(_ token: String, at now: Date) async throws(FederateError) -> (String, [RISCEvent]) {
@@ -74,16 +80,12 @@ public final class RISCReceiver: Sendable {
     }
 }
 
-/// What a ``RISCReceiver`` made of a request.
-public struct RISCReceipt: Sendable {
-    /// 202 when accepted (also for a repeat), 400 when refused.
-    public let status: Int
-    /// The token's `jti`, when accepted.
-    package let tokenID: String?
-    /// The events to act on (empty for a repeat or a refusal).
-    public let events: [RISCEvent]
+/// An accepted security event token, as `RISCReceiver.delivery(_:)` reads it.
+package struct RISCDelivery: Sendable {
+    /// The token's `jti`.
+    package let tokenID: String
+    /// The events to act on (empty for a repeat).
+    package let events: [RISCEvent]
     /// Whether this `jti` was already received within the window.
     package let isDuplicate: Bool
-    /// Why it was refused.
-    public let error: FederateError?
 }

@@ -12,7 +12,7 @@ extension MicrosoftProvider: SignInProvider {
     }
 
     public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
-        try authorizationRequest(
+        try await authorizationRequest(
             with: try await client(), redirectURI: request.redirectURI, loginHint: request.loginHint, intent: request.intent)
     }
 

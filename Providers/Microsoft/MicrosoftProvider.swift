@@ -78,8 +78,8 @@ public struct MicrosoftProvider: Sendable {
     package func authorizationRequest(
         with client: OpenIDClient, redirectURI: String, prompt: String? = nil, loginHint: String? = nil, maxAge: Duration? = nil,
         intent: AuthorizationIntent = .signIn
-    ) throws(FederateError) -> BuiltAuthorizationRequest {
-        try client.authorizationRequest(
+    ) async throws(FederateError) -> BuiltAuthorizationRequest {
+        try await client.authorizationRequest(
             providerID: Self.providerID, redirectURI: redirectURI, scopes: scopes, prompt: prompt, loginHint: loginHint, maxAge: maxAge,
             customParameters: customParameters, intent: intent)
     }

@@ -93,20 +93,11 @@ public struct OIDCProvider: Sendable {
         return try ClientAuthentication.negotiate(metadata: metadata, secret: clientSecret, privateKey: privateKey)
     }
 
-    /// Builds an authorization request with this provider's scopes and custom parameters.
-    package func authorizationRequest(
-        with client: OpenIDClient, redirectURI: String, responseMode: ResponseMode? = nil, prompt: String? = nil,
-        loginHint: String? = nil, maxAge: Duration? = nil, intent: AuthorizationIntent = .signIn
-    ) throws(FederateError) -> BuiltAuthorizationRequest {
-        try client.authorizationRequest(
-            providerID: id, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode, prompt: prompt,
-            loginHint: loginHint, maxAge: maxAge, customParameters: customParameters, intent: intent)
-    }
-
     /// Builds an authorization request with this provider's scopes and custom parameters,
-    /// delivered as `delivery` says: pushed (PAR) and/or as a signed request object (JAR).
+    /// delivered as `delivery` says (`nil`: in the URL): pushed (PAR) and/or as a signed
+    /// request object (JAR).
     package func authorizationRequest(
-        with client: OpenIDClient, redirectURI: String, delivery: AuthorizationDelivery, responseMode: ResponseMode? = nil,
+        with client: OpenIDClient, redirectURI: String, delivery: AuthorizationDelivery? = nil, responseMode: ResponseMode? = nil,
         prompt: String? = nil, loginHint: String? = nil, maxAge: Duration? = nil, intent: AuthorizationIntent = .signIn
     ) async throws(FederateError) -> BuiltAuthorizationRequest {
         try await client.authorizationRequest(

@@ -44,7 +44,7 @@ extension DevProviderConfiguration {
     /// `11111111-2222-3333-4444-666666666666`, both with loopback redirects; users alice at
     /// `contoso.example`, bob at `fabrikam.example` (two organisations) and carol at
     /// `outlook.com` (a personal account); alice auto-approved.
-    public static let microsoftStandard = DevProviderConfiguration(
+    package static let microsoftStandard = DevProviderConfiguration(
         flavor: .microsoft,
         clients: [
             DevClient(id: "11111111-2222-3333-4444-555555555555", secret: "dev-microsoft-secret", redirectURIs: loopbackRedirects),

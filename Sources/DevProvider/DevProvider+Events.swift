@@ -79,9 +79,11 @@ extension DevProvider {
 
     /// Firebase flavour: a securetoken-style ID token for `user`, as the Firebase client SDK
     /// would obtain after a sign-in (`iss` the issuer, `aud` the project ID, `auth_time`,
-    /// `firebase.sign_in_provider`), signed by a key in the certificate map.
-    /// `authTime` defaults to now (the configuration's clock).
-    public func firebaseIDToken(for user: DevUser, authTime: Date? = nil) throws -> String {
+    /// `firebase.sign_in_provider`), signed by a key in the certificate map; with `tenant`, of
+    /// that Identity Platform tenant (`firebase.tenant`). `authTime` defaults to now (the
+    /// configuration's clock).
+    public func firebaseIDToken(for user: DevUser, tenant: String? = nil, authTime: Date? = nil) throws -> String {
+        if let tenant { return try firebaseIDToken(for: user, ofTenant: tenant, authTime: authTime) }
         let client = DevClient(id: configuration.projectID, redirectURIs: [])
         var firebase = configuration
         firebase.flavor = .firebase

@@ -25,7 +25,7 @@ extension DevProvider {
     }
 
     /// Firebase flavour: an ID token for `user` of Identity Platform tenant `tenant` (`firebase.tenant`).
-    public func firebaseIDToken(for user: DevUser, tenant: String, authTime: Date? = nil) throws -> String {
+    func firebaseIDToken(for user: DevUser, ofTenant tenant: String, authTime: Date?) throws -> String {
         let claims = firebaseClaims(for: user, issuer: issuer, tenant: tenant, authTime: authTime, lifetime: configuration.tokenLifetime)
         return try state.keys.withLock { $0.current.rsa }.sign(claims: claims, algorithm: .rs256, header: ["typ": "JWT"])
     }

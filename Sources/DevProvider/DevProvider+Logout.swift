@@ -68,7 +68,7 @@ extension DevProvider {
 
     /// Ends `subject`'s provider session, as a real provider does before it sends a
     /// back-channel logout: the next sign-in authenticates again, in a new session.
-    public func endProviderSession(for subject: String) {
+    package func endProviderSession(for subject: String) {
         state.ssoSessions.withLock { _ = $0.removeValue(forKey: subject) }
         state.ssoSessionIDs.withLock { _ = $0.removeValue(forKey: subject) }
     }

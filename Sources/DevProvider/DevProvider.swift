@@ -63,7 +63,7 @@ public final class DevProvider: Sendable {
     }
 
     /// Firebase flavour: the x509 certificate map URL (`{kid: PEM}`), else `nil`.
-    public var certificatesURL: String? {
+    package var certificatesURL: String? {
         DevEndpoints(flavor: configuration.flavor, projectID: configuration.projectID).certificates.map { baseURL + $0 }
     }
 

@@ -86,8 +86,13 @@ public struct DevProviderConfiguration: Sendable {
     ///   codes) of team `DEVTEAM001` with a fresh P-256 client key (``appleClientKey``), users
     ///   alice and a private-relay user;
     /// - firebase: client `dev-project` (the project ID), public;
-    /// - microsoft: ``microsoftStandard``;
-    /// - github: ``gitHubStandard``.
+    /// - microsoft: confidential client `11111111-2222-3333-4444-555555555555` (secret
+    ///   `dev-microsoft-secret`) and public client `11111111-2222-3333-4444-666666666666`; alice
+    ///   at `contoso.example`, bob at `fabrikam.example` and carol at `outlook.com` (a personal
+    ///   account); alice auto-approved;
+    /// - github: OAuth app `dev-github-client` (secret `dev-github-secret`); alice (`1001`, login
+    ///   `alice-example`, verified), bob (`1002`, primary address unverified, another verified)
+    ///   and mallory (`1003`, alice's address unverified); alice auto-approved.
     public static func standard(for flavor: DevFlavor) -> DevProviderConfiguration {
         switch flavor {
         case .generic:
@@ -138,7 +143,7 @@ public struct DevProviderConfiguration: Sendable {
     /// (`1001`, login `alice-example`, alice@example.com verified, the generic flavour's alice),
     /// bob (`1002`, primary bob@example.com unverified, bob@users.example verified) and mallory
     /// (`1003`, whose only address, alice@example.com, is unverified); alice auto-approved.
-    public static let gitHubStandard = DevProviderConfiguration(
+    package static let gitHubStandard = DevProviderConfiguration(
         flavor: .github,
         clients: [DevClient(id: "dev-github-client", secret: "dev-github-secret", redirectURIs: loopbackRedirects)],
         users: [

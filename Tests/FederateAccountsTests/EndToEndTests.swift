@@ -30,7 +30,8 @@ extension AccountsTests {
             /// Plays the browser (the dev provider auto-approves `alice`, or the `loginHint` user)
             /// and finishes the code flow; the core verifies the ID token (signature, iss, aud, nonce).
             func signIn(loginHint: String? = nil) async throws -> (TokenSet, PendingAuthorization) {
-                let built = try client.authorizationRequest(providerID: id, redirectURI: EndToEndTests.redirectURI, loginHint: loginHint)
+                let built = try await client.authorizationRequest(
+                    providerID: id, redirectURI: EndToEndTests.redirectURI, loginHint: loginHint)
                 let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
                 #expect(redirect.status == 302)
                 let callback = try AuthorizationResponse(redirectURL: try #require(redirect.header("Location")))

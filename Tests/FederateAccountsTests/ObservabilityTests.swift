@@ -48,7 +48,7 @@ struct ObservabilityTests {
                 observability: observability)
             let accounts = AccountService(store: InMemoryAccountStore(), observability: observability)
 
-            let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
+            let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
             let redirect = try await http.send(HTTPRequest(url: built.url))
             let location = try #require(redirect.header("Location"))
             let callback = try AuthorizationResponse(redirectURL: location)
@@ -117,7 +117,7 @@ struct ObservabilityTests {
             let client = try OpenIDClient(
                 metadata: metadata, clientID: "dev-client", authentication: .clientSecretBasic(secret: "dev-secret"), httpClient: http,
                 clock: clock.clock, observability: recorder.observability)
-            let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
+            let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
             let redirect = try await http.send(HTTPRequest(url: built.url))
             let tokens = try await client.finish(
                 try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)

@@ -39,7 +39,7 @@ extension AccountsTests {
             /// A real code flow as `user`: the credential with the provider's tokens.
             func credential(_ user: String = "alice") async throws -> Credential {
                 let client = try await provider.client()
-                let built = try client.authorizationRequest(
+                let built = try await client.authorizationRequest(
                     providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", loginHint: user)
                 let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
                 let callback = try AuthorizationResponse(redirectURL: try #require(redirect.header("Location")))

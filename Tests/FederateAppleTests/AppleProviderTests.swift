@@ -38,7 +38,7 @@ struct AppleProviderTests {
     @Test func webFlowGivesTheUserOnceThenOnlyTheIdentity() async throws {
         try await Self.with { _, apple in
             let client = try await apple.client()
-            let first = try apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
+            let first = try await apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
             #expect(first.url.contains("response_mode=form_post"))
             let signIn = try await apple.finish(
                 try AppleCallback(formBody: try await Self.formPost(first.url)), pending: first.pending, client: client)
@@ -48,7 +48,7 @@ struct AppleProviderTests {
             #expect(signIn.user?.email == "alice@example.com")
             #expect("\(signIn)".contains(signIn.tokens.accessToken) == false)
 
-            let second = try apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
+            let second = try await apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
             let again = try await apple.finish(
                 try AppleCallback(formBody: try await Self.formPost(second.url)), pending: second.pending, client: client)
             #expect(again.user == nil)
@@ -89,7 +89,7 @@ struct AppleProviderTests {
                 servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: stranger.privateKeyPEM,
                 endpoints: .at(provider.baseURL), scopes: [], cache: ProviderCache(httpClient: PatientTransport.shared))
             let client = try await apple.client()
-            let built = try apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
+            let built = try await apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
             let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
             let callback = try AuthorizationResponse(redirectURL: try #require(redirect.header("Location")))
             let error = await #expect(throws: FederateError.self) {
@@ -103,7 +103,7 @@ struct AppleProviderTests {
     @Test func refreshThenRevoke() async throws {
         try await Self.with { _, apple in
             let client = try await apple.client()
-            let built = try apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
+            let built = try await apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
             let signIn = try await apple.finish(
                 try AppleCallback(formBody: try await Self.formPost(built.url)), pending: built.pending, client: client)
             let refreshToken = try #require(signIn.tokens.refreshToken)

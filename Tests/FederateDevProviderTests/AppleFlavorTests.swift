@@ -30,7 +30,7 @@ struct AppleFlavorTests {
             #expect(client.metadata.tokenEndpoint == AppleEndpoints.at(provider.baseURL).tokenURL)
             let scopes = ["openid", "name", "email"]
 
-            let first = try client.authorizationRequest(
+            let first = try await client.authorizationRequest(
                 providerID: "apple.com", redirectURI: Flavor.redirectURI, scopes: scopes, responseMode: .formPost)
             let firstCallback = try await Flavor.authorize(first.url)
             let body = Array(FormURLEncoding.encode(firstCallback.parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }).utf8)
@@ -49,7 +49,7 @@ struct AppleFlavorTests {
             #expect(identity.nonceSupported == true)
             #expect(tokens.idTokenClaims?.claims["email_verified"] == "true")
 
-            let second = try client.authorizationRequest(
+            let second = try await client.authorizationRequest(
                 providerID: "apple.com", redirectURI: Flavor.redirectURI, scopes: scopes, responseMode: .formPost)
             let secondCallback = try await Flavor.authorize(second.url)
             #expect(secondCallback.parameters["user"] == nil)

@@ -14,7 +14,7 @@ struct CancelTests {
         configuration.autoApproveSubject = nil  // show the sign-in page
         try await DevProviderTests.with(configuration) { provider in
             let client = try await DevProviderTests.client(provider)
-            let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: DevProviderTests.redirectURI)
+            let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: DevProviderTests.redirectURI)
             let page = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
             #expect(page.status == 200)
             let html = String(decoding: page.body, as: UTF8.self)

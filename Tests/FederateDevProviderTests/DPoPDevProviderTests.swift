@@ -45,7 +45,7 @@ struct DPoPDevProviderTests {
             let signer = DPoPProofSigner()
             let recorder = Recorder()
             let client = try await Self.client(provider, transport: recorder, signer: signer)
-            let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: DevProviderTests.redirectURI)
+            let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: DevProviderTests.redirectURI)
             #expect(built.url.contains("dpop_jkt=" + signer.thumbprint))
             let tokens = try await client.finish(try await DevProviderTests.authorize(built.url), pending: built.pending)
             #expect(tokens.tokenType == "DPoP" && tokens.isDPoPBound)
@@ -94,7 +94,7 @@ struct DPoPDevProviderTests {
             let signer = DPoPProofSigner()
             let recorder = Recorder()
             let client = try await Self.client(provider, transport: recorder, signer: signer)
-            let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: DevProviderTests.redirectURI)
+            let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: DevProviderTests.redirectURI)
             let tokens = try await client.finish(try await DevProviderTests.authorize(built.url), pending: built.pending)
             #expect(tokens.isDPoPBound)
             #expect(signer.nonce(for: provider.issuer + "/token") != nil)
@@ -111,7 +111,7 @@ struct DPoPDevProviderTests {
         try await DevProviderTests.with { provider in
             let client = try await Self.client(provider, transport: PatientTransport.shared, signer: DPoPProofSigner())
             let other = try await Self.client(provider, transport: PatientTransport.shared, signer: DPoPProofSigner())
-            let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: DevProviderTests.redirectURI)
+            let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: DevProviderTests.redirectURI)
             let wrongKey = await #expect(throws: FederateError.self) {
                 try await other.finish(try await DevProviderTests.authorize(built.url), pending: built.pending)
             }
@@ -119,7 +119,7 @@ struct DPoPDevProviderTests {
 
             // Without a key: bearer tokens, as before.
             let plain = try await Self.client(provider, transport: PatientTransport.shared, signer: nil)
-            let request = try plain.authorizationRequest(providerID: "oidc.dev", redirectURI: DevProviderTests.redirectURI)
+            let request = try await plain.authorizationRequest(providerID: "oidc.dev", redirectURI: DevProviderTests.redirectURI)
             #expect(!request.url.contains("dpop_jkt"))
             let tokens = try await plain.finish(try await DevProviderTests.authorize(request.url), pending: request.pending)
             #expect(tokens.tokenType == "Bearer")

@@ -57,7 +57,7 @@ struct DevProviderCommandTests {
             metadata: metadata, clientID: "dev-public", authentication: .none, httpClient: PatientTransport.shared
         )
         .withDPoP(signer)
-        let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
+        let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
         let tokens = try await client.finish(try await DevProviderTests.authorize(built.url), pending: built.pending)
         #expect(tokens.isDPoPBound)
         #expect((signer.nonce(for: issuer + "/token") != nil) == required)

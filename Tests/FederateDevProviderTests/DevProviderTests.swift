@@ -31,7 +31,7 @@ struct DevProviderTests {
     }
 
     static func signIn(_ provider: DevProvider, client: OpenIDClient) async throws -> TokenSet {
-        let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: redirectURI)
+        let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: redirectURI)
         return try await client.finish(try await authorize(built.url), pending: built.pending)
     }
 
@@ -60,7 +60,8 @@ struct DevProviderTests {
     @Test func publicClientAndLoginHint() async throws {
         try await Self.with { provider in
             let client = try await Self.client(provider, id: "dev-public", secret: nil)
-            let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: Self.redirectURI, loginHint: "bob@example.com")
+            let built = try await client.authorizationRequest(
+                providerID: "oidc.dev", redirectURI: Self.redirectURI, loginHint: "bob@example.com")
             let tokens = try await client.finish(try await Self.authorize(built.url), pending: built.pending)
             #expect(tokens.idTokenClaims?.subject == "bob")
             #expect(tokens.idTokenClaims?.emailVerified == false)
@@ -70,15 +71,15 @@ struct DevProviderTests {
     @Test func codesAreSingleUseAndBoundToPKCE() async throws {
         try await Self.with { provider in
             let client = try await Self.client(provider)
-            let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: Self.redirectURI)
+            let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: Self.redirectURI)
             let callback = try await Self.authorize(built.url)
             _ = try await client.finish(callback, pending: built.pending)
             let reused = await #expect(throws: FederateError.self) { try await client.finish(callback, pending: built.pending) }
             #expect(reused?.code == .invalidGrant)
 
             // The code from one request with another request's verifier fails PKCE.
-            let first = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: Self.redirectURI)
-            let second = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: Self.redirectURI)
+            let first = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: Self.redirectURI)
+            let second = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: Self.redirectURI)
             let code = try #require(try await Self.authorize(first.url).parameters["code"])
             let mismatch = await #expect(throws: FederateError.self) { try await client.exchange(code: code, pending: second.pending) }
             #expect(mismatch?.code == .invalidGrant)
@@ -107,11 +108,13 @@ struct DevProviderTests {
     @Test func formPostAndFragmentModes() async throws {
         try await Self.with { provider in
             let client = try await Self.client(provider)
-            let fragment = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: Self.redirectURI, responseMode: .fragment)
+            let fragment = try await client.authorizationRequest(
+                providerID: "oidc.dev", redirectURI: Self.redirectURI, responseMode: .fragment)
             let redirected = try await PatientTransport.shared.send(HTTPRequest(url: fragment.url))
             #expect(try #require(redirected.header("Location")).contains("#code="))
 
-            let formPost = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: Self.redirectURI, responseMode: .formPost)
+            let formPost = try await client.authorizationRequest(
+                providerID: "oidc.dev", redirectURI: Self.redirectURI, responseMode: .formPost)
             let page = try await PatientTransport.shared.send(HTTPRequest(url: formPost.url))
             let html = String(decoding: page.body, as: UTF8.self)
             #expect(page.status == 200)

@@ -47,7 +47,7 @@ enum Flavor {
         _ client: OpenIDClient, scopes: [String] = ["openid", "email", "profile"], responseMode: ResponseMode? = nil,
         loginHint: String? = nil, customParameters: [String: String] = [:]
     ) async throws -> TokenSet {
-        let built = try client.authorizationRequest(
+        let built = try await client.authorizationRequest(
             providerID: "oidc.dev", redirectURI: redirectURI, scopes: scopes, responseMode: responseMode, loginHint: loginHint,
             customParameters: customParameters)
         return try await client.finish(try await authorize(built.url), pending: built.pending)

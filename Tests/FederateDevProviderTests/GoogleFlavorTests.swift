@@ -52,7 +52,7 @@ struct GoogleFlavorTests {
             let generic = await #expect(throws: FederateError.self) { try await Flavor.signIn(client) }
             #expect(generic?.code == .issuerMismatch)
             // ...Google's verifier knows both spellings.
-            let built = try client.authorizationRequest(providerID: "google.com", redirectURI: Flavor.redirectURI)
+            let built = try await client.authorizationRequest(providerID: "google.com", redirectURI: Flavor.redirectURI)
             let code = try #require(try await Flavor.authorize(built.url).parameters["code"])
             let lenient = try await Flavor.client(
                 provider, id: Self.clientID, authentication: .clientSecretPost(secret: "dev-google-secret"),
@@ -111,8 +111,12 @@ struct GoogleFlavorTests {
                 clientIDs: [Self.clientID], issuer: provider.riscIssuer,
                 keys: try RemoteKeySet(url: provider.jwksURL, httpClient: PatientTransport.shared))
             let server = try await LoopbackHTTPServer.start { request in
-                let receipt = await receiver.receive(request.body)
-                return .json(receipt.isDuplicate ? #"{"duplicate":true}"# : "{}", status: receipt.status)
+                do throws(FederateError) {
+                    let delivery = try await receiver.delivery(request.body)
+                    return .json(delivery.isDuplicate ? #"{"duplicate":true}"# : "{}", status: 202)
+                } catch {
+                    return .json("{}", status: 400)
+                }
             }
             defer { Task { try? await server.stop() } }
             let revoked = "https://schemas.openid.net/secevent/risc/event-type/sessions-revoked"

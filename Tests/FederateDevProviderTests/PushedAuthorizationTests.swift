@@ -59,8 +59,8 @@ struct PushedAuthorizationTests {
         try await Flavor.with(try Self.configuration(requirePushed: true)) { provider in
             let client = try await Self.client(provider, id: "dev-public", authentication: .none)
             #expect(client.metadata.requiresPushedAuthorizationRequests)
-            let refused = #expect(throws: FederateError.self) {
-                try client.authorizationRequest(providerID: "oidc.dev", redirectURI: Flavor.redirectURI)
+            let refused = await #expect(throws: FederateError.self) {
+                try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: Flavor.redirectURI)
             }
             #expect(refused?.code == .pushedAuthorizationRequired)
             // The provider itself refuses a request that was not pushed.

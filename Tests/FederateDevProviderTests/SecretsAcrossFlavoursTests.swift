@@ -76,7 +76,7 @@ struct SecretsAcrossFlavoursTests {
             let client = try await oidc.client(
                 discovery: DiscoveryClient(httpClient: PatientTransport.shared, logger: run.logs.logger), logger: run.logs.logger)
             run.saw(client.authentication)
-            let built = try oidc.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
+            let built = try await oidc.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
             run.pending(built)
             let callback = try await Self.callback(built.url, run: run)
             let tokens = try await client.finish(callback, pending: built.pending)
@@ -133,7 +133,7 @@ struct SecretsAcrossFlavoursTests {
         if case .clientSecretPost(let secret) = client.authentication { run.secret(secret) }
         run.secret(key.privateKeyPEM)
         run.saw(client.authentication)
-        let built = try apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
+        let built = try await apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
         run.pending(built)
         let callback = try await Self.callback(built.url, run: run)
         let signIn = try await apple.finish(try AppleCallback(response: callback), pending: built.pending, client: client)

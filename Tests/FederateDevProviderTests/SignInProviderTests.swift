@@ -80,7 +80,7 @@ struct SignInProviderTests {
             cache: ProviderCache(httpClient: PatientTransport.shared))
         // The "app" signs in on its own and sends the ID token and its raw nonce.
         let client = try await oidc.client()
-        let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
+        let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
         let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
         let tokens = try await client.finish(
             try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)

@@ -20,13 +20,13 @@ struct StepUpDevProviderTests {
         try await Fixture.with { provider in
             let client = try await Fixture.client(provider)
             let stepUp = StepUpRequest(claims: .essentialACR(["phrh", "phr"]))
-            let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: Fixture.redirectURI, stepUp: stepUp)
+            let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: Fixture.redirectURI, stepUp: stepUp)
             // The page's method is a one-time code: the essential acr cannot be met.
             let unmet = try await Self.send(built.url, "&user=alice&method=otp")
             let error = try AuthorizationResponse(redirectURL: try #require(unmet.header("Location")))
             #expect(error.parameters["error"] == "unmet_authentication_requirements")
             // A security key meets it; the ID token asserts the first requested value met.
-            let again = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: Fixture.redirectURI, stepUp: stepUp)
+            let again = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: Fixture.redirectURI, stepUp: stepUp)
             let met = try await Self.send(again.url, "&user=alice&method=securityKey")
             let tokens = try await client.finish(
                 try AuthorizationResponse(redirectURL: try #require(met.header("Location"))), pending: again.pending)
@@ -48,7 +48,7 @@ struct StepUpDevProviderTests {
             let plain = try await Fixture.signIn(provider, client: client)
             #expect(plain.idTokenClaims?.acr == "urn:federate:dev:mfa")
             // Asking for phr: the session's method is too weak, so the provider shows its page.
-            let strong = try client.authorizationRequest(
+            let strong = try await client.authorizationRequest(
                 providerID: "oidc.dev", redirectURI: Fixture.redirectURI, stepUp: StepUpRequest(authentication: .phishingResistant))
             let page = try await Self.send(strong.url)
             #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).contains("<option value=\"passkey\" selected>"))
@@ -78,7 +78,7 @@ struct StepUpDevProviderTests {
                 httpClient: PatientTransport.shared, clock: time.clock)
             _ = try await Fixture.signIn(provider, client: client)
             time.advance(by: .seconds(2))
-            let fresh = try client.authorizationRequest(
+            let fresh = try await client.authorizationRequest(
                 providerID: "oidc.dev", redirectURI: Fixture.redirectURI, stepUp: StepUpRequest(maxAge: .zero))
             // The provider session is a second old: max_age=0 shows the page rather than approving.
             #expect(try await Self.send(fresh.url).status == 200)
@@ -92,7 +92,7 @@ struct StepUpDevProviderTests {
     @Test func hostileClaimsParametersAreRefused() async throws {
         try await Fixture.with { provider in
             let client = try await Fixture.client(provider)
-            let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: Fixture.redirectURI)
+            let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: Fixture.redirectURI)
             let deep = String(repeating: "{\"a\":", count: 3000) + "1" + String(repeating: "}", count: 3000)
             let huge = "{\"id_token\":{\"acr\":{\"values\":[" + Array(repeating: "\"phr\"", count: 2000).joined(separator: ",") + "]}}}"
             let tooMany = (0..<17).map { "v\($0)" }.joined(separator: " ")

@@ -19,7 +19,8 @@ struct AccessTokenMiddlewareTests {
         _ provider: DevProvider, resource: String?, scopes: [String] = ["openid", "email", "orders:read"]
     ) async throws -> TokenSet {
         let client = try await client(provider).withResources(resource.map { [$0] } ?? [])
-        let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: scopes)
+        let built = try await client.authorizationRequest(
+            providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: scopes)
         let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
         return try await client.finish(
             try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)

@@ -153,7 +153,7 @@ struct MultiInstanceTests {
         let client = try OpenIDClient(
             metadata: try await DiscoveryClient(httpClient: PatientTransport.shared).metadata(for: dev.issuer), clientID: "dev-client",
             authentication: .clientSecretBasic(secret: "dev-secret"), httpClient: PatientTransport.shared)
-        let built = try client.authorizationRequest(
+        let built = try await client.authorizationRequest(
             providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/auth/dev/callback", loginHint: "alice")
         let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
         let tokens = try await client.finish(

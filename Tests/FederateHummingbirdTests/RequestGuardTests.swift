@@ -112,7 +112,7 @@ struct RequestGuardTests {
         let client = try OpenIDClient(
             metadata: metadata, clientID: clientID, authentication: secret.map { .clientSecretBasic(secret: $0) } ?? .none,
             httpClient: PatientTransport.shared)
-        let built = try client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
+        let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
         let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
         let tokens = try await client.finish(
             try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)

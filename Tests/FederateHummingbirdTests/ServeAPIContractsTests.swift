@@ -93,7 +93,7 @@ struct ServeAPIContractsTests {
         defer { Task { try? await provider.stop() } }
         let signer = DPoPProofSigner()
         let client = try await AccessTokenMiddlewareTests.client(provider).withDPoP(signer).withResources([Self.resource])
-        let built = try client.authorizationRequest(
+        let built = try await client.authorizationRequest(
             providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: ["openid", "orders:read"])
         let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
         let tokens = try await client.finish(

@@ -38,7 +38,7 @@ struct MicrosoftFlavorTests {
     /// A whole sign-in as `user`: request, browser (login_hint), callback, code exchange.
     static func signIn(_ microsoft: MicrosoftProvider, as user: DevUser) async throws -> Credential {
         let client = try await microsoft.client()
-        let built = try microsoft.authorizationRequest(with: client, redirectURI: redirectURI, loginHint: user.email)
+        let built = try await microsoft.authorizationRequest(with: client, redirectURI: redirectURI, loginHint: user.email)
         let response = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
         #expect(response.status == 302, "\(String(decoding: response.body, as: UTF8.self))")
         let callback = try AuthorizationResponse(redirectURL: try #require(response.header("Location")))
@@ -137,7 +137,7 @@ struct MicrosoftFlavorTests {
     /// The raw ID token of a sign-in as `user`.
     static func idToken(_ microsoft: MicrosoftProvider, as user: DevUser) async throws -> String {
         let client = try await microsoft.client()
-        let built = try microsoft.authorizationRequest(with: client, redirectURI: redirectURI, loginHint: user.email)
+        let built = try await microsoft.authorizationRequest(with: client, redirectURI: redirectURI, loginHint: user.email)
         let response = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
         let callback = try AuthorizationResponse(redirectURL: try #require(response.header("Location")))
         return try #require(try await client.finish(callback, pending: built.pending).idToken)

@@ -47,7 +47,7 @@ struct OIDCProviderAgainstDevProviderTests {
 
     static func signIn(_ oidc: OIDCProvider) async throws -> (OpenIDClient, TokenSet) {
         let client = try await oidc.client()
-        let built = try oidc.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
+        let built = try await oidc.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
         let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
         let callback = try AuthorizationResponse(redirectURL: try #require(redirect.header("Location")))
         return (client, try await client.finish(callback, pending: built.pending))

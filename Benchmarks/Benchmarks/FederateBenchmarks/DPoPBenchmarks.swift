@@ -14,7 +14,7 @@ func dpopBenchmarks(_ configuration: Benchmark.Configuration) {
     Benchmark("DPoP-bound request (RS256 token + ES256 proof)", configuration: configuration) { benchmark in
         let fixture = DPoPFixture.shared, tokens = Fixture.shared
         for _ in benchmark.scaledIterations {
-            verifySync(fixture.accessToken, tokens)
+            await verifyAsync(fixture.accessToken, tokens)
             verifyDPoPProof(fixture)
         }
     }

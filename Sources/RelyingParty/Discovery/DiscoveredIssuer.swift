@@ -83,7 +83,7 @@ struct DiscoveredIssuer: Sendable {
 extension ProviderMetadata {
     /// Parses and validates a discovery document fetched from `authority` of a multi-tenant
     /// provider: its `issuer` may be `tenantIssuer`'s template, or the template's issuer for a
-    /// tenant the rule accepts (see `DiscoveryClient/metadata(for:tenantIssuer:)`).
+    /// tenant the rule accepts (see `DiscoveryClient/metadata(for:tenantIssuer:privateNetworkAllowList:)`).
     package init(document bytes: some Collection<UInt8>, authority: String, tenantIssuer: TenantIssuerRule) throws(FederateError) {
         try self.init(document: bytes, expecting: try DiscoveredIssuer(authority: authority, tenantIssuer: tenantIssuer))
     }

@@ -30,13 +30,8 @@ public final class DiscoveryClient: Sendable {
         self.logger = logger
     }
 
-    /// The validated metadata of `issuer` (cached).
-    public func metadata(for issuer: String) async throws(FederateError) -> ProviderMetadata {
-        try await metadata(for: issuer, tenantIssuer: nil)
-    }
-
-    /// The validated metadata at `authority` (cached). Without `tenantIssuer`, exactly
-    /// ``metadata(for:)``. With it, the document's `issuer` may be the rule's tenant template
+    /// The validated metadata at `authority` (cached): the document's `issuer` must be
+    /// `authority` exactly. With `tenantIssuer`, it may instead be the rule's tenant template
     /// (Microsoft Entra's `/common`, `/organizations`) or that template's issuer for a tenant
     /// the rule accepts (`/consumers`, one tenant's authority), and `authority` must itself be
     /// the template with a path segment in the placeholder's place; anything else is
@@ -44,7 +39,7 @@ public final class DiscoveryClient: Sendable {
     /// the caller asked for them. `privateNetworkAllowList` names the private destinations this
     /// provider may use although its issuer is not on loopback (``DestinationPolicy``).
     public func metadata(
-        for authority: String, tenantIssuer: TenantIssuerRule?, privateNetworkAllowList: PrivateNetworkAllowList = .none
+        for authority: String, tenantIssuer: TenantIssuerRule? = nil, privateNetworkAllowList: PrivateNetworkAllowList = .none
     ) async throws(FederateError) -> ProviderMetadata {
         let destination = DestinationPolicy(issuer: authority, allowing: privateNetworkAllowList)
         try EndpointSecurity.validate(authority, field: "issuer", destination: destination)

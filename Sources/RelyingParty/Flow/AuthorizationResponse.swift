@@ -14,7 +14,7 @@ public struct AuthorizationResponse: Sendable, CustomStringConvertible {
     public init(query: String) throws(FederateError) { parameters = try FormURLEncoding.decode(query) }
 
     /// Parses a fragment (without `#`).
-    public init(fragment: String) throws(FederateError) { parameters = try FormURLEncoding.decode(fragment) }
+    package init(fragment: String) throws(FederateError) { parameters = try FormURLEncoding.decode(fragment) }
 
     /// Parses an `application/x-www-form-urlencoded` `form_post` body.
     public init(formBody: [UInt8]) throws(FederateError) {

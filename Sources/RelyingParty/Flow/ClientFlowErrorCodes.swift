@@ -1,7 +1,7 @@
 public import FederateTokens
 
 extension FederateError.Code {
-    /// The provider requires pushed authorization requests (`require_pushed_authorization_requests`, RFC 9126): build the request with `OpenIDClient.authorizationRequest(providerID:redirectURI:delivery:...)`, which pushes it.
+    /// The provider requires pushed authorization requests (`require_pushed_authorization_requests`, RFC 9126): pass a `delivery` to `OpenIDClient.authorizationRequest(providerID:redirectURI:delivery:...)`, which then pushes it.
     public static let pushedAuthorizationRequired: Self = "pushed_authorization_required"
     /// The pushed-authorization endpoint answered success without a usable `request_uri` and `expires_in` (a positive whole number of seconds, at most a day): nothing is sent to the browser.
     public static let invalidPushedAuthorizationResponse: Self = "invalid_pushed_authorization_response"

@@ -1,8 +1,8 @@
 package import FederateTokens
 /// `application/x-www-form-urlencoded` (WHATWG URL §5) and query-string handling.
-public enum FormURLEncoding {
+package enum FormURLEncoding {
     /// Encodes pairs in order; space becomes `+`, everything but unreserved characters is percent-encoded.
-    public static func encode(_ pairs: [(String, String)]) -> String {
+    package static func encode(_ pairs: [(String, String)]) -> String {
         pairs.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
     }
 

@@ -11,7 +11,7 @@ import Tracing
 /// let metadata = try await DiscoveryClient(httpClient: http).metadata(for: issuer)
 /// let client = try OpenIDClient(
 ///     metadata: metadata, clientID: "app", authentication: .clientSecretBasic(secret: secret), httpClient: http)
-/// let built = try client.authorizationRequest(providerID: "oidc.example", redirectURI: redirect)
+/// let built = try await client.authorizationRequest(providerID: "oidc.example", redirectURI: redirect)
 /// // … redirect the browser to built.url; at the callback:
 /// let tokens = try await client.finish(AuthorizationResponse(query: query), pending: built.pending)
 /// ```
@@ -90,38 +90,66 @@ public struct OpenIDClient: Sendable {
 
     // MARK: Authorization
 
-    /// Builds an authorization request for this client, its parameters in the URL.
-    /// `pushed_authorization_required` when discovery says `require_pushed_authorization_requests`:
-    /// use ``authorizationRequest(providerID:redirectURI:delivery:scopes:responseMode:prompt:loginHint:maxAge:customParameters:intent:)``, which pushes.
+    /// Builds an authorization request for this client.
+    ///
+    /// `delivery` says how the parameters reach the provider. `nil` (the default): in the
+    /// redirect URL, and `pushed_authorization_required` when discovery says
+    /// `require_pushed_authorization_requests`. Otherwise pushed first (PAR, RFC 9126) when the
+    /// provider requires it or `delivery` asks for it (``AuthorizationDelivery/pushed``), and
+    /// signed into a request object (JAR, RFC 9101) when it has a ``RequestObjectSigning``;
+    /// a pushed request is sent with this client's authentication, and the returned
+    /// ``BuiltAuthorizationRequest/url`` carries only `client_id` and `request_uri`, its
+    /// ``BuiltAuthorizationRequest/pushed`` saying when `request_uri` expires.
+    ///
+    /// `stepUp` asks for, and has the ID token checked for, an authentication level (`acr_values`,
+    /// `max_age`, `claims`; see ``StepUpRequest``). A step-up's `maxAge` and `maxAge` are one
+    /// parameter: giving both is `invalid_configuration`.
+    ///
+    /// Failures of pushing: `endpoint_not_available` without a `pushed_authorization_request_endpoint`;
+    /// the provider's OAuth error (`invalid_request`, `invalid_client`, …) or `unexpected_status`
+    /// when it refuses; `invalid_pushed_authorization_response` for an unusable answer;
+    /// `request_uri_expired` when the answer had expired before the URL was built.
     public func authorizationRequest(
-        providerID: String, redirectURI: String, scopes: [String] = ["openid", "email", "profile"],
+        providerID: String, redirectURI: String, delivery: AuthorizationDelivery? = nil, scopes: [String] = ["openid", "email", "profile"],
         responseMode: ResponseMode? = nil, prompt: String? = nil, loginHint: String? = nil, maxAge: Duration? = nil,
-        customParameters: [String: String] = [:], intent: AuthorizationIntent = .signIn
-    ) throws(FederateError) -> BuiltAuthorizationRequest {
-        guard !metadata.requiresPushedAuthorizationRequests else {
-            throw FederateError(
-                .pushedAuthorizationRequired,
-                "the provider requires pushed authorization requests (RFC 9126): build the request with delivery:")
+        customParameters: [String: String] = [:], intent: AuthorizationIntent = .signIn, stepUp: StepUpRequest? = nil
+    ) async throws(FederateError) -> BuiltAuthorizationRequest {
+        if maxAge != nil, stepUp?.maxAge != nil {
+            throw FederateError(.invalidConfiguration, "max_age is given twice: as maxAge and as the step-up's maxAge; give one")
         }
-        return try observability.span(
-            "federate.authorization.start",
-            attributes: ["federate.provider": .string(providerID), "federate.issuer": .string(metadata.issuer)]
-        ) { () throws(FederateError) in
-            try request(
+        guard let delivery else {
+            guard !metadata.requiresPushedAuthorizationRequests else {
+                throw FederateError(
+                    .pushedAuthorizationRequired,
+                    "the provider requires pushed authorization requests (RFC 9126): build the request with delivery:")
+            }
+            return try observability.span(
+                "federate.authorization.start",
+                attributes: ["federate.provider": .string(providerID), "federate.issuer": .string(metadata.issuer)]
+            ) { () throws(FederateError) in
+                try request(
+                    providerID: providerID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode, prompt: prompt,
+                    loginHint: loginHint, maxAge: maxAge, customParameters: customParameters, intent: intent, stepUp: stepUp
+                ).build(for: metadata, now: clock.now, logger: logger)
+            }
+        }
+        return try await delivered(
+            request(
                 providerID: providerID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode, prompt: prompt,
-                loginHint: loginHint, maxAge: maxAge, customParameters: customParameters, intent: intent
-            ).build(for: metadata, now: clock.now, logger: logger)
-        }
+                loginHint: loginHint, maxAge: maxAge, customParameters: customParameters, intent: intent, stepUp: stepUp),
+            delivery: delivery)
     }
 
-    /// The request this client builds: the profile's parameters under the caller's.
+    /// The request this client builds: the profile's parameters under the caller's, and
+    /// `stepUp`'s `acr_values`, `max_age` and `claims`.
     func request(
         providerID: String, redirectURI: String, scopes: [String], responseMode: ResponseMode?, prompt: String?, loginHint: String?,
-        maxAge: Duration?, customParameters: [String: String], intent: AuthorizationIntent
+        maxAge: Duration?, customParameters: [String: String], intent: AuthorizationIntent, stepUp: StepUpRequest? = nil
     ) -> AuthorizationRequest {
         AuthorizationRequest(
             providerID: providerID, clientID: clientID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode,
-            prompt: prompt, loginHint: loginHint, maxAge: maxAge,
+            prompt: prompt, loginHint: loginHint, maxAge: maxAge ?? stepUp?.maxAge, acrValues: stepUp?.acrValues ?? [],
+            claims: stepUp?.claims, authentication: stepUp?.authentication,
             customParameters: profile.authorizationParameters.merging(customParameters) { _, caller in caller }
                 .merging(dpop.map { ["dpop_jkt": $0.thumbprint] } ?? [:]) { _, bound in bound }, intent: intent, resources: resources)
     }

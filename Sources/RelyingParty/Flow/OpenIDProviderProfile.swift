@@ -15,10 +15,10 @@ public protocol OpenIDProviderProfile: Sendable {
     /// For a provider whose issuer is a tenant template (Microsoft Entra's
     /// `https://login.microsoftonline.com/{tenantid}/v2.0`): the template, the tenants accepted
     /// and the tenant claim. Discovery then accepts the templated `issuer`
-    /// (`DiscoveryClient/metadata(for:tenantIssuer:)`) and the default policy checks `iss`
-    /// against each token's own tenant (`TenantIssuerRule`). Only a rule built with an explicit
-    /// tenant list or `AcceptedTenants.anyTenant` exists, so no profile accepts every tenant by
-    /// accident. Default: `nil`, a single issuer.
+    /// (`DiscoveryClient/metadata(for:tenantIssuer:privateNetworkAllowList:)`) and the default
+    /// policy checks `iss` against each token's own tenant (`TenantIssuerRule`). Only a rule
+    /// built with an explicit tenant list or `AcceptedTenants.anyTenant` exists, so no profile
+    /// accepts every tenant by accident. Default: `nil`, a single issuer.
     var tenantIssuer: TenantIssuerRule? { get }
 
     /// Parameters this provider adds to every authorization request (the caller's custom

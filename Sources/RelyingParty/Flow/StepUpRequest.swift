@@ -5,7 +5,7 @@ public import FederateTokens
 ///
 /// ```swift
 /// let stepUp = StepUpRequest(authentication: .phishingResistant, maxAge: .zero)
-/// let built = try client.authorizationRequest(providerID: "oidc.example", redirectURI: redirect, stepUp: stepUp)
+/// let built = try await client.authorizationRequest(providerID: "oidc.example", redirectURI: redirect, stepUp: stepUp)
 /// ```
 ///
 /// Everything it demands is sealed with the ``PendingAuthorization`` and checked when the ID
@@ -31,28 +31,5 @@ public struct StepUpRequest: Sendable, Hashable {
         self.acrValues = acrValues
         self.maxAge = maxAge
         self.claims = claims
-    }
-}
-
-extension OpenIDClient {
-    /// Builds an authorization request that asks for, and will check, the authentication
-    /// level of `stepUp` (see ``StepUpRequest``).
-    public func authorizationRequest(
-        providerID: String, redirectURI: String, scopes: [String] = ["openid", "email", "profile"],
-        responseMode: ResponseMode? = nil, prompt: String? = nil, loginHint: String? = nil,
-        customParameters: [String: String] = [:], intent: AuthorizationIntent = .signIn, stepUp: StepUpRequest
-    ) throws(FederateError) -> BuiltAuthorizationRequest {
-        try observability.span(
-            "federate.authorization.start",
-            attributes: ["federate.provider": .string(providerID), "federate.issuer": .string(metadata.issuer)]
-        ) { () throws(FederateError) in
-            try AuthorizationRequest(
-                providerID: providerID, clientID: clientID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode,
-                prompt: prompt, loginHint: loginHint, maxAge: stepUp.maxAge, acrValues: stepUp.acrValues, claims: stepUp.claims,
-                authentication: stepUp.authentication,
-                customParameters: profile.authorizationParameters.merging(customParameters) { _, caller in caller }, intent: intent,
-                resources: resources
-            ).build(for: metadata, now: clock.now)
-        }
     }
 }

@@ -19,7 +19,7 @@ import HTTPTypes
 ///     scopesSupported: ["tools:read", "tools:call"])
 /// // metadata.metadataURL == "https://api.example.com/.well-known/oauth-protected-resource/mcp"
 /// ```
-public struct ProtectedResourceMetadata: Sendable, Hashable {
+public struct ProtectedResourceMetadata: Sendable, Equatable {
     /// The well-known path prefix (RFC 9728 §3).
     package static let wellKnownPath = "/.well-known/oauth-protected-resource"
 

@@ -6,7 +6,7 @@
 ///
 /// Codes are documented in `Docs/ErrorCodes.md`. New codes may be added in minor releases;
 /// existing codes never change meaning.
-public struct FederateError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct FederateError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The stable code of the error.
     public let code: Code
     /// A human-readable explanation. Free of secrets; not stable across releases.
@@ -14,18 +14,20 @@ public struct FederateError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The OAuth error the provider returned, when the error came from the provider
     /// (authorization or token endpoint). Then ``code`` is the provider's `error` value.
     public let providerError: ProviderError?
-    /// Typed details a layer above attaches (the account layer's `AccountErrorContext`).
-    public package(set) var detail: (any FederateErrorDetail)?
+    /// Typed details a layer above attaches (the account layer's `AccountErrorContext`,
+    /// read through its `accountContext`).
+    package var detail: (any FederateErrorDetail)?
     /// The underlying error, when this one wraps another (a transport failure, a store's
     /// driver error). Its description may hold details the ``message`` leaves out; log it
     /// at debug level only.
     public package(set) var cause: (any Error)?
 
-    /// Creates an error with a code and a message.
-    public init(_ code: Code, _ message: String) {
+    /// Creates an error with a code and a message, wrapping `cause` when there is one.
+    public init(_ code: Code, _ message: String, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.providerError = nil
+        self.cause = cause
     }
 
     /// Creates an error for an OAuth error response from the provider.
@@ -35,12 +37,6 @@ public struct FederateError: Error, Sendable, Hashable, CustomStringConvertible 
             providerError.description.map { "the provider answered \(providerError.code): \($0)" }
             ?? "the provider answered \(providerError.code)"
         self.providerError = providerError
-    }
-
-    /// Creates an error that wraps `cause`.
-    public init(_ code: Code, _ message: String, cause: any Error) {
-        self.init(code, message)
-        self.cause = cause
     }
 
     public var description: String { "\(code.rawValue): \(message)" }
@@ -54,25 +50,18 @@ public struct FederateError: Error, Sendable, Hashable, CustomStringConvertible 
         default: return false
         }
     }
-
-    /// Hashes the code, message and provider error.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(code)
-        hasher.combine(message)
-        hasher.combine(providerError)
-    }
 }
 
-/// Typed details that a layer attaches to a ``FederateError`` (``FederateError/detail``).
+/// Typed details that a layer attaches to a ``FederateError`` (`detail`).
 /// Descriptions must be free of secrets: they may be logged.
-public protocol FederateErrorDetail: Sendable, CustomStringConvertible {
+package protocol FederateErrorDetail: Sendable, CustomStringConvertible {
     /// Whether `other` is the same detail.
     func isEqual(to other: any FederateErrorDetail) -> Bool
 }
 
 extension FederateErrorDetail where Self: Equatable {
     /// Equal when `other` is of this type and equal.
-    public func isEqual(to other: any FederateErrorDetail) -> Bool { (other as? Self) == self }
+    package func isEqual(to other: any FederateErrorDetail) -> Bool { (other as? Self) == self }
 }
 
 extension FederateError {

@@ -14,7 +14,7 @@
 /// (the signature, a refetch of the keys, the payload's validation), and the verified token
 /// keeps the decoded payload (``VerifiedJWT/claims``). The payload is kept as bytes: a JWS may
 /// sign anything; ``JWTVerifier`` requires it to be a JSON object.
-public struct CompactJWS: Sendable {
+package struct CompactJWS: Sendable {
     /// The decoded protected header.
     package let header: JOSEHeader
     /// The token, its UTF-8 contiguous.
@@ -37,14 +37,14 @@ public struct CompactJWS: Sendable {
     /// The decoded payload bytes.
     package var payload: [UInt8] { Array(body[..<payloadCount]) }
     /// The decoded signature bytes.
-    public var signature: [UInt8] { Array(body[payloadCount...]) }
+    package var signature: [UInt8] { Array(body[payloadCount...]) }
     /// The ASCII bytes that were signed: `BASE64URL(header) || '.' || BASE64URL(payload)`.
-    public var signingInput: [UInt8] { Array(token.utf8.prefix(segments.secondDot)) }
+    package var signingInput: [UInt8] { Array(token.utf8.prefix(segments.secondDot)) }
 
     /// Parses a compact serialization. Throws ``FederateError`` with code
     /// ``FederateError/Code/tokenTooLarge``, ``FederateError/Code/malformedToken`` or
     /// ``FederateError/Code/unsupportedCriticalHeader``.
-    public init(parsing token: String, limits: JWSLimits = .default) throws(FederateError) {
+    package init(parsing token: String, limits: JWSLimits = .default) throws(FederateError) {
         try self.init(parsing: token, limits: limits, headers: nil)
     }
 

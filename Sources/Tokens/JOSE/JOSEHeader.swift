@@ -3,7 +3,7 @@
 /// Validated once when the token is parsed, by the same pass as every JSON Federate reads,
 /// and kept as its text (`members`): `alg`, `kid` and `typ` are read then; any other member
 /// is built as a ``JSONValue`` only when asked for.
-package struct JOSEHeader: Sendable, Hashable {
+package struct JOSEHeader: Sendable, Equatable {
     /// The header's parts, read once: one reference, so passing a header on costs one retain.
     private final class Storage: Sendable {
         let algorithmName: String
@@ -36,8 +36,6 @@ package struct JOSEHeader: Sendable, Hashable {
 
     /// Equal when they hold the same members with equal values.
     public static func == (lhs: JOSEHeader, rhs: JOSEHeader) -> Bool { lhs.storage === rhs.storage || lhs.members == rhs.members }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(members) }
 
     /// Whether the header carries key material or key locations (`jwk`, `jku`, `x5u`, `x5c`).
     /// Federate never uses them to find a key; this is informational.

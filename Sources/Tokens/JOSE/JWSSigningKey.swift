@@ -1,4 +1,4 @@
-public import Crypto
+import Crypto
 package import _CryptoExtras
 
 /// A private key (or HMAC secret) that signs compact JWS tokens.
@@ -25,7 +25,7 @@ public struct JWSSigningKey: Sendable, CustomStringConvertible {
         self.keyID = keyID
     }
     /// A P-256 key (ES256).
-    public init(p256 key: P256.Signing.PrivateKey, keyID: String?) {
+    package init(p256 key: P256.Signing.PrivateKey, keyID: String?) {
         material = .p256(key)
         self.keyID = keyID
     }

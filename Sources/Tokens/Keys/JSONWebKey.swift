@@ -152,7 +152,7 @@ public struct JSONWebKey: Sendable {
     }
 
     /// Verifies a signature with this key, after checking `permits(_:)`.
-    public func verify(signature: [UInt8], signingInput: [UInt8], algorithm: JWSAlgorithm) -> Bool {
+    package func verify(signature: [UInt8], signingInput: [UInt8], algorithm: JWSAlgorithm) -> Bool {
         signature.withUnsafeBytes { signature in
             signingInput.withUnsafeBytes { signingInput in verify(signature: signature, signingInput: signingInput, algorithm: algorithm) }
         }

@@ -103,7 +103,7 @@ public struct JSONWebKeySet: Sendable {
     }
 
     /// The key with exactly this `kid` (byte for byte), if any.
-    public func key(withID keyID: String) -> JSONWebKey? {
+    package func key(withID keyID: String) -> JSONWebKey? {
         // A provider's set holds a handful of keys: comparing bytes beats hashing the `kid`.
         guard keys.count > 8 else { return keys.first { $0.keyID?.exactlyEquals(keyID) == true } }
         return byKeyID[ExactString(keyID)]

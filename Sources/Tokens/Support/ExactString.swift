@@ -47,7 +47,7 @@ extension String {
 /// A set of identifiers with exact-byte membership (see `ExactString`).
 ///
 /// Written like a `Set<String>`: `["https://accounts.google.com", "accounts.google.com"]`.
-public struct IdentifierSet: Sendable, Hashable, ExpressibleByArrayLiteral, Sequence, CustomStringConvertible {
+public struct IdentifierSet: Sendable, Hashable, ExpressibleByArrayLiteral, CustomStringConvertible {
     private var members: Set<ExactString>
 
     /// A set of `identifiers`.
@@ -82,7 +82,7 @@ public struct IdentifierSet: Sendable, Hashable, ExpressibleByArrayLiteral, Sequ
     }
 
     /// Adds `identifier`.
-    public mutating func insert(_ identifier: String) {
+    package mutating func insert(_ identifier: String) {
         members.insert(ExactString(identifier))
     }
 
@@ -99,8 +99,6 @@ public struct IdentifierSet: Sendable, Hashable, ExpressibleByArrayLiteral, Sequ
 
     /// The identifiers, sorted by their bytes (a stable order for messages and documents).
     package var sorted: [String] { members.map(\.value).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
-
-    public func makeIterator() -> IndexingIterator<[String]> { sorted.makeIterator() }
 
     public var description: String { sorted.description }
 }

@@ -60,7 +60,8 @@ public struct IDTokenBearerVerifier: BearerTokenVerifier {
     }
 
     /// Wraps `verify`, which returns the verified ID token or throws. It runs on the caller's
-    /// executor, as every verification does.
+    /// executor, as every verification does: the bearer verifier of a provider of your own
+    /// whose ID-token verifier is reached asynchronously (`Docs/Architecture.md`).
     public init(
         providerID: String,
         verify: nonisolated(nonsending) @escaping @Sendable (String, IDTokenExpectations) async throws(FederateError) -> IDToken

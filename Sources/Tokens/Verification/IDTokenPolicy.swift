@@ -60,7 +60,7 @@ public struct IDTokenPolicy: Sendable {
     }
 
     /// A policy for one issuer and one client ID.
-    public init(issuer: String, clientID: String, allowedAlgorithms: Set<JWSAlgorithm> = [.rs256]) {
+    package init(issuer: String, clientID: String, allowedAlgorithms: Set<JWSAlgorithm> = [.rs256]) {
         self.init(issuers: [issuer], audiences: [clientID], allowedAlgorithms: allowedAlgorithms)
     }
 }
@@ -92,7 +92,7 @@ extension IDTokenPolicy {
 extension IDTokenPolicy {
     /// The rule that checks `iss`: the tenant template's when there is one, else ``issuers``.
     var issuerRule: any ClaimRule {
-        if let tenantIssuer { return tenantIssuer }
+        if let tenantIssuer { return TenantIssuerCheck(rule: tenantIssuer) }
         return acceptsAnyIssuer ? IssuerRule.anyIssuer : IssuerRule(issuers)
     }
 }

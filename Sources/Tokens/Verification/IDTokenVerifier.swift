@@ -69,8 +69,10 @@ public struct IDTokenVerifier: Sendable {
         IDToken(try await plain.verify(token, read: read))
     }
 
-    /// Verifies `token` against a key set in hand, synchronously (no refetch).
-    public func verify(
+    /// Verifies `token` against a key set in hand, synchronously (no refetch): for the CLI,
+    /// which verifies a file of tokens against one key set. Users call the async ``verify(_:expecting:)``,
+    /// which with a `JSONWebKeySet` as its keys never suspends or fetches either.
+    package func verify(
         _ token: String, keySet: JSONWebKeySet, expecting expectations: IDTokenExpectations = IDTokenExpectations()
     ) throws(FederateError) -> IDToken {
         if Self.isPlain(expectations) { return IDToken(try plain.verify(token, keySet: keySet)) }

@@ -5,7 +5,7 @@ import Tracing
 /// security event tokens, provider notifications, session tokens, signed userinfo and
 /// client assertions alike.
 ///
-/// 1. Compact JWS parsing, strict and bounded (``CompactJWS``): three canonical base64url
+/// 1. Compact JWS parsing, strict and bounded (`CompactJWS`): three canonical base64url
 ///    segments, a JSON-object header, `crit` refused, size checked first.
 /// 2. The signature (`JWSSignatureVerifier`): the algorithm allow-list bound to the key
 ///    type, HMAC only with a configured secret, a `kid` selecting exactly one key, one

@@ -11,7 +11,7 @@ import Federate
 struct RefreshRevokeUserInfoTests {
     /// Signs in once against `provider` and returns the tokens.
     static func signIn(_ provider: ScriptedProvider, client: OpenIDClient) async throws -> TokenSet {
-        let pending = try provider.pending(for: client)
+        let pending = try await provider.pending(for: client)
         provider.tokenEndpointAnswers(try provider.tokenResponse(nonce: pending.nonce))
         return try await client.exchange(code: "c", pending: pending)
     }

@@ -14,7 +14,7 @@ struct RequestObjectAndSecretJWTTests {
         try await ScriptedProvider.with { provider in
             let clock = TestClock()
             let client = try provider.client(.clientSecretJWT(secret: "s3cret value, at least 32 bytes long"), clock: clock.clock)
-            let pending = try provider.pending(for: client)
+            let pending = try await provider.pending(for: client)
             provider.tokenEndpointAnswers(try provider.tokenResponse(nonce: pending.nonce))
             _ = try await client.exchange(code: "c", pending: pending)
             let request = try #require(provider.requests(to: "/token").first)
@@ -44,7 +44,7 @@ struct RequestObjectAndSecretJWTTests {
     @Test func clientSecretJWTRefusesASecretTooShortForHS256() async throws {
         try await ScriptedProvider.with { provider in
             let client = try provider.client(.clientSecretJWT(secret: "31 bytes, one short of HS256 !!"), clock: TestClock().clock)
-            let pending = try provider.pending(for: client)
+            let pending = try await provider.pending(for: client)
             let refused = await #expect(throws: FederateError.self) { _ = try await client.exchange(code: "c", pending: pending) }
             #expect(refused?.code == .invalidConfiguration)
             #expect(provider.requests(to: "/token").isEmpty)

@@ -26,7 +26,7 @@ struct ResourceIndicatorTests {
                 "https://api.example.com/mcp", "urn:example:orders", "https://api.example.com/mcp",
             ])
             #expect(client.resources == ["https://api.example.com/mcp", "urn:example:orders"])
-            let built = try client.authorizationRequest(providerID: "oidc.test", redirectURI: "http://127.0.0.1:9/callback")
+            let built = try await client.authorizationRequest(providerID: "oidc.test", redirectURI: "http://127.0.0.1:9/callback")
             let query = try #require(built.url.split(separator: "?", maxSplits: 1).last.map(String.init))
             #expect(Self.resources(in: query) == ["https://api.example.com/mcp", "urn:example:orders"])
 
@@ -39,7 +39,7 @@ struct ResourceIndicatorTests {
 
             // Without resources, none is sent.
             let plain = try provider.client()
-            let unbound = try plain.authorizationRequest(providerID: "oidc.test", redirectURI: "http://127.0.0.1:9/callback")
+            let unbound = try await plain.authorizationRequest(providerID: "oidc.test", redirectURI: "http://127.0.0.1:9/callback")
             #expect(Self.resources(in: unbound.url).isEmpty)
         }
     }

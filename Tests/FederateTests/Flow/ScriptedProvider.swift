@@ -83,8 +83,8 @@ final class ScriptedProvider: Sendable {
     }
 
     /// A pending authorization for `client`, as built for a real redirect.
-    func pending(for client: OpenIDClient, maxAge: Duration? = nil) throws -> PendingAuthorization {
-        try client.authorizationRequest(providerID: "oidc.test", redirectURI: "http://127.0.0.1:9/callback", maxAge: maxAge).pending
+    func pending(for client: OpenIDClient, maxAge: Duration? = nil) async throws -> PendingAuthorization {
+        try await client.authorizationRequest(providerID: "oidc.test", redirectURI: "http://127.0.0.1:9/callback", maxAge: maxAge).pending
     }
 
     /// An ID token for the default user, signed with ``key``.

@@ -26,7 +26,7 @@ struct SecretsStayOutTests {
             let client = try OpenIDClient(
                 metadata: provider.metadata(), clientID: ScriptedProvider.clientID,
                 authentication: .clientSecretBasic(secret: Self.clientSecret), httpClient: PatientTransport.shared, logger: logger)
-            let built = try client.authorizationRequest(
+            let built = try await client.authorizationRequest(
                 providerID: "oidc.test", redirectURI: "http://127.0.0.1:9/callback", customParameters: ["state": "x"])
             let pending = built.pending
             var seen: [String] = ["\(pending)", "\(client.authentication)", "\(built.droppedParameters)"]

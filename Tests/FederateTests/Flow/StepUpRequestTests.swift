@@ -1,4 +1,5 @@
 import Crypto
+import FederateTestSupport
 import Foundation
 import Testing
 @testable import FederateRelyingParty
@@ -93,5 +94,52 @@ struct StepUpRequestTests {
         for text in hostile {
             #expect(throws: FederateError.self, "\(text.prefix(60))") { try ClaimsRequest(parsing: text) }
         }
+    }
+
+    /// A client of ``FlowFixtures/metadata(_:)``: nothing is fetched to build a request.
+    static func client(_ overrides: [String: JSONValue?] = [:]) throws -> OpenIDClient {
+        try OpenIDClient(
+            metadata: FlowFixtures.metadata(overrides), clientID: FlowFixtures.clientID, authentication: .none,
+            keys: JSONWebKeySet(jwks: Array(#"{"keys":[]}"#.utf8)), httpClient: PatientTransport.shared)
+    }
+
+    /// The client's one builder: a step-up composes with `maxAge`, DPoP and a delivery; `max_age`
+    /// given twice (the step-up's and `maxAge:`) is refused before anything is built.
+    @Test func theClientsBuilderTakesAStepUp() async throws {
+        let client = try Self.client()
+        let stepUp = StepUpRequest(authentication: .phishingResistant, maxAge: .seconds(300))
+        let built = try await client.authorizationRequest(
+            providerID: "oidc.example", redirectURI: FlowFixtures.redirectURI, intent: .reauthenticate, stepUp: stepUp)
+        var query = try FlowFixtures.query(of: built.url)
+        #expect(query["acr_values"] == "phr phrh" && query["max_age"] == "300" && query["prompt"] == "login")
+        #expect(built.pending.maxAge == .seconds(300) && built.pending.authentication == .phishingResistant)
+
+        let twice = await #expect(throws: FederateError.self) {
+            try await client.authorizationRequest(
+                providerID: "oidc.example", redirectURI: FlowFixtures.redirectURI, maxAge: .seconds(60), stepUp: stepUp)
+        }
+        #expect(twice?.code == .invalidConfiguration)
+
+        // `maxAge:` with a step-up that has none, a DPoP-bound client, an explicit delivery.
+        let bound = try Self.client().withDPoP(DPoPProofSigner())
+        let claims = StepUpRequest(claims: .essentialACR(["phrh"]))
+        let both = try await bound.authorizationRequest(
+            providerID: "oidc.example", redirectURI: FlowFixtures.redirectURI, delivery: AuthorizationDelivery(), maxAge: .zero,
+            stepUp: claims)
+        query = try FlowFixtures.query(of: both.url)
+        #expect(query["max_age"] == "0" && query["claims"] != nil && query["dpop_jkt"] != nil)
+        #expect(both.pending.maxAge == .zero && both.pushed == nil)
+
+        // Without a delivery, a provider that requires pushing is refused; with one, it is pushed.
+        let pushing = try Self.client(["require_pushed_authorization_requests": .bool(true)])
+        let refused = await #expect(throws: FederateError.self) {
+            try await pushing.authorizationRequest(providerID: "oidc.example", redirectURI: FlowFixtures.redirectURI, stepUp: stepUp)
+        }
+        #expect(refused?.code == .pushedAuthorizationRequired)
+        let unpushable = await #expect(throws: FederateError.self) {
+            try await pushing.authorizationRequest(
+                providerID: "oidc.example", redirectURI: FlowFixtures.redirectURI, delivery: AuthorizationDelivery(), stepUp: stepUp)
+        }
+        #expect(unpushable?.code == .endpointNotAvailable)
     }
 }

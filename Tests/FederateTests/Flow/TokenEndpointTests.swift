@@ -14,7 +14,7 @@ struct TokenEndpointTests {
     @Test func exchangeSendsCodeVerifierRedirectAndFormEncodedBasicCredentials() async throws {
         try await ScriptedProvider.with { provider in
             let client = try provider.client()
-            let pending = try provider.pending(for: client)
+            let pending = try await provider.pending(for: client)
             provider.tokenEndpointAnswers(try provider.tokenResponse(nonce: pending.nonce))
 
             let tokens = try await client.exchange(code: "the-code", pending: pending)
@@ -43,7 +43,7 @@ struct TokenEndpointTests {
     @Test func clientSecretPostPutsCredentialsInTheForm() async throws {
         try await ScriptedProvider.with { provider in
             let client = try provider.client(.clientSecretPost(secret: "s3cret"))
-            let pending = try provider.pending(for: client)
+            let pending = try await provider.pending(for: client)
             provider.tokenEndpointAnswers(try provider.tokenResponse(nonce: pending.nonce))
             _ = try await client.exchange(code: "c", pending: pending)
             let request = try #require(provider.requests(to: "/token").first)
@@ -56,7 +56,7 @@ struct TokenEndpointTests {
     @Test func publicClientSendsOnlyItsID() async throws {
         try await ScriptedProvider.with { provider in
             let client = try provider.client(.none)
-            let pending = try provider.pending(for: client)
+            let pending = try await provider.pending(for: client)
             provider.tokenEndpointAnswers(try provider.tokenResponse(nonce: pending.nonce))
             _ = try await client.exchange(code: "c", pending: pending)
             let request = try #require(provider.requests(to: "/token").first)
@@ -74,7 +74,7 @@ struct TokenEndpointTests {
                 ? try TestIssuer.rsaKey(keyID: "client-key")
                 : JWSSigningKey(p256: P256.Signing.PrivateKey(), keyID: "client-key")
             let client = try provider.client(.privateKeyJWT(key: signingKey, algorithm: algorithm))
-            let pending = try provider.pending(for: client)
+            let pending = try await provider.pending(for: client)
             provider.tokenEndpointAnswers(try provider.tokenResponse(nonce: pending.nonce))
             _ = try await client.exchange(code: "c", pending: pending)
             _ = try await client.exchange(code: "c2", pending: pending)
@@ -120,7 +120,7 @@ struct TokenEndpointTests {
     func bearerIsAcceptedInAnyCase(tokenType: String) async throws {
         try await ScriptedProvider.with { provider in
             let client = try provider.client()
-            let pending = try provider.pending(for: client)
+            let pending = try await provider.pending(for: client)
             provider.tokenEndpointAnswers(try provider.tokenResponse(nonce: pending.nonce, extra: ["token_type": .string(tokenType)]))
             #expect(try await client.exchange(code: "c", pending: pending).tokenType == tokenType)
         }
@@ -134,7 +134,7 @@ struct TokenEndpointTests {
     func malformedTokenResponsesAreRefused(change: [String: JSONValue?]) async throws {
         try await ScriptedProvider.with { provider in
             let client = try provider.client()
-            let pending = try provider.pending(for: client)
+            let pending = try await provider.pending(for: client)
             provider.tokenEndpointAnswers(try provider.tokenResponse(nonce: pending.nonce, extra: change))
             let error = await #expect(throws: FederateError.self) { try await client.exchange(code: "c", pending: pending) }
             #expect(error?.code == .invalidTokenResponse, "\(change): \(String(describing: error))")
@@ -144,7 +144,7 @@ struct TokenEndpointTests {
     @Test func idTokenNonceMustMatch() async throws {
         try await ScriptedProvider.with { provider in
             let client = try provider.client()
-            let pending = try provider.pending(for: client)
+            let pending = try await provider.pending(for: client)
             provider.tokenEndpointAnswers(try provider.tokenResponse(nonce: "someone-elses-nonce"))
             let wrong = await #expect(throws: FederateError.self) { try await client.exchange(code: "c", pending: pending) }
             #expect(wrong?.code == .nonceMismatch)
@@ -157,7 +157,7 @@ struct TokenEndpointTests {
     @Test func atHashMustMatchTheAccessToken() async throws {
         try await ScriptedProvider.with { provider in
             let client = try provider.client()
-            let pending = try provider.pending(for: client)
+            let pending = try await provider.pending(for: client)
             provider.tokenEndpointAnswers(
                 try provider.tokenResponse(
                     nonce: pending.nonce, idTokenClaims: ["at_hash": .string(TokenHash.compute("other-token", algorithm: .rs256))]))
@@ -169,7 +169,7 @@ struct TokenEndpointTests {
     @Test func maxAgeIsCheckedAgainstAuthTime() async throws {
         try await ScriptedProvider.with { provider in
             let client = try provider.client()
-            let pending = try provider.pending(for: client, maxAge: .seconds(60))
+            let pending = try await provider.pending(for: client, maxAge: .seconds(60))
             let longAgo = Int64(Date().timeIntervalSince1970) - 3600
             provider.tokenEndpointAnswers(try provider.tokenResponse(nonce: pending.nonce, idTokenClaims: ["auth_time": .integer(longAgo)]))
             let error = await #expect(throws: FederateError.self) { try await client.exchange(code: "c", pending: pending) }
@@ -180,7 +180,7 @@ struct TokenEndpointTests {
     @Test func idTokenSignedByAnotherKeyIsRefused() async throws {
         try await ScriptedProvider.with { provider in
             let client = try provider.client()
-            let pending = try provider.pending(for: client)
+            let pending = try await provider.pending(for: client)
             let stranger = try JWSSigningKey.generateRSA(keyID: "rsa-1")  // same kid, other key
             let now = Int64(Date().timeIntervalSince1970)
             let forged = try stranger.sign(
@@ -201,7 +201,7 @@ struct TokenEndpointTests {
     @Test func grantedAndRefusedScopesAreReported() async throws {
         try await ScriptedProvider.with { provider in
             let client = try provider.client()
-            let pending = try provider.pending(for: client)
+            let pending = try await provider.pending(for: client)
             provider.tokenEndpointAnswers(try provider.tokenResponse(nonce: pending.nonce, extra: ["scope": "openid email"]))
             let tokens = try await client.exchange(code: "c", pending: pending)
             #expect(tokens.grantedScopes == ["openid", "email"])
@@ -218,7 +218,7 @@ struct TokenEndpointTests {
     func oauthErrorsKeepTheProvidersCode(status: Int, code: String) async throws {
         try await ScriptedProvider.with { provider in
             let client = try provider.client()
-            let pending = try provider.pending(for: client)
+            let pending = try await provider.pending(for: client)
             provider.tokenEndpointAnswers(.json(#"{"error":"\#(code)","error_description":"details here"}"#, status: status))
             let error = await #expect(throws: FederateError.self) { try await client.exchange(code: "c", pending: pending) }
             #expect(error?.code.rawValue == code)
@@ -229,7 +229,7 @@ struct TokenEndpointTests {
     @Test func nonJSONErrorIsAnUnexpectedStatus() async throws {
         try await ScriptedProvider.with { provider in
             let client = try provider.client()
-            let pending = try provider.pending(for: client)
+            let pending = try await provider.pending(for: client)
             provider.tokenEndpointAnswers(.text("<html>oops</html>", status: 502))
             let error = await #expect(throws: FederateError.self) { try await client.exchange(code: "c", pending: pending) }
             #expect(error?.code == .unexpectedStatus)
@@ -239,7 +239,7 @@ struct TokenEndpointTests {
     @Test func failedCallbackNeverReachesTheTokenEndpoint() async throws {
         try await ScriptedProvider.with { provider in
             let client = try provider.client()
-            let pending = try provider.pending(for: client)
+            let pending = try await provider.pending(for: client)
             provider.tokenEndpointAnswers(try provider.tokenResponse(nonce: pending.nonce))
             let callbacks: [[String: String]] = [
                 ["code": "c", "state": "forged"],
@@ -264,7 +264,7 @@ struct TokenEndpointTests {
             let other = try OpenIDClient(
                 metadata: provider.metadata(), clientID: "other-client", authentication: .none,
                 keys: JSONWebKeySet(jwks: Array(TestIssuer.jwks(for: [provider.key]).utf8)), httpClient: PatientTransport.shared)
-            let pending = try provider.pending(for: other)
+            let pending = try await provider.pending(for: other)
             let error = await #expect(throws: FederateError.self) { try await client.exchange(code: "c", pending: pending) }
             #expect(error?.code == .invalidPendingAuthorization)
             #expect(provider.requests(to: "/token").isEmpty)
@@ -276,7 +276,7 @@ struct TokenEndpointTests {
             let secret = String(repeating: "k", count: 32)
             let client = try provider.client(
                 .clientSecretPost(secret: secret), metadata: ["id_token_signing_alg_values_supported": ["HS256"]])
-            let pending = try provider.pending(for: client)
+            let pending = try await provider.pending(for: client)
             let now = Int64(Date().timeIntervalSince1970)
             let claims: [String: JSONValue] = [
                 "iss": .string(provider.issuer), "sub": "user-1", "aud": .string(ScriptedProvider.clientID),

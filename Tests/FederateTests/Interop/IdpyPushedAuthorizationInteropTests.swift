@@ -35,8 +35,8 @@ struct IdpyPushedAuthorizationInteropTests {
         let client = try OpenIDClient(
             metadata: metadata, clientID: "federate-rp", authentication: .clientSecretJWT(secret: secret),
             httpClient: PatientTransport.shared)
-        let refused = #expect(throws: FederateError.self) {
-            try client.authorizationRequest(providerID: "oidc.idpy", redirectURI: Self.redirectURI)
+        let refused = await #expect(throws: FederateError.self) {
+            try await client.authorizationRequest(providerID: "oidc.idpy", redirectURI: Self.redirectURI)
         }
         #expect(refused?.code == .pushedAuthorizationRequired)
 

@@ -20,7 +20,7 @@ struct VaporAPITests {
             id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret",
             cache: ProviderCache(httpClient: AsyncHTTPClientTransport.shared)
         ).client().withResources([resource])
-        let built = try client.authorizationRequest(
+        let built = try await client.authorizationRequest(
             providerID: "oidc.dev", redirectURI: "http://127.0.0.1:1/callback", scopes: ["openid"] + scopes)
         let redirect = try await AsyncHTTPClientTransport.shared.send(Federate.HTTPRequest(url: built.url))
         let location = try #require(redirect.header("Location"))

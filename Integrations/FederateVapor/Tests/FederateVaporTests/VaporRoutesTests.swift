@@ -58,7 +58,7 @@ struct VaporRoutesTests {
             let refused = try await browser.send(
                 .GET,
                 "/auth/dev/callback?"
-                    + FormURLEncoding.encode([
+                    + formEncoded([
                         ("error", "access_denied"), ("error_description", "<b>Call 0800 now</b>"), ("state", state),
                         ("iss", providers[0].issuer),
                     ]))

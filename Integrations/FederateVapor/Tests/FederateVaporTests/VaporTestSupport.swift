@@ -201,3 +201,12 @@ struct DecodedJSON: Decodable {
         (try? JSONDecoder().decode([String: DecodedJSON].self, from: Data(bytes)))?.mapValues(\.value)
     }
 }
+
+/// `pairs` as an `application/x-www-form-urlencoded` query, percent-encoded with Foundation's
+/// rules (an independent encoder: Federate's own is not public).
+func formEncoded(_ pairs: [(String, String)]) -> String {
+    var allowed = CharacterSet.alphanumerics
+    allowed.insert(charactersIn: "-._~")
+    func escaped(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: allowed) ?? "" }
+    return pairs.map { "\(escaped($0.0))=\(escaped($0.1))" }.joined(separator: "&")
+}

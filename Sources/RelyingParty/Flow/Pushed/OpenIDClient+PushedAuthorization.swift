@@ -1,32 +1,18 @@
-public import FederateTokens
+import FederateTokens
 import Foundation
 
 extension OpenIDClient {
-    /// Builds an authorization request delivered as `delivery` says: pushed to the provider
-    /// first (PAR, RFC 9126) when the provider requires it (`require_pushed_authorization_requests`)
-    /// or `delivery.push` is ``AuthorizationDelivery/Push/always``, and signed into a request
-    /// object (JAR, RFC 9101) when `delivery.requestObject` is set.
-    ///
-    /// A pushed request is sent with this client's authentication, and the returned
-    /// ``BuiltAuthorizationRequest/url`` carries only `client_id` and `request_uri`; its
-    /// ``BuiltAuthorizationRequest/pushed`` says when `request_uri` expires. Failures:
-    /// `endpoint_not_available` when pushing without a `pushed_authorization_request_endpoint`;
-    /// the provider's OAuth error (`invalid_request`, `invalid_client`, …) or `unexpected_status`
-    /// when it refuses; `invalid_pushed_authorization_response` for an unusable answer;
-    /// `request_uri_expired` when the answer had expired before the URL was built.
-    public func authorizationRequest(
-        providerID: String, redirectURI: String, delivery: AuthorizationDelivery, scopes: [String] = ["openid", "email", "profile"],
-        responseMode: ResponseMode? = nil, prompt: String? = nil, loginHint: String? = nil, maxAge: Duration? = nil,
-        customParameters: [String: String] = [:], intent: AuthorizationIntent = .signIn
+    /// `request` delivered as `delivery` says: pushed (PAR) when the provider requires it or
+    /// `delivery.push` is ``AuthorizationDelivery/Push/always``, signed into a request object
+    /// (JAR) when `delivery.requestObject` is set, else in the URL.
+    func delivered(
+        _ request: AuthorizationRequest, delivery: AuthorizationDelivery
     ) async throws(FederateError) -> BuiltAuthorizationRequest {
         try await observability.span(
             "federate.authorization.start",
-            attributes: ["federate.provider": .string(providerID), "federate.issuer": .string(metadata.issuer)]
+            attributes: ["federate.provider": .string(request.providerID), "federate.issuer": .string(metadata.issuer)]
         ) { () async throws(FederateError) in
-            let prepared = try request(
-                providerID: providerID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode, prompt: prompt,
-                loginHint: loginHint, maxAge: maxAge, customParameters: customParameters, intent: intent
-            ).prepare(for: metadata, now: clock.now, logger: logger)
+            let prepared = try request.prepare(for: metadata, now: clock.now, logger: logger)
             let parameters = try deliverable(prepared.parameters, signing: delivery.requestObject)
             guard delivery.push == .always || metadata.requiresPushedAuthorizationRequests else {
                 let separator = metadata.authorizationEndpoint.contains("?") ? "&" : "?"

@@ -2,7 +2,7 @@
 /// API's resource identifier. A value, like ``IDTokenPolicy``.
 ///
 /// ```swift
-/// let policy = AccessTokenPolicy(issuer: "https://login.example.com", resource: "https://api.example.com")
+/// let policy = AccessTokenPolicy(issuers: ["https://login.example.com"], resources: ["https://api.example.com"])
 /// ```
 public struct AccessTokenPolicy: Sendable {
     /// Accepted `iss` values, byte for byte.
@@ -36,7 +36,7 @@ public struct AccessTokenPolicy: Sendable {
     }
 
     /// A policy for one issuer and one resource identifier.
-    public init(issuer: String, resource: String, allowedAlgorithms: Set<JWSAlgorithm> = [.rs256]) {
+    package init(issuer: String, resource: String, allowedAlgorithms: Set<JWSAlgorithm> = [.rs256]) {
         self.init(issuers: [issuer], resources: [resource], allowedAlgorithms: allowedAlgorithms)
     }
 

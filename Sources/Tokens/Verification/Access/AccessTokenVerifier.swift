@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// let verifier = AccessTokenVerifier(
-///     policy: AccessTokenPolicy(issuer: "https://login.example.com", resource: "https://api.example.com"),
+///     policy: AccessTokenPolicy(issuers: ["https://login.example.com"], resources: ["https://api.example.com"]),
 ///     keys: keys)   // a RemoteKeySet (FederateRelyingParty) or a key set in hand
 /// let token = try await verifier.verify(accessToken)
 /// ```
@@ -45,7 +45,7 @@ public struct AccessTokenVerifier: CallerTokenVerifier {
     }
 
     /// Verifies `token` against a key set in hand, synchronously (no refetch).
-    public func verify(_ token: String, keySet: JSONWebKeySet) throws(FederateError) -> AccessToken {
+    package func verify(_ token: String, keySet: JSONWebKeySet) throws(FederateError) -> AccessToken {
         try AccessToken(try pipeline.verify(token, keySet: keySet))
     }
 

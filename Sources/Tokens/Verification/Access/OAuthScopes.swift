@@ -9,7 +9,7 @@
 /// Scopes compare byte for byte, case-sensitively.
 ///
 /// A route's required scopes are written as a literal: `["orders:read", "orders:write"]`.
-public struct OAuthScopes: Sendable, Hashable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible {
+public struct OAuthScopes: Sendable, Equatable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible {
     /// The most scopes a token may carry (a larger list is refused, not truncated).
     package static let maximumCount = 256
 
@@ -137,6 +137,4 @@ public struct OAuthScopes: Sendable, Hashable, Sequence, ExpressibleByArrayLiter
 
     /// Equal when they hold the same scopes, in any order.
     public static func == (lhs: Self, rhs: Self) -> Bool { Set(lhs.values) == Set(rhs.values) }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(Set(values)) }
 }

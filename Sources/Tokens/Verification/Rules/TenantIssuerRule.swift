@@ -10,7 +10,7 @@
 /// ``FederateError/Code/invalidClaim``; not accepted: ``FederateError/Code/tenantNotAllowed``.
 /// `iss` absent: ``FederateError/Code/missingClaim``; not the template's issuer for that
 /// tenant: ``FederateError/Code/issuerMismatch``.
-public struct TenantIssuerRule: ClaimRule, Hashable {
+public struct TenantIssuerRule: Sendable, Hashable {
     /// The issuer template.
     package let template: IssuerTemplate
     /// The tenants accepted, in canonical form.
@@ -33,7 +33,7 @@ public struct TenantIssuerRule: ClaimRule, Hashable {
                 throw FederateError(.invalidConfiguration, "an empty tenant list accepts nothing: list tenants, or say anyTenant")
             }
             var canonical = IdentifierSet([String]())
-            for tenant in listed {
+            for tenant in listed.sorted {
                 guard let form = format.canonical(tenant) else {
                     throw FederateError(.invalidConfiguration, "'\(tenant.prefix(80))' is not a well-formed tenant ID")
                 }
@@ -51,7 +51,9 @@ public struct TenantIssuerRule: ClaimRule, Hashable {
         try self.init(template: try IssuerTemplate(template), tenants: tenants, format: format, claim: claim)
     }
 
-    public func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    /// Checks `token`'s tenant claim and `iss` (``IDTokenPolicy`` runs it in place of the
+    /// issuer rule, through `TenantIssuerCheck`).
+    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let tenant = try token.string(claim) else {
             throw FederateError(.missingClaim, "required claim '\(claim)' is missing")
         }
@@ -67,5 +69,16 @@ public struct TenantIssuerRule: ClaimRule, Hashable {
         guard issuer.exactlyEquals(template.issuer(forTenant: tenant)) else {
             throw FederateError(.issuerMismatch, "issuer '\(issuer.prefix(200))' is not the issuer of tenant '\(tenant)'")
         }
+    }
+}
+
+/// A ``TenantIssuerRule`` in a claim-rule pipeline: the rule itself is a policy setting
+/// (``IDTokenPolicy/tenantIssuer``), not a rule to add to `additionalRules`, where it would
+/// run beside the issuer rule instead of in its place.
+struct TenantIssuerCheck: ClaimRule {
+    let rule: TenantIssuerRule
+
+    func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+        try rule.check(token, context: context)
     }
 }
