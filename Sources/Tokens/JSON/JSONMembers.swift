@@ -207,7 +207,7 @@ extension JSONMembers {
     /// The member read as a `NumericDate`; ``FederateError/Code/invalidClaim`` (naming
     /// `name`) when it is not a finite JSON number in 0…2^53.
     func numericDate(_ member: JSONMember, named name: String) throws(FederateError) -> NumericDate {
-        guard member.kind == .number, let date = numberValue(member).flatMap(NumericDate.init(json:)) else {
+        guard member.kind == .number, let date = numericDateValue(member) else {
             throw FederateError(.invalidClaim, "'\(name)' is not a NumericDate (a finite JSON number from 0 to 2^53)")
         }
         return date
@@ -216,7 +216,32 @@ extension JSONMembers {
     /// The registered member `name` read as a `NumericDate` when it is one; `nil` otherwise
     /// (for the typed readers of a token its rules already accepted).
     func numericDateValue(_ name: JSONName) -> NumericDate? {
-        member(name).flatMap(numberValue).flatMap(NumericDate.init(json:))
+        guard let member = member(name), member.kind == .number else { return nil }
+        return numericDateValue(member)
+    }
+
+    /// The number member as a `NumericDate` when it is one. The time rules read three on every
+    /// token, nearly always whole seconds: a run of at most 15 digits is read at once (below
+    /// 10^15 < 2^53, it is always a NumericDate); any other number is read as every number is.
+    private func numericDateValue(_ member: JSONMember) -> NumericDate? {
+        if member.valueCount <= 15, let seconds = wholeNumber(member) { return NumericDate(secondsSince1970: Double(seconds)) }
+        return numberValue(member).flatMap(NumericDate.init(json:))
+    }
+
+    /// The number member's value when its text is digits only; `nil` for a sign, a fraction
+    /// or an exponent. The caller bounds the length (the validation pass refused leading zeros).
+    private func wholeNumber(_ member: JSONMember) -> Int64? {
+        text.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            let digits = UnsafeBufferPointer(start: base + Int(member.valueStart), count: Int(member.valueCount))
+            var value: Int64 = 0
+            for character in digits {
+                let digit = character &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int64(digit)
+            }
+            return value
+        }
     }
 
     /// The number member's value.

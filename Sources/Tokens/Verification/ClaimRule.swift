@@ -58,9 +58,9 @@ public struct ClaimRules: Sendable, ExpressibleByArrayLiteral {
 
     /// Runs every rule on `token`.
     package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
-        // Borrowed in place: `for rule in rules` copied (and retained) every existential.
-        try rules.withUnsafeBufferPointer { (buffer) throws(FederateError) in
-            for index in buffer.indices { try buffer[index].check(token, context: context) }
-        }
+        // Each rule called where the array holds it: `for rule in rules` copied (and retained)
+        // every existential, and so did reading it from `withUnsafeBufferPointer`'s buffer
+        // (the buffer's subscript returns a copy); the array's own subscript is borrowed.
+        for index in rules.indices { try rules[index].check(token, context: context) }
     }
 }

@@ -40,6 +40,10 @@ public struct JWTVerifier: Sendable {
     private let keysAtHand: (any KeySetAtHand)?
     /// The rules' explicit-type checks, run on the header before any key is looked up.
     private let typeRules: [ExplicitTypeRule]
+    /// ``rules`` without those type checks, run once the signature verified: a type check
+    /// already passed on this very header (``checkHeader(of:)`` runs on every path), and
+    /// running it again could only pass again.
+    private let rulesAfterSignature: ClaimRules
 
     /// A verifier applying `rules` to tokens signed with one of `allowedAlgorithms`.
     public init(
@@ -52,6 +56,7 @@ public struct JWTVerifier: Sendable {
         self.keys = keys
         self.keysAtHand = keys as? any KeySetAtHand
         self.typeRules = rules.rules.compactMap { $0 as? ExplicitTypeRule }
+        self.rulesAfterSignature = ClaimRules(rules.rules.filter { !($0 is ExplicitTypeRule) })
         self.clockTolerance = clockTolerance
         self.clock = clock
         self.requiresKeyID = requiresKeyID
@@ -153,10 +158,12 @@ public struct JWTVerifier: Sendable {
         case .token(let token):
             jws = try parse(token)
         case .read(let token, let read):
-            jws = try checkedHeader(try CompactJWS(parsing: token, limits: limits, headers: headers, read: read))
+            jws = try CompactJWS(parsing: token, limits: limits, headers: headers, read: read)
+            try checkHeader(of: jws)
         case .parsed(let parsed):
             try parsed.check(limits)
-            jws = try checkedHeader(parsed)
+            try checkHeader(of: parsed)
+            jws = parsed
         }
         return try await check(jws)
     }
@@ -165,7 +172,8 @@ public struct JWTVerifier: Sendable {
     package func verify(_ jws: CompactJWS, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
         try observe { () throws(FederateError) in
             try jws.check(limits)
-            return try check(try checkedHeader(jws), keySet: keySet)
+            try checkHeader(of: jws)
+            return try check(jws, keySet: keySet)
         }
     }
 
@@ -192,17 +200,20 @@ public struct JWTVerifier: Sendable {
 
     /// Parses `token` under this verifier's limits, its header looked up in ``headers``.
     func parse(_ token: String) throws(FederateError) -> CompactJWS {
-        try checkedHeader(try CompactJWS(parsing: token, limits: limits, headers: headers))
+        let jws = try CompactJWS(parsing: token, limits: limits, headers: headers)
+        try checkHeader(of: jws)
+        return jws
     }
 
     /// The header's checks before any key: its kind (`typ`, `ExplicitTypeRule`), then a
-    /// `kid` when one is required.
-    private func checkedHeader(_ jws: CompactJWS) throws(FederateError) -> CompactJWS {
-        for rule in typeRules { try rule.check(jws.header) }
-        if requiresKeyID, jws.header.keyID?.isEmpty != false {
+    /// `kid` when one is required. It returns nothing: handing the token back copied (retained
+    /// and released) each of its fields.
+    private func checkHeader(of jws: CompactJWS) throws(FederateError) {
+        let header = jws.header
+        for index in typeRules.indices { try typeRules[index].check(header) }
+        if requiresKeyID, header.keyID?.isEmpty != false {
             throw FederateError(.unknownKey, "the token must name its key ('kid')")
         }
-        return jws
     }
 
     /// The signature with the provider's keys (refreshed once on an unknown `kid`), then the
@@ -233,7 +244,7 @@ public struct JWTVerifier: Sendable {
         if !jws.headerWasRemembered { jws.withHeaderSegment { headers.remember($0, jws.header) } }
         let token = VerifiedJWT(
             header: jws.header, claims: try jws.claims(limits: limits), algorithm: signature.algorithm, keyID: signature.keyID)
-        try rules.check(token, context: ClaimContext(now: clock.now, clockTolerance: clockTolerance))
+        try rulesAfterSignature.check(token, context: ClaimContext(now: clock.now, clockTolerance: clockTolerance))
         return token
     }
 }

@@ -19,6 +19,20 @@ import Federate
         #expect(Base64URL.decode(text) == nil)
     }
 
+    /// `isCanonical` (the header caches' check, with its own table) accepts exactly what the
+    /// decoder accepts: every byte, in every position of a full quantum and of both tails.
+    @Test func canonicalCheckAgreesWithTheDecoder() {
+        for byte in UInt8.min...UInt8.max {
+            for prefix in ["", "A", "AA", "AAA", "AAAA", "AAAAA", "AAAAAA"] {
+                for suffix in ["", "A", "AA", "AAA"] {
+                    let input = Array(prefix.utf8) + [byte] + Array(suffix.utf8)
+                    let decodes = input.withUnsafeBufferPointer { Base64URL.decode(bytes: $0) != nil }
+                    #expect(Base64URL.isCanonical(input) == decodes, "\(input)")
+                }
+            }
+        }
+    }
+
     @Test func acceptsCanonicalTails() {
         #expect(Base64URL.decode("AA") == [0])
         #expect(Base64URL.decode("AAA") == [0, 0])
