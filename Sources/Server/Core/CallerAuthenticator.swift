@@ -36,41 +36,11 @@ public struct CallerAuthenticator: Sendable {
     /// ``presentations`` as the request path calls them (those Federate knows).
     private let schemes: [any PresentationScheme]
 
-    /// The verifier as the request path calls it: Federate's own verifiers directly, anything
-    /// else through its protocol. An async call through a protocol makes its caller check its
-    /// executor once it returns, which under SwiftNIO's executor is a hop per call; called
-    /// directly, a request with warm keys and a `Bearer` token takes none here.
-    private let verification: Verification
+    /// ``verifier`` as the request path calls it (``DirectCallerVerifier``): with warm keys and
+    /// a `Bearer` token, the request takes no executor switch here.
+    private let verification: DirectCallerVerifier
     /// Whether each of the schemes is a ``BearerPresentation``, confirmed by a direct call.
     private let bearerSchemes: [Bool]
-
-    private enum Verification: Sendable {
-        case idTokens(IDTokenBearerVerifier)
-        case deferred(DeferredBearerVerifier)
-        case router(CallerTokenRouter)
-        case accessTokens(AccessTokenVerifier)
-        case other(any CallerTokenVerifier)
-
-        init(_ verifier: any CallerTokenVerifier) {
-            switch verifier {
-            case let known as IDTokenBearerVerifier: self = .idTokens(known)
-            case let known as DeferredBearerVerifier: self = .deferred(known)
-            case let known as CallerTokenRouter: self = .router(known)
-            case let known as AccessTokenVerifier: self = .accessTokens(known)
-            default: self = .other(verifier)
-            }
-        }
-
-        nonisolated(nonsending) func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
-            switch self {
-            case .idTokens(let verifier): return try await verifier.verifyCaller(token)
-            case .deferred(let verifier): return try await verifier.verifyCaller(token)
-            case .router(let verifier): return try await verifier.verifyCaller(token)
-            case .accessTokens(let verifier): return try await verifier.verifyCaller(token)
-            case .other(let verifier): return try await verifier.verifyCaller(token)
-            }
-        }
-    }
 
     /// Creates the authenticator. A `BearerTokenVerifier` (ID tokens) is a `CallerTokenVerifier`.
     public init(
@@ -82,7 +52,7 @@ public struct CallerAuthenticator: Sendable {
         self.requiredScopes = requiredScopes
         self.presentations = presentations
         self.resource = resource
-        self.verification = Verification(verifier)
+        self.verification = DirectCallerVerifier(verifier)
         self.schemes = presentations.compactMap(\.presentationScheme)
         self.bearerSchemes = schemes.map { $0 is BearerPresentation }
     }

@@ -16,9 +16,12 @@ public struct CallerTokenRouter: CallerTokenVerifier {
     package let accessTokens: (any CallerTokenVerifier)?
     /// Introspection (`IntrospectionClient`), or `nil` to refuse opaque tokens.
     package let introspection: (any CallerTokenVerifier)?
-    /// The verifiers that continue from the router's read, found once here.
-    private let idTokensContinuing: Continuing?
-    private let accessTokensContinuing: Continuing?
+    /// ``idTokens`` when it continues from the router's read, found once here; `nil` when it
+    /// cannot (it then verifies the token whole).
+    private let idTokensContinuing: DirectCallerVerifier?
+    /// ``accessTokens`` when it continues from the router's read, found once here; `nil` when
+    /// it cannot.
+    private let accessTokensContinuing: DirectCallerVerifier?
     /// The headers of tokens routed and accepted, shared by copies of this router.
     let headers = JOSEHeaderCache()
 
@@ -30,15 +33,15 @@ public struct CallerTokenRouter: CallerTokenVerifier {
         self.idTokens = idTokens
         self.accessTokens = accessTokens
         self.introspection = introspection
-        self.idTokensContinuing = Continuing(idTokens)
-        self.accessTokensContinuing = Continuing(accessTokens)
+        self.idTokensContinuing = DirectCallerVerifier(continuingFromHeaderRead: idTokens)
+        self.accessTokensContinuing = DirectCallerVerifier(continuingFromHeaderRead: accessTokens)
     }
 
     public nonisolated(nonsending) func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
         var token = token
         token.makeContiguousUTF8()
         let read = Self.readHeader(token, headers: headers)
-        let (verifier, continuing): ((any CallerTokenVerifier)?, Continuing?)
+        let (verifier, continuing): ((any CallerTokenVerifier)?, DirectCallerVerifier?)
         switch Self.shape(of: read) {
         case .accessToken: (verifier, continuing) = (accessTokens, accessTokensContinuing)
         case .otherJWS: (verifier, continuing) = (idTokens, idTokensContinuing)
@@ -56,37 +59,6 @@ public struct CallerTokenRouter: CallerTokenVerifier {
             }
         }
         return caller
-    }
-
-    /// A verifier of Federate's own, which continues from the router's read. Federate's
-    /// verifiers of this module are called directly: an async call through a protocol makes
-    /// the caller check its executor once it returns (a hop under SwiftNIO's executor).
-    private enum Continuing: Sendable {
-        case idTokens(IDTokenBearerVerifier)
-        case deferred(DeferredBearerVerifier)
-        case accessTokens(AccessTokenVerifier)
-        case other(any JWSCallerTokenVerifier)
-
-        init?(_ verifier: (any CallerTokenVerifier)?) {
-            switch verifier {
-            case let known as IDTokenBearerVerifier: self = .idTokens(known)
-            case let known as DeferredBearerVerifier: self = .deferred(known)
-            case let known as AccessTokenVerifier: self = .accessTokens(known)
-            case let other as any JWSCallerTokenVerifier: self = .other(other)
-            default: return nil
-            }
-        }
-
-        nonisolated(nonsending) func verifyCaller(
-            _ token: String, read: CompactJWS.HeaderRead
-        ) async throws(FederateError) -> CallerIdentity {
-            switch self {
-            case .idTokens(let verifier): return try await verifier.verifyCaller(token, read: read)
-            case .deferred(let verifier): return try await verifier.verifyCaller(token, read: read)
-            case .accessTokens(let verifier): return try await verifier.verifyCaller(token, read: read)
-            case .other(let verifier): return try await verifier.verifyCaller(token, read: read)
-            }
-        }
     }
 
     enum Shape { case accessToken, otherJWS, opaque }
