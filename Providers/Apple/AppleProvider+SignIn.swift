@@ -18,8 +18,9 @@ extension AppleProvider: SignInProvider {
 
     /// Completes from the callback's parameters (Apple's `form_post`, with the one-time `user`).
     public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> Credential {
-        let signIn = try await finish(try AppleCallback(response: callback), pending: pending, client: try await client())
-        return signIn.credential(rawNonce: pending.nonce)
+        let apple = try AppleCallback(response: callback)
+        let tokens = try await client().finish(apple.response, pending: pending)
+        return try Self.credential(tokens: tokens, user: apple.user, rawNonce: pending.nonce, nonceMode: .raw)
     }
 
     /// Revokes the refresh token (or the access token), as account deletion should.
@@ -32,19 +33,25 @@ extension AppleProvider: SignInProvider {
     }
 }
 
-extension AppleSignIn {
-    /// The account layer's credential (provider `apple.com`). On the first sign-in its profile
-    /// carries the name and email from Apple's one-time `user` JSON — the only time Apple
-    /// sends the name — so the account layer stores them.
-    /// `nonceMode` says what the ID token carries for `rawNonce` (``AppleNonceMode/sha256Hex``
-    /// for a code from Apple's native SDK sent with a hashed nonce). `email_verified` is read
-    /// Apple's way (a JSON Boolean or the string `"true"` or `"false"`).
-    package func credential(rawNonce: String? = nil, nonceMode: AppleNonceMode = .raw) -> Credential {
-        let idToken = identity.idToken
+extension AppleProvider {
+    /// The account layer's credential (provider `apple.com`) from a code exchange's tokens, with
+    /// Apple's claims of the verified ID token (``AppleIdentity``; `invalid_token_response`
+    /// without an ID token). On the first sign-in its profile carries the name and email from
+    /// Apple's one-time `user` JSON — the only time Apple sends the name — so the account layer
+    /// stores them. `nonceMode` says what the ID token carries for `rawNonce`
+    /// (``AppleNonceMode/sha256Hex`` for a code from Apple's native SDK sent with a hashed nonce).
+    /// `email_verified` is read Apple's way (a JSON Boolean or the string `"true"` or `"false"`).
+    static func credential(
+        tokens: TokenSet, user: AppleUser?, rawNonce: String?, nonceMode: AppleNonceMode
+    ) throws(FederateError) -> Credential {
+        guard let idToken = tokens.idTokenClaims else {
+            throw FederateError(.invalidTokenResponse, "Apple's token response has no ID token")
+        }
+        let identity = try AppleIdentity(idToken)
         let profile = ProviderProfile(
             displayName: user?.displayName, email: user?.email ?? idToken.email, claims: idToken.claims.dictionary)
         return Credential(
-            providerID: AppleProvider.providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+            providerID: providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
             rawNonce: rawNonce, nonceClaim: rawNonce.map(nonceMode.expectedClaim(for:)), emailVerified: identity.emailVerified,
             profile: profile, accessTokenExpiresAt: tokens.expiresAt)
     }

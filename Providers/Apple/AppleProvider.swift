@@ -109,37 +109,20 @@ public struct AppleProvider: Sendable {
             responseMode: needsFormPost ? .formPost : nil, intent: intent)
     }
 
-    /// Finishes the web flow from Apple's `form_post` callback: checks it, exchanges the code
-    /// and reads Apple's claims. The one-time `user` (name, email) is in the result.
-    package func finish(
-        _ callback: AppleCallback, pending: PendingAuthorization, client: OpenIDClient
-    ) async throws(FederateError) -> AppleSignIn {
-        let tokens = try await client.finish(callback.response, pending: pending)
-        return try AppleSignIn(tokens: tokens, user: callback.user)
-    }
-
     /// Exchanges a code from Apple's native SDK and returns the account layer's credential
     /// (provider `apple.com`): the client is the app's bundle ID (one of `bundleIDs`) and no
     /// `redirect_uri` is sent. `rawNonce` is the nonce the app generated, checked as the
     /// provider's `nonceMode` says (raw, or the SHA-256 hex the app sent to Apple). Apple's
     /// own claims: ``AppleIdentity`` of the credential's `idToken`.
     public func exchangeNativeCode(_ code: String, bundleID: String, rawNonce: String? = nil) async throws(FederateError) -> Credential {
-        try await exchangeNativeSignIn(code, bundleID: bundleID, rawNonce: rawNonce).credential(rawNonce: rawNonce, nonceMode: nonceMode)
-    }
-
-    /// ``exchangeNativeCode(_:bundleID:rawNonce:)``, before the credential is made.
-    package func exchangeNativeSignIn(_ code: String, bundleID: String, rawNonce: String? = nil) async throws(FederateError) -> AppleSignIn
-    {
         let client = try await self.client(for: bundleID)
         let tokens = try await client.exchange(code: code, redirectURI: nil, nonce: rawNonce.map(nonceMode.expectedClaim(for:)))
-        return try AppleSignIn(tokens: tokens, user: nil)
+        return try Self.credential(tokens: tokens, user: nil, rawNonce: rawNonce, nonceMode: nonceMode)
     }
 
     /// Refreshes (Apple keeps the refresh token; a dead one gives `invalid_grant`: sign in again).
-    package func refresh(
-        _ refreshToken: String, client: OpenIDClient, previousIDToken: IDToken? = nil
-    ) async throws(FederateError) -> TokenSet {
-        try await client.refresh(refreshToken, previousIDToken: previousIDToken)
+    package func refresh(_ refreshToken: String, client: OpenIDClient) async throws(FederateError) -> TokenSet {
+        try await client.refresh(refreshToken)
     }
 
     /// Revokes a token (`hint`: `refresh_token` or `access_token`). Deleting an account
@@ -167,29 +150,5 @@ package enum AppleErrorGuidance {
         default:
             return nil
         }
-    }
-}
-
-/// A finished Sign in with Apple.
-package struct AppleSignIn: Sendable, CustomStringConvertible {
-    /// The tokens (redacted in descriptions).
-    package let tokens: TokenSet
-    /// Apple's claims of the verified ID token.
-    package let identity: AppleIdentity
-    /// The name and email Apple posts on the first authorization only: store them now.
-    package let user: AppleUser?
-
-    init(tokens: TokenSet, user: AppleUser?) throws(FederateError) {
-        guard let idToken = tokens.idTokenClaims else {
-            throw FederateError(.invalidTokenResponse, "Apple's token response has no ID token")
-        }
-        self.tokens = tokens
-        self.identity = try AppleIdentity(idToken)
-        self.user = user
-    }
-
-    /// The subject and whether this was the first authorization; the tokens redacted.
-    package var description: String {
-        "AppleSignIn(sub: \(identity.userID), firstAuthorization: \(user != nil), tokens: redacted)"
     }
 }

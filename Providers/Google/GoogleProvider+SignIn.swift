@@ -17,26 +17,26 @@ extension GoogleProvider: SignInProvider {
             with: try await client(), redirectURI: request.redirectURI, loginHint: request.loginHint, intent: request.intent)
     }
 
-    /// Finishes the code flow, then completes the credential from Google's UserInfo endpoint.
+    /// Finishes the code flow (the callback's checks, the code exchange, the ID token verified
+    /// with the client's rules, the hosted domain among them; Google's error codes keep their
+    /// code and gain guidance), then completes the credential from Google's UserInfo endpoint.
+    /// The credential's `grantedScopes` are the scopes the user granted.
     public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> Credential {
         let client = try await client()
-        let signIn = try await finish(callback, pending: pending, client: client)
-        return try await client.completingWithUserInfo(signIn.credential(rawNonce: pending.nonce))
+        let tokens = try await client.finish(callback, pending: pending)
+        guard let idToken = tokens.idTokenClaims else {
+            throw FederateError(.missingClaim, "Google's token response has no ID token (is 'openid' among the scopes?)")
+        }
+        let credential = Credential(
+            providerID: Self.providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
+            rawNonce: pending.nonce, accessTokenExpiresAt: tokens.expiresAt, grantedScopes: tokens.grantedScopes)
+        return try await client.completingWithUserInfo(credential)
     }
 
     /// Revokes the refresh token (or, without one, the access token; Google revokes its pair).
     public func revoke(_ tokens: ProviderTokens) async throws(FederateError) {
         guard let token = tokens.refreshToken ?? tokens.accessToken else { return }
         try await revoke(token, client: try await client())
-    }
-}
-
-extension GoogleSignIn {
-    /// The account layer's credential for this sign-in (provider `google.com`).
-    package func credential(rawNonce: String? = nil) -> Credential {
-        Credential(
-            providerID: GoogleProvider.providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-            rawNonce: rawNonce, accessTokenExpiresAt: tokens.expiresAt, grantedScopes: tokens.grantedScopes)
     }
 }
 

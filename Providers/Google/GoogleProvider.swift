@@ -107,80 +107,14 @@ public struct GoogleProvider: Sendable {
             maxAge: maxAge, customParameters: customParameters, intent: intent)
     }
 
-    /// Checks the callback, exchanges the code and verifies the ID token with the client's
-    /// rules (the hosted domain among them). Google's error codes keep their code and gain
-    /// guidance.
-    package func finish(
-        _ response: AuthorizationResponse, pending: PendingAuthorization, client: OpenIDClient
-    ) async throws(FederateError) -> GoogleSignIn {
-        let tokens = try await client.finish(response, pending: pending)
-        guard let idToken = tokens.idTokenClaims else {
-            throw FederateError(.missingClaim, "Google's token response has no ID token (is 'openid' among the scopes?)")
-        }
-        return GoogleSignIn(tokens: tokens, idToken: idToken, hostedDomain: idToken.claims["hd"]?.stringValue)
-    }
-
     /// Refreshes the access token. `invalid_grant` (expired, revoked or capped refresh token)
     /// keeps its code and says: sign the user in again.
-    package func refresh(
-        _ refreshToken: String, client: OpenIDClient, previousIDToken: IDToken? = nil
-    ) async throws(FederateError) -> TokenSet {
-        try await client.refresh(refreshToken, previousIDToken: previousIDToken)
+    package func refresh(_ refreshToken: String, client: OpenIDClient) async throws(FederateError) -> TokenSet {
+        try await client.refresh(refreshToken)
     }
 
     /// Revokes an access or refresh token (revoking an access token revokes its refresh token too).
     package func revoke(_ token: String, client: OpenIDClient) async throws(FederateError) {
         try await client.revoke(token)
-    }
-
-    /// The installed-app flow on a desktop: takes a started receiver (usually
-    /// `LoopbackRedirectListener.start(answerAfterFinish: true)` from FederateLoopback), hands
-    /// the authorization URL to `openBrowser`, waits for the redirect and finishes the
-    /// sign-in. The receiver is closed when this returns. An error `openBrowser` throws
-    /// becomes `browser_unavailable` (a `FederateError` it throws passes through).
-    package func signInWithLoopback(
-        client: OpenIDClient, listener: some RedirectReceiver, loginHint: String? = nil, timeout: Duration = .seconds(300),
-        openBrowser: @Sendable (String) async throws -> Void
-    ) async throws(FederateError) -> GoogleSignIn {
-        defer { listener.close() }
-        let redirect = try GoogleRedirectURI(listener.redirectURI)
-        let built = try await authorizationRequest(with: client, redirectURI: redirect.uri, loginHint: loginHint)
-        listener.expect(state: built.pending.state)
-        do {
-            try await openBrowser(built.url)
-        } catch {
-            throw .wrapping(error, as: .browserUnavailable, "the browser could not be opened")
-        }
-        let response = try await listener.waitForCallback(timeout: timeout)
-        do {
-            let signIn = try await finish(response, pending: built.pending, client: client)
-            await listener.finish(succeeded: true)
-            return signIn
-        } catch {
-            await listener.finish(succeeded: false)
-            throw error
-        }
-    }
-}
-
-/// A finished Google sign-in.
-package struct GoogleSignIn: Sendable, CustomStringConvertible {
-    /// The tokens (redacted in descriptions).
-    package let tokens: TokenSet
-    /// The verified ID token.
-    package let idToken: IDToken
-    /// The Workspace domain (`hd` claim), if the account has one.
-    package let hostedDomain: String?
-
-    /// The scopes the user granted (Google's `scope` in the token response).
-    package var grantedScopes: [String] { tokens.grantedScopes }
-    /// Requested scopes the user left unticked: turn off the features that need them.
-    package var refusedScopes: [String] { tokens.refusedScopes }
-    /// Whether `scope` was granted.
-    package func granted(_ scope: String) -> Bool { tokens.grantedScopes.contains(scope) }
-
-    /// The subject, hosted domain and scopes; the tokens redacted.
-    package var description: String {
-        "GoogleSignIn(sub: \(idToken.subject), hd: \(hostedDomain ?? "-"), granted: \(grantedScopes), refused: \(refusedScopes), tokens: redacted)"
     }
 }

@@ -35,24 +35,31 @@ struct AppleProviderTests {
         return Array(FormURLEncoding.encode(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }).utf8)
     }
 
+    /// A whole web sign-in through the public flow: `beginSignIn`, the browser up to Apple's
+    /// `form_post`, then `completeSignIn` with the POSTed callback.
+    static func signIn(_ apple: AppleProvider, inspect: (String) -> Void = { _ in }) async throws -> Credential {
+        let built = try await apple.beginSignIn(try SignInRequest(redirectURI: "http://127.0.0.1:9/callback"))
+        inspect(built.url)
+        return try await apple.completeSignIn(try AuthorizationResponse(formBody: try await formPost(built.url)), pending: built.pending)
+    }
+
     @Test func webFlowGivesTheUserOnceThenOnlyTheIdentity() async throws {
         try await Self.with { _, apple in
-            let client = try await apple.client()
-            let first = try await apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
-            #expect(first.url.contains("response_mode=form_post"))
-            let signIn = try await apple.finish(
-                try AppleCallback(formBody: try await Self.formPost(first.url)), pending: first.pending, client: client)
-            #expect(signIn.identity.userID == Self.alice)
-            #expect(signIn.identity.emailVerified == true)
-            #expect(signIn.user?.firstName == "Alice")
-            #expect(signIn.user?.email == "alice@example.com")
-            #expect("\(signIn)".contains(signIn.tokens.accessToken) == false)
+            let first = try await Self.signIn(apple) { url in #expect(url.contains("response_mode=form_post")) }
+            let identity = try AppleIdentity(try #require(first.idToken))
+            #expect(identity.userID == Self.alice)
+            #expect(first.subject == Self.alice)
+            #expect(identity.emailVerified == true)
+            #expect(first.emailVerified)
+            // Apple's one-time `user` JSON: the name (never in the ID token) and the email.
+            #expect(first.profile.displayName == "Alice Example")
+            #expect(first.profile.email == "alice@example.com")
+            let accessToken = try #require(first.tokens.accessToken)
+            #expect("\(first)".contains(accessToken) == false)
 
-            let second = try await apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
-            let again = try await apple.finish(
-                try AppleCallback(formBody: try await Self.formPost(second.url)), pending: second.pending, client: client)
-            #expect(again.user == nil)
-            #expect(again.identity.userID == Self.alice)
+            let again = try await Self.signIn(apple)
+            #expect(again.profile.displayName == nil)  // no `user` the second time
+            #expect(try AppleIdentity(try #require(again.idToken)).userID == Self.alice)
         }
     }
 
@@ -88,13 +95,11 @@ struct AppleProviderTests {
             let apple = try AppleProvider(
                 servicesID: "com.example.dev.web", teamID: key.teamID, keyID: key.keyID, privateKeyPEM: stranger.privateKeyPEM,
                 endpoints: .at(provider.baseURL), scopes: [], cache: ProviderCache(httpClient: PatientTransport.shared))
-            let client = try await apple.client()
-            let built = try await apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
+            let built = try await apple.beginSignIn(try SignInRequest(redirectURI: "http://127.0.0.1:9/callback"))
+            #expect(!built.url.contains("response_mode=form_post"))  // no name nor email: a plain redirect
             let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
             let callback = try AuthorizationResponse(redirectURL: try #require(redirect.header("Location")))
-            let error = await #expect(throws: FederateError.self) {
-                try await apple.finish(AppleCallback(response: callback), pending: built.pending, client: client)
-            }
+            let error = await #expect(throws: FederateError.self) { try await apple.completeSignIn(callback, pending: built.pending) }
             #expect(error?.code == "invalid_client")
             #expect(error?.message.contains("'sub' is not the client_id") == true)
         }
@@ -102,14 +107,11 @@ struct AppleProviderTests {
 
     @Test func refreshThenRevoke() async throws {
         try await Self.with { _, apple in
-            let client = try await apple.client()
-            let built = try await apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
-            let signIn = try await apple.finish(
-                try AppleCallback(formBody: try await Self.formPost(built.url)), pending: built.pending, client: client)
-            let refreshToken = try #require(signIn.tokens.refreshToken)
-            _ = try await apple.refresh(refreshToken, client: client, previousIDToken: signIn.identity.idToken)
-            try await apple.revoke(refreshToken, client: client)
-            let dead = await #expect(throws: FederateError.self) { try await apple.refresh(refreshToken, client: client) }
+            let credential = try await Self.signIn(apple)
+            let refreshToken = try #require(credential.tokens.refreshToken)
+            _ = try await apple.refreshTokens(refreshToken)
+            try await apple.revoke(ProviderTokens(refreshToken: refreshToken))
+            let dead = await #expect(throws: FederateError.self) { try await apple.refreshTokens(refreshToken) }
             #expect(dead?.code == .invalidGrant)
         }
     }

@@ -101,22 +101,18 @@ struct SecretsAcrossFlavoursTests {
             cache: ProviderCache(httpClient: PatientTransport.shared))
         let client = try await google.client(
             discovery: DiscoveryClient(httpClient: PatientTransport.shared, logger: run.logs.logger), logger: run.logs.logger)
-        let signIn = try await google.signInWithLoopback(
-            client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true)
-        ) { url in
-            let approved = try await PatientTransport.shared.send(HTTPRequest(url: url))
-            let location = try #require(approved.header("Location"))
-            run.secret(try AuthorizationResponse(redirectURL: location).parameters["code"])
-            // Not awaited, like a real browser: the listener's page waits for the sign-in to finish.
-            Task { _ = try? await PatientTransport.shared.send(HTTPRequest(url: location)) }
-        }
-        run.tokens(signIn.tokens)
-        run.saw(signIn)
-        let refreshToken = try #require(signIn.tokens.refreshToken)
+        let built = try await google.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
+        run.pending(built)
+        let callback = try await Self.callback(built.url, run: run)
+        let tokens = try await client.finish(callback, pending: built.pending)
+        run.tokens(tokens)
+        run.saw(try Credential(providerID: google.providerID, tokens: tokens, rawNonce: built.pending.nonce))
+        let refreshToken = try #require(tokens.refreshToken)
         run.tokens(try await google.refresh(refreshToken, client: client))
         try await google.revoke(refreshToken, client: client)
         await run.failure { _ = try await google.refresh(refreshToken, client: client) }
         await run.failure { try await google.revoke(refreshToken, client: client) }
+        await run.failure { _ = try await client.finish(callback, pending: built.pending) }  // code reused
         run.check()
     }
 
@@ -136,14 +132,15 @@ struct SecretsAcrossFlavoursTests {
         let built = try await apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
         run.pending(built)
         let callback = try await Self.callback(built.url, run: run)
-        let signIn = try await apple.finish(try AppleCallback(response: callback), pending: built.pending, client: client)
-        run.tokens(signIn.tokens)
-        run.saw(signIn)
-        let refreshToken = try #require(signIn.tokens.refreshToken)
+        let tokens = try await client.finish(try AppleCallback(response: callback).response, pending: built.pending)
+        run.tokens(tokens)
+        let identity = try AppleIdentity(try #require(tokens.idTokenClaims))
+        run.saw(try Credential(providerID: apple.providerID, tokens: tokens, rawNonce: built.pending.nonce))
+        let refreshToken = try #require(tokens.refreshToken)
         run.tokens(try await apple.refresh(refreshToken, client: client))
         try await apple.revoke(refreshToken, client: client)
         await run.failure { _ = try await apple.refresh(refreshToken, client: client) }
-        let native = try provider.nativeAuthorizationCode(clientID: "com.example.dev.app", subject: signIn.identity.userID, nonce: "n")
+        let native = try provider.nativeAuthorizationCode(clientID: "com.example.dev.app", subject: identity.userID, nonce: "n")
         run.secret(native)
         await run.failure { _ = try await apple.exchangeNativeCode(native, bundleID: "com.example.dev.app", rawNonce: "other") }
         await run.failure { _ = try await apple.exchangeNativeCode(native, bundleID: "com.example.dev.app", rawNonce: "n") }  // used

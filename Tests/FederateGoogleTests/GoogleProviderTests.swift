@@ -42,58 +42,59 @@ struct GoogleProviderTests {
         Task { _ = try? await PatientTransport.shared.send(HTTPRequest(url: callback)) }
     }
 
+    /// A whole installed-app sign-in through the public flow: `beginSignIn` with a loopback
+    /// listener's redirect URI, the browser (`url` is handed to `inspect` first), then
+    /// `completeSignIn` with the callback the listener received.
+    static func signIn(
+        _ google: GoogleProvider, loginHint: String? = nil, inspect: (String) -> Void = { _ in }
+    ) async throws -> Credential {
+        let listener = try await LoopbackRedirectListener.start(answerAfterFinish: true)
+        defer { listener.close() }
+        let built = try await google.beginSignIn(try SignInRequest(redirectURI: listener.redirectURI, loginHint: loginHint))
+        listener.expect(state: built.pending.state)
+        inspect(built.url)
+        try await browser(built.url)
+        do {
+            let credential = try await google.completeSignIn(try await listener.waitForCallback(), pending: built.pending)
+            await listener.finish(succeeded: true)
+            return credential
+        } catch {
+            await listener.finish(succeeded: false)
+            throw error
+        }
+    }
+
     @Test func installedAppLoopbackSignInWithHostedDomain() async throws {
         try await Self.with { provider in
             let google = Self.google(provider, hostedDomains: ["example.com"])
-            let client = try await google.client()
-            let signIn = try await google.signInWithLoopback(
-                client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true)
-            ) { url in
+            let credential = try await Self.signIn(google) { url in
                 #expect(url.contains("include_granted_scopes=true"))
                 #expect(url.contains("hd=example.com"))
-                try await Self.browser(url)
             }
-            #expect(signIn.idToken.subject == "110248495921238986420")
-            #expect(signIn.hostedDomain == "example.com")
-            #expect(signIn.idToken.authorizedParty == Self.clientID)
-            #expect("\(signIn)".contains(signIn.tokens.accessToken) == false)
+            let idToken = try #require(credential.idToken)
+            #expect(idToken.subject == "110248495921238986420")
+            #expect(credential.subject == "110248495921238986420")
+            #expect(idToken.claims["hd"]?.stringValue == "example.com")
+            #expect(idToken.authorizedParty == Self.clientID)
+            let accessToken = try #require(credential.tokens.accessToken)
+            #expect("\(credential)".contains(accessToken) == false)
 
             // A consumer account is refused when a Workspace domain is required.
-            let bob = await #expect(throws: FederateError.self) {
-                try await google.signInWithLoopback(
-                    client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true), loginHint: "bob@gmail.com"
-                ) { try await Self.browser($0) }
-            }
+            let bob = await #expect(throws: FederateError.self) { try await Self.signIn(google, loginHint: "bob@gmail.com") }
             #expect(bob?.code == .hostedDomainMismatch)
         }
     }
 
-    @Test func granularConsentIsTyped() async throws {
-        try await Self.with { provider in
-            let google = Self.google(provider, scopes: ["openid", "email", Self.calendar])
-            let client = try await google.client()
-            let signIn = try await google.signInWithLoopback(
-                client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true), loginHint: "carol@gmail.com"
-            ) { try await Self.browser($0) }
-            #expect(signIn.refusedScopes == [Self.calendar])
-            #expect(signIn.granted("email"))
-            #expect(!signIn.granted(Self.calendar))
-        }
-    }
-
-    /// The same through the public path: the credential `completeSignIn` gives names the scopes
-    /// Google granted, so an app turns off a feature whose scope the user unticked.
+    /// Granular consent through the public path: the credential `completeSignIn` gives names the
+    /// scopes Google granted, so an app turns off a feature whose scope the user unticked.
     @Test func theCredentialNamesTheGrantedScopes() async throws {
         try await Self.with { provider in
-            let google = Self.google(provider, scopes: ["openid", "email", Self.calendar])
-            let listener = try await LoopbackRedirectListener.start(answerAfterFinish: true)
-            defer { listener.close() }
-            let built = try await google.beginSignIn(try SignInRequest(redirectURI: listener.redirectURI, loginHint: "carol@gmail.com"))
-            listener.expect(state: built.pending.state)
-            try await Self.browser(built.url)
-            let credential = try await google.completeSignIn(try await listener.waitForCallback(), pending: built.pending)
-            await listener.finish(succeeded: true)
+            let requested = ["openid", "email", Self.calendar]
+            let google = Self.google(provider, scopes: requested)
+            let credential = try await Self.signIn(google, loginHint: "carol@gmail.com")
             #expect(Set(credential.grantedScopes) == ["openid", "email"])
+            #expect(requested.filter { !credential.grantedScopes.contains($0) } == [Self.calendar])  // refused
+            #expect(credential.grantedScopes.contains("email"))
             #expect(!credential.grantedScopes.contains(Self.calendar))
         }
     }
@@ -101,14 +102,12 @@ struct GoogleProviderTests {
     @Test func refreshRevokeCascadeAndReauthenticationGuidance() async throws {
         try await Self.with { provider in
             let google = Self.google(provider)
-            let client = try await google.client()
-            let signIn = try await google.signInWithLoopback(
-                client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true)
-            ) { try await Self.browser($0) }
-            let refreshToken = try #require(signIn.tokens.refreshToken)
-            let refreshed = try await google.refresh(refreshToken, client: client, previousIDToken: signIn.idToken)
-            try await google.revoke(refreshed.accessToken, client: client)
-            let dead = await #expect(throws: FederateError.self) { try await google.refresh(refreshToken, client: client) }
+            let credential = try await Self.signIn(google)
+            let refreshToken = try #require(credential.tokens.refreshToken)
+            let refreshed = try await google.refreshTokens(refreshToken)
+            // Revoking the access token revokes its refresh token too.
+            try await google.revoke(ProviderTokens(accessToken: refreshed.accessToken))
+            let dead = await #expect(throws: FederateError.self) { try await google.refreshTokens(refreshToken) }
             #expect(dead?.code == .invalidGrant)
             #expect(dead?.message.contains("sign the user in again") == true)
         }
@@ -118,15 +117,11 @@ struct GoogleProviderTests {
     func authorizationErrorsKeepTheirCodeAndGainGuidance(code: String) async throws {
         try await Self.with({ $0.clients[0].authorizationError = code }) { provider in
             let google = Self.google(provider)
-            let client = try await google.client()
-            let error = await #expect(throws: FederateError.self) {
-                try await google.signInWithLoopback(
-                    client: client, listener: try await LoopbackRedirectListener.start(answerAfterFinish: true)
-                ) { try await Self.browser($0) }
-            }
+            let guidance = try #require(GoogleErrorGuidance.guidance(for: code))
+            let error = await #expect(throws: FederateError.self) { try await Self.signIn(google) }
             #expect(error?.code.rawValue == code)
             #expect(error?.providerError?.code == code)
-            #expect(error?.message.contains(try #require(GoogleErrorGuidance.guidance(for: code))) == true)
+            #expect(error?.message.contains(guidance) == true)
         }
     }
 }
