@@ -1,4 +1,4 @@
-public import FederateServer
+import FederateServer
 public import Vapor
 
 /// Answers every Federate error a handler throws as Federate answers it everywhere:
