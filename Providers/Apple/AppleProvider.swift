@@ -85,7 +85,7 @@ public struct AppleProvider: Sendable {
     /// Without `discovery`, discovery and keys come from `cache`.
     package func client(
         for clientID: String? = nil, discovery: DiscoveryClient? = nil,
-        httpClient: (any HTTPClient)? = nil, logger: Logger = Logger(label: "federate.apple")
+        httpClient: (any HTTPClient)? = nil, logger: Logger? = nil
     ) async throws(FederateError) -> OpenIDClient {
         let id = clientID ?? servicesID
         guard let secretCache = secrets[ExactString(id)] else {

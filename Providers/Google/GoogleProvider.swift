@@ -88,7 +88,7 @@ public struct GoogleProvider: Sendable {
     /// Without `discovery`, discovery and keys come from `cache`.
     package func client(
         discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil,
-        logger: Logger = Logger(label: "federate.google")
+        logger: Logger? = nil
     ) async throws(FederateError) -> OpenIDClient {
         try await cache.client(
             issuer: endpoints.issuer, clientID: clientID, profile: profile, discovery: discovery, httpClient: httpClient, logger: logger

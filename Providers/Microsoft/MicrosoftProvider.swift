@@ -65,7 +65,7 @@ public struct MicrosoftProvider: Sendable {
     /// Discovers the authority's configuration and returns a client with `profile`. Without
     /// `discovery`, discovery and keys come from `cache`.
     package func client(
-        discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil, logger: Logger = Logger(label: "federate.microsoft")
+        discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil, logger: Logger? = nil
     ) async throws(FederateError) -> OpenIDClient {
         try await cache.client(
             issuer: authority, clientID: clientID, profile: profile, discovery: discovery, httpClient: httpClient, logger: logger

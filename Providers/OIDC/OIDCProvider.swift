@@ -77,10 +77,11 @@ public struct OIDCProvider: Sendable {
 
     /// Discovers the issuer and returns a client whose authentication follows what the
     /// provider advertises and what this configuration has. Without `discovery`, discovery
-    /// and keys come from the provider's cache.
+    /// and keys come from the provider's cache; without `logger`, the client logs to the
+    /// cache's (`ProviderCache(logger:)`).
     public func client(
         discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil,
-        logger: Logger = Logger(label: "federate.oidc")
+        logger: Logger? = nil
     ) async throws(FederateError) -> OpenIDClient {
         try await cache.client(
             issuer: issuer, clientID: clientID, profile: profile, discovery: discovery, httpClient: httpClient, logger: logger,

@@ -53,6 +53,20 @@ struct OIDCProviderAgainstDevProviderTests {
         return (client, try await client.finish(callback, pending: built.pending))
     }
 
+    /// A sign-in's flow logs go to the logger the cache was given (`federate serve` passes its
+    /// own, with its level), not to one the provider makes.
+    @Test func theFlowLogsToTheCachesLogger() async throws {
+        try await Self.with { provider in
+            let logs = LogCapture()
+            let oidc = try OIDCProvider(
+                id: "oidc.dev", issuer: provider.issuer, clientID: "basic-only", clientSecret: "b-secret",
+                customParameters: ["nonce": "chosen-by-the-app"],
+                cache: ProviderCache(httpClient: PatientTransport.shared, logger: logs.logger))
+            _ = try await oidc.beginSignIn(SignInRequest(redirectURI: "http://127.0.0.1:9/callback"))
+            #expect(logs.warnings.contains { $0.contains("custom authorization parameter dropped") }, "\(logs.everything)")
+        }
+    }
+
     @Test func everyClientAuthenticationMethodSignsIn() async throws {
         try await Self.with { provider in
             var basic = try OIDCProvider(
