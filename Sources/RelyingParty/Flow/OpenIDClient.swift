@@ -117,22 +117,6 @@ public struct OpenIDClient: Sendable {
         if maxAge != nil, stepUp?.maxAge != nil {
             throw FederateError(.invalidConfiguration, "max_age is given twice: as maxAge and as the step-up's maxAge; give one")
         }
-        guard let delivery else {
-            guard !metadata.requiresPushedAuthorizationRequests else {
-                throw FederateError(
-                    .pushedAuthorizationRequired,
-                    "the provider requires pushed authorization requests (RFC 9126): build the request with delivery:")
-            }
-            return try observability.span(
-                "federate.authorization.start",
-                attributes: ["federate.provider": .string(providerID), "federate.issuer": .string(metadata.issuer)]
-            ) { () throws(FederateError) in
-                try request(
-                    providerID: providerID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode, prompt: prompt,
-                    loginHint: loginHint, maxAge: maxAge, customParameters: customParameters, intent: intent, stepUp: stepUp
-                ).build(for: metadata, now: clock.now, logger: logger)
-            }
-        }
         return try await delivered(
             request(
                 providerID: providerID, redirectURI: redirectURI, scopes: scopes, responseMode: responseMode, prompt: prompt,

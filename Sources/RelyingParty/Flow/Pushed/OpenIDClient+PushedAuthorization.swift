@@ -4,24 +4,31 @@ import Foundation
 extension OpenIDClient {
     /// `request` delivered as `delivery` says: pushed (PAR) when the provider requires it or
     /// `delivery.push` is ``AuthorizationDelivery/Push/always``, signed into a request object
-    /// (JAR) when `delivery.requestObject` is set, else in the URL.
+    /// (JAR) when `delivery.requestObject` is set, else in the URL. Without a `delivery`, in the
+    /// URL, and `pushed_authorization_required` when the provider requires pushing.
     func delivered(
-        _ request: AuthorizationRequest, delivery: AuthorizationDelivery
+        _ request: AuthorizationRequest, delivery: AuthorizationDelivery?
     ) async throws(FederateError) -> BuiltAuthorizationRequest {
-        try await observability.span(
+        if delivery == nil, metadata.requiresPushedAuthorizationRequests {
+            throw FederateError(
+                .pushedAuthorizationRequired,
+                "the provider requires pushed authorization requests (RFC 9126): build the request with delivery:")
+        }
+        return try await observability.span(
             "federate.authorization.start",
             attributes: ["federate.provider": .string(request.providerID), "federate.issuer": .string(metadata.issuer)]
         ) { () async throws(FederateError) in
             let prepared = try request.prepare(for: metadata, now: clock.now, logger: logger)
-            let parameters = try deliverable(prepared.parameters, signing: delivery.requestObject)
-            guard delivery.push == .always || metadata.requiresPushedAuthorizationRequests else {
+            let parameters = try deliverable(prepared.parameters, signing: delivery?.requestObject)
+            // Without a delivery the provider does not require pushing (refused above).
+            guard delivery?.push == .always || metadata.requiresPushedAuthorizationRequests else {
                 let separator = metadata.authorizationEndpoint.contains("?") ? "&" : "?"
                 return BuiltAuthorizationRequest(
                     url: metadata.authorizationEndpoint + separator + FormURLEncoding.encode(parameters), pending: prepared.pending,
                     droppedParameters: prepared.dropped)
             }
             var pushed = try await push(parameters)
-            if delivery.repeatsRequiredParameters {
+            if delivery?.repeatsRequiredParameters == true {
                 for name in ["response_type", "scope", "redirect_uri"] {
                     pushed.repeatedParameters[name] = prepared.parameters.first { $0.0 == name }?.1
                 }
