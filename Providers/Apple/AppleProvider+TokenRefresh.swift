@@ -4,8 +4,10 @@ public import FederateTokens
 extension AppleProvider: TokenRefreshingProvider {
     /// Redeems the refresh token at Apple's token endpoint (Apple keeps the refresh token;
     /// `invalid_grant` when it is dead).
-    public func refreshTokens(_ refreshToken: String) async throws(FederateError) -> ProviderTokens {
-        let tokens = try await refresh(refreshToken, client: try await client())
+    ///
+    /// A new ID token in the answer must name `subject` (`refreshed_id_token_mismatch`).
+    public func refreshTokens(_ refreshToken: String, subject: String) async throws(FederateError) -> ProviderTokens {
+        let tokens = try await client().refresh(refreshToken, subject: subject)
         return ProviderTokens(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, accessTokenExpiresAt: tokens.expiresAt)
     }
 }

@@ -120,11 +120,6 @@ public struct AppleProvider: Sendable {
         return try Self.credential(tokens: tokens, user: nil, rawNonce: rawNonce, nonceMode: nonceMode)
     }
 
-    /// Refreshes (Apple keeps the refresh token; a dead one gives `invalid_grant`: sign in again).
-    package func refresh(_ refreshToken: String, client: OpenIDClient) async throws(FederateError) -> TokenSet {
-        try await client.refresh(refreshToken)
-    }
-
     /// Revokes a token (`hint`: `refresh_token` or `access_token`). Deleting an account
     /// should revoke its refresh token (App Store Review Guideline 5.1.1(v)).
     package func revoke(_ token: String, hint: String = "refresh_token", client: OpenIDClient) async throws(FederateError) {

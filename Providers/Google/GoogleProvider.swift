@@ -107,12 +107,6 @@ public struct GoogleProvider: Sendable {
             maxAge: maxAge, customParameters: customParameters, intent: intent)
     }
 
-    /// Refreshes the access token. `invalid_grant` (expired, revoked or capped refresh token)
-    /// keeps its code and says: sign the user in again.
-    package func refresh(_ refreshToken: String, client: OpenIDClient) async throws(FederateError) -> TokenSet {
-        try await client.refresh(refreshToken)
-    }
-
     /// Revokes an access or refresh token (revoking an access token revokes its refresh token too).
     package func revoke(_ token: String, client: OpenIDClient) async throws(FederateError) {
         try await client.revoke(token)

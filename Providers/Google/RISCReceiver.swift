@@ -12,9 +12,6 @@ import Synchronization
 /// security events do not expire. A `jti` seen within the
 /// de-duplication window is acknowledged again without its events.
 public final class RISCReceiver: Sendable {
-    /// Google's RISC issuer (from `https://accounts.google.com/.well-known/risc-configuration`).
-    package static let googleIssuer = "https://accounts.google.com/"
-
     private let issuer: String
     private let clientIDs: IdentifierSet
     private let keys: any KeySetProvider

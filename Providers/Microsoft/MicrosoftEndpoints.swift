@@ -32,7 +32,4 @@ public struct MicrosoftEndpoints: Sendable, Hashable {
 
     /// The authority (the URL discovery is fetched under) for a path segment: `HOST/SEGMENT/v2.0`.
     package func authority(_ segment: String) -> String { host + "/" + segment + "/v2.0" }
-
-    /// The v2.0 key set every tenant's tokens are signed with (`HOST/common/discovery/v2.0/keys`).
-    package var commonKeys: String { host + "/common/discovery/v2.0/keys" }
 }

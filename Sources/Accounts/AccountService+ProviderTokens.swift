@@ -154,13 +154,14 @@ extension AccountService {
         }
         var fresh: ProviderTokens
         do throws(FederateError) {
-            fresh = try await refresher.refreshTokens(refreshToken)
+            fresh = try await refresher.refreshTokens(refreshToken, subject: record.subject)
             metrics.providerTokens.increment("refresh", record.providerID, "ok")
-        } catch  where error.code == .invalidGrant {
+        } catch  where error.code == .invalidGrant || error.code == .refreshedIDTokenMismatch {
+            // Dead for good, or the provider answered for someone else: only a sign-in helps.
             metrics.providerTokens.increment("refresh", record.providerID, error.code.rawValue)
             await release(true)
-            throw FederateError(
-                .providerSignInRequired, "\(record.providerID) refused the kept refresh token: sign in with it again", cause: error)
+            let refusal = error.code == .invalidGrant ? "refused the kept refresh token" : "refreshed the kept tokens for another subject"
+            throw FederateError(.providerSignInRequired, "\(record.providerID) \(refusal): sign in with it again", cause: error)
         } catch {
             metrics.providerTokens.increment("refresh", record.providerID, error.code.rawValue)
             await release(false)

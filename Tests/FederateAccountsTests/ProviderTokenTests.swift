@@ -122,6 +122,35 @@ extension AccountsTests {
             }
         }
 
+        /// A refresh whose new ID token names another subject than the linked identity's
+        /// (OpenID Connect Core §12.2) gives no access token: the tokens are not this
+        /// identity's, and only a sign-in helps.
+        @Test(arguments: StoreKind.allCases)
+        func aRefreshForAnotherSubjectAsksForASignIn(kind: StoreKind) async throws {
+            try await Self.withDev { dev, clock in
+                try await kind.withStore { store in
+                    let accounts = try Self.service(store, dev, clock: clock)
+                    // alice's tokens, kept for an identity that names someone else.
+                    let alice = try await dev.credential()
+                    let someoneElse = Credential(providerID: "oidc.dev", subject: "someone-else", tokens: alice.tokens)
+                    let uid = try await accounts.signIn(with: someoneElse).user.uid
+                    #expect(try await accounts.accessToken(for: uid, providerID: "oidc.dev") == alice.tokens.accessToken)
+                    clock.advance(by: .seconds(70))
+                    let error = await expectError(.providerSignInRequired) {
+                        try await accounts.accessToken(for: uid, providerID: "oidc.dev")
+                    }
+                    #expect((error?.cause as? FederateError)?.code == .refreshedIDTokenMismatch, "\(String(describing: error))")
+                    #expect(dev.server.refreshStatistics.requests == 1)
+                    #expect(try await store.keptTokens(uid: uid, providerID: "oidc.dev")?.needsSignIn == true)
+
+                    // The provider's own subject, alice's, refreshes.
+                    let aliceUID = try await accounts.signIn(with: try await dev.credential()).user.uid
+                    clock.advance(by: .seconds(70))
+                    #expect(try await dev.accepts(try await accounts.accessToken(for: aliceUID, providerID: "oidc.dev")))
+                }
+            }
+        }
+
         @Test(arguments: StoreKind.allCases)
         func invalidGrantAsksForASignInAndNothingMore(kind: StoreKind) async throws {
             try await Self.withDev { dev, clock in

@@ -108,9 +108,9 @@ struct SecretsAcrossFlavoursTests {
         run.tokens(tokens)
         run.saw(try Credential(providerID: google.providerID, tokens: tokens, rawNonce: built.pending.nonce))
         let refreshToken = try #require(tokens.refreshToken)
-        run.tokens(try await google.refresh(refreshToken, client: client))
+        run.tokens(try await client.refresh(refreshToken))
         try await google.revoke(refreshToken, client: client)
-        await run.failure { _ = try await google.refresh(refreshToken, client: client) }
+        await run.failure { _ = try await client.refresh(refreshToken) }
         await run.failure { try await google.revoke(refreshToken, client: client) }
         await run.failure { _ = try await client.finish(callback, pending: built.pending) }  // code reused
         run.check()
@@ -137,9 +137,9 @@ struct SecretsAcrossFlavoursTests {
         let identity = try AppleIdentity(try #require(tokens.idTokenClaims))
         run.saw(try Credential(providerID: apple.providerID, tokens: tokens, rawNonce: built.pending.nonce))
         let refreshToken = try #require(tokens.refreshToken)
-        run.tokens(try await apple.refresh(refreshToken, client: client))
+        run.tokens(try await client.refresh(refreshToken))
         try await apple.revoke(refreshToken, client: client)
-        await run.failure { _ = try await apple.refresh(refreshToken, client: client) }
+        await run.failure { _ = try await client.refresh(refreshToken) }
         let native = try provider.nativeAuthorizationCode(clientID: "com.example.dev.app", subject: identity.userID, nonce: "n")
         run.secret(native)
         await run.failure { _ = try await apple.exchangeNativeCode(native, bundleID: "com.example.dev.app", rawNonce: "other") }

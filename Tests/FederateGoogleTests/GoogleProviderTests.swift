@@ -104,10 +104,17 @@ struct GoogleProviderTests {
             let google = Self.google(provider)
             let credential = try await Self.signIn(google)
             let refreshToken = try #require(credential.tokens.refreshToken)
-            let refreshed = try await google.refreshTokens(refreshToken)
+            // A refreshed ID token must name the identity the tokens were kept for (OpenID Connect Core §12.2).
+            let mismatch = await #expect(throws: FederateError.self) {
+                try await google.refreshTokens(refreshToken, subject: credential.subject + "-another")
+            }
+            #expect(mismatch?.code == .refreshedIDTokenMismatch)
+            let refreshed = try await google.refreshTokens(refreshToken, subject: credential.subject)
             // Revoking the access token revokes its refresh token too.
             try await google.revoke(ProviderTokens(accessToken: refreshed.accessToken))
-            let dead = await #expect(throws: FederateError.self) { try await google.refreshTokens(refreshToken) }
+            let dead = await #expect(throws: FederateError.self) {
+                try await google.refreshTokens(refreshToken, subject: credential.subject)
+            }
             #expect(dead?.code == .invalidGrant)
             #expect(dead?.message.contains("sign the user in again") == true)
         }

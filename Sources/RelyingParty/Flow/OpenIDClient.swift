@@ -201,6 +201,21 @@ public struct OpenIDClient: Sendable {
     public func refresh(
         _ refreshToken: String, previousIDToken: IDToken? = nil, scopes: [String]? = nil
     ) async throws(FederateError) -> TokenSet {
+        try await refresh(
+            refreshToken, scopes: scopes, keeping: previousIDToken.map { (issuer: Optional($0.issuer), subject: $0.subject) })
+    }
+
+    /// Refreshes the tokens of a sign-in whose ID token named `subject` (the account layer
+    /// keeps the subject, not the ID token): a new ID token must name it too.
+    package func refresh(_ refreshToken: String, subject: String) async throws(FederateError) -> TokenSet {
+        try await refresh(refreshToken, scopes: nil, keeping: (issuer: nil, subject: subject))
+    }
+
+    /// The refresh; a new ID token must keep `original`'s subject, and its issuer when given
+    /// (a verified ID token always has this client's issuer, or one of its tenants').
+    private func refresh(
+        _ refreshToken: String, scopes: [String]?, keeping original: (issuer: String?, subject: String)?
+    ) async throws(FederateError) -> TokenSet {
         var form: [(String, String)] = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if let scopes { form.append(("scope", scopes.joined(separator: " "))) }
         form += resourceParameters
@@ -217,8 +232,8 @@ public struct OpenIDClient: Sendable {
         let tokens = try await tokenSet(
             from: response, requestedScopes: scopes ?? [], previousRefreshToken: refreshToken, idTokenRequired: false,
             expectations: IDTokenExpectations())
-        if let previousIDToken, let fresh = tokens.idTokenClaims {
-            guard fresh.issuer.exactlyEquals(previousIDToken.issuer), fresh.subject.exactlyEquals(previousIDToken.subject),
+        if let original, let fresh = tokens.idTokenClaims {
+            guard original.issuer.map(fresh.issuer.exactlyEquals) ?? true, fresh.subject.exactlyEquals(original.subject),
                 fresh.audiences.contains(where: { $0.exactlyEquals(clientID) })
             else {
                 throw FederateError(.refreshedIDTokenMismatch, "the refreshed ID token changed iss or sub, or lacks this client in aud")

@@ -6,27 +6,12 @@
 package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    /// The decoding table, four shifted copies: entry `256 * k + c` holds character `c`'s six
-    /// bits in the place of the `k`-th character of a quantum within its 24-bit group, so a
-    /// quantum decodes to four loads and three ORs. A character outside the alphabet sets bit 24.
-    private static let decodeTable: [UInt32] = {
-        var table = [UInt32](repeating: invalid, count: 4 * 256)
-        for (value, character) in alphabet.enumerated() {
-            for k in 0..<4 { table[256 * k + Int(character)] = UInt32(value) << (18 - 6 * k) }
-        }
-        return table
-    }()
-
-    /// The bit a character outside the alphabet sets in a decoded group.
-    private static let invalid: UInt32 = 1 << 24
-
-    /// Each byte's six bits (`0x40` for a byte outside the alphabet), for ``isCanonical(_:)``.
+    /// Each byte's six bits (`0x40` for a byte outside the alphabet): the decoding table.
     ///
-    /// Written out rather than built from ``alphabet`` like ``decodeTable``: a global array of
-    /// literals is emitted as a static object, so reading it costs no `swift_once` (a token's
-    /// header is checked this way on every verification, and the lazy table's accessor was
-    /// called once per character). Sixteen bytes a row, from byte 0; `Base64URLTests` checks
-    /// it against the decoder.
+    /// Written out rather than built from ``alphabet``: a global array of literals is emitted
+    /// as a static object, so reading it costs no `swift_once` (every token's segments are
+    /// decoded with it, and a lazy table's accessor was called on every use). Sixteen bytes a
+    /// row, from byte 0; `Base64URLTests` checks it against ``alphabet``.
     private static let sextets: [UInt8] = [
         0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40,
         0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40,
@@ -119,32 +104,34 @@ package enum Base64URL {
     static func decode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) -> Bool {
         let count = input.count
         let remainder = count % 4
-        return decodeTable.withUnsafeBufferPointer { table -> Bool in
+        return sextets.withUnsafeBufferPointer { table -> Bool in
+            func sextet(_ index: Int) -> UInt32 { UInt32(table[Int(input[index])]) }
             var i = 0, o = 0
             let fullEnd = count - remainder
-            var bad: UInt32 = 0
+            // Any character outside the alphabet sets the mark's bit here.
+            var marks: UInt32 = 0
             while i < fullEnd {
-                let group =
-                    table[Int(input[i])] | table[256 + Int(input[i + 1])] | table[512 + Int(input[i + 2])] | table[768 + Int(input[i + 3])]
-                bad |= group
+                let a = sextet(i), b = sextet(i + 1), c = sextet(i + 2), d = sextet(i + 3)
+                marks |= a | b | c | d
+                let group = a << 18 | b << 12 | c << 6 | d
                 output[o] = UInt8(truncatingIfNeeded: group >> 16)
                 output[o + 1] = UInt8(truncatingIfNeeded: group >> 8)
                 output[o + 2] = UInt8(truncatingIfNeeded: group)
                 i += 4
                 o += 3
             }
+            // The unused low bits of the last character must be zero (one spelling per value).
             if remainder == 2 {
-                let group = table[Int(input[i])] | table[256 + Int(input[i + 1])]
-                // The unused low bits of the last character must be zero (one spelling per value).
-                bad |= group | (group & 0xF000 == 0 ? 0 : invalid)
-                output[o] = UInt8(truncatingIfNeeded: group >> 16)
+                let a = sextet(i), b = sextet(i + 1)
+                marks |= a | b | (b & 0x0F == 0 ? 0 : UInt32(outsideAlphabet))
+                output[o] = UInt8(truncatingIfNeeded: a << 2 | b >> 4)
             } else if remainder == 3 {
-                let group = table[Int(input[i])] | table[256 + Int(input[i + 1])] | table[512 + Int(input[i + 2])]
-                bad |= group | (group & 0xC0 == 0 ? 0 : invalid)
-                output[o] = UInt8(truncatingIfNeeded: group >> 16)
-                output[o + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                let a = sextet(i), b = sextet(i + 1), c = sextet(i + 2)
+                marks |= a | b | c | (c & 0x03 == 0 ? 0 : UInt32(outsideAlphabet))
+                output[o] = UInt8(truncatingIfNeeded: a << 2 | b >> 4)
+                output[o + 1] = UInt8(truncatingIfNeeded: b << 4 | c >> 2)
             }
-            return bad & invalid == 0
+            return marks & UInt32(outsideAlphabet) == 0
         }
     }
 }

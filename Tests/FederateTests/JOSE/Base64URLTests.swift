@@ -19,7 +19,28 @@ import Federate
         #expect(Base64URL.decode(text) == nil)
     }
 
-    /// `isCanonical` (the header caches' check, with its own table) accepts exactly what the
+    /// The decoding table, written out as literals, against RFC 4648's alphabet: each of the 64
+    /// characters, in each of a quantum's four places, decodes to its own six bits there, and
+    /// every other byte is refused.
+    @Test func everyCharacterDecodesToItsPlaceInTheAlphabet() {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        for byte in UInt8.min...UInt8.max {
+            let value = alphabet.firstIndex(of: byte)
+            for place in 0..<4 {
+                var quantum = Array("AAAA".utf8)
+                quantum[place] = byte
+                let decoded = quantum.withUnsafeBufferPointer { Base64URL.decode(bytes: $0) }
+                guard let value else {
+                    #expect(decoded == nil, "\(byte) in place \(place)")
+                    continue
+                }
+                let group = UInt32(value) << (18 - 6 * place)
+                #expect(decoded == [UInt8(group >> 16), UInt8(group >> 8 & 0xFF), UInt8(group & 0xFF)], "\(byte) in place \(place)")
+            }
+        }
+    }
+
+    /// `isCanonical` (the header caches' check, without decoding) accepts exactly what the
     /// decoder accepts: every byte, in every position of a full quantum and of both tails.
     @Test func canonicalCheckAgreesWithTheDecoder() {
         for byte in UInt8.min...UInt8.max {
