@@ -118,9 +118,7 @@ package struct AuthorizationRequest: Sendable {
         for metadata: ProviderMetadata, now: Date, logger: Logger = Logger(label: "federate.authorize")
     ) throws(FederateError) -> BuiltAuthorizationRequest {
         let prepared = try prepare(for: metadata, now: now, logger: logger)
-        let separator = metadata.authorizationEndpoint.contains("?") ? "&" : "?"
-        let url = metadata.authorizationEndpoint + separator + FormURLEncoding.encode(prepared.parameters)
-        return BuiltAuthorizationRequest(url: url, pending: prepared.pending, droppedParameters: prepared.dropped)
+        return prepared.inURL(of: metadata.authorizationEndpoint, parameters: prepared.parameters)
     }
 
     /// The checked parameters, in order, with fresh `state`, `nonce` and PKCE: what ``build(for:now:logger:)``
@@ -201,6 +199,14 @@ struct PreparedAuthorization: Sendable {
     let pending: PendingAuthorization
     /// Custom parameters dropped because Federate owns them.
     let dropped: [String]
+
+    /// The request with `parameters` (``parameters``, or those carrying a request object) in the
+    /// query of `endpoint`, the provider's authorization endpoint.
+    func inURL(of endpoint: String, parameters: [(String, String)]) -> BuiltAuthorizationRequest {
+        let separator = endpoint.contains("?") ? "&" : "?"
+        return BuiltAuthorizationRequest(
+            url: endpoint + separator + FormURLEncoding.encode(parameters), pending: pending, droppedParameters: dropped)
+    }
 }
 
 /// The result of `AuthorizationRequest/build(for:now:logger:)`.

@@ -22,10 +22,7 @@ extension OpenIDClient {
             let parameters = try deliverable(prepared.parameters, signing: delivery?.requestObject)
             // Without a delivery the provider does not require pushing (refused above).
             guard delivery?.push == .always || metadata.requiresPushedAuthorizationRequests else {
-                let separator = metadata.authorizationEndpoint.contains("?") ? "&" : "?"
-                return BuiltAuthorizationRequest(
-                    url: metadata.authorizationEndpoint + separator + FormURLEncoding.encode(parameters), pending: prepared.pending,
-                    droppedParameters: prepared.dropped)
+                return prepared.inURL(of: metadata.authorizationEndpoint, parameters: parameters)
             }
             var pushed = try await push(parameters)
             if delivery?.repeatsRequiredParameters == true {
