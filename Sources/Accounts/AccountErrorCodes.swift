@@ -56,7 +56,8 @@ extension FederateError.Code {
     /// again for every merge it has not finished.
     public static let mergeHookFailed: Self = "merge_hook_failed"
     /// The account layer holds no usable provider tokens for this identity: none were kept,
-    /// or the provider refused the refresh token for good (`invalid_grant`). The person must
-    /// sign in with that provider again (reauthenticate, or sign in) to give new ones.
+    /// the provider refused the refresh token for good (`invalid_grant`), or its refreshed ID
+    /// token named another subject (`refreshed_id_token_mismatch`). The person must sign in
+    /// with that provider again (reauthenticate, or sign in) to give new ones.
     public static let providerSignInRequired: Self = "provider_sign_in_required"
 }
