@@ -7,16 +7,20 @@
 #      every request (BearerAuthenticationMiddleware; keys cached); a tampered token must get 401;
 #   3. `openssl speed rsa2048` on the server's core (core 1);
 #   4. wrk pinned to core 0 (-t1 -c32): GET / (a static page, the baseline), then GET /api/whoami,
-#      both with the same Authorization header, so parsing the request costs the same;
-#   5. the added time per request, (1/bearer − 1/plain), against one raw verify (1/openssl);
+#      both with the same Authorization header, so parsing the request costs the same; the pair
+#      repeated LOAD_ROUNDS times (3), alternating, so a neighbour slowing the host for a while
+#      weighs on both routes;
+#   5. the added time per request, (1/bearer − 1/plain), against one raw verify (1/openssl),
+#      over all rounds and per round (with their median);
 #      the server's CPU time per request (from /proc, less sensitive to a loaded machine than
 #      throughput); its resident memory; the load average.
 #
-# Usage: scripts/load.sh                       release build, 10 s per route
+# Usage: scripts/load.sh                       release build, 3 rounds of 10 s per route
 #        LOAD_SOAK=300 scripts/load.sh         then 300 s more on /api/whoami, resident memory
 #                                              sampled every 30 s (Docs/Performance.md, memory)
 # Environment: LOAD_BUILD (release|debug), LOAD_BINARY (skip the build, use this federate),
-#   LOAD_DURATION (per route, default 10s), LOAD_CONNECTIONS (32), LOAD_SERVER_CPU (1),
+#   LOAD_DURATION (per route and round, default 10s), LOAD_ROUNDS (3; 1 with LOAD_ALLOCS or
+#   LOAD_PERF, which count and sample one pair), LOAD_CONNECTIONS (32), LOAD_SERVER_CPU (1),
 #   LOAD_CLIENT_CPU (0), LOAD_ALLOCS=1 (count the server's heap allocations per request with
 #   an LD_PRELOAD counter built from scripts/malloc-count.c; needs cc), LOAD_PERF=1 (sample
 #   the server with `perf record` during both measurements and print, per symbol, the CPU
@@ -124,16 +128,25 @@ measure() { # $1 = path, $2 = label; sets RPS_<label>, TICKS_<label>, REQS_<labe
     printf -v "TICKS_$2" '%s' "$((t1 - t0))"
     printf -v "ALLOCS_$2" '%s' "$((a1 - a0))"
 }
+ROUNDS="${LOAD_ROUNDS:-3}"
+[[ ${LOAD_ALLOCS:-0} == 1 || ${LOAD_PERF:-0} == 1 ]] && ROUNDS=1
 RSS_START="$(rss_kib "$SERVER")"
-measure / plain
-measure /api/whoami bearer
+: >"$WORK/rounds.txt"
+for _ in $(seq "$ROUNDS"); do
+    measure / plain
+    measure /api/whoami bearer
+    echo "$RPS_plain $RPS_bearer $REQS_plain $REQS_bearer $TICKS_plain $TICKS_bearer" >>"$WORK/rounds.txt"
+done
 LOAD_END="$(loadavg)"
 RSS_AFTER="$(rss_kib "$SERVER")"
 
 HZ="$(getconf CLK_TCK)"
-awk -v raw="$RAW" -v plain="$RPS_plain" -v bearer="$RPS_bearer" -v hz="$HZ" \
-    -v tp="$TICKS_plain" -v tb="$TICKS_bearer" -v np="$REQS_plain" -v nb="$REQS_bearer" \
-    -v ap="$ALLOCS_plain" -v ab="$ALLOCS_bearer" -v counted="${#PRELOAD[@]}" 'BEGIN {
+# Over all rounds: requests and the time they took (requests / rate), the server's CPU ticks.
+awk -v raw="$RAW" -v hz="$HZ" -v ap="$ALLOCS_plain" -v ab="$ALLOCS_bearer" -v counted="${#PRELOAD[@]}" '
+{ np += $3; nb += $4; sp += $3 / $1; sb += $4 / $2; tp += $5; tb += $6
+  round[NR] = (1e6 / $2 - 1e6 / $1) * raw / 1e6 }
+END {
+    plain = np / sp; bearer = nb / sb
     added = 1e6 / bearer - 1e6 / plain; verify = 1e6 / raw
     cp = tp / hz * 1e6 / np; cb = tb / hz * 1e6 / nb
     printf "openssl speed rsa2048 (core of the server)   %10.0f verify/s  (%.1f us each)\n", raw, verify
@@ -141,8 +154,18 @@ awk -v raw="$RAW" -v plain="$RPS_plain" -v bearer="$RPS_bearer" -v hz="$HZ" \
     printf "GET /api/whoami (RS256 bearer ID token)      %10.0f req/s     server CPU %.1f us/req\n", bearer, cb
     printf "added by verification, from throughput       %10.1f us/req  = %.2f x one raw verify\n", added, added / verify
     printf "added by verification, from server CPU time  %10.1f us/req  = %.2f x one raw verify\n", cb - cp, (cb - cp) / verify
+    if (NR > 1) {
+        line = ""
+        for (i = 1; i <= NR; i++) {
+            line = line sprintf(" %.2f", round[i])
+            for (j = i; j > 1 && sorted[j - 1] > round[i]; j--) sorted[j] = sorted[j - 1]
+            sorted[j] = round[i]
+        }
+        median = NR % 2 ? sorted[(NR + 1) / 2] : (sorted[NR / 2] + sorted[NR / 2 + 1]) / 2
+        printf "added per round, x one raw verify           %s (median %.2f)\n", line, median
+    }
     if (counted) printf "heap allocations per request                 %10.1f (/) %10.1f (/api/whoami)\n", ap / np, ab / nb
-}'
+}' "$WORK/rounds.txt"
 echo "server resident memory: ${RSS_START} KiB before, ${RSS_AFTER} KiB after; load average ${LOAD_START} before, ${LOAD_END} after"
 if [[ ${LOAD_PERF:-0} == 1 ]]; then
     python3 "$ROOT/scripts/perf-diff.py" "$WORK/plain.perf" "$REQS_plain" "$WORK/bearer.perf" "$REQS_bearer"

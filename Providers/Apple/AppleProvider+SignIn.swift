@@ -6,7 +6,7 @@ extension AppleProvider: SignInProvider {
     /// `apple.com`.
     public var providerID: String { Self.providerID }
 
-    /// Server-to-server notifications, bearer ID tokens and warming.
+    /// Server-to-server notifications, bearer ID tokens, warming and token refresh.
     public var capabilities: ProviderCapabilities {
         ProviderCapabilities(events: self, bearerTokens: self, warming: self, tokenRefresh: self)
     }

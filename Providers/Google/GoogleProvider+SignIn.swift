@@ -6,7 +6,7 @@ extension GoogleProvider: SignInProvider {
     /// `google.com`.
     public var providerID: String { Self.providerID }
 
-    /// RISC security events, bearer ID tokens and warming.
+    /// RISC security events, bearer ID tokens, warming and token refresh.
     public var capabilities: ProviderCapabilities {
         ProviderCapabilities(events: self, bearerTokens: self, warming: self, tokenRefresh: self)
     }
