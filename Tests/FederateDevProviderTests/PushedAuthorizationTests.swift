@@ -64,9 +64,18 @@ struct PushedAuthorizationTests {
             }
             #expect(refused?.code == .pushedAuthorizationRequired)
             // The provider itself refuses a request that was not pushed.
-            let plain = try AuthorizationRequest(providerID: "oidc.dev", clientID: "dev-public", redirectURI: Flavor.redirectURI)
-                .build(for: client.metadata, now: Date(timeIntervalSince1970: 1_700_000_000))
-            #expect(try await PatientTransport.shared.send(HTTPRequest(url: plain.url)).status == 400)
+            var plain = URLComponents(string: client.metadata.authorizationEndpoint)
+            plain?.queryItems = [
+                URLQueryItem(name: "client_id", value: "dev-public"), URLQueryItem(name: "response_type", value: "code"),
+                URLQueryItem(name: "redirect_uri", value: Flavor.redirectURI), URLQueryItem(name: "scope", value: "openid"),
+                URLQueryItem(name: "state", value: "s"), URLQueryItem(name: "nonce", value: "n"),
+                URLQueryItem(name: "code_challenge", value: String(repeating: "A", count: 43)),
+                URLQueryItem(name: "code_challenge_method", value: "S256"),
+            ]
+            let plainURL = try #require(plain?.string)
+            let refusal = try await PatientTransport.shared.send(HTTPRequest(url: plainURL))
+            #expect(refusal.status == 400)
+            #expect(String(decoding: refusal.body, as: UTF8.self).contains("Pushed request required"))
 
             let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: Flavor.redirectURI, delivery: .automatic)
             #expect(built.pushed != nil)

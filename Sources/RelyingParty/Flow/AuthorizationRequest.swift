@@ -112,17 +112,8 @@ package struct AuthorizationRequest: Sendable {
         self.lifetime = lifetime
     }
 
-    /// Builds the authorization URL for `metadata`, with fresh `state`, `nonce` and PKCE; the
-    /// flow starts at `now` (``OpenIDClient`` passes its clock's time).
-    package func build(
-        for metadata: ProviderMetadata, now: Date, logger: Logger = Logger(label: "federate.authorize")
-    ) throws(FederateError) -> BuiltAuthorizationRequest {
-        let prepared = try prepare(for: metadata, now: now, logger: logger)
-        return prepared.inURL(of: metadata.authorizationEndpoint, parameters: prepared.parameters)
-    }
-
-    /// The checked parameters, in order, with fresh `state`, `nonce` and PKCE: what ``build(for:now:logger:)``
-    /// puts in the URL, and what a pushed request (RFC 9126) or a request object (RFC 9101) carries instead.
+    /// The checked parameters, in order, with fresh `state`, `nonce` and PKCE: what the authorization URL
+    /// carries, and what a pushed request (RFC 9126) or a request object (RFC 9101) carries instead.
     func prepare(for metadata: ProviderMetadata, now: Date, logger: Logger) throws(FederateError) -> PreparedAuthorization {
         guard responseType == "code" else {
             throw FederateError(
@@ -209,7 +200,8 @@ struct PreparedAuthorization: Sendable {
     }
 }
 
-/// The result of `AuthorizationRequest/build(for:now:logger:)`.
+/// An authorization request ready to send: the result of
+/// `OpenIDClient.authorizationRequest(providerID:redirectURI:...)`.
 public struct BuiltAuthorizationRequest: Sendable {
     /// Where to send the browser.
     public let url: String

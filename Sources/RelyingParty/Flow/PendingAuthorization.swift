@@ -44,7 +44,7 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
     /// the same user's session.
     package var uid: String?
 
-    /// Creates a pending authorization (normally via `AuthorizationRequest/build(for:now:logger:)`).
+    /// Creates a pending authorization (normally by `OpenIDClient.authorizationRequest(providerID:redirectURI:...)`).
     package init(
         issuer: String, providerID: String, clientID: String, redirectURI: String, state: String, nonce: String,
         codeVerifier: String, scopes: [String], responseMode: ResponseMode?, maxAge: Duration?, intent: AuthorizationIntent,
