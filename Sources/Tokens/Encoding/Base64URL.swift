@@ -73,11 +73,17 @@ package enum Base64URL {
             last = sextets[Int(byte)]
             guard last & outsideAlphabet == 0 else { return false }
         }
-        // The unused low bits of the last character must be zero (one spelling per value).
+        return last & unusedBits(remainder) == 0
+    }
+
+    /// The low bits of a segment's last character that carry no data when the segment ends
+    /// `remainder` characters into a quantum (four after two characters, two after three):
+    /// they must be zero, so every byte string has one spelling.
+    private static func unusedBits(_ remainder: Int) -> UInt8 {
         switch remainder {
-        case 2: return last & 0x0F == 0
-        case 3: return last & 0x03 == 0
-        default: return true
+        case 2: 0x0F
+        case 3: 0x03
+        default: 0
         }
     }
 
@@ -120,14 +126,15 @@ package enum Base64URL {
                 i += 4
                 o += 3
             }
-            // The unused low bits of the last character must be zero (one spelling per value).
+            // The last character's unused bits set the mark too.
+            let unused = UInt32(unusedBits(remainder))
             if remainder == 2 {
                 let a = sextet(i), b = sextet(i + 1)
-                marks |= a | b | (b & 0x0F == 0 ? 0 : UInt32(outsideAlphabet))
+                marks |= a | b | (b & unused == 0 ? 0 : UInt32(outsideAlphabet))
                 output[o] = UInt8(truncatingIfNeeded: a << 2 | b >> 4)
             } else if remainder == 3 {
                 let a = sextet(i), b = sextet(i + 1), c = sextet(i + 2)
-                marks |= a | b | c | (c & 0x03 == 0 ? 0 : UInt32(outsideAlphabet))
+                marks |= a | b | c | (c & unused == 0 ? 0 : UInt32(outsideAlphabet))
                 output[o] = UInt8(truncatingIfNeeded: a << 2 | b >> 4)
                 output[o + 1] = UInt8(truncatingIfNeeded: b << 4 | c >> 2)
             }

@@ -54,6 +54,21 @@ import Federate
         }
     }
 
+    /// RFC 4648 §3.5: after two characters of a quantum the last one's low four bits carry no
+    /// data, after three its low two; they must be zero. So exactly the characters whose value
+    /// is a multiple of 16 (then 4) end a segment, in the decoder and in `isCanonical` alike.
+    @Test func aTailsUnusedBitsMustBeZero() {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        for (value, character) in alphabet.enumerated() {
+            for (prefix, unused) in [("A", 16), ("AA", 4), ("AAAAA", 16), ("AAAAAA", 4)] {
+                let input = Array(prefix.utf8) + [character]
+                let canonical = value % unused == 0
+                #expect((input.withUnsafeBufferPointer { Base64URL.decode(bytes: $0) } != nil) == canonical, "\(input)")
+                #expect(Base64URL.isCanonical(input) == canonical, "\(input)")
+            }
+        }
+    }
+
     @Test func acceptsCanonicalTails() {
         #expect(Base64URL.decode("AA") == [0])
         #expect(Base64URL.decode("AAA") == [0, 0])
