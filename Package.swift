@@ -217,7 +217,7 @@ let package = Package(
             name: "FederateHummingbird",
             dependencies: [
                 "Federate", "FederateServer", logging, .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Sources/Server/Hummingbird",
             swiftSettings: strict
@@ -327,8 +327,10 @@ let package = Package(
         .testTarget(
             name: "FederateHummingbirdTests",
             dependencies: [
-                "FederateHummingbird", "FederateServer", "FederateMCP", "Federate", "FederateTestSupport", "FederateDevProvider", "FederateCLI",
-                "FederateGoogle", "FederateApple", "FederateOIDC", "FederateOAuth2", "FederateGitHub", "FederateSQLite", "FederatePostgres", logging,
+                "FederateHummingbird", "FederateServer", "FederateMCP", "Federate", "FederateTestSupport", "FederateDevProvider",
+                "FederateCLI",
+                "FederateGoogle", "FederateApple", "FederateOIDC", "FederateOAuth2", "FederateGitHub", "FederateSQLite", "FederatePostgres",
+                logging,
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -351,7 +353,8 @@ let package = Package(
             dependencies: [
                 "Federate", "FederateURLSession", "FederateOIDC", "FederateGoogle", "FederateApple", "FederateMicrosoft", "FederateOAuth2",
                 "FederateGitHub", "FederateSQLite", "FederatePostgres", "FederateHummingbird", "FederateMCP", "FederateDevProvider",
-                "FederateTestSupport", logging, .product(name: "Hummingbird", package: "hummingbird"), .product(name: "MCP", package: "swift-sdk"),
+                "FederateTestSupport", logging, .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ] + crypto,

@@ -47,10 +47,24 @@ extension FederateError.Code {
 
     // MARK: Guests, merges and kept provider tokens
 
+    /// As many guest accounts are alive as the service allows (`maximumLiveGuests`): no new
+    /// one until some are upgraded or expire. A server answers 503 with `Retry-After`.
+    public static let guestCapacityReached: Self = "guest_capacity_reached"
     /// A merge ticket (`AccountErrorContext/mergeTicket`) that is malformed, tampered with,
-    /// sealed with a key the service no longer has, expired, or that does not name the account
-    /// it is used on. Link the credential again to get a new one.
+    /// sealed with a key the service no longer has, expired, used already, issued to another
+    /// session, that does not name the account it is used on, or one of whose accounts is gone.
+    /// Link the credential again to get a new one.
     public static let invalidMergeTicket: Self = "invalid_merge_ticket"
+    /// A merge would absorb the account that linked, a full account, into the credential's
+    /// account: only a guest is merged that way, since a full account would be given away on the
+    /// strength of an old session. Merge the other way: the credential's account into the one
+    /// that linked, from a session of the one that linked.
+    public static let mergeSourceNotGuest: Self = "merge_source_not_guest"
+    /// A merge would absorb the credential's account (a full account), but the link's
+    /// credential did not prove a sign-in at the provider during the link (an ID token's
+    /// `auth_time` no earlier than the link's start; an OAuth 2.0 provider without ID tokens
+    /// never proves one). Link again, signing in at the provider, then merge.
+    public static let mergeRequiresFreshSignIn: Self = "merge_requires_fresh_sign_in"
     /// The accounts were merged, but the application's merge hook failed: its data is still
     /// under the merged account's `uid`. `AccountService.resumePendingMerges()` runs the hook
     /// again for every merge it has not finished.

@@ -23,10 +23,15 @@ extension AccountService {
     /// ``link(_:with:)`` upgrades the guest in place (same `uid`, same data) and issues a full
     /// session. Until then the guest's sessions are weak: ``requireRecentLogin(_:within:)``
     /// refuses them. A guest that never links expires `AccountServiceConfiguration.guestLifetime`
-    /// after its creation: its sessions end then, it can no longer link, and
-    /// ``pruneExpiredGuests(limit:)`` deletes it.
+    /// after its creation (7 days by default): its sessions end then, it can no longer link,
+    /// and ``pruneExpiredGuests(limit:)`` deletes it. Past `AccountServiceConfiguration`'s
+    /// `maximumLiveGuests` guests alive at once, throws `guest_capacity_reached`.
     public func signInAsGuest() async throws(FederateError) -> GuestSignIn {
         let now = clock.now
+        let alive = now.adding(.zero - configuration.guestLifetime)
+        if try await storage.hasGuests(atLeast: max(1, configuration.maximumLiveGuests), createdAfter: alive) {
+            throw FederateError(.guestCapacityReached, "the most guest accounts allowed at once exist: try again later, or sign in")
+        }
         let user = User(
             uid: SecureRandom.token(byteCount: 21), email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: now,
             lastSignInAt: now, isGuest: true, identities: [])

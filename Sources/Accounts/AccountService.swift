@@ -141,13 +141,23 @@ public struct AccountService: Sendable {
     /// the credential and a merge ticket for ``merge(ticket:into:)``), `provider_already_linked`,
     /// `email_already_in_use` (the credential's email belongs to another user, under one
     /// account per email), `user_not_found` (also for an expired guest), `user_disabled`.
-    public func link(_ uid: String, with credential: Credential) async throws(FederateError) -> AuthResult {
+    ///
+    /// The merge ticket is issued to `session` (the session that links; without one it merges
+    /// nothing), and it can absorb the identity's owner, a full account, only when the
+    /// credential proved a sign-in during the link's flow: with `authenticatedAfter`, the
+    /// flow's start, by the rule of ``reauthenticate(_:with:authenticatedAfter:)`` (an ID
+    /// token's `auth_time` no earlier than that instant; never a missing one).
+    public func link(
+        _ uid: String, with credential: Credential, authenticatedAfter: Date? = nil, session: AccountSession? = nil
+    ) async throws(FederateError) -> AuthResult {
         try await observed(.link, providerID: credential.providerID) { () async throws(FederateError) in
-            try await linkUnobserved(uid, with: credential)
+            try await linkUnobserved(uid, with: credential, authenticatedAfter: authenticatedAfter, session: session)
         }
     }
 
-    private func linkUnobserved(_ uid: String, with credential: Credential) async throws(FederateError) -> AuthResult {
+    private func linkUnobserved(
+        _ uid: String, with credential: Credential, authenticatedAfter: Date?, session: AccountSession?
+    ) async throws(FederateError) -> AuthResult {
         try Self.validate(credential)
         let now = clock.now
         var user = try await activeUser(uid)
@@ -155,7 +165,8 @@ public struct AccountService: Sendable {
             if owner.uid.exactlyEquals(uid) {
                 throw FederateError(.providerAlreadyLinked, "this \(credential.providerID) identity is already linked to the user")
             }
-            throw try await credentialInUse(credential, linking: uid, owner: owner.uid, now: now)
+            throw try await credentialInUse(
+                credential, linking: uid, owner: owner.uid, now: now, authenticatedAfter: authenticatedAfter, session: session)
         }
         if user.identity(providerID: credential.providerID) != nil {
             throw FederateError(.providerAlreadyLinked, "the user already has a \(credential.providerID) identity")
@@ -174,7 +185,8 @@ public struct AccountService: Sendable {
             // Another request linked it a moment earlier.
             let owner = try await storage.user(providerID: credential.providerID, subject: credential.subject)
             guard let owner, !owner.uid.exactlyEquals(uid) else { throw Self.credentialInUse(credential) }
-            throw try await credentialInUse(credential, linking: uid, owner: owner.uid, now: now)
+            throw try await credentialInUse(
+                credential, linking: uid, owner: owner.uid, now: now, authenticatedAfter: authenticatedAfter, session: session)
         }
         let wasGuest = user.isGuest
         user.identities.append(linked)
@@ -240,11 +252,7 @@ public struct AccountService: Sendable {
                 context: AccountErrorContext(email: credential.email, pendingCredential: credential))
         }
         if let authenticatedAfter {
-            guard let authTime = credential.idToken?.authTime ?? credential.authenticatedAt,
-                // `auth_time` is in whole seconds: compare with the flow's start rounded down.
-                authTime.timeIntervalSince1970 >= authenticatedAfter.timeIntervalSince1970.rounded(.down)
-                    - configuration.clockTolerance.inSeconds
-            else {
+            guard provesSignIn(credential, after: authenticatedAfter) else {
                 throw FederateError(
                     .requiresRecentLogin,
                     "the provider did not sign the user in again during the reauthentication (its auth_time is older than the flow, or absent)"
@@ -335,14 +343,29 @@ public struct AccountService: Sendable {
             context: AccountErrorContext(email: credential.email, pendingCredential: credential, mergeTicket: mergeTicket))
     }
 
+    /// Whether the provider signed the user in at or after `start` (a flow's start): the ID
+    /// token's `auth_time` (or an OAuth 2.0 provider's freshness proof) no earlier than that
+    /// instant minus the clock tolerance. A missing `auth_time` never is. The one rule of
+    /// reauthentication and of a link that may absorb another account.
+    func provesSignIn(_ credential: Credential, after start: Date) -> Bool {
+        guard credential.provesAuthenticationTime, let authTime = credential.idToken?.authTime ?? credential.authenticatedAt else {
+            return false
+        }
+        // `auth_time` is in whole seconds: compare with the flow's start rounded down.
+        return authTime.timeIntervalSince1970 >= start.timeIntervalSince1970.rounded(.down) - configuration.clockTolerance.inSeconds
+    }
+
     /// `credential_already_in_use` for a link by `linking` of an identity `owner` has, with a
-    /// merge ticket naming both.
+    /// merge ticket naming both, issued to `session`.
     private func credentialInUse(
-        _ credential: Credential, linking: String, owner: String, now: Date
+        _ credential: Credential, linking: String, owner: String, now: Date, authenticatedAfter: Date?, session: AccountSession?
     ) async throws(FederateError) -> FederateError {
         let issuedAt = Self.seconds(now)
+        let fresh = authenticatedAfter.map { provesSignIn(credential, after: $0) } ?? false
         let ticket = MergeTicket(
-            linkingUID: linking, ownerUID: owner, providerID: credential.providerID, subject: credential.subject, issuedAt: issuedAt,
+            id: SecureRandom.token(), linkingUID: linking, ownerUID: owner, providerID: credential.providerID,
+            subject: credential.subject, provesFreshSignIn: fresh,
+            sessionID: session.flatMap { $0.uid.exactlyEquals(linking) ? $0.sessionID : nil } ?? "", issuedAt: issuedAt,
             expiresAt: SafeNumber.clampedInt64(Double(issuedAt) + configuration.mergeTicketLifetime.inSeconds))
         return Self.credentialInUse(credential, mergeTicket: try await mergeTickets.seal(ticket, now: now))
     }

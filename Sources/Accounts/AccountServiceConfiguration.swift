@@ -27,8 +27,13 @@ public struct AccountServiceConfiguration: Sendable {
     package var revocationCacheCapacity: Int
     /// How long a guest account (``AccountService/signInAsGuest()``) lives unless it links a
     /// provider: its sessions end then, and ``AccountService/pruneExpiredGuests(limit:)``
-    /// deletes it (30 days by default).
+    /// deletes it (7 days by default).
     package var guestLifetime: Duration
+    /// The most guest accounts alive at once (created within ``guestLifetime`` and not yet
+    /// upgraded): past it ``AccountService/signInAsGuest()`` throws `guest_capacity_reached`
+    /// (100,000 by default). Instances sharing a store count together, so concurrent
+    /// creations can pass it by a few.
+    package var maximumLiveGuests: Int
     /// How long a merge ticket (``AccountErrorContext/mergeTicket``) stays valid: the age the
     /// credential's proof may reach before ``AccountService/merge(ticket:into:)`` (10 minutes
     /// by default).
@@ -39,7 +44,7 @@ public struct AccountServiceConfiguration: Sendable {
         issuer: String = "federate", sessionLifetime: Duration = .seconds(24 * 3600), recentLoginWindow: Duration = .seconds(300),
         keyRotationInterval: Duration = .seconds(7 * 24 * 3600), keyCacheDuration: Duration = .seconds(60),
         clockTolerance: Duration = .seconds(5), revocationCheckInterval: Duration = .seconds(1), revocationCacheCapacity: Int = 100_000,
-        guestLifetime: Duration = .seconds(30 * 24 * 3600), mergeTicketLifetime: Duration = .seconds(600)
+        guestLifetime: Duration = .seconds(7 * 24 * 3600), maximumLiveGuests: Int = 100_000, mergeTicketLifetime: Duration = .seconds(600)
     ) {
         self.issuer = issuer
         self.sessionLifetime = sessionLifetime
@@ -50,6 +55,7 @@ public struct AccountServiceConfiguration: Sendable {
         self.revocationCheckInterval = revocationCheckInterval
         self.revocationCacheCapacity = revocationCacheCapacity
         self.guestLifetime = guestLifetime
+        self.maximumLiveGuests = maximumLiveGuests
         self.mergeTicketLifetime = mergeTicketLifetime
     }
 

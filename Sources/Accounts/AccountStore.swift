@@ -108,6 +108,9 @@ package protocol UserStore: Sendable {
     /// Deletes up to `limit` guests (``User/isGuest``) created before `date`, as
     /// ``deleteUser(uid:)`` does; returns their uids.
     func deleteExpiredGuests(createdBefore date: Date, limit: Int) async throws(FederateError) -> [String]
+    /// Whether at least `count` guests (``User/isGuest``) were created after `date`: the cap
+    /// on live guests, read without counting past it.
+    func hasGuests(atLeast count: Int, createdAfter date: Date) async throws(FederateError) -> Bool
     /// Merges user `sourceUID` into `targetUID` in one atomic step, if the identity
     /// (`providerID`, `subject`) still belongs to `ownerUID` (one of the two): the source's
     /// identities (with their kept tokens) move to the target, the source's signed-out

@@ -212,6 +212,11 @@ public final class InMemoryAccountStore: AccountStorage {
         }
     }
 
+    /// Whether at least `count` guests were created after `date`.
+    package func hasGuests(atLeast count: Int, createdAfter date: Date) async throws(FederateError) -> Bool {
+        state.withLock { state in state.users.values.lazy.filter { $0.isGuest && $0.createdAt > date }.prefix(count).count >= count }
+    }
+
     /// Merges `sourceUID` into `targetUID` under one lock (`UserStore.mergeUser(_:into:ifIdentity:subject:belongsTo:at:)`).
     package func mergeUser(
         _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String,

@@ -30,12 +30,31 @@ struct AccountsCommand: AsyncParsableCommand {
         }
     }
 
+    /// The one account a command acts on. A uid is URL-safe base64, so about one in 64 starts
+    /// with `-`: it is taken as the uid, not as an option (`--` before it works too), and help
+    /// answers `--help` only, so a uid like `-hQ…` is never read as `-h`.
+    struct UIDArgument: ParsableArguments {
+        @Argument(parsing: .allUnrecognized, help: "The account's uid (one; may start with '-').")
+        var words: [String] = []
+
+        /// The uid.
+        var uid: String { words.first ?? "" }
+
+        func validate() throws {
+            guard words.count == 1, !words[0].isEmpty else {
+                throw ValidationError("name exactly one account uid (after --, if you like: accounts delete --config F -- UID)")
+            }
+        }
+    }
+
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print everything the store holds about one account as JSON, secrets excluded (AccountService.exportAccount).")
+            abstract: "Print everything the store holds about one account as JSON, secrets excluded (AccountService.exportAccount).",
+            helpNames: [.long])
 
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The account's uid.") var uid: String
+        @OptionGroup var account: UIDArgument
+        var uid: String { account.uid }
 
         func run() async throws {
             do {
@@ -52,11 +71,12 @@ struct AccountsCommand: AsyncParsableCommand {
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "Erase one account: everything the store holds about it, in one step; its provider tokens are revoked (AccountService.deleteUser)."
-        )
+                "Erase one account: everything the store holds about it, in one step; its provider tokens are revoked (AccountService.deleteUser).",
+            helpNames: [.long])
 
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The account's uid.") var uid: String
+        @OptionGroup var account: UIDArgument
+        var uid: String { account.uid }
 
         func run() async throws {
             do {

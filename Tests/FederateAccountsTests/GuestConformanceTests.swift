@@ -40,6 +40,35 @@ extension AccountsTests {
             }
         }
 
+        /// At most `maximumLiveGuests` guests alive at once: past it, `guest_capacity_reached`
+        /// and nothing is created; a guest that links or expires makes room.
+        @Test(arguments: StoreKind.allCases)
+        func liveGuestsAreCapped(kind: StoreKind) async throws {
+            let capped = AccountServiceConfiguration(guestLifetime: .seconds(3600), maximumLiveGuests: 3)
+            try await kind.withService(configuration: capped) { accounts, clock in
+                let first = try await accounts.signInAsGuest()
+                clock.advance(by: .seconds(10))
+                _ = try await accounts.signInAsGuest()
+                let third = try await accounts.signInAsGuest()
+                await expectError(.guestCapacityReached) { try await accounts.signInAsGuest() }
+                // A guest that links is a guest no more.
+                _ = try await accounts.link(third.user.uid, with: TestCredential.make("google.com", "g-third"))
+                let fourth = try await accounts.signInAsGuest()
+                await expectError(.guestCapacityReached) { try await accounts.signInAsGuest() }
+                // The oldest expires (not yet pruned): it no longer counts.
+                clock.advance(by: .seconds(3591))
+                #expect(try await accounts.user(uid: first.user.uid).isGuest)
+                _ = try await accounts.signInAsGuest()
+                await expectError(.guestCapacityReached) { try await accounts.signInAsGuest() }
+                #expect(try await accounts.user(uid: fourth.user.uid).isGuest)
+            }
+        }
+
+        @Test func guestsLiveSevenDaysByDefault() {
+            #expect(AccountServiceConfiguration().guestLifetime == .seconds(7 * 24 * 3600))
+            #expect(AccountServiceConfiguration().maximumLiveGuests == 100_000)
+        }
+
         @Test(arguments: StoreKind.allCases)
         func guestsExpireAndArePrunedUnlessTheyLinked(kind: StoreKind) async throws {
             try await kind.withService(configuration: Self.hour) { accounts, clock in

@@ -15,7 +15,10 @@ struct SignInProviderTests {
     /// Plays the browser for `provider` (redirect or Apple's form_post) and completes the sign-in.
     static func signIn(_ provider: any SignInProvider, intent: AuthorizationIntent = .signIn) async throws -> Credential {
         let built = try await provider.beginSignIn(try SignInRequest(redirectURI: "http://127.0.0.1:9/callback", intent: intent))
-        let response = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
+        // A link asks the provider to sign the user in again (prompt=login): alice signs in on its page.
+        let signsInAgain = built.url.contains("prompt=login")
+        let response = try await PatientTransport.shared.send(
+            HTTPRequest(url: built.url + (signsInAgain ? "&user=alice%40example.com" : "")))
         let callback =
             response.status == 200
             ? AuthorizationResponse(parameters: HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self)))

@@ -60,8 +60,8 @@ struct FederateRoutesTests {
             #expect(browser.cookie("federate_csrf") == csrf)
 
             // Link Google, then Apple (form_post, cross-site POST in real life).
-            _ = try await browser.navigate(origin + "/auth/google/start?intent=link&returnTo=/", origin: origin)
-            _ = try await browser.navigate(origin + "/auth/apple/start?intent=link&returnTo=/", origin: origin)
+            _ = try await browser.navigate(origin + "/auth/google/start?intent=link&returnTo=/", origin: origin, pick: "alice@example.com")
+            _ = try await browser.navigate(origin + "/auth/apple/start?intent=link&returnTo=/", origin: origin, pick: "alice@example.com")
             let linked = try JSONParser().parseObject(try await browser.send(origin + "/me").body)
             #expect(
                 Set(linked["providers"]?.arrayValue?.compactMap { $0["provider_id"]?.stringValue } ?? []) == [

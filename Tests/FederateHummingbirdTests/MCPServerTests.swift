@@ -34,7 +34,7 @@ struct MCPServerTests {
             return server
         }
         let router = Router(context: FederateContext.self)
-        MCPRoutes<FederateContext>(server).register(on: router)
+        try MCPRoutes<FederateContext>(server).register(on: router)
         return Application(router: router)
     }
 

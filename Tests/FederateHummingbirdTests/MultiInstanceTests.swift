@@ -44,7 +44,7 @@ struct MultiInstanceTests {
     /// Follows the flow from `start` on `instance` through the dev provider (choosing `user` on
     /// its picker page when it shows one) and returns the callback URL, not yet requested.
     static func callbackURL(_ browser: TestBrowser, start: String, user: String?) async throws -> String {
-        var response = try await browser.send(start)
+        var response = try await browser.send(start, headers: [("Sec-Fetch-Site", "same-origin")])
         var location = try #require(response.header("Location"))
         response = try await browser.send(location)
         if response.status == 200, let user {  // the picker: POST the request back with the chosen user
@@ -134,8 +134,8 @@ struct MultiInstanceTests {
         #expect(try await bob.send(a.origin + "/me").status == 200)
 
         // Both link the one "second" identity at once: Alice through A, Bob through B.
-        let aliceLink = try await Self.callbackURL(alice, start: a.origin + "/auth/second/start?intent=link", user: nil)
-        let bobLink = try await Self.callbackURL(bob, start: b.origin + "/auth/second/start?intent=link", user: nil)
+        let aliceLink = try await Self.callbackURL(alice, start: a.origin + "/auth/second/start?intent=link", user: "shared-identity")
+        let bobLink = try await Self.callbackURL(bob, start: b.origin + "/auth/second/start?intent=link", user: "shared-identity")
         async let aliceResult = alice.send(Self.onInstance(aliceLink, a))
         async let bobResult = bob.send(Self.onInstance(bobLink, b))
         let results = try await [aliceResult, bobResult]

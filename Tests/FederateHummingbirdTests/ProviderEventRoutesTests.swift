@@ -75,7 +75,7 @@ struct ProviderEventRoutesTests {
             try await signIn(laptop)  // a new sign-in after the logout stands
 
             // Link Apple; Apple says consent was revoked: Apple is unlinked, the account stays.
-            _ = try await laptop.navigate(origin + "/auth/apple/start?intent=link", origin: origin)
+            _ = try await laptop.navigate(origin + "/auth/apple/start?intent=link", origin: origin, pick: "alice@example.com")
             let uid = try #require(try JSONParser().parseObject(try await laptop.send(origin + "/me").body)["uid"]?.stringValue)
             let appleSubject = try #require(try await accounts.user(uid: uid).identity(providerID: "apple.com")?.subject)
             // Apple says mail forwarding to the relay address stopped: the identity's email is no longer verified.

@@ -137,7 +137,7 @@ struct RPInitiatedLogoutTests {
         try await RoutesServer.run(providers: try Self.providers(generic, github, google), accounts: accounts) { origin in
             let browser = TestBrowser()
             _ = try await browser.navigate(origin + "/auth/dev/start", origin: origin)
-            _ = try await browser.navigate(origin + "/auth/github/start?intent=link", origin: origin)
+            _ = try await browser.navigate(origin + "/auth/github/start?intent=link", origin: origin, pick: "alice@example.com")
             let me = try JSONParser().parseObject(try await browser.send(origin + "/me").body)
             #expect(me["providers"]?.arrayValue?.count == 2)
             let csrf = try #require(me["csrf_token"]?.stringValue)
@@ -149,7 +149,8 @@ struct RPInitiatedLogoutTests {
             let delete = try await browser.send(origin + "/me", method: "DELETE", headers: [("Origin", origin), ("X-CSRF-Token", csrf)])
             #expect(delete.status == 403 && String(decoding: delete.body, as: UTF8.self).contains("requires_recent_login"))
 
-            let start = try await browser.send(origin + "/auth/github/start?intent=reauthenticate&returnTo=/?confirm=delete")
+            let start = try await browser.send(
+                origin + "/auth/github/start?intent=reauthenticate&returnTo=/?confirm=delete", headers: [("Sec-Fetch-Site", "same-origin")])
             #expect(
                 start.status == 303 && start.header("Location") == "/?confirm=delete&error=provider_cannot_reauthenticate",
                 "\(start.headers)")

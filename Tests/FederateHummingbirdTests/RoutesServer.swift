@@ -9,7 +9,8 @@ import Hummingbird
 enum RoutesServer {
     static func run(
         port: Int? = nil, providers: [String: any SignInProvider], accounts: AccountService, staticFiles: [String: String] = [:],
-        allowsGuests: Bool = false, routes: (Router<FederateContext>, _ origin: String) -> Void = { _, _ in },
+        allowsGuests: Bool = false, configure: (inout FederateServerConfiguration) -> Void = { _ in },
+        routes: (Router<FederateContext>, _ origin: String) -> Void = { _, _ in },
         _ body: (_ origin: String) async throws -> Void
     ) async throws {
         let port = try port ?? FreePort.loopback()
@@ -19,8 +20,9 @@ enum RoutesServer {
             sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: SymmetricKey(size: .bits256))]),
             staticFiles: staticFiles)
         configuration.allowsGuests = allowsGuests
+        configure(&configuration)
         let router = Router(context: FederateContext.self)
-        FederateRoutes<FederateContext>(configuration: configuration).register(on: router)
+        try FederateRoutes<FederateContext>(configuration: configuration).register(on: router)
         router.get("/") { _, _ in "home" }
         routes(router, origin)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))

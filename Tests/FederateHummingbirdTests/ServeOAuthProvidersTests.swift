@@ -40,7 +40,7 @@ struct ServeOAuthProvidersTests {
             let uid = me["uid"]
             // The same GitHub user through the data-configured provider: another provider ID,
             // so linking it to the same account works, keyed by the numeric id too.
-            _ = try await browser.navigate(origin + "/auth/corp/start?intent=link", origin: origin)
+            _ = try await browser.navigate(origin + "/auth/corp/start?intent=link", origin: origin, pick: "alice@example.com")
             me = try JSONParser().parseObject(try await browser.send(origin + "/me").body)
             #expect(me["uid"] == uid && me["providers"]?.arrayValue?.count == 2, "\(me)")
             let csrf = try #require(me["csrf_token"]?.stringValue)

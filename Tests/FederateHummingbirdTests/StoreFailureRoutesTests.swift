@@ -139,7 +139,7 @@ struct StoreFailureRoutesTests {
             for path in ["/me", "/auth/dev/start?intent=link"] {
                 time.advance(by: .seconds(2))  // past the one-second revocation check: the store is asked
                 store.failNext("revocation_epoch")
-                let response = try await browser.send(origin + path)
+                let response = try await browser.send(origin + path, headers: [("Sec-Fetch-Site", "same-origin")])
                 let body = (try? JSONParser().parseObject(response.body)) ?? [:]
                 #expect(
                     response.status == 503 && response.header("Retry-After") == "2" && body["error"] == "store_unavailable",

@@ -49,12 +49,19 @@ final class TestBrowser: @unchecked Sendable {
     func navigate(
         _ url: String, origin: String, pick: String? = nil, fields extra: [String: String] = [:]
     ) async throws -> Federate.HTTPResponse {
-        var response = try await send(url)
+        // A navigation from a page of `origin`: `Sec-Fetch-Site: same-origin` as long as every
+        // hop stayed on that origin, as browsers send it (a hop elsewhere taints the chain).
+        var sameOrigin = url.hasPrefix(origin + "/")
+        func fetchSite(_ url: String) -> [(String, String)] {
+            sameOrigin = sameOrigin && url.hasPrefix(origin + "/")
+            return [("Sec-Fetch-Site", sameOrigin ? "same-origin" : "cross-site")]
+        }
+        var response = try await send(url, headers: fetchSite(url))
         var current = url
         for _ in 0..<10 {
             if let location = response.header("Location"), [302, 303].contains(response.status) {
                 current = location.hasPrefix("/") ? origin + location : location
-                response = try await send(current)
+                response = try await send(current, headers: fetchSite(current))
             } else if response.status == 200, let action = Self.formAction(response.body) {
                 let fields = HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self))
                 response = try await send(

@@ -97,6 +97,12 @@ package final class FaultInjectingStore: AccountStorage, Sendable {
         }
     }
 
+    package func hasGuests(atLeast count: Int, createdAfter date: Date) async throws(FederateError) -> Bool {
+        try await injected("has_guests") { () async throws(FederateError) in
+            try await base.hasGuests(atLeast: count, createdAfter: date)
+        }
+    }
+
     package func mergeUser(
         _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String,
         at date: Date

@@ -102,6 +102,11 @@ def main():
         # Sign in with that identity and merge: its account now holds both guests' notes.
         driver.find_element(By.ID, "merge-sign-in").click()
         pick("alice@example.com")
+        # Signed in there, nothing merged yet: the page asks, and only the click merges.
+        wait.until(EC.element_to_be_clickable((By.ID, "merge-confirm")))
+        assert len(me()["providers"]) == 1 and me()["uid"] == first["uid"]
+        assert notes() == ["first guest's note"], notes()
+        driver.find_element(By.ID, "merge-confirm").click()
         wait.until(EC.text_to_be_present_in_element((By.ID, "message-text"), "now in this account"))
         merged = me()
         assert merged["uid"] == first["uid"] and merged["guest"] is False, merged

@@ -37,6 +37,11 @@ enum DemoPageScript {
           last_provider: "This is the only way to sign in to your account, so it cannot be unlinked. Link another one first.",
           no_such_provider: "That sign-in method is not linked to your account any more. The page is now up to date.",
           csrf_failed: "This page was out of date. Reload it and try again.",
+          invalid_merge_ticket: "That merge has expired, was already done, or was started in another session. Link the provider again to start over.",
+          merge_source_not_guest: "Only a guest account can be brought into another one this way. Sign in to the account that tried the link, and merge from there.",
+          merge_requires_fresh_sign_in: "{p} did not ask you to sign in again during the link, so the other account cannot be brought in. Link it again and sign in at {p}.",
+          rate_limited: "Too many new guest accounts from here just now. Wait a moment and try again.",
+          guest_capacity_reached: "No new guest accounts can be made right now. Sign in with a provider instead, or try again later.",
           account_store_failed: "We could not reach the account database. Try again in a moment.",
           discovery_failed: "We could not reach {p}. Try again in a moment, or choose another way to sign in.",
           key_fetch_failed: "We could not reach {p}. Try again in a moment, or choose another way to sign in.",
@@ -194,6 +199,7 @@ enum DemoPageScript {
         } else if (query.get("error")) {
           explain(query.get("error"), via, query.get("provider_error"));
         } else if (query.get("merge") === "1") {
+          // Never merged because of the address alone: the person confirms on this page.
           pendingMerge = true;
         } else if (query.get("signed_out") === "provider") {
           say("You are signed out, here and at your provider.", { info: true });
@@ -204,7 +210,10 @@ enum DemoPageScript {
         }
         if (window.location.search) history.replaceState(null, "", window.location.pathname);
         load().then(() => {
-          if (pendingMerge && me) merge();
+          if (pendingMerge && me) {
+            say("You are signed in with " + (via || "your provider") + ". Bring what you did as a guest into this account?",
+                { actions: [button("Bring my notes here", merge, "", "merge-confirm")], info: true });
+          }
           // A re-sign-in refused by a provider that cannot prove one: offer the others.
           if (me && query.get("error") === "provider_cannot_reauthenticate" && query.get("confirm")) askToSignInAgain(query.get("confirm"), "This change");
         });

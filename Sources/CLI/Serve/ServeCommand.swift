@@ -128,16 +128,23 @@ struct ServeCommand: AsyncParsableCommand {
         let notes = DemoNotes()
         let accounts = AccountService(
             store: store,
-            configuration: AccountServiceConfiguration(issuer: origin, recentLoginWindow: .seconds(settings.recentLoginSeconds)),
+            configuration: AccountServiceConfiguration(
+                issuer: origin, recentLoginWindow: .seconds(settings.recentLoginSeconds),
+                guestLifetime: .seconds(settings.guestSettings.lifetimeDays * 24 * 3600),
+                maximumLiveGuests: settings.guestSettings.maximumLive),
             observability: observability, providerTokens: try Self.providerTokenVault(settings, providers: providers),
             onMerge: { merge in notes.move(from: merge.sourceUID, to: merge.targetUID) })
         var configuration = try FederateServerConfiguration(
             origin: origin, providers: providers, accounts: accounts,
             sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: key)]))
         configuration.allowsGuests = settings.guests
+        configuration.guestRateLimit = settings.guestSettings.rateLimit
+        configuration.trustedProxies = settings.guestSettings.trustedProxies
 
         let router = Router(context: FederateContext.self)
-        FederateRoutes<FederateContext>(configuration: configuration, logger: logger).register(on: router)
+        // Every route is checked against those mounted before it: an overlap is
+        // `invalid_configuration` naming both, never a router's trap.
+        try FederateRoutes<FederateContext>(configuration: configuration, logger: logger).register(on: router)
         notes.register(on: router, accounts: accounts, origin: origin)
         if settings.providerTokenRoute {
             ProviderTokenRoute(accounts: accounts, providers: configuration.providers).register(on: router, origin: origin)
@@ -170,10 +177,12 @@ struct ServeCommand: AsyncParsableCommand {
         ProtectedResourceRoutes<FederateContext>(protectedResources).register(on: router)
         if let mcp = settings.mcp {
             // The demo MCP server (Docs/MCP.md): its own resource, tools with their own scopes.
-            MCPRoutes<FederateContext>(try await mcpServer(mcp, providers: configuration.providers, origin: origin)).register(on: router)
+            try MCPRoutes<FederateContext>(try await mcpServer(mcp, providers: configuration.providers, origin: origin)).register(
+                on: router)
         }
         let page = DemoPage.html(providers: buttons, guests: settings.guests)
         let names = buttons.map { JSONValue.string($0.name) }
+        try RouteOverlap.check("GET", "/", against: router.federateMountedRoutes, owner: "the reference app's page")
         router.get("/") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],

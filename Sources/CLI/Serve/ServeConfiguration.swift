@@ -15,6 +15,8 @@ import Foundation
 ///  "api_access_tokens": {"provider": "corp", "resource": "https://api.example", "method": "jwt"},   // and its access tokens
 ///  "metrics": {"enabled": true, "bearer_token_env": "FEDERATE_METRICS_TOKEN"},   // GET /metrics; off when absent
 ///  "guests": true,                                    // POST /auth/guest (off unless set; on without a file)
+///  "guest_limits": {"burst": 5, "interval_seconds": 60, "max_live": 100000, "lifetime_days": 7},   // GuestSettings
+///  "trusted_proxies": ["10.0.0.2"],                   // whose X-Forwarded-For names the client (none by default)
 ///  "provider_token_keys_env": "FEDERATE_TOKEN_KEYS",  // "id:base64,...": keys for the tokens of providers with "keep_tokens"
 ///  "provider_token_route": true,                      // GET /me/provider-tokens/{name} (off unless set)
 ///  "providers": [
@@ -95,6 +97,8 @@ struct ServeConfiguration {
     /// Whether `POST /auth/guest` creates guest accounts: on without a file (the demo), off
     /// unless a file says `"guests": true`.
     var guests = true
+    /// How guests are bounded, and the trusted proxies (``GuestSettings``).
+    var guestSettings = GuestSettings()
     /// The providers (by name) whose tokens the account layer keeps (`"keep_tokens": true`).
     var keptTokenProviders: [String] = []
     /// The provider-token key ring, `id:base64,...`, from `provider_token_keys_env`.
@@ -193,6 +197,7 @@ struct ServeConfiguration {
             return on
         }
         guests = try flag("guests")
+        guestSettings = try GuestSettings(limits: object["guest_limits"], trustedProxies: object["trusted_proxies"])
         providerTokenRoute = try flag("provider_token_route")
         providerTokenKeys = try secret(.object(object), "provider_token_keys_env")
         if let value = object["api_bearer_provider"] {

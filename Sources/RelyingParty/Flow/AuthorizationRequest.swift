@@ -71,12 +71,14 @@ package struct AuthorizationRequest: Sendable {
     package var authentication: AuthenticationRequirement?
     /// Provider-specific parameters. Reserved names are dropped.
     package var customParameters: [String: String]
-    /// Why the flow runs. A ``AuthorizationIntent/reauthenticate`` request asks the provider
-    /// to sign the user in again, whatever its own session: it sends `prompt=login` and
-    /// `max_age=0` (OpenID Connect Core §3.1.2.1) unless ``prompt`` or ``maxAge`` is set. The
-    /// proof is checked when the flow ends: the ID token's `auth_time` must not be earlier
-    /// than the flow's start (`AccountService/reauthenticate(_:with:authenticatedAfter:)`),
-    /// so a provider that ignores both parameters cannot pass off an old sign-in as new.
+    /// Why the flow runs. A ``AuthorizationIntent/reauthenticate`` or
+    /// ``AuthorizationIntent/link`` request asks the provider to sign the user in again,
+    /// whatever its own session: it sends `prompt=login` and `max_age=0` (OpenID Connect Core
+    /// §3.1.2.1) unless ``prompt`` or ``maxAge`` is set. The proof is checked when the flow
+    /// ends: the ID token's `auth_time` must not be earlier than the flow's start
+    /// (`AccountService/reauthenticate(_:with:authenticatedAfter:)`; for a link, before its
+    /// merge ticket may absorb another account), so a provider that ignores both parameters
+    /// cannot pass off an old sign-in as new.
     package var intent: AuthorizationIntent
     /// How long the pending authorization stays valid. Default 10 minutes.
     package var lifetime: Duration
@@ -152,12 +154,13 @@ package struct AuthorizationRequest: Sendable {
             ("code_challenge", pkce.challenge), ("code_challenge_method", pkce.method),
         ]
         if let responseMode { parameters.append(("response_mode", responseMode.rawValue)) }
-        let reauthenticating = intent == .reauthenticate
+        let reauthenticating = intent == .reauthenticate || intent == .link
         if let prompt = prompt ?? (reauthenticating ? "login" : nil) { parameters.append(("prompt", prompt)) }
         if let loginHint { parameters.append(("login_hint", loginHint)) }
-        // For a reauthentication, `max_age=0` is sent but not enforced as a max age on the ID
-        // token: the account layer compares `auth_time` with the flow's start instead, and
-        // answers `requires_recent_login` when the provider did not sign the user in again.
+        // For a reauthentication or a link, `max_age=0` is sent but not enforced as a max age on
+        // the ID token: the account layer compares `auth_time` with the flow's start instead
+        // (`requires_recent_login` for a reauthentication, a merge ticket that cannot absorb an
+        // account for a link) when the provider did not sign the user in again.
         if let maxAge = maxAge ?? (reauthenticating ? .zero : nil) { parameters.append(("max_age", String(maxAge.wholeSeconds))) }
         if !acrValues.isEmpty { parameters.append(("acr_values", acrValues.joined(separator: " "))) }
         if let claims { parameters.append(("claims", claims.parameterValue)) }

@@ -46,6 +46,23 @@ package struct CSRFCheck: Sendable {
         }
     }
 
+    /// The fetch metadata header browsers set on every request, navigations included, and that
+    /// no page can set or forge (Fetch Metadata Request Headers).
+    static let fetchSiteField = HTTPField.Name("Sec-Fetch-Site") ?? .accept
+
+    /// Throws `FederateError/Code/csrfFailed` unless the request is a navigation from one of
+    /// this server's own pages: `Sec-Fetch-Site: same-origin`. The check of the `GET` routes
+    /// that start something for the signed-in account (a link, a reauthentication): a page of
+    /// another site cannot start them, with or without `Referer`, since browsers send
+    /// `cross-site` or `same-site` from it. A browser that sends no fetch metadata is refused
+    /// too (every current browser sends it; a non-browser client sets the header itself).
+    package static func requireSameOriginNavigation(_ request: ServerRequest) throws(FederateError) {
+        guard let site = request.header(fetchSiteField), site.utf8.elementsEqual("same-origin".utf8) else {
+            throw FederateError(
+                .csrfFailed, "a link or reauthentication starts from this site's own pages only (Sec-Fetch-Site: same-origin)")
+        }
+    }
+
     /// `scheme://host[:port]` of a URL.
     static func origin(ofURL url: String) -> String {
         guard let schemeEnd = url.range(of: "://") else { return "" }

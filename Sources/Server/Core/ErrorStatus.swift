@@ -5,7 +5,8 @@ extension ErrorResponse {
     /// The HTTP status for a Federate error code in the JSON API and the sign-in routes.
     package static func status(for code: FederateError.Code) -> HTTPTypes.HTTPResponse.Status {
         switch code {
-        case .requiresRecentLogin, .insufficientAuthenticationLevel, .userMismatch, .userDisabled, .csrfFailed, .providerSignInRequired:
+        case .requiresRecentLogin, .insufficientAuthenticationLevel, .userMismatch, .userDisabled, .csrfFailed, .providerSignInRequired,
+            .mergeSourceNotGuest, .mergeRequiresFreshSignIn:
             return .forbidden
         case .mergeHookFailed: return .internalServerError
         case .accountExistsWithDifferentCredential, .credentialAlreadyInUse, .providerAlreadyLinked, .emailAlreadyInUse, .alreadySignedIn:

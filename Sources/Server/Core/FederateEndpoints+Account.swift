@@ -95,6 +95,8 @@ extension FederateEndpoints {
             response.setCookie(SessionCookies.deletingSession(secure: secure))
             response.setCookie(
                 SessionCookies.signOutCookie(name: SessionCookies.logoutHintName, value: "", path: path, maxAge: 0, secure: secure))
+            // A merge in progress ends with the session it was issued to.
+            response.setCookie(SessionCookies.mergeTicket("", maxAge: 0, secure: secure))
             if let stateCookie { response.setCookie(stateCookie) }
             return response
         }

@@ -10,18 +10,35 @@ extension FederateEndpoints {
     /// valid session: a cross-site page can neither create one nor replace a real session with
     /// it. A guest's later link through `{auth}/{provider}/start?intent=link` upgrades it in
     /// place and rotates the cookie to a full session.
+    ///
+    /// Bounded: per client (``FederateServerConfiguration/guestRateLimit``; 429 `rate_limited`
+    /// with `Retry-After`), and in all (the account layer's cap on live guests; 503
+    /// `guest_capacity_reached` with `Retry-After`).
     package func guest(_ request: ServerRequest) async -> ServerResponse {
         await respond {
             let claimed = request.header(.origin) ?? request.header(.referer).map(CSRFCheck.origin(ofURL:))
             guard let claimed, claimed.exactlyEquals(configuration.origin) else {
                 throw FederateHTTPError(.forbidden, code: .csrfFailed, message: "the request does not come from this site (Origin/Referer)")
             }
+            let client = ClientAddress.key(of: request, trustedProxies: configuration.trustedProxies)
+            if let wait = guestLimiter.acquire(client, now: configuration.accounts.clock.now) {
+                throw FederateHTTPError(
+                    .tooManyRequests, code: .rateLimited, message: "too many guest accounts from this client: try again later",
+                    headers: [.retryAfter: String(wait.wholeSeconds)])
+            }
             // An invalid or expired session is replaced by the guest's; a store that cannot answer is 503.
             if try await currentSession(request) != nil {
                 throw FederateHTTPError(.conflict, code: .alreadySignedIn, message: "this browser is signed in: sign out first")
             }
             let accounts = configuration.accounts
-            let guest = try await accounts.signInAsGuest()
+            let guest: GuestSignIn
+            do throws(FederateError) {
+                guest = try await accounts.signInAsGuest()
+            } catch {
+                // Full: 503, to be retried later, like a store that cannot answer.
+                guard error.code == .guestCapacityReached else { throw error }
+                throw FederateHTTPError(.serviceUnavailable, error, headers: [.retryAfter: "60"])
+            }
             var response = ServerResponse.json(["uid": .string(guest.user.uid), "guest": true])
             let lifetime = max(0, Int(guest.session.expiresAt.timeIntervalSince(accounts.clock.now)))
             response.setCookie(SessionCookies.session(guest.sessionToken, maxAge: lifetime, secure: configuration.secureCookies))
@@ -55,4 +72,7 @@ extension FederateEndpoints {
 extension FederateError.Code {
     /// `POST {auth}/guest` from a browser that already holds a valid session (answered 409): sign out first.
     public static let alreadySignedIn: Self = "already_signed_in"
+    /// An anonymous route's limit per client was reached (answered 429 with `Retry-After`):
+    /// `POST {auth}/guest` past `FederateServerConfiguration.guestRateLimit`. Wait that long.
+    public static let rateLimited: Self = "rate_limited"
 }

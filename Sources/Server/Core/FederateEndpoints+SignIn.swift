@@ -5,8 +5,10 @@ import HTTPTypes
 extension FederateEndpoints {
     /// `GET {auth}/{provider}/start`: redirects (302) to the provider, the pending authorization
     /// sealed into a cookie of its own; 400 `invalid_request` for a bad `intent`, step-up
-    /// parameter or `login_hint`, 401 for a link or reauthentication without a session, 404 for
-    /// an unknown provider, 502 when the provider cannot be reached.
+    /// parameter or `login_hint`, 403 `csrf_failed` for a link or reauthentication that is not
+    /// a navigation from this site's own pages (`Sec-Fetch-Site: same-origin`), 401 for a link or
+    /// reauthentication without a session, 404 for an unknown provider, 502 when the provider
+    /// cannot be reached.
     package func start(_ request: ServerRequest, provider name: String) async -> ServerResponse {
         await respond { try await startSignIn(request, provider: name) }
     }
@@ -20,6 +22,8 @@ extension FederateEndpoints {
         let stepUp = try StepUpQuery.parse(acrValues: query["acr_values"], maxAge: query["max_age"])
         var uid: String?
         if intent != .signIn {
+            // It acts for the signed-in account: only this site's own pages may start it (403).
+            try CSRFCheck.requireSameOriginNavigation(request)
             guard let session = try await currentSession(request) else {
                 throw FederateHTTPError(.unauthorized, code: .sessionRequired, message: "\(intent.rawValue) needs a signed-in user")
             }
@@ -132,6 +136,9 @@ extension FederateEndpoints {
         let clear = SessionCookies.deletingPending(
             name: cookieName, path: path, secure: configuration.secureCookies, formPost: pending.responseMode == .formPost)
         let returnTo = pending.returnTo ?? configuration.defaultReturnTo
+        // A merge in progress in this browser goes with it to the session this flow issues.
+        let mergeTicket = request.cookie(SessionCookies.mergeTicketName(secure: configuration.secureCookies))
+        let previousSession = mergeTicket == nil ? nil : try? await currentSession(request)
         let result: AuthResult?
         do {
             result = try await finish(pending, credential: try await provider.completeSignIn(callback, pending: pending), request: request)
@@ -155,6 +162,14 @@ extension FederateEndpoints {
             let maxAge = Int(configuration.accounts.configuration.sessionLifetime.wholeSeconds)
             response.setCookie(SessionCookies.session(token, maxAge: maxAge, secure: configuration.secureCookies))
             response.setCookie(logoutHintCookie(for: session, credential: result.credential, entry: entry, maxAge: maxAge))
+            // The ticket of the session this browser held, issued to the new one instead (a guest
+            // told its identity has an account signs in with it; a reauthentication rotates).
+            if let mergeTicket, let previousSession,
+                let moved = await configuration.accounts.moveMergeTicket(mergeTicket, from: previousSession, to: session)
+            {
+                let lifetime = Int(configuration.accounts.configuration.mergeTicketLifetime.wholeSeconds)
+                response.setCookie(SessionCookies.mergeTicket(moved, maxAge: lifetime, secure: configuration.secureCookies))
+            }
         }
         return response
     }
@@ -216,7 +231,9 @@ extension FederateEndpoints {
             }
             if pending.intent == .link {
                 // A guest that links is upgraded and gets a full session: the guest's one ends.
-                let linked = try await accounts.link(uid, with: credential)
+                // A refused link's merge ticket is issued to this session, and can absorb the
+                // identity's account only if the provider signed the user in during this flow.
+                let linked = try await accounts.link(uid, with: credential, authenticatedAfter: pending.createdAt, session: session)
                 guard linked.sessionToken != nil else { return nil }
                 try await accounts.signOut(session)
                 return linked

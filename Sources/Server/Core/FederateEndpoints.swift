@@ -27,11 +27,14 @@ public struct FederateEndpoints: Sendable {
     /// What the routes serve.
     package let configuration: FederateServerConfiguration
     let logger: Logger
+    /// `POST {auth}/guest`'s limit per client.
+    let guestLimiter: ClientRateLimiter
 
     /// Creates the endpoints.
     public init(configuration: FederateServerConfiguration, logger: Logger = Logger(label: "federate.server")) {
         self.configuration = configuration
         self.logger = logger
+        self.guestLimiter = ClientRateLimiter(configuration.guestRateLimit)
     }
 
     /// The largest callback form or provider delivery read (64 KiB).

@@ -23,6 +23,16 @@ public struct FederateServerConfiguration: Sendable {
     /// Whether `POST {auth}/guest` creates guest accounts (`AccountService.signInAsGuest()`).
     /// Off by default: an open route that creates accounts is for applications that want it.
     public var allowsGuests = false
+    /// How many guest accounts one client may create (``RateLimit/guests`` by default: 5 at
+    /// once, then one a minute); past it `POST {auth}/guest` answers 429 `rate_limited` with
+    /// `Retry-After`. The account layer also caps the guests alive at once
+    /// (`AccountServiceConfiguration`'s `maximumLiveGuests`).
+    public var guestRateLimit = RateLimit.guests
+    /// The addresses (`10.0.0.2`, `::1`) of the reverse proxies in front of this server. A
+    /// request whose connection comes from one of them is counted, for rate limits, as the
+    /// last address of its `X-Forwarded-For` that is not one of them; any other request as
+    /// its connection's address, whatever its headers say. Empty by default: no header is believed.
+    public var trustedProxies: [String] = []
 
     /// Creates a configuration; `providers` by route name (`["google": google]` serves
     /// `/auth/google/…`). Throws `invalid_configuration` for a route name that is not 1–64 of

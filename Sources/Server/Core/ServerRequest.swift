@@ -12,13 +12,21 @@ public struct ServerRequest: Sendable {
     package var query: String?
     /// The header fields.
     package var headers: HTTPFields
+    /// The address the connection comes from (`203.0.113.7`, `2001:db8::1`), for the rate
+    /// limits of anonymous routes; `nil` when the integration does not know it (then every
+    /// such request counts as one client).
+    package var clientAddress: String?
 
-    /// Creates a request.
-    public init(method: HTTPTypes.HTTPRequest.Method, path: String, query: String? = nil, headers: HTTPFields = [:]) {
+    /// Creates a request; `clientAddress` is the connection's peer address (both integrations
+    /// pass it).
+    public init(
+        method: HTTPTypes.HTTPRequest.Method, path: String, query: String? = nil, headers: HTTPFields = [:], clientAddress: String? = nil
+    ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
+        self.clientAddress = clientAddress
     }
 
     /// The value of the first cookie named exactly `name` in the `Cookie` fields, `nil` without one.

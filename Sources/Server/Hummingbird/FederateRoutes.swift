@@ -7,7 +7,7 @@ public import Logging
 ///
 /// ```swift
 /// let router = Router(context: FederateContext.self)
-/// FederateRoutes(configuration: configuration).register(on: router)
+/// try FederateRoutes(configuration: configuration).register(on: router)
 /// ```
 ///
 /// Each route is one of `FederateEndpoints/routes` (FederateServer, shared with FederateVapor):
@@ -36,22 +36,40 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
         endpoints = FederateEndpoints(configuration: configuration, logger: logger)
     }
 
-    /// Registers every route on `router`.
-    public func register(on router: Router<Context>) {
+    /// Registers every route on `router`. Throws `invalid_configuration`, naming both, when a
+    /// route overlaps one the router has already (the same method, a path both match), before
+    /// anything is registered.
+    public func register(on router: Router<Context>) throws(FederateError) {
+        let mounted = router.federateMountedRoutes
+        for route in endpoints.routes {
+            try RouteOverlap.check(route.method.rawValue, Self.path(of: route), against: mounted, owner: "Federate")
+        }
         for route in endpoints.routes {
             // `:provider` is Hummingbird's `{provider}`.
             let names = route.path.filter { $0.hasPrefix(":") }.map { String($0.dropFirst()) }
-            let path = "/" + route.path.map { $0.hasPrefix(":") ? "{" + $0.dropFirst() + "}" : $0 }.joined(separator: "/")
-            router.on(RouterPath(path), method: route.method) { (request: Request, context: Context) -> Response in
+            router.on(RouterPath(Self.path(of: route)), method: route.method) { (request: Request, context: Context) -> Response in
                 var parameters: [String: String] = [:]
                 for name in names { parameters[name] = context.parameters.get(name) }
                 guard let limit = route.bodyLimit else {
-                    return Response(await route.respond(to: ServerRequest(request), parameters: parameters))
+                    return Response(await route.respond(to: ServerRequest(request, context: context), parameters: parameters))
                 }
                 var request = request
                 let body = try await request.collectBody(upTo: limit)
-                return Response(await route.respond(to: ServerRequest(request), parameters: parameters, body: Array(buffer: body)))
+                return Response(
+                    await route.respond(to: ServerRequest(request, context: context), parameters: parameters, body: Array(buffer: body)))
             }
         }
+    }
+
+    /// The route's path in Hummingbird's syntax: `:provider` is `{provider}`.
+    private static func path(of route: FederateEndpoints.Route) -> String {
+        "/" + route.path.map { $0.hasPrefix(":") ? "{" + $0.dropFirst() + "}" : $0 }.joined(separator: "/")
+    }
+}
+
+extension Router {
+    /// The routes registered so far, as ``RouteOverlap`` compares them.
+    package var federateMountedRoutes: [(method: String, path: String)] {
+        routes.map { (method: $0.method.rawValue, path: $0.path.description) }
     }
 }

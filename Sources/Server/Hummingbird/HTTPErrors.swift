@@ -6,6 +6,14 @@ extension ServerRequest {
     package init(_ request: Request) {
         self.init(method: request.method, path: request.uri.path, query: request.uri.query, headers: request.headers)
     }
+
+    /// `request` as Federate's server logic reads it: its method, path, query and fields, and
+    /// the connection's peer address when `context` knows it (``FederateContext`` does).
+    package init(_ request: Request, context: some RequestContext) {
+        self.init(
+            method: request.method, path: request.uri.path, query: request.uri.query, headers: request.headers,
+            clientAddress: (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress)
+    }
 }
 
 extension Response {

@@ -1,4 +1,4 @@
-import FederateHummingbird
+public import FederateHummingbird
 import FederateServer
 public import Hummingbird
 
@@ -6,8 +6,12 @@ public import Hummingbird
 /// MCP endpoint (the path of its resource identifier, `/mcp` for `https://api.example.com/mcp`)
 /// and its RFC 9728 metadata at `/.well-known/oauth-protected-resource` plus that path.
 ///
+/// A resource that is a bare origin (`https://mcp.example`) has its endpoint at `/`: there only
+/// `POST` and `DELETE` are mounted, so `GET /` stays the site's (the stateless transport
+/// answers `GET` with 405 anyway, which a client reads as "no event stream").
+///
 /// ```swift
-/// MCPRoutes<FederateContext>(mcp).register(on: router)
+/// try MCPRoutes<FederateContext>(mcp).register(on: router)
 /// ```
 public struct MCPRoutes<Context: RequestContext>: Sendable {
     /// The server.
@@ -22,16 +26,30 @@ public struct MCPRoutes<Context: RequestContext>: Sendable {
         self.path = path.isEmpty ? "/" : path
     }
 
-    /// Registers the endpoint and the metadata on `router`.
-    public func register(on router: Router<Context>) {
+    /// The methods mounted at the endpoint: `POST`, `GET` and `DELETE`, without `GET` at `/`.
+    var methods: [HTTPRequest.Method] { path == "/" ? [.post, .delete] : [.post, .get, .delete] }
+
+    /// Registers the endpoint and the metadata on `router`. Throws `invalid_configuration`,
+    /// naming both, when one of them overlaps a route the router has already (the same method,
+    /// a path both match), before anything is registered.
+    public func register(on router: Router<Context>) throws(FederateError) {
         let server = self.server
         let metadata = server.metadata.response
-        router.get(RouterPath(server.metadata.metadataPath)) { _, _ in Response(metadata) }
-        for method in [HTTPRequest.Method.post, .get, .delete] {
-            router.on(RouterPath(path), method: method) { (request: Request, _: Context) -> Response in
+        let metadataPath = server.metadata.metadataPath
+        let mounted = router.federateMountedRoutes
+        try RouteOverlap.check("GET", metadataPath, against: mounted, owner: "the MCP server")
+        for method in methods {
+            try RouteOverlap.check(method.rawValue, path, against: mounted, owner: "the MCP server")
+        }
+        // Its exact path only: not `…/mcp/`, `…//mcp` or `…/%6dcp`, which the router would also match.
+        router.get(RouterPath(metadataPath)) { request, _ in
+            request.uri.path.utf8.elementsEqual(metadataPath.utf8) ? Response(metadata) : Response(status: .notFound)
+        }
+        for method in methods {
+            router.on(RouterPath(path), method: method) { (request: Request, context: Context) -> Response in
                 var request = request
                 let body = method == .post ? try await request.collectBody(upTo: ProtectedMCPServer.maximumBodyBytes) : ByteBuffer()
-                return Response(await server.respond(to: ServerRequest(request), body: Array(buffer: body)))
+                return Response(await server.respond(to: ServerRequest(request, context: context), body: Array(buffer: body)))
             }
         }
     }

@@ -24,6 +24,19 @@ extension SQLAccountStore {
         }
     }
 
+    /// Whether at least `count` guests were created after `date`: the `count`-th youngest's row
+    /// exists, read without counting past it.
+    package func hasGuests(atLeast count: Int, createdAfter date: Date) async throws(FederateError) -> Bool {
+        try await withConnection { (connection) async throws(FederateError) in
+            try await self.returnsRow(
+                """
+                SELECT uid FROM \(table: .users) WHERE guest AND created_at > \(date) ORDER BY created_at \
+                LIMIT 1 OFFSET \(unescaped: String(max(0, count - 1)))
+                """,
+                on: connection)
+        }
+    }
+
     /// Merges `sourceUID` into `targetUID` in one transaction that locks both users' rows,
     /// in byte order of their uids (so two merges of one pair in opposite directions never
     /// deadlock): checks, moves the identities (their kept tokens are keyed by identity and

@@ -33,7 +33,14 @@ public struct FederateRoutes: RouteCollection {
         endpoints = FederateEndpoints(configuration: configuration, logger: logger)
     }
 
+    /// Registers every route. Throws `invalid_configuration`, naming both, when a route
+    /// overlaps one the application has already (the same method, a path both match; Vapor
+    /// would let the later one take over), before anything is registered.
     public func boot(routes: any RoutesBuilder) throws {
+        let mounted = Self.mounted(in: routes)
+        for route in endpoints.routes {
+            try RouteOverlap.check(route.method.rawValue, "/" + route.path.joined(separator: "/"), against: mounted, owner: "Federate")
+        }
         for route in endpoints.routes {
             // `:provider` is Vapor's parameter syntax too.
             let path = route.path.map(PathComponent.init(stringLiteral:))
@@ -50,6 +57,13 @@ public struct FederateRoutes: RouteCollection {
                 routes.on(method, path) { request in await respond(request) }
             }
         }
+    }
+
+    /// The routes `builder` holds so far, when it is the application or its routes (a group
+    /// does not tell).
+    static func mounted(in builder: any RoutesBuilder) -> [(method: String, path: String)] {
+        let all = (builder as? Application)?.routes.all ?? (builder as? Routes)?.all ?? []
+        return all.map { (method: $0.method.rawValue, path: "/" + $0.path.map(\.description).joined(separator: "/")) }
     }
 
     /// The request's collected body.

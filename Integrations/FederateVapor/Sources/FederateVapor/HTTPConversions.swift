@@ -3,7 +3,8 @@ import HTTPTypes
 public import Vapor
 
 extension ServerRequest {
-    /// `request` as Federate's server logic reads it: its method, path, query and header fields.
+    /// `request` as Federate's server logic reads it: its method, path, query and header
+    /// fields, and the connection's peer address (the rate limits of anonymous routes count by it).
     public init(_ request: Request) {
         var fields = HTTPFields()
         fields.reserveCapacity(request.headers.count)
@@ -14,7 +15,7 @@ extension ServerRequest {
         }
         self.init(
             method: HTTPTypes.HTTPRequest.Method(request.method.rawValue) ?? .get, path: request.url.path, query: request.url.query,
-            headers: fields)
+            headers: fields, clientAddress: request.remoteAddress?.ipAddress)
     }
 }
 

@@ -36,7 +36,7 @@ struct VaporGuestRoutesTests {
             #expect(noTicket.status == 400 && noTicket.json["error"] == "invalid_merge_ticket")
 
             // The guest links the dev provider (alice): same account, a full session in a new cookie.
-            _ = try await browser.navigate("/auth/dev/start?intent=link&returnTo=/")
+            _ = try await browser.navigate("/auth/dev/start?intent=link&returnTo=/", pick: "alice@example.com")
             let upgraded = try await browser.send(.GET, "/me")
             #expect(upgraded.json["uid"] == me.json["uid"] && upgraded.json["guest"] == false && upgraded.json["recent_login"] == true)
             #expect(browser.cookie("federate_session") != guestToken)
@@ -46,8 +46,13 @@ struct VaporGuestRoutesTests {
             let second = TestBrowser(app: app)
             _ = try await second.send(.POST, "/auth/guest", headers: [("Origin", testOrigin)])
             let secondUID = try #require(try await second.send(.GET, "/me").json["uid"]?.stringValue)
-            let refused = try await second.send(.GET, "/auth/dev/start?intent=link&returnTo=/")
-            let callback = try await second.send(.GET, try #require(refused.header("Location")))
+            // Only a navigation from the app's own pages starts a link.
+            let crossSite = try await second.send(
+                .GET, "/auth/dev/start?intent=link&returnTo=/", headers: [("Sec-Fetch-Site", "cross-site"), ("Referer", testOrigin + "/")])
+            #expect(crossSite.status == 403 && crossSite.json["error"] == "csrf_failed")
+            let refused = try await second.send(
+                .GET, "/auth/dev/start?intent=link&returnTo=/", headers: [("Sec-Fetch-Site", "same-origin")])
+            let callback = try await second.send(.GET, try #require(refused.header("Location")) + "&user=alice@example.com")
             let back = try await second.send(.GET, try #require(callback.header("Location")))
             #expect(back.status == 303 && back.header("Location") == "/?error=credential_already_in_use", "\(back.headers)")
             #expect(back.headers("Set-Cookie").contains { $0.hasPrefix("federate_merge=") && $0.contains("HttpOnly") })

@@ -21,7 +21,7 @@ struct VaporRoutesTests {
             #expect(me.json["providers"]?.arrayValue?.count == 1)
             let csrf = try #require(me.json["csrf_token"]?.stringValue)
 
-            _ = try await browser.navigate("/auth/corp/start?intent=link")
+            _ = try await browser.navigate("/auth/corp/start?intent=link", pick: "alice@example.com")
             let linked = try await browser.send(.GET, "/me")
             #expect(
                 linked.json["providers"]?.arrayValue?.compactMap { $0.objectValue?["provider_id"]?.stringValue }.sorted() == [

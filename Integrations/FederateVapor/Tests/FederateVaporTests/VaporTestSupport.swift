@@ -106,12 +106,24 @@ final class TestBrowser: Sendable {
         return answer
     }
 
-    /// Follows redirects from `url` (the dev providers approve alice at once); the last answer.
-    func navigate(_ url: String) async throws -> Answer {
-        var answer = try await send(.GET, url)
+    /// Follows redirects from `url`, a navigation from one of the application's pages
+    /// (`Sec-Fetch-Site: same-origin` while every hop stays on it, as browsers send it); the
+    /// last answer. The dev providers approve alice at once, unless the flow asks for a new
+    /// sign-in (`prompt=login`: a link or a reauthentication): then `pick` signs in as that
+    /// user, as the dev provider's page would.
+    func navigate(_ url: String, pick: String? = nil) async throws -> Answer {
+        var sameOrigin = url.hasPrefix("/") || url.hasPrefix(testOrigin + "/")
+        func fetchSite(_ url: String) -> [(String, String)] {
+            sameOrigin = sameOrigin && (url.hasPrefix("/") || url.hasPrefix(testOrigin + "/"))
+            return [("Sec-Fetch-Site", sameOrigin ? "same-origin" : "cross-site")]
+        }
+        var answer = try await send(.GET, url, headers: fetchSite(url))
         for _ in 0..<10 {
-            guard [302, 303].contains(answer.status), let location = answer.header("Location") else { break }
-            answer = try await send(.GET, location)
+            guard [302, 303].contains(answer.status), var location = answer.header("Location") else { break }
+            if let pick, location.contains("/authorize?"), location.contains("prompt=login") {
+                location += "&user=" + pick
+            }
+            answer = try await send(.GET, location, headers: fetchSite(location))
         }
         return answer
     }
