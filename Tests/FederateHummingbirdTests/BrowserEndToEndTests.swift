@@ -42,6 +42,31 @@ struct BrowserEndToEndTests {
         }
     }
 
+    /// A page on another site (`Tests/Interop/browser_cross_site.py`: `localhost` while the app
+    /// is `127.0.0.1`) sends the signed-in browser to the link and reauthenticate starts, with a
+    /// Referer and without one (`no-referrer`): each is refused with `csrf_failed`, nothing
+    /// starts, the session and the providers stay as they were; from the app's own page the
+    /// same reauthentication reaches the provider.
+    @Test(.timeLimit(.minutes(10)))
+    func aPageOnAnotherSiteStartsNothingForTheAccount() async throws {
+        let root = try ExternalProcess.packageRoot()
+        for tool in ["chromium", "chromedriver"] {
+            let found = await ExternalProcess.run(["sh", "-c", "command -v \(tool)"], in: root, timeout: 30)
+            try #require(found.status == 0, "\(tool) is missing: apt-get install chromium chromium-driver")
+        }
+        let python = try await InteropPython.prepare(root: root)
+        let run = await ExternalProcess.run(
+            [
+                python, "Tests/Interop/browser_cross_site.py", "--federate", CLIProcess.executablePath, "--port",
+                String(try FreePort.loopback()),
+            ],
+            in: root, timeout: 300)
+        try #require(!run.timedOut, "the browser test timed out")
+        let result = try JSONParser().parseObject(Array(run.stdout.utf8))
+        #expect(result["ok"] == true, "\(run.stdout)\n\(ExternalProcess.tail(run.stderr))")
+        #expect(result["steps"]?.arrayValue?.count == 7)
+    }
+
     /// Guests and merges (`Tests/Interop/browser_guest_merge.py`): a guest adds a note, links the
     /// dev provider and keeps both; a second guest adds a note, links the same identity, is told
     /// it has an account, signs in with it, and that account then holds both guests' notes.

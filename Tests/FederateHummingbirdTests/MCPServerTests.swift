@@ -53,6 +53,24 @@ struct MCPServerTests {
         #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"\#(tool)","arguments":{}}}"#
     }
 
+    /// The token is checked before the body is read: an anonymous client sending 2 MiB gets
+    /// 401 (not 413 after the server read a megabyte); the metadata answers its exact path only.
+    @Test func theTokenIsCheckedBeforeTheBodyAndTheMetadataAtItsExactPath() async throws {
+        let provider = try await DevProvider.start()
+        defer { Task { try? await provider.stop() } }
+        let token = try await AccessTokenMiddlewareTests.tokens(provider, resource: Self.resource, scopes: ["mcp:echo"]).accessToken
+        try await Self.application(provider).test(.router) { http in
+            let huge = String(repeating: " ", count: 2 << 20)
+            #expect(try await Self.post(http, huge, token: nil).status == 401)
+            #expect(try await Self.post(http, huge, token: token).status == 413)
+            for path in ["/.well-known/oauth-protected-resource/mcp/", "/.well-known/oauth-protected-resource//mcp"] {
+                let status = try await http.execute(uri: path, method: .get) { $0.status.code }
+                #expect(status == 404, "\(path): \(status)")
+            }
+            #expect(try await http.execute(uri: "/.well-known/oauth-protected-resource/mcp", method: .get) { $0.status.code } == 200)
+        }
+    }
+
     @Test func toolsNeedATokenForThisServerWithTheirScope() async throws {
         let provider = try await DevProvider.start()
         defer { Task { try? await provider.stop() } }

@@ -13,6 +13,7 @@ public import HTTPTypes
 /// | a token that fails verification, inactive, or bound to a key without its proof | 401 | `invalid_token` |
 /// | a token without a route's scopes | 403 | `insufficient_scope` |
 /// | the introspection endpoint failing | 503 | none (the token's validity is unknown) |
+/// | the provider unreachable (its discovery document or key set cannot be fetched) | 503, `Retry-After` | none |
 /// | the account store failing (a DPoP replay check) | 503, `Retry-After` | none |
 public struct BearerChallenge: ServerResponseError {
     /// The RFC 6750 error.

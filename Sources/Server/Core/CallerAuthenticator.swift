@@ -107,10 +107,15 @@ public struct CallerAuthenticator: Sendable {
         return (credentials.token, presentation)
     }
 
-    /// A token the verifier refused: 503 when introspection or the store failed, else `invalid_token`.
+    /// A token the verifier refused: 503 when introspection, the provider or the store failed
+    /// (the token was not found wanting), else `invalid_token`.
     private func verificationRefusal(_ error: FederateError, presentation: any PresentationScheme) -> BearerChallenge {
         if error.code == .introspectionFailed {
             return BearerChallenge(status: .serviceUnavailable, oauthError: nil, error: error, presentations: [])
+        }
+        if ProviderOutage.isProviderFailure(error) {
+            return BearerChallenge(
+                status: .serviceUnavailable, oauthError: nil, error: error, presentations: [], fields: ProviderOutage.fields)
         }
         if StoreOutage.isStoreFailure(error) { return storeOutage(error) }
         return refusal(error, oauthError: "invalid_token", presentation: presentation)

@@ -48,8 +48,13 @@ public struct MCPRoutes<Context: RequestContext>: Sendable {
         for method in methods {
             router.on(RouterPath(path), method: method) { (request: Request, context: Context) -> Response in
                 var request = request
-                let body = method == .post ? try await request.collectBody(upTo: ProtectedMCPServer.maximumBodyBytes) : ByteBuffer()
-                return Response(await server.respond(to: ServerRequest(request, context: context), body: Array(buffer: body)))
+                let head = ServerRequest(request, context: context)
+                // The token is verified before the body is read.
+                return Response(
+                    await server.respond(to: head) {
+                        guard method == .post else { return [] }
+                        return Array(buffer: try await request.collectBody(upTo: ProtectedMCPServer.maximumBodyBytes))
+                    })
             }
         }
     }

@@ -78,13 +78,21 @@ public struct ProtectedMCPServer: Sendable {
     }
 
     /// Answers one HTTP request to the MCP endpoint (`POST` a JSON-RPC message; `GET` and
-    /// `DELETE` are 405 on the stateless transport), `body` its content.
-    package func respond(to request: ServerRequest, body: [UInt8]) async -> ServerResponse {
+    /// `DELETE` are 405 on the stateless transport). `body` reads its content, at most
+    /// ``maximumBodyBytes``, and is called only once the token was verified: an anonymous
+    /// client never makes the server read a megabyte.
+    package func respond(to request: ServerRequest, body readBody: () async throws -> [UInt8]) async -> ServerResponse {
         let authenticated: AuthenticatedCaller
         do {
             authenticated = try await authenticator.authenticate(request)
         } catch {
             return error.serverResponse
+        }
+        let body: [UInt8]
+        do {
+            body = try await readBody()
+        } catch {
+            return Self.rpcError(status: .contentTooLarge, code: -32600, "the message is larger than 1 MiB", id: .null)
         }
         var response: ServerResponse
         if let refusal = gate(request, body: body, caller: authenticated.caller) {
