@@ -13,7 +13,8 @@ import Testing
 struct RequestGuardTests {
     @Test(
         arguments: [
-            ("/account", "/account"), ("/a/b?x=1#top", "/a/b?x=1#top"), (nil, "/"), ("", "/"), ("//evil.example", "/"),
+            ("/account", "/account"), ("/a/b?x=1", "/a/b?x=1"), ("/a/b?x=1#top", "/"), ("/?merge=1#", "/"), (nil, "/"), ("", "/"),
+            ("//evil.example", "/"),
             ("/\\evil.example", "/"), ("https://evil.example/", "/"), ("javascript:alert(1)", "/"), ("account", "/"),
             ("/\tevil", "/"), ("/ok path", "/"), ("/%2F%2Fevil.example", "/%2F%2Fevil.example"),
         ] as [(String?, String)])

@@ -2,7 +2,8 @@
 """A real browser (Debian's headless Chromium, driven by selenium) through the Vapor example app
 of Docs/Vapor.md (Integrations/FederateVapor/Example), which the Vapor package's test starts with two
 dev providers: signed out, sign in through the dev provider (it approves alice at once), then
-link the second provider to the same account. Screenshots of each state go to --screenshots.
+link the second provider to the same account (the link asks for a new sign-in: alice picks
+herself on the dev provider's page). Screenshots of each state go to --screenshots.
 
 Prints one JSON object {"ok": true|false, "steps": [...], "error": ...}; exits 0 only when
 every step passed. Needs chromium and chromium-driver (Debian) and selenium (requirements.txt).
@@ -56,6 +57,8 @@ def main():
         steps.append("signed in through the dev provider")
 
         wait.until(EC.element_to_be_clickable((By.ID, "link-corp"))).click()
+        # A link asks the provider for a new sign-in (prompt=login): alice signs in on its page.
+        wait.until(EC.element_to_be_clickable((By.XPATH, "//button[contains(., 'alice@example.com')]"))).click()
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#providers li")) == 2)
         assert providers(driver) == ["oidc.corp", "oidc.dev"], "providers after linking: %r" % providers(driver)
         assert driver.find_element(By.ID, "email").text == email, "linking changed the account"

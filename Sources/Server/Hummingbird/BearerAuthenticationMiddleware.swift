@@ -42,7 +42,7 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // Warm keys and a `Bearer` token: authenticated without leaving the request's executor
         // (Docs/Performance.md, "The server").
-        let authenticated = try await authenticator.authenticate(ServerRequest(request, context: context))
+        let authenticated = try await authenticator.authenticate(ServerRequest(request))
         var context = context
         context.federate.caller = authenticated.caller
         context.federate.bearer = authenticated.caller.bearer

@@ -24,7 +24,7 @@ public struct SessionAuthenticationMiddleware<Context: FederateRequestContext>: 
     /// state-changing requests) and calls `next`; 401 without one when `required`.
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        context.federate.session = try await authenticator.authenticate(ServerRequest(request, context: context))
+        context.federate.session = try await authenticator.authenticate(ServerRequest(request))
         return try await next(request, context)
     }
 }
@@ -50,7 +50,7 @@ public struct RequireRecentLoginMiddleware<Context: FederateRequestContext>: Rou
     /// Calls `next` when the session's sign-in is recent (and meets the `requirement`);
     /// otherwise 403 as described above.
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        try guarding.check(context.federate.session, of: ServerRequest(request, context: context))
+        try guarding.check(context.federate.session, of: ServerRequest(request))
         return try await next(request, context)
     }
 }

@@ -46,9 +46,9 @@ public struct MCPRoutes<Context: RequestContext>: Sendable {
             request.uri.path.utf8.elementsEqual(metadataPath.utf8) ? Response(metadata) : Response(status: .notFound)
         }
         for method in methods {
-            router.on(RouterPath(path), method: method) { (request: Request, context: Context) -> Response in
+            router.on(RouterPath(path), method: method) { (request: Request, _: Context) -> Response in
                 var request = request
-                let head = ServerRequest(request, context: context)
+                let head = ServerRequest(request)
                 // The token is verified before the body is read.
                 return Response(
                     await server.respond(to: head) {

@@ -3,9 +3,18 @@ import HTTPTypes
 public import Vapor
 
 extension ServerRequest {
-    /// `request` as Federate's server logic reads it: its method, path, query and header
-    /// fields, and the connection's peer address (the rate limits of anonymous routes count by it).
+    /// `request` as Federate's server logic reads it: its method, path, query and header fields.
     public init(_ request: Request) {
+        self.init(request, clientAddress: nil)
+    }
+
+    /// `request` with the connection's peer address, which the rate limits of Federate's
+    /// anonymous routes count by (only its routes read it: a middleware's requests skip the work).
+    init(routeRequest request: Request) {
+        self.init(request, clientAddress: request.remoteAddress?.ipAddress)
+    }
+
+    private init(_ request: Request, clientAddress: String?) {
         var fields = HTTPFields()
         fields.reserveCapacity(request.headers.count)
         for (name, value) in request.headers {
@@ -15,7 +24,7 @@ extension ServerRequest {
         }
         self.init(
             method: HTTPTypes.HTTPRequest.Method(request.method.rawValue) ?? .get, path: request.url.path, query: request.url.query,
-            headers: fields, clientAddress: request.remoteAddress?.ipAddress)
+            headers: fields, clientAddress: clientAddress)
     }
 }
 
