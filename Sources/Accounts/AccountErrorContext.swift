@@ -1,7 +1,7 @@
 public import FederateTokens
 /// What an account error is about: the email in conflict and the credential that could
 /// not be used, so the application can resolve it (sign in with an existing provider, then
-/// ``AccountService/link(_:with:)`` the pending credential).
+/// ``AccountService/link(_:with:authenticatedAfter:session:)`` the pending credential).
 ///
 /// Attached to `FederateError/accountContext` for `account_exists_with_different_credential`,
 /// `credential_already_in_use` and `email_already_in_use`. Redacted in descriptions.
@@ -14,7 +14,7 @@ public struct AccountErrorContext: FederateErrorDetail, Equatable {
     /// the server's own use (it knows whom it answers); never show them to an anonymous caller,
     /// which would tell an attacker how the victim signs in. Federate's routes do not.
     public let existingProviderIDs: [String]
-    /// For `credential_already_in_use` from ``AccountService/link(_:with:)``: a sealed,
+    /// For `credential_already_in_use` from ``AccountService/link(_:with:authenticatedAfter:session:)``: a sealed,
     /// short-lived ticket naming both accounts and the identity, which
     /// ``AccountService/merge(ticket:into:)`` takes to merge them. A bearer secret for the
     /// person who just proved the credential: hand it back to them only (an HttpOnly cookie).

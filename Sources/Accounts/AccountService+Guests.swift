@@ -20,7 +20,7 @@ extension AccountService {
     /// Creates a guest account — no provider identity, no email — and its session, so a person
     /// can use the application before choosing a provider (Firebase's `signInAnonymously()`).
     ///
-    /// ``link(_:with:)`` upgrades the guest in place (same `uid`, same data) and issues a full
+    /// ``link(_:with:authenticatedAfter:session:)`` upgrades the guest in place (same `uid`, same data) and issues a full
     /// session. Until then the guest's sessions are weak: ``requireRecentLogin(_:within:)``
     /// refuses them. A guest that never links expires `AccountServiceConfiguration.guestLifetime`
     /// after its creation (7 days by default): its sessions end then, it can no longer link,

@@ -117,7 +117,7 @@ extension AccountService {
     /// proven by its provider (`AccountSession.authTimeProven`: a sign-in with an OAuth 2.0
     /// provider without ID tokens never counts as recent). A guest's session never passes: a
     /// guest proved nothing to a provider, and becomes able to by linking one
-    /// (``link(_:with:)``, which then issues a full session).
+    /// (``link(_:with:authenticatedAfter:session:)``, which then issues a full session).
     public func requireRecentLogin(_ session: AccountSession, within window: Duration? = nil) throws(FederateError) {
         guard !session.isGuest else {
             throw FederateError(.requiresRecentLogin, "a guest session cannot prove a recent sign-in: link a provider first")

@@ -1,4 +1,4 @@
-/// The result of ``AccountService/signIn(with:)``, ``AccountService/link(_:with:)`` and
+/// The result of ``AccountService/signIn(with:)``, ``AccountService/link(_:with:authenticatedAfter:session:)`` and
 /// ``AccountService/reauthenticate(_:with:authenticatedAfter:)``.
 ///
 /// Contains secrets (the session token, the provider's tokens): the `description` is redacted.

@@ -37,11 +37,14 @@ struct AccountsCommand: AsyncParsableCommand {
         @Argument(parsing: .allUnrecognized, help: "The account's uid (one; may start with '-').")
         var words: [String] = []
 
+        /// The words given, without the `--` that may stand before the uid.
+        private var given: [String] { words.first == "--" ? Array(words.dropFirst()) : words }
+
         /// The uid.
-        var uid: String { words.first ?? "" }
+        var uid: String { given.first ?? "" }
 
         func validate() throws {
-            guard words.count == 1, !words[0].isEmpty else {
+            guard given.count == 1, !given[0].isEmpty else {
                 throw ValidationError("name exactly one account uid (after --, if you like: accounts delete --config F -- UID)")
             }
         }
