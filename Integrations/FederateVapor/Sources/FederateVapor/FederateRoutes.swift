@@ -49,7 +49,8 @@ public struct FederateRoutes: RouteCollection {
             @Sendable func respond(_ request: Request) async -> Response {
                 var parameters: [String: String] = [:]
                 for name in names { parameters[name] = request.parameters.get(name) }
-                return Response(await route.respond(to: ServerRequest(routeRequest: request), parameters: parameters, body: Self.bytes(of: request)))
+                return Response(
+                    await route.respond(to: ServerRequest(routeRequest: request), parameters: parameters, body: Self.bytes(of: request)))
             }
             if let limit = route.bodyLimit {
                 routes.on(method, path, body: .collect(maxSize: ByteCount(value: limit))) { request in await respond(request) }
