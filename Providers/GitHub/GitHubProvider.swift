@@ -85,14 +85,13 @@ public struct GitHubProvider: Sendable {
 
     /// The address to use from `GET /user/emails`: the primary one if verified, else the first
     /// verified one, else the primary one unverified; `nil` when the list is empty or the token
-    /// may not read it (403, 404: no `user:email` scope).
+    /// may not read it (403, 404: no `user:email` scope). Any other failure (a 500, a timeout)
+    /// fails the sign-in: an outage never gives an account without its email.
     func verifiedEmail(client: OAuthClient, accessToken: String) async throws(FederateError) -> (address: String, verified: Bool)? {
-        let answer: JSONValue
-        do {
-            answer = try await client.userResource(at: endpoints.emails, accessToken: accessToken)
-        } catch  where error.code == .unexpectedStatus || error.providerError != nil {
-            return nil
-        }
+        guard
+            let answer = try await client.userResource(
+                at: endpoints.emails, accessToken: accessToken, tokenType: nil, absentWhen: [403, 404])
+        else { return nil }
         guard case .array(let entries) = answer, entries.count <= 100 else {
             throw FederateError(.invalidUserResponse, "GitHub's /user/emails answer is not a list of at most 100 addresses")
         }

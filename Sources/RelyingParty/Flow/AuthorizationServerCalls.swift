@@ -24,7 +24,18 @@ struct AuthorizationServerCalls: Sendable {
     /// One request to the token endpoint, in a `federate.token_exchange` span (its grant type,
     /// never a form value). A 200 whose body is an OAuth error (GitHub answers so) is that error.
     func postToTokenEndpoint(_ form: [(String, String)], endpoint: String) async throws(FederateError) -> TokenResponse {
-        try TokenResponse(parsing: try await postForTokens(form, endpoint: endpoint))
+        let response = try TokenResponse(parsing: try await postForTokens(form, endpoint: endpoint))
+        try checkBinding(response.tokenType)
+        return response
+    }
+
+    /// A `DPoP` token to a client without a DPoP key is refused (`invalid_token_response`): it
+    /// could never be presented, and sent as a bearer token it would be refused or, worse,
+    /// taken. The one rule for every token answer of every client.
+    func checkBinding(_ tokenType: String) throws(FederateError) {
+        if tokenType.caseInsensitiveEquals("DPoP"), dpop == nil {
+            throw FederateError(.invalidTokenResponse, "the server issued a DPoP-bound token to a client without a DPoP key")
+        }
     }
 
     /// ``postToTokenEndpoint(_:endpoint:)`` up to the successful body, for answers that are
@@ -39,7 +50,8 @@ struct AuthorizationServerCalls: Sendable {
             guard response.status == 200 else {
                 throw logged(Self.errorFromResponse(response, endpoint: "token endpoint"), endpoint: endpoint)
             }
-            if let object = try? JSONParser().parseObject(response.body), object["access_token"] == nil, case .string? = object["error"] {
+            // An answer that names an error is that error, whatever else it holds (an `access_token` too).
+            if let object = try? JSONParser().parseObject(response.body), case .string? = object["error"] {
                 throw logged(Self.errorFromResponse(response, endpoint: "token endpoint"), endpoint: endpoint)
             }
             return response.body

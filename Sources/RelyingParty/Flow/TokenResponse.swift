@@ -1,7 +1,8 @@
 package import FederateTokens
 /// A successful token-endpoint response (RFC 6749 §5.1), checked for shape before any of its
 /// tokens is used: `access_token` a non-empty string, `token_type` Bearer or DPoP (RFC 9449
-/// §5; in any case),
+/// §5; in any case; `N_A` only where RFC 8693 allows it, for an exchanged token that is not
+/// an access token),
 /// `expires_in` a non-negative number, `refresh_token`, `id_token` and `scope` strings when
 /// present, `expires_in` at most 2^53 seconds (a larger one is refused: no later conversion may
 /// trap on it). The ID token is not verified here; ``OpenIDClient`` does that next.
@@ -34,15 +35,21 @@ package struct TokenResponse: Sendable, CustomStringConvertible {
         try self.init(members: members)
     }
 
-    /// Checks already-parsed members. Throws `FederateError/Code/invalidTokenResponse`.
-    public init(members: [String: JSONValue]) throws(FederateError) {
+    /// Checks already-parsed members. Throws `FederateError/Code/invalidTokenResponse`. The
+    /// one rule of every token answer (authorization code, refresh, client credentials, token
+    /// exchange, GitHub's): `allowingNotApplicableType` admits `token_type` `N_A` (RFC 8693
+    /// §2.2.1: an exchanged token that is not an access token).
+    public init(members: [String: JSONValue], allowingNotApplicableType: Bool = false) throws(FederateError) {
         guard case .string(let accessToken)? = members["access_token"], !accessToken.isEmpty else {
             throw FederateError(.invalidTokenResponse, "the token response has no access_token")
         }
         guard case .string(let tokenType)? = members["token_type"],
             tokenType.caseInsensitiveEquals("bearer") || tokenType.caseInsensitiveEquals("dpop")
+                || (allowingNotApplicableType && tokenType.utf8.elementsEqual("N_A".utf8))
         else {
-            throw FederateError(.invalidTokenResponse, "token_type must be Bearer or DPoP")
+            throw FederateError(
+                .invalidTokenResponse,
+                allowingNotApplicableType ? "token_type must be Bearer, DPoP or N_A" : "token_type must be Bearer or DPoP")
         }
         var expiresIn: Double?
         if let value = members["expires_in"] {

@@ -101,16 +101,17 @@ public struct ServiceTokenClient: Sendable {
             form.append(("audience", audience))
         }
         let response = try await calls.postToTokenEndpoint(form, endpoint: tokenEndpoint)
-        try checkBinding(response.tokenType)
         return IssuedToken(
             token: response.accessToken, tokenType: response.tokenType, issuedTokenType: nil,
             expiresAt: response.expiresIn.map { clock.now.addingTimeInterval($0) }, scopes: response.scopes ?? scopes,
             refreshToken: response.refreshToken, response: response.members)
     }
 
-    /// Exchanges a token (RFC 8693 §2): the answer must carry a non-empty `access_token`,
-    /// `issued_token_type` and `token_type` (`N_A` allowed for a token that is not an access
-    /// token), `expires_in` a number from 0 to 2^53 when present; else `invalid_token_response`.
+    /// Exchanges a token (RFC 8693 §2): the answer must carry a non-empty `issued_token_type`,
+    /// and is then read by the rule of every token answer (`TokenResponse`): a non-empty
+    /// `access_token`, `token_type` Bearer or DPoP (`N_A` only for a token that is not an
+    /// access token), `expires_in` a number (or numeric string) from 0 to 2^53 when present;
+    /// else `invalid_token_response`.
     public func exchange(_ request: TokenExchangeRequest) async throws(FederateError) -> IssuedToken {
         let body = try await calls.postForTokens(try request.form(), endpoint: tokenEndpoint)
         let members: [String: JSONValue]
@@ -119,38 +120,16 @@ public struct ServiceTokenClient: Sendable {
         } catch {
             throw FederateError(.invalidTokenResponse, "the token exchange answer is not a JSON object")
         }
-        func string(_ name: String, required: Bool) throws(FederateError) -> String? {
-            guard let value = members[name] else {
-                if required { throw FederateError(.invalidTokenResponse, "the token exchange answer has no \(name) (RFC 8693 §2.2.1)") }
-                return nil
-            }
-            guard case .string(let text) = value, !text.isEmpty else {
-                throw FederateError(.invalidTokenResponse, "\(name) is not a non-empty string")
-            }
-            return text
+        guard case .string(let issuedType)? = members["issued_token_type"], !issuedType.isEmpty else {
+            throw FederateError(.invalidTokenResponse, "the token exchange answer has no issued_token_type (RFC 8693 §2.2.1)")
         }
-        let token = try string("access_token", required: true) ?? ""
-        let issuedType = try string("issued_token_type", required: true) ?? ""
-        let tokenType = try string("token_type", required: true) ?? ""
-        try checkBinding(tokenType)
-        var expiresAt: Date?
-        if let value = members["expires_in"] {
-            guard let seconds = value.doubleValue, NumericDate(secondsSince1970: seconds) != nil else {
-                throw FederateError(.invalidTokenResponse, "expires_in is not a number of seconds from 0 to 2^53")
-            }
-            expiresAt = clock.now.addingTimeInterval(seconds)
-        }
+        let response = try TokenResponse(
+            members: members, allowingNotApplicableType: !issuedType.utf8.elementsEqual(TokenExchangeRequest.TokenType.accessToken.utf8))
+        try calls.checkBinding(response.tokenType)
         return IssuedToken(
-            token: token, tokenType: tokenType, issuedTokenType: issuedType, expiresAt: expiresAt,
-            scopes: try string("scope", required: false).map { $0.split(separator: " ").map(String.init) } ?? request.scopes,
-            refreshToken: try string("refresh_token", required: false), response: members)
-    }
-
-    /// A `DPoP` token to a client without a key is refused: it could never be presented.
-    private func checkBinding(_ tokenType: String) throws(FederateError) {
-        if tokenType.caseInsensitiveEquals("DPoP"), dpop == nil {
-            throw FederateError(.invalidTokenResponse, "the server issued a DPoP-bound token to a client without a DPoP key")
-        }
+            token: response.accessToken, tokenType: response.tokenType, issuedTokenType: issuedType,
+            expiresAt: response.expiresIn.map { clock.now.addingTimeInterval($0) }, scopes: response.scopes ?? request.scopes,
+            refreshToken: response.refreshToken, response: members)
     }
 
     /// `scope`: the scopes joined with spaces, each 1-256 printable ASCII characters without

@@ -182,6 +182,19 @@ package struct OAuthClient: Sendable {
     /// one. Anything else is `invalid_user_response` (a 401 or 403: the provider's refusal,
     /// `unexpected_status`, with its OAuth error when it sent one).
     package func userResource(at url: String, accessToken: String, tokenType: String? = nil) async throws(FederateError) -> JSONValue {
+        guard let resource = try await userResource(at: url, accessToken: accessToken, tokenType: tokenType, absentWhen: []) else {
+            throw FederateError(.invalidUserResponse, "the user endpoint answered no resource")
+        }
+        return resource
+    }
+
+    /// ``userResource(at:accessToken:tokenType:)``, or `nil` when the endpoint answers one of
+    /// the statuses in `absent` (a resource the token's scopes do not reach, 403 or 404). Any
+    /// other status, a 500 among them, is `unexpected_status`: an outage is never taken for
+    /// an answer.
+    package func userResource(
+        at url: String, accessToken: String, tokenType: String?, absentWhen absent: Set<Int>
+    ) async throws(FederateError) -> JSONValue? {
         try EndpointSecurity.validate(url, field: "user endpoint", destination: metadata.destination)
         if let tokenType, !tokenType.caseInsensitiveEquals("Bearer") {
             throw FederateError(
@@ -193,6 +206,7 @@ package struct OAuthClient: Sendable {
                 HTTPRequest(
                     url: url, headers: [("Authorization", "Bearer " + accessToken), ("Accept", "application/json")],
                     maxResponseBytes: Self.maximumUserResourceBytes, destination: metadata.destination))
+            if absent.contains(response.status) { return nil }
             guard response.status == 200 else {
                 throw calls.logged(AuthorizationServerCalls.errorFromResponse(response, endpoint: "user endpoint"), endpoint: url)
             }

@@ -99,6 +99,9 @@ struct UserEndpointHostileTests {
         credential = try await github.credential(accessToken: "token")
         #expect(credential.email == nil && !credential.emailVerified)
         try? await server.stop()
+        // /user/emails failing (500): the sign-in fails, never an account without its email.
+        let outage = try await Self.credentialError(user: .json(#"{"id": 7}"#), emails: .status(500))
+        #expect(outage?.code == .unexpectedStatus, "\(String(describing: outage))")
     }
 
     @Test(arguments: [
