@@ -39,6 +39,16 @@ public struct DestinationPolicy: Sendable, Hashable, CustomStringConvertible {
     /// Whether any address is allowed (the issuer is on loopback).
     package var allowsAnyAddress: Bool { publicOnlyExceptions == nil }
 
+    /// The policy of a request to `url`, one endpoint of the provider: the rule is per endpoint.
+    /// "Any address" (a provider on loopback) holds only for a URL whose own host is on loopback;
+    /// a URL that names another host reaches public addresses only. So an endpoint configured
+    /// beside a loopback one (an OAuth 2.0 server's token endpoint on a name that resolves to
+    /// 127.0.0.1) never receives the client's secret there.
+    package func forEndpoint(_ url: String) -> DestinationPolicy {
+        guard allowsAnyAddress, !Self.isLoopback(host: Self.host(of: url) ?? "") else { return self }
+        return .publicAddresses()
+    }
+
     /// Whether a connection to `address` (4 or 16 bytes, network order), made for a URL whose
     /// host is `host`, is allowed.
     public func permits(host: String, address: [UInt8]) -> Bool {

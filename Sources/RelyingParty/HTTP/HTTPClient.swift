@@ -41,7 +41,9 @@ public struct HTTPRequest: Sendable {
     public var followRedirects: Bool
     /// Which addresses the request may connect to (and so each redirect it follows). By default
     /// the URL is its own issuer: any address for a loopback host, else public addresses only.
-    /// Federate's requests for a provider carry that provider's policy (``ProviderMetadata/destination``).
+    /// Federate's requests for a provider carry that provider's policy (``ProviderMetadata/destination``),
+    /// judged per endpoint: a provider on loopback lends its "any address" only to URLs whose
+    /// own host is on loopback (a URL naming another host reaches public addresses only).
     public var destination: DestinationPolicy
 
     /// The default deadline for an exchange: 10 seconds.
@@ -67,7 +69,7 @@ public struct HTTPRequest: Sendable {
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
         self.followRedirects = followRedirects
-        self.destination = destination ?? DestinationPolicy(issuer: url)
+        self.destination = (destination ?? DestinationPolicy(issuer: url)).forEndpoint(url)
     }
 }
 

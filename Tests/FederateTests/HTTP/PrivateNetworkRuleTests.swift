@@ -153,6 +153,33 @@ struct PrivateNetworkRuleTests {
         #expect(metadata.destination == .publicAddresses())
     }
 
+    /// The rule is per endpoint: a provider on loopback lends "any address" only to its URLs on
+    /// loopback. An OAuth 2.0 server configured by hand with a loopback authorization endpoint
+    /// (its "issuer") and a token endpoint on a name: the token request, which carries the
+    /// client's secret, may reach public addresses only, so a name that resolves to 127.0.0.1
+    /// is refused at connect time.
+    @Test func theRuleIsPerEndpoint() async throws {
+        #expect(HTTPRequest(url: "http://127.0.0.1:9000/token", destination: .anyAddress).destination == .anyAddress)
+        #expect(HTTPRequest(url: "http://localhost:9000/token", destination: .anyAddress).destination == .anyAddress)
+        #expect(HTTPRequest(url: "https://tokens.corp.example/token", destination: .anyAddress).destination == .publicAddresses())
+        let listed = DestinationPolicy.publicAddresses(except: try PrivateNetworkAllowList(["10.0.0.0/8"]))
+        #expect(HTTPRequest(url: "https://tokens.corp.example/token", destination: listed).destination == listed)
+
+        final class Recording: Federate.HTTPClient {
+            let destinations = Mutex<[DestinationPolicy]>([])
+            func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+                destinations.withLock { $0.append(request.destination) }
+                return HTTPResponse(status: 500)
+            }
+        }
+        let recording = Recording()
+        let client = try ServiceTokenClient(
+            tokenEndpoint: "https://tokens.corp.example/token", issuer: "http://127.0.0.1:9000", clientID: "svc",
+            authentication: .clientSecretBasic(secret: "the secret"), httpClient: recording)
+        _ = try? await client.clientCredentials()
+        #expect(recording.destinations.withLock { $0 } == [.publicAddresses()])
+    }
+
     // MARK: At connect time, on the address the transport reached
 
     /// `localhost` resolves to 127.0.0.1 here, as a provider's name may: a request whose policy
