@@ -46,7 +46,9 @@ public struct OIDCProvider: Sendable {
     /// provider binds its tokens to it. `nil` (the default): bearer tokens.
     public var dpop: DPoPProofSigner?
 
-    /// Creates a provider. `id` must be `oidc.` followed by 1–64 letters, digits, `-`, `_` or `.`.
+    /// Creates a provider. `id` must be `oidc.` followed by 1–64 letters, digits, `-`, `_` or `.`;
+    /// `issuer` HTTPS, or plain HTTP on a loopback host (else `insecure_endpoint` or `invalid_url`,
+    /// at once: an application with an insecure issuer does not start).
     public init(
         id: String, issuer: String, clientID: String, clientSecret: String? = nil,
         privateKey: (key: JWSSigningKey, algorithm: JWSAlgorithm)? = nil,
@@ -59,6 +61,10 @@ public struct OIDCProvider: Sendable {
         if let privateKey, ![.rs256, .es256].contains(privateKey.algorithm) {
             throw FederateError(.invalidConfiguration, "private_key_jwt uses RS256 or ES256")
         }
+        // Refused now, when the application starts, not on the first request: HTTPS, or plain
+        // HTTP on a loopback host (development).
+        try EndpointSecurity.validate(
+            issuer, field: "issuer", destination: DestinationPolicy(issuer: issuer, allowing: profile.privateNetworkAllowList))
         self.id = id
         self.issuer = issuer
         self.clientID = clientID

@@ -11,6 +11,30 @@ import Testing
 /// sends to a relying party's handler on loopback.
 @Suite("OIDCProvider against the dev provider")
 struct OIDCProviderAgainstDevProviderTests {
+    /// An insecure issuer is refused when the provider is made (the application does not start),
+    /// not on its first request: HTTPS, or plain HTTP on loopback only.
+    @Test func anInsecureIssuerIsRefusedAtOnce() throws {
+        let cache = ProviderCache(httpClient: PatientTransport.shared)
+        for (issuer, code) in [
+            ("http://idp.corp.example", FederateError.Code.insecureEndpoint), ("https://10.0.0.7", .privateAddressRefused),
+            ("ftp://idp.corp.example", .insecureEndpoint), ("not a url", .invalidURL),
+        ] {
+            do {
+                _ = try OIDCProvider(id: "oidc.corp", issuer: issuer, clientID: "rp", cache: cache)
+                Issue.record("\(issuer) was accepted")
+            } catch {
+                #expect(error.code == code, "\(issuer): \(error.code)")
+            }
+        }
+        _ = try OIDCProvider(id: "oidc.corp", issuer: "https://idp.corp.example", clientID: "rp", cache: cache)
+        _ = try OIDCProvider(id: "oidc.dev", issuer: "http://127.0.0.1:9000", clientID: "rp", cache: cache)
+        _ = try OIDCProvider(id: "oidc.dev", issuer: "http://localhost:9000", clientID: "rp", cache: cache)
+        // A provider on your own network, named in its allow-list.
+        _ = try OIDCProvider(
+            id: "oidc.corp", issuer: "https://10.0.0.7", clientID: "rp",
+            profile: StandardOpenIDProfile(privateNetworkAllowList: try PrivateNetworkAllowList(["10.0.0.0/8"])), cache: cache)
+    }
+
     static let rsaKey = try! JWSSigningKey.generateRSA(keyID: "rp-rsa")
     static let ecKey = JWSSigningKey(p256: P256.Signing.PrivateKey(), keyID: "rp-ec")
 
