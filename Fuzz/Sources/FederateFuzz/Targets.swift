@@ -40,10 +40,12 @@ enum Targets {
         precondition(metadata.issuer == Fixtures.issuer, "accepted a document for another issuer")
     }
 
-    /// Token-endpoint responses: an accepted one has a Bearer access token.
+    /// Token-endpoint responses: an accepted one has a Bearer or DPoP access token (never `N_A`
+    /// outside a token exchange).
     static func tokenResponse(_ bytes: [UInt8]) {
         guard let response = try? TokenResponse(parsing: bytes) else { return }
-        precondition(!response.accessToken.isEmpty && response.tokenType.lowercased() == "bearer")
+        let type = response.tokenType.lowercased()
+        precondition(!response.accessToken.isEmpty && (type == "bearer" || type == "dpop"))
         // Redaction: the description must not depend on the secrets. (Checking that it does not
         // contain the token is not enough: a token may equal `token_type`, "Bearer", and
         // legitimately appear there; the 10-million-input pass found one.)
