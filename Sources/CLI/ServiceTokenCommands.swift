@@ -40,6 +40,8 @@ struct ServiceClientOptions: ParsableArguments {
     @Option(help: "An RFC 8707 resource (absolute URI) the token is for; repeatable.")
     var resource: [String] = []
 
+    @OptionGroup var privateNetwork: PrivateNetworkOptions
+
     var resolvedSecret: String? {
         let secret = clientSecret ?? ProcessInfo.processInfo.environment["FEDERATE_CLIENT_SECRET"]
         return secret?.isEmpty == false ? secret : nil
@@ -64,6 +66,7 @@ struct ServiceClientOptions: ParsableArguments {
         if privateKey != nil, authMethod != .privateKeyJWT {
             throw ValidationError("--private-key goes with --auth-method private_key_jwt.")
         }
+        _ = try privateNetwork.allowList()
     }
 
     /// The client: the token endpoint from the issuer's metadata (fetched first: nothing else
@@ -74,8 +77,10 @@ struct ServiceClientOptions: ParsableArguments {
         let http = AsyncHTTPClientTransport.shared
         var advertised: [String]?
         let client: (endpoint: String, issuer: String?)
+        let allowList = try privateNetwork.allowList()
         if let issuer {
-            let metadata = try await AuthorizationServerDiscovery(httpClient: http, logger: logger).metadata(for: issuer)
+            let metadata = try await AuthorizationServerDiscovery(httpClient: http, logger: logger).metadata(
+                for: issuer, allowing: allowList)
             advertised = metadata.tokenEndpointAuthMethodsSupported
             client = (metadata.tokenEndpoint, metadata.issuer)
         } else {
@@ -89,7 +94,7 @@ struct ServiceClientOptions: ParsableArguments {
         }
         return try ServiceTokenClient(
             tokenEndpoint: client.endpoint, issuer: client.issuer, clientID: clientID, authentication: authentication, httpClient: http,
-            logger: logger
+            privateNetworkAllowList: allowList, logger: logger
         ).withDPoP(dpop ? DPoPProofSigner() : nil)
     }
 

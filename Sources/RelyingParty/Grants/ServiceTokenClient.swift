@@ -33,18 +33,31 @@ public struct ServiceTokenClient: Sendable {
     package let clock: FederateClock
     /// The DPoP key requests prove possession of (the server then binds its tokens to it), if any.
     package private(set) var dpop: DPoPProofSigner?
+    /// Where its requests may connect: the issuer's private-network rule, with the allow-list given.
+    let destination: DestinationPolicy
     let logger: Logger
     let observability: Observability
 
-    /// A client for the token endpoint `tokenEndpoint` (checked by `EndpointSecurity`).
-    /// Throws `invalid_configuration` for `ClientAuthentication.none`.
+    /// A client for the token endpoint `tokenEndpoint` (checked by `EndpointSecurity` under the
+    /// private-network rule of `issuer`, or of the endpoint itself, with `privateNetworkAllowList`'s
+    /// exceptions). Throws `invalid_configuration` for `ClientAuthentication.none`.
     public init(
         tokenEndpoint: String, issuer: String? = nil, clientID: String, authentication: ClientAuthentication, httpClient: any HTTPClient,
-        clock: FederateClock = .system, logger: Logger = Logger(label: "federate.service-tokens"),
-        observability: Observability = Observability()
+        privateNetworkAllowList: PrivateNetworkAllowList = .none, clock: FederateClock = .system,
+        logger: Logger = Logger(label: "federate.service-tokens"), observability: Observability = Observability()
     ) throws(FederateError) {
-        try EndpointSecurity.validate(
-            tokenEndpoint, field: "token_endpoint", destination: DestinationPolicy(issuer: issuer ?? tokenEndpoint))
+        try self.init(
+            tokenEndpoint: tokenEndpoint, issuer: issuer, clientID: clientID, authentication: authentication, httpClient: httpClient,
+            destination: DestinationPolicy(issuer: issuer ?? tokenEndpoint, allowing: privateNetworkAllowList), clock: clock,
+            logger: logger, observability: observability)
+    }
+
+    /// The client, its requests carrying `destination`.
+    private init(
+        tokenEndpoint: String, issuer: String?, clientID: String, authentication: ClientAuthentication, httpClient: any HTTPClient,
+        destination: DestinationPolicy, clock: FederateClock, logger: Logger, observability: Observability
+    ) throws(FederateError) {
+        try EndpointSecurity.validate(tokenEndpoint, field: "token_endpoint", destination: destination)
         if case .none = authentication {
             throw FederateError(
                 .invalidConfiguration, "a service's grants need client authentication: a public client ('none') cannot use them")
@@ -55,6 +68,7 @@ public struct ServiceTokenClient: Sendable {
         self.clientID = clientID
         self.authentication = authentication
         self.httpClient = httpClient
+        self.destination = destination
         self.clock = clock
         self.logger = logger
         self.observability = observability
@@ -68,7 +82,7 @@ public struct ServiceTokenClient: Sendable {
     ) throws(FederateError) {
         try self.init(
             tokenEndpoint: metadata.tokenEndpoint, issuer: metadata.issuer, clientID: clientID, authentication: authentication,
-            httpClient: httpClient, clock: clock, logger: logger, observability: observability)
+            httpClient: httpClient, destination: metadata.destination, clock: clock, logger: logger, observability: observability)
     }
 
     /// This client, proving possession of `signer`'s key on every token request (RFC 9449);
@@ -81,7 +95,7 @@ public struct ServiceTokenClient: Sendable {
 
     var calls: AuthorizationServerCalls {
         AuthorizationServerCalls(
-            issuer: issuer, destination: DestinationPolicy(issuer: issuer), clientID: clientID, authentication: authentication,
+            issuer: issuer, destination: destination, clientID: clientID, authentication: authentication,
             httpClient: httpClient, dpop: dpop, clock: clock,
             logger: logger, observability: observability, explain: { $0 })
     }

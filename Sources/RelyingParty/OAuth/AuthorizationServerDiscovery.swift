@@ -29,13 +29,17 @@ package final class AuthorizationServerDiscovery: Sendable {
         self.logger = logger
     }
 
-    /// The validated metadata of `issuer` (cached).
-    package func metadata(for issuer: String) async throws(FederateError) -> AuthorizationServerMetadata {
-        try EndpointSecurity.validate(issuer, field: "issuer", destination: DestinationPolicy(issuer: issuer))
+    /// The validated metadata of `issuer` (cached), under its private-network rule with
+    /// `allowList`'s exceptions (the metadata then carries them to every request made for it).
+    package func metadata(
+        for issuer: String, allowing allowList: PrivateNetworkAllowList = .none
+    ) async throws(FederateError) -> AuthorizationServerMetadata {
+        try EndpointSecurity.validate(issuer, field: "issuer", destination: DestinationPolicy(issuer: issuer, allowing: allowList))
+        let key = allowList.isEmpty ? ExactString(issuer) : ExactString(issuer + " allowing " + allowList.description)
         let cache = caches.withLock { caches in
-            if let existing = caches[ExactString(issuer)] { return existing }
-            let created = makeCache(issuer: issuer)
-            caches[ExactString(issuer)] = created
+            if let existing = caches[key] { return existing }
+            let created = makeCache(issuer: issuer, allowList: allowList)
+            caches[key] = created
             return created
         }
         return try await cache.value()
@@ -59,13 +63,15 @@ package final class AuthorizationServerDiscovery: Sendable {
         return urls
     }
 
-    private func makeCache(issuer: String) -> RefreshingCache<AuthorizationServerMetadata> {
+    private func makeCache(issuer: String, allowList: PrivateNetworkAllowList) -> RefreshingCache<AuthorizationServerMetadata> {
         RefreshingCache(policy: cachePolicy, clock: clock) { [httpClient, cachePolicy, logger] () async throws(FederateError) in
             for url in Self.locations(forIssuer: issuer) {
                 let response: HTTPResponse
                 do throws(FederateError) {
                     response = try await httpClient.exchange(
-                        HTTPRequest(url: url, headers: [("Accept", "application/json")], destination: DestinationPolicy(issuer: issuer)))
+                        HTTPRequest(
+                            url: url, headers: [("Accept", "application/json")],
+                            destination: DestinationPolicy(issuer: issuer, allowing: allowList)))
                 } catch {
                     throw FederateError(.discoveryFailed, "fetching \(url) failed: \(error.message)", cause: error)
                 }
@@ -74,7 +80,7 @@ package final class AuthorizationServerDiscovery: Sendable {
                     logger.warning("authorization server discovery failed", metadata: ["url": "\(url)", "status": "\(response.status)"])
                     throw FederateError(.discoveryFailed, "\(url) answered HTTP \(response.status)")
                 }
-                let metadata = try AuthorizationServerMetadata(document: response.body, expectedIssuer: issuer)
+                let metadata = try AuthorizationServerMetadata(document: response.body, expectedIssuer: issuer, allowing: allowList)
                 let lifetime = cachePolicy.lifetime(cacheControl: response.header("Cache-Control"), age: response.header("Age"))
                 logger.debug("authorization server metadata fetched", metadata: ["url": "\(url)"])
                 return (metadata, lifetime)

@@ -72,9 +72,12 @@ public struct AuthorizationServerMetadata: Sendable {
     }
 
     /// Parses and validates a metadata document (RFC 8414, or an OpenID provider's discovery
-    /// document, which has the same members) fetched for `expectedIssuer`. Throws
-    /// `invalid_discovery_document`, `discovery_issuer_mismatch`, `insecure_endpoint`, `invalid_url`.
-    package init(document bytes: some Collection<UInt8>, expectedIssuer: String) throws(FederateError) {
+    /// document, which has the same members) fetched for `expectedIssuer`, under its
+    /// private-network rule with `allowList`'s exceptions. Throws `invalid_discovery_document`,
+    /// `discovery_issuer_mismatch`, `insecure_endpoint`, `invalid_url`, `private_address_refused`.
+    package init(
+        document bytes: some Collection<UInt8>, expectedIssuer: String, allowing allowList: PrivateNetworkAllowList = .none
+    ) throws(FederateError) {
         let members: [String: JSONValue]
         do {
             members = try JSONParser().parseObject(bytes)
@@ -88,7 +91,7 @@ public struct AuthorizationServerMetadata: Sendable {
             }
             return text
         }
-        let destination = DestinationPolicy(issuer: expectedIssuer)
+        let destination = DestinationPolicy(issuer: expectedIssuer, allowing: allowList)
         func endpoint(_ name: String, required: Bool) throws(FederateError) -> String? {
             guard let url = try string(name) else {
                 if required { throw FederateError(.invalidDiscoveryDocument, "required field '\(name)' is missing") }

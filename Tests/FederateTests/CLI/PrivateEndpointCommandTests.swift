@@ -64,6 +64,31 @@ struct PrivateEndpointCommandTests {
         try await server.stop()
     }
 
+    /// `token client-credentials` and `token exchange` take `--allow-private-endpoint` too:
+    /// without it a private issuer or token endpoint is refused before anything is sent (the
+    /// client secret included); with it, the server is contacted; a malformed entry is a usage error.
+    @Test func theServiceGrantsTakeTheAllowList() async throws {
+        let server = try await LoopbackHTTPServer.start { _ in .json("{}") }
+        let common = ["--client-id", "svc", "--client-secret", "the-secret"]
+        for (grant, extra) in [("client-credentials", [String]()), ("exchange", ["--subject-token", "t"])] {
+            for target in [["--issuer", "https://0.0.0.0:\(server.port)"], ["--token-endpoint", "https://0.0.0.0:\(server.port)/token"]] {
+                let refused = try await CLIProcess.run(["token", grant] + target + common + extra)
+                #expect(
+                    refused.status == 1 && Self.errorCode(refused) == "private_address_refused", "\(grant) \(target[0]): \(refused.stdout)")
+                let allowed = try await CLIProcess.run(
+                    ["token", grant] + target + common + extra + ["--allow-private-endpoint", "0.0.0.0/8"])
+                // Contacted (and failing there: nothing speaks TLS on it).
+                #expect(
+                    allowed.status == 1 && Self.errorCode(allowed) != "private_address_refused", "\(grant) \(target[0]): \(allowed.stdout)")
+            }
+            let malformed = try await CLIProcess.run(
+                ["token", grant, "--issuer", "https://op.example"] + common + extra + ["--allow-private-endpoint", "10.0.0.0/99"])
+            #expect(malformed.status == 64, "\(grant): \(malformed.stderr)")
+        }
+        #expect(server.requestCount == 0, "TLS never completed, so no request was read")
+        try await server.stop()
+    }
+
     /// The reported document, through the doctor's checks: an HTTPS issuer on a non-loopback host
     /// whose key, token and userinfo endpoints are on loopback. Every one is named, as a failure,
     /// and nothing is sent there.
