@@ -1,6 +1,6 @@
 package import FederateTokens
-package import Foundation
-package import Logging
+import Foundation
+import Logging
 
 /// How the provider returns the authorization response.
 public enum ResponseMode: String, Sendable, Hashable, CaseIterable {
