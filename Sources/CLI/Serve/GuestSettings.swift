@@ -53,18 +53,11 @@ struct GuestSettings {
                 throw FederateError(.invalidConfiguration, "trusted_proxies is a list of IP addresses")
             }
             for entry in list {
-                guard let address = entry.stringValue, Self.isIPAddress(address) else {
+                guard let address = entry.stringValue, IPAddress(host: address) != nil else {
                     throw FederateError(.invalidConfiguration, "trusted_proxies holds IP addresses (10.0.0.2, ::1), not names or ranges")
                 }
                 trustedProxies.append(address)
             }
         }
-    }
-
-    /// Whether `text` is an IPv4 or IPv6 address literal.
-    static func isIPAddress(_ text: String) -> Bool {
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
     }
 }

@@ -1,5 +1,7 @@
+import Federate
 import Foundation
 import HTTPTypes
+import Logging
 import Synchronization
 
 /// A token bucket per client (``RateLimit``), in memory: each server instance counts its own
@@ -15,7 +17,8 @@ final class ClientRateLimiter: Sendable {
     }
 
     private let limit: RateLimit
-    private let buckets = Mutex<[String: Bucket]>([:])
+    /// By the client's bytes (``ClientAddress/key(of:trustedProxies:)``), never a `String`.
+    private let buckets = Mutex<[[UInt8]: Bucket]>([:])
 
     init(_ limit: RateLimit) {
         self.limit = limit
@@ -23,10 +26,10 @@ final class ClientRateLimiter: Sendable {
 
     /// Takes one from `client`'s bucket at `now`: `nil` when allowed, else how long until it
     /// would be (for `Retry-After`), at least a second.
-    func acquire(_ client: String, now: Date) -> Duration? {
+    func acquire(_ client: [UInt8], now: Date) -> Duration? {
         let burst = Double(max(0, limit.burst))
         let interval: Double = max(limit.interval.inSeconds, 0.001)
-        return buckets.withLock { (buckets: inout [String: Bucket]) -> Duration? in
+        return buckets.withLock { (buckets: inout [[UInt8]: Bucket]) -> Duration? in
             var bucket = Self.refilled(buckets[client], burst: burst, interval: interval, now: now)
             guard bucket.tokens >= 1 else {
                 if buckets[client] != nil { buckets[client] = bucket }
@@ -35,7 +38,7 @@ final class ClientRateLimiter: Sendable {
             }
             if buckets[client] == nil, buckets.count >= Self.maximumClients {
                 // Forget the clients whose buckets are full again: they remember nothing.
-                buckets = buckets.filter { (entry: (key: String, value: Bucket)) -> Bool in
+                buckets = buckets.filter { (entry: (key: [UInt8], value: Bucket)) -> Bool in
                     Self.refilled(entry.value, burst: burst, interval: interval, now: now).tokens < burst
                 }
                 guard buckets.count < Self.maximumClients else { return Duration.seconds(max(1, interval.rounded(.up))) }
@@ -54,50 +57,51 @@ final class ClientRateLimiter: Sendable {
     }
 }
 
-/// Who a request comes from, for rate limits: the connection's peer address, or, when that
-/// peer is one of the configuration's trusted proxies, the last address of `X-Forwarded-For`
-/// that is not one (what a client writes into that header itself is never believed). IPv6
-/// clients count by /64 network.
+/// Who a request comes from, for rate limits, as bytes: the connection's peer address, or,
+/// when that peer is one of the trusted proxies, the last address of `X-Forwarded-For` that is
+/// not one (what a client writes into that header itself is never believed; an entry that is
+/// no address counts as the proxy that passed it on). Addresses are read by `IPAddress`, so
+/// every spelling of one is that address and an IPv4 client of a dual-stack socket is its IPv4
+/// address; an IPv6 client counts by its /64 network. A request whose integration does not
+/// know the peer counts as one client, the empty key.
 enum ClientAddress {
     static let forwardedFor = HTTPField.Name("X-Forwarded-For") ?? .accept
 
-    static func key(of request: ServerRequest, trustedProxies: [String]) -> String {
-        guard let peer = request.clientAddress else { return "unknown" }
-        var address = normalized(peer)
-        if trustedProxies.contains(address) {
-            var chain: [String] = []
+    static func key(of request: ServerRequest, trustedProxies: Set<IPAddress>) -> [UInt8] {
+        guard let peer = request.clientAddress.flatMap(IPAddress.init(host:)) else { return [] }
+        var client = unmapped(peer)
+        if trustedProxies.contains(client) {
+            var chain: [IPAddress?] = []
             for header in request.headers[values: forwardedFor] {
                 for entry in header.split(separator: ",") {
-                    chain.append(normalized(entry.trimmingCharacters(in: .whitespaces)))
+                    chain.append(IPAddress(host: entry.trimmingCharacters(in: .whitespaces)).map(unmapped))
                 }
             }
-            if let client = chain.last(where: { !trustedProxies.contains($0) }) { address = client }
+            for entry in chain.reversed() {
+                guard let address = entry else { break }
+                if !trustedProxies.contains(address) {
+                    client = address
+                    break
+                }
+            }
         }
-        return network(of: address)
+        return client.bytes.count == 16 ? Array(client.bytes.prefix(8)) : client.bytes
     }
 
-    /// An address as written by `inet_ntop` (so `::1` and `0:0::1` are one; `::ffff:a.b.c.d` is `a.b.c.d`).
-    static func normalized(_ address: String) -> String {
-        var v6 = in6_addr()
-        var v4 = in_addr()
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        if inet_pton(AF_INET, address, &v4) == 1, inet_ntop(AF_INET, &v4, &text, socklen_t(text.count)) != nil {
-            return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    /// The trusted proxies of the configuration, as addresses; an entry that is none is ignored
+    /// (its header is then never believed) and logged.
+    static func proxies(_ entries: [String], logger: Logger) -> Set<IPAddress> {
+        var proxies = Set<IPAddress>()
+        for entry in entries {
+            guard let address = IPAddress(host: entry) else {
+                logger.warning("a trusted proxy that is not an IP address is ignored", metadata: ["entry": "\(entry.prefix(64))"])
+                continue
+            }
+            proxies.insert(unmapped(address))
         }
-        if inet_pton(AF_INET6, address, &v6) == 1, inet_ntop(AF_INET6, &v6, &text, socklen_t(text.count)) != nil {
-            let written = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            // An IPv4 client of a dual-stack socket is that IPv4 address.
-            if written.hasPrefix("::ffff:"), written.contains(".") { return String(written.dropFirst(7)) }
-            return written
-        }
-        return address
+        return proxies
     }
 
-    /// An IPv4 address itself; an IPv6 address's /64 network (`v6:` and its first 8 bytes in hex).
-    static func network(of address: String) -> String {
-        var v6 = in6_addr()
-        guard address.contains(":"), inet_pton(AF_INET6, address, &v6) == 1 else { return address }
-        let bytes = withUnsafeBytes(of: &v6) { Array($0.prefix(8)) }
-        return "v6:" + bytes.map { String($0, radix: 16) }.joined(separator: ".")
-    }
+    /// `address`, or the IPv4 address it carries.
+    private static func unmapped(_ address: IPAddress) -> IPAddress { address.embeddedIPv4 ?? address }
 }

@@ -20,7 +20,7 @@ extension FederateEndpoints {
             guard let claimed, claimed.exactlyEquals(configuration.origin) else {
                 throw FederateHTTPError(.forbidden, code: .csrfFailed, message: "the request does not come from this site (Origin/Referer)")
             }
-            let client = ClientAddress.key(of: request, trustedProxies: configuration.trustedProxies)
+            let client = ClientAddress.key(of: request, trustedProxies: trustedProxies)
             if let wait = guestLimiter.acquire(client, now: configuration.accounts.clock.now) {
                 throw FederateHTTPError(
                     .tooManyRequests, code: .rateLimited, message: "too many guest accounts from this client: try again later",

@@ -29,12 +29,15 @@ public struct FederateEndpoints: Sendable {
     let logger: Logger
     /// `POST {auth}/guest`'s limit per client.
     let guestLimiter: ClientRateLimiter
+    /// ``FederateServerConfiguration/trustedProxies``, read once.
+    let trustedProxies: Set<IPAddress>
 
     /// Creates the endpoints.
     public init(configuration: FederateServerConfiguration, logger: Logger = Logger(label: "federate.server")) {
         self.configuration = configuration
         self.logger = logger
         self.guestLimiter = ClientRateLimiter(configuration.guestRateLimit)
+        self.trustedProxies = ClientAddress.proxies(configuration.trustedProxies, logger: logger)
     }
 
     /// The largest callback form or provider delivery read (64 KiB).
