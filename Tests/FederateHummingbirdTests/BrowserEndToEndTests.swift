@@ -15,8 +15,11 @@ import Testing
 /// missing, the test fails.
 @Suite("Browser: federate serve in headless Chromium", .serialized)
 struct BrowserEndToEndTests {
-    @Test(.timeLimit(.minutes(10)))
-    func demoPageStatesFromSignInToDeletion() async throws {
+    /// Runs the selenium script `script` (under Tests/Interop) against `federate serve` on a free
+    /// port, with `arguments` after the common ones; its JSON verdict, or the reason it gave none.
+    /// Needs chromium and chromium-driver (`.ci/run` installs them): missing, the test fails.
+    static func runBrowserScript(_ script: String, _ arguments: [String] = []) async throws -> (result: [String: JSONValue], output: String)
+    {
         let root = try ExternalProcess.packageRoot()
         for tool in ["chromium", "chromedriver"] {
             let found = await ExternalProcess.run(["sh", "-c", "command -v \(tool)"], in: root, timeout: 30)
@@ -24,22 +27,33 @@ struct BrowserEndToEndTests {
         }
         let python = try await InteropPython.prepare(root: root)
         let run = await ExternalProcess.run(
-            [
-                python, "Tests/Interop/browser_e2e.py", "--federate", CLIProcess.executablePath, "--port", String(try FreePort.loopback()),
-                "--screenshots", "Tests/Artifacts/screenshots",
-            ],
+            [python, "Tests/Interop/" + script, "--federate", CLIProcess.executablePath, "--port", String(try FreePort.loopback())]
+                + arguments,
             in: root, timeout: 300)
         try #require(!run.timedOut, "the browser test timed out")
-        let result = try JSONParser().parseObject(Array(run.stdout.utf8))
-        #expect(result["ok"] == true, "\(run.stdout)\n\(ExternalProcess.tail(run.stderr))")
+        return (try JSONParser().parseObject(Array(run.stdout.utf8)), run.stdout + "\n" + ExternalProcess.tail(run.stderr))
+    }
+
+    /// Expects each screenshot of `names` in Tests/Artifacts/screenshots.
+    static func expectScreenshots(_ names: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let root = try ExternalProcess.packageRoot()
+        for name in names {
+            #expect(
+                FileManager.default.fileExists(atPath: root.appendingPathComponent("Tests/Artifacts/screenshots/\(name).png").path),
+                "\(name).png", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func demoPageStatesFromSignInToDeletion() async throws {
+        let (result, output) = try await Self.runBrowserScript("browser_e2e.py", ["--screenshots", "Tests/Artifacts/screenshots"])
+        #expect(result["ok"] == true, "\(output)")
         #expect(result["steps"]?.arrayValue?.count == 12)
-        for name in [
+        try Self.expectScreenshots([
             "1-signed-out", "dev-provider-picker", "1b-cancelled", "2-signed-in", "2b-account-exists", "3-linked",
             "3b-signed-out-at-provider",
             "4-requires-recent-login", "4b-signed-in-again", "5-deleted",
-        ] {
-            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("Tests/Artifacts/screenshots/\(name).png").path))
-        }
+        ])
     }
 
     /// A page on another site (`Tests/Interop/browser_cross_site.py`: `localhost` while the app
@@ -49,21 +63,8 @@ struct BrowserEndToEndTests {
     /// same reauthentication reaches the provider.
     @Test(.timeLimit(.minutes(10)))
     func aPageOnAnotherSiteStartsNothingForTheAccount() async throws {
-        let root = try ExternalProcess.packageRoot()
-        for tool in ["chromium", "chromedriver"] {
-            let found = await ExternalProcess.run(["sh", "-c", "command -v \(tool)"], in: root, timeout: 30)
-            try #require(found.status == 0, "\(tool) is missing: apt-get install chromium chromium-driver")
-        }
-        let python = try await InteropPython.prepare(root: root)
-        let run = await ExternalProcess.run(
-            [
-                python, "Tests/Interop/browser_cross_site.py", "--federate", CLIProcess.executablePath, "--port",
-                String(try FreePort.loopback()),
-            ],
-            in: root, timeout: 300)
-        try #require(!run.timedOut, "the browser test timed out")
-        let result = try JSONParser().parseObject(Array(run.stdout.utf8))
-        #expect(result["ok"] == true, "\(run.stdout)\n\(ExternalProcess.tail(run.stderr))")
+        let (result, output) = try await Self.runBrowserScript("browser_cross_site.py")
+        #expect(result["ok"] == true, "\(output)")
         #expect(result["steps"]?.arrayValue?.count == 7)
     }
 
@@ -72,25 +73,9 @@ struct BrowserEndToEndTests {
     /// it has an account, signs in with it, and that account then holds both guests' notes.
     @Test(.timeLimit(.minutes(10)))
     func guestsLinkAndMergeIntoOneAccount() async throws {
-        let root = try ExternalProcess.packageRoot()
-        for tool in ["chromium", "chromedriver"] {
-            let found = await ExternalProcess.run(["sh", "-c", "command -v \(tool)"], in: root, timeout: 30)
-            try #require(found.status == 0, "\(tool) is missing: apt-get install chromium chromium-driver")
-        }
-        let python = try await InteropPython.prepare(root: root)
-        let run = await ExternalProcess.run(
-            [
-                python, "Tests/Interop/browser_guest_merge.py", "--federate", CLIProcess.executablePath, "--port",
-                String(try FreePort.loopback()),
-                "--screenshots", "Tests/Artifacts/screenshots",
-            ],
-            in: root, timeout: 300)
-        try #require(!run.timedOut, "the browser test timed out")
-        let result = try JSONParser().parseObject(Array(run.stdout.utf8))
-        #expect(result["ok"] == true, "\(run.stdout)\n\(ExternalProcess.tail(run.stderr))")
+        let (result, output) = try await Self.runBrowserScript("browser_guest_merge.py", ["--screenshots", "Tests/Artifacts/screenshots"])
+        #expect(result["ok"] == true, "\(output)")
         #expect(result["steps"]?.arrayValue?.count == 5)
-        for name in ["guest-1-note", "guest-1-linked", "guest-2-conflict", "guest-2-merged"] {
-            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("Tests/Artifacts/screenshots/\(name).png").path))
-        }
+        try Self.expectScreenshots(["guest-1-note", "guest-1-linked", "guest-2-conflict", "guest-2-merged"])
     }
 }

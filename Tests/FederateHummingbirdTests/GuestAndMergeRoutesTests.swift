@@ -11,15 +11,19 @@ import Testing
 /// a refused link leaves the merge ticket in an HttpOnly cookie that `/me/merge` spends.
 @Suite("Guest and merge routes", .serialized)
 struct GuestAndMergeRoutesTests {
-    @Test func guestsLinkAndMergeThroughTheRoutes() async throws {
+    /// The generic dev provider (alice approved at once) as the routes' provider `dev`.
+    static func devProvider() async throws -> (DevProvider, [String: any SignInProvider]) {
         let dev = try await DevProvider.start(configuration: FederateRoutesTests.devConfiguration(.generic, path: "/auth/dev/callback"))
+        let provider = try OIDCProvider(
+            id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret",
+            cache: ProviderCache(httpClient: PatientTransport.shared))
+        return (dev, ["dev": provider])
+    }
+
+    @Test func guestsLinkAndMergeThroughTheRoutes() async throws {
+        let (dev, providers) = try await Self.devProvider()
         defer { Task { try? await dev.stop() } }
         let accounts = AccountService(store: InMemoryAccountStore())
-        let providers: [String: any SignInProvider] = [
-            "dev": try OIDCProvider(
-                id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret",
-                cache: ProviderCache(httpClient: PatientTransport.shared))
-        ]
         try await RoutesServer.run(providers: providers, accounts: accounts) { origin in
             let off = try await TestBrowser().send(origin + "/auth/guest", method: "POST", headers: [("Origin", origin)])
             #expect(off.status == 404, "off by default")
@@ -83,14 +87,9 @@ extension GuestAndMergeRoutesTests {
     /// it), and a `returnTo` with a fragment is not kept (the callback's parameters would land
     /// after the `#`).
     @Test func linkAndReauthenticateStartOnlyFromThisSite() async throws {
-        let dev = try await DevProvider.start(configuration: FederateRoutesTests.devConfiguration(.generic, path: "/auth/dev/callback"))
+        let (dev, providers) = try await Self.devProvider()
         defer { Task { try? await dev.stop() } }
         let accounts = AccountService(store: InMemoryAccountStore())
-        let providers: [String: any SignInProvider] = [
-            "dev": try OIDCProvider(
-                id: "oidc.dev", issuer: dev.issuer, clientID: "dev-client", clientSecret: "dev-secret",
-                cache: ProviderCache(httpClient: PatientTransport.shared))
-        ]
         try await RoutesServer.run(providers: providers, accounts: accounts) { origin in
             let browser = TestBrowser()
             _ = try await browser.navigate(origin + "/auth/dev/start", origin: origin, pick: "alice@example.com")

@@ -16,18 +16,14 @@ every step passed. Needs chromium and chromium-driver (Debian) and selenium (req
 import argparse
 import http.server
 import json
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import threading
 import urllib.parse
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browser_e2e import browser
+from browser_e2e import browser, serve, stop
 
 
 def attacker_site(pages):
@@ -70,11 +66,7 @@ def main():
     p.add_argument("--port", type=int, required=True)
     a = p.parse_args()
     steps = []
-    work = tempfile.mkdtemp(prefix="federate-cross-site-")
-    config = os.path.join(work, "serve.json")
-    with open(config, "w") as f:
-        json.dump({"port": a.port, "store": {"sqlite": os.path.join(work, "accounts.sqlite")}}, f)
-    server = subprocess.Popen([a.federate, "serve", "--config", config], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    server, work = serve(a.federate, {"port": a.port}, "federate-cross-site-")
     driver = None
     site = None
     try:
@@ -134,12 +126,7 @@ def main():
             driver.quit()
         if site is not None:
             site.shutdown()
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        shutil.rmtree(work, ignore_errors=True)
+        stop(server, work)
 
 
 if __name__ == "__main__":

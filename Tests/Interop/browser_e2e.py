@@ -43,12 +43,7 @@ def main():
     a = p.parse_args()
     os.makedirs(a.screenshots, exist_ok=True)
     steps = []
-    work = tempfile.mkdtemp(prefix="federate-browser-")
-    config = os.path.join(work, "serve.json")
-    with open(config, "w") as f:
-        json.dump({"port": a.port, "store": {"sqlite": os.path.join(work, "accounts.sqlite")}}, f)
-    server = subprocess.Popen([a.federate, "serve", "--config", config, "--recent-login-seconds", str(RECENT_LOGIN_SECONDS)],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    server, work = serve(a.federate, {"port": a.port}, "federate-browser-", ["--recent-login-seconds", str(RECENT_LOGIN_SECONDS)])
     driver = None
     try:
         line = server.stdout.readline()
@@ -220,12 +215,29 @@ def main():
     finally:
         if driver is not None:
             driver.quit()
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        shutil.rmtree(work, ignore_errors=True)
+        stop(server, work)
+
+
+def serve(federate, settings, prefix, arguments=()):
+    """`federate serve --config` with `settings` and a throwaway SQLite store, in a folder of
+    its own: the process (its first line of output is `{"url": …}`) and the folder."""
+    work = tempfile.mkdtemp(prefix=prefix)
+    config = os.path.join(work, "serve.json")
+    with open(config, "w") as f:
+        json.dump(dict(settings, store={"sqlite": os.path.join(work, "accounts.sqlite")}), f)
+    server = subprocess.Popen([federate, "serve", "--config", config, *arguments],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return server, work
+
+
+def stop(server, work):
+    """Stops what `serve` started and removes its folder."""
+    server.terminate()
+    try:
+        server.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        server.kill()
+    shutil.rmtree(work, ignore_errors=True)
 
 
 def browser():

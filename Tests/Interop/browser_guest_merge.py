@@ -13,16 +13,13 @@ every step passed. Needs chromium and chromium-driver (Debian) and selenium (req
 import argparse
 import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from browser_e2e import browser
+from browser_e2e import browser, serve, stop
 
 
 def main():
@@ -33,11 +30,7 @@ def main():
     a = p.parse_args()
     os.makedirs(a.screenshots, exist_ok=True)
     steps = []
-    work = tempfile.mkdtemp(prefix="federate-guests-")
-    config = os.path.join(work, "serve.json")
-    with open(config, "w") as f:
-        json.dump({"port": a.port, "guests": True, "store": {"sqlite": os.path.join(work, "accounts.sqlite")}}, f)
-    server = subprocess.Popen([a.federate, "serve", "--config", config], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    server, work = serve(a.federate, {"port": a.port, "guests": True}, "federate-guests-")
     driver = None
     try:
         url = json.loads(server.stdout.readline())["url"]
@@ -133,12 +126,7 @@ def main():
     finally:
         if driver is not None:
             driver.quit()
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        shutil.rmtree(work, ignore_errors=True)
+        stop(server, work)
 
 
 if __name__ == "__main__":
