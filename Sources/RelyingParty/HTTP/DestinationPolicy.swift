@@ -44,7 +44,7 @@ public struct DestinationPolicy: Sendable, Hashable, CustomStringConvertible {
     /// a URL that names another host reaches public addresses only. So an endpoint configured
     /// beside a loopback one (an OAuth 2.0 server's token endpoint on a name that resolves to
     /// 127.0.0.1) never receives the client's secret there.
-    package func forEndpoint(_ url: String) -> DestinationPolicy {
+    func forEndpoint(_ url: String) -> DestinationPolicy {
         guard allowsAnyAddress, !Self.isLoopback(host: Self.host(of: url) ?? "") else { return self }
         return .publicAddresses()
     }

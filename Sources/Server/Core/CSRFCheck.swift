@@ -56,7 +56,7 @@ package struct CSRFCheck: Sendable {
     /// another site cannot start them, with or without `Referer`, since browsers send
     /// `cross-site` or `same-site` from it. A browser that sends no fetch metadata is refused
     /// too (every current browser sends it; a non-browser client sets the header itself).
-    package static func requireSameOriginNavigation(_ request: ServerRequest) throws(FederateError) {
+    static func requireSameOriginNavigation(_ request: ServerRequest) throws(FederateError) {
         guard let site = request.header(fetchSiteField), site.utf8.elementsEqual("same-origin".utf8) else {
             throw FederateError(
                 .csrfFailed, "a link or reauthentication starts from this site's own pages only (Sec-Fetch-Site: same-origin)")

@@ -15,7 +15,7 @@ public struct ServerRequest: Sendable {
     /// The address the connection comes from (`203.0.113.7`, `2001:db8::1`), for the rate
     /// limits of anonymous routes; `nil` when the integration does not know it (then every
     /// such request counts as one client).
-    package var clientAddress: String?
+    var clientAddress: String?
 
     /// Creates a request; `clientAddress` is the connection's peer address (both integrations
     /// pass it).
