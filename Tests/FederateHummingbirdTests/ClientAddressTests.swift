@@ -37,4 +37,21 @@ struct ClientAddressTests {
         // A configured entry that is no address is ignored: the header is not believed.
         #expect(Self.key("10.0.0.2", forwardedFor: ["203.0.113.9"], proxies: ["proxy.internal"]) == [10, 0, 0, 2])
     }
+
+    /// The bucket: `burst` at once, then one per `interval`; a `Retry-After` that never traps,
+    /// whatever the configured bounds.
+    @Test func theBucketAndItsRetryAfter() {
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let limiter = ClientRateLimiter(RateLimit(burst: 2, interval: .seconds(60)))
+        #expect(limiter.acquire([1], now: start) == nil && limiter.acquire([1], now: start) == nil)
+        #expect(limiter.acquire([1], now: start) == .seconds(60))
+        #expect(limiter.acquire([2], now: start) == nil, "another client has its own bucket")
+        #expect(limiter.acquire([1], now: start.addingTimeInterval(30)) == .seconds(30))
+        #expect(limiter.acquire([1], now: start.addingTimeInterval(61)) == nil)
+        for limit in [RateLimit(burst: 0, interval: .seconds(Int64.max)), RateLimit(burst: Int.max, interval: .zero - .seconds(5))] {
+            let hostile = ClientRateLimiter(limit)
+            for _ in 0..<3 { _ = hostile.acquire([9], now: start) }
+            if let wait = hostile.acquire([9], now: start) { #expect(wait >= .seconds(1) && String(wait.wholeSeconds).count <= 13) }
+        }
+    }
 }

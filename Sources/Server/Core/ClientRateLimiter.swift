@@ -33,20 +33,25 @@ final class ClientRateLimiter: Sendable {
             var bucket = Self.refilled(buckets[client], burst: burst, interval: interval, now: now)
             guard bucket.tokens >= 1 else {
                 if buckets[client] != nil { buckets[client] = bucket }
-                let wait: Double = ((1 - bucket.tokens) * interval).rounded(.up)
-                return Duration.seconds(max(1, wait))
+                return Self.retryAfter((1 - bucket.tokens) * interval)
             }
             if buckets[client] == nil, buckets.count >= Self.maximumClients {
                 // Forget the clients whose buckets are full again: they remember nothing.
                 buckets = buckets.filter { (entry: (key: [UInt8], value: Bucket)) -> Bool in
                     Self.refilled(entry.value, burst: burst, interval: interval, now: now).tokens < burst
                 }
-                guard buckets.count < Self.maximumClients else { return Duration.seconds(max(1, interval.rounded(.up))) }
+                guard buckets.count < Self.maximumClients else { return Self.retryAfter(interval) }
             }
             bucket.tokens -= 1
             buckets[client] = bucket
             return nil
         }
+    }
+
+    /// `seconds` rounded up, from 1 second to about 31,700 years: an interval a configuration
+    /// makes as long as a `Duration` holds never traps when it becomes `Retry-After`.
+    private static func retryAfter(_ seconds: Double) -> Duration {
+        .seconds(min(max(1, seconds.rounded(.up)), 1e12))
     }
 
     /// `bucket` (a full one when `nil`) refilled for the time elapsed until `now`.

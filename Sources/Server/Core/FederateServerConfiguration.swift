@@ -31,7 +31,9 @@ public struct FederateServerConfiguration: Sendable {
     /// The addresses (`10.0.0.2`, `::1`) of the reverse proxies in front of this server. A
     /// request whose connection comes from one of them is counted, for rate limits, as the
     /// last address of its `X-Forwarded-For` that is not one of them; any other request as
-    /// its connection's address, whatever its headers say. Empty by default: no header is believed.
+    /// its connection's address, whatever its headers say (an entry of the header that is no
+    /// address counts as the proxy that passed it on). An entry here that is not an IP address
+    /// is logged and ignored. Empty by default: no header is believed.
     public var trustedProxies: [String] = []
 
     /// Creates a configuration; `providers` by route name (`["google": google]` serves
