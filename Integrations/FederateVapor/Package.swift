@@ -45,7 +45,6 @@ let package = Package(
                 "FederateVapor",
                 .product(name: "FederateOIDC", package: "Federate"),
                 .product(name: "FederateSQLite", package: "Federate"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Vapor", package: "vapor"),
             ],
             path: "Example/Sources/VaporExampleApp"

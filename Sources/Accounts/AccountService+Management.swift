@@ -33,20 +33,21 @@ extension AccountService {
 
     /// Erases user `uid` (administrators, and erasure requests): everything the store holds
     /// about them goes in one atomic step (`UserStore.deleteUser(uid:)`) — the user, their
-    /// identities, the provider tokens kept for them, their signed-out sessions and pending
-    /// merges. Kept tokens are revoked at their providers (RFC 7009) here; returns the other
-    /// provider tokens the identities held, to revoke at each provider (Apple requires
-    /// revocation on deletion).
+    /// identities, their sealed provider tokens, their signed-out sessions and pending
+    /// merges. The tokens of providers the ``ProviderTokenVault`` keeps for use are revoked at
+    /// their providers (RFC 7009) here; returns the other provider tokens the store held, to
+    /// revoke at each provider (Apple requires revocation on deletion).
     public func deleteUser(uid: String) async throws(FederateError) -> [RevocableTokens] {
         defer { revocations.invalidate() }
         guard let deleted = try await storage.deleteUser(uid: uid) else {
             throw FederateError(.userNotFound, "no user with this uid")
         }
         revocations.invalidate()
-        await revokeKept(deleted.keptTokens)
-        return deleted.user.identities.filter { !$0.tokens.isEmpty }.map {
-            RevocableTokens(providerID: $0.providerID, subject: $0.subject, tokens: $0.tokens)
-        }
+        let others = await revokeKept(deleted.keptTokens)
+        return others
+            + deleted.user.identities.filter { !$0.plaintextTokens.isEmpty }.map {
+                RevocableTokens(providerID: $0.providerID, subject: $0.subject, tokens: $0.plaintextTokens)
+            }
     }
 
     /// Signs the session out: its token stops verifying (with `checkRevoked`). Also

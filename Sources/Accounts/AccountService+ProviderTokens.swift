@@ -35,33 +35,47 @@ extension AccountService {
         }
     }
 
-    /// Re-seals with the ring's current key up to `batchSize` kept-token records sealed with
-    /// an older key; returns how many it re-sealed. After adding a new key first in the
-    /// ``ProviderTokenKeyRing``, call it until it returns 0, then remove the old keys. A record
-    /// being refreshed meanwhile is left for the next call (the refresh seals with the new key).
+    /// Brings provider tokens at rest up to date, up to `batchSize` records a call; returns how
+    /// many it changed. Call it until it returns 0:
+    /// - after adding a new key first in the vault's `SealingKeyRing`: records sealed with an
+    ///   older key are re-sealed with the new one (then remove the old keys); a record being
+    ///   refreshed meanwhile is left for the next call (the refresh seals with the new key);
+    /// - after upgrading a store written by Federate 0.1, which kept the tokens of providers
+    ///   not kept for use in the clear on the identity's row: they are sealed into the
+    ///   identity's record and cleared from the row, or only cleared without a vault (which
+    ///   stores no provider tokens).
     @discardableResult
     public func reencryptProviderTokens(batchSize: Int = 500) async throws(FederateError) -> Int {
-        guard let vault = providerTokens else { return 0 }
+        let plaintext = try await storage.plaintextProviderTokens(limit: batchSize)
+        var changed = plaintext.count
+        if !plaintext.isEmpty {
+            let sealed = try providerTokens.map { (vault) throws(FederateError) in
+                try plaintext.map { (entry) throws(FederateError) in
+                    try vault.seal(entry.tokens, providerID: entry.providerID, subject: entry.subject, version: 1, now: clock.now)
+                }
+            }
+            try await storage.clearPlaintextTokens(of: plaintext, keeping: sealed ?? [])
+        }
+        guard let vault = providerTokens, changed < batchSize else { return changed }
         let current = vault.keys.currentKeyID
-        var resealed = 0
-        for record in try await storage.keptTokens(notSealedWith: current, limit: batchSize) {
+        for record in try await storage.keptTokens(notSealedWith: current, limit: batchSize - changed) {
             let tokens = try vault.keys.open(record)
             var next = try vault.seal(
                 tokens, providerID: record.providerID, subject: record.subject, version: record.version, now: record.updatedAt)
             next.accessTokenExpiresAt = record.accessTokenExpiresAt
-            if try await storage.resealKeptTokens(next, previousKeyID: record.keyID, now: clock.now) { resealed += 1 }
+            if try await storage.resealKeptTokens(next, previousKeyID: record.keyID, now: clock.now) { changed += 1 }
         }
-        return resealed
+        return changed
     }
 
     // MARK: Internals
 
-    /// Keeps `credential`'s tokens for user `uid`, when its provider's are kept: a new refresh
-    /// token replaces the kept one; without one (Google sends it on the first consent only),
-    /// the kept one stays. Compare-and-swap on the record's version, so a refresh running
-    /// meanwhile is never overwritten with an older refresh token.
+    /// Keeps `credential`'s tokens for user `uid`, sealed, when the service has a vault: a new
+    /// refresh token replaces the kept one; without one (Google sends it on the first consent
+    /// only), the kept one stays. Compare-and-swap on the record's version, so a refresh
+    /// running meanwhile is never overwritten with an older refresh token.
     func keepTokens(of credential: Credential, uid: String) async throws(FederateError) {
-        guard let vault = providerTokens, vault.provider(credential.providerID) != nil, !credential.tokens.isEmpty else { return }
+        guard let vault = providerTokens, !credential.tokens.isEmpty else { return }
         for _ in 0..<4 {
             let stored = try await storage.keptTokens(uid: uid, providerID: credential.providerID)
             var tokens = credential.tokens
@@ -191,13 +205,21 @@ extension AccountService {
         return nil
     }
 
-    /// Revokes kept tokens at their provider (RFC 7009) after their identity was unlinked or
-    /// its user deleted; a failure is counted (`federate_provider_token_operations_total`), not thrown.
-    func revokeKept(_ records: [SealedProviderTokens]) async {
-        guard let vault = providerTokens else { return }
+    /// Revokes sealed tokens at their provider (RFC 7009) after their identity was unlinked or
+    /// its user deleted, when the provider's tokens are kept for use (the vault knows it); a
+    /// failure is counted (`federate_provider_token_operations_total`), not thrown. Returns
+    /// the tokens of the other providers, opened, for the caller to revoke.
+    @discardableResult
+    func revokeKept(_ records: [SealedProviderTokens]) async -> [RevocableTokens] {
+        guard let vault = providerTokens else { return [] }
+        var others: [RevocableTokens] = []
         for record in records {
-            guard let provider = vault.provider(record.providerID), let tokens = try? vault.keys.open(record) else {
-                metrics.providerTokens.increment("revoke", record.providerID, "not_configured")
+            guard let tokens = try? vault.keys.open(record) else {
+                metrics.providerTokens.increment("revoke", record.providerID, "unopenable")
+                continue
+            }
+            guard let provider = vault.provider(record.providerID) else {
+                others.append(RevocableTokens(providerID: record.providerID, subject: record.subject, tokens: tokens))
                 continue
             }
             do throws(FederateError) {
@@ -207,5 +229,6 @@ extension AccountService {
                 metrics.providerTokens.increment("revoke", record.providerID, error.code.rawValue)
             }
         }
+        return others
     }
 }

@@ -102,7 +102,7 @@ public struct AccountService: Sendable {
             let user = User(
                 uid: SecureRandom.token(byteCount: 21), email: credential.email, emailVerified: credential.emailVerified,
                 displayName: credential.profile.displayName, photoURL: credential.profile.photoURL,
-                createdAt: now, lastSignInAt: now, identities: [identity(of: credential, linkedAt: now)])
+                createdAt: now, lastSignInAt: now, identities: [ProviderIdentity(credential: credential, linkedAt: now)])
             do throws(FederateError) {
                 try await storage.createUser(user)
             } catch  where error.code == .credentialAlreadyInUse && attempt == 0 {
@@ -126,7 +126,9 @@ public struct AccountService: Sendable {
     /// The credential's identity signed in again (the store records it in one call), or `nil`
     /// when no user has the identity.
     private func signInReturning(_ credential: Credential, now: Date, authTime: Date) async throws(FederateError) -> AuthResult? {
-        guard let user = try await storage.recordReturningSignIn(identity(of: credential, linkedAt: now), at: now) else { return nil }
+        guard let user = try await storage.recordReturningSignIn(ProviderIdentity(credential: credential, linkedAt: now), at: now) else {
+            return nil
+        }
         guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
         try await keepTokens(of: credential, uid: user.uid)
         return try await authResult(user, credential: credential, isNewUser: false, authTime: authTime)
@@ -178,7 +180,7 @@ public struct AccountService: Sendable {
                 .emailAlreadyInUse, "the credential's email belongs to another user",
                 context: AccountErrorContext(email: email, pendingCredential: credential))
         }
-        let linked = identity(of: credential, linkedAt: now)
+        let linked = ProviderIdentity(credential: credential, linkedAt: now)
         do throws(FederateError) {
             try await storage.addIdentity(linked, toUser: uid)
         } catch  where error.code == .credentialAlreadyInUse {
@@ -277,14 +279,6 @@ public struct AccountService: Sendable {
         return user
     }
 
-    /// The identity `credential` describes, linked at `date`; without its tokens when the
-    /// provider's are kept (they go, sealed, to the provider-token records only).
-    func identity(of credential: Credential, linkedAt date: Date) -> ProviderIdentity {
-        var identity = ProviderIdentity(credential: credential, linkedAt: date)
-        if providerTokens?.provider(credential.providerID) != nil { identity.tokens = ProviderTokens() }
-        return identity
-    }
-
     /// When the user authenticated: the ID token's `auth_time` (or an OAuth 2.0 provider's
     /// freshness proof), never later than now; now when the credential has none.
     static func authTime(of credential: Credential, now: Date) -> Date {
@@ -296,7 +290,7 @@ public struct AccountService: Sendable {
         _ user: User, with credential: Credential, now: Date, authTime: Date
     ) async throws(FederateError) -> AuthResult {
         guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
-        let signedIn = try await storage.recordSignIn(of: user, with: identity(of: credential, linkedAt: now), at: now)
+        let signedIn = try await storage.recordSignIn(of: user, with: ProviderIdentity(credential: credential, linkedAt: now), at: now)
         try await keepTokens(of: credential, uid: user.uid)
         return try await authResult(signedIn, credential: credential, isNewUser: false, authTime: authTime)
     }

@@ -438,6 +438,40 @@ public final class InMemoryAccountStore: AccountStorage {
         }
     }
 
+    /// Identities holding tokens in the clear.
+    package func plaintextProviderTokens(limit: Int) async throws(FederateError) -> [RevocableTokens] {
+        state.withLock { state in
+            Array(
+                state.users.values.flatMap { user in
+                    user.identities.filter { !$0.plaintextTokens.isEmpty }.map {
+                        RevocableTokens(providerID: $0.providerID, subject: $0.subject, tokens: $0.plaintextTokens)
+                    }
+                }.prefix(max(0, limit)))
+        }
+    }
+
+    /// Clears identities' plaintext tokens, storing each sealed record whose identity has none.
+    package func clearPlaintextTokens(of identities: [RevocableTokens], keeping sealed: [SealedProviderTokens]) async throws(FederateError)
+    {
+        state.withLock { state in
+            for identity in identities {
+                guard let uid = state.owners[IdentityKey(providerID: identity.providerID, subject: identity.subject)],
+                    var user = state.users[ExactString(uid)],
+                    let index = user.identityIndex(providerID: identity.providerID, subject: identity.subject)
+                else { continue }
+                user.identities[index].plaintextTokens = ProviderTokens()
+                state.users[ExactString(uid)] = user
+            }
+            for record in sealed {
+                let key = IdentityKey(providerID: record.providerID, subject: record.subject)
+                guard state.owners[key] != nil, state.keptTokens[key] == nil else { continue }
+                var stored = record
+                stored.version = 1
+                state.keptTokens[key] = stored
+            }
+        }
+    }
+
     private func checkEmail(_ user: User, in state: State) throws(FederateError) {
         guard oneAccountPerEmail, let key = user.uniqueEmailKey else { return }
         if state.emailOwners[ExactString(key)]?.contains(where: { !$0.exactlyEquals(user.uid) }) == true {

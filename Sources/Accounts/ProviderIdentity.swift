@@ -3,7 +3,7 @@ package import Foundation
 /// One provider identity linked to a ``User``: the pair (provider ID, subject) that belongs
 /// to at most one user, enforced by the ``AccountStore``.
 ///
-/// Holds the provider's tokens for revocation: the `description` is redacted.
+/// The `description` is redacted.
 public struct ProviderIdentity: Sendable, Hashable, CustomStringConvertible {
     /// The provider ID (`google.com`, `apple.com`, `oidc.<name>`).
     public var providerID: String
@@ -17,13 +17,16 @@ public struct ProviderIdentity: Sendable, Hashable, CustomStringConvertible {
     public var profile: ProviderProfile
     /// When the identity was linked.
     package var linkedAt: Date
-    /// The provider's latest tokens (secrets), kept for revocation when the account is deleted.
-    package var tokens: ProviderTokens
+    /// Tokens (secrets) that a store written by Federate 0.1 kept in the clear on the identity's
+    /// row. Nothing writes them any more: ``AccountService/reencryptProviderTokens(batchSize:)``
+    /// seals them into the identity's provider-token record and clears them, and a deletion
+    /// before that still returns them for revocation.
+    package var plaintextTokens: ProviderTokens
 
     /// Creates an identity.
     package init(
         providerID: String, subject: String, email: String?, emailVerified: Bool, profile: ProviderProfile,
-        linkedAt: Date, tokens: ProviderTokens = ProviderTokens()
+        linkedAt: Date, plaintextTokens: ProviderTokens = ProviderTokens()
     ) {
         self.providerID = providerID
         self.subject = subject
@@ -31,7 +34,7 @@ public struct ProviderIdentity: Sendable, Hashable, CustomStringConvertible {
         self.emailVerified = emailVerified
         self.profile = profile
         self.linkedAt = linkedAt
-        self.tokens = tokens
+        self.plaintextTokens = plaintextTokens
     }
 
     /// The identity a credential describes, linked at `date`.
@@ -40,7 +43,7 @@ public struct ProviderIdentity: Sendable, Hashable, CustomStringConvertible {
         profile.claims = [:]
         self.init(
             providerID: credential.providerID, subject: credential.subject, email: credential.email,
-            emailVerified: credential.emailVerified, profile: profile, linkedAt: date, tokens: credential.tokens)
+            emailVerified: credential.emailVerified, profile: profile, linkedAt: date)
     }
 
     /// Redacted: no tokens.

@@ -46,4 +46,12 @@ package protocol ProviderTokenStore: Sendable {
     /// with `tokens.sealed` and `tokens.keyID`, keeping its version, if its version is still
     /// `tokens.version`, its key still `previousKeyID`, and no lease is held at `now`.
     func resealKeptTokens(_ tokens: SealedProviderTokens, previousKeyID: String, now: Date) async throws(FederateError) -> Bool
+
+    /// Up to `limit` identities whose rows still hold tokens in the clear
+    /// (`ProviderIdentity.plaintextTokens`, written by Federate 0.1), with those tokens.
+    func plaintextProviderTokens(limit: Int) async throws(FederateError) -> [RevocableTokens]
+
+    /// In one atomic step: clears the plaintext tokens of `identities`, and stores each of
+    /// `sealed` as its identity's record (version 1) where the identity exists and has none.
+    func clearPlaintextTokens(of identities: [RevocableTokens], keeping sealed: [SealedProviderTokens]) async throws(FederateError)
 }

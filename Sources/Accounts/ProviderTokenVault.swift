@@ -1,22 +1,24 @@
+public import FederateRelyingParty
 public import FederateTokens
 import Foundation
 import Synchronization
 
-/// Which providers' tokens the account layer keeps, and how: opt-in per provider, encrypted
-/// at rest with a ``ProviderTokenKeyRing``, refreshed by ``AccountService/accessToken(for:providerID:)``
-/// through the provider's `ProviderCapabilities.tokenRefresh`, and revoked at the provider
-/// (RFC 7009, ``SignInProvider/revoke(_:)``) when the identity is unlinked or its user deleted.
+/// How the account layer keeps provider tokens: every provider's tokens that it stores are
+/// sealed at rest with a `SealingKeyRing` (the store never sees a token), to revoke them at
+/// the provider (RFC 7009, ``SignInProvider/revoke(_:)``) when the identity is unlinked or its
+/// user deleted; those of `providers` are also kept for use: refreshed and handed out by
+/// ``AccountService/accessToken(for:providerID:)`` through the provider's `ProviderCapabilities.tokenRefresh`.
 ///
 /// ```swift
-/// let vault = try ProviderTokenVault(keys: try ProviderTokenKeyRing(parsing: keysFromSecretStore), providers: [google, corp])
+/// let vault = try ProviderTokenVault(keys: try SealingKeyRing(parsing: keysFromSecretStore), providers: [google, corp])
 /// let accounts = AccountService(store: store, providerTokens: vault)
 /// ```
 ///
-/// The tokens of the providers listed are kept only in the store's provider-token records,
-/// sealed: the identity's own token columns stay empty.
+/// Without a vault the account layer stores no provider tokens at all, and so cannot revoke
+/// them when an account is deleted (Apple asks apps to).
 public struct ProviderTokenVault: Sendable {
     /// The keys tokens are sealed with.
-    package let keys: ProviderTokenKeyRing
+    package let keys: SealingKeyRing
     /// A kept access token is refreshed when less than this remains of it (60 s by default).
     package var refreshLeeway: Duration
     /// How long one instance may take to refresh an identity's tokens before another may take
@@ -27,10 +29,10 @@ public struct ProviderTokenVault: Sendable {
     private let providers: [ExactString: any SignInProvider]
     let flights = RefreshFlights()
 
-    /// Keeps the tokens of `providers`, sealed with `keys`. Throws `invalid_configuration` for
-    /// two providers with one provider ID.
+    /// Seals every provider's tokens with `keys`, and keeps those of `providers` for use.
+    /// Throws `invalid_configuration` for two providers with one provider ID.
     public init(
-        keys: ProviderTokenKeyRing, providers: [any SignInProvider], refreshLeeway: Duration = .seconds(60),
+        keys: SealingKeyRing, providers: [any SignInProvider] = [], refreshLeeway: Duration = .seconds(60),
         leaseDuration: Duration = .seconds(30)
     ) throws(FederateError) {
         var byID: [ExactString: any SignInProvider] = [:]
@@ -45,7 +47,7 @@ public struct ProviderTokenVault: Sendable {
         self.leaseDuration = leaseDuration
     }
 
-    /// The provider of `providerID` when its tokens are kept.
+    /// The provider of `providerID` when its tokens are kept for use.
     package func provider(_ providerID: String) -> (any SignInProvider)? { providers[ExactString(providerID)] }
 
     /// `tokens` sealed for the identity, as a record to store (its version is set by the store).

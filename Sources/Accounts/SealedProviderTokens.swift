@@ -1,7 +1,7 @@
 package import Foundation
 
 /// One identity's kept provider tokens as an ``AccountStore`` holds them: sealed with a key
-/// of the ``ProviderTokenKeyRing`` (the store never sees a token), with what coordinating
+/// of the vault's `SealingKeyRing` (the store never sees a token), with what coordinating
 /// their refresh across server instances needs in the clear.
 ///
 /// Secret: the `description` is redacted.

@@ -204,6 +204,19 @@ package struct TracedAccountStore: AccountStorage {
         }
     }
 
+    package func plaintextProviderTokens(limit: Int) async throws(FederateError) -> [RevocableTokens] {
+        try await traced("plaintext_provider_tokens") { () async throws(FederateError) in
+            try await base.plaintextProviderTokens(limit: limit)
+        }
+    }
+
+    package func clearPlaintextTokens(of identities: [RevocableTokens], keeping sealed: [SealedProviderTokens]) async throws(FederateError)
+    {
+        try await traced("clear_plaintext_tokens") { () async throws(FederateError) in
+            try await base.clearPlaintextTokens(of: identities, keeping: sealed)
+        }
+    }
+
     // MARK: SessionKeyStore
 
     package func sessionKeys() async throws(FederateError) -> [SessionKeyRecord] {

@@ -56,9 +56,9 @@ public struct User: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The user once a returning sign-in with `latest` (the identity as a credential now
-    /// describes it) is recorded at `date`: that identity's email, profile and access token
-    /// replace the stored ones, and its refresh token too when it has one (else the stored
-    /// one stays); it keeps the date it was linked; ``lastSignInAt`` becomes `date`. `nil`
+    /// describes it) is recorded at `date`: that identity's email and profile replace the
+    /// stored ones; it keeps the date it was linked (and any tokens a 0.1 store left in the
+    /// clear, until they are sealed); ``lastSignInAt`` becomes `date`. `nil`
     /// when the user has no identity with `latest`'s provider ID and subject.
     ///
     /// The rule every store's `UserStore.recordReturningSignIn(_:at:)` follows, written once.
@@ -66,7 +66,7 @@ public struct User: Sendable, Hashable, CustomStringConvertible {
         guard let index = identityIndex(providerID: latest.providerID, subject: latest.subject) else { return nil }
         var identity = latest
         identity.linkedAt = identities[index].linkedAt
-        identity.tokens.refreshToken = latest.tokens.refreshToken ?? identities[index].tokens.refreshToken
+        identity.plaintextTokens = identities[index].plaintextTokens
         var user = self
         user.identities[index] = identity
         user.lastSignInAt = date

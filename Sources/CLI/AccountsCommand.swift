@@ -1,4 +1,5 @@
 import ArgumentParser
+import Crypto
 import Federate
 import FederateHummingbird
 import FederatePostgres
@@ -110,7 +111,8 @@ struct AccountsCommand: AsyncParsableCommand {
             if let (provider, _, _) = try ServeCommand.externalProvider(entry, cache: cache) { byName[entry.name] = provider }
         }
         let providers = Dictionary(byName.values.map { (ExactString($0.providerID), $0) }, uniquingKeysWith: { first, _ in first })
-        let vault = try ServeCommand.providerTokenVault(settings, providers: byName)
+        let vault = try ServeCommand.providerTokenVault(
+            settings, sealingKey: settings.sealingKey.map { SymmetricKey(data: $0) }, providers: byName)
         switch settings.store {
         case .sqlite(let path):
             let store = try await SQLiteAccountStore.open(path: path, busyTimeout: .seconds(2))

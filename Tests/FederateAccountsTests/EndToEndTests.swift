@@ -91,7 +91,6 @@ extension AccountsTests {
                     let viaSecond = try await accounts.signIn(with: try await second.credentialFromRawIDToken())
                     #expect(viaSecond.user.uid == uid)
                     #expect(!viaSecond.additionalUserInfo.isNewUser)
-                    #expect(try await accounts.user(uid: uid).identity(providerID: "oidc.second")?.tokens.refreshToken != nil)
 
                     // Bob signs in with the first provider; reauthenticating Alice with Bob fails.
                     let bobCredential = try await dev.credential(loginHint: "bob@example.com")

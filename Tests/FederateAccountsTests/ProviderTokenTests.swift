@@ -12,7 +12,7 @@ extension AccountsTests {
     /// against the dev provider rotating refresh tokens and revoking a whole family on reuse.
     @Suite("Accounts: kept provider tokens (every store)")
     struct ProviderTokenTests {
-        static let keys = try! ProviderTokenKeyRing([.init(id: "k1", base64: Data(repeating: 1, count: 32).base64EncodedString())])
+        static let keys = try! SealingKeyRing([.init(id: "k1", base64: Data(repeating: 1, count: 32).base64EncodedString())])
 
         /// The dev provider on the test's clock (access tokens for two minutes; refresh tokens
         /// rotate; a reused one revokes its family), and an `OIDCProvider` for it.
@@ -71,7 +71,7 @@ extension AccountsTests {
         }
 
         static func service(
-            _ store: any AccountStorage, _ dev: Dev, clock: TestClock, keys: ProviderTokenKeyRing = keys
+            _ store: any AccountStorage, _ dev: Dev, clock: TestClock, keys: SealingKeyRing = keys
         ) throws -> AccountService {
             AccountService(store: store, clock: clock.clock, providerTokens: try ProviderTokenVault(keys: keys, providers: [dev.provider]))
         }
@@ -90,7 +90,7 @@ extension AccountsTests {
                     for token in [credential.tokens.accessToken, credential.tokens.refreshToken].compactMap({ $0 }) {
                         #expect(!sealedText.contains(token))
                     }
-                    #expect(try await one.user(uid: uid)?.identity(providerID: "oidc.dev")?.tokens.isEmpty == true)
+                    #expect(try await one.user(uid: uid)?.identity(providerID: "oidc.dev")?.plaintextTokens.isEmpty == true)
                     #expect(record.version == 1 && record.keyID == "k1" && record.accessTokenExpiresAt != nil)
 
                     // Fresh: returned from the store, nothing sent to the provider.
@@ -218,12 +218,12 @@ extension AccountsTests {
                     let old = try Self.service(store, dev, clock: clock)
                     var uids: [String] = []
                     for user in ["alice", "bob"] { uids.append(try await old.signIn(with: try await dev.credential(user)).user.uid) }
-                    let k2 = try ProviderTokenKeyRing.Key(id: "k2", base64: Data(repeating: 2, count: 32).base64EncodedString())
-                    let rotated = try Self.service(store, dev, clock: clock, keys: try ProviderTokenKeyRing([k2] + Self.keys.keys))
+                    let k2 = try SealingKeyRing.Key(id: "k2", base64: Data(repeating: 2, count: 32).base64EncodedString())
+                    let rotated = try Self.service(store, dev, clock: clock, keys: try SealingKeyRing([k2] + Self.keys.keys))
                     #expect(try await rotated.reencryptProviderTokens(batchSize: 1) == 1)
                     #expect(try await rotated.reencryptProviderTokens() == 1)
                     #expect(try await rotated.reencryptProviderTokens() == 0)
-                    let newOnly = try Self.service(store, dev, clock: clock, keys: try ProviderTokenKeyRing([k2]))
+                    let newOnly = try Self.service(store, dev, clock: clock, keys: try SealingKeyRing([k2]))
                     for uid in uids { _ = try await newOnly.accessToken(for: uid, providerID: "oidc.dev") }
                     #expect(
                         try await store.keptTokens(uid: uids[0], providerID: "oidc.dev")?.version == 1, "re-encryption keeps the version")

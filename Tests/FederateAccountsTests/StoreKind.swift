@@ -36,13 +36,14 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// Runs `body` with a service on a fresh store and a test clock.
     func withService<T>(
         oneAccountPerEmail: Bool = true, configuration: AccountServiceConfiguration = .standard, clockBehind: TimeInterval = 0,
-        _ body: (AccountService, TestClock) async throws -> T
+        providerTokens: ProviderTokenVault? = nil, _ body: (AccountService, TestClock) async throws -> T
     ) async throws -> T {
         try await withStore(oneAccountPerEmail: oneAccountPerEmail) { store in
             // `clockBehind`: the service's clock starts that far behind real time, for tests that
             // move it forward while a real-time provider reports `auth_time`.
             let clock = TestClock(Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - clockBehind).rounded(.down)))
-            return try await body(AccountService(store: store, configuration: configuration, clock: clock.clock), clock)
+            return try await body(
+                AccountService(store: store, configuration: configuration, clock: clock.clock, providerTokens: providerTokens), clock)
         }
     }
 }

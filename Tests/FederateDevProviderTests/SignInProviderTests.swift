@@ -44,7 +44,8 @@ struct SignInProviderTests {
                 endpoints: .at(apple.baseURL), cache: ProviderCache(httpClient: PatientTransport.shared)),
         ]
         #expect(providers.map(\.providerID) == ["oidc.dev", "google.com", "apple.com"])
-        let accounts = AccountService(store: InMemoryAccountStore())
+        let accounts = AccountService(
+            store: InMemoryAccountStore(), providerTokens: try ProviderTokenVault(keys: try SealingKeyRing([.generate(id: "t")])))
 
         // Sign in with the generic provider: a new account.
         let first = try await accounts.signIn(with: try await Self.signIn(providers[0]))

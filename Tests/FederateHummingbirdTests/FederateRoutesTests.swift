@@ -32,7 +32,10 @@ struct FederateRoutesTests {
         // The dev providers tell real time in `auth_time`; the server's clock starts ten minutes
         // behind and catches up below, so the first sign-in is ten minutes old by then.
         let clock = TestClock(Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 600).rounded(.down)))
-        let accounts = AccountService(store: InMemoryAccountStore(), clock: clock.clock)
+        // Provider tokens are stored only sealed: the vault's keys seal them, to revoke at deletion.
+        let accounts = AccountService(
+            store: InMemoryAccountStore(), clock: clock.clock,
+            providerTokens: try ProviderTokenVault(keys: try SealingKeyRing([.generate(id: "t")])))
         let providers: [String: any SignInProvider] = [
             "dev": try OIDCProvider(
                 id: "oidc.dev", issuer: generic.issuer, clientID: "dev-client", clientSecret: "dev-secret",

@@ -55,7 +55,9 @@ struct OAuthOnlyInteropTests {
         let provider = try OAuth2Provider(
             id: "oauth2.dot", server: .issuer(issuer), userEndpoint: userEndpoint, clientID: "federate-oauth2", clientSecret: secret,
             scopes: ["read"], fields: OAuth2UserFields(username: "username"), cache: cache)
-        let accounts = AccountService(store: InMemoryAccountStore())
+        let accounts = AccountService(
+            store: InMemoryAccountStore(),
+            providerTokens: try ProviderTokenVault(keys: try SealingKeyRing([.generate(id: "t")]), providers: [provider]))
         try await RoutesServer.run(port: serverPort, providers: ["dot": provider], accounts: accounts) { origin in
             let browser = TestBrowser()
             let landed = try await browser.navigate(origin + "/auth/dot/start", origin: origin)
@@ -68,10 +70,9 @@ struct OAuthOnlyInteropTests {
             let authorize = try #require(browser.history.first { $0.hasPrefix(issuer + "/authorize/") })
             #expect(authorize.contains("code_challenge_method=S256") && !authorize.contains("openid"))
             // Revocation at DOT's endpoint: the user endpoint refuses the token afterwards.
-            try await provider.revoke(identity.tokens)
-            let revoked = await #expect(throws: FederateError.self) {
-                try await provider.credential(accessToken: identity.tokens.accessToken ?? "")
-            }
+            let accessToken = try await accounts.accessToken(for: uid, providerID: "oauth2.dot")
+            try await provider.revoke(ProviderTokens(accessToken: accessToken))
+            let revoked = await #expect(throws: FederateError.self) { try await provider.credential(accessToken: accessToken) }
             #expect(revoked?.code == .unexpectedStatus)
         }
 
@@ -156,13 +157,14 @@ struct OAuthOnlyInteropTests {
         try #require(ready == "READY " + issuer, "idpy_provider.py: \(ready)")
         let cache = ProviderCache(httpClient: PatientTransport.shared)
         let idpy = try OIDCProvider(id: "oidc.idpy", issuer: issuer, clientID: "federate-rp", clientSecret: secret, cache: cache)
-        let accounts = AccountService(store: InMemoryAccountStore())
+        let accounts = AccountService(
+            store: InMemoryAccountStore(),
+            providerTokens: try ProviderTokenVault(keys: try SealingKeyRing([.generate(id: "t")]), providers: [idpy]))
         try await RoutesServer.run(port: serverPort, providers: ["idpy": idpy], accounts: accounts) { origin in
             let browser = TestBrowser()
             _ = try await browser.navigate(origin + "/auth/idpy/start", origin: origin)
             let me = try JSONParser().parseObject(try await browser.send(origin + "/me").body)
-            let user = try await accounts.user(uid: try #require(me["uid"]?.stringValue))
-            let accessToken = try #require(user.identity(providerID: "oidc.idpy")?.tokens.accessToken)
+            let accessToken = try await accounts.accessToken(for: try #require(me["uid"]?.stringValue), providerID: "oidc.idpy")
             let client = try await idpy.client()
             #expect(client.metadata.endSessionEndpoint == issuer + "/session")
 

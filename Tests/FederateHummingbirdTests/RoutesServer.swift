@@ -17,7 +17,7 @@ enum RoutesServer {
         let origin = "http://127.0.0.1:\(port)"
         var configuration = try FederateServerConfiguration(
             origin: origin, providers: providers, accounts: accounts,
-            sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: SymmetricKey(size: .bits256))]),
+            sealer: PendingAuthorizationSealer(keys: try SealingKeyRing([.init(id: "k1", key: SymmetricKey(size: .bits256))])),
             staticFiles: staticFiles)
         configuration.allowsGuests = allowsGuests
         configure(&configuration)

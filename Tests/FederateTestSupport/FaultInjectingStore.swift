@@ -210,6 +210,19 @@ package final class FaultInjectingStore: AccountStorage, Sendable {
         }
     }
 
+    package func plaintextProviderTokens(limit: Int) async throws(FederateError) -> [RevocableTokens] {
+        try await injected("plaintext_provider_tokens") { () async throws(FederateError) in
+            try await base.plaintextProviderTokens(limit: limit)
+        }
+    }
+
+    package func clearPlaintextTokens(of identities: [RevocableTokens], keeping sealed: [SealedProviderTokens]) async throws(FederateError)
+    {
+        try await injected("clear_plaintext_tokens") { () async throws(FederateError) in
+            try await base.clearPlaintextTokens(of: identities, keeping: sealed)
+        }
+    }
+
     // MARK: SessionKeyStore
 
     package func sessionKeys() async throws(FederateError) -> [SessionKeyRecord] {

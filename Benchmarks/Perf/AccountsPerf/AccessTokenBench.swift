@@ -24,7 +24,7 @@ struct UntouchableProvider: SignInProvider {
 /// tasks for at least `duration` seconds.
 func accessTokenRate(store: any AccountStore, users: Int = 100, concurrency: Int, duration: Double) async throws -> Double {
     let vault = try ProviderTokenVault(
-        keys: try ProviderTokenKeyRing(parsing: "bench:" + Data(repeating: 7, count: 32).base64EncodedString()),
+        keys: try SealingKeyRing(parsing: "bench:" + Data(repeating: 7, count: 32).base64EncodedString()),
         providers: [UntouchableProvider()])
     let accounts = AccountService(store: store, providerTokens: vault)
     var uids: [String] = []

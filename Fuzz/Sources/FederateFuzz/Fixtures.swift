@@ -68,7 +68,8 @@ enum Fixtures {
     /// 32 bytes of 0x01 under key id `fuzz` (Fuzz/Corpus/sealed-pending was sealed with it).
     static let sealer: PendingAuthorizationSealer = {
         do {
-            return try PendingAuthorizationSealer(keys: [.init(id: "fuzz", key: SymmetricKey(data: [UInt8](repeating: 1, count: 32)))])
+            return PendingAuthorizationSealer(
+                keys: try SealingKeyRing([.init(id: "fuzz", key: SymmetricKey(data: [UInt8](repeating: 1, count: 32)))]))
         } catch {
             fatalError("fuzz sealer: \(error)")
         }

@@ -132,11 +132,11 @@ struct ServeCommand: AsyncParsableCommand {
                 issuer: origin, recentLoginWindow: .seconds(settings.recentLoginSeconds),
                 guestLifetime: .seconds(settings.guestSettings.lifetimeDays * 24 * 3600),
                 maximumLiveGuests: settings.guestSettings.maximumLive),
-            observability: observability, providerTokens: try Self.providerTokenVault(settings, providers: providers),
+            observability: observability, providerTokens: try Self.providerTokenVault(settings, sealingKey: key, providers: providers),
             onMerge: { merge in notes.move(from: merge.sourceUID, to: merge.targetUID) })
         var configuration = try FederateServerConfiguration(
             origin: origin, providers: providers, accounts: accounts,
-            sealer: try PendingAuthorizationSealer(keys: [.init(id: "k1", key: key)]))
+            sealer: PendingAuthorizationSealer(keys: try SealingKeyRing([.init(id: "k1", key: key)])))
         configuration.allowsGuests = settings.guests
         configuration.guestRateLimit = settings.guestSettings.rateLimit
         configuration.trustedProxies = settings.guestSettings.trustedProxies
@@ -201,6 +201,8 @@ struct ServeCommand: AsyncParsableCommand {
         if let sqlite = store as? SQLiteAccountStore { services.append(sqlite) }
         let migrate: @Sendable () async throws -> Void = {
             if let store = store as? PostgresAccountStore { try await store.migrate() }
+            // Tokens a 0.1 store kept in the clear are sealed (or erased) before anyone signs in.
+            while try await accounts.reencryptProviderTokens() > 0 {}
             // Merges whose hook an instance did not finish (it stopped first).
             try await accounts.resumePendingMerges()
         }
@@ -266,17 +268,24 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// The providers whose tokens are kept (`"keep_tokens": true`), sealed with the ring of
-    /// `provider_token_keys_env`; `nil` when none are.
+    /// The vault every provider token is sealed in at rest: with the ring of
+    /// `provider_token_keys_env` when given (needed by `"keep_tokens": true`), then a key
+    /// derived from `sealingKey`, which opens what it sealed before such keys were configured
+    /// (and seals when none are). `nil` (no tokens stored) without either.
     static func providerTokenVault(
-        _ settings: ServeConfiguration, providers: [String: any SignInProvider]
+        _ settings: ServeConfiguration, sealingKey: SymmetricKey?, providers: [String: any SignInProvider]
     ) throws(FederateError) -> ProviderTokenVault? {
-        guard !settings.keptTokenProviders.isEmpty else { return nil }
-        guard let keys = settings.providerTokenKeys else {
+        guard settings.keptTokenProviders.isEmpty || settings.providerTokenKeys != nil else {
             throw FederateError(.invalidConfiguration, "keep_tokens needs provider_token_keys_env: the keys the tokens are sealed with")
         }
-        return try ProviderTokenVault(
-            keys: try ProviderTokenKeyRing(parsing: keys), providers: settings.keptTokenProviders.compactMap { providers[$0] })
+        var keys = try settings.providerTokenKeys.map { (text) throws(FederateError) in try SealingKeyRing(parsing: text).keys } ?? []
+        if let sealingKey {
+            let derived = HKDF<SHA256>.deriveKey(
+                inputKeyMaterial: sealingKey, info: Array("federate provider tokens".utf8), outputByteCount: 32)
+            keys.append(try .init(id: "from-sealing-key", key: derived))
+        }
+        guard !keys.isEmpty else { return nil }
+        return try ProviderTokenVault(keys: try SealingKeyRing(keys), providers: settings.keptTokenProviders.compactMap { providers[$0] })
     }
 
     /// The API's verifier: `api_bearer_provider`'s ID tokens and `api_access_tokens`' access

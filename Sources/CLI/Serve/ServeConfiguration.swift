@@ -290,7 +290,7 @@ struct ServeConfiguration {
         if !keptTokenProviders.isEmpty, providerTokenKeys == nil {
             throw FederateError(.invalidConfiguration, "keep_tokens needs provider_token_keys_env: the keys the tokens are sealed with")
         }
-        if let keys = providerTokenKeys { _ = try ProviderTokenKeyRing(parsing: keys) }
+        if let keys = providerTokenKeys { _ = try SealingKeyRing(parsing: keys) }
         if let apiProvider, !names.contains(apiProvider) {
             throw FederateError(.invalidConfiguration, "api_bearer_provider '\(apiProvider)' is not a provider of this file")
         }

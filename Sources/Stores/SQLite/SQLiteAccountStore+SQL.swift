@@ -12,6 +12,12 @@ extension SQLiteAccountStore: SQLAccountStore {
         try await accountOperation { () async throws(FederateError) in try await body(SQLiteStatements(database: database)) }
     }
 
+    /// Truncates the write-ahead log after a checkpoint, so that no page written before secrets
+    /// were erased stays in it (`secure_delete` keeps the database file itself clean).
+    package func eraseJournaledSecrets() async throws(FederateError) {
+        try await accountOperation { () async throws(FederateError) in _ = try database.rows("PRAGMA wal_checkpoint(TRUNCATE)", []) }
+    }
+
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction on the store's thread, holding the connection.
     package func withTransaction<T: Sendable>(_ body: (SQLiteStatements) async throws(FederateError) -> T) async throws(FederateError) -> T
     {

@@ -103,6 +103,8 @@ public final class SQLiteAccountStore: AccountStore, Service {
         _ = try database.rows("PRAGMA journal_mode = WAL", [])
         try database.run("PRAGMA foreign_keys = ON")
         try database.run("PRAGMA synchronous = NORMAL")
+        // Deleted and overwritten content (a session key, a token erased) is zeroed, not left in free pages.
+        try database.run("PRAGMA secure_delete = ON")
         try await transaction { () throws(FederateError) in
             try database.run("CREATE TABLE IF NOT EXISTS federate_schema (version INTEGER PRIMARY KEY NOT NULL, applied_at REAL NOT NULL)")
             let applied =

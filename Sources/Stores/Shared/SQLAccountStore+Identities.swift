@@ -63,7 +63,7 @@ extension SQLAccountStore {
                 """
                 WITH identity AS (
                     UPDATE \(table: .identities) AS i
-                    SET \(Self.signInAssignments(latest, refreshToken: "COALESCE(\(latest.tokens.refreshToken), i.refresh_token)"))
+                    SET \(Self.signInAssignments(latest))
                     FROM \(table: .users) AS owner
                     WHERE i.provider_id = \(latest.providerID) AND i.subject = \(latest.subject) AND owner.uid = i.user_uid AND NOT owner.disabled
                     RETURNING i.user_uid
@@ -96,7 +96,7 @@ extension SQLAccountStore {
     /// The `UPDATE` of the identity's row of user `uid` with `identity`'s data as it is.
     private static func refresh(_ identity: ProviderIdentity, uid: String) -> SQLQuery {
         """
-        UPDATE \(table: .identities) SET \(signInAssignments(identity, refreshToken: "\(identity.tokens.refreshToken)"))
+        UPDATE \(table: .identities) SET \(signInAssignments(identity))
         WHERE user_uid = \(uid) AND provider_id = \(identity.providerID) AND subject = \(identity.subject) RETURNING user_uid
         """
     }
@@ -106,13 +106,11 @@ extension SQLAccountStore {
         FederateError(.noSuchProvider, "the user has no such \(identity.providerID) identity")
     }
 
-    /// What a sign-in writes on an identity's row: the latest email, profile and access
-    /// token, and `refreshToken` (an expression) as the refresh token.
-    static func signInAssignments(_ identity: ProviderIdentity, refreshToken: SQLQuery) -> SQLQuery {
+    /// What a sign-in writes on an identity's row: the latest email and profile.
+    static func signInAssignments(_ identity: ProviderIdentity) -> SQLQuery {
         """
         email = \(identity.email), email_verified = \(identity.emailVerified), display_name = \(identity.profile.displayName), \
-        photo_url = \(identity.profile.photoURL), username = \(identity.profile.username), access_token = \(identity.tokens.accessToken), \
-        refresh_token = \(refreshToken)
+        photo_url = \(identity.profile.photoURL), username = \(identity.profile.username)
         """
     }
 

@@ -115,6 +115,58 @@ extension SQLAccountStore {
         }
     }
 
+    /// Up to `limit` identities whose rows still hold tokens in the clear (Federate 0.1).
+    package func plaintextProviderTokens(limit: Int) async throws(FederateError) -> [RevocableTokens] {
+        try await withConnection { (connection) async throws(FederateError) -> [RevocableTokens] in
+            var entries: [RevocableTokens] = []
+            for row in try await self.rows(
+                """
+                SELECT provider_id, subject, access_token, refresh_token FROM \(table: .identities)
+                WHERE access_token IS NOT NULL OR refresh_token IS NOT NULL LIMIT \(unescaped: String(max(0, limit)))
+                """,
+                on: connection)
+            {
+                guard let providerID = try row.text("provider_id"), let subject = try row.text("subject") else {
+                    throw FederateError(.accountStoreFailed, "an identity row lacks provider_id or subject")
+                }
+                entries.append(
+                    RevocableTokens(
+                        providerID: providerID, subject: subject,
+                        tokens: ProviderTokens(accessToken: try row.text("access_token"), refreshToken: try row.text("refresh_token"))))
+            }
+            return entries
+        }
+    }
+
+    /// Clears the plaintext tokens of `identities` and stores `sealed` where an identity has no
+    /// record, in one transaction; then lets the store erase what its journal still holds.
+    package func clearPlaintextTokens(of identities: [RevocableTokens], keeping sealed: [SealedProviderTokens]) async throws(FederateError)
+    {
+        try await withTransaction { (connection) async throws(FederateError) in
+            for identity in identities {
+                try await self.execute(
+                    """
+                    UPDATE \(table: .identities) SET access_token = NULL, refresh_token = NULL
+                    WHERE provider_id = \(identity.providerID) AND subject = \(identity.subject)
+                    """,
+                    on: connection)
+            }
+            for tokens in sealed {
+                try await self.execute(
+                    """
+                    INSERT INTO \(table: .providerTokens)
+                        (provider_id, subject, key_id, sealed, access_expires_at, version, needs_sign_in, lease_id, lease_until, updated_at)
+                    SELECT \(tokens.providerID), \(tokens.subject), \(tokens.keyID), \(bytes: tokens.sealed), \(tokens.accessTokenExpiresAt), \
+                    \(Self.number(1)), \(false), NULL, NULL, \(tokens.updatedAt)
+                    WHERE EXISTS (SELECT 1 FROM \(table: .identities) WHERE provider_id = \(tokens.providerID) AND subject = \(tokens.subject))
+                    ON CONFLICT (provider_id, subject) DO NOTHING
+                    """,
+                    on: connection)
+            }
+        }
+        try await eraseJournaledSecrets()
+    }
+
     /// The kept tokens of the identities `identities` selects (`provider_id`, `subject`), in
     /// the caller's transaction.
     func keptTokens(ofIdentitiesIn identities: SQLQuery, on connection: Connection) async throws(FederateError) -> [SealedProviderTokens] {

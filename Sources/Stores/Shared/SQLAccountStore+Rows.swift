@@ -58,7 +58,7 @@ extension SQLAccountStore {
                 displayName: try row.text("i_display_name"), email: email, photoURL: try row.text("i_photo_url"),
                 username: try row.text("i_username")),
             linkedAt: linkedAt,
-            tokens: ProviderTokens(accessToken: try row.text("i_access_token"), refreshToken: try row.text("i_refresh_token")))
+            plaintextTokens: ProviderTokens(accessToken: try row.text("i_access_token"), refreshToken: try row.text("i_refresh_token")))
     }
 
     /// Inserts the user's row (not its identities).
@@ -88,15 +88,15 @@ extension SQLAccountStore {
 
     /// The columns of an identity's row but its user, in ``identityValues(_:)``'s order.
     static var identityColumns: SQLQuery {
-        "provider_id, subject, email, email_verified, display_name, photo_url, username, linked_at, access_token, refresh_token"
+        "provider_id, subject, email, email_verified, display_name, photo_url, username, linked_at"
     }
 
-    /// The values of an identity's row but its user.
+    /// The values of an identity's row but its user. Its token columns stay empty: tokens
+    /// are sealed in the identity's provider-token record (Federate 0.1 wrote them there).
     static func identityValues(_ identity: ProviderIdentity) -> SQLQuery {
         """
         \(identity.providerID), \(identity.subject), \(identity.email), \(identity.emailVerified), \(identity.profile.displayName), \
-        \(identity.profile.photoURL), \(identity.profile.username), \(identity.linkedAt), \(identity.tokens.accessToken), \
-        \(identity.tokens.refreshToken)
+        \(identity.profile.photoURL), \(identity.profile.username), \(identity.linkedAt)
         """
     }
 }

@@ -29,6 +29,11 @@ package protocol SQLAccountStore: AccountStorage {
     /// changing until the transaction ends, so concurrent changes to one user's identities
     /// run one after the other. Errors as in ``withConnection(_:)``.
     func withTransaction<T: Sendable>(_ body: (Connection) async throws(FederateError) -> T) async throws(FederateError) -> T
+
+    /// Called after secrets were erased from rows (the plaintext tokens of Federate 0.1): makes
+    /// the database drop the copies its journal still holds (SQLite truncates its WAL). Nothing
+    /// by default.
+    func eraseJournaledSecrets() async throws(FederateError)
 }
 
 /// A connection as the shared operations use it: one statement at a time.
@@ -42,6 +47,9 @@ package protocol SQLConnection {
 }
 
 extension SQLAccountStore {
+    /// Nothing to erase: the database keeps no copies a store can drop.
+    package func eraseJournaledSecrets() async throws(FederateError) {}
+
     /// Runs `query`, rendered in the store's dialect, and returns the rows.
     func rows(_ query: SQLQuery, on connection: Connection) async throws(FederateError) -> [Connection.Row] {
         let (sql, values) = query.rendered(in: dialect)

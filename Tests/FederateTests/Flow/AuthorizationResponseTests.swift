@@ -135,12 +135,12 @@ struct AuthorizationResponseTests {
 
 @Suite("Pending authorization sealing")
 struct PendingAuthorizationSealerTests {
-    static func key(_ id: String) throws -> PendingAuthorizationSealer.Key {
-        try PendingAuthorizationSealer.Key(id: id, key: .init(size: .bits256))
+    static func key(_ id: String) throws -> SealingKeyRing.Key {
+        try SealingKeyRing.Key(id: id, key: .init(size: .bits256))
     }
 
     @Test func roundTripKeepsEveryField() throws {
-        let sealer = try PendingAuthorizationSealer(keys: [Self.key("k1")])
+        let sealer = PendingAuthorizationSealer(keys: try SealingKeyRing([Self.key("k1")]))
         var pending = try FlowFixtures.built(responseMode: .formPost, maxAge: .seconds(60)).pending
         pending.returnTo = "/settings"
         pending.uid = "user-1"
@@ -165,7 +165,7 @@ struct PendingAuthorizationSealerTests {
     }
 
     @Test func tamperingIsDetected() throws {
-        let sealer = try PendingAuthorizationSealer(keys: [Self.key("k1")])
+        let sealer = PendingAuthorizationSealer(keys: try SealingKeyRing([Self.key("k1")]))
         let sealed = try sealer.seal(FlowFixtures.built().pending)
         var bytes = Array(sealed.utf8)
         let index = bytes.count - 10
@@ -173,29 +173,29 @@ struct PendingAuthorizationSealerTests {
         let error = #expect(throws: FederateError.self) { try sealer.open(String(decoding: bytes, as: UTF8.self), now: Date()) }
         #expect(error?.code == .invalidPendingAuthorization)
         // The key id is authenticated too: relabelling under another known key fails.
-        let other = try PendingAuthorizationSealer(keys: [Self.key("k1"), Self.key("k2")])
+        let other = PendingAuthorizationSealer(keys: try SealingKeyRing([Self.key("k1"), Self.key("k2")]))
         #expect(throws: FederateError.self) { try other.open(sealed.replacingOccurrences(of: "v1.k1.", with: "v1.k2."), now: Date()) }
     }
 
     @Test func anotherServersKeyCannotOpen() throws {
-        let sealed = try PendingAuthorizationSealer(keys: [Self.key("k1")]).seal(FlowFixtures.built().pending)
-        let stranger = try PendingAuthorizationSealer(keys: [Self.key("k1")])
+        let sealed = try PendingAuthorizationSealer(keys: try SealingKeyRing([Self.key("k1")])).seal(FlowFixtures.built().pending)
+        let stranger = PendingAuthorizationSealer(keys: try SealingKeyRing([Self.key("k1")]))
         #expect(throws: FederateError.self) { try stranger.open(sealed, now: Date()) }
     }
 
     @Test func rotationSealsWithTheNewKeyAndStillOpensTheOld() throws {
         let old = try Self.key("old"), new = try Self.key("new")
-        let before = try PendingAuthorizationSealer(keys: [old])
-        let after = try PendingAuthorizationSealer(keys: [new, old])
+        let before = PendingAuthorizationSealer(keys: try SealingKeyRing([old]))
+        let after = PendingAuthorizationSealer(keys: try SealingKeyRing([new, old]))
         let sealedBefore = try before.seal(FlowFixtures.built().pending)
         #expect(try after.open(sealedBefore, now: Date()).clientID == FlowFixtures.clientID)
         #expect(try after.seal(FlowFixtures.built().pending).hasPrefix("v1.new."))
-        let retired = try PendingAuthorizationSealer(keys: [new])
+        let retired = PendingAuthorizationSealer(keys: try SealingKeyRing([new]))
         #expect(throws: FederateError.self) { try retired.open(sealedBefore, now: Date()) }
     }
 
     @Test func expiredValuesAreRefused() throws {
-        let sealer = try PendingAuthorizationSealer(keys: [Self.key("k1")])
+        let sealer = PendingAuthorizationSealer(keys: try SealingKeyRing([Self.key("k1")]))
         let sealed = try sealer.seal(FlowFixtures.built().pending)
         let error = #expect(throws: FederateError.self) { try sealer.open(sealed, now: Date().addingTimeInterval(601)) }
         #expect(error?.code == .invalidPendingAuthorization)
@@ -203,14 +203,14 @@ struct PendingAuthorizationSealerTests {
 
     @Test(arguments: ["", "v1", "v1.k1", "v2.k1.AAAA", "v1.k1.AAAA", "v1.k1.!!!", "v1.k1.a.b"])
     func malformedValuesAreRefused(sealed: String) throws {
-        let sealer = try PendingAuthorizationSealer(keys: [Self.key("k1")])
+        let sealer = PendingAuthorizationSealer(keys: try SealingKeyRing([Self.key("k1")]))
         let error = #expect(throws: FederateError.self) { try sealer.open(sealed, now: Date()) }
         #expect(error?.code == .invalidPendingAuthorization)
     }
 
     @Test func keysMustBe256BitsWithASafeID() throws {
-        #expect(throws: FederateError.self) { try PendingAuthorizationSealer.Key(id: "k", key: .init(size: .bits128)) }
-        #expect(throws: FederateError.self) { try PendingAuthorizationSealer.Key(id: "a.b", key: .init(size: .bits256)) }
-        #expect(throws: FederateError.self) { try PendingAuthorizationSealer(keys: []) }
+        #expect(throws: FederateError.self) { try SealingKeyRing.Key(id: "k", key: .init(size: .bits128)) }
+        #expect(throws: FederateError.self) { try SealingKeyRing.Key(id: "a.b", key: .init(size: .bits256)) }
+        #expect(throws: FederateError.self) { try SealingKeyRing([]) }
     }
 }

@@ -33,7 +33,7 @@ struct StepUpRequestTests {
         #expect(built.droppedParameters == ["acr_values", "claims", "max_age"])
         #expect(built.pending.authentication == .phishingResistant && built.pending.acrValues == ["phr", "phrh"])
 
-        let sealer = try PendingAuthorizationSealer(keys: [.init(id: "k", key: SymmetricKey(size: .bits256))])
+        let sealer = PendingAuthorizationSealer(keys: try SealingKeyRing([.init(id: "k", key: SymmetricKey(size: .bits256))]))
         let opened = try sealer.open(try sealer.seal(built.pending), now: Self.now)
         #expect(opened == built.pending)
     }
@@ -45,7 +45,7 @@ struct StepUpRequestTests {
         let query = try FlowFixtures.query(of: built.url)
         #expect(query["acr_values"] == "phrh phr" && query["max_age"] == "0")
         #expect(built.pending.maxAge == .zero)
-        let sealer = try PendingAuthorizationSealer(keys: [.init(id: "k", key: SymmetricKey(size: .bits256))])
+        let sealer = PendingAuthorizationSealer(keys: try SealingKeyRing([.init(id: "k", key: SymmetricKey(size: .bits256))]))
         #expect(try sealer.open(try sealer.seal(built.pending), now: Self.now).authentication == requirement)
     }
 

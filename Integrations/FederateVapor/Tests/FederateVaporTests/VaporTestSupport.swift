@@ -35,7 +35,7 @@ func withFederateApp<T>(
                 id: "oidc.corp", issuer: corp.issuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache),
         ],
         accounts: AccountService(store: InMemoryAccountStore(), configuration: accountConfiguration),
-        sealer: try PendingAuthorizationSealer(keys: [.init(id: "t", key: SymmetricKey(size: .bits256))]))
+        sealer: PendingAuthorizationSealer(keys: try SealingKeyRing([.init(id: "t", key: SymmetricKey(size: .bits256))])))
     configuration.allowsGuests = allowsGuests
     let result: T
     do {

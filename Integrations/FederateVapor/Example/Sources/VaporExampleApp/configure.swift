@@ -1,4 +1,3 @@
-import Crypto
 import FederateOIDC
 import FederateSQLite
 import FederateVapor
@@ -35,15 +34,17 @@ public func configure(_ app: Application, settings: ExampleSettings) async throw
         id: "oidc.corp", issuer: settings.corpIssuer, clientID: "dev-client", clientSecret: "dev-secret", cache: cache)
 
     let store = try await SQLiteAccountStore.open(path: settings.databasePath)
-    let accounts = AccountService(store: store)
-    // Seals each sign-in's state, nonce and PKCE verifier into a cookie. A fresh key per start
-    // is fine for one instance in development; in production load one key on every instance.
-    let sealingKey = SymmetricKey(size: .bits256)
+    // Seal each sign-in's state, nonce and PKCE verifier into a cookie, and the provider tokens
+    // kept (to revoke them when an account is deleted) at rest. A fresh key per start is fine for
+    // one instance in development; in production load the same keys on every instance
+    // (`SealingKeyRing(parsing:)`, Docs/Server.md).
+    let keys = try SealingKeyRing([.generate(id: "dev")])
+    let accounts = AccountService(store: store, providerTokens: try ProviderTokenVault(keys: keys))
     let configuration = try FederateServerConfiguration(
         origin: settings.origin,                     // plain HTTP is allowed on loopback only
         providers: ["dev": dev, "corp": corp],       // routes under /auth/dev/… and /auth/corp/…
         accounts: accounts,
-        sealer: try PendingAuthorizationSealer(keys: [.init(id: "dev", key: sealingKey)]))
+        sealer: PendingAuthorizationSealer(keys: keys))
 
     // The store closes, and the warmer stops, after the server has stopped taking requests.
     app.lifecycle.use(LifecycleServices([store, ProviderWarmer(providers: configuration.providers)]))
