@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # The public API check of CI (Docs/Architecture.md, "The public API"):
 # 1. the public API of every library product equals the baseline under api/, and every public
-#    declaration has a doc comment (scripts/public-api.py --check; it builds what it needs);
+#    declaration has a doc comment (scripts/public-api.py --check; it builds what it needs); the
+#    same for FederateVapor against Integrations/FederateVapor/api/ (built by scripts/test.sh);
+#    and the guides name only public symbols (scripts/check-doc-symbols.py);
 # 2. every commit after the first release (the commit that added api/VERSION) that changed the
 #    baseline changed CHANGELOG.md too (on a clone with history; before it the baseline moved freely).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 python3 scripts/public-api.py --check
+python3 scripts/public-api.py --package Integrations/FederateVapor --check
+python3 scripts/check-doc-symbols.py
 
 if [ "$(git rev-parse --is-shallow-repository 2>/dev/null || echo true)" = "true" ]; then
   echo "check-api: a shallow clone; the baseline-with-CHANGELOG rule is checked on the commits present only"
@@ -19,7 +23,7 @@ if [ -z "$release" ]; then
   exit 0
 fi
 status=0
-for commit in $(git log --no-merges --format=%H "$release..HEAD" -- api/ 2>/dev/null); do
+for commit in $(git log --no-merges --format=%H "$release..HEAD" -- api/ Integrations/FederateVapor/api/ 2>/dev/null); do
   # The file list is read whole first: `grep -q` stops at the first match, and under pipefail
   # the writer's SIGPIPE would fail a commit that touches many files.
   changed="$(git diff-tree --no-commit-id --name-only -r "$commit")"

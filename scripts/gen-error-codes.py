@@ -66,10 +66,10 @@ for module in sorted(modules, key=lambda name: (ORDER.index(name) if name in ORD
     if others:
         out += (["### More codes of " + module, ""] if titles else []) + table(others)
 out += ["## Where they come from", "",
-"- `CompactJWS`, `JWSSignatureVerifier`, `IDTokenVerifier`: token structure, keys, claims.",
+"- `IDTokenVerifier`, `JWTVerifier`, `AccessTokenVerifier`: token structure, keys, claims.",
 "- `JSONWebKeySet`, `RemoteKeySet`, `DiscoveryClient`, `AsyncHTTPClientTransport`: keys, discovery, transport.",
-"- `AuthorizationRequest`, `AuthorizationResponse`, `PendingAuthorizationSealer`, `OpenIDClient`,",
-"  `TokenResponse`, `AccessTokenHolder`, `LoopbackRedirectListener`: the authorization flow.",
+"- `AuthorizationResponse`, `PendingAuthorizationSealer`, `OpenIDClient`,",
+"  `AccessTokenHolder`, `LoopbackRedirectListener`: the authorization flow.",
 "- `AccountService` and the `AccountStore`s (in-memory, `FederateSQLite`, `FederatePostgres`): accounts",
 "  and sessions (see Docs/Accounts.md).", "",
 "This page is generated from the code constants of every module by",

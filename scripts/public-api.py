@@ -3,6 +3,9 @@
 
     python3 scripts/public-api.py            # writes api/<Module>.txt and prints the counts
     python3 scripts/public-api.py --check    # compares with api/, fails on any difference
+    python3 scripts/public-api.py --package Integrations/FederateVapor [--check]
+                                             # the same for that package, into its own api/ (built
+                                             # with the root's build folder, as scripts/test.sh does)
 
 It reads the modules the last `swift build` (or `swift test`) produced, so build first. Each
 line of api/<Module>.txt is one public declaration (its kind, its path, its declaration as
@@ -20,12 +23,16 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-API_DIR = os.path.join(ROOT, "api")
+# The package whose API is listed (the root, or the one after --package) and its baseline folder.
+PACKAGE = os.path.join(ROOT, sys.argv[sys.argv.index("--package") + 1]) if "--package" in sys.argv else ROOT
+API_DIR = os.path.join(PACKAGE, "api")
+# Another package builds into the root's build folder (scripts/test.sh), so nothing is built twice.
+SCRATCH = [] if PACKAGE == ROOT else ["--scratch-path", os.path.join(ROOT, ".build")]
 
 
 def library_modules():
     """The Swift targets of the package's library products, in a stable order."""
-    described = json.loads(subprocess.check_output(["swift", "package", "describe", "--type", "json"], cwd=ROOT))
+    described = json.loads(subprocess.check_output(["swift", "package", "describe", "--type", "json"], cwd=PACKAGE))
     targets = {t["name"]: t for t in described["targets"]}
     modules = set()
     for product in described["products"]:
@@ -40,8 +47,8 @@ def library_modules():
 def dump_symbol_graphs():
     """Builds (debug, reusing the last build) and dumps every module's symbol graph; returns their folder."""
     out = subprocess.check_output(
-        ["swift", "package", "dump-symbol-graph", "--skip-synthesized-members"],
-        cwd=ROOT, text=True, stderr=subprocess.STDOUT,
+        ["swift", "package", *SCRATCH, "dump-symbol-graph", "--skip-synthesized-members"],
+        cwd=PACKAGE, text=True, stderr=subprocess.STDOUT,
     )
     marker = "Files written to "
     for line in out.splitlines():
@@ -101,7 +108,7 @@ def compare(module, lines, path):
     if baseline == lines:
         return False
     old, new = set(baseline), set(lines)
-    print(f"the public API of {module} differs from api/{module}.txt:")
+    print(f"the public API of {module} differs from {os.path.relpath(path, ROOT)}:")
     for line in sorted(old - new):
         print(f"  - {line}")
     for line in sorted(new - old):

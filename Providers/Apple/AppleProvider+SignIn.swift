@@ -44,9 +44,7 @@ extension AppleProvider {
     static func credential(
         tokens: TokenSet, user: AppleUser?, rawNonce: String?, nonceMode: AppleNonceMode
     ) throws(FederateError) -> Credential {
-        guard let idToken = tokens.idTokenClaims else {
-            throw FederateError(.invalidTokenResponse, "Apple's token response has no ID token")
-        }
+        let idToken = try tokens.requireIDToken()
         let identity = try AppleIdentity(idToken)
         let profile = ProviderProfile(
             displayName: user?.displayName, email: user?.email ?? idToken.email, claims: idToken.claims.dictionary)

@@ -24,13 +24,7 @@ extension GoogleProvider: SignInProvider {
     public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> Credential {
         let client = try await client()
         let tokens = try await client.finish(callback, pending: pending)
-        guard let idToken = tokens.idTokenClaims else {
-            throw FederateError(.missingClaim, "Google's token response has no ID token (is 'openid' among the scopes?)")
-        }
-        let credential = Credential(
-            providerID: Self.providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-            rawNonce: pending.nonce, accessTokenExpiresAt: tokens.expiresAt, grantedScopes: tokens.grantedScopes)
-        return try await client.completingWithUserInfo(credential)
+        return try await client.completingWithUserInfo(try Credential(providerID: Self.providerID, tokens: tokens, rawNonce: pending.nonce))
     }
 
     /// Revokes the refresh token (or, without one, the access token; Google revokes its pair).

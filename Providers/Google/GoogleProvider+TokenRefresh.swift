@@ -7,7 +7,6 @@ extension GoogleProvider: TokenRefreshingProvider {
     ///
     /// A new ID token in the answer must name `subject` (`refreshed_id_token_mismatch`).
     public func refreshTokens(_ refreshToken: String, subject: String) async throws(FederateError) -> ProviderTokens {
-        let tokens = try await client().refresh(refreshToken, subject: subject)
-        return ProviderTokens(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, accessTokenExpiresAt: tokens.expiresAt)
+        ProviderTokens(try await client().refresh(refreshToken, subject: subject))
     }
 }

@@ -19,14 +19,8 @@ extension MicrosoftProvider: SignInProvider {
     /// Finishes the code flow. The credential's email is never marked verified: Entra's
     /// `email` is not verified by Microsoft (see ``MicrosoftAccount``).
     public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> Credential {
-        let client = try await client()
-        let tokens = try await client.finish(callback, pending: pending)
-        guard let idToken = tokens.idTokenClaims else {
-            throw FederateError(.invalidCredential, "the token set has no verified ID token")
-        }
-        return Credential(
-            providerID: Self.providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-            rawNonce: pending.nonce, emailVerified: false, accessTokenExpiresAt: tokens.expiresAt, rawIDToken: tokens.idToken)
+        let tokens = try await client().finish(callback, pending: pending)
+        return try Credential(providerID: Self.providerID, tokens: tokens, rawNonce: pending.nonce, emailVerified: false)
     }
 
     /// Entra has no RFC 7009 revocation endpoint: nothing to do.

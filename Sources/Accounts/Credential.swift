@@ -76,15 +76,18 @@ public struct Credential: Sendable, CustomStringConvertible {
     }
 
     /// A credential from the tokens of a finished sign-in (`OpenIDClient/finish(_:pending:)`).
-    /// Throws `FederateError/Code/invalidCredential` when the token set has no verified ID token.
+    /// Throws `invalid_token_response` when the token set has no verified ID token.
     public init(providerID: String, tokens: TokenSet, rawNonce: String? = nil) throws(FederateError) {
-        guard let idToken = tokens.idTokenClaims else {
-            throw FederateError(.invalidCredential, "the token set has no verified ID token")
-        }
+        try self.init(providerID: providerID, tokens: tokens, rawNonce: rawNonce, emailVerified: nil)
+    }
+
+    /// ``init(providerID:tokens:rawNonce:)`` with a provider module's reading of
+    /// `email_verified` (`nil`: the token's Boolean).
+    package init(providerID: String, tokens: TokenSet, rawNonce: String?, emailVerified: Bool?) throws(FederateError) {
         self.init(
-            providerID: providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
-            rawNonce: rawNonce,
-            accessTokenExpiresAt: tokens.expiresAt, rawIDToken: tokens.idToken, grantedScopes: tokens.grantedScopes)
+            providerID: providerID, idToken: try tokens.requireIDToken(), accessToken: tokens.accessToken,
+            refreshToken: tokens.refreshToken, rawNonce: rawNonce, emailVerified: emailVerified, accessTokenExpiresAt: tokens.expiresAt,
+            rawIDToken: tokens.idToken, grantedScopes: tokens.grantedScopes)
     }
 
     /// A credential from an identity established some other way (an already verified

@@ -1,3 +1,4 @@
+package import FederateRelyingParty
 public import Foundation
 
 /// OAuth tokens a provider issued for one identity: kept so they can be revoked when the
@@ -19,6 +20,11 @@ public struct ProviderTokens: Sendable, Hashable, CustomStringConvertible {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.accessTokenExpiresAt = accessTokenExpiresAt
+    }
+
+    /// The tokens of a token endpoint's answer (a sign-in's or a refresh's).
+    package init(_ tokens: TokenSet) {
+        self.init(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, accessTokenExpiresAt: tokens.expiresAt)
     }
 
     /// Whether neither token is present.

@@ -11,9 +11,9 @@ public struct IDToken: Sendable, CustomStringConvertible {
     /// The protected header.
     package let header: JOSEHeader
     /// The algorithm that verified the signature.
-    package let algorithm: JWSAlgorithm
+    public let algorithm: JWSAlgorithm
     /// The `kid` of the verifying key, if any.
-    package let keyID: String?
+    public let keyID: String?
     /// Every claim of the payload, read from its text when asked for.
     public let claims: JSONMembers
 
@@ -27,15 +27,15 @@ public struct IDToken: Sendable, CustomStringConvertible {
     /// `aud`, always as a list.
     public var audiences: [String] { verified.audienceList }
     /// `azp`, if present.
-    package var authorizedParty: String? { claims.stringValue(.azp) }
+    public var authorizedParty: String? { claims.stringValue(.azp) }
     /// `exp`.
     public var expiresAt: Date { date(.exp) ?? Date(timeIntervalSince1970: 0) }
     /// `iat`.
-    package var issuedAt: Date { date(.iat) ?? Date(timeIntervalSince1970: 0) }
+    public var issuedAt: Date { date(.iat) ?? Date(timeIntervalSince1970: 0) }
     /// `nbf`, if present.
-    package var notBefore: Date? { date(.nbf) }
+    public var notBefore: Date? { date(.nbf) }
     /// `auth_time`, if present.
-    package var authTime: Date? { date(.authTime) }
+    public var authTime: Date? { date(.authTime) }
     /// `nonce`, if present.
     public var nonce: String? { claims.stringValue(.nonce) }
     /// `sid` (the provider's session, OpenID Connect Back-Channel Logout §2.1), if present.
@@ -53,9 +53,9 @@ public struct IDToken: Sendable, CustomStringConvertible {
         }
     }
     /// `name`, if present.
-    package var name: String? { claims.stringValue(.name) }
+    public var name: String? { claims.stringValue(.name) }
     /// `picture`, if present.
-    package var picture: String? { claims.stringValue(.picture) }
+    public var picture: String? { claims.stringValue(.picture) }
 
     /// Wraps a token the ID-token rules accepted.
     init(_ token: VerifiedJWT) {

@@ -4,22 +4,22 @@ public struct IDTokenPolicy: Sendable {
     /// Accepted `iss` values, compared byte for byte. Google has two.
     public var issuers: IdentifierSet
     /// Accepted client IDs: `aud` (string or array) must contain one of them, byte for byte.
-    package var audiences: IdentifierSet
+    public var audiences: IdentifierSet
     /// Accepted `azp` values. `nil` means the same as `audiences`. When `aud` has several
     /// values, `azp` is required; when present, it must be in this set.
     public var authorizedParties: IdentifierSet?
     /// Algorithms a token may be signed with.
-    package var allowedAlgorithms: Set<JWSAlgorithm>
+    public var allowedAlgorithms: Set<JWSAlgorithm>
     /// The secret for HS256/384/512, when the provider signs ID tokens with the client secret.
-    package var hmacSecret: HMACSecret?
+    public var hmacSecret: HMACSecret?
     /// Leeway for `exp`, `iat`, `nbf` and `auth_time`. Default 60 seconds.
-    package var clockTolerance: Duration
+    public var clockTolerance: Duration
     /// When set, `auth_time` is required and must be no older than this.
-    package var maxAge: Duration?
+    public var maxAge: Duration?
     /// Claims that must be present in addition to the standard required ones.
-    package var requiredClaims: Set<String>
+    public var requiredClaims: Set<String>
     /// Size and nesting limits.
-    package var limits: JWSLimits
+    public var limits: JWSLimits
     /// Rules a provider adds to the ID-token kind's (run after them), such as Google's
     /// hosted-domain rule.
     package var additionalRules: ClaimRules
