@@ -209,7 +209,7 @@ public struct BuiltAuthorizationRequest: Sendable {
     /// Where to send the browser.
     public let url: String
     /// What to keep until the callback (seal it with ``PendingAuthorizationSealer`` for a cookie).
-    public let pending: PendingAuthorization
+    public package(set) var pending: PendingAuthorization
     /// Custom parameters that were dropped because Federate owns them.
     package let droppedParameters: [String]
     /// When the request was pushed (RFC 9126): its `request_uri` and when that expires; `nil`

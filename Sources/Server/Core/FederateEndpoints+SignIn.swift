@@ -20,32 +20,26 @@ extension FederateEndpoints {
             throw FederateHTTPError(.badRequest, code: .invalidRequest, message: "intent is signIn, link or reauthenticate")
         }
         let stepUp = try StepUpQuery.parse(acrValues: query["acr_values"], maxAge: query["max_age"])
-        var uid: String?
+        var session: AccountSession?
         if intent != .signIn {
             // It acts for the signed-in account: only this site's own pages may start it (403).
             try CSRFCheck.requireSameOriginNavigation(request)
-            guard let session = try await currentSession(request) else {
+            session = try await currentSession(request)
+            guard session != nil else {
                 throw FederateHTTPError(.unauthorized, code: .sessionRequired, message: "\(intent.rawValue) needs a signed-in user")
             }
-            uid = session.uid
-        }
-        let stepping = entry.capabilities.stepUp
-        if stepUp != nil, stepping == nil {
-            throw FederateHTTPError(.badRequest, code: .invalidRequest, message: "this provider cannot be asked for acr_values or max_age")
         }
         let signIn = try SignInRequest(
             redirectURI: configuration.redirectURI(for: entry.name), intent: intent, loginHint: query["login_hint"])
         let built: BuiltAuthorizationRequest
         do {
-            if let stepUp, let stepping {
-                built = try await stepping.beginSignIn(signIn, stepUp: stepUp)
-            } else {
-                built = try await entry.provider.beginSignIn(signIn)
-            }
+            built = try await configuration.accounts.beginSignIn(with: entry.provider, signIn, session: session, stepUp: stepUp)
         } catch  where error.code == .providerCannotReauthenticate {
             // A provider that cannot prove a fresh sign-in: back to the page, which offers the others.
             return callbackFailure(
                 error, returnTo: ReturnTo.sanitize(query["returnTo"], fallback: configuration.defaultReturnTo), clearing: nil)
+        } catch  where error.code == .invalidRequest {
+            throw FederateHTTPError(.badRequest, error)  // step-up asked of a provider without that capability
         } catch {
             // The provider (its discovery or keys) is unreachable or refused: a bad gateway.
             logger.notice("sign-in could not start", metadata: ["provider": "\(entry.name)", "error": "\(error.code)"])
@@ -53,7 +47,6 @@ extension FederateEndpoints {
         }
         var pending = built.pending
         pending.returnTo = ReturnTo.sanitize(query["returnTo"], fallback: configuration.defaultReturnTo)
-        pending.uid = uid
         let path = configuration.authPath + "/" + entry.name
         var response = ServerResponse.redirect(.found, to: built.url)
         response.setCookie(
@@ -138,10 +131,15 @@ extension FederateEndpoints {
         let returnTo = pending.returnTo ?? configuration.defaultReturnTo
         // A merge in progress in this browser goes with it to the session this flow issues.
         let mergeTicket = request.cookie(SessionCookies.mergeTicketName(secure: configuration.secureCookies))
-        let previousSession = mergeTicket == nil ? nil : try? await currentSession(request)
-        let result: AuthResult?
+        let completion: SignInCompletion
         do {
-            result = try await finish(pending, credential: try await provider.completeSignIn(callback, pending: pending), request: request)
+            // The session that started a link or a reauthentication, verified once; for a
+            // sign-in, only to carry a merge ticket.
+            let session =
+                pending.intent == .signIn
+                ? (mergeTicket == nil ? nil : try? await currentSession(request)) : try await currentSession(request)
+            completion = try await configuration.accounts.completeSignIn(
+                with: provider, callback: callback, pending: pending, session: session, mergeTicket: mergeTicket)
         } catch let error as FederateError {
             logger.notice("sign-in failed", metadata: ["provider": "\(entry.name)", "error": "\(error.code)"])
             var response = callbackFailure(error, returnTo: returnTo, clearing: clear)
@@ -158,15 +156,11 @@ extension FederateEndpoints {
         }
         var response = ServerResponse.redirect(.seeOther, to: returnTo)
         response.setCookie(clear)
-        if let result, let token = result.sessionToken, let session = result.session {
+        if let result = completion.result, let token = result.sessionToken, let session = result.session {
             let maxAge = Int(configuration.accounts.configuration.sessionLifetime.wholeSeconds)
             response.setCookie(SessionCookies.session(token, maxAge: maxAge, secure: configuration.secureCookies))
             response.setCookie(logoutHintCookie(for: session, credential: result.credential, entry: entry, maxAge: maxAge))
-            // The ticket of the session this browser held, issued to the new one instead (a guest
-            // told its identity has an account signs in with it; a reauthentication rotates).
-            if let mergeTicket, let previousSession,
-                let moved = await configuration.accounts.moveMergeTicket(mergeTicket, from: previousSession, to: session)
-            {
+            if let moved = completion.mergeTicket {
                 let lifetime = Int(configuration.accounts.configuration.mergeTicketLifetime.wholeSeconds)
                 response.setCookie(SessionCookies.mergeTicket(moved, maxAge: lifetime, secure: configuration.secureCookies))
             }
@@ -215,33 +209,5 @@ extension FederateEndpoints {
         }
         if let clearing { response.setCookie(clearing) }
         return response
-    }
-
-    /// Hands the credential to the account layer for the flow's intent; returns the result
-    /// when the browser gets a new session (sign-in, reauthentication, a guest's link).
-    private func finish(_ pending: PendingAuthorization, credential: Credential, request: ServerRequest) async throws -> AuthResult? {
-        let accounts = configuration.accounts
-        switch pending.intent {
-        case .signIn:
-            return try await accounts.signIn(with: credential)
-        case .link, .reauthenticate:
-            // The browser must still hold the session that started the flow.
-            guard let uid = pending.uid, let session = try await currentSession(request), session.uid.exactlyEquals(uid) else {
-                throw FederateError(.userMismatch, "the signed-in user changed during the flow")
-            }
-            if pending.intent == .link {
-                // A guest that links is upgraded and gets a full session: the guest's one ends.
-                // A refused link's merge ticket is issued to this session, and can absorb the
-                // identity's account only if the provider signed the user in during this flow.
-                let linked = try await accounts.link(uid, with: credential, authenticatedAfter: pending.createdAt, session: session)
-                guard linked.sessionToken != nil else { return nil }
-                try await accounts.signOut(session)
-                return linked
-            }
-            // The provider must have signed the user in again since this flow began.
-            let fresh = try await accounts.reauthenticate(uid, with: credential, authenticatedAfter: pending.createdAt)
-            try await accounts.signOut(session)  // rotate: the old session ends
-            return fresh
-        }
     }
 }
