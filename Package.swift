@@ -32,26 +32,27 @@ let observabilityTesting: [Target.Dependency] = [
 let package = Package(
     name: "Federate",
     platforms: [.macOS(.v15)],
+    // Eight library products in all with FederateVapor (Docs/Architecture.md, "Which product for
+    // which job"); each names every module a user imports from it. The targets and their layers
+    // stay as they are (scripts/check-layers.py).
     products: [
+        // A server: tokens, the relying party, accounts, the providers, the framework-neutral routes.
+        .library(
+            name: "Federate",
+            targets: [
+                "Federate", "FederateTokens", "FederateRelyingParty", "FederateAsyncHTTPClient", "FederateLoopback", "FederateAccounts",
+                "FederateOIDC", "FederateApple", "FederateGoogle", "FederateMicrosoft", "FederateOAuth2", "FederateGitHub",
+                "FederateServer",
+            ]),
+        // Verify tokens with keys you hold, nothing else.
         .library(name: "FederateTokens", targets: ["FederateTokens"]),
-        .library(name: "FederateRelyingParty", targets: ["FederateRelyingParty"]),
-        .library(name: "FederateAsyncHTTPClient", targets: ["FederateAsyncHTTPClient"]),
-        .library(name: "FederateURLSession", targets: ["FederateURLSession"]),
-        .library(name: "FederateLoopback", targets: ["FederateLoopback"]),
-        .library(name: "FederateAccounts", targets: ["FederateAccounts"]),
-        .library(name: "Federate", targets: ["Federate"]),
-        .library(name: "FederateOIDC", targets: ["FederateOIDC"]),
-        .library(name: "FederateApple", targets: ["FederateApple"]),
-        .library(name: "FederateGoogle", targets: ["FederateGoogle"]),
-        .library(name: "FederateMicrosoft", targets: ["FederateMicrosoft"]),
-        .library(name: "FederateOAuth2", targets: ["FederateOAuth2"]),
-        .library(name: "FederateGitHub", targets: ["FederateGitHub"]),
+        // Apps and command-line tools without NIO: the relying party over URLSession.
+        .library(name: "FederateURLSession", targets: ["FederateURLSession", "FederateRelyingParty", "FederateTokens"]),
         .library(name: "FederateSQLite", targets: ["FederateSQLite"]),
         .library(name: "FederatePostgres", targets: ["FederatePostgres"]),
-        .library(name: "FederateServer", targets: ["FederateServer"]),
-        .library(name: "FederateHummingbird", targets: ["FederateHummingbird"]),
+        // Hummingbird 2: the routes and middleware, and the dev provider (built on it).
+        .library(name: "FederateHummingbird", targets: ["FederateHummingbird", "FederateServer", "FederateDevProvider"]),
         .library(name: "FederateMCP", targets: ["FederateMCP"]),
-        .library(name: "FederateDevProvider", targets: ["FederateDevProvider"]),
         .executable(name: "federate", targets: ["FederateCLI"]),
     ],
     dependencies: [

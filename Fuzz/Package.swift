@@ -29,8 +29,6 @@ let package = Package(
             dependencies: [
                 "CFuzzDriver",
                 .product(name: "Federate", package: federatePackage),
-                .product(name: "FederateApple", package: federatePackage),
-                .product(name: "FederateGoogle", package: federatePackage),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Sources/FederateFuzz",

@@ -31,7 +31,6 @@ let package = Package(
             name: "FederateVapor",
             dependencies: [
                 .product(name: "Federate", package: "Federate"),
-                .product(name: "FederateServer", package: "Federate"),
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -43,7 +42,7 @@ let package = Package(
             name: "VaporExampleApp",
             dependencies: [
                 "FederateVapor",
-                .product(name: "FederateOIDC", package: "Federate"),
+                .product(name: "Federate", package: "Federate"),
                 .product(name: "FederateSQLite", package: "Federate"),
                 .product(name: "Vapor", package: "vapor"),
             ],
@@ -59,8 +58,8 @@ let package = Package(
             dependencies: [
                 "FederateVapor", "VaporExampleApp",
                 .product(name: "Federate", package: "Federate"),
-                .product(name: "FederateDevProvider", package: "Federate"),
-                .product(name: "FederateOIDC", package: "Federate"),
+                // The dev provider, which runs on Hummingbird, comes with that product.
+                .product(name: "FederateHummingbird", package: "Federate"),
                 .product(name: "FederateSQLite", package: "Federate"),
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "Crypto", package: "swift-crypto"),
