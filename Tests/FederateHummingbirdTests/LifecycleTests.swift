@@ -47,5 +47,7 @@ struct LifecycleTests {
         #expect(output.status == 1, "\(ExternalProcess.tail(output.stderr))")
         let printed = try JSONParser().parseObject(Array(output.stdout.utf8))
         #expect(printed["error"]?.stringValue == "address_in_use", "\(output.stdout)")
+        // serve checks the port before it starts anything: no store was opened.
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("federate-demo.sqlite").path))
     }
 }

@@ -75,6 +75,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     static func serve(_ settings: ServeConfiguration) async throws {
         let logger = Logger(label: "federate.serve")
+        // A taken port fails at once, before anything starts (dev providers, the store, the
+        // warmer), so there is nothing to wind down: `address_in_use`, exit 1.
+        try await checkPortIsFree(settings.port)
         // Metrics go to this server's own registry, served at /metrics when enabled; spans to
         // whatever tracer the process bootstrapped (none: spans cost nothing).
         let registry = PrometheusCollectorRegistry()
@@ -227,6 +230,21 @@ struct ServeCommand: AsyncParsableCommand {
         }
         for dev in devProviders { try? await dev.stop() }
         if let failure { throw FederateError.addressInUse(failure, address: "127.0.0.1:\(settings.port)") ?? failure }
+    }
+
+    /// Throws `address_in_use` when another process listens on `port` of 127.0.0.1 (port 0
+    /// picks a free one). Bound as the server binds it (`SO_REUSEADDR`), then closed at once.
+    static func checkPortIsFree(_ port: Int) async throws {
+        guard port != 0 else { return }
+        let channel: any Channel
+        do {
+            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+                .bind(host: "127.0.0.1", port: port).get()
+        } catch {
+            throw FederateError.addressInUse(error, address: "127.0.0.1:\(port)") ?? error
+        }
+        try await channel.close()
     }
 
     /// The provider of a configuration entry that is not a dev provider, what its button says
