@@ -223,12 +223,13 @@ let package = Package(
             path: "Sources/Server/Hummingbird",
             swiftSettings: strict
         ),
-        // An MCP server (modelcontextprotocol/swift-sdk) behind Federate on Hummingbird.
+        // An MCP server (modelcontextprotocol/swift-sdk) behind Federate, on FederateServer: both
+        // integrations mount its routes (their `ServerRoutes`).
         .target(
             name: "FederateMCP",
             dependencies: [
-                "Federate", "FederateServer", "FederateHummingbird", .product(name: "MCP", package: "swift-sdk"),
-                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                "Federate", "FederateServer", .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Sources/Server/MCP",
             swiftSettings: strict

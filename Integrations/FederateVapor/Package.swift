@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        // The tests host an MCP server (FederateMCP) on Vapor; the root pins the same version.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", exact: "0.12.1"),
     ],
     targets: [
         .target(
@@ -60,7 +62,9 @@ let package = Package(
                 .product(name: "Federate", package: "Federate"),
                 // The dev provider, which runs on Hummingbird, comes with that product.
                 .product(name: "FederateHummingbird", package: "Federate"),
+                .product(name: "FederateMCP", package: "Federate"),
                 .product(name: "FederateSQLite", package: "Federate"),
+                .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],

@@ -34,7 +34,7 @@ struct MCPServerTests {
             return server
         }
         let router = Router(context: FederateContext.self)
-        try MCPRoutes<FederateContext>(server).register(on: router)
+        try ServerRoutes<FederateContext>(server.routes, owner: "the MCP server").register(on: router)
         return Application(router: router)
     }
 

@@ -52,7 +52,7 @@ struct RouteOverlapTests {
             ("https://app.example/auth/as/callback", "/auth/{provider}/callback"),
         ] {
             do {
-                try MCPRoutes<FederateContext>(try Self.mcp(resource: resource)).register(on: router)
+                try ServerRoutes<FederateContext>(try Self.mcp(resource: resource).routes, owner: "the MCP server").register(on: router)
                 Issue.record("\(resource) was mounted")
             } catch let error as FederateError {
                 #expect(error.code == .invalidConfiguration && error.message.contains(named), "\(error.message)")
@@ -67,7 +67,8 @@ struct RouteOverlapTests {
     /// An MCP server whose resource is a bare origin: `POST` and `DELETE /`, and `GET /` stays the site's.
     @Test func anMCPServerAtABareOriginLeavesGETToTheSite() throws {
         let router = Router(context: FederateContext.self)
-        try MCPRoutes<FederateContext>(try Self.mcp(resource: "https://mcp.example")).register(on: router)
+        try ServerRoutes<FederateContext>(try Self.mcp(resource: "https://mcp.example").routes, owner: "the MCP server").register(
+            on: router)
         let mounted = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" })
         #expect(mounted.contains("POST /") && mounted.contains("DELETE /") && !mounted.contains("GET /"), "\(mounted)")
         try RouteOverlap.check("GET", "/", against: router.federateMountedRoutes, owner: "the site")

@@ -180,8 +180,8 @@ struct ServeCommand: AsyncParsableCommand {
         ProtectedResourceRoutes<FederateContext>(protectedResources).register(on: router)
         if let mcp = settings.mcp {
             // The demo MCP server (Docs/MCP.md): its own resource, tools with their own scopes.
-            try MCPRoutes<FederateContext>(try await mcpServer(mcp, providers: configuration.providers, origin: origin)).register(
-                on: router)
+            let server = try await mcpServer(mcp, providers: configuration.providers, origin: origin)
+            try ServerRoutes<FederateContext>(server.routes, owner: "the MCP server").register(on: router)
         }
         let page = DemoPage.html(providers: buttons, guests: settings.guests)
         let names = buttons.map { JSONValue.string($0.name) }

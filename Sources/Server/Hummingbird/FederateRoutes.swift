@@ -40,29 +40,56 @@ public struct FederateRoutes<Context: FederateRequestContext>: Sendable {
     /// route overlaps one the router has already (the same method, a path both match), before
     /// anything is registered.
     public func register(on router: Router<Context>) throws(FederateError) {
+        try ServerRoutes<Context>(endpoints.routes, owner: "Federate").register(on: router)
+    }
+}
+
+/// Mounts a set of FederateServer's routes on a Hummingbird router as they are, each with its
+/// method, path (`:name` parameters) and body limit: an MCP server's (`ProtectedMCPServer.routes`)
+/// or any other. ``FederateRoutes`` is federated login's.
+///
+/// ```swift
+/// try ServerRoutes<FederateContext>(mcp.routes, owner: "the MCP server").register(on: router)
+/// ```
+public struct ServerRoutes<Context: RequestContext>: Sendable {
+    /// The routes.
+    public let routes: [ServerRoute]
+    /// Who mounts them, as an overlap names it.
+    public let owner: String
+
+    /// Routes to mount; `owner` names them when one overlaps another route.
+    public init(_ routes: [ServerRoute], owner: String) {
+        self.routes = routes
+        self.owner = owner
+    }
+
+    /// Registers every route on `router`. Throws `invalid_configuration`, naming both, when a
+    /// route overlaps one the router has already (the same method, a path both match), before
+    /// anything is registered. A route's body is read only when its work asks for it.
+    public func register(on router: Router<Context>) throws(FederateError) {
         let mounted = router.federateMountedRoutes
-        for route in endpoints.routes {
-            try RouteOverlap.check(route.method.rawValue, Self.path(of: route), against: mounted, owner: "Federate")
+        for route in routes {
+            try RouteOverlap.check(route.method.rawValue, Self.path(of: route), against: mounted, owner: owner)
         }
-        for route in endpoints.routes {
+        for route in routes {
             // `:provider` is Hummingbird's `{provider}`.
             let names = route.path.filter { $0.hasPrefix(":") }.map { String($0.dropFirst()) }
             router.on(RouterPath(Self.path(of: route)), method: route.method) { (request: Request, context: Context) -> Response in
                 var parameters: [String: String] = [:]
                 for name in names { parameters[name] = context.parameters.get(name) }
-                guard let limit = route.bodyLimit else {
-                    return Response(await route.respond(to: ServerRequest(request, context: context), parameters: parameters))
-                }
                 var request = request
-                let body = try await request.collectBody(upTo: limit)
+                let head = ServerRequest(request, context: context)
                 return Response(
-                    await route.respond(to: ServerRequest(request, context: context), parameters: parameters, body: Array(buffer: body)))
+                    await route.respond(to: head, parameters: parameters) {
+                        guard let limit = route.bodyLimit else { return [] }
+                        return Array(buffer: try await request.collectBody(upTo: limit))
+                    })
             }
         }
     }
 
     /// The route's path in Hummingbird's syntax: `:provider` is `{provider}`.
-    private static func path(of route: FederateEndpoints.Route) -> String {
+    private static func path(of route: ServerRoute) -> String {
         "/" + route.path.map { $0.hasPrefix(":") ? "{" + $0.dropFirst() + "}" : $0 }.joined(separator: "/")
     }
 }

@@ -26,7 +26,9 @@ public import MCP
 ///         await server.withMethodHandler(CallTool.self) { call in … caller.subject … }
 ///         return server
 ///     }
-/// MCPRoutes<FederateContext>(mcp).register(on: router)   // POST/GET/DELETE /mcp and its metadata
+/// // POST/GET/DELETE /mcp and its metadata, on either integration:
+/// try ServerRoutes<FederateContext>(mcp.routes, owner: "the MCP server").register(on: router)   // Hummingbird
+/// try app.register(collection: ServerRoutes(mcp.routes, owner: "the MCP server"))              // Vapor
 /// ```
 ///
 /// Before the SDK reads a request, its JSON-RPC message is read with Federate's strict parser:
@@ -75,6 +77,36 @@ public struct ProtectedMCPServer: Sendable {
         self.tools = tools
         self.makeServer = server
         self.allowedOrigins = allowedOrigins ?? [ProtectedResourceMetadata.origin(of: resource.resource)]
+    }
+
+    /// The routes an integration mounts (`ServerRoutes` of FederateHummingbird or FederateVapor):
+    /// `POST`, `GET` and `DELETE` at the MCP endpoint (the path of the resource identifier,
+    /// `/mcp` for `https://api.example.com/mcp`), and `GET` of its RFC 9728 metadata at
+    /// `/.well-known/oauth-protected-resource` plus that path, answered at its exact path only
+    /// (not `…/mcp/`, `…//mcp` or `…/%6dcp`, which a router may also match).
+    ///
+    /// A resource that is a bare origin (`https://mcp.example`) has its endpoint at `/`: there only
+    /// `POST` and `DELETE` are mounted, so `GET /` stays the site's (the stateless transport
+    /// answers `GET` with 405 anyway, which a client reads as "no event stream").
+    public var routes: [ServerRoute] {
+        let server = self
+        let metadata = resource.response, metadataPath = resource.metadataPath
+        let path = ProtectedResourceMetadata.path(of: resource.resource)
+        let components = path.split(separator: "/").map(String.init)
+        var routes = [
+            ServerRoute(.get, metadataPath.split(separator: "/").map(String.init)) { request, _, _ in
+                request.path.utf8.elementsEqual(metadataPath.utf8) ? metadata : ServerResponse(status: .notFound)
+            }
+        ]
+        let methods: [HTTPTypes.HTTPRequest.Method] = components.isEmpty ? [.post, .delete] : [.post, .get, .delete]
+        for method in methods {
+            // The token is verified before the body is read.
+            routes.append(
+                ServerRoute.reading(method, components, bodyLimit: method == .post ? Self.maximumBodyBytes : nil) { request, _, body in
+                    await server.respond(to: request, body: body)
+                })
+        }
+        return routes
     }
 
     /// Answers one HTTP request to the MCP endpoint (`POST` a JSON-RPC message; `GET` and

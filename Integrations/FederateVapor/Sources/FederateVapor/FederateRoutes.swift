@@ -37,25 +37,57 @@ public struct FederateRoutes: RouteCollection {
     /// overlaps one the application has already (the same method, a path both match; Vapor
     /// would let the later one take over), before anything is registered.
     public func boot(routes: any RoutesBuilder) throws {
-        let mounted = Self.mounted(in: routes)
-        for route in endpoints.routes {
-            try RouteOverlap.check(route.method.rawValue, "/" + route.path.joined(separator: "/"), against: mounted, owner: "Federate")
+        try ServerRoutes(endpoints.routes, owner: "Federate").boot(routes: routes)
+    }
+}
+
+/// Mounts a set of FederateServer's routes on a Vapor application as they are, each with its
+/// method, path (`:name` parameters) and body limit: an MCP server's (`ProtectedMCPServer.routes`)
+/// or any other. ``FederateRoutes`` is federated login's.
+///
+/// ```swift
+/// try app.register(collection: ServerRoutes(mcp.routes, owner: "the MCP server"))
+/// ```
+public struct ServerRoutes: RouteCollection {
+    /// The routes.
+    public let routes: [ServerRoute]
+    /// Who mounts them, as an overlap names it.
+    public let owner: String
+
+    /// Routes to mount; `owner` names them when one overlaps another route.
+    public init(_ routes: [ServerRoute], owner: String) {
+        self.routes = routes
+        self.owner = owner
+    }
+
+    /// Registers every route. Throws `invalid_configuration`, naming both, when a route
+    /// overlaps one the application has already (the same method, a path both match; Vapor
+    /// would let the later one take over), before anything is registered. A route's body is
+    /// streamed and read only when its work asks for it, up to its limit.
+    public func boot(routes builder: any RoutesBuilder) throws {
+        let mounted = Self.mounted(in: builder)
+        for route in routes {
+            try RouteOverlap.check(route.method.rawValue, route.pathString, against: mounted, owner: owner)
         }
-        for route in endpoints.routes {
+        for route in routes {
             // `:provider` is Vapor's parameter syntax too.
             let path = route.path.map(PathComponent.init(stringLiteral:))
             let names = route.path.filter { $0.hasPrefix(":") }.map { String($0.dropFirst()) }
             let method = HTTPMethod(rawValue: route.method.rawValue)
-            @Sendable func respond(_ request: Request) async -> Response {
+            let respond: @Sendable (Request) async -> Response = { request in
                 var parameters: [String: String] = [:]
                 for name in names { parameters[name] = request.parameters.get(name) }
                 return Response(
-                    await route.respond(to: ServerRequest(routeRequest: request), parameters: parameters, body: Self.bytes(of: request)))
+                    await route.respond(to: ServerRequest(routeRequest: request), parameters: parameters) {
+                        guard let limit = route.bodyLimit else { return [] }
+                        let buffer = try await request.body.collect(max: limit).get()
+                        return buffer.map { Array($0.readableBytesView) } ?? []
+                    })
             }
-            if let limit = route.bodyLimit {
-                routes.on(method, path, body: .collect(maxSize: ByteCount(value: limit))) { request in await respond(request) }
+            if route.bodyLimit != nil {
+                builder.on(method, path, body: .stream) { request in await respond(request) }
             } else {
-                routes.on(method, path) { request in await respond(request) }
+                builder.on(method, path) { request in await respond(request) }
             }
         }
     }
@@ -65,11 +97,6 @@ public struct FederateRoutes: RouteCollection {
     static func mounted(in builder: any RoutesBuilder) -> [(method: String, path: String)] {
         let all = (builder as? Application)?.routes.all ?? (builder as? Routes)?.all ?? []
         return all.map { (method: $0.method.rawValue, path: "/" + $0.path.map(\.description).joined(separator: "/")) }
-    }
-
-    /// The request's collected body.
-    private static func bytes(of request: Request) -> [UInt8] {
-        request.body.data.map { Array($0.readableBytesView) } ?? []
     }
 }
 

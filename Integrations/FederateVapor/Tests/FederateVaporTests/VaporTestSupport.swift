@@ -85,7 +85,7 @@ final class TestBrowser: Sendable {
             var fields = HTTPHeaders(headers)
             let cookies = jar.withLock { $0.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") }
             if !cookies.isEmpty { fields.add(name: "Cookie", value: cookies) }
-            if body != nil { fields.add(name: "Content-Type", value: "application/x-www-form-urlencoded") }
+            if body != nil, fields["Content-Type"].isEmpty { fields.add(name: "Content-Type", value: "application/x-www-form-urlencoded") }
             let response = try await app.testing().sendRequest(method, path, headers: fields, body: body.map { ByteBuffer(string: $0) })
             answer = Answer(
                 status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
