@@ -72,15 +72,18 @@ extension AccountService {
 
     /// Keeps `credential`'s tokens for user `uid`, sealed, when the service has a vault: a new
     /// refresh token replaces the kept one; without one (Google sends it on the first consent
-    /// only), the kept one stays. Compare-and-swap on the record's version, so a refresh
-    /// running meanwhile is never overwritten with an older refresh token.
-    func keepTokens(of credential: Credential, uid: String) async throws(FederateError) {
+    /// only), the kept one stays, or, before any is sealed, the one a 0.1 store kept in the
+    /// clear on the identity's row (`legacy`). Compare-and-swap on the record's version, so a
+    /// refresh running meanwhile is never overwritten with an older refresh token.
+    func keepTokens(of credential: Credential, uid: String, replacing legacy: ProviderTokens? = nil) async throws(FederateError) {
         guard let vault = providerTokens, !credential.tokens.isEmpty else { return }
         for _ in 0..<4 {
             let stored = try await storage.keptTokens(uid: uid, providerID: credential.providerID)
             var tokens = credential.tokens
             if tokens.refreshToken == nil, let stored, stored.subject.exactlyEquals(credential.subject), !stored.needsSignIn {
                 tokens.refreshToken = try? vault.keys.open(stored).refreshToken
+            } else if tokens.refreshToken == nil, stored == nil {
+                tokens.refreshToken = legacy?.refreshToken
             }
             let sealed = try vault.seal(tokens, providerID: credential.providerID, subject: credential.subject, version: 0, now: clock.now)
             let expected = stored.flatMap { $0.subject.exactlyEquals(credential.subject) ? $0.version : nil }

@@ -130,7 +130,7 @@ public struct AccountService: Sendable {
             return nil
         }
         guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
-        try await keepTokens(of: credential, uid: user.uid)
+        try await keepTokens(of: credential, uid: user.uid, replacing: user.identity(providerID: credential.providerID)?.plaintextTokens)
         return try await authResult(user, credential: credential, isNewUser: false, authTime: authTime)
     }
 
@@ -291,7 +291,7 @@ public struct AccountService: Sendable {
     ) async throws(FederateError) -> AuthResult {
         guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
         let signedIn = try await storage.recordSignIn(of: user, with: ProviderIdentity(credential: credential, linkedAt: now), at: now)
-        try await keepTokens(of: credential, uid: user.uid)
+        try await keepTokens(of: credential, uid: user.uid, replacing: user.identity(providerID: credential.providerID)?.plaintextTokens)
         return try await authResult(signedIn, credential: credential, isNewUser: false, authTime: authTime)
     }
 

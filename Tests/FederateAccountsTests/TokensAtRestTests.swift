@@ -114,6 +114,24 @@ extension AccountsTests {
             }
         }
 
+        /// A sign-in before the migration, without a refresh token (Google's second consent): the
+        /// sealed record takes the row's refresh token, so nothing is lost.
+        @Test(arguments: [StoreKind.sqlite, .postgres])
+        func aSignInBeforeTheMigrationKeepsTheRowsRefreshToken(kind: StoreKind) async throws {
+            try await kind.withStore { store in
+                let accounts = AccountService(store: store, providerTokens: try Self.vault())
+                let ann = try await AccountService(store: store).signIn(with: TestCredential.make("google.com", "g-1", accessToken: nil))
+                try await Self.writePlaintext(
+                    store, providerID: "google.com", subject: "g-1", accessToken: "at-old", refreshToken: "rt-old")
+                _ = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", accessToken: "at-new"))
+                #expect(try await accounts.reencryptProviderTokens() == 1)
+                #expect(
+                    try await accounts.deleteUser(uid: ann.user.uid).map(\.tokens) == [
+                        ProviderTokens(accessToken: "at-new", refreshToken: "rt-old")
+                    ])
+            }
+        }
+
         @Test(arguments: [StoreKind.sqlite, .postgres])
         func withoutAVaultPlaintextRowsAreErased(kind: StoreKind) async throws {
             try await kind.withStore { store in
