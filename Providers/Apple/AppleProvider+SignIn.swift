@@ -47,7 +47,7 @@ extension AppleProvider {
         let idToken = try tokens.requireIDToken()
         let identity = try AppleIdentity(idToken)
         let profile = ProviderProfile(
-            displayName: user?.displayName, email: user?.email ?? idToken.email, claims: idToken.claims.dictionary)
+            displayName: user?.displayName, email: user?.email ?? idToken.email, claims: idToken.claims)
         return Credential(
             providerID: providerID, idToken: idToken, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken,
             rawNonce: rawNonce, nonceClaim: rawNonce.map(nonceMode.expectedClaim(for:)), emailVerified: identity.emailVerified,

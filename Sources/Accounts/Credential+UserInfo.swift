@@ -6,7 +6,7 @@ extension Credential {
     /// `picture` and `preferred_username`. The ID token's values win where both have one;
     /// `email_verified` always comes from whichever source gave the email. The UserInfo `sub`
     /// must already have been checked against the ID token's (`OpenIDClient/userInfo(accessToken:expectedSubject:)`).
-    package func completed(withUserInfo claims: [String: JSONValue]) -> Credential {
+    package func completed(withUserInfo claims: JSONMembers) -> Credential {
         let fromIDToken = idToken?.email != nil
         let email = email ?? claims["email"]?.stringValue
         let emailVerified: Bool
@@ -15,12 +15,12 @@ extension Credential {
         } else {
             if case .bool(let verified)? = claims["email_verified"] { emailVerified = verified } else { emailVerified = false }
         }
-        var merged = profile.claims
-        for (name, value) in claims where merged[name] == nil { merged[name] = value }
+        var merged = profile.claims.dictionary
+        for name in claims.names where merged[name] == nil { merged[name] = claims[name] }
         let profile = ProviderProfile(
             displayName: profile.displayName ?? claims["name"]?.stringValue, email: profile.email ?? email,
             photoURL: profile.photoURL ?? claims["picture"]?.stringValue,
-            username: profile.username ?? claims["preferred_username"]?.stringValue, claims: merged)
+            username: profile.username ?? claims["preferred_username"]?.stringValue, claims: JSONMembers(merged))
         return Credential(
             providerID: providerID, subject: subject, email: email, emailVerified: emailVerified, idToken: idToken, tokens: tokens,
             rawNonce: rawNonce, nonceClaim: nonceClaim, profile: profile, rawIDToken: rawIDToken,

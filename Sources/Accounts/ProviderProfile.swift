@@ -12,13 +12,14 @@ public struct ProviderProfile: Sendable, Hashable {
     public var photoURL: String?
     /// A username, when the provider has one (`preferred_username`).
     public var username: String?
-    /// Every claim the provider sent (ID-token claims), for application-specific data. Not persisted.
-    public var claims: [String: JSONValue]
+    /// Every claim the provider sent (the ID token's, then UserInfo's where the ID token has no
+    /// such member), for application-specific data, read by exact name (`claims["hd"]`). Not persisted.
+    public var claims: JSONMembers
 
     /// Creates a profile.
     public init(
         displayName: String? = nil, email: String? = nil, photoURL: String? = nil, username: String? = nil,
-        claims: [String: JSONValue] = [:]
+        claims: JSONMembers = [:]
     ) {
         self.displayName = displayName
         self.email = email
@@ -31,6 +32,6 @@ public struct ProviderProfile: Sendable, Hashable {
     package init(idToken: IDToken) {
         self.init(
             displayName: idToken.name, email: idToken.email, photoURL: idToken.picture,
-            username: idToken["preferred_username"]?.stringValue, claims: idToken.claims.dictionary)
+            username: idToken["preferred_username"]?.stringValue, claims: idToken.claims)
     }
 }

@@ -149,7 +149,7 @@ struct LoginCommand: AsyncParsableCommand {
     func printResult(_ tokens: TokenSet, client openID: OpenIDClient) async throws {
         var output = CLIOutput.tokenSetObject(tokens, includeTokens: showTokens)
         if openID.metadata.userinfoEndpoint != nil, let subject = tokens.idTokenClaims?.subject {
-            output["userinfo"] = .object(try await openID.userInfo(accessToken: tokens.accessToken, expectedSubject: subject))
+            output["userinfo"] = try await openID.userInfo(accessToken: tokens.accessToken, expectedSubject: subject).jsonValue
         }
         CLIOutput.line(.object(output))
     }

@@ -52,7 +52,7 @@ extension OpenIDClient {
     /// `expectedSubject`. Accepts JSON, or a signed JWT verified with the provider's keys.
     package func userInfo(
         accessToken: String, tokenType: String?, expectedSubject: String
-    ) async throws(FederateError) -> [String: JSONValue] {
+    ) async throws(FederateError) -> JSONMembers {
         try await observability.span("federate.userinfo", attributes: ["federate.issuer": .string(metadata.issuer)]) {
             () async throws(FederateError) in
             try await fetchUserInfo(accessToken: accessToken, tokenType: tokenType, expectedSubject: expectedSubject)

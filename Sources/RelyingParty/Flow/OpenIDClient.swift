@@ -261,13 +261,12 @@ public struct OpenIDClient: Sendable {
     /// Calls UserInfo with `Authorization: Bearer`, or `DPoP` with a proof when this client has
     /// a DPoP key (`userInfo(accessToken:tokenType:expectedSubject:)` names the type); its
     /// `sub` must equal `expectedSubject`. Accepts JSON, or a signed JWT (`application/jwt`)
-    /// verified with the provider's keys.
-    public func userInfo(accessToken: String, expectedSubject: String) async throws(FederateError) -> [String: JSONValue] {
+    /// verified with the provider's keys. The claims are read by exact name (`info["email"]`).
+    public func userInfo(accessToken: String, expectedSubject: String) async throws(FederateError) -> JSONMembers {
         try await userInfo(accessToken: accessToken, tokenType: nil, expectedSubject: expectedSubject)
     }
 
-    func fetchUserInfo(accessToken: String, tokenType: String?, expectedSubject: String) async throws(FederateError) -> [String: JSONValue]
-    {
+    func fetchUserInfo(accessToken: String, tokenType: String?, expectedSubject: String) async throws(FederateError) -> JSONMembers {
         guard let endpoint = metadata.userinfoEndpoint else {
             throw FederateError(.endpointNotAvailable, "the provider advertises no userinfo_endpoint")
         }
@@ -282,12 +281,12 @@ public struct OpenIDClient: Sendable {
             response = try await httpClient.exchange(request)
         }
         guard response.isSuccess else { throw logged(Self.errorFromResponse(response, endpoint: "userinfo endpoint"), endpoint: endpoint) }
-        let claims: [String: JSONValue]
+        let claims: JSONMembers
         if response.header("Content-Type")?.lowercased().hasPrefix("application/jwt") == true {
             claims = try await signedUserInfo(String(decoding: response.body, as: UTF8.self))
         } else {
             do {
-                claims = try JSONParser().parseObject(response.body)
+                claims = try JSONMembers(validating: response.body, limits: .document)
             } catch {
                 throw FederateError(.invalidTokenResponse, "the userinfo response is not a JSON object")
             }
@@ -295,17 +294,18 @@ public struct OpenIDClient: Sendable {
         guard case .string(let subject)? = claims["sub"], subject.exactlyEquals(expectedSubject) else {
             throw FederateError(.userinfoSubjectMismatch, "the userinfo 'sub' differs from the ID token's")
         }
-        logger.debug("userinfo fetched", metadata: ["endpoint": "\(endpoint)", "claims": "\(claims.keys.sorted().joined(separator: ","))"])
+        logger.debug(
+            "userinfo fetched", metadata: ["endpoint": "\(endpoint)", "claims": "\(claims.names.sorted().joined(separator: ","))"])
         return claims
     }
 
     /// A signed UserInfo response, through the one JWT pipeline with the signed-userinfo rules.
-    private func signedUserInfo(_ token: String) async throws(FederateError) -> [String: JSONValue] {
+    private func signedUserInfo(_ token: String) async throws(FederateError) -> JSONMembers {
         let verifier = JWTVerifier(
             rules: .signedUserInfo(issuer: metadata.issuer, clientID: clientID), allowedAlgorithms: policy.allowedAlgorithms, keys: keys,
             hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, clock: clock, limits: policy.limits
         ).observed(by: observability, as: .signedUserInfo)
-        return try await verifier.verify(token).claims.dictionary
+        return try await verifier.verify(token).claims
     }
 
     // MARK: Token endpoint

@@ -113,10 +113,13 @@ extension JSONMembers: ExpressibleByDictionaryLiteral {
     }
 }
 
-extension JSONMembers: Equatable, CustomStringConvertible {
+extension JSONMembers: Hashable, CustomStringConvertible {
     /// Equal when they hold the same members with equal values, whatever the text's order
     /// and spacing.
     public static func == (lhs: JSONMembers, rhs: JSONMembers) -> Bool { lhs.dictionary == rhs.dictionary }
+
+    /// Hashes the members, as `==` compares them.
+    public func hash(into hasher: inout Hasher) { hasher.combine(dictionary) }
 
     /// The members as compact JSON with sorted names.
     public var description: String { JSONSerializer.string(jsonValue) }
