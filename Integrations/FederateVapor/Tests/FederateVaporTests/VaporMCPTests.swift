@@ -45,6 +45,10 @@ struct VaporMCPTests {
             let browser = TestBrowser(app: app)
             let headers = [("Accept", "application/json, text/event-stream"), ("Content-Type", "application/json")]
 
+            // An anonymous client sending 2 MiB: 401, the body never read (not 413 after reading it).
+            let flood = try await browser.send(.POST, "/mcp", headers: headers, body: String(repeating: "x", count: 2 << 20))
+            #expect(flood.status == 401, "\(flood.status)")
+
             // No token: 401 naming the metadata, which answers at its exact path only.
             let bare = try await browser.send(.POST, "/mcp", headers: headers, body: Self.call("whoami"))
             #expect(bare.status == 401)
