@@ -35,37 +35,41 @@ extension AccountService {
         }
     }
 
-    /// Brings provider tokens at rest up to date, up to `batchSize` records a call; returns how
-    /// many it changed. Call it until it returns 0:
-    /// - after adding a new key first in the vault's `SealingKeyRing`: records sealed with an
-    ///   older key are re-sealed with the new one (then remove the old keys); a record being
-    ///   refreshed meanwhile is left for the next call (the refresh seals with the new key);
-    /// - after upgrading a store written by Federate 0.1, which kept the tokens of providers
-    ///   not kept for use in the clear on the identity's row: they are sealed into the
-    ///   identity's record and cleared from the row, or only cleared without a vault (which
-    ///   stores no provider tokens).
+    /// Re-seals with the ring's current key up to `batchSize` records sealed with an older
+    /// key; returns how many it re-sealed. After adding a new key first in the vault's
+    /// `SealingKeyRing`, call it until it returns 0, then remove the old keys. A record being
+    /// refreshed meanwhile is left for the next call (the refresh seals with the new key).
     @discardableResult
     public func reencryptProviderTokens(batchSize: Int = 500) async throws(FederateError) -> Int {
-        let plaintext = try await storage.plaintextProviderTokens(limit: batchSize)
-        var changed = plaintext.count
-        if !plaintext.isEmpty {
-            let sealed = try providerTokens.map { (vault) throws(FederateError) in
-                try plaintext.map { (entry) throws(FederateError) in
-                    try vault.seal(entry.tokens, providerID: entry.providerID, subject: entry.subject, version: 1, now: clock.now)
-                }
-            }
-            try await storage.clearPlaintextTokens(of: plaintext, keeping: sealed ?? [])
-        }
-        guard let vault = providerTokens, changed < batchSize else { return changed }
-        let current = vault.keys.currentKeyID
-        for record in try await storage.keptTokens(notSealedWith: current, limit: batchSize - changed) {
+        guard let vault = providerTokens else { return 0 }
+        var resealed = 0
+        for record in try await storage.keptTokens(notSealedWith: vault.keys.currentKeyID, limit: batchSize) {
             let tokens = try vault.keys.open(record)
             var next = try vault.seal(
                 tokens, providerID: record.providerID, subject: record.subject, version: record.version, now: record.updatedAt)
             next.accessTokenExpiresAt = record.accessTokenExpiresAt
-            if try await storage.resealKeptTokens(next, previousKeyID: record.keyID, now: clock.now) { changed += 1 }
+            if try await storage.resealKeptTokens(next, previousKeyID: record.keyID, now: clock.now) { resealed += 1 }
         }
-        return changed
+        return resealed
+    }
+
+    /// Upgrading a store written by Federate 0.1, which kept the tokens of providers not kept
+    /// for use in the clear on the identity's row: seals up to `batchSize` of those rows' tokens
+    /// into their identity's record and clears the rows (without a vault, which stores no
+    /// provider tokens, it only clears them); returns how many rows it changed. Call it until it
+    /// returns 0 (`federate serve` does at start). It never opens a sealed record, so a key
+    /// missing from the ring cannot stop it.
+    @discardableResult
+    public func sealPlaintextProviderTokens(batchSize: Int = 500) async throws(FederateError) -> Int {
+        let plaintext = try await storage.plaintextProviderTokens(limit: batchSize)
+        guard !plaintext.isEmpty else { return 0 }
+        let sealed = try providerTokens.map { (vault) throws(FederateError) in
+            try plaintext.map { (entry) throws(FederateError) in
+                try vault.seal(entry.tokens, providerID: entry.providerID, subject: entry.subject, version: 1, now: clock.now)
+            }
+        }
+        try await storage.clearPlaintextTokens(of: plaintext, keeping: sealed ?? [])
+        return plaintext.count
     }
 
     // MARK: Internals

@@ -18,7 +18,7 @@ public struct ProviderIdentity: Sendable, Hashable, CustomStringConvertible {
     /// When the identity was linked.
     package var linkedAt: Date
     /// Tokens (secrets) that a store written by Federate 0.1 kept in the clear on the identity's
-    /// row. Nothing writes them any more: ``AccountService/reencryptProviderTokens(batchSize:)``
+    /// row. Nothing writes them any more: ``AccountService/sealPlaintextProviderTokens(batchSize:)``
     /// seals them into the identity's provider-token record and clears them, and a deletion
     /// before that still returns them for revocation.
     package var plaintextTokens: ProviderTokens

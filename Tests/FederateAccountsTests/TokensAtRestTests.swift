@@ -11,7 +11,7 @@ extension AccountsTests {
     /// identity's provider-token record (also for providers whose tokens are not kept for
     /// use), none is left in the clear in the identities table, the SQLite file or its WAL;
     /// without a vault none is stored; the plaintext rows of a 0.1 store are sealed by
-    /// `reencryptProviderTokens` and still revoked when the account is deleted.
+    /// `sealPlaintextProviderTokens` and still revoked when the account is deleted.
     @Suite("Accounts: provider tokens sealed at rest (every store)")
     struct TokensAtRestTests {
         static let keys = try! SealingKeyRing([.init(id: "rest", base64: Data(repeating: 3, count: 32).base64EncodedString())])
@@ -68,8 +68,8 @@ extension AccountsTests {
                 try await Self.writePlaintext(store, providerID: "apple.com", subject: "a-1", refreshToken: legacy)
                 #expect(try Self.fileHolds(path, legacy), "the test wrote it in the clear")
 
-                #expect(try await accounts.reencryptProviderTokens() == 1)
-                #expect(try await accounts.reencryptProviderTokens() == 0)
+                #expect(try await accounts.sealPlaintextProviderTokens() == 1)
+                #expect(try await accounts.sealPlaintextProviderTokens() == 0)
                 #expect(!(try Self.fileHolds(path, legacy)), "neither the file nor its WAL keeps it")
                 try await store.close()
                 #expect(!(try Self.fileHolds(path, legacy)))
@@ -97,9 +97,9 @@ extension AccountsTests {
                 // Before the migration a deletion returns bob's plaintext tokens.
                 #expect(try await accounts.deleteUser(uid: bob.user.uid).map(\.tokens) == [ProviderTokens(refreshToken: "rt-bob")])
 
-                #expect(try await accounts.reencryptProviderTokens(batchSize: 2) == 2)
-                #expect(try await accounts.reencryptProviderTokens(batchSize: 2) == 1)
-                #expect(try await accounts.reencryptProviderTokens(batchSize: 2) == 0)
+                #expect(try await accounts.sealPlaintextProviderTokens(batchSize: 2) == 2)
+                #expect(try await accounts.sealPlaintextProviderTokens(batchSize: 2) == 1)
+                #expect(try await accounts.sealPlaintextProviderTokens(batchSize: 2) == 0)
                 #expect(try await store.plaintextProviderTokens(limit: 10).isEmpty)
                 for uid in [ann.user.uid, carol.user.uid] {
                     #expect(try await accounts.user(uid: uid).identities.allSatisfy { $0.plaintextTokens.isEmpty })
@@ -124,11 +124,29 @@ extension AccountsTests {
                 try await Self.writePlaintext(
                     store, providerID: "google.com", subject: "g-1", accessToken: "at-old", refreshToken: "rt-old")
                 _ = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", accessToken: "at-new"))
-                #expect(try await accounts.reencryptProviderTokens() == 1)
+                #expect(try await accounts.sealPlaintextProviderTokens() == 1)
                 #expect(
                     try await accounts.deleteUser(uid: ann.user.uid).map(\.tokens) == [
                         ProviderTokens(accessToken: "at-new", refreshToken: "rt-old")
                     ])
+            }
+        }
+
+        /// The 0.1 migration never opens a sealed record: one sealed with a key the ring no longer
+        /// has (a rotated sealing key) does not stop it, as it stops re-encryption.
+        @Test(arguments: [StoreKind.sqlite, .postgres])
+        func theMigrationRunsBesideARecordItsRingCannotOpen(kind: StoreKind) async throws {
+            try await kind.withStore { store in
+                let before = AccountService(store: store, providerTokens: try Self.vault())
+                _ = try await before.signIn(with: TestCredential.make("google.com", "g-1", refreshToken: "rt-sealed"))
+                let other = try SealingKeyRing([.init(id: "later", base64: Data(repeating: 4, count: 32).base64EncodedString())])
+                let after = AccountService(store: store, providerTokens: try ProviderTokenVault(keys: other))
+                let ann = try await AccountService(store: store).signIn(with: TestCredential.make("apple.com", "a-1", accessToken: nil))
+                try await Self.writePlaintext(store, providerID: "apple.com", subject: "a-1", refreshToken: "rt-plain")
+                #expect(try await after.sealPlaintextProviderTokens() == 1)
+                #expect(try await after.sealPlaintextProviderTokens() == 0)
+                await expectError(.invalidConfiguration) { try await after.reencryptProviderTokens() }
+                #expect(try await after.deleteUser(uid: ann.user.uid).map(\.tokens) == [ProviderTokens(refreshToken: "rt-plain")])
             }
         }
 
@@ -138,7 +156,7 @@ extension AccountsTests {
                 let accounts = AccountService(store: store)
                 let ann = try await accounts.signIn(with: TestCredential.make("google.com", "g-1", accessToken: nil))
                 try await Self.writePlaintext(store, providerID: "google.com", subject: "g-1", refreshToken: "rt-ann")
-                #expect(try await accounts.reencryptProviderTokens() == 1)
+                #expect(try await accounts.sealPlaintextProviderTokens() == 1)
                 #expect(try await store.plaintextProviderTokens(limit: 10).isEmpty)
                 #expect(try await store.keptTokens(uid: ann.user.uid, providerID: "google.com") == nil)
                 #expect(try await accounts.deleteUser(uid: ann.user.uid).isEmpty)

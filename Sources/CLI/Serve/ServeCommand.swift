@@ -205,7 +205,7 @@ struct ServeCommand: AsyncParsableCommand {
         let migrate: @Sendable () async throws -> Void = {
             if let store = store as? PostgresAccountStore { try await store.migrate() }
             // Tokens a 0.1 store kept in the clear are sealed (or erased) before anyone signs in.
-            while try await accounts.reencryptProviderTokens() > 0 {}
+            while try await accounts.sealPlaintextProviderTokens() > 0 {}
             // Merges whose hook an instance did not finish (it stopped first).
             try await accounts.resumePendingMerges()
         }

@@ -17,7 +17,7 @@ public struct SealingKeyRing: Sendable {
     /// One 256-bit key and its identifier.
     public struct Key: Sendable {
         /// A short identifier stored beside each value it sealed (1-32 of `A-Z a-z 0-9 _ -`).
-        public let id: String
+        package let id: String
         let key: SymmetricKey
 
         /// A 256-bit key. Throws `invalid_configuration` for another size or a bad identifier.

@@ -145,10 +145,7 @@ extension FederateEndpoints {
             var response = callbackFailure(error, returnTo: returnTo, clearing: clear)
             // A link refused because the identity is another account's: the merge ticket goes
             // back to this browser only, in an HttpOnly cookie, for POST /me/merge.
-            if let ticket = error.accountContext?.mergeTicket {
-                let lifetime = Int(configuration.accounts.configuration.mergeTicketLifetime.wholeSeconds)
-                response.setCookie(SessionCookies.mergeTicket(ticket, maxAge: lifetime, secure: configuration.secureCookies))
-            }
+            if let ticket = error.accountContext?.mergeTicket { response.setCookie(mergeTicketCookie(ticket)) }
             return response
         } catch let error as FederateHTTPError {
             logger.notice("sign-in failed", metadata: ["provider": "\(entry.name)", "error": "\(error.error.code)"])
@@ -160,12 +157,16 @@ extension FederateEndpoints {
             let maxAge = Int(configuration.accounts.configuration.sessionLifetime.wholeSeconds)
             response.setCookie(SessionCookies.session(token, maxAge: maxAge, secure: configuration.secureCookies))
             response.setCookie(logoutHintCookie(for: session, credential: result.credential, entry: entry, maxAge: maxAge))
-            if let moved = completion.mergeTicket {
-                let lifetime = Int(configuration.accounts.configuration.mergeTicketLifetime.wholeSeconds)
-                response.setCookie(SessionCookies.mergeTicket(moved, maxAge: lifetime, secure: configuration.secureCookies))
-            }
+            if let moved = completion.mergeTicket { response.setCookie(mergeTicketCookie(moved)) }
         }
         return response
+    }
+
+    /// The HttpOnly cookie that keeps a merge ticket in this browser for `POST /me/merge`, as long as the ticket lives.
+    private func mergeTicketCookie(_ ticket: String) -> SetCookie {
+        SessionCookies.mergeTicket(
+            ticket, maxAge: Int(configuration.accounts.configuration.mergeTicketLifetime.wholeSeconds),
+            secure: configuration.secureCookies)
     }
 
     /// The sealed ID token RP-initiated logout will send as `id_token_hint`, bound to the new
