@@ -60,9 +60,15 @@ public struct EntraTenantProvider: SignInProvider, BearerTokenSource {
         // Entra has no RFC 7009 endpoint: a user's tokens are revoked by an administrator.
     }
 
-    public func bearerVerifier() -> any BearerTokenVerifier {
-        IDTokenBearerVerifier(providerID: Self.providerID) { [oidc] (token, expectations) throws(FederateError) in
-            try await oidc.client().idTokenVerifier.verify(token, expecting: expectations)
+    public func bearerVerifier() -> any TokenVerifier { BearerVerifier(oidc: oidc) }
+
+    /// The tenant's ID tokens, verified as a sign-in's, with the discovery and keys of the
+    /// provider's cache.
+    struct BearerVerifier: TokenVerifier {
+        let oidc: OIDCProvider
+
+        nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedToken {
+            VerifiedToken(idToken: try await oidc.client().idTokenVerifier.verify(token), providerID: EntraTenantProvider.providerID)
         }
     }
 }

@@ -66,9 +66,10 @@ public struct AppleIDTokenVerifier: Sendable {
             clock: clock, observability: observability)
     }
 
-    /// Verifies `token`; with `rawNonce`, its `nonce` must match per `nonceMode`.
+    /// Verifies `token` and reads Apple's claims; with `rawNonce`, its `nonce` must match per
+    /// `nonceMode` (``verify(_:)`` expects none).
     public nonisolated(nonsending) func verify(
-        _ token: String, rawNonce: String? = nil, nonceMode: AppleNonceMode = .raw
+        _ token: String, rawNonce: String?, nonceMode: AppleNonceMode = .raw
     ) async throws(FederateError) -> AppleIdentity {
         let expectations = IDTokenExpectations(nonce: rawNonce.map(nonceMode.expectedClaim(for:)))
         return try AppleIdentity(try await verifier.verify(token, expecting: expectations))
@@ -116,26 +117,18 @@ public struct AppleIdentity: Sendable {
     }
 }
 
-extension AppleIDTokenVerifier: BearerTokenVerifier {
-    /// `apple.com`.
-    public var providerID: String { AppleProvider.providerID }
-
-    /// Verifies an Apple ID token; the expectations' nonce is the raw nonce, compared as sent.
-    public nonisolated(nonsending) func verifyBearer(
-        _ token: String, expecting expectations: IDTokenExpectations
-    ) async throws(FederateError) -> BearerIdentity {
-        BearerIdentity(providerID: providerID, idToken: try await verify(token, rawNonce: expectations.nonce).idToken)
+extension AppleIDTokenVerifier: TokenVerifier {
+    /// Verifies an Apple ID token, expecting no nonce, with Apple's claims read as
+    /// ``verify(_:rawNonce:nonceMode:)`` reads them: provider `apple.com`, the token in
+    /// ``VerifiedToken/idToken``.
+    public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedToken {
+        VerifiedToken(idToken: try AppleIdentity(try await verifier.verify(token)).idToken, providerID: AppleProvider.providerID)
     }
 }
 
-extension AppleIDTokenVerifier: JWSCallerTokenVerifier {
-    /// An Apple ID token the router read, expecting no nonce (Apple's claims read as
-    /// `verify(_:rawNonce:nonceMode:)` reads them).
-    package nonisolated(nonsending) func verifyCaller(
-        _ token: String, read: CompactJWS.HeaderRead
-    ) async throws(FederateError) -> CallerIdentity {
-        CallerIdentity(
-            bearer: BearerIdentity(providerID: providerID, idToken: try AppleIdentity(try await verifier.verify(token, read: read)).idToken)
-        )
+extension AppleIDTokenVerifier: JWSTokenVerifier {
+    package nonisolated(nonsending) func verify(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> VerifiedToken {
+        VerifiedToken(
+            idToken: try AppleIdentity(try await verifier.verify(token, read: read)).idToken, providerID: AppleProvider.providerID)
     }
 }

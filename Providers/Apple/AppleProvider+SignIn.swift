@@ -58,8 +58,8 @@ extension AppleProvider {
 extension AppleProvider: BearerTokenSource {
     /// Apple ID tokens addressed to the Services ID or one of the bundle IDs, with Apple's
     /// keys from the provider's cache, fetched on first use.
-    public func bearerVerifier() -> any BearerTokenVerifier {
-        DeferredBearerVerifier(providerID: Self.providerID) { () throws(FederateError) in
+    public func bearerVerifier() -> any TokenVerifier {
+        DeferredTokenVerifier { () throws(FederateError) in
             try AppleIDTokenVerifier(
                 clientIDs: IdentifierSet(clientIDs), endpoints: endpoints, keys: try cache.keySet(url: endpoints.keysURL),
                 clock: cache.clock, observability: cache.observability)

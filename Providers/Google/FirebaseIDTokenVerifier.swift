@@ -58,8 +58,9 @@ public struct FirebaseIDTokenVerifier: Sendable {
     /// `FederateError` gives `account_store_failed`): a disabled user fails with `user_disabled`,
     /// and a token whose `auth_time` is before the user's `tokensValidAfter` with
     /// `id_token_revoked`. An expired token fails with `id_token_expired`; a token of a tenant
-    /// not expected with `tenant_not_allowed`.
-    public nonisolated(nonsending) func verify(_ token: String, checkRevoked: Bool = false) async throws(FederateError) -> FirebaseToken {
+    /// not expected with `tenant_not_allowed`. (``verify(_:)`` is the `TokenVerifier` reading:
+    /// no revocation check, no emulator token.)
+    public nonisolated(nonsending) func verify(_ token: String, checkRevoked: Bool) async throws(FederateError) -> FirebaseToken {
         try await check.verify(token, read: nil, checkRevoked: checkRevoked)
     }
 }
@@ -143,32 +144,25 @@ package enum FirebaseProjectID {
     }
 }
 
-extension FirebaseIDTokenVerifier: BearerTokenVerifier {
-    /// `firebase`.
-    public var providerID: String { "firebase" }
-
-    /// Verifies a Firebase ID token (without the revocation check; a nonce is not part of
-    /// Firebase ID tokens and is ignored).
-    /// Emulator tokens are not bearer identities (a `BearerIdentity` holds a signed ID token):
-    /// in emulator mode this throws `invalid_configuration`; use ``verify(_:checkRevoked:)``.
-    public nonisolated(nonsending) func verifyBearer(
-        _ token: String, expecting expectations: IDTokenExpectations
-    ) async throws(FederateError) -> BearerIdentity {
-        try bearer(try await verify(token))
+extension FirebaseIDTokenVerifier: TokenVerifier {
+    /// Verifies a Firebase ID token without the revocation check: provider `firebase`, the
+    /// token in ``VerifiedToken/idToken``. An Auth emulator token is not a verified ID token
+    /// (it is unsigned): in emulator mode this throws `invalid_configuration`; use
+    /// ``verify(_:checkRevoked:)``.
+    public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedToken {
+        try Self.verified(try await check.verify(token, read: nil, checkRevoked: false))
     }
 
-    private func bearer(_ token: FirebaseToken) throws(FederateError) -> BearerIdentity {
+    private static func verified(_ token: FirebaseToken) throws(FederateError) -> VerifiedToken {
         guard let idToken = token.idToken else {
-            throw FederateError(.invalidConfiguration, "an Auth emulator token is not a bearer identity: verify it with verify(_:)")
+            throw FederateError(.invalidConfiguration, "an Auth emulator token is not a verified ID token: use verify(_:checkRevoked:)")
         }
-        return BearerIdentity(providerID: providerID, idToken: idToken)
+        return VerifiedToken(idToken: idToken, providerID: "firebase")
     }
 }
 
-extension FirebaseIDTokenVerifier: JWSCallerTokenVerifier {
-    package nonisolated(nonsending) func verifyCaller(
-        _ token: String, read: CompactJWS.HeaderRead
-    ) async throws(FederateError) -> CallerIdentity {
-        CallerIdentity(bearer: try bearer(try await check.verify(token, read: read, checkRevoked: false)))
+extension FirebaseIDTokenVerifier: JWSTokenVerifier {
+    package nonisolated(nonsending) func verify(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> VerifiedToken {
+        try Self.verified(try await check.verify(token, read: read, checkRevoked: false))
     }
 }

@@ -45,8 +45,8 @@ public struct GoogleIDTokenVerifier: Sendable {
         self.hostedDomains = hostedDomains
     }
 
-    /// Verifies `token` (with `nonce`, when the flow sent one).
-    public nonisolated(nonsending) func verify(_ token: String, nonce: String? = nil) async throws(FederateError) -> IDToken {
+    /// Verifies `token` with `nonce`, when the flow sent one (``verify(_:)`` expects none).
+    public nonisolated(nonsending) func verify(_ token: String, nonce: String?) async throws(FederateError) -> IDToken {
         try await verifier.verify(token, expecting: IDTokenExpectations(nonce: nonce))
     }
 }
@@ -56,22 +56,16 @@ extension FederateError.Code {
     public static let hostedDomainMismatch: Self = "hosted_domain_mismatch"
 }
 
-extension GoogleIDTokenVerifier: BearerTokenVerifier {
-    /// `google.com`.
-    public var providerID: String { GoogleProvider.providerID }
-
-    /// Verifies a Google ID token; the expectations' nonce, when set, must be the token's.
-    public nonisolated(nonsending) func verifyBearer(
-        _ token: String, expecting expectations: IDTokenExpectations
-    ) async throws(FederateError) -> BearerIdentity {
-        BearerIdentity(providerID: providerID, idToken: try await verify(token, nonce: expectations.nonce))
+extension GoogleIDTokenVerifier: TokenVerifier {
+    /// Verifies a Google ID token, expecting no nonce: provider `google.com`, the token in
+    /// ``VerifiedToken/idToken``.
+    public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedToken {
+        VerifiedToken(idToken: try await verifier.verify(token), providerID: GoogleProvider.providerID)
     }
 }
 
-extension GoogleIDTokenVerifier: JWSCallerTokenVerifier {
-    package nonisolated(nonsending) func verifyCaller(
-        _ token: String, read: CompactJWS.HeaderRead
-    ) async throws(FederateError) -> CallerIdentity {
-        CallerIdentity(bearer: BearerIdentity(providerID: providerID, idToken: try await verifier.verify(token, read: read)))
+extension GoogleIDTokenVerifier: JWSTokenVerifier {
+    package nonisolated(nonsending) func verify(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> VerifiedToken {
+        VerifiedToken(idToken: try await verifier.verify(token, read: read), providerID: GoogleProvider.providerID)
     }
 }

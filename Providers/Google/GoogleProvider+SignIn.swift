@@ -37,8 +37,8 @@ extension GoogleProvider: SignInProvider {
 extension GoogleProvider: BearerTokenSource {
     /// Google ID tokens for this client (and the authorized parties and hosted domains
     /// configured), with Google's keys from the provider's cache, fetched on first use.
-    public func bearerVerifier() -> any BearerTokenVerifier {
-        DeferredBearerVerifier(providerID: Self.providerID) { () throws(FederateError) in
+    public func bearerVerifier() -> any TokenVerifier {
+        DeferredTokenVerifier { () throws(FederateError) in
             try GoogleIDTokenVerifier(
                 clientIDs: [clientID], authorizedParties: authorizedParties, hostedDomains: hostedDomains,
                 keys: try cache.keySet(url: endpoints.keysURL), endpoints: endpoints, clock: cache.clock, observability: cache.observability

@@ -54,8 +54,8 @@ extension MicrosoftProvider: ProviderLogoutSource {
 extension MicrosoftProvider: BearerTokenSource {
     /// This provider's ID tokens for its client, verified like a sign-in's with keys from
     /// the provider's cache, discovered on first use.
-    public func bearerVerifier() -> any BearerTokenVerifier {
-        DeferredBearerVerifier(providerID: Self.providerID) { () async throws(FederateError) in
+    public func bearerVerifier() -> any TokenVerifier {
+        DeferredTokenVerifier { () async throws(FederateError) in
             IDTokenBearerVerifier(providerID: Self.providerID, verifier: try await client().idTokenVerifier)
         }
     }

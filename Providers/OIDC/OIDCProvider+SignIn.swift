@@ -50,8 +50,8 @@ extension OIDCProvider: SignInProvider {
 extension OIDCProvider: BearerTokenSource {
     /// This provider's ID tokens for its client, verified like a sign-in's (issuer,
     /// audience, algorithms, the profile's rules) with keys from the provider's cache, discovered on first use.
-    public func bearerVerifier() -> any BearerTokenVerifier {
-        DeferredBearerVerifier(providerID: id) { () async throws(FederateError) in
+    public func bearerVerifier() -> any TokenVerifier {
+        DeferredTokenVerifier { () async throws(FederateError) in
             IDTokenBearerVerifier(providerID: id, verifier: try await client().idTokenVerifier)
         }
     }

@@ -40,21 +40,31 @@ enum ProviderVerification {
         let clock = settings.clock
         switch name {
         case .google:
-            return VerificationSession(
-                bearer: try GoogleIDTokenVerifier(clientIDs: IdentifierSet(settings.audiences), keys: keys, httpClient: http, clock: clock))
+            let verifier = try GoogleIDTokenVerifier(
+                clientIDs: IdentifierSet(settings.audiences), keys: keys, httpClient: http, clock: clock)
+            return VerificationSession(claims: { token, expected throws(FederateError) in
+                try await verifier.verify(token, nonce: expected.nonce).claims
+            })
         case .apple:
-            return VerificationSession(
-                bearer: try AppleIDTokenVerifier(clientIDs: IdentifierSet(settings.audiences), keys: keys, httpClient: http, clock: clock))
+            let verifier = try AppleIDTokenVerifier(
+                clientIDs: IdentifierSet(settings.audiences), keys: keys, httpClient: http, clock: clock)
+            return VerificationSession(claims: { token, expected throws(FederateError) in
+                try await verifier.verify(token, rawNonce: expected.nonce).idToken.claims
+            })
         case .firebase:
             let verifier = try FirebaseIDTokenVerifier(
                 projectID: FirebaseProjectID.resolve(explicit: settings.projectID), keys: keys, httpClient: http,
                 emulator: settings.emulator, clock: clock)
-            return VerificationSession(claims: { token, _ throws(FederateError) in try await verifier.verify(token).claims })
+            return VerificationSession(claims: { token, _ throws(FederateError) in
+                try await verifier.verify(token, checkRevoked: false).claims
+            })
         case .firebaseSession:
             let verifier = try FirebaseSessionCookieVerifier(
                 projectID: FirebaseProjectID.resolve(explicit: settings.projectID), keys: keys, httpClient: http,
                 emulator: settings.emulator, clock: clock)
-            return VerificationSession(claims: { token, _ throws(FederateError) in try await verifier.verify(token).claims })
+            return VerificationSession(claims: { token, _ throws(FederateError) in
+                try await verifier.verify(token, checkRevoked: false).claims
+            })
         case .microsoft:
             // Discovery at the audience's authority, keys from its common key set, the tenant
             // rule of FederateMicrosoft's profile: the verification a sign-in's ID token gets.
@@ -65,7 +75,9 @@ enum ProviderVerification {
                 clientID: clientID, audience: audience,
                 endpoints: settings.authorityHost.map(MicrosoftEndpoints.at) ?? .microsoft,
                 cache: ProviderCache(httpClient: http, clock: clock))
-            return VerificationSession(bearer: provider.bearerVerifier())
+            return VerificationSession(claims: { token, expected throws(FederateError) in
+                try await provider.client().idTokenVerifier.verify(token, expecting: expected).claims
+            })
         }
     }
 

@@ -281,8 +281,6 @@ struct VerificationSession {
     typealias ClaimsVerifier = @Sendable (String, IDTokenExpectations) async throws(FederateError) -> JSONMembers
 
     private enum Verifier {
-        /// A built-in provider's verifier, with its own policy and keys (the bearer protocol).
-        case bearer(any BearerTokenVerifier)
         /// A built-in provider's verifier of its own kind (Firebase's, which may take emulator tokens).
         case claims(ClaimsVerifier)
         /// One verifier for every token (with keys at hand, it verifies without suspending).
@@ -292,12 +290,7 @@ struct VerificationSession {
 
     private let verifier: Verifier
 
-    /// A built-in provider's verifier.
-    init(bearer: any BearerTokenVerifier) {
-        verifier = .bearer(bearer)
-    }
-
-    /// A built-in provider's verifier that is not a bearer verifier.
+    /// A built-in provider's own verifier.
     init(claims: @escaping ClaimsVerifier) {
         verifier = .claims(claims)
     }
@@ -330,8 +323,6 @@ struct VerificationSession {
         do {
             let claims: JSONMembers
             switch verifier {
-            case .bearer(let bearer):
-                claims = try await bearer.verifyBearer(token, expecting: expectations).idToken.claims
             case .claims(let verify):
                 claims = try await verify(token, expectations)
             case .fixed(let box):

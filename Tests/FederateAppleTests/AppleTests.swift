@@ -106,34 +106,34 @@ struct AppleTokenTests {
 
     @Test func stringBooleansAndRealUserStatusAreDecoded() async throws {
         let verifier = try AppleIDTokenVerifier(clientIDs: ["com.example.web"], keys: Self.keys, clock: Self.clock)
-        let identity = try await verifier.verify(Self.token())
+        let identity = try await verifier.verify(Self.token(), rawNonce: nil)
         #expect(identity.userID == "001234.abcdef")
         #expect(identity.emailVerified == true)
         #expect(identity.isPrivateEmail == true)
         #expect(identity.realUserStatus == 2)
         #expect(identity.nonceSupported == true)
-        let booleans = try await verifier.verify(Self.token(["email_verified": false, "is_private_email": "false"]))
+        let booleans = try await verifier.verify(Self.token(["email_verified": false, "is_private_email": "false"]), rawNonce: nil)
         #expect(booleans.emailVerified == false && booleans.isPrivateEmail == false)
         await #expect(throws: FederateError.self) {
-            try await verifier.verify(Self.token(["email_verified": "maybe"]))
+            try await verifier.verify(Self.token(["email_verified": "maybe"]), rawNonce: nil)
         }
         await #expect(throws: FederateError.self) {
-            try await verifier.verify(Self.token(["real_user_status": 7]))
+            try await verifier.verify(Self.token(["real_user_status": 7]), rawNonce: nil)
         }
     }
 
     @Test func bearerVerificationThroughTheRouterAgreesWithVerify() async throws {
         let verifier = try AppleIDTokenVerifier(clientIDs: ["com.example.web"], keys: Self.keys, clock: Self.clock)
         let router = CallerTokenRouter(idTokens: verifier)
-        let routed = try await router.verifyCaller(Self.token())
+        let routed = try await router.verify(Self.token())
         #expect(routed.providerID == "apple.com" && routed.subject == "001234.abcdef")
         // Apple's claims are read the same way: a malformed email_verified is refused through the router too.
-        let refused = await #expect(throws: FederateError.self) { try await router.verifyCaller(Self.token(["email_verified": "maybe"])) }
+        let refused = await #expect(throws: FederateError.self) { try await router.verify(Self.token(["email_verified": "maybe"])) }
         let refusedDirectly = await #expect(throws: FederateError.self) {
-            try await verifier.verifyBearer(Self.token(["email_verified": "maybe"]))
+            try await verifier.verify(Self.token(["email_verified": "maybe"]))
         }
         #expect(refused?.code != nil && refused?.code == refusedDirectly?.code)
-        let audience = await #expect(throws: FederateError.self) { try await router.verifyCaller(Self.token(["aud": "com.other"])) }
+        let audience = await #expect(throws: FederateError.self) { try await router.verify(Self.token(["aud": "com.other"])) }
         #expect(audience?.code == .audienceMismatch)
     }
 

@@ -21,7 +21,7 @@ struct FirebaseFlavorTests {
         try await Flavor.with(.standard(for: .firebase)) { provider in
             #expect(provider.issuer == provider.baseURL + "/dev-project")
             let token = try provider.firebaseIDToken(for: DevProviderConfiguration.standardUsers[0])
-            let verified = try await Self.verifier(provider).verify(token)
+            let verified = try await Self.verifier(provider).verify(token, checkRevoked: false)
             #expect(verified.uid == "alice")
             #expect(verified.signInProvider == "google.com")
 
@@ -39,7 +39,7 @@ struct FirebaseFlavorTests {
             #expect(claims.issuer == provider.issuer)
             #expect(claims.audiences == ["dev-project"])
             #expect(claims.claims["firebase"]?["sign_in_provider"] == "google.com")
-            _ = try await Self.verifier(provider).verify(try #require(tokens.idToken))
+            _ = try await Self.verifier(provider).verify(try #require(tokens.idToken), checkRevoked: false)
         }
     }
 
@@ -55,14 +55,14 @@ struct FirebaseFlavorTests {
                 cachePolicy: CachePolicy(minimumLifetime: .seconds(1), forcedRefreshInterval: .seconds(3600)), clock: time.clock)
             let verifier = try Self.verifier(provider, keys: keys, clock: time.clock)
             let user = DevProviderConfiguration.standardUsers[0]
-            _ = try await verifier.verify(try provider.firebaseIDToken(for: user))
-            _ = try await verifier.verify(try provider.firebaseIDToken(for: user))
+            _ = try await verifier.verify(try provider.firebaseIDToken(for: user), checkRevoked: false)
+            _ = try await verifier.verify(try provider.firebaseIDToken(for: user), checkRevoked: false)
             #expect(fetches.count == 1)
             time.advance(by: .milliseconds(999))
-            _ = try await verifier.verify(try provider.firebaseIDToken(for: user))
+            _ = try await verifier.verify(try provider.firebaseIDToken(for: user), checkRevoked: false)
             #expect(fetches.count == 1)  // not yet expired
             time.advance(by: .milliseconds(1))
-            _ = try await verifier.verify(try provider.firebaseIDToken(for: user))
+            _ = try await verifier.verify(try provider.firebaseIDToken(for: user), checkRevoked: false)
             #expect(fetches.count == 2)
         }
     }
@@ -73,7 +73,7 @@ struct FirebaseFlavorTests {
             let user = DevProviderConfiguration.standardUsers[0]
             let twoHoursLater = try Self.verifier(provider, clock: .fixed(at: Date().addingTimeInterval(7200)))
             let expired = await #expect(throws: FederateError.self) {
-                try await twoHoursLater.verify(try provider.firebaseIDToken(for: user))
+                try await twoHoursLater.verify(try provider.firebaseIDToken(for: user), checkRevoked: false)
             }
             #expect(expired?.code == .idTokenExpired)
             let otherProject = try FirebaseIDTokenVerifier(
@@ -81,12 +81,12 @@ struct FirebaseFlavorTests {
                 keys: try RemoteKeySet(url: try #require(provider.certificatesURL), format: .x509Map, httpClient: PatientTransport.shared),
                 issuerBase: provider.baseURL + "/")
             let wrongProject = await #expect(throws: FederateError.self) {
-                try await otherProject.verify(try provider.firebaseIDToken(for: user))
+                try await otherProject.verify(try provider.firebaseIDToken(for: user), checkRevoked: false)
             }
             #expect(wrongProject?.code == .issuerMismatch || wrongProject?.code == .audienceMismatch)
             let future = Date().addingTimeInterval(3600)
             let authInFuture = await #expect(throws: FederateError.self) {
-                try await verifier.verify(try provider.firebaseIDToken(for: user, authTime: future))
+                try await verifier.verify(try provider.firebaseIDToken(for: user, authTime: future), checkRevoked: false)
             }
             #expect(authInFuture != nil)
         }

@@ -60,7 +60,7 @@ struct FirebaseParityTests {
         #expect(await Self.code { try await cookies.verify(token("session_cookie_as_id_token")) } == .issuerMismatch)
         #expect(await Self.code { try await cookies.verify(token("session_cookie_long_sub")) } == .invalidClaim)
         let idTokens = try FirebaseIDTokenVerifier(projectID: Self.project, keys: keys, clock: Self.clock)
-        #expect(await Self.code { try await idTokens.verify(token("session_cookie")) } == .issuerMismatch)
+        #expect(await Self.code { try await idTokens.verify(token("session_cookie"), checkRevoked: false) } == .issuerMismatch)
         let later = try FirebaseSessionCookieVerifier(
             projectID: Self.project, keys: keys, clock: .fixed(at: Date(timeIntervalSince1970: Double(Self.now + 7200))))
         #expect(await Self.code { try await later.verify(token("session_cookie")) } == .sessionCookieExpired)
@@ -74,26 +74,30 @@ struct FirebaseParityTests {
         #expect(try await cookies.verify(token("session_cookie_tenant_b")).tenant == "tenant-b")
 
         // Unsigned emulator tokens: refused by default, whatever the claims.
-        #expect(await Self.code { try await idTokens.verify(token("emulator_id_token")) } == .malformedToken)
+        #expect(await Self.code { try await idTokens.verify(token("emulator_id_token"), checkRevoked: false) } == .malformedToken)
         // `alg: none` with a signature: no `kid`, refused before any key is looked at.
-        #expect(await Self.code { try await idTokens.verify(token("emulator_signed_with_none_alg_and_signature")) } == .unknownKey)
+        #expect(
+            await Self.code { try await idTokens.verify(token("emulator_signed_with_none_alg_and_signature"), checkRevoked: false) }
+                == .unknownKey)
         // With the emulator named: accepted with the real rules, and signed tokens refused.
         let emulator = try FirebaseEmulator(host: "127.0.0.1:9099")
         let emulated = try FirebaseIDTokenVerifier(projectID: Self.project, emulator: emulator, clock: Self.clock)
-        let accepted = try await emulated.verify(token("emulator_id_token"))
+        let accepted = try await emulated.verify(token("emulator_id_token"), checkRevoked: false)
         #expect(accepted.isEmulated)
         #expect(accepted.idToken == nil)
         #expect(accepted.uid == "uid-1")
-        #expect(await Self.code { try await emulated.verify(token("emulator_wrong_audience")) } == .audienceMismatch)
-        #expect(await Self.code { try await emulated.verify(token("emulator_wrong_issuer")) } == .issuerMismatch)
-        #expect(await Self.code { try await emulated.verify(token("emulator_expired")) } == .idTokenExpired)
-        #expect(await Self.code { try await emulated.verify(token("emulator_signed_with_none_alg_and_signature")) } == .disallowedAlgorithm)
-        #expect(await Self.code { try await emulated.verify(token("session_cookie")) } == .disallowedAlgorithm)
-        #expect(await Self.code { try await emulated.verifyBearer(token("emulator_id_token")) } == .invalidConfiguration)
+        #expect(await Self.code { try await emulated.verify(token("emulator_wrong_audience"), checkRevoked: false) } == .audienceMismatch)
+        #expect(await Self.code { try await emulated.verify(token("emulator_wrong_issuer"), checkRevoked: false) } == .issuerMismatch)
+        #expect(await Self.code { try await emulated.verify(token("emulator_expired"), checkRevoked: false) } == .idTokenExpired)
+        #expect(
+            await Self.code { try await emulated.verify(token("emulator_signed_with_none_alg_and_signature"), checkRevoked: false) }
+                == .disallowedAlgorithm)
+        #expect(await Self.code { try await emulated.verify(token("session_cookie"), checkRevoked: false) } == .disallowedAlgorithm)
+        #expect(await Self.code { try await emulated.verify(token("emulator_id_token")) } == .invalidConfiguration)
         let emulatedTenant = try FirebaseIDTokenVerifier(
             projectID: Self.project, tenants: ["tenant-a"], emulator: emulator, clock: Self.clock)
-        #expect(try await emulatedTenant.verify(token("emulator_id_token_tenant_a")).tenant == "tenant-a")
-        #expect(await Self.code { try await emulatedTenant.verify(token("emulator_id_token")) } == .tenantNotAllowed)
+        #expect(try await emulatedTenant.verify(token("emulator_id_token_tenant_a"), checkRevoked: false).tenant == "tenant-a")
+        #expect(await Self.code { try await emulatedTenant.verify(token("emulator_id_token"), checkRevoked: false) } == .tenantNotAllowed)
         let emulatedCookies = try FirebaseSessionCookieVerifier(projectID: Self.project, emulator: emulator, clock: Self.clock)
         #expect(try await emulatedCookies.verify(token("emulator_session_cookie")).isEmulated)
         #expect(await Self.code { try await emulatedCookies.verify(token("emulator_id_token")) } == .issuerMismatch)
@@ -133,13 +137,17 @@ struct FirebaseParityTests {
             projectID: Self.project,
             keys: RemoteKeySet(url: try #require(provider.certificatesURL), format: .x509Map, httpClient: PatientTransport.shared),
             issuerBase: provider.baseURL + "/", tenants: ["tenant-a"])
-        #expect(try await idTokens.verify(try provider.firebaseIDToken(for: alice, tenant: "tenant-a")).tenant == "tenant-a")
-        #expect(await Self.code { try await idTokens.verify(try provider.firebaseIDToken(for: alice)) } == .tenantNotAllowed)
+        #expect(
+            try await idTokens.verify(try provider.firebaseIDToken(for: alice, tenant: "tenant-a"), checkRevoked: false).tenant
+                == "tenant-a")
+        #expect(
+            await Self.code { try await idTokens.verify(try provider.firebaseIDToken(for: alice), checkRevoked: false) }
+                == .tenantNotAllowed)
 
         // The dev provider as the Auth emulator.
         let unsigned = provider.firebaseEmulatorToken(for: alice)
-        #expect(await Self.code { try await idTokens.verify(unsigned) } == .malformedToken)
+        #expect(await Self.code { try await idTokens.verify(unsigned, checkRevoked: false) } == .malformedToken)
         let emulated = try FirebaseIDTokenVerifier(projectID: Self.project, emulator: FirebaseEmulator(host: "127.0.0.1:9099"))
-        #expect(try await emulated.verify(unsigned).uid == "alice")
+        #expect(try await emulated.verify(unsigned, checkRevoked: false).uid == "alice")
     }
 }

@@ -60,15 +60,15 @@ struct GoogleIDTokenTests {
             clock: GoogleFixtures.clock)
         let router = CallerTokenRouter(idTokens: verifier)
         let token = try Self.token(["hd": "example.com"])
-        let routed = try await router.verifyCaller(token)
+        let routed = try await router.verify(token)
         #expect(routed.providerID == "google.com" && routed.subject == "1100")
-        #expect(try await verifier.verifyBearer(token).subject == routed.subject)
+        #expect(try await verifier.verify(token).subject == routed.subject)
         // The same refusal each way: the policy's additional rule (hd) runs on both.
-        let refused = await #expect(throws: FederateError.self) { try await router.verifyCaller(Self.token(["hd": "evil.example"])) }
+        let refused = await #expect(throws: FederateError.self) { try await router.verify(Self.token(["hd": "evil.example"])) }
         #expect(refused?.code == .hostedDomainMismatch)
         // With Google's keys at hand, on the caller's executor.
         let counter = ExecutorSwitchCounter()
-        let warm = try await counter.run { try await router.verifyCaller(token).subject }
+        let warm = try await counter.run { try await router.verify(token).subject }
         #expect(warm.value == "1100" && warm.switches == 0)
     }
 
@@ -118,7 +118,7 @@ struct FirebaseIDTokenTests {
     }
 
     @Test func validTokenGivesUIDAndSignInProvider() async throws {
-        let token = try await Self.verifier.verify(Self.token())
+        let token = try await Self.verifier.verify(Self.token(), checkRevoked: false)
         #expect(token.uid == "uid-1")
         #expect(token.signInProvider == "google.com")
         #expect(token.identities["google.com"] == ["1100"])
@@ -137,7 +137,7 @@ struct FirebaseIDTokenTests {
             (["sub": .string(String(repeating: "u", count: 129))], .invalidClaim),
         ] as [([String: JSONValue?], FederateError.Code)])
     func firebaseRulesAreEnforced(change: [String: JSONValue?], code: FederateError.Code) async throws {
-        let error = await #expect(throws: FederateError.self) { try await Self.verifier.verify(Self.token(change)) }
+        let error = await #expect(throws: FederateError.self) { try await Self.verifier.verify(Self.token(change), checkRevoked: false) }
         #expect(error?.code == code)
     }
 
@@ -145,7 +145,7 @@ struct FirebaseIDTokenTests {
         // Signed by the right key, but the header names no key.
         let claims = try JSONParser().parseObject(CompactJWS(parsing: Self.token()).payload)
         let withoutKid = try GoogleFixtures.key.withKeyID(nil).sign(claims: claims, algorithm: .rs256)
-        let error = await #expect(throws: FederateError.self) { try await Self.verifier.verify(withoutKid) }
+        let error = await #expect(throws: FederateError.self) { try await Self.verifier.verify(withoutKid, checkRevoked: false) }
         #expect(error?.code == .unknownKey)
     }
 
@@ -171,7 +171,7 @@ struct FirebaseIDTokenTests {
         }
         #expect(unknown?.code == .userNotFound)
         // Without the check, the revoked user's token still verifies (as in the Admin SDKs).
-        _ = try await verifier.verify(Self.token(["sub": "revoked"]))
+        _ = try await verifier.verify(Self.token(["sub": "revoked"]), checkRevoked: false)
     }
 
     @Test func configurationIsChecked() {

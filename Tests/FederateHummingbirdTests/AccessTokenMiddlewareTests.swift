@@ -34,13 +34,13 @@ struct AccessTokenMiddlewareTests {
     }
 
     /// An API: `/api/whoami` for any caller, `/api/orders` needing `orders:read`, `/api/admin` needing `orders:admin`.
-    static func router(_ verifier: any CallerTokenVerifier) -> Router<FederateContext> {
+    static func router(_ verifier: any TokenVerifier) -> Router<FederateContext> {
         let router = Router(context: FederateContext.self)
         let api = router.group("api").add(middleware: BearerAuthenticationMiddleware(verifier: verifier))
         api.get("whoami") { _, context in
             let caller = context.federate.caller
             return
-                "\(caller?.kind.rawValue ?? "-") \(caller?.subject ?? "-") \(caller?.clientID ?? "-") \(caller?.scopes.description ?? "-") \(context.federate.bearer?.subject ?? "-")"
+                "\(caller?.kind.rawValue ?? "-") \(caller?.subject ?? "-") \(caller?.clientID ?? "-") \(caller?.scopes.description ?? "-") \(caller?.idToken?.subject ?? "-")"
         }
         api.group("orders").add(middleware: RequiredScopesMiddleware(["orders:read"])).get { _, _ in "orders" }
         api.group("admin").add(middleware: RequiredScopesMiddleware(["orders:admin", "orders:read"])).get { _, _ in "admin" }
@@ -171,16 +171,16 @@ struct AccessTokenMiddlewareTests {
         defer { Task { try? await provider.stop() } }
         let client = try await Self.client(provider)
         let tokens = try await Self.tokens(provider, resource: Self.resource)
-        let caller = try await client.introspectionClient(resource: Self.resource).verifyCaller(tokens.accessToken)
+        let caller = try await client.introspectionClient(resource: Self.resource).verify(tokens.accessToken)
         #expect(caller.kind == .introspection && caller.subject == "alice" && caller.scopes.contains("orders:read"))
         let other = try client.introspectionClient(resource: "https://other.test/")
-        await #expect(throws: FederateError.self) { try await other.verifyCaller(tokens.accessToken) }
+        await #expect(throws: FederateError.self) { try await other.verify(tokens.accessToken) }
     }
 
     @Test func aKeyBoundTokenIsNotABearerToken() async throws {
-        struct Bound: CallerTokenVerifier {
-            func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
-                CallerIdentity(
+        struct Bound: TokenVerifier {
+            func verify(_ token: String) async throws(FederateError) -> VerifiedToken {
+                VerifiedToken(
                     kind: .accessToken, providerID: nil, issuer: nil, subject: "alice", clientID: "c", scopes: [], expiresAt: nil,
                     confirmation: try TokenConfirmation(json: ["jkt": .string(Base64URL.encode([UInt8](repeating: 1, count: 32)))]),
                     claims: [:])

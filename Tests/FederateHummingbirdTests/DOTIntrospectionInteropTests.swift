@@ -49,14 +49,14 @@ struct DOTIntrospectionInteropTests {
         let wrongSecret = try IntrospectionClient(
             endpoint: endpoint, clientID: clientID, authentication: .clientSecretBasic(secret: secret + "x"),
             httpClient: PatientTransport.shared)
-        let caller = try await introspection.verifyCaller(active)
+        let caller = try await introspection.verify(active)
         #expect(caller.kind == .introspection && caller.clientID == clientID && caller.scopes.values == ["openid", "email"], "\(caller)")
         #expect(caller.claims["username"] == "alice" && caller.expiresAt != nil)
         for dead in [expired, revoked] {
-            let error = await #expect(throws: FederateError.self) { try await introspection.verifyCaller(dead) }
+            let error = await #expect(throws: FederateError.self) { try await introspection.verify(dead) }
             #expect(error?.code == .tokenInactive)
         }
-        let failure = await #expect(throws: FederateError.self) { try await wrongSecret.verifyCaller(active) }
+        let failure = await #expect(throws: FederateError.self) { try await wrongSecret.verify(active) }
         #expect(failure?.code == .introspectionFailed)
 
         let router = Router(context: FederateContext.self)

@@ -7,27 +7,36 @@ import HummingbirdTesting
 import Synchronization
 import Testing
 
-/// The middleware verifies each token once, through the one async `verifyCaller`, on the
+/// The middleware verifies each token once, through the one async `verify`, on the
 /// request's executor: with warm keys and a `Bearer` token it never leaves that executor (no
 /// hop per async layer), and every other case (cold keys, an unknown `kid`, a presentation
 /// that confirms asynchronously) suspends where it must, with the same answers.
 @Suite("Bearer middleware on the request's executor")
 struct MiddlewareExecutorTests {
     /// Forwards to `inner`, counting the calls.
-    final class CountingVerifier: CallerTokenVerifier {
-        let inner: any CallerTokenVerifier
+    final class CountingVerifier: TokenVerifier {
+        let inner: any TokenVerifier
         private let calls = Mutex(0)
 
-        init(inner: any CallerTokenVerifier) {
+        init(inner: any TokenVerifier) {
             self.inner = inner
         }
 
-        nonisolated(nonsending) func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
+        nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedToken {
             calls.withLock { $0 += 1 }
-            return try await inner.verifyCaller(token)
+            return try await inner.verify(token)
         }
 
         var count: Int { calls.withLock { $0 } }
+    }
+
+    /// A verifier of the user's own, not one Federate knows: called through the protocol.
+    struct OwnVerifier: TokenVerifier {
+        let verifier: IDTokenVerifier
+
+        nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedToken {
+            VerifiedToken(idToken: try await verifier.verify(token), providerID: "oidc.test")
+        }
     }
 
     /// A `Bearer` presentation that confirms after a suspension, and refuses a subject.
@@ -35,7 +44,7 @@ struct MiddlewareExecutorTests {
         var scheme: String { "Bearer" }
         var challengeParameters: [(name: String, value: String)] { [] }
 
-        func confirm(_ caller: CallerIdentity, token: String, request: ServerRequest) async throws(FederateError) -> CallerIdentity {
+        func confirm(_ caller: VerifiedToken, token: String, request: ServerRequest) async throws(FederateError) -> VerifiedToken {
             await Task.yield()
             if caller.subject == "mallory" { throw FederateError(.tokenBindingMismatch, "not on this request") }
             return caller
@@ -51,7 +60,7 @@ struct MiddlewareExecutorTests {
     }
 
     static func application(
-        _ verifier: any CallerTokenVerifier, presentations: [any TokenPresentation] = [BearerPresentation()]
+        _ verifier: any TokenVerifier, presentations: [any TokenPresentation] = [BearerPresentation()]
     ) -> some ApplicationProtocol {
         let router = Router(context: FederateContext.self)
         router.group("api").add(middleware: BearerAuthenticationMiddleware(verifier: verifier, presentations: presentations))
@@ -154,12 +163,10 @@ struct MiddlewareExecutorTests {
         }
     }
 
-    @Test func aClosureBuiltVerifierAnswersTheSame() async throws {
+    @Test func aVerifierOfYourOwnAnswersTheSame() async throws {
         try await TestIssuer.with { issuer in
             let verifier = IDTokenVerifier(policy: issuer.policy, keys: try issuer.localKeySet())
-            let idTokens = IDTokenBearerVerifier(providerID: "oidc.test") { (token, expectations) throws(FederateError) in
-                try await verifier.verify(token, expecting: expectations)
-            }
+            let idTokens = OwnVerifier(verifier: verifier)
             let counting = CountingVerifier(inner: idTokens)
             try await Self.application(counting).test(.router) { http in
                 var (status, body) = try await Self.get(http, try issuer.idToken())
@@ -168,7 +175,7 @@ struct MiddlewareExecutorTests {
                 #expect(status == 401 && body.contains("\"audience_mismatch\""))
                 #expect(counting.count == 2)
             }
-            // The closure runs on the caller's executor too.
+            // A verifier of your own runs on the caller's executor too.
             let middleware = BearerAuthenticationMiddleware<FederateContext>(verifier: idTokens)
             let warm = try await Self.authenticate(middleware, try issuer.idToken(), on: ExecutorSwitchCounter())
             #expect(try warm.outcome.get() == "user-42" && warm.switches == 0)

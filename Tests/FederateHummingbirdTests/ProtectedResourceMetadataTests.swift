@@ -104,7 +104,7 @@ struct ProtectedResourceMetadataTests {
         )
         #expect(
             await challenges([("Authorization", "Bearer abc")]) == (401, ["Bearer error=\"invalid_token\", resource_metadata=\"\(url)\""]))
-        let caller = CallerIdentity(
+        let caller = VerifiedToken(
             kind: .accessToken, providerID: nil, issuer: "https://as1.example.com", subject: "alice", clientID: "c", scopes: ["a"],
             expiresAt: nil,
             confirmation: nil, claims: [:])
@@ -150,8 +150,8 @@ struct HTTPFieldsLiteral: ExpressibleByArrayLiteral {
 }
 
 /// Refuses every token (`invalid_signature`).
-struct RefusingVerifier: CallerTokenVerifier {
-    func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
+struct RefusingVerifier: TokenVerifier {
+    func verify(_ token: String) async throws(FederateError) -> VerifiedToken {
         throw FederateError(.invalidSignature, "refused")
     }
 }

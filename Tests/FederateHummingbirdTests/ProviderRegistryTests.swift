@@ -78,18 +78,17 @@ struct ProviderRegistryTests {
                 id: "oidc.test", issuer: issuer.issuer, clientID: TestIssuer.defaultClientID,
                 cache: ProviderCache(httpClient: PatientTransport.shared))
             let verifier = provider.bearerVerifier()
-            #expect(verifier.providerID == "oidc.test")
             #expect(issuer.discoveryRequestCount == 0 && issuer.jwksRequestCount == 0)
 
             let token = try issuer.idToken()
-            let down = await #expect(throws: FederateError.self) { try await verifier.verifyBearer(token) }
+            let down = await #expect(throws: FederateError.self) { try await verifier.verify(token) }
             #expect(down?.code == .discoveryFailed, "\(String(describing: down))")
 
             issuer.discoveryStatus = 200
-            let identity = try await verifier.verifyBearer(token)
+            let identity = try await verifier.verify(token)
             #expect(identity.providerID == "oidc.test" && identity.subject == issuer.defaultClaims()["sub"]?.stringValue)
             #expect(issuer.discoveryRequestCount == 2)
-            _ = try await verifier.verifyBearer(token)
+            _ = try await verifier.verify(token)
             #expect(issuer.discoveryRequestCount == 2)
         }
     }

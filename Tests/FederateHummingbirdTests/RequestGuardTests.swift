@@ -86,7 +86,7 @@ struct RequestGuardTests {
         router.group("api").add(
             middleware: BearerAuthenticationMiddleware(verifier: IDTokenBearerVerifier(providerID: "oidc.dev", verifier: verifier))
         )
-        .get("whoami") { _, context in context.federate.bearer?.subject ?? "nobody" }
+        .get("whoami") { _, context in context.federate.caller?.idToken?.subject ?? "nobody" }
         let good = try await Self.idToken(provider, clientID: "dev-client", secret: "dev-secret")
         let foreign = try await Self.idToken(provider, clientID: "dev-public", secret: nil)  // another audience
 

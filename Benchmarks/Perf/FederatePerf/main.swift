@@ -206,8 +206,8 @@ func report(_ name: String, _ value: () async -> Double) async {
             verifyDPoPProof(dpop)
         }
     }
-    await report("RS256 bearer verifyCaller (the server)") {
-        await wallClockRate(seconds: seconds, batch: 1) { await verifyCaller(fixture.rsaToken, fixture) }
+    await report("RS256 bearer TokenVerifier.verify (the server)") {
+        await wallClockRate(seconds: seconds, batch: 1) { await verifyToken(fixture.rsaToken, fixture) }
     }
     await report("RS256 x256, 1 task") {
         await wallClockRate(seconds: seconds, batch: 256) { await verifyBatch(count: 256, tasks: 1, fixture) }
@@ -251,7 +251,7 @@ if countsAllocations {
     await perOperation("raw RSA-2048 verify (swift-crypto)") { fixture.verifyRawRSA() }
     await perOperation("RS256 signature of a split JWS") { rsaSignatureOnly.verify() }
     await perOperation("ID token RS256, verify") { await verifyAsync(fixture.rsaToken, fixture) }
-    await perOperation("ID token RS256, the server's verifyCaller") { await verifyCaller(fixture.rsaToken, fixture) }
+    await perOperation("ID token RS256, the server's TokenVerifier.verify") { await verifyToken(fixture.rsaToken, fixture) }
     await perOperation("ID token RS256, Google-shaped, verify") { await verifyAsync(fixture.googleShapedToken, fixture) }
     await perOperation("raw P-256 verify (swift-crypto)") { fixture.verifyRawP256() }
     await perOperation("ES256 signature of a split JWS") { ecSignatureOnly.verify() }

@@ -18,8 +18,8 @@ public struct Fixture: @unchecked Sendable {
     public let keySet: JSONWebKeySet
     public let verifier: IDTokenVerifier
     /// The verifier `federate serve`'s bearer middleware calls: the same ID-token verifier
-    /// behind the `BearerTokenVerifier` protocol, async, keys from a provider.
-    public let bearer: any BearerTokenVerifier
+    /// behind the `TokenVerifier` protocol, async, keys from a provider.
+    public let bearer: any TokenVerifier
 
     /// The public keys of the tokens' signers, for the floor (``ParsedSignature``).
     public let rsaTokenKey: _RSA.Signing.PublicKey
@@ -163,23 +163,13 @@ public func verifyAsync(_ token: String, _ fixture: Fixture) async {
     }
 }
 
-/// One bearer-token verification as the server's middleware makes it: `verifyCaller`, the one
-/// async entry point, which with the keys at hand runs on the caller's executor without
-/// suspending.
+/// One bearer-token verification as the server's middleware makes it: `TokenVerifier.verify`,
+/// the one async entry point, which with the keys at hand runs on the caller's executor
+/// without suspending.
 @inline(never)
-public func verifyCaller(_ token: String, _ fixture: Fixture) async {
+public func verifyToken(_ token: String, _ fixture: Fixture) async {
     do {
-        sink(try await fixture.bearer.verifyCaller(token))
-    } catch {
-        fatalError("verification failed: \(error)")
-    }
-}
-
-/// One bearer-token verification through `verifyBearer`.
-@inline(never)
-public func verifyBearer(_ token: String, _ fixture: Fixture) async {
-    do {
-        sink(try await fixture.bearer.verifyBearer(token, expecting: IDTokenExpectations()))
+        sink(try await fixture.bearer.verify(token))
     } catch {
         fatalError("verification failed: \(error)")
     }

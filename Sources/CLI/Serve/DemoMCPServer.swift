@@ -11,7 +11,7 @@ enum DemoMCPServer {
 
     /// The protection: access tokens of `verifier` (for `metadata.resource`), Bearer only.
     static func protected(
-        verifier: any CallerTokenVerifier, metadata: ProtectedResourceMetadata
+        verifier: any TokenVerifier, metadata: ProtectedResourceMetadata
     ) throws(FederateError) -> ProtectedMCPServer {
         try ProtectedMCPServer(authenticator: CallerAuthenticator(verifier: verifier, resource: metadata), toolScopes: toolScopes) {
             caller in
@@ -20,7 +20,7 @@ enum DemoMCPServer {
     }
 
     /// A server for one verified caller.
-    static func server(for caller: CallerIdentity) async throws -> Server {
+    static func server(for caller: VerifiedToken) async throws -> Server {
         let server = Server(name: "federate-demo", version: "1.0.0", capabilities: .init(tools: .init(listChanged: false)))
         await server.withMethodHandler(ListTools.self) { _ in
             ListTools.Result(tools: [

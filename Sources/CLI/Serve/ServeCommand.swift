@@ -310,8 +310,8 @@ struct ServeCommand: AsyncParsableCommand {
     /// tokens side by side (`CallerTokenRouter`); `nil` when the file configures neither.
     static func apiVerifier(
         _ settings: ServeConfiguration, providers: ProviderRegistry, origin: String, logger: Logger
-    ) async throws -> (any CallerTokenVerifier)? {
-        var idTokens: (any CallerTokenVerifier)?
+    ) async throws -> (any TokenVerifier)? {
+        var idTokens: (any TokenVerifier)?
         if let name = settings.apiProvider {
             guard let entry = providers.entry(named: name), let source = entry.capabilities.bearerTokens else {
                 throw FederateError(.invalidConfiguration, "api_bearer_provider '\(name)' is not a provider of this configuration")
@@ -424,7 +424,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// `GET /api/whoami`'s answer: the provider and subject (as before), the kind of token, and
     /// for access tokens the client and the scopes.
-    static func whoami(_ caller: CallerIdentity?) -> JSONValue {
+    static func whoami(_ caller: VerifiedToken?) -> JSONValue {
         var body: [String: JSONValue] = [
             "provider": .string(caller?.providerID ?? ""), "sub": .string(caller?.subject ?? ""),
             "kind": .string(caller?.kind.rawValue ?? ""),

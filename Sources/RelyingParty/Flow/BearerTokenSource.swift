@@ -1,12 +1,12 @@
 public import FederateTokens
 
 /// A provider whose ID tokens an API can take as bearer tokens (apps sign in with the
-/// provider and send their ID token): it makes the `BearerTokenVerifier` for its clients.
+/// provider and send their ID token): it makes the `TokenVerifier` for its clients.
 /// `OIDCProvider`, `GoogleProvider`, `AppleProvider` and `MicrosoftProvider` conform.
 public protocol BearerTokenSource: Sendable {
     /// The verifier for this provider's ID tokens addressed to its clients. Making it fetches
     /// nothing: the discovery document and keys are resolved through the provider's cache on
     /// first use, so a provider that is down makes verifications fail with a typed error
     /// (`provider_unavailable`, `discovery_failed`…), never the server's start.
-    func bearerVerifier() -> any BearerTokenVerifier
+    func bearerVerifier() -> any TokenVerifier
 }

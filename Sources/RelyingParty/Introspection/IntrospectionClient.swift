@@ -9,7 +9,7 @@ import Foundation
 /// let introspection = try IntrospectionClient(
 ///     metadata: metadata, clientID: "orders-api", authentication: .clientSecretBasic(secret: secret),
 ///     resource: "https://api.example.com", httpClient: http)
-/// let caller = try await introspection.verifyCaller(token)
+/// let verified = try await introspection.verify(token)
 /// ```
 ///
 /// - Results are cached by the SHA-256 of the token (``IntrospectionCachePolicy``): an active
@@ -21,7 +21,7 @@ import Foundation
 ///   `cnf.jkt`: `TokenBinding`, `token_binding_mismatch`).
 /// - A failing endpoint (transport error, non-200 status, a body that is not RFC 7662) is
 ///   `FederateError.Code.introspectionFailed`, with the cause; it is not cached.
-public struct IntrospectionClient: CallerTokenVerifier {
+public struct IntrospectionClient: TokenVerifier {
     /// The introspection endpoint.
     package let endpoint: String
     /// The client ID the API authenticates with.
@@ -110,10 +110,10 @@ public struct IntrospectionClient: CallerTokenVerifier {
 
     /// Introspects `token` and returns the caller it vouches for; an inactive token is
     /// `FederateError.Code.tokenInactive`.
-    public nonisolated(nonsending) func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
+    public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedToken {
         let response = try await introspect(token)
         try check(response)
-        return CallerIdentity(
+        return VerifiedToken(
             kind: .introspection, providerID: providerID, issuer: response.issuer ?? issuer, subject: response.subject,
             clientID: response.clientID, scopes: response.scopes, expiresAt: response.expiresAt?.date, confirmation: response.confirmation,
             claims: JSONMembers(response.members), tokenType: response.tokenType)

@@ -76,7 +76,7 @@ extension BearerChallenge {
     /// caller is authenticated (``CallerAuthenticator``); `presentations` and `resource` are the
     /// authenticator's, so the challenge names the same schemes and metadata.
     public static func requireScopes(
-        _ scopes: OAuthScopes, of caller: CallerIdentity?, presentations: [any TokenPresentation], resource: ProtectedResourceMetadata?
+        _ scopes: OAuthScopes, of caller: VerifiedToken?, presentations: [any TokenPresentation], resource: ProtectedResourceMetadata?
     ) throws(BearerChallenge) {
         let schemes = presentations.compactMap(\.presentationScheme)
         guard let caller else { throw missingCaller(schemes: schemes, resource: resource) }
@@ -85,7 +85,7 @@ extension BearerChallenge {
 
     /// 403 `insufficient_scope` naming `scopes` unless `caller` was granted them all.
     static func requireScopes(
-        _ scopes: OAuthScopes, of caller: CallerIdentity, schemes: [any PresentationScheme], resource: ProtectedResourceMetadata?
+        _ scopes: OAuthScopes, of caller: VerifiedToken, schemes: [any PresentationScheme], resource: ProtectedResourceMetadata?
     ) throws(BearerChallenge) {
         let missing = caller.scopes.missing(from: scopes)
         guard missing.isEmpty else {

@@ -7,7 +7,7 @@ public import HTTPTypes
 /// Three steps, each a value of its own:
 /// 1. the presentation: `Authorization: SCHEME TOKEN` read once, the scheme matched to one of
 ///    the presentations (``BearerPresentation`` by default; ``DPoPPresentation`` for DPoP-bound tokens);
-/// 2. the verification: the verifier, any `CallerTokenVerifier` — a provider's ID-token
+/// 2. the verification: the verifier, any `TokenVerifier` — a provider's ID-token
 ///    verifier, an `AccessTokenVerifier` (RFC 9068), an `IntrospectionClient` (RFC 7662), or a
 ///    `CallerTokenRouter` taking several kinds;
 /// 3. the binding and the scopes: the presentation confirms the token may be used on this
@@ -26,7 +26,7 @@ public import HTTPTypes
 /// finds the authorization servers and scopes it needs.
 public struct CallerAuthenticator: Sendable {
     /// Verifies the tokens.
-    package let verifier: any CallerTokenVerifier
+    package let verifier: any TokenVerifier
     /// The scopes every request must have been granted (none by default).
     package let requiredScopes: OAuthScopes
     /// The schemes accepted, in the order challenges list them.
@@ -36,15 +36,15 @@ public struct CallerAuthenticator: Sendable {
     /// ``presentations`` as the request path calls them (those Federate knows).
     private let schemes: [any PresentationScheme]
 
-    /// ``verifier`` as the request path calls it (``DirectCallerVerifier``): with warm keys and
+    /// ``verifier`` as the request path calls it (``DirectTokenVerifier``): with warm keys and
     /// a `Bearer` token, the request takes no executor switch here.
-    private let verification: DirectCallerVerifier
+    private let verification: DirectTokenVerifier
     /// Whether each of the schemes is a ``BearerPresentation``, confirmed by a direct call.
     private let bearerSchemes: [Bool]
 
-    /// Creates the authenticator. A `BearerTokenVerifier` (ID tokens) is a `CallerTokenVerifier`.
+    /// Creates the authenticator: `verifier` verifies the tokens of every kind the API accepts.
     public init(
-        verifier: any CallerTokenVerifier, requiredScopes: OAuthScopes = [],
+        verifier: any TokenVerifier, requiredScopes: OAuthScopes = [],
         presentations: [any TokenPresentation] = [BearerPresentation()],
         resource: ProtectedResourceMetadata? = nil
     ) {
@@ -52,7 +52,7 @@ public struct CallerAuthenticator: Sendable {
         self.requiredScopes = requiredScopes
         self.presentations = presentations
         self.resource = resource
-        self.verification = DirectCallerVerifier(verifier)
+        self.verification = DirectTokenVerifier(verifier)
         self.schemes = presentations.compactMap(\.presentationScheme)
         self.bearerSchemes = schemes.map { $0 is BearerPresentation }
     }
@@ -68,13 +68,13 @@ public struct CallerAuthenticator: Sendable {
     public nonisolated(nonsending) func authenticate(_ request: ServerRequest) async throws(BearerChallenge) -> AuthenticatedCaller {
         let (token, index) = try presented(request)
         let presentation = schemes[index]
-        let verified: CallerIdentity
+        let verified: VerifiedToken
         do throws(FederateError) {
-            verified = try await verification.verifyCaller(token)
+            verified = try await verification.verify(token)
         } catch {
             throw verificationRefusal(error, presentation: presentation)
         }
-        let caller: CallerIdentity
+        let caller: VerifiedToken
         do throws(FederateError) {
             if bearerSchemes[index] {
                 caller = try BearerPresentation.confirmed(verified)
@@ -134,7 +134,7 @@ public struct CallerAuthenticator: Sendable {
     }
 
     private func scopesChecked(
-        _ caller: CallerIdentity, presentation: any PresentationScheme
+        _ caller: VerifiedToken, presentation: any PresentationScheme
     ) throws(BearerChallenge) -> AuthenticatedCaller {
         try BearerChallenge.requireScopes(requiredScopes, of: caller, schemes: schemes, resource: resource)
         return AuthenticatedCaller(caller: caller, responseFields: presentation.responseFields())
@@ -157,7 +157,7 @@ public struct CallerAuthenticator: Sendable {
 /// current `DPoP-Nonce`).
 public struct AuthenticatedCaller: Sendable {
     /// Who called.
-    public let caller: CallerIdentity
+    public let caller: VerifiedToken
     /// Fields to add to the response.
     public let responseFields: HTTPFields
 }

@@ -6,9 +6,9 @@ package import HTTPTypes
 ///
 /// The authenticator reads `Authorization: SCHEME TOKEN` once (one header, a token68 token),
 /// picks the presentation whose scheme matches (case-insensitively), verifies the token with
-/// its `CallerTokenVerifier`, then has the presentation confirm the result.
+/// its `TokenVerifier`, then has the presentation confirm the result.
 /// ``BearerPresentation`` is RFC 6750's; ``DPoPPresentation`` (RFC 9449) checks the `DPoP`
-/// proof against `CallerIdentity.confirmation`. These two are the presentations Federate
+/// proof against `VerifiedToken.confirmation`. These two are the presentations Federate
 /// takes: an authenticator ignores any other conforming type.
 public protocol TokenPresentation: Sendable {}
 
@@ -22,8 +22,8 @@ package protocol PresentationScheme: TokenPresentation {
     /// proved it); throws `FederateError` when it may not. Runs on the request's executor: a
     /// scheme that needs nothing it must wait for (`Bearer`) answers without suspending.
     nonisolated(nonsending) func confirm(
-        _ caller: CallerIdentity, token: String, request: ServerRequest
-    ) async throws(FederateError) -> CallerIdentity
+        _ caller: VerifiedToken, token: String, request: ServerRequest
+    ) async throws(FederateError) -> VerifiedToken
     /// The challenge's `error` when ``confirm(_:token:request:)`` threw `error`: `invalid_token`
     /// unless the scheme has its own (DPoP: `invalid_dpop_proof`, `use_dpop_nonce`). A token
     /// that fails verification is always `invalid_token`.
@@ -56,14 +56,14 @@ public struct BearerPresentation: TokenPresentation, PresentationScheme {
     package var challengeParameters: [(name: String, value: String)] { [] }
 
     package nonisolated(nonsending) func confirm(
-        _ caller: CallerIdentity, token: String, request: ServerRequest
-    ) async throws(FederateError) -> CallerIdentity {
+        _ caller: VerifiedToken, token: String, request: ServerRequest
+    ) async throws(FederateError) -> VerifiedToken {
         try Self.confirmed(caller)
     }
 
     /// The one check of a `Bearer` presentation: the token is bound to nothing
     /// (``CallerAuthenticator`` calls it directly, without an async call).
-    static func confirmed(_ caller: CallerIdentity) throws(FederateError) -> CallerIdentity {
+    static func confirmed(_ caller: VerifiedToken) throws(FederateError) -> VerifiedToken {
         try caller.binding.check(presentedWith: .bearer)
         return caller
     }

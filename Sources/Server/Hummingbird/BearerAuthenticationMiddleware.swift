@@ -20,9 +20,9 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
     /// The authentication.
     package let authenticator: CallerAuthenticator
 
-    /// Creates the middleware. A `BearerTokenVerifier` (ID tokens) is a `CallerTokenVerifier`.
+    /// Creates the middleware: `verifier` verifies the tokens of every kind the route group accepts.
     public init(
-        verifier: any CallerTokenVerifier, requiredScopes: OAuthScopes = [],
+        verifier: any TokenVerifier, requiredScopes: OAuthScopes = [],
         presentations: [any TokenPresentation] = [BearerPresentation()],
         resource: ProtectedResourceMetadata? = nil
     ) {
@@ -31,7 +31,7 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
     }
 
     /// The verifier.
-    package var verifier: any CallerTokenVerifier { authenticator.verifier }
+    package var verifier: any TokenVerifier { authenticator.verifier }
     /// The scopes every request must have been granted.
     package var requiredScopes: OAuthScopes { authenticator.requiredScopes }
     /// The schemes accepted, in the order challenges list them.
@@ -45,7 +45,6 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
         let authenticated = try await authenticator.authenticate(ServerRequest(request))
         var context = context
         context.federate.caller = authenticated.caller
-        context.federate.bearer = authenticated.caller.bearer
         var response = try await next(request, context)
         for field in authenticated.responseFields { response.headers.append(field) }
         return response
@@ -53,7 +52,7 @@ public struct BearerAuthenticationMiddleware<Context: FederateRequestContext>: R
 
     /// The caller `request` proves to be, or the refusal (a `BearerChallenge`). Runs on the
     /// caller's executor.
-    package nonisolated(nonsending) func authenticate(_ request: Request) async throws(BearerChallenge) -> CallerIdentity {
+    package nonisolated(nonsending) func authenticate(_ request: Request) async throws(BearerChallenge) -> VerifiedToken {
         try await authenticator.authenticate(ServerRequest(request)).caller
     }
 }

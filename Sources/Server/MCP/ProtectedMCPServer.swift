@@ -45,7 +45,7 @@ public struct ProtectedMCPServer: Sendable {
 
     private let resource: ProtectedResourceMetadata
     private let tools: [ExactString: OAuthScopes]
-    private let makeServer: @Sendable (CallerIdentity) async throws -> Server
+    private let makeServer: @Sendable (VerifiedToken) async throws -> Server
     private let allowedOrigins: [String]
 
     /// The largest request body read (1 MiB).
@@ -58,7 +58,7 @@ public struct ProtectedMCPServer: Sendable {
     /// refused 403 (DNS rebinding protection).
     public init(
         authenticator: CallerAuthenticator, toolScopes: [String: OAuthScopes], allowedOrigins: [String]? = nil,
-        server: @escaping @Sendable (CallerIdentity) async throws -> Server
+        server: @escaping @Sendable (VerifiedToken) async throws -> Server
     ) throws(FederateError) {
         guard let resource = authenticator.resource else {
             throw FederateError(
@@ -137,7 +137,7 @@ public struct ProtectedMCPServer: Sendable {
     }
 
     /// The answer to a message that must not reach the SDK, or `nil` to hand it on.
-    func gate(_ request: ServerRequest, body: [UInt8], caller: CallerIdentity) -> ServerResponse? {
+    func gate(_ request: ServerRequest, body: [UInt8], caller: VerifiedToken) -> ServerResponse? {
         if let origin = request.headers[.origin], !allowedOrigins.contains(where: { $0.utf8.elementsEqual(origin.utf8) }) {
             return Self.rpcError(status: .forbidden, code: -32600, "this origin may not call the MCP server", id: .null)
         }
@@ -168,7 +168,7 @@ public struct ProtectedMCPServer: Sendable {
     }
 
     /// Hands the message to a `Server` made for `caller`, on a transport of its own.
-    private func forward(_ request: ServerRequest, body: [UInt8], caller: CallerIdentity) async -> ServerResponse {
+    private func forward(_ request: ServerRequest, body: [UInt8], caller: VerifiedToken) async -> ServerResponse {
         // `Origin` was checked by `gate(_:body:caller:)`, against the resource's origin rather than
         // the SDK's localhost-only default; the transport checks the rest of the message's framing.
         let transport = StatelessHTTPServerTransport(

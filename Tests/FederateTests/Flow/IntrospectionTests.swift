@@ -39,7 +39,7 @@ import Federate
 
     @Test func theRFCExampleAdmitsItsCaller() async throws {
         try await Self.with(answer: { _ in .json(Self.example) }) { client, server in
-            let caller = try await client.verifyCaller("mF_9.B5f-4.1JqM")
+            let caller = try await client.verify("mF_9.B5f-4.1JqM")
             #expect(caller.kind == .introspection && caller.subject == "Z5O3upPC88QrAjx00dis" && caller.clientID == "l238j323ds-23ij4")
             #expect(caller.scopes.values == ["read", "write", "dolphin"] && caller.claims["extension_field"] == "twenty-seven")
             let request = try #require(server.receivedRequests.first)
@@ -56,7 +56,7 @@ import Federate
         ]
         for answer in answers {
             try await Self.with(answer: { _ in answer }) { client, _ in
-                let error = await #expect(throws: FederateError.self) { try await client.verifyCaller("t") }
+                let error = await #expect(throws: FederateError.self) { try await client.verify("t") }
                 #expect(error?.code == .introspectionFailed, "\(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
             }
         }
@@ -85,17 +85,17 @@ import Federate
         ]
         for (body, code) in cases {
             try await Self.with(answer: { _ in .json(body) }) { client, _ in
-                let error = await #expect(throws: FederateError.self) { try await client.verifyCaller("t") }
+                let error = await #expect(throws: FederateError.self) { try await client.verify("t") }
                 #expect(error?.code == code, "\(body)")
             }
         }
         try await Self.with(answer: { _ in .json(#"{"active": true}"#) }) { client, _ in
-            let caller = try await client.verifyCaller("t")  // no aud, no iss: nothing to contradict
+            let caller = try await client.verify("t")  // no aud, no iss: nothing to contradict
             #expect(caller.subject == nil && caller.scopes.isEmpty && caller.binding == .bearer)
         }
         let jkt = "0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"
         try await Self.with(answer: { _ in .json(#"{"active": true, "token_type": "DPoP", "cnf": {"jkt": "\#(jkt)"}}"#) }) { client, _ in
-            let caller = try await client.verifyCaller("t")
+            let caller = try await client.verify("t")
             #expect(caller.binding == .dpop(thumbprint: jkt))
         }
     }
@@ -104,13 +104,13 @@ import Federate
         let clock = TestClock(Self.exampleNow)
         // exp is 5 940 s away: the 60 s ceiling wins.
         try await Self.with(clock: clock, answer: { _ in .json(Self.example) }) { client, _ in
-            for _ in 0..<5 { _ = try await client.verifyCaller("a") }
+            for _ in 0..<5 { _ = try await client.verify("a") }
             #expect(client.endpointCalls == 1)
             clock.advance(by: .seconds(59))
-            _ = try await client.verifyCaller("a")
+            _ = try await client.verify("a")
             #expect(client.endpointCalls == 1)
             clock.advance(by: .seconds(2))
-            _ = try await client.verifyCaller("a")
+            _ = try await client.verify("a")
             #expect(client.endpointCalls == 2)
         }
         // exp is 10 s away: the token's end wins over the ceiling.
@@ -147,8 +147,8 @@ import Federate
 
     @Test func concurrentVerificationsOfOneTokenShareOneCall() async throws {
         try await Self.with(delay: .milliseconds(200), answer: { _ in .json(Self.example) }) { client, server in
-            try await withThrowingTaskGroup(of: CallerIdentity.self) { group in
-                for _ in 0..<20 { group.addTask { try await client.verifyCaller("same") } }
+            try await withThrowingTaskGroup(of: VerifiedToken.self) { group in
+                for _ in 0..<20 { group.addTask { try await client.verify("same") } }
                 for try await caller in group { #expect(caller.subject == "Z5O3upPC88QrAjx00dis") }
             }
             #expect(client.endpointCalls == 1 && server.requestCount == 1)

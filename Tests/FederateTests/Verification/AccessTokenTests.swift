@@ -44,8 +44,8 @@ import Federate
             token.scopes.values == ["openid", "profile", "reademail"] && token.scopes.contains("reademail")
                 && !token.scopes.contains("READEMAIL"))
         #expect(token.expiresAt == Date(timeIntervalSince1970: 1_639_528_912) && token.confirmation == nil && token.authTime == nil)
-        let caller = CallerIdentity(accessToken: token, providerID: "oidc.as")
-        #expect(caller.kind == .accessToken && caller.subject == "5ba552d67" && caller.clientID == "s6BhdRkqt3" && caller.bearer == nil)
+        let caller = VerifiedToken(accessToken: token, providerID: "oidc.as")
+        #expect(caller.kind == .accessToken && caller.subject == "5ba552d67" && caller.clientID == "s6BhdRkqt3" && caller.idToken == nil)
     }
 
     @Test func typMustNameAnAccessToken() {
@@ -116,7 +116,7 @@ import Federate
         let thumbprint = Base64URL.encode([UInt8](repeating: 7, count: 32))
         let token = try Self.verifier.verify(Self.sign(["cnf": ["jkt": .string(thumbprint)]]), keySet: Fixtures.keySet)
         #expect(token.confirmation?.jkt == thumbprint)
-        #expect(CallerIdentity(accessToken: token, providerID: nil).confirmation?.jkt == thumbprint)
+        #expect(VerifiedToken(accessToken: token, providerID: nil).confirmation?.jkt == thumbprint)
         // Only `cnf.jkt` alone can be checked (by DPoP); any other binding, or a malformed one, refuses the token.
         for cnf: JSONValue in [
             "jkt", ["jkt": "short"], ["jkt": .string(thumbprint + "A")], ["jkt": 5],
@@ -146,9 +146,9 @@ import Federate
         let accessToken = Self.sign()
         let idToken = Self.sign(["client_id": .null, "jti": .null, "scope": .null], header: ["typ": "JWT"])
         let both = CallerTokenRouter(idTokens: idVerifier, accessTokens: Self.verifier)
-        #expect(try await both.verifyCaller(accessToken).kind == .accessToken)
-        let viaID = try await both.verifyCaller(idToken)
-        #expect(viaID.kind == .idToken && viaID.bearer?.subject == "5ba552d67" && viaID.scopes.isEmpty)
+        #expect(try await both.verify(accessToken).kind == .accessToken)
+        let viaID = try await both.verify(idToken)
+        #expect(viaID.kind == .idToken && viaID.idToken?.subject == "5ba552d67" && viaID.scopes.isEmpty)
         func shape(_ token: String) -> CallerTokenRouter.Shape {
             CallerTokenRouter.shape(of: CallerTokenRouter.readHeader(token, headers: JOSEHeaderCache()))
         }
@@ -160,7 +160,7 @@ import Federate
             (CallerTokenRouter(idTokens: idVerifier), accessToken), (CallerTokenRouter(accessTokens: Self.verifier), idToken),
             (both, "opaque-token"),
         ] {
-            let error = await #expect(throws: FederateError.self) { try await router.verifyCaller(token) }
+            let error = await #expect(throws: FederateError.self) { try await router.verify(token) }
             #expect(error?.code == .tokenTypeMismatch)
         }
     }

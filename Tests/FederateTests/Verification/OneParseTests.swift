@@ -32,10 +32,10 @@ import Federate
 
         let bearer = IDTokenBearerVerifier(providerID: "oidc.test", verifier: verifier)
         let router = CallerTokenRouter(idTokens: bearer, accessTokens: AccessTokenTests.verifier)
-        let caller = try await counter.run { try await router.verifyCaller(token).subject }
+        let caller = try await counter.run { try await router.verify(token).subject }
         #expect(caller.value == "user-1" && caller.switches == 0)
         let accessToken = AccessTokenTests.sign()
-        let client = try await counter.run { try await router.verifyCaller(accessToken).clientID }
+        let client = try await counter.run { try await router.verify(accessToken).clientID }
         #expect(client.value == "s6BhdRkqt3" && client.switches == 0)
     }
 
@@ -59,20 +59,20 @@ import Federate
     @Test func theRouterReadsTheHeaderOnceForTheVerifierItRoutesTo() async throws {
         let verifier = IDTokenVerifier(policy: Fixtures.policy(), keys: Fixtures.keySet)
         let router = CallerTokenRouter(idTokens: IDTokenBearerVerifier(providerID: "oidc.test", verifier: verifier))
-        for _ in 0..<3 { _ = try await router.verifyCaller(Fixtures.token()) }
+        for _ in 0..<3 { _ = try await router.verify(Fixtures.token()) }
         #expect(router.headers.readCount == 3, "the router read each header")
         #expect(Self.parses(verifier) == 0, "the verifier continued from the router's read")
         // A header the rules refuse is refused by the verifier, with its own code.
         let critical = try Fixtures.rsa.sign(
             claims: Fixtures.claims(), algorithm: .rs256, header: ["typ": "JWT", "crit": ["exp"], "exp": 1])
-        let refused = await #expect(throws: FederateError.self) { try await router.verifyCaller(critical) }
+        let refused = await #expect(throws: FederateError.self) { try await router.verify(critical) }
         #expect(refused?.code == .unsupportedCriticalHeader)
         // The verifier's own limits still hold for a routed token.
         var strict = Fixtures.policy()
         strict.limits = JWSLimits(maxTokenBytes: 200)
         let strictRouter = CallerTokenRouter(
             idTokens: IDTokenBearerVerifier(providerID: "oidc.test", verifier: IDTokenVerifier(policy: strict, keys: Fixtures.keySet)))
-        let tooLarge = await #expect(throws: FederateError.self) { try await strictRouter.verifyCaller(Fixtures.token()) }
+        let tooLarge = await #expect(throws: FederateError.self) { try await strictRouter.verify(Fixtures.token()) }
         #expect(tooLarge?.code == .tokenTooLarge)
     }
 }

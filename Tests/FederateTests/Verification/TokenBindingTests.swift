@@ -60,8 +60,8 @@ import Testing
 
     /// The caller's identity carries the same binding whichever way the token was verified.
     @Test func callerIdentitiesCarryTheBinding() throws {
-        func caller(_ cnf: JSONValue?, tokenType: String?) throws -> CallerIdentity {
-            CallerIdentity(
+        func caller(_ cnf: JSONValue?, tokenType: String?) throws -> VerifiedToken {
+            VerifiedToken(
                 kind: .introspection, providerID: nil, issuer: nil, subject: "s", clientID: nil, scopes: .none, expiresAt: nil,
                 confirmation: try cnf.map { (value) throws(FederateError) in try TokenConfirmation(json: value) }, claims: [:],
                 tokenType: tokenType)

@@ -79,6 +79,8 @@ import Federate
         let now = Int64(Fixtures.now)
         let token = try IDTokenVerifier(policy: Fixtures.policy(), keys: Fixtures.keySet).verify(
             Fixtures.token([
+                // Pinned: the fixture's own `iat` and `exp` read the clock again, a second later at times.
+                "iat": .integer(now), "exp": .integer(now + 600),
                 "aud": [.string(Fixtures.clientID), "other"], "azp": .string(Fixtures.clientID), "nbf": .integer(now - 5),
                 "auth_time": .double(Double(now) - 60.5),
                 "nonce": "n", "sid": "s-1", "email": "a@example.com", "email_verified": true, "name": "A", "picture": "https://p",
@@ -97,6 +99,8 @@ import Federate
         #expect(
             token.claims.dictionary
                 == Fixtures.claims([
+                    // Pinned: the fixture's own `iat` and `exp` read the clock again, a second later at times.
+                    "iat": .integer(now), "exp": .integer(now + 600),
                     "aud": [.string(Fixtures.clientID), "other"], "azp": .string(Fixtures.clientID), "nbf": .integer(now - 5),
                     "auth_time": .double(Double(now) - 60.5),
                     "nonce": "n", "sid": "s-1", "email": "a@example.com", "email_verified": true, "name": "A", "picture": "https://p",

@@ -16,7 +16,7 @@ struct WrongTokenKindTests {
         // Through the bearer verifier an API uses, too.
         let bearer = IDTokenBearerVerifier(
             providerID: "oidc.example", verifier: IDTokenVerifier(policy: Fixtures.policy(), keys: Fixtures.keySet))
-        let error = await #expect(throws: FederateError.self) { _ = try await bearer.verifyCaller(session) }
+        let error = await #expect(throws: FederateError.self) { _ = try await bearer.verify(session) }
         #expect(error?.code == .tokenTypeMismatch)
         // The session itself still verifies as one.
         #expect(try await accounts.verifySession(session).uid == signedIn.user.uid)

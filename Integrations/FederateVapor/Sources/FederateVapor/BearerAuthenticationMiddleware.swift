@@ -3,7 +3,7 @@ public import FederateServer
 public import Vapor
 
 /// Requires a verified token in `Authorization` and records who the caller is in
-/// `req.federate.caller` (and, for an ID token, `req.federate.bearer`): FederateServer's
+/// `req.federate.caller`: FederateServer's
 /// `CallerAuthenticator` on a route group.
 ///
 /// ```swift
@@ -20,9 +20,9 @@ public struct BearerAuthenticationMiddleware: AsyncMiddleware {
     /// The authentication.
     public let authenticator: CallerAuthenticator
 
-    /// Creates the middleware. A `BearerTokenVerifier` (ID tokens) is a `CallerTokenVerifier`.
+    /// Creates the middleware: `verifier` verifies the tokens of every kind the route group accepts.
     public init(
-        verifier: any CallerTokenVerifier, requiredScopes: OAuthScopes = [],
+        verifier: any TokenVerifier, requiredScopes: OAuthScopes = [],
         presentations: [any TokenPresentation] = [BearerPresentation()],
         resource: ProtectedResourceMetadata? = nil
     ) {
@@ -38,7 +38,6 @@ public struct BearerAuthenticationMiddleware: AsyncMiddleware {
             return Response(error.serverResponse)
         }
         request.federate.caller = authenticated.caller
-        request.federate.bearer = authenticated.caller.bearer
         let response = try await next.respond(to: request)
         for field in authenticated.responseFields { response.headers.add(name: field.name.rawName, value: field.value) }
         return response

@@ -16,7 +16,7 @@ extension HTTPField.Name {
 /// for this request's method and URI, carry the token's hash (`ath`), be signed by the key the
 /// token is bound to (`cnf.jkt`), be used once (the validator's replay store, shared by all
 /// instances) and, when the validator requires nonces, carry a current one. The proof is kept
-/// in `CallerIdentity.dpopProof`.
+/// in `VerifiedToken.dpopProof`.
 ///
 /// ```swift
 /// let dpop = try DPoPPresentation(
@@ -57,8 +57,8 @@ public struct DPoPPresentation: TokenPresentation, PresentationScheme {
     package var challengeParameters: [(name: String, value: String)] { [("algs", validator.algorithmsParameter)] }
 
     package nonisolated(nonsending) func confirm(
-        _ caller: CallerIdentity, token: String, request: ServerRequest
-    ) async throws(FederateError) -> CallerIdentity {
+        _ caller: VerifiedToken, token: String, request: ServerRequest
+    ) async throws(FederateError) -> VerifiedToken {
         let thumbprint = try caller.binding.check(presentedWith: .dpop)
         let proofs = request.headers[values: .dpop]
         guard proofs.count <= 1 else { throw FederateError(.invalidDPoPProof, "the request has more than one DPoP header") }

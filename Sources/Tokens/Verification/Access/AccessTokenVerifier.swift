@@ -5,12 +5,12 @@
 /// let verifier = AccessTokenVerifier(
 ///     policy: AccessTokenPolicy(issuers: ["https://login.example.com"], resources: ["https://api.example.com"]),
 ///     keys: keys)   // a RemoteKeySet (FederateRelyingParty) or a key set in hand
-/// let token = try await verifier.verify(accessToken)
+/// let verified = try await verifier.verify(accessToken)   // verified.scopes, verified.accessToken
 /// ```
 ///
 /// The pipeline is built once; a verification costs what an ID-token verification costs
 /// (`Benchmarks/`). A verifier is a value: share it freely across tasks.
-public struct AccessTokenVerifier: CallerTokenVerifier {
+public struct AccessTokenVerifier: TokenVerifier {
     /// The rules applied.
     package let policy: AccessTokenPolicy
     /// Where keys come from.
@@ -39,9 +39,10 @@ public struct AccessTokenVerifier: CallerTokenVerifier {
     }
 
     /// Verifies `token`; on an unknown `kid`, asks the key provider for a refreshed set once.
-    /// Runs on the caller's executor, suspending only while keys are fetched.
-    public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> AccessToken {
-        try AccessToken(try await pipeline.verify(token))
+    /// Runs on the caller's executor, suspending only while keys are fetched. The result's
+    /// ``VerifiedToken/accessToken`` is the token's own reading.
+    public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedToken {
+        VerifiedToken(accessToken: try AccessToken(try await pipeline.verify(token)), providerID: providerID)
     }
 
     /// Verifies `token` against a key set in hand, synchronously (no refetch).
@@ -49,16 +50,13 @@ public struct AccessTokenVerifier: CallerTokenVerifier {
         try AccessToken(try pipeline.verify(token, keySet: keySet))
     }
 
-    public nonisolated(nonsending) func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
-        CallerIdentity(accessToken: try await verify(token), providerID: providerID)
-    }
 }
 
-extension AccessTokenVerifier: JWSCallerTokenVerifier {
-    package nonisolated(nonsending) func verifyCaller(
+extension AccessTokenVerifier: JWSTokenVerifier {
+    package nonisolated(nonsending) func verify(
         _ token: String, read: CompactJWS.HeaderRead
-    ) async throws(FederateError) -> CallerIdentity {
-        CallerIdentity(accessToken: try AccessToken(try await pipeline.verify(token, read: read)), providerID: providerID)
+    ) async throws(FederateError) -> VerifiedToken {
+        VerifiedToken(accessToken: try AccessToken(try await pipeline.verify(token, read: read)), providerID: providerID)
     }
 }
 

@@ -9,39 +9,39 @@
 /// A token no configured verifier takes is ``FederateError/Code/tokenTypeMismatch``. The
 /// header is read once, to route; Federate's own verifiers continue from that read, so the
 /// token is still parsed once, and check everything, `typ` included.
-public struct CallerTokenRouter: CallerTokenVerifier {
-    /// ID tokens (a provider's ``BearerTokenVerifier``), or `nil` to refuse them.
-    package let idTokens: (any CallerTokenVerifier)?
+public struct CallerTokenRouter: TokenVerifier {
+    /// ID tokens (a provider's `bearerVerifier()`, an ``IDTokenBearerVerifier``), or `nil` to refuse them.
+    package let idTokens: (any TokenVerifier)?
     /// JWT access tokens (an ``AccessTokenVerifier``), or `nil` to refuse them.
-    package let accessTokens: (any CallerTokenVerifier)?
+    package let accessTokens: (any TokenVerifier)?
     /// Introspection (`IntrospectionClient`), or `nil` to refuse opaque tokens.
-    package let introspection: (any CallerTokenVerifier)?
+    package let introspection: (any TokenVerifier)?
     /// ``idTokens`` when it continues from the router's read, found once here; `nil` when it
     /// cannot (it then verifies the token whole).
-    private let idTokensContinuing: DirectCallerVerifier?
+    private let idTokensContinuing: DirectTokenVerifier?
     /// ``accessTokens`` when it continues from the router's read, found once here; `nil` when
     /// it cannot.
-    private let accessTokensContinuing: DirectCallerVerifier?
+    private let accessTokensContinuing: DirectTokenVerifier?
     /// The headers of tokens routed and accepted, shared by copies of this router.
     let headers = JOSEHeaderCache()
 
     /// Creates a router; at least one verifier should be given.
     public init(
-        idTokens: (any CallerTokenVerifier)? = nil, accessTokens: (any CallerTokenVerifier)? = nil,
-        introspection: (any CallerTokenVerifier)? = nil
+        idTokens: (any TokenVerifier)? = nil, accessTokens: (any TokenVerifier)? = nil,
+        introspection: (any TokenVerifier)? = nil
     ) {
         self.idTokens = idTokens
         self.accessTokens = accessTokens
         self.introspection = introspection
-        self.idTokensContinuing = DirectCallerVerifier(continuingFromHeaderRead: idTokens)
-        self.accessTokensContinuing = DirectCallerVerifier(continuingFromHeaderRead: accessTokens)
+        self.idTokensContinuing = DirectTokenVerifier(continuingFromHeaderRead: idTokens)
+        self.accessTokensContinuing = DirectTokenVerifier(continuingFromHeaderRead: accessTokens)
     }
 
-    public nonisolated(nonsending) func verifyCaller(_ token: String) async throws(FederateError) -> CallerIdentity {
+    public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedToken {
         var token = token
         token.makeContiguousUTF8()
         let read = Self.readHeader(token, headers: headers)
-        let (verifier, continuing): ((any CallerTokenVerifier)?, DirectCallerVerifier?)
+        let (verifier, continuing): ((any TokenVerifier)?, DirectTokenVerifier?)
         switch Self.shape(of: read) {
         case .accessToken: (verifier, continuing) = (accessTokens, accessTokensContinuing)
         case .otherJWS: (verifier, continuing) = (idTokens, idTokensContinuing)
@@ -49,10 +49,10 @@ public struct CallerTokenRouter: CallerTokenVerifier {
         }
         guard let verifier, let read else {
             guard let introspection else { throw Self.noVerifier }
-            return try await introspection.verifyCaller(token)
+            return try await introspection.verify(token)
         }
-        guard let continuing else { return try await verifier.verifyCaller(token) }
-        let caller = try await continuing.verifyCaller(token, read: read)
+        guard let continuing else { return try await verifier.verify(token) }
+        let caller = try await continuing.verify(token, read: read)
         if !read.remembered, case .success(let header) = read.header {
             token.utf8.withContiguousStorageIfAvailable {
                 headers.remember(UnsafeBufferPointer(rebasing: $0[..<read.segments.firstDot]), header)
@@ -78,9 +78,9 @@ public struct CallerTokenRouter: CallerTokenVerifier {
     private static var noVerifier: FederateError { FederateError(.tokenTypeMismatch, "this API does not accept this kind of token") }
 }
 
-/// A ``CallerTokenVerifier`` of Federate's own that continues from a header the
+/// A ``TokenVerifier`` of Federate's own that continues from a header the
 /// ``CallerTokenRouter`` read, so a routed token is parsed once.
-package protocol JWSCallerTokenVerifier: CallerTokenVerifier {
+package protocol JWSTokenVerifier: TokenVerifier {
     /// Verifies `token`, whose segments and header `read` holds.
-    nonisolated(nonsending) func verifyCaller(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> CallerIdentity
+    nonisolated(nonsending) func verify(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> VerifiedToken
 }

@@ -1,27 +1,28 @@
-package import Foundation
+public import Foundation
 
-/// Who called an API, from the token the request presented: an ID token, a JWT access token
-/// (RFC 9068) or an introspected token (RFC 7662). What every kind has in common is typed;
-/// the verified token itself stays available (`idToken`, `accessToken`, ``claims``).
-public struct CallerIdentity: Sendable, CustomStringConvertible {
-    /// Which kind of token established the identity.
-    package struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+/// What a ``TokenVerifier`` accepted: an ID token, a JWT access token (RFC 9068) or an
+/// introspected token (RFC 7662), and who it says the caller is. What every kind has in common
+/// is typed here; the kind's own reading is a typed view (``idToken``, ``accessToken``), and
+/// ``claims`` holds every claim.
+public struct VerifiedToken: Sendable, CustomStringConvertible {
+    /// Which kind of token it is.
+    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The snake_case name.
-        package let rawValue: String
+        public let rawValue: String
         /// A kind named `rawValue`.
-        package init(rawValue: String) { self.rawValue = rawValue }
-        package var description: String { rawValue }
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
 
         /// An OpenID Connect ID token (an app's sign-in token sent to its own backend).
-        package static let idToken = Kind(rawValue: "id_token")
+        public static let idToken = Kind(rawValue: "id_token")
         /// An RFC 9068 JWT access token, verified locally.
-        package static let accessToken = Kind(rawValue: "access_token")
+        public static let accessToken = Kind(rawValue: "access_token")
         /// An access token the authorization server vouched for by introspection (RFC 7662).
-        package static let introspection = Kind(rawValue: "introspection")
+        public static let introspection = Kind(rawValue: "introspection")
     }
 
     /// The kind of token.
-    package let kind: Kind
+    public let kind: Kind
     /// The provider the token comes from, when the verifier was given one (`oidc.corp`).
     public let providerID: String?
     /// Where the identity's fields are read: the verified token itself (read when asked for,
@@ -51,7 +52,7 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
     }
 
     /// `iss`, when known.
-    package var issuer: String? {
+    public var issuer: String? {
         switch source {
         case .idToken(let token): return token.issuer
         case .accessToken(let token): return token.issuer
@@ -88,7 +89,7 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
         }
     }
     /// `exp`, when known.
-    package var expiresAt: Date? {
+    public var expiresAt: Date? {
         switch source {
         case .idToken(let token): return token.expiresAt
         case .accessToken(let token): return token.expiresAt
@@ -96,7 +97,7 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
         }
     }
     /// `cnf`, when the token is bound to a key (DPoP checks ``TokenConfirmation/jkt``).
-    package var confirmation: TokenConfirmation? {
+    public var confirmation: TokenConfirmation? {
         switch source {
         case .idToken: return nil
         case .accessToken(let token): return token.confirmation
@@ -120,21 +121,21 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
         case .described(let fields): return fields.claims
         }
     }
-    /// The ID token, for kind `Kind.idToken`.
-    package var idToken: IDToken? {
+    /// The verified ID token, for kind ``Kind/idToken``.
+    public var idToken: IDToken? {
         if case .idToken(let token) = source { return token }
         return nil
     }
-    /// The access token, for kind `Kind.accessToken`.
-    package var accessToken: AccessToken? {
+    /// The verified access token, for kind ``Kind/accessToken``.
+    public var accessToken: AccessToken? {
         if case .accessToken(let token) = source { return token }
         return nil
     }
 
-    /// An identity of any kind, from its parts (an introspection response, a verifier of your
-    /// own). `tokenType` is an introspection answer's `token_type`: `DPoP` binds the token
+    /// A verified token of any kind, from its parts (an introspection response, a verifier of
+    /// your own). `tokenType` is an introspection answer's `token_type`: `DPoP` binds the token
     /// even without `confirmation` (``TokenBinding``).
-    package init(
+    public init(
         kind: Kind, providerID: String?, issuer: String?, subject: String?, clientID: String?, scopes: OAuthScopes, expiresAt: Date?,
         confirmation: TokenConfirmation?, claims: JSONMembers, tokenType: String? = nil
     ) {
@@ -146,18 +147,18 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
                 claims: claims, tokenType: tokenType))
     }
 
-    /// The identity of a verified JWT access token.
-    package init(accessToken: AccessToken, providerID: String?) {
+    /// A verified JWT access token, from the provider `providerID` names when known.
+    public init(accessToken: AccessToken, providerID: String?) {
         kind = .accessToken
         self.providerID = providerID
         source = .accessToken(accessToken)
     }
 
-    /// The identity of a verified ID token.
-    package init(bearer: BearerIdentity) {
+    /// A verified ID token of the provider `providerID` names (`google.com`, `oidc.corp`).
+    public init(idToken: IDToken, providerID: String?) {
         kind = .idToken
-        providerID = bearer.providerID
-        source = .idToken(bearer.idToken)
+        self.providerID = providerID
+        source = .idToken(idToken)
     }
 
     /// The binding an ID token's `cnf` states (the ID-token rules do not read `cnf`; one that an
@@ -172,19 +173,13 @@ public struct CallerIdentity: Sendable, CustomStringConvertible {
 
     /// This identity, proven by `proof`: a DPoP presentation records the proof it checked
     /// against ``confirmation`` here.
-    package func confirmed(by proof: DPoPProof) -> CallerIdentity {
+    package func confirmed(by proof: DPoPProof) -> VerifiedToken {
         var copy = self
         copy.dpopProof = proof
         return copy
     }
 
-    /// The ID-token identity, for kind `Kind.idToken` (what ``BearerTokenVerifier`` returns).
-    public var bearer: BearerIdentity? {
-        guard let idToken, let providerID else { return nil }
-        return BearerIdentity(providerID: providerID, idToken: idToken)
-    }
-
     public var description: String {
-        "CallerIdentity(\(kind), sub: \(subject ?? "-"), client_id: \(clientID ?? "-"), scope: \(scopes))"
+        "VerifiedToken(\(kind), sub: \(subject ?? "-"), client_id: \(clientID ?? "-"), scope: \(scopes))"
     }
 }
