@@ -126,9 +126,3 @@ extension AppleIDTokenVerifier: TokenVerifier {
     }
 }
 
-extension AppleIDTokenVerifier: JWSTokenVerifier {
-    package nonisolated(nonsending) func verify(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> VerifiedToken {
-        VerifiedToken(
-            idToken: try AppleIdentity(try await verifier.verify(token, read: read)).idToken, providerID: AppleProvider.providerID)
-    }
-}

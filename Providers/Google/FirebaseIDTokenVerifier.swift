@@ -61,7 +61,7 @@ public struct FirebaseIDTokenVerifier: Sendable {
     /// not expected with `tenant_not_allowed`. (``verify(_:)`` is the `TokenVerifier` reading:
     /// no revocation check, no emulator token.)
     public nonisolated(nonsending) func verify(_ token: String, checkRevoked: Bool) async throws(FederateError) -> FirebaseToken {
-        try await check.verify(token, read: nil, checkRevoked: checkRevoked)
+        try await check.verify(token, checkRevoked: checkRevoked)
     }
 }
 
@@ -150,7 +150,7 @@ extension FirebaseIDTokenVerifier: TokenVerifier {
     /// (it is unsigned): in emulator mode this throws `invalid_configuration`; use
     /// ``verify(_:checkRevoked:)``.
     public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedToken {
-        try Self.verified(try await check.verify(token, read: nil, checkRevoked: false))
+        try Self.verified(try await check.verify(token, checkRevoked: false))
     }
 
     private static func verified(_ token: FirebaseToken) throws(FederateError) -> VerifiedToken {
@@ -161,8 +161,3 @@ extension FirebaseIDTokenVerifier: TokenVerifier {
     }
 }
 
-extension FirebaseIDTokenVerifier: JWSTokenVerifier {
-    package nonisolated(nonsending) func verify(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> VerifiedToken {
-        try Self.verified(try await check.verify(token, read: read, checkRevoked: false))
-    }
-}

@@ -52,13 +52,11 @@ struct FirebaseJWTCheck: Sendable {
             keys: provider, clock: clock, observability: observability, requiresKeyID: true)
     }
 
-    /// Verifies `token` (its header already read by the router when `read` is given).
-    nonisolated(nonsending) func verify(
-        _ token: String, read: CompactJWS.HeaderRead?, checkRevoked: Bool
-    ) async throws(FederateError) -> FirebaseToken {
+    /// Verifies `token`, and the user's state with `checkRevoked`.
+    nonisolated(nonsending) func verify(_ token: String, checkRevoked: Bool) async throws(FederateError) -> FirebaseToken {
         let verified: FirebaseToken
         do throws(FederateError) {
-            verified = try await verifySignedOrEmulated(token, read: read)
+            verified = try await verifySignedOrEmulated(token)
         } catch  where error.code == .tokenExpired {
             throw FederateError(expiredCode, "the Firebase \(name) has expired: get a fresh one from the client SDK")
         }
@@ -68,9 +66,7 @@ struct FirebaseJWTCheck: Sendable {
         return verified
     }
 
-    private nonisolated(nonsending) func verifySignedOrEmulated(
-        _ token: String, read: CompactJWS.HeaderRead?
-    ) async throws(FederateError) -> FirebaseToken {
+    private nonisolated(nonsending) func verifySignedOrEmulated(_ token: String) async throws(FederateError) -> FirebaseToken {
         if let emulator {
             let policy = verifier.policy
             let claims = try emulator.verify(
@@ -78,7 +74,6 @@ struct FirebaseJWTCheck: Sendable {
                 clockTolerance: policy.clockTolerance)
             return FirebaseToken(emulatedClaims: claims)
         }
-        if let read { return FirebaseToken(idToken: try await verifier.verify(token, read: read)) }
         return FirebaseToken(idToken: try await verifier.verify(token))
     }
 

@@ -45,7 +45,7 @@ public struct FirebaseSessionCookieVerifier: Sendable {
     /// `checkRevoked`, one from before the user's `tokensValidAfter` with `session_cookie_revoked`,
     /// a disabled user with `user_disabled`.
     public nonisolated(nonsending) func verify(_ cookie: String, checkRevoked: Bool = false) async throws(FederateError) -> FirebaseToken {
-        try await check.verify(cookie, read: nil, checkRevoked: checkRevoked)
+        try await check.verify(cookie, checkRevoked: checkRevoked)
     }
 }
 

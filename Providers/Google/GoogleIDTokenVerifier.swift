@@ -64,8 +64,3 @@ extension GoogleIDTokenVerifier: TokenVerifier {
     }
 }
 
-extension GoogleIDTokenVerifier: JWSTokenVerifier {
-    package nonisolated(nonsending) func verify(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> VerifiedToken {
-        VerifiedToken(idToken: try await verifier.verify(token, read: read), providerID: GoogleProvider.providerID)
-    }
-}

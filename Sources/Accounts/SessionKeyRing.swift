@@ -5,7 +5,7 @@ import Synchronization
 
 /// The session-signing keys of one ``AccountService``: read from the store, cached, rotated.
 /// As a `KeySetProvider` it gives the keys session tokens verify with.
-final class SessionKeyRing: KeySetAtHand {
+final class SessionKeyRing: KeySetProvider {
     struct Keys: Sendable {
         let signing: JWSSigningKey
         let signingCreatedAt: Date
@@ -50,9 +50,6 @@ final class SessionKeyRing: KeySetAtHand {
         if let verification = cachedKeySet(now: now) { return verification }
         return try await load(now: now)?.verification ?? .empty
     }
-
-    /// The cached verification keys while they are fresh; `nil` when `keySet()` would reread the store.
-    var keySetAtHand: JSONWebKeySet? { cachedKeySet(now: clock.now) }
 
     /// The cached verification keys while they are fresh at `now`, else `nil`.
     func cachedKeySet(now: Date) -> JSONWebKeySet? {

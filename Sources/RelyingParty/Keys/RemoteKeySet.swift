@@ -13,7 +13,7 @@ public import Logging
 ///   only where `destination` allows (`private_address_refused` otherwise).
 /// - Counts fetches, refused refetches and stale serves (`federate_key_set_*`, labelled with
 ///   the URL) through its `Observability`.
-public final class RemoteKeySet: KeySetProvider, KeySetAtHand {
+public final class RemoteKeySet: KeySetProvider {
     /// The key endpoint.
     package let url: String
     /// The document format.
@@ -84,10 +84,6 @@ public final class RemoteKeySet: KeySetProvider, KeySetAtHand {
     public nonisolated(nonsending) func keySet() async throws(FederateError) -> JSONWebKeySet {
         try await cache.value()
     }
-
-    /// The cached keys while fresh (what ``keySet()`` returns at once); `nil` when it would
-    /// fetch or serve a stale set.
-    package var keySetAtHand: JSONWebKeySet? { cache.freshValue }
 
     /// A newer set after an unknown `kid`, or `nil` when rate-limited.
     public nonisolated(nonsending) func refreshedKeySet(after stale: JSONWebKeySet) async throws(FederateError) -> JSONWebKeySet? {

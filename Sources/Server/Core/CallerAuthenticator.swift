@@ -36,9 +36,6 @@ public struct CallerAuthenticator: Sendable {
     /// ``presentations`` as the request path calls them (those Federate knows).
     private let schemes: [any PresentationScheme]
 
-    /// ``verifier`` as the request path calls it (``DirectTokenVerifier``): with warm keys and
-    /// a `Bearer` token, the request takes no executor switch here.
-    private let verification: DirectTokenVerifier
     /// Whether each of the schemes is a ``BearerPresentation``, confirmed by a direct call.
     private let bearerSchemes: [Bool]
 
@@ -52,7 +49,6 @@ public struct CallerAuthenticator: Sendable {
         self.requiredScopes = requiredScopes
         self.presentations = presentations
         self.resource = resource
-        self.verification = DirectTokenVerifier(verifier)
         self.schemes = presentations.compactMap(\.presentationScheme)
         self.bearerSchemes = schemes.map { $0 is BearerPresentation }
     }
@@ -70,7 +66,7 @@ public struct CallerAuthenticator: Sendable {
         let presentation = schemes[index]
         let verified: VerifiedToken
         do throws(FederateError) {
-            verified = try await verification.verify(token)
+            verified = try await verifier.verify(token)
         } catch {
             throw verificationRefusal(error, presentation: presentation)
         }

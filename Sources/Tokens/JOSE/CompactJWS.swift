@@ -74,13 +74,6 @@ package struct CompactJWS: Sendable {
 
     /// Parses a compact serialization, looking its header up in `headers` (a verifier's cache).
     init(parsing token: String, limits: JWSLimits, headers: JOSEHeaderCache?) throws(FederateError) {
-        try self.init(parsing: token, limits: limits, headers: headers, read: nil)
-    }
-
-    /// Parses a compact serialization whose segments and header were already read (a
-    /// ``CallerTokenRouter`` reads them to route the token): the rest is parsed, and the header
-    /// checked against `limits`, with nothing decoded twice.
-    init(parsing token: String, limits: JWSLimits, headers: JOSEHeaderCache?, read: HeaderRead?) throws(FederateError) {
         var token = token
         token.makeContiguousUTF8()
         let utf8Count = token.utf8.count
@@ -88,7 +81,7 @@ package struct CompactJWS: Sendable {
             throw FederateError(.tokenTooLarge, "token is \(utf8Count) bytes; the limit is \(limits.maxTokenBytes)")
         }
         let parsed = token.utf8.withContiguousStorageIfAvailable { bytes in
-            Result { () throws(FederateError) in try Self.parse(bytes, limits: limits, headers: headers, read: read) }
+            Result { () throws(FederateError) in try Self.parse(bytes, limits: limits, headers: headers) }
         }
         guard let parsed else { throw FederateError(.malformedToken, "the token is not contiguous UTF-8") }
         // Taken apart, not `get()`: that copied (retained and released) every field.
@@ -115,9 +108,9 @@ package struct CompactJWS: Sendable {
     }
 
     private static func parse(
-        _ bytes: UnsafeBufferPointer<UInt8>, limits: JWSLimits, headers: JOSEHeaderCache?, read: HeaderRead?
+        _ bytes: UnsafeBufferPointer<UInt8>, limits: JWSLimits, headers: JOSEHeaderCache?
     ) throws(FederateError) -> Parts {
-        guard let segments = read?.segments ?? Segments(bytes), segments.firstDot > 0 else {
+        guard let segments = Segments(bytes), segments.firstDot > 0 else {
             throw FederateError(.malformedToken, "a compact JWS has exactly three segments")
         }
         guard segments.secondDot + 1 < bytes.count else {
@@ -146,9 +139,9 @@ package struct CompactJWS: Sendable {
         let headerPart = UnsafeBufferPointer(rebasing: bytes[0..<segments.firstDot])
         let header: JOSEHeader
         let remembered: Bool
-        // A header read before (by the router, or remembered by the verifier) is not parsed
-        // again; it is held to this verifier's nesting limit.
-        if let known = try read?.header.get() ?? headers?.header(for: headerPart) {
+        // A header the verifier remembers is not parsed again; it is held to this verifier's
+        // nesting limit.
+        if let known = headers?.header(for: headerPart) {
             guard known.members.depth <= limits.maxJSONDepth else {
                 throw FederateError(.malformedToken, "the header is not a JSON object (\(JSONParser.Error.tooDeep))")
             }
@@ -162,7 +155,7 @@ package struct CompactJWS: Sendable {
     }
 
     /// A token's segments and header, read before the rest of it: ``CallerTokenRouter`` reads
-    /// them to route the token on its `typ`, and the verifier it routes to parses the rest.
+    /// them to route the token on its `typ`.
     package struct HeaderRead: Sendable {
         let segments: Segments
         /// The header, or why the header rules refused it (a JSON object nonetheless).

@@ -21,17 +21,3 @@ extension JSONWebKeySet: KeySetProvider {
     public nonisolated(nonsending) func refreshedKeySet(after stale: JSONWebKeySet) async throws(FederateError) -> JSONWebKeySet? { nil }
 }
 
-/// A ``KeySetProvider`` that can tell, without suspending, the keys ``keySet()`` would
-/// return at once: fresh cached keys (`RemoteKeySet`, the account layer's session keys) or a
-/// fixed set. A verifier reads them directly, so a verification with warm keys makes no async
-/// call (under SwiftNIO's executor, each async call through a protocol costs a request an
-/// executor hop). `nil` whenever ``keySet()`` would fetch or serve a stale set: it decides.
-package protocol KeySetAtHand: KeySetProvider {
-    /// The keys at hand, or `nil`.
-    var keySetAtHand: JSONWebKeySet? { get }
-}
-
-extension JSONWebKeySet: KeySetAtHand {
-    /// A fixed set is always at hand.
-    package var keySetAtHand: JSONWebKeySet? { self }
-}

@@ -23,9 +23,3 @@ public struct IDTokenBearerVerifier: TokenVerifier {
         VerifiedToken(idToken: try await verifier.verify(token), providerID: providerID)
     }
 }
-
-extension IDTokenBearerVerifier: JWSTokenVerifier {
-    package nonisolated(nonsending) func verify(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> VerifiedToken {
-        VerifiedToken(idToken: try await verifier.verify(token, read: read), providerID: providerID)
-    }
-}

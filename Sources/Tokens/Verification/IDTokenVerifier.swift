@@ -63,12 +63,6 @@ public struct IDTokenVerifier: Sendable {
         return IDToken(try await pipeline(expectations).verify(token))
     }
 
-    /// Verifies `token`, expecting no nonce, whose segments and header ``CallerTokenRouter``
-    /// read to route it.
-    package nonisolated(nonsending) func verify(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> IDToken {
-        IDToken(try await plain.verify(token, read: read))
-    }
-
     /// Verifies `token` against a key set in hand, synchronously (no refetch): for the CLI,
     /// which verifies a file of tokens against one key set. Users call the async ``verify(_:expecting:)``,
     /// which with a `JSONWebKeySet` as its keys never suspends or fetches either.

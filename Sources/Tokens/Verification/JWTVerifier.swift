@@ -36,8 +36,6 @@ public struct JWTVerifier: Sendable {
     package private(set) var metrics: VerificationMetrics?
     /// The headers of tokens this verifier accepted, shared by its copies.
     let headers = JOSEHeaderCache()
-    /// ``keys``, when it can give the keys at hand without suspending.
-    private let keysAtHand: (any KeySetAtHand)?
     /// The rules' explicit-type checks, run on the header before any key is looked up.
     private let typeRules: [ExplicitTypeRule]
     /// ``rules`` without those type checks, run once the signature verified: a type check
@@ -54,7 +52,6 @@ public struct JWTVerifier: Sendable {
         self.signature = JWSSignatureVerifier(allowedAlgorithms: allowedAlgorithms, hmacSecret: hmacSecret)
         self.rules = rules
         self.keys = keys
-        self.keysAtHand = keys as? any KeySetAtHand
         self.typeRules = rules.rules.compactMap { $0 as? ExplicitTypeRule }
         self.rulesAfterSignature = ClaimRules(rules.rules.filter { !($0 is ExplicitTypeRule) })
         self.clockTolerance = clockTolerance
@@ -107,11 +104,6 @@ public struct JWTVerifier: Sendable {
         try await verified(.token(token))
     }
 
-    /// Verifies `token`, whose segments and header ``CallerTokenRouter`` read to route it.
-    package nonisolated(nonsending) func verify(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> VerifiedJWT {
-        try await verified(.read(token, read))
-    }
-
     /// Verifies a token parsed before (a caller read an unverified claim to choose the keys),
     /// held to this verifier's limits too.
     package nonisolated(nonsending) func verify(_ jws: CompactJWS) async throws(FederateError) -> VerifiedJWT {
@@ -121,8 +113,6 @@ public struct JWTVerifier: Sendable {
     /// What an async verification starts from.
     private enum Input {
         case token(String)
-        /// A token whose header the router read.
-        case read(String, CompactJWS.HeaderRead)
         case parsed(CompactJWS)
     }
 
@@ -157,9 +147,6 @@ public struct JWTVerifier: Sendable {
         switch input {
         case .token(let token):
             jws = try parse(token)
-        case .read(let token, let read):
-            jws = try CompactJWS(parsing: token, limits: limits, headers: headers, read: read)
-            try checkHeader(of: jws)
         case .parsed(let parsed):
             try parsed.check(limits)
             try checkHeader(of: parsed)
@@ -219,19 +206,7 @@ public struct JWTVerifier: Sendable {
     /// The signature with the provider's keys (refreshed once on an unknown `kid`), then the
     /// payload and the rules.
     private nonisolated(nonsending) func check(_ jws: CompactJWS) async throws(FederateError) -> VerifiedJWT {
-        // Keys at hand are used without asking the provider through the protocol: with warm
-        // keys a verification makes no async call at all.
-        guard let keySet = keysAtHand?.keySetAtHand else {
-            return try accept(jws, signature: try await keys.verifySignature(of: jws, with: signature))
-        }
-        let result: JWSSignatureVerifier.Result
-        do throws(FederateError) {
-            result = try signature.verify(jws, keySet: keySet)
-        } catch  where error.code == .unknownKey {
-            guard let refreshed = try await keys.refreshedKeySet(after: keySet) else { throw error }
-            result = try signature.verify(jws, keySet: refreshed)
-        }
-        return try accept(jws, signature: result)
+        try accept(jws, signature: try await keys.verifySignature(of: jws, with: signature))
     }
 
     private func check(_ jws: CompactJWS, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {

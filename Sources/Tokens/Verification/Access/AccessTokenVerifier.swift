@@ -52,14 +52,6 @@ public struct AccessTokenVerifier: TokenVerifier {
 
 }
 
-extension AccessTokenVerifier: JWSTokenVerifier {
-    package nonisolated(nonsending) func verify(
-        _ token: String, read: CompactJWS.HeaderRead
-    ) async throws(FederateError) -> VerifiedToken {
-        VerifiedToken(accessToken: try AccessToken(try await pipeline.verify(token, read: read)), providerID: providerID)
-    }
-}
-
 extension TokenKind {
     /// An RFC 9068 JWT access token.
     package static let accessToken = TokenKind(rawValue: "access_token")

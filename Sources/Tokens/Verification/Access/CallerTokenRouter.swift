@@ -7,8 +7,8 @@
 /// - anything else (an opaque token, an encrypted JWT) goes to `introspection`.
 ///
 /// A token no configured verifier takes is ``FederateError/Code/tokenTypeMismatch``. The
-/// header is read once, to route; Federate's own verifiers continue from that read, so the
-/// token is still parsed once, and check everything, `typ` included.
+/// header is read to route (headers seen before are remembered, by their exact bytes); the
+/// verifier routed to checks everything again, `typ` included.
 public struct CallerTokenRouter: TokenVerifier {
     /// ID tokens (a provider's `bearerVerifier()`, an ``IDTokenBearerVerifier``), or `nil` to refuse them.
     package let idTokens: (any TokenVerifier)?
@@ -16,12 +16,6 @@ public struct CallerTokenRouter: TokenVerifier {
     package let accessTokens: (any TokenVerifier)?
     /// Introspection (`IntrospectionClient`), or `nil` to refuse opaque tokens.
     package let introspection: (any TokenVerifier)?
-    /// ``idTokens`` when it continues from the router's read, found once here; `nil` when it
-    /// cannot (it then verifies the token whole).
-    private let idTokensContinuing: DirectTokenVerifier?
-    /// ``accessTokens`` when it continues from the router's read, found once here; `nil` when
-    /// it cannot.
-    private let accessTokensContinuing: DirectTokenVerifier?
     /// The headers of tokens routed and accepted, shared by copies of this router.
     let headers = JOSEHeaderCache()
 
@@ -33,32 +27,29 @@ public struct CallerTokenRouter: TokenVerifier {
         self.idTokens = idTokens
         self.accessTokens = accessTokens
         self.introspection = introspection
-        self.idTokensContinuing = DirectTokenVerifier(continuingFromHeaderRead: idTokens)
-        self.accessTokensContinuing = DirectTokenVerifier(continuingFromHeaderRead: accessTokens)
     }
 
     public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedToken {
         var token = token
         token.makeContiguousUTF8()
         let read = Self.readHeader(token, headers: headers)
-        let (verifier, continuing): ((any TokenVerifier)?, DirectTokenVerifier?)
+        let verifier: (any TokenVerifier)?
         switch Self.shape(of: read) {
-        case .accessToken: (verifier, continuing) = (accessTokens, accessTokensContinuing)
-        case .otherJWS: (verifier, continuing) = (idTokens, idTokensContinuing)
-        case .opaque: (verifier, continuing) = (nil, nil)
+        case .accessToken: verifier = accessTokens
+        case .otherJWS: verifier = idTokens
+        case .opaque: verifier = nil
         }
         guard let verifier, let read else {
             guard let introspection else { throw Self.noVerifier }
             return try await introspection.verify(token)
         }
-        guard let continuing else { return try await verifier.verify(token) }
-        let caller = try await continuing.verify(token, read: read)
+        let verified = try await verifier.verify(token)
         if !read.remembered, case .success(let header) = read.header {
             token.utf8.withContiguousStorageIfAvailable {
                 headers.remember(UnsafeBufferPointer(rebasing: $0[..<read.segments.firstDot]), header)
             }
         }
-        return caller
+        return verified
     }
 
     enum Shape { case accessToken, otherJWS, opaque }
@@ -76,11 +67,4 @@ public struct CallerTokenRouter: TokenVerifier {
     }
 
     private static var noVerifier: FederateError { FederateError(.tokenTypeMismatch, "this API does not accept this kind of token") }
-}
-
-/// A ``TokenVerifier`` of Federate's own that continues from a header the
-/// ``CallerTokenRouter`` read, so a routed token is parsed once.
-package protocol JWSTokenVerifier: TokenVerifier {
-    /// Verifies `token`, whose segments and header `read` holds.
-    nonisolated(nonsending) func verify(_ token: String, read: CompactJWS.HeaderRead) async throws(FederateError) -> VerifiedToken
 }
