@@ -1,19 +1,16 @@
-package import FederateAccounts
-package import FederateRelyingParty
-package import FederateTokens
+import FederateAccounts
+import FederateRelyingParty
+import FederateTokens
 import Foundation
 
 /// Back-channel logout (OpenID Connect Back-Channel Logout 1.0): a form with a `logout_token`,
 /// verified by the logout-token rules of the one JWT pipeline with the provider's keys and client.
-package struct BackChannelLogoutReader: ProviderEventReader {
-    /// Creates the reader.
-    package init() {}
-
+struct BackChannelLogoutReader: ProviderEventReader {
     /// `backchannel-logout`.
-    package var route: ProviderEventRoute { .backChannelLogout }
+    var route: ProviderEventRoute { .backChannelLogout }
 
     /// The logout event of the token, remembered until the token expires (and five minutes more).
-    package func read(_ body: [UInt8], providerID: String, client: OpenIDClient) async throws(FederateError) -> ProviderEventBatch {
+    func read(_ body: [UInt8], providerID: String, client: OpenIDClient) async throws(FederateError) -> ProviderEventBatch {
         guard let text = String(validating: body, as: UTF8.self), let token = try FormURLEncoding.decode(text)["logout_token"] else {
             throw FederateError(.invalidRequest, "the body has no logout_token")
         }

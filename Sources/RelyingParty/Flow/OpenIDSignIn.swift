@@ -12,7 +12,7 @@ public struct OpenIDSignIn: Sendable, CustomStringConvertible {
     public let idToken: IDToken
     /// The UserInfo claims, when they were fetched (their `sub` equals the ID token's, byte
     /// for byte); `nil` otherwise.
-    package let userInfo: JSONMembers?
+    let userInfo: JSONMembers?
 
     /// A sign-in from `tokens`, which must carry a verified ID token (`invalid_token_response`
     /// otherwise: the one place that rule is written), and `userInfo` already checked against it.
