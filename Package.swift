@@ -141,19 +141,19 @@ let package = Package(
         ),
         .target(
             name: "FederateApple",
-            dependencies: ["FederateTokens", "FederateRelyingParty", "FederateAccounts", logging] + crypto,
+            dependencies: ["FederateTokens", "FederateRelyingParty", "FederateAccounts", "FederateOIDC"] + crypto,
             path: "Providers/Apple",
             swiftSettings: strict
         ),
         .target(
             name: "FederateGoogle",
-            dependencies: ["FederateTokens", "FederateRelyingParty", "FederateAccounts", logging],
+            dependencies: ["FederateTokens", "FederateRelyingParty", "FederateAccounts", "FederateOIDC"],
             path: "Providers/Google",
             swiftSettings: strict
         ),
         .target(
             name: "FederateMicrosoft",
-            dependencies: ["FederateTokens", "FederateRelyingParty", "FederateAccounts", logging],
+            dependencies: ["FederateTokens", "FederateRelyingParty", "FederateAccounts", "FederateOIDC"],
             path: "Providers/Microsoft",
             swiftSettings: strict
         ),

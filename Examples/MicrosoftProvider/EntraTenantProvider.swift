@@ -51,9 +51,8 @@ public struct EntraTenantProvider: SignInProvider, BearerTokenSource {
     }
 
     public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> Credential {
-        let client = try await oidc.client()
-        let tokens = try await client.finish(callback, pending: pending)
-        return try await client.completingWithUserInfo(try Credential(providerID: Self.providerID, tokens: tokens, rawNonce: pending.nonce))
+        let signIn = try await oidc.client().finish(callback, pending: pending)
+        return Credential(providerID: Self.providerID, signIn: signIn, rawNonce: pending.nonce)
     }
 
     public func revoke(_ tokens: ProviderTokens) async throws(FederateError) {

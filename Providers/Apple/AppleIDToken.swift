@@ -125,4 +125,3 @@ extension AppleIDTokenVerifier: TokenVerifier {
         VerifiedToken(idToken: try AppleIdentity(try await verifier.verify(token)).idToken, providerID: AppleProvider.providerID)
     }
 }
-

@@ -1,8 +1,8 @@
 public import FederateAccounts
+public import FederateOIDC
 public import FederateRelyingParty
 public import FederateTokens
 import Foundation
-package import Logging
 
 /// Sign in with Apple on a server, provider ID `apple.com`: the web flow with a Services ID,
 /// and codes that Apple's native SDK obtained for an app (bundle ID).
@@ -27,23 +27,15 @@ public struct AppleProvider: Sendable {
     /// The provider ID credentials carry.
     package static let providerID = "apple.com"
 
-    /// The Services ID: the client of the web flow.
-    package let servicesID: String
-    /// The team ID (the `iss` of client secrets).
-    package let teamID: String
-    /// The key ID of the `.p8` key.
-    package let keyID: String
+    /// The OpenID sign-in with Apple's profile and client secrets: `form_post` sign-ins,
+    /// refresh, revocation, warming and server-to-server notifications.
+    public let openIDProvider: OIDCProvider
     /// Apple's issuer and endpoints (a stand-in's in tests).
-    package var endpoints: AppleEndpoints
-    /// The scopes requested (`name`, `email`); `openid` is always added.
-    package var scopes: [String]
+    package let endpoints: AppleEndpoints
     /// How an ID token's `nonce` relates to the raw nonce an app holds (native flows).
     package var nonceMode: AppleNonceMode
-    /// Discovery and keys kept between sign-ins (shared by copies of this value).
-    package let cache: ProviderCache
-    private let secrets: [ExactString: AppleClientSecretCache]
     /// The Services ID and the bundle IDs: every `aud` Apple's tokens and notifications may carry.
-    package var clientIDs: [String] { secrets.keys.map(\.value).sorted() }
+    package let clientIDs: [String]
 
     /// Creates a provider. Throws `FederateError/Code/invalidKey` for a key that is not P-256.
     ///
@@ -70,44 +62,29 @@ public struct AppleProvider: Sendable {
                     teamID: teamID, keyID: keyID, clientID: clientID, privateKeyPEM: privateKeyPEM, lifetime: clientSecretLifetime,
                     audience: endpoints.issuer))
         }
-        self.servicesID = servicesID
-        self.teamID = teamID
-        self.keyID = keyID
-        self.endpoints = endpoints
-        self.scopes = scopes
-        self.nonceMode = nonceMode
-        self.cache = cache
-        self.secrets = secrets
-    }
-
-    /// A client for `clientID` (default: the Services ID) with a current client secret sent
-    /// in the form, as Apple requires. Ask for a client per flow: the secret inside renews.
-    /// Without `discovery`, discovery and keys come from `cache`.
-    package func client(
-        for clientID: String? = nil, discovery: DiscoveryClient? = nil,
-        httpClient: (any HTTPClient)? = nil, logger: Logger? = nil
-    ) async throws(FederateError) -> OpenIDClient {
-        let id = clientID ?? servicesID
-        guard let secretCache = secrets[ExactString(id)] else {
-            throw FederateError(.invalidConfiguration, "'\(id)' is neither the Services ID nor one of the configured bundle IDs")
+        self.clientIDs = secrets.keys.map(\.value).sorted()
+        var openIDProvider = OIDCProvider(
+            providerID: Self.providerID, issuer: endpoints.issuer, clientID: servicesID, clientSecret: nil,
+            scopes: ["openid"] + scopes.filter { $0 != "openid" }, customParameters: [:], profile: AppleProfile(endpoints: endpoints),
+            cache: cache)
+        // A current client secret, sent in the form as Apple requires, for the client of each flow.
+        openIDProvider.authenticate = { [secrets, clock = cache.clock] (clientID) throws(FederateError) in
+            guard let secretCache = secrets[ExactString(clientID)] else {
+                throw FederateError(.invalidConfiguration, "'\(clientID)' is neither the Services ID nor one of the configured bundle IDs")
+            }
+            return .clientSecretPost(secret: try secretCache.secret(now: clock.now))
         }
-        let authentication = ClientAuthentication.clientSecretPost(secret: try secretCache.secret(now: cache.clock.now))
-        return try await cache.client(
-            issuer: endpoints.issuer, clientID: id, profile: AppleProfile(endpoints: endpoints), discovery: discovery,
-            httpClient: httpClient, logger: logger
-        ) { _ in authentication }
+        openIDProvider.responseMode = scopes.contains("name") || scopes.contains("email") ? .formPost : nil
+        openIDProvider.sendsLoginHint = false
+        openIDProvider.completesFromUserInfo = false
+        openIDProvider.events = AppleNotificationReader(clientIDs: IdentifierSet(clientIDs), endpoints: endpoints)
+        self.openIDProvider = openIDProvider
+        self.endpoints = endpoints
+        self.nonceMode = nonceMode
     }
 
-    /// The web authorization request: `response_mode=form_post` whenever `name` or `email`
-    /// is requested (Apple refuses anything else then), state, nonce and PKCE.
-    package func authorizationRequest(
-        with client: OpenIDClient, redirectURI: String, intent: AuthorizationIntent = .signIn
-    ) async throws(FederateError) -> BuiltAuthorizationRequest {
-        let needsFormPost = scopes.contains("name") || scopes.contains("email")
-        return try await client.authorizationRequest(
-            providerID: Self.providerID, redirectURI: redirectURI, scopes: ["openid"] + scopes.filter { $0 != "openid" },
-            responseMode: needsFormPost ? .formPost : nil, intent: intent)
-    }
+    /// Discovery and keys kept between sign-ins (shared by copies of this value).
+    package var cache: ProviderCache { openIDProvider.cache }
 
     /// Exchanges a code from Apple's native SDK and returns the account layer's credential
     /// (provider `apple.com`): the client is the app's bundle ID (one of `bundleIDs`) and no
@@ -115,15 +92,9 @@ public struct AppleProvider: Sendable {
     /// provider's `nonceMode` says (raw, or the SHA-256 hex the app sent to Apple). Apple's
     /// own claims: ``AppleIdentity`` of the credential's `idToken`.
     public func exchangeNativeCode(_ code: String, bundleID: String, rawNonce: String? = nil) async throws(FederateError) -> Credential {
-        let client = try await self.client(for: bundleID)
+        let client = try await openIDProvider.client(for: bundleID)
         let tokens = try await client.exchange(code: code, redirectURI: nil, nonce: rawNonce.map(nonceMode.expectedClaim(for:)))
-        return try Self.credential(tokens: tokens, user: nil, rawNonce: rawNonce, nonceMode: nonceMode)
-    }
-
-    /// Revokes a token (`hint`: `refresh_token` or `access_token`). Deleting an account
-    /// should revoke its refresh token (App Store Review Guideline 5.1.1(v)).
-    package func revoke(_ token: String, hint: String = "refresh_token", client: OpenIDClient) async throws(FederateError) {
-        try await client.revoke(token, hint: hint)
+        return try Self.credential(signIn: try OpenIDSignIn(tokens: tokens), user: nil, rawNonce: rawNonce, nonceMode: nonceMode)
     }
 }
 

@@ -160,4 +160,3 @@ extension FirebaseIDTokenVerifier: TokenVerifier {
         return VerifiedToken(idToken: idToken, providerID: "firebase")
     }
 }
-

@@ -63,4 +63,3 @@ extension GoogleIDTokenVerifier: TokenVerifier {
         VerifiedToken(idToken: try await verifier.verify(token), providerID: GoogleProvider.providerID)
     }
 }
-

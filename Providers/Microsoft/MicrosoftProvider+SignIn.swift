@@ -1,37 +1,22 @@
+public import FederateOIDC
 public import FederateAccounts
 public import FederateRelyingParty
 public import FederateTokens
 
-extension MicrosoftProvider: SignInProvider {
-    /// `microsoft.com`.
-    public var providerID: String { Self.providerID }
-
+/// Sign-ins whose credential's email is never marked verified (Entra's `email` is not verified
+/// by Microsoft; see ``MicrosoftAccount``); Entra has no RFC 7009 revocation endpoint, so
+/// revoking does nothing.
+extension MicrosoftProvider: OpenIDSignInProvider {
     /// RP-initiated logout, bearer ID tokens, warming and token refresh.
     public var capabilities: ProviderCapabilities {
-        ProviderCapabilities(logout: self, bearerTokens: self, warming: self, tokenRefresh: self)
+        ProviderCapabilities(logout: self, bearerTokens: self, warming: openIDProvider, tokenRefresh: openIDProvider)
     }
-
-    public func beginSignIn(_ request: SignInRequest) async throws(FederateError) -> BuiltAuthorizationRequest {
-        try await authorizationRequest(
-            with: try await client(), redirectURI: request.redirectURI, loginHint: request.loginHint, intent: request.intent)
-    }
-
-    /// Finishes the code flow. The credential's email is never marked verified: Entra's
-    /// `email` is not verified by Microsoft (see ``MicrosoftAccount``).
-    public func completeSignIn(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> Credential {
-        let tokens = try await client().finish(callback, pending: pending)
-        return try Credential(providerID: Self.providerID, tokens: tokens, rawNonce: pending.nonce, emailVerified: false)
-    }
-
-    /// Entra has no RFC 7009 revocation endpoint: nothing to do.
-    public func revoke(_ tokens: ProviderTokens) async throws(FederateError) {}
 
     /// A credential from an ID token obtained elsewhere (an app's MSAL sign-in sent to the
     /// server), verified like a sign-in's: tenant template and list, this client in `aud`, `nonce`
     /// when `rawNonce` is given.
     public func credential(idToken: String, rawNonce: String? = nil) async throws(FederateError) -> Credential {
-        let verified = try await client().idTokenVerifier.verify(idToken, expecting: IDTokenExpectations(nonce: rawNonce))
-        return Credential(providerID: Self.providerID, idToken: verified, rawNonce: rawNonce, emailVerified: false)
+        try await openIDProvider.credential(idToken: idToken, rawNonce: rawNonce)
     }
 }
 
@@ -59,15 +44,4 @@ extension MicrosoftProvider: BearerTokenSource {
             IDTokenBearerVerifier(providerID: Self.providerID, verifier: try await client().idTokenVerifier)
         }
     }
-}
-
-/// The authority's discovery document and key set, fetched ahead of the first sign-in.
-extension MicrosoftProvider: WarmableProvider {
-    /// Fetches the authority's discovery document and key set into the provider's cache.
-    public func warm() async throws(FederateError) {
-        try await cache.warm(issuer: authority, profile: profile)
-    }
-
-    /// Whether the authority's discovery document and key set are in the provider's cache.
-    public var isWarm: Bool { cache.isWarm(issuer: authority, profile: profile) }
 }

@@ -1,6 +1,6 @@
 public import FederateRelyingParty
 public import FederateTokens
-package import Logging
+public import FederateOIDC
 
 /// Sign in with Microsoft (Entra ID work and school accounts, and personal Microsoft
 /// accounts) through the authorization-code flow, provider ID `microsoft.com`.
@@ -22,22 +22,13 @@ public struct MicrosoftProvider: Sendable {
     /// The provider ID credentials carry.
     package static let providerID = "microsoft.com"
 
-    /// The application (client) ID of the app registration.
-    package let clientID: String
-    /// The client secret; `nil` for a public client (a native app).
-    package let clientSecret: String?
+    /// The OpenID sign-in at the audience's authority with Microsoft's profile, never completed
+    /// from UserInfo (Graph's) and never taking Entra's `email` as verified: refresh and warming.
+    public let openIDProvider: OIDCProvider
     /// Who may sign in.
     package let audience: MicrosoftAudience
-    /// The authority host (a stand-in's in tests).
-    package let endpoints: MicrosoftEndpoints
-    /// The scopes requested; `openid` is always added.
-    package var scopes: [String]
-    /// Further authorization parameters, such as `domain_hint` (reserved names are dropped by the core).
-    package var customParameters: [String: String]
     /// The profile the core applies.
     package let profile: MicrosoftProfile
-    /// Discovery and keys kept between sign-ins (shared by copies of this value).
-    package let cache: ProviderCache
 
     /// Creates a provider; throws `invalid_configuration` for a tenant audience or tenant list
     /// with an ill-formed or no tenant ID, or personal accounts listed for `organizations`.
@@ -49,38 +40,19 @@ public struct MicrosoftProvider: Sendable {
         if case .tenant(let id) = audience, !TenantIDFormat.guid.accepts(id) {
             throw FederateError(.invalidConfiguration, "a tenant audience is the tenant's ID, a lower-case GUID")
         }
-        self.clientID = clientID
-        self.clientSecret = clientSecret
+        let profile = try MicrosoftProfile(audience: audience, endpoints: endpoints)
+        var openIDProvider = OIDCProvider(
+            providerID: Self.providerID, issuer: endpoints.authority(audience.segment), clientID: clientID, clientSecret: clientSecret,
+            scopes: scopes, customParameters: customParameters, profile: profile, cache: cache)
+        openIDProvider.completesFromUserInfo = false
+        openIDProvider.trustsEmailVerified = false
+        self.openIDProvider = openIDProvider
         self.audience = audience
-        self.endpoints = endpoints
-        self.scopes = scopes
-        self.customParameters = customParameters
-        self.profile = try MicrosoftProfile(audience: audience, endpoints: endpoints)
-        self.cache = cache
+        self.profile = profile
     }
 
-    /// The authority discovery is fetched under: `HOST/SEGMENT/v2.0`.
-    package var authority: String { endpoints.authority(audience.segment) }
-
-    /// Discovers the authority's configuration and returns a client with `profile`. Without
-    /// `discovery`, discovery and keys come from `cache`.
-    package func client(
-        discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil, logger: Logger? = nil
-    ) async throws(FederateError) -> OpenIDClient {
-        try await cache.client(
-            issuer: authority, clientID: clientID, profile: profile, discovery: discovery, httpClient: httpClient, logger: logger
-        ) { [clientSecret] (metadata) throws(FederateError) in
-            try ClientAuthentication.negotiate(metadata: metadata, secret: clientSecret, privateKey: nil)
-        }
-    }
-
-    /// Builds an authorization request with this provider's scopes and custom parameters.
-    package func authorizationRequest(
-        with client: OpenIDClient, redirectURI: String, prompt: String? = nil, loginHint: String? = nil, maxAge: Duration? = nil,
-        intent: AuthorizationIntent = .signIn
-    ) async throws(FederateError) -> BuiltAuthorizationRequest {
-        try await client.authorizationRequest(
-            providerID: Self.providerID, redirectURI: redirectURI, scopes: scopes, prompt: prompt, loginHint: loginHint, maxAge: maxAge,
-            customParameters: customParameters, intent: intent)
+    /// Discovers the authority's configuration and returns a client with `profile`.
+    package func client() async throws(FederateError) -> OpenIDClient {
+        try await openIDProvider.client()
     }
 }

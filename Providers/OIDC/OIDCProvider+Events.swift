@@ -1,26 +1,17 @@
 public import FederateAccounts
-import FederateRelyingParty
 public import FederateTokens
-import Foundation
 
 extension OIDCProvider: ProviderEventSource {
-    /// Back-channel logout (OpenID Connect Back-Channel Logout 1.0).
-    public var eventRoutes: Set<ProviderEventRoute> { [.backChannelLogout] }
+    /// Back-channel logout; for a provider module, the route of its own events.
+    public var eventRoutes: Set<ProviderEventRoute> { [events.route] }
 
-    /// Verifies a back-channel logout request (`logout_token=…`, the logout-token rules of the
-    /// one JWT pipeline, with this provider's keys and client) and returns its logout event.
+    /// Verifies a delivery on ``eventRoutes`` (`invalid_request` on another route) with this
+    /// provider's keys and client and returns what it means for the identities: for
+    /// back-channel logout (`logout_token=…`, the logout-token rules of the one JWT pipeline),
+    /// its logout event.
     public func receiveEvents(on route: ProviderEventRoute, body: [UInt8]) async throws(FederateError) -> ProviderEventBatch {
-        guard route == .backChannelLogout else { throw FederateError(.invalidRequest, "this provider receives back-channel logout only") }
-        guard let text = String(validating: body, as: UTF8.self), let token = try FormURLEncoding.decode(text)["logout_token"] else {
-            throw FederateError(.invalidRequest, "the body has no logout_token")
-        }
-        let client = try await client()
-        let logout = try await BackChannelLogoutVerifier(client: client).verify(token)
-        let now = client.clock.now.timeIntervalSince1970
-        let expiresAt = logout.claims["exp"].flatMap(NumericDate.init(json:))?.secondsSince1970 ?? now
-        return ProviderEventBatch(
-            events: [.logout(providerID: id, subject: logout.subject, sessionID: logout.sessionID)],
-            deliveryID: "logout \(logout.issuer) \(logout.tokenID)", rememberFor: .seconds(max(0, expiresAt - now) + 300))
+        guard route == events.route else { throw FederateError(.invalidRequest, "this provider receives \(events.route.rawValue) only") }
+        return try await events.read(body, providerID: id, client: try await client())
     }
 }
 

@@ -46,6 +46,23 @@ public struct OIDCProvider: Sendable {
     /// provider binds its tokens to it. `nil` (the default): bearer tokens.
     public var dpop: DPoPProofSigner?
 
+    /// Per-call client authentication, when a provider module decides it for each client ID
+    /// (Apple's client-secret JWTs, renewed before they expire); `nil`: ``authentication``,
+    /// else negotiated from discovery.
+    package var authenticate: (@Sendable (_ clientID: String) throws(FederateError) -> ClientAuthentication)?
+    /// How the provider answers sign-ins (Apple's `form_post`); `nil`: the redirect's query.
+    package var responseMode: ResponseMode?
+    /// Whether a sign-in's `login_hint` is sent (Apple takes none).
+    package var sendsLoginHint = true
+    /// Whether a sign-in is completed from UserInfo when discovery advertises an endpoint
+    /// (Apple has none; Entra's, on Microsoft Graph, takes only Graph's access tokens).
+    package var completesFromUserInfo = true
+    /// Whether the provider's `email_verified` is believed (Entra's `email` is not verified by Microsoft).
+    package var trustsEmailVerified = true
+    /// What the provider POSTs out of band, and how it is read: back-channel logout unless a
+    /// provider module reads other events (Google's RISC, Apple's notifications).
+    package var events: any ProviderEventReader = BackChannelLogoutReader()
+
     /// Creates a provider. `id` must be `oidc.` followed by 1–64 letters, digits, `-`, `_` or `.`;
     /// `issuer` HTTPS, or plain HTTP on a loopback host (else `insecure_endpoint` or `invalid_url`,
     /// at once: an application with an insecure issuer does not start).
@@ -65,7 +82,19 @@ public struct OIDCProvider: Sendable {
         // HTTP on a loopback host (development).
         try EndpointSecurity.validate(
             issuer, field: "issuer", destination: DestinationPolicy(issuer: issuer, allowing: profile.privateNetworkAllowList))
-        self.id = id
+        self.init(
+            providerID: id, issuer: issuer, clientID: clientID, clientSecret: clientSecret, privateKey: privateKey, scopes: scopes,
+            customParameters: customParameters, profile: profile, cache: cache)
+    }
+
+    /// The OpenID sign-in of a provider module (`google.com`, `apple.com`, `microsoft.com`):
+    /// its provider ID, issuer and profile, checked by the module.
+    package init(
+        providerID: String, issuer: String, clientID: String, clientSecret: String?,
+        privateKey: (key: JWSSigningKey, algorithm: JWSAlgorithm)? = nil, scopes: [String], customParameters: [String: String],
+        profile: any OpenIDProviderProfile, cache: ProviderCache
+    ) {
+        self.id = providerID
         self.issuer = issuer
         self.clientID = clientID
         self.clientSecret = clientSecret
@@ -89,26 +118,40 @@ public struct OIDCProvider: Sendable {
         discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil,
         logger: Logger? = nil
     ) async throws(FederateError) -> OpenIDClient {
+        try await client(for: clientID, discovery: discovery, httpClient: httpClient, logger: logger)
+    }
+
+    /// ``client(discovery:httpClient:logger:)`` for another client ID of the same provider
+    /// (an app's bundle ID at Apple).
+    package func client(
+        for clientID: String, discovery: DiscoveryClient? = nil, httpClient: (any HTTPClient)? = nil, logger: Logger? = nil
+    ) async throws(FederateError) -> OpenIDClient {
         try await cache.client(
-            issuer: issuer, clientID: clientID, profile: profile, discovery: discovery, httpClient: httpClient, logger: logger,
-            authentication: negotiated
-        ).withDPoP(dpop)
+            issuer: issuer, clientID: clientID, profile: profile, discovery: discovery, httpClient: httpClient, logger: logger
+        ) { (metadata) throws(FederateError) in
+            if let authenticate { return try authenticate(clientID) }
+            if let authentication { return authentication }
+            return try ClientAuthentication.negotiate(metadata: metadata, secret: clientSecret, privateKey: privateKey)
+        }.withDPoP(dpop)
     }
 
-    private func negotiated(_ metadata: ProviderMetadata) throws(FederateError) -> ClientAuthentication {
-        if let authentication { return authentication }
-        return try ClientAuthentication.negotiate(metadata: metadata, secret: clientSecret, privateKey: privateKey)
-    }
-
-    /// Builds an authorization request with this provider's scopes and custom parameters,
-    /// delivered as `delivery` says (`nil`: in the URL): pushed (PAR) and/or as a signed
-    /// request object (JAR).
+    /// Builds an authorization request with this provider's scopes, custom parameters and
+    /// response mode, delivered as `delivery` says (`nil`: in the URL): pushed (PAR) and/or
+    /// as a signed request object (JAR).
     package func authorizationRequest(
-        with client: OpenIDClient, redirectURI: String, delivery: AuthorizationDelivery? = nil, responseMode: ResponseMode? = nil,
-        prompt: String? = nil, loginHint: String? = nil, maxAge: Duration? = nil, intent: AuthorizationIntent = .signIn
+        with client: OpenIDClient, redirectURI: String, delivery: AuthorizationDelivery? = nil, prompt: String? = nil,
+        loginHint: String? = nil, maxAge: Duration? = nil, intent: AuthorizationIntent = .signIn
     ) async throws(FederateError) -> BuiltAuthorizationRequest {
         try await client.authorizationRequest(
             providerID: id, redirectURI: redirectURI, delivery: delivery, scopes: scopes, responseMode: responseMode, prompt: prompt,
-            loginHint: loginHint, maxAge: maxAge, customParameters: customParameters, intent: intent)
+            loginHint: sendsLoginHint ? loginHint : nil, maxAge: maxAge, customParameters: customParameters, intent: intent)
+    }
+
+    /// The callback validated, the code exchanged, the ID token verified, then the sign-in
+    /// completed from UserInfo (``completesFromUserInfo``).
+    package func finish(_ callback: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> OpenIDSignIn {
+        let client = try await client()
+        let signIn = try await client.finish(callback, pending: pending)
+        return completesFromUserInfo ? try await client.completingWithUserInfo(signIn) : signIn
     }
 }

@@ -75,19 +75,25 @@ public struct Credential: Sendable, CustomStringConvertible {
         self.profile = profile ?? ProviderProfile(idToken: idToken)
     }
 
-    /// A credential from the tokens of a finished sign-in (`OpenIDClient/finish(_:pending:)`).
-    /// Throws `invalid_token_response` when the token set has no verified ID token.
-    public init(providerID: String, tokens: TokenSet, rawNonce: String? = nil) throws(FederateError) {
-        try self.init(providerID: providerID, tokens: tokens, rawNonce: rawNonce, emailVerified: nil)
+    /// A credential from a finished sign-in (`OpenIDClient/finish(_:pending:)`): its verified ID
+    /// token, its tokens, and the profile of the ID token, completed from UserInfo when the
+    /// provider module fetched it (the ID token's values win; `email_verified` comes from
+    /// whichever source gave the email).
+    public init(providerID: String, signIn: OpenIDSignIn, rawNonce: String? = nil) {
+        self.init(providerID: providerID, signIn: signIn, rawNonce: rawNonce, nonceClaim: nil, emailVerified: nil, profile: nil)
     }
 
-    /// ``init(providerID:tokens:rawNonce:)`` with a provider module's reading of
-    /// `email_verified` (`nil`: the token's Boolean).
-    package init(providerID: String, tokens: TokenSet, rawNonce: String?, emailVerified: Bool?) throws(FederateError) {
+    /// ``init(providerID:signIn:rawNonce:)`` with a provider module's readings: what the ID
+    /// token's `nonce` must be (`nil`: `rawNonce`), whether the email is verified (`nil`: the
+    /// sign-in's reading) and the profile (`nil`: the sign-in's).
+    package init(
+        providerID: String, signIn: OpenIDSignIn, rawNonce: String?, nonceClaim: String?, emailVerified: Bool?, profile: ProviderProfile?
+    ) {
         self.init(
-            providerID: providerID, idToken: try tokens.requireIDToken(), accessToken: tokens.accessToken,
-            refreshToken: tokens.refreshToken, rawNonce: rawNonce, emailVerified: emailVerified, accessTokenExpiresAt: tokens.expiresAt,
-            rawIDToken: tokens.idToken, grantedScopes: tokens.grantedScopes)
+            providerID: providerID, subject: signIn.idToken.subject, email: signIn.email,
+            emailVerified: emailVerified ?? signIn.emailVerified, idToken: signIn.idToken, tokens: ProviderTokens(signIn.tokens),
+            rawNonce: rawNonce, nonceClaim: nonceClaim ?? rawNonce, profile: profile ?? ProviderProfile(signIn: signIn),
+            rawIDToken: signIn.tokens.idToken, authenticatedAt: nil, fromUserEndpoint: false, grantedScopes: signIn.tokens.grantedScopes)
     }
 
     /// A credential from an identity established some other way (an already verified
@@ -131,7 +137,7 @@ public struct Credential: Sendable, CustomStringConvertible {
             grantedScopes: [])
     }
 
-    /// Every field as given (`completed(withUserInfo:)`).
+    /// Every field as given.
     init(
         providerID: String, subject: String, email: String?, emailVerified: Bool, idToken: IDToken?, tokens: ProviderTokens,
         rawNonce: String?, nonceClaim: String?, profile: ProviderProfile, rawIDToken: String?, authenticatedAt: Date?,

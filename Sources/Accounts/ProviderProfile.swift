@@ -1,4 +1,5 @@
 public import FederateTokens
+package import FederateRelyingParty
 /// What an identity provider says about the user: the profile part of a ``Credential``.
 ///
 /// Stores keep the typed fields; ``claims`` (the raw ID-token claims) only travels in the
@@ -33,5 +34,14 @@ public struct ProviderProfile: Sendable, Hashable {
         self.init(
             displayName: idToken.name, email: idToken.email, photoURL: idToken.picture,
             username: idToken["preferred_username"]?.stringValue, claims: idToken.claims)
+    }
+
+    /// The profile of a finished sign-in: the ID token's `name`, `email`, `picture` and
+    /// `preferred_username`, each completed from UserInfo where the ID token has none, and
+    /// every claim of both (OpenID Connect Core §5.3.2).
+    package init(signIn: OpenIDSignIn) {
+        self.init(
+            displayName: signIn.userClaim("name"), email: signIn.email, photoURL: signIn.userClaim("picture"),
+            username: signIn.userClaim("preferred_username"), claims: signIn.claims)
     }
 }

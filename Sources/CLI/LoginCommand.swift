@@ -125,7 +125,7 @@ struct LoginCommand: AsyncParsableCommand {
         // The browser's page waits for the code exchange: it says "finished" only if it worked.
         let tokens: TokenSet
         do {
-            tokens = try await openID.finish(response, pending: built.pending)
+            tokens = try await openID.finish(response, pending: built.pending).tokens
         } catch {
             await listener.finish(succeeded: false)
             throw error

@@ -29,7 +29,7 @@ extension AccountsTests {
 
             /// Plays the browser (the dev provider auto-approves `alice`, or the `loginHint` user)
             /// and finishes the code flow; the core verifies the ID token (signature, iss, aud, nonce).
-            func signIn(loginHint: String? = nil) async throws -> (TokenSet, PendingAuthorization) {
+            func signIn(loginHint: String? = nil) async throws -> (OpenIDSignIn, PendingAuthorization) {
                 let built = try await client.authorizationRequest(
                     providerID: id, redirectURI: EndToEndTests.redirectURI, loginHint: loginHint)
                 let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
@@ -40,14 +40,15 @@ extension AccountsTests {
 
             /// A credential from a sign-in, through the token set.
             func credential(loginHint: String? = nil) async throws -> Credential {
-                let (tokens, pending) = try await signIn(loginHint: loginHint)
-                return try Credential(providerID: id, tokens: tokens, rawNonce: pending.nonce)
+                let (finished, pending) = try await signIn(loginHint: loginHint)
+                return Credential(providerID: id, signIn: finished, rawNonce: pending.nonce)
             }
 
             /// A credential from a raw ID token verified by hand with the core's verifier
             /// (the route for ID tokens that arrive from apps).
             func credentialFromRawIDToken() async throws -> Credential {
-                let (tokens, pending) = try await signIn()
+                let (finished, pending) = try await signIn()
+                let tokens = finished.tokens
                 let idToken = try await IDTokenVerifier(policy: client.policy, keys: client.keys)
                     .verify(try #require(tokens.idToken), expecting: IDTokenExpectations(nonce: pending.nonce))
                 return Credential(
@@ -64,9 +65,9 @@ extension AccountsTests {
                 // The dev provider reports real time in `auth_time`; the service starts ten minutes behind.
                 try await kind.withService(clockBehind: 600) { accounts, clock in
                     // A credential whose raw nonce is not the ID token's nonce is refused.
-                    let (tokens, _) = try await dev.signIn()
+                    let (finished, _) = try await dev.signIn()
                     await expectError(.nonceMismatch) {
-                        try await accounts.signIn(with: try Credential(providerID: dev.id, tokens: tokens, rawNonce: "another nonce"))
+                        try await accounts.signIn(with: Credential(providerID: dev.id, signIn: finished, rawNonce: "another nonce"))
                     }
 
                     // Sign in with the first provider: a new user.

@@ -52,9 +52,10 @@ struct ObservabilityTests {
             let redirect = try await http.send(HTTPRequest(url: built.url))
             let location = try #require(redirect.header("Location"))
             let callback = try AuthorizationResponse(redirectURL: location)
-            let tokens = try await client.finish(callback, pending: built.pending)
+            let finished = try await client.finish(callback, pending: built.pending)
+            let tokens = finished.tokens
             let result = try await accounts.signIn(
-                with: try Credential(providerID: "oidc.dev", tokens: tokens, rawNonce: built.pending.nonce))
+                with: Credential(providerID: "oidc.dev", signIn: finished, rawNonce: built.pending.nonce))
             let sessionToken = try #require(result.sessionToken)
             _ = try await accounts.verifySession(sessionToken)
 
@@ -120,7 +121,8 @@ struct ObservabilityTests {
             let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
             let redirect = try await http.send(HTTPRequest(url: built.url))
             let tokens = try await client.finish(
-                try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+                try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending
+            ).tokens
             let idToken = try #require(tokens.idToken)
 
             // A day later the same token is expired; a mangled one is malformed.

@@ -43,8 +43,8 @@ extension AccountsTests {
                     providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", loginHint: user)
                 let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
                 let callback = try AuthorizationResponse(redirectURL: try #require(redirect.header("Location")))
-                return try Credential(
-                    providerID: "oidc.dev", tokens: try await client.finish(callback, pending: built.pending), rawNonce: built.pending.nonce
+                return Credential(
+                    providerID: "oidc.dev", signIn: try await client.finish(callback, pending: built.pending), rawNonce: built.pending.nonce
                 )
             }
 

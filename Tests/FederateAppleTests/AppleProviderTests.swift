@@ -109,10 +109,10 @@ struct AppleProviderTests {
         try await Self.with { _, apple in
             let credential = try await Self.signIn(apple)
             let refreshToken = try #require(credential.tokens.refreshToken)
-            _ = try await apple.refreshTokens(refreshToken, subject: credential.subject)
+            _ = try await apple.openIDProvider.refreshTokens(refreshToken, subject: credential.subject)
             try await apple.revoke(ProviderTokens(refreshToken: refreshToken))
             let dead = await #expect(throws: FederateError.self) {
-                try await apple.refreshTokens(refreshToken, subject: credential.subject)
+                try await apple.openIDProvider.refreshTokens(refreshToken, subject: credential.subject)
             }
             #expect(dead?.code == .invalidGrant)
         }

@@ -38,7 +38,7 @@ struct AppleFlavorTests {
             #expect(apple.user?.firstName == "Alice")
             #expect(apple.user?.lastName == "Example")
             #expect(apple.user?.email == "alice@example.com")
-            let tokens = try await client.finish(apple.response, pending: first.pending)
+            let tokens = try await client.finish(apple.response, pending: first.pending).tokens
 
             let verifier = try AppleIDTokenVerifier(
                 clientIDs: [Self.servicesID], endpoints: .at(provider.baseURL), httpClient: PatientTransport.shared)
@@ -53,7 +53,7 @@ struct AppleFlavorTests {
                 providerID: "apple.com", redirectURI: Flavor.redirectURI, scopes: scopes, responseMode: .formPost)
             let secondCallback = try await Flavor.authorize(second.url)
             #expect(secondCallback.parameters["user"] == nil)
-            _ = try await client.finish(secondCallback, pending: second.pending)
+            _ = try await client.finish(secondCallback, pending: second.pending).tokens
         }
     }
 

@@ -36,7 +36,7 @@ struct CancelTests {
             #expect(callback.parameters["state"] == built.pending.state)
             #expect(callback.parameters["code"] == nil)
 
-            let refused = await #expect(throws: FederateError.self) { try await client.finish(callback, pending: built.pending) }
+            let refused = await #expect(throws: FederateError.self) { try await client.finish(callback, pending: built.pending).tokens }
             #expect(refused?.providerError?.code == "access_denied")
         }
     }

@@ -47,7 +47,7 @@ struct DPoPDevProviderTests {
             let client = try await Self.client(provider, transport: recorder, signer: signer)
             let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: DevProviderTests.redirectURI)
             #expect(built.url.contains("dpop_jkt=" + signer.thumbprint))
-            let tokens = try await client.finish(try await DevProviderTests.authorize(built.url), pending: built.pending)
+            let tokens = try await client.finish(try await DevProviderTests.authorize(built.url), pending: built.pending).tokens
             #expect(tokens.tokenType == "DPoP" && tokens.isDPoPBound)
             #expect(tokens.idTokenClaims?.subject == "alice")
             // The access token is bound to the client's key (`cnf.jkt`).
@@ -95,7 +95,7 @@ struct DPoPDevProviderTests {
             let recorder = Recorder()
             let client = try await Self.client(provider, transport: recorder, signer: signer)
             let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: DevProviderTests.redirectURI)
-            let tokens = try await client.finish(try await DevProviderTests.authorize(built.url), pending: built.pending)
+            let tokens = try await client.finish(try await DevProviderTests.authorize(built.url), pending: built.pending).tokens
             #expect(tokens.isDPoPBound)
             #expect(signer.nonce(for: provider.issuer + "/token") != nil)
             _ = try await client.userInfo(accessToken: tokens.accessToken, expectedSubject: "alice")
@@ -113,7 +113,7 @@ struct DPoPDevProviderTests {
             let other = try await Self.client(provider, transport: PatientTransport.shared, signer: DPoPProofSigner())
             let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: DevProviderTests.redirectURI)
             let wrongKey = await #expect(throws: FederateError.self) {
-                try await other.finish(try await DevProviderTests.authorize(built.url), pending: built.pending)
+                try await other.finish(try await DevProviderTests.authorize(built.url), pending: built.pending).tokens
             }
             #expect(wrongKey?.code == "invalid_dpop_proof")
 
@@ -121,7 +121,7 @@ struct DPoPDevProviderTests {
             let plain = try await Self.client(provider, transport: PatientTransport.shared, signer: nil)
             let request = try await plain.authorizationRequest(providerID: "oidc.dev", redirectURI: DevProviderTests.redirectURI)
             #expect(!request.url.contains("dpop_jkt"))
-            let tokens = try await plain.finish(try await DevProviderTests.authorize(request.url), pending: request.pending)
+            let tokens = try await plain.finish(try await DevProviderTests.authorize(request.url), pending: request.pending).tokens
             #expect(tokens.tokenType == "Bearer")
             _ = try await plain.userInfo(accessToken: tokens.accessToken, expectedSubject: "alice")
         }

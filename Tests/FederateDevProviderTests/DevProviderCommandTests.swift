@@ -58,7 +58,7 @@ struct DevProviderCommandTests {
         )
         .withDPoP(signer)
         let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
-        let tokens = try await client.finish(try await DevProviderTests.authorize(built.url), pending: built.pending)
+        let tokens = try await client.finish(try await DevProviderTests.authorize(built.url), pending: built.pending).tokens
         #expect(tokens.isDPoPBound)
         #expect((signer.nonce(for: issuer + "/token") != nil) == required)
     }

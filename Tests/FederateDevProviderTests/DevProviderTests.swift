@@ -32,7 +32,7 @@ struct DevProviderTests {
 
     static func signIn(_ provider: DevProvider, client: OpenIDClient) async throws -> TokenSet {
         let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: redirectURI)
-        return try await client.finish(try await authorize(built.url), pending: built.pending)
+        return try await client.finish(try await authorize(built.url), pending: built.pending).tokens
     }
 
     @Test func fullFlowWithUserinfoRefreshAndRevocation() async throws {
@@ -62,7 +62,7 @@ struct DevProviderTests {
             let client = try await Self.client(provider, id: "dev-public", secret: nil)
             let built = try await client.authorizationRequest(
                 providerID: "oidc.dev", redirectURI: Self.redirectURI, loginHint: "bob@example.com")
-            let tokens = try await client.finish(try await Self.authorize(built.url), pending: built.pending)
+            let tokens = try await client.finish(try await Self.authorize(built.url), pending: built.pending).tokens
             #expect(tokens.idTokenClaims?.subject == "bob")
             #expect(tokens.idTokenClaims?.emailVerified == false)
         }
@@ -73,8 +73,8 @@ struct DevProviderTests {
             let client = try await Self.client(provider)
             let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: Self.redirectURI)
             let callback = try await Self.authorize(built.url)
-            _ = try await client.finish(callback, pending: built.pending)
-            let reused = await #expect(throws: FederateError.self) { try await client.finish(callback, pending: built.pending) }
+            _ = try await client.finish(callback, pending: built.pending).tokens
+            let reused = await #expect(throws: FederateError.self) { try await client.finish(callback, pending: built.pending).tokens }
             #expect(reused?.code == .invalidGrant)
 
             // The code from one request with another request's verifier fails PKCE.

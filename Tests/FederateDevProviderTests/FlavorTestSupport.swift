@@ -50,6 +50,6 @@ enum Flavor {
         let built = try await client.authorizationRequest(
             providerID: "oidc.dev", redirectURI: redirectURI, scopes: scopes, responseMode: responseMode, loginHint: loginHint,
             customParameters: customParameters)
-        return try await client.finish(try await authorize(built.url), pending: built.pending)
+        return try await client.finish(try await authorize(built.url), pending: built.pending).tokens
     }
 }

@@ -47,7 +47,7 @@ struct PushedAuthorizationTests {
             #expect(try Self.queryNames(built.url) == ["client_id", "request_uri"])
             let pushed = try #require(built.pushed)
             #expect(pushed.requestURI.hasPrefix("urn:ietf:params:oauth:request_uri:"))
-            let tokens = try await client.finish(try await Flavor.authorize(built.url), pending: built.pending)
+            let tokens = try await client.finish(try await Flavor.authorize(built.url), pending: built.pending).tokens
             #expect(tokens.idTokenClaims?.subject == "alice")
             // A request_uri is used once.
             let again = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
@@ -79,7 +79,7 @@ struct PushedAuthorizationTests {
 
             let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: Flavor.redirectURI, delivery: .automatic)
             #expect(built.pushed != nil)
-            let tokens = try await client.finish(try await Flavor.authorize(built.url), pending: built.pending)
+            let tokens = try await client.finish(try await Flavor.authorize(built.url), pending: built.pending).tokens
             #expect(tokens.idTokenClaims?.subject == "alice")
         }
     }
@@ -129,7 +129,7 @@ struct PushedAuthorizationTests {
             let claims = try JSONParser().parseObject(jws.payload)
             #expect(claims["iss"] == .string("keyed") && claims["aud"] == .string(provider.issuer) && claims["login_hint"] == "bob")
             #expect(claims["nonce"] == .string(front.pending.nonce) && claims["jti"] != nil && claims["nbf"] != nil)
-            let tokens = try await client.finish(try await Flavor.authorize(front.url), pending: front.pending)
+            let tokens = try await client.finish(try await Flavor.authorize(front.url), pending: front.pending).tokens
             #expect(tokens.idTokenClaims?.subject == "bob")
 
             let pushed = try await client.authorizationRequest(
@@ -137,7 +137,8 @@ struct PushedAuthorizationTests {
                 delivery: AuthorizationDelivery(push: .always, requestObject: signing))
             #expect(try Self.queryNames(pushed.url) == ["client_id", "request_uri"])
             #expect(
-                try await client.finish(try await Flavor.authorize(pushed.url), pending: pushed.pending).idTokenClaims?.subject == "alice")
+                try await client.finish(try await Flavor.authorize(pushed.url), pending: pushed.pending).tokens.idTokenClaims?.subject
+                    == "alice")
         }
     }
 

@@ -79,13 +79,13 @@ struct SecretsAcrossFlavoursTests {
             let built = try await oidc.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
             run.pending(built)
             let callback = try await Self.callback(built.url, run: run)
-            let tokens = try await client.finish(callback, pending: built.pending)
+            let tokens = try await client.finish(callback, pending: built.pending).tokens
             run.tokens(tokens)
             if let refreshToken = tokens.refreshToken {
                 run.tokens(try await client.refresh(refreshToken, previousIDToken: tokens.idTokenClaims))
                 await run.failure { _ = try await client.refresh(refreshToken) }  // rotated out
             }
-            await run.failure { _ = try await client.finish(callback, pending: built.pending) }  // code reused
+            await run.failure { _ = try await client.finish(callback, pending: built.pending).tokens }  // code reused
             await run.failure { _ = try await client.userInfo(accessToken: tokens.accessToken, expectedSubject: "someone-else") }
             run.check()
         }
@@ -99,20 +99,21 @@ struct SecretsAcrossFlavoursTests {
         let google = GoogleProvider(
             clientID: "dev-google.apps.googleusercontent.com", clientSecret: "dev-google-secret", endpoints: .at(provider.baseURL),
             cache: ProviderCache(httpClient: PatientTransport.shared))
-        let client = try await google.client(
+        let client = try await google.openIDProvider.client(
             discovery: DiscoveryClient(httpClient: PatientTransport.shared, logger: run.logs.logger), logger: run.logs.logger)
-        let built = try await google.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
+        let built = try await google.openIDProvider.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
         run.pending(built)
         let callback = try await Self.callback(built.url, run: run)
-        let tokens = try await client.finish(callback, pending: built.pending)
+        let signIn = try await client.finish(callback, pending: built.pending)
+        let tokens = signIn.tokens
         run.tokens(tokens)
-        run.saw(try Credential(providerID: google.providerID, tokens: tokens, rawNonce: built.pending.nonce))
+        run.saw(Credential(providerID: google.providerID, signIn: signIn, rawNonce: built.pending.nonce))
         let refreshToken = try #require(tokens.refreshToken)
         run.tokens(try await client.refresh(refreshToken))
-        try await google.revoke(refreshToken, client: client)
+        try await client.revoke(refreshToken)
         await run.failure { _ = try await client.refresh(refreshToken) }
-        await run.failure { try await google.revoke(refreshToken, client: client) }
-        await run.failure { _ = try await client.finish(callback, pending: built.pending) }  // code reused
+        await run.failure { try await client.revoke(refreshToken) }
+        await run.failure { _ = try await client.finish(callback, pending: built.pending).tokens }  // code reused
         run.check()
     }
 
@@ -124,21 +125,22 @@ struct SecretsAcrossFlavoursTests {
         let apple = try AppleProvider(
             servicesID: "com.example.dev.web", bundleIDs: ["com.example.dev.app"], teamID: key.teamID, keyID: key.keyID,
             privateKeyPEM: key.privateKeyPEM, endpoints: .at(provider.baseURL), cache: ProviderCache(httpClient: PatientTransport.shared))
-        let client = try await apple.client(
+        let client = try await apple.openIDProvider.client(
             discovery: DiscoveryClient(httpClient: PatientTransport.shared, logger: run.logs.logger), logger: run.logs.logger)
         if case .clientSecretPost(let secret) = client.authentication { run.secret(secret) }
         run.secret(key.privateKeyPEM)
         run.saw(client.authentication)
-        let built = try await apple.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
+        let built = try await apple.openIDProvider.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
         run.pending(built)
         let callback = try await Self.callback(built.url, run: run)
-        let tokens = try await client.finish(try AppleCallback(response: callback).response, pending: built.pending)
+        let signIn = try await client.finish(try AppleCallback(response: callback).response, pending: built.pending)
+        let tokens = signIn.tokens
         run.tokens(tokens)
-        let identity = try AppleIdentity(try #require(tokens.idTokenClaims))
-        run.saw(try Credential(providerID: apple.providerID, tokens: tokens, rawNonce: built.pending.nonce))
+        let identity = try AppleIdentity(signIn.idToken)
+        run.saw(Credential(providerID: apple.providerID, signIn: signIn, rawNonce: built.pending.nonce))
         let refreshToken = try #require(tokens.refreshToken)
         run.tokens(try await client.refresh(refreshToken))
-        try await apple.revoke(refreshToken, client: client)
+        try await client.revoke(refreshToken, hint: "refresh_token")
         await run.failure { _ = try await client.refresh(refreshToken) }
         let native = try provider.nativeAuthorizationCode(clientID: "com.example.dev.app", subject: identity.userID, nonce: "n")
         run.secret(native)

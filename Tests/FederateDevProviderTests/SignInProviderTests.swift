@@ -87,7 +87,8 @@ struct SignInProviderTests {
         let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
         let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
         let tokens = try await client.finish(
-            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending
+        ).tokens
         let idToken = try #require(tokens.idToken)
 
         let credential = try await oidc.credential(idToken: idToken, rawNonce: built.pending.nonce, accessToken: tokens.accessToken)
@@ -126,8 +127,8 @@ struct SignInProviderTests {
         // An ID token from each, as an app would obtain it.
         var tokens: [String: String] = [:]
         for (provider, client) in [
-            (oidc as any SignInProvider, try await oidc.client()), (googleProvider, try await googleProvider.client()),
-            (appleProvider, try await appleProvider.client()),
+            (oidc as any SignInProvider, try await oidc.client()), (googleProvider, try await googleProvider.openIDProvider.client()),
+            (appleProvider, try await appleProvider.openIDProvider.client()),
         ] {
             let built = try await provider.beginSignIn(try SignInRequest(redirectURI: "http://127.0.0.1:9/callback"))
             let response = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
@@ -135,7 +136,7 @@ struct SignInProviderTests {
                 response.status == 200
                 ? AuthorizationResponse(parameters: HTMLForm.hiddenFields(String(decoding: response.body, as: UTF8.self)))
                 : try AuthorizationResponse(redirectURL: try #require(response.header("Location")))
-            tokens[provider.providerID] = try await client.finish(callback, pending: built.pending).idToken
+            tokens[provider.providerID] = try await client.finish(callback, pending: built.pending).tokens.idToken
         }
 
         // One protocol: each provider's verifier takes its own tokens and refuses the others'.

@@ -29,7 +29,8 @@ struct StepUpDevProviderTests {
             let again = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: Fixture.redirectURI, stepUp: stepUp)
             let met = try await Self.send(again.url, "&user=alice&method=securityKey")
             let tokens = try await client.finish(
-                try AuthorizationResponse(redirectURL: try #require(met.header("Location"))), pending: again.pending)
+                try AuthorizationResponse(redirectURL: try #require(met.header("Location"))), pending: again.pending
+            ).tokens
             let idToken = try #require(tokens.idTokenClaims)
             #expect(idToken.acr == "phrh" && idToken.authenticationLevel?.amr == ["hwk", "pin", "mfa"])
             // An unknown method is refused.
@@ -57,7 +58,7 @@ struct StepUpDevProviderTests {
             let weak = try await Self.send(strong.url, "&user=alice&method=password")
             let callback = try AuthorizationResponse(redirectURL: try #require(weak.header("Location")))
             do {
-                _ = try await client.finish(callback, pending: strong.pending)
+                _ = try await client.finish(callback, pending: strong.pending).tokens
                 Issue.record("an ID token below the requirement was accepted")
             } catch {
                 #expect((error as? FederateError)?.code == .insufficientAuthenticationLevel, "\(error)")
@@ -84,7 +85,8 @@ struct StepUpDevProviderTests {
             #expect(try await Self.send(fresh.url).status == 200)
             let signedIn = try await Self.send(fresh.url, "&user=alice")
             let tokens = try await client.finish(
-                try AuthorizationResponse(redirectURL: try #require(signedIn.header("Location"))), pending: fresh.pending)
+                try AuthorizationResponse(redirectURL: try #require(signedIn.header("Location"))), pending: fresh.pending
+            ).tokens
             #expect(tokens.idTokenClaims?.authTime != nil)
         }
     }

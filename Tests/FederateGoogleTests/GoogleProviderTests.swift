@@ -106,14 +106,14 @@ struct GoogleProviderTests {
             let refreshToken = try #require(credential.tokens.refreshToken)
             // A refreshed ID token must name the identity the tokens were kept for (OpenID Connect Core §12.2).
             let mismatch = await #expect(throws: FederateError.self) {
-                try await google.refreshTokens(refreshToken, subject: credential.subject + "-another")
+                try await google.openIDProvider.refreshTokens(refreshToken, subject: credential.subject + "-another")
             }
             #expect(mismatch?.code == .refreshedIDTokenMismatch)
-            let refreshed = try await google.refreshTokens(refreshToken, subject: credential.subject)
+            let refreshed = try await google.openIDProvider.refreshTokens(refreshToken, subject: credential.subject)
             // Revoking the access token revokes its refresh token too.
             try await google.revoke(ProviderTokens(accessToken: refreshed.accessToken))
             let dead = await #expect(throws: FederateError.self) {
-                try await google.refreshTokens(refreshToken, subject: credential.subject)
+                try await google.openIDProvider.refreshTokens(refreshToken, subject: credential.subject)
             }
             #expect(dead?.code == .invalidGrant)
             #expect(dead?.message.contains("sign the user in again") == true)

@@ -23,7 +23,8 @@ struct AccessTokenMiddlewareTests {
             providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: scopes)
         let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
         return try await client.finish(
-            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending
+        ).tokens
     }
 
     static func client(_ provider: DevProvider, id: String = "dev-client", secret: String? = "dev-secret") async throws -> OpenIDClient {

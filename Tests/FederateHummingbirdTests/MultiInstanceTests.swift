@@ -157,7 +157,8 @@ struct MultiInstanceTests {
             providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/auth/dev/callback", loginHint: "alice")
         let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
         let tokens = try await client.finish(
-            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending
+        ).tokens
         let idToken = try #require(tokens.idToken)
         for instance in [a, b] {
             let whoami = try await PatientTransport.shared.send(

@@ -116,7 +116,8 @@ struct RequestGuardTests {
         let built = try await client.authorizationRequest(providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback")
         let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
         let tokens = try await client.finish(
-            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending
+        ).tokens
         return try #require(tokens.idToken)
     }
 }

@@ -97,7 +97,8 @@ struct ServeAPIContractsTests {
             providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: ["openid", "orders:read"])
         let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
         let tokens = try await client.finish(
-            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending
+        ).tokens
         var access: [String: JSONValue] = ["dpop": true]
         let secret = Data((0..<32).map { UInt8($0) }).base64EncodedString()
         if nonces { access["dpop_nonces"] = ["secret_env": "NONCE_SECRET", "lifetime_seconds": 60] }

@@ -81,7 +81,8 @@ struct ServeAccessTokenTests {
             providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: ["openid", "orders:read"])
         let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
         let tokens = try await client.finish(
-            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending
+        ).tokens
         #expect(tokens.isDPoPBound)
         let object: [String: JSONValue] = [
             "api_access_tokens": ["provider": "corp", "resource": .string(Self.resource), "method": "jwt", "dpop": true],

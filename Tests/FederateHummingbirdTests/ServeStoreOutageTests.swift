@@ -30,7 +30,8 @@ struct ServeStoreOutageTests {
             providerID: "oidc.dev", redirectURI: "http://127.0.0.1:9/callback", scopes: ["openid", "orders:read"])
         let redirect = try await PatientTransport.shared.send(Federate.HTTPRequest(url: built.url))
         let tokens = try await client.finish(
-            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending)
+            try AuthorizationResponse(redirectURL: try #require(redirect.header("Location"))), pending: built.pending
+        ).tokens
         let holder = AccessTokenHolder(client: client, tokens: tokens)
 
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("federate-outage-\(UUID().uuidString)")

@@ -38,7 +38,7 @@ struct MicrosoftFlavorTests {
     /// A whole sign-in as `user`: request, browser (login_hint), callback, code exchange.
     static func signIn(_ microsoft: MicrosoftProvider, as user: DevUser) async throws -> Credential {
         let client = try await microsoft.client()
-        let built = try await microsoft.authorizationRequest(with: client, redirectURI: redirectURI, loginHint: user.email)
+        let built = try await microsoft.openIDProvider.authorizationRequest(with: client, redirectURI: redirectURI, loginHint: user.email)
         let response = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
         #expect(response.status == 302, "\(String(decoding: response.body, as: UTF8.self))")
         let callback = try AuthorizationResponse(redirectURL: try #require(response.header("Location")))
@@ -119,7 +119,7 @@ struct MicrosoftFlavorTests {
             // One tenant: its own authority and issuer.
             let contoso = DevMicrosoftTenants.tenantID(for: Self.alice)
             let single = try Self.provider(dev, .tenant(contoso))
-            #expect(single.authority == dev.baseURL + "/\(contoso)/v2.0")
+            #expect(single.openIDProvider.issuer == dev.baseURL + "/\(contoso)/v2.0")
             _ = try await Self.signIn(single, as: Self.alice)
             #expect(await Self.refusal { try await Self.signIn(single, as: Self.bob) } == .tenantNotAllowed)
         }
@@ -137,10 +137,10 @@ struct MicrosoftFlavorTests {
     /// The raw ID token of a sign-in as `user`.
     static func idToken(_ microsoft: MicrosoftProvider, as user: DevUser) async throws -> String {
         let client = try await microsoft.client()
-        let built = try await microsoft.authorizationRequest(with: client, redirectURI: redirectURI, loginHint: user.email)
+        let built = try await microsoft.openIDProvider.authorizationRequest(with: client, redirectURI: redirectURI, loginHint: user.email)
         let response = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
         let callback = try AuthorizationResponse(redirectURL: try #require(response.header("Location")))
-        return try #require(try await client.finish(callback, pending: built.pending).idToken)
+        return try #require(try await client.finish(callback, pending: built.pending).tokens.idToken)
     }
 
     @Test func bearerTokensAreCheckedTheSameWay() async throws {
@@ -168,7 +168,7 @@ struct MicrosoftFlavorTests {
                 clientID: "c", audience: .organizations(.only([MicrosoftEndpoints.personalAccountsTenantID])), cache: cache)
         }
         let microsoft = try MicrosoftProvider(clientID: "c", audience: .common(.anyTenant), cache: cache)
-        #expect(microsoft.authority == "https://login.microsoftonline.com/common/v2.0")
+        #expect(microsoft.openIDProvider.issuer == "https://login.microsoftonline.com/common/v2.0")
         #expect(microsoft.profile.tenantIssuer?.template.template == "https://login.microsoftonline.com/{tenantid}/v2.0")
         let explained = microsoft.profile.explain(FederateError(.tenantNotAllowed, "x"))
         #expect(explained.code == .tenantNotAllowed)

@@ -74,7 +74,7 @@ struct OIDCProviderAgainstDevProviderTests {
         let built = try await oidc.authorizationRequest(with: client, redirectURI: "http://127.0.0.1:9/callback")
         let redirect = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
         let callback = try AuthorizationResponse(redirectURL: try #require(redirect.header("Location")))
-        return (client, try await client.finish(callback, pending: built.pending))
+        return (client, try await client.finish(callback, pending: built.pending).tokens)
     }
 
     /// A sign-in's flow logs go to the logger the cache was given (`federate serve` passes its

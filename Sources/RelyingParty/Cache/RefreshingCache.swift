@@ -54,16 +54,6 @@ final class RefreshingCache<Value: Sendable>: Sendable {
         }
     }
 
-    /// The cached value while it is fresh (what ``value()`` returns at once); `nil` when
-    /// ``value()`` would fetch or serve a stale value. Fetches nothing.
-    var freshValue: Value? {
-        let now = clock.instant
-        return state.withLock { state in
-            guard let current = state.current, now < current.expiresAt else { return nil }
-            return current.value
-        }
-    }
-
     private enum Step {
         case ready(Entry)
         /// An expired value served while the source is failing.

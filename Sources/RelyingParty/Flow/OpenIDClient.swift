@@ -13,7 +13,8 @@ import Tracing
 ///     metadata: metadata, clientID: "app", authentication: .clientSecretBasic(secret: secret), httpClient: http)
 /// let built = try await client.authorizationRequest(providerID: "oidc.example", redirectURI: redirect)
 /// // … redirect the browser to built.url; at the callback:
-/// let tokens = try await client.finish(AuthorizationResponse(query: query), pending: built.pending)
+/// let signIn = try await client.finish(AuthorizationResponse(query: query), pending: built.pending)
+/// let user = signIn.idToken   // verified: never absent
 /// ```
 public struct OpenIDClient: Sendable {
     /// The provider's validated configuration.
@@ -138,14 +139,15 @@ public struct OpenIDClient: Sendable {
                 .merging(dpop.map { ["dpop_jkt": $0.thumbprint] } ?? [:]) { _, bound in bound }, intent: intent, resources: resources)
     }
 
-    /// Validates the callback, then exchanges the code. Nothing is sent to the token
+    /// Validates the callback, then exchanges the code and verifies the ID token the answer
+    /// must carry (`invalid_token_response` without one). Nothing is sent to the token
     /// endpoint when the callback fails its checks.
-    public func finish(_ response: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> TokenSet {
+    public func finish(_ response: AuthorizationResponse, pending: PendingAuthorization) async throws(FederateError) -> OpenIDSignIn {
         try await observability.span(
             "federate.callback",
             attributes: ["federate.provider": .string(pending.providerID), "federate.issuer": .string(metadata.issuer)]
         ) { () async throws(FederateError) in
-            try await validateAndExchange(response, pending: pending)
+            try OpenIDSignIn(tokens: try await validateAndExchange(response, pending: pending))
         }
     }
 

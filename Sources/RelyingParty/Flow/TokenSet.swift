@@ -41,13 +41,6 @@ public struct TokenSet: Sendable, CustomStringConvertible {
         self.response = response
     }
 
-    /// The verified ID token a sign-in's answer must carry: `invalid_token_response` without
-    /// one. The one place that rule is written, for every provider module.
-    package func requireIDToken() throws(FederateError) -> IDToken {
-        guard let idTokenClaims else { throw FederateError(.invalidTokenResponse, "the token response has no verified ID token") }
-        return idTokenClaims
-    }
-
     /// Whether the access token is DPoP-bound (`token_type` `DPoP`, RFC 9449 §5).
     package var isDPoPBound: Bool { tokenType.caseInsensitiveEquals("DPoP") }
 

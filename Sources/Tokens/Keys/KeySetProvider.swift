@@ -20,4 +20,3 @@ extension JSONWebKeySet: KeySetProvider {
     /// A fixed set never changes.
     public nonisolated(nonsending) func refreshedKeySet(after stale: JSONWebKeySet) async throws(FederateError) -> JSONWebKeySet? { nil }
 }
-

@@ -45,7 +45,7 @@ struct SecretsStayOutTests {
             provider.on("/revoke") { _ in .status(200) }
             let callback = AuthorizationResponse(parameters: ["code": Self.code, "state": pending.state, "iss": provider.issuer])
             seen.append("\(callback)")
-            let tokens = try await client.finish(callback, pending: pending)
+            let tokens = try await client.finish(callback, pending: pending).tokens
             seen += ["\(tokens)", "\(try TokenResponse(members: tokens.response))"]
             _ = try await client.userInfo(accessToken: tokens.accessToken, expectedSubject: "user-1")
             _ = try await client.refresh(Self.refreshToken, previousIDToken: tokens.idTokenClaims)
@@ -59,6 +59,7 @@ struct SecretsStayOutTests {
             }
             await record {
                 _ = try await client.finish(AuthorizationResponse(parameters: ["code": Self.code, "state": "forged"]), pending: pending)
+                    .tokens
             }
             provider.tokenEndpointAnswers(.json(#"{"error":"invalid_grant","error_description":"bad code"}"#, status: 400))
             await record { _ = try await client.exchange(code: Self.code, pending: pending) }

@@ -249,11 +249,11 @@ struct TokenEndpointTests {
             ]
             for parameters in callbacks {
                 await #expect(throws: FederateError.self) {
-                    try await client.finish(AuthorizationResponse(parameters: parameters), pending: pending)
+                    try await client.finish(AuthorizationResponse(parameters: parameters), pending: pending).tokens
                 }
             }
             #expect(provider.requests(to: "/token").isEmpty)
-            _ = try await client.finish(AuthorizationResponse(parameters: ["code": "c", "state": pending.state]), pending: pending)
+            _ = try await client.finish(AuthorizationResponse(parameters: ["code": "c", "state": pending.state]), pending: pending).tokens
             #expect(provider.requests(to: "/token").count == 1)
         }
     }

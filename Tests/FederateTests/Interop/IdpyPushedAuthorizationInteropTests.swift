@@ -49,7 +49,7 @@ struct IdpyPushedAuthorizationInteropTests {
         let answer = try await PatientTransport.shared.send(HTTPRequest(url: built.url))
         #expect(answer.status == 302, "\(String(decoding: answer.body, as: UTF8.self))")
         let callback = try AuthorizationResponse(redirectURL: try #require(answer.header("Location")))
-        let tokens = try await client.finish(callback, pending: built.pending)
+        let tokens = try await client.finish(callback, pending: built.pending).tokens
         #expect(tokens.idTokenClaims?.subject == "alice")
         // The pushed request was used once.
         #expect(try await PatientTransport.shared.send(HTTPRequest(url: built.url)).status == 400)
