@@ -15,13 +15,13 @@ extension DevRoutes {
     /// request for an `acr` (`acr_values`, `claims`) the session's method does not meet: the
     /// page's `method` field then chooses how the user authenticates (``DevAuthenticationMethod``),
     /// and an essential `acr` still unmet answers `unmet_authentication_requirements`.
-    func authorize(query: String) -> Response {
+    func authorize(query: String) async -> Response {
         guard let raw = try? FormURLEncoding.decode(query) else {
             return page(status: .badRequest, title: "Bad request", body: "<p>The request has malformed or repeated parameters.</p>")
         }
         // A pushed request (`request_uri`) or a request object (`request`) stands for the parameters.
         let parameters: [String: String]
-        switch resolveAuthorizationParameters(raw) {
+        switch await resolveAuthorizationParameters(raw) {
         case .success(let resolved): parameters = resolved
         case .failure(let refusal): return refusal.response
         }

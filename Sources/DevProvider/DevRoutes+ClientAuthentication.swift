@@ -17,7 +17,7 @@ extension DevRoutes {
     /// client-secret JWT. A failure says why.
     func authenticate(
         _ parameters: [String: String], authorization: String?, endpoint: String
-    ) -> Result<DevClient, DevAuthenticationFailure> {
+    ) async -> Result<DevClient, DevAuthenticationFailure> {
         func fail(_ reason: String) -> Result<DevClient, DevAuthenticationFailure> {
             .failure(DevAuthenticationFailure(reason: reason, usedBasic: authorization != nil))
         }
@@ -30,19 +30,19 @@ extension DevRoutes {
                 return fail("this client may not use client_secret_basic")
             }
             guard parameters["client_assertion"] == nil else { return fail("send one client authentication, not two") }
-            guard verifySecret(secret, of: client) else { return fail(secretFailure(client)) }
+            guard await verifySecret(secret, of: client) else { return fail(secretFailure(client)) }
             return .success(client)
         }
         if let assertion = parameters["client_assertion"] {
             guard parameters["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" else {
                 return fail("client_assertion_type must be urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
             }
-            return verifyAssertion(assertion, claimedID: parameters["client_id"], endpoint: endpoint)
+            return await verifyAssertion(assertion, claimedID: parameters["client_id"], endpoint: endpoint)
         }
         guard let client = client(parameters["client_id"]) else { return fail("no client with this client_id") }
         if let secret = parameters["client_secret"] {
             guard client.acceptedAuthMethods.contains(.clientSecretPost) else { return fail("this client may not use client_secret_post") }
-            guard verifySecret(secret, of: client) else { return fail(secretFailure(client)) }
+            guard await verifySecret(secret, of: client) else { return fail(secretFailure(client)) }
             return .success(client)
         }
         return client.acceptedAuthMethods.contains(.none) ? .success(client) : fail("this client must authenticate")
@@ -65,9 +65,9 @@ extension DevRoutes {
     }
 
     /// A shared secret, or in the Apple flavour (a client with a team) a client-secret JWT.
-    private func verifySecret(_ secret: String, of client: DevClient) -> Bool {
+    private func verifySecret(_ secret: String, of client: DevClient) async -> Bool {
         if let team = client.teamID {
-            return verifyAppleClientSecret(secret, client: client, team: team)
+            return await verifyAppleClientSecret(secret, client: client, team: team)
         }
         guard let expected = client.secret else { return false }
         return ConstantTime.equals(secret, expected)
@@ -76,14 +76,14 @@ extension DevRoutes {
     /// Apple's rules, through the one JWT pipeline: ES256 by the registered key, `iss` the
     /// team, `sub` the client ID, `aud` the issuer, not expired, and at most 15,777,000 s
     /// between `iat` and `exp`.
-    private func verifyAppleClientSecret(_ secret: String, client: DevClient, team: String) -> Bool {
+    private func verifyAppleClientSecret(_ secret: String, client: DevClient, team: String) async -> Bool {
         guard let keys = client.publicKeys else { return false }
         let rules: ClaimRules = [
             IssuerRule([team]), SubjectRule(accepted: [client.id]), AudienceRule([issuer]), ExpiryRule(), IssuedAtRule(),
             MaximumLifetimeRule(maximum: .seconds(15_777_000)),
         ]
         let verifier = JWTVerifier(rules: rules, allowedAlgorithms: [.es256], keys: keys, clockTolerance: .zero, clock: configuration.clock)
-        return (try? verifier.verify(secret, keySet: keys)) != nil
+        return (try? await verifier.verify(secret)) != nil
     }
 
     /// RFC 7523 client assertions, through the one JWT pipeline
@@ -91,7 +91,9 @@ extension DevRoutes {
     /// registered key, `iss` = `sub` = the client, `aud` the token endpoint (at every endpoint,
     /// as RFC 7523 §3 allows), the endpoint called or the issuer, unexpired, at most 5 minutes
     /// long, `jti` used once.
-    private func verifyAssertion(_ assertion: String, claimedID: String?, endpoint: String) -> Result<DevClient, DevAuthenticationFailure> {
+    private func verifyAssertion(
+        _ assertion: String, claimedID: String?, endpoint: String
+    ) async -> Result<DevClient, DevAuthenticationFailure> {
         func fail(_ reason: String) -> Result<DevClient, DevAuthenticationFailure> {
             .failure(DevAuthenticationFailure(reason: "client_assertion refused: " + reason, usedBasic: false))
         }
@@ -101,7 +103,7 @@ extension DevRoutes {
             let id = unverified["iss"]?.stringValue
         else { return fail("not a JWT with a string iss") }
         guard claimedID.map({ $0.exactlyEquals(id) }) ?? true else { return fail("client_id differs from the assertion's iss") }
-        if jws.header.algorithm?.isSymmetric == true { return verifySecretAssertion(jws, clientID: id, endpoint: endpoint) }
+        if jws.header.algorithm?.isSymmetric == true { return await verifySecretAssertion(jws, clientID: id, endpoint: endpoint) }
         guard let client = client(id), client.teamID == nil, let keys = client.publicKeys else {
             return fail("no client with registered keys has this iss")
         }
@@ -111,7 +113,7 @@ extension DevRoutes {
             allowedAlgorithms: [.rs256, .es256, .ps256, .edDSA], keys: keys, clockTolerance: .zero, clock: configuration.clock)
         let verified: VerifiedJWT
         do {
-            verified = try verifier.verify(jws, keySet: keys)
+            verified = try await verifier.verify(jws)
         } catch {
             return fail("\(error.code): \(error.message)")
         }

@@ -15,12 +15,12 @@ extension DevRoutes {
         router.post(RouterPath(endpoints.pushedAuthorization)) { request, _ in
             var request = request
             let body = try await request.collectBody(upTo: 64 * 1024)
-            return self.pushAuthorization(form: String(buffer: body), authorization: request.headers[.authorization])
+            return await self.pushAuthorization(form: String(buffer: body), authorization: request.headers[.authorization])
         }
         router.post(RouterPath(endpoints.deviceAuthorization)) { request, _ in
             var request = request
             let body = try await request.collectBody(upTo: 64 * 1024)
-            return self.startDeviceAuthorization(form: String(buffer: body), authorization: request.headers[.authorization])
+            return await self.startDeviceAuthorization(form: String(buffer: body), authorization: request.headers[.authorization])
         }
         router.get(RouterPath(endpoints.deviceVerification)) { request, _ in self.devicePage(query: request.uri.query ?? "") }
         router.post(RouterPath(endpoints.deviceVerification)) { request, _ in

@@ -5,7 +5,9 @@ extension DevRoutes {
     /// `client_secret_jwt` (RFC 7523, OpenID Connect Core §9): an HS256 assertion keyed by
     /// the client's secret, with the same claim rules as `private_key_jwt`
     /// (`ClaimRules.clientAssertion`), single use.
-    func verifySecretAssertion(_ assertion: CompactJWS, clientID: String, endpoint: String) -> Result<DevClient, DevAuthenticationFailure> {
+    func verifySecretAssertion(
+        _ assertion: CompactJWS, clientID: String, endpoint: String
+    ) async -> Result<DevClient, DevAuthenticationFailure> {
         func fail(_ reason: String) -> Result<DevClient, DevAuthenticationFailure> {
             .failure(DevAuthenticationFailure(reason: "client_assertion refused: " + reason, usedBasic: false))
         }
@@ -16,7 +18,7 @@ extension DevRoutes {
             allowedAlgorithms: [.hs256], keys: JSONWebKeySet.empty, hmacSecret: HMACSecret(utf8: secret), clockTolerance: .zero,
             clock: configuration.clock)
         do {
-            return firstUse(of: try verifier.verify(assertion, keySet: .empty), by: client)
+            return firstUse(of: try await verifier.verify(assertion), by: client)
         } catch {
             return fail("\(error.code): \(error.message)")
         }

@@ -29,10 +29,10 @@ extension DevRoutes {
     /// `POST /device_authorization` (RFC 8628 §3.1–3.2): authenticates the client (a public
     /// client sends its `client_id`) and answers a device code, a user code, the verification
     /// page (plain and with the code), `expires_in` 600 and `interval` 5.
-    func startDeviceAuthorization(form: String, authorization: String?) -> Response {
+    func startDeviceAuthorization(form: String, authorization: String?) async -> Response {
         guard let parameters = try? FormURLEncoding.decode(form) else { return oauthError("invalid_request", "malformed form") }
         let client: DevClient
-        switch authenticate(parameters, authorization: authorization, endpoint: baseURL + endpoints.deviceAuthorization) {
+        switch await authenticate(parameters, authorization: authorization, endpoint: baseURL + endpoints.deviceAuthorization) {
         case .success(let authenticated): client = authenticated
         case .failure(let failure): return invalidClient(failure)
         }

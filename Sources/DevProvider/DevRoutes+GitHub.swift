@@ -8,16 +8,16 @@ extension DevRoutes {
     /// no ID tokens.
     func registerGitHub(on router: Router<BasicRequestContext>) {
         let endpoints = self.endpoints
-        router.get(RouterPath(endpoints.authorize)) { request, _ in self.authorize(query: request.uri.query ?? "") }
+        router.get(RouterPath(endpoints.authorize)) { request, _ in await self.authorize(query: request.uri.query ?? "") }
         router.post(RouterPath(endpoints.authorize)) { request, _ in
             var request = request
             let body = try await request.collectBody(upTo: 64 * 1024)
-            return self.authorize(query: String(buffer: body))
+            return await self.authorize(query: String(buffer: body))
         }
         router.post(RouterPath(endpoints.token)) { request, _ in
             var request = request
             let body = try await request.collectBody(upTo: 64 * 1024)
-            return self.gitHubToken(
+            return await self.gitHubToken(
                 form: String(buffer: body), authorization: request.headers[.authorization], accept: request.headers[.accept])
         }
         router.get("/api/v3/user") { request, _ in self.gitHubAPI(request) { grant in self.gitHubUser(grant) } }
@@ -33,7 +33,7 @@ extension DevRoutes {
         router.delete("/api/v3/applications/{client}/token") { request, context in
             var request = request
             let body = try await request.collectBody(upTo: 64 * 1024)
-            return self.gitHubRevoke(
+            return await self.gitHubRevoke(
                 clientID: context.parameters.get("client"), authorization: request.headers[.authorization], body: Array(buffer: body))
         }
     }
@@ -41,7 +41,7 @@ extension DevRoutes {
     /// `POST /login/oauth/access_token`: the code with its PKCE verifier, GitHub's way: the
     /// answer is JSON only when asked (`Accept: application/json`), form-encoded otherwise;
     /// scopes comma-separated; errors with HTTP 200; no refresh token, no `expires_in`.
-    func gitHubToken(form: String, authorization: String?, accept: String?) -> Response {
+    func gitHubToken(form: String, authorization: String?, accept: String?) async -> Response {
         let wantsJSON = accept?.contains("application/json") == true
         func answer(_ pairs: [(String, String)]) -> Response {
             if wantsJSON {
@@ -52,7 +52,8 @@ extension DevRoutes {
                 body: .init(byteBuffer: ByteBuffer(string: FormURLEncoding.encode(pairs))))
         }
         guard let parameters = try? FormURLEncoding.decode(form) else { return answer([("error", "bad_request")]) }
-        guard case .success(let client) = authenticate(parameters, authorization: authorization, endpoint: baseURL + endpoints.token) else {
+        guard case .success(let client) = await authenticate(parameters, authorization: authorization, endpoint: baseURL + endpoints.token)
+        else {
             return answer([
                 ("error", "incorrect_client_credentials"),
                 ("error_description", "The client_id and/or client_secret passed are incorrect."),
@@ -119,9 +120,9 @@ extension DevRoutes {
 
     /// `DELETE /applications/{client_id}/token` with the app's Basic credentials and
     /// `{"access_token": …}`: 204, or 404 for a token this app does not have.
-    func gitHubRevoke(clientID: String?, authorization: String?, body: [UInt8]) -> Response {
+    func gitHubRevoke(clientID: String?, authorization: String?, body: [UInt8]) async -> Response {
         guard let client = client(clientID),
-            case .success(let authenticated) = authenticate([:], authorization: authorization, endpoint: ""),
+            case .success(let authenticated) = await authenticate([:], authorization: authorization, endpoint: ""),
             authenticated.id == client.id
         else {
             return json(["message": "Bad credentials"], status: .unauthorized)

@@ -10,10 +10,10 @@ extension DevRoutes {
     /// (Basic, `client_secret_post` or `private_key_jwt`; a public client may not introspect)
     /// and learns whether an access token it names is active. Unknown, expired, revoked and
     /// refresh tokens are `{"active": false}` and nothing else (§2.2).
-    func introspect(form: String, authorization: String?) -> Response {
+    func introspect(form: String, authorization: String?) async -> Response {
         guard let parameters = try? FormURLEncoding.decode(form) else { return oauthError("invalid_request", "malformed form") }
         let credentialed = authorization != nil || parameters["client_secret"] != nil || parameters["client_assertion"] != nil
-        switch authenticate(parameters, authorization: authorization, endpoint: baseURL + Self.introspectionPath) {
+        switch await authenticate(parameters, authorization: authorization, endpoint: baseURL + Self.introspectionPath) {
         case .success where !credentialed:
             return oauthError("invalid_client", "a public client may not introspect", status: .unauthorized)
         case .success: break

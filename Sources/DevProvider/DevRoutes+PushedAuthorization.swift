@@ -19,10 +19,10 @@ extension DevRoutes {
     /// `POST /par` (RFC 9126): authenticates the client, checks the request (its `client_id`,
     /// a registered `redirect_uri`, `response_type=code`; a request object when sent), keeps it
     /// for 60 seconds and answers 201 with `request_uri` and `expires_in`.
-    func pushAuthorization(form: String, authorization: String?) -> Response {
+    func pushAuthorization(form: String, authorization: String?) async -> Response {
         guard let parameters = try? FormURLEncoding.decode(form) else { return oauthError("invalid_request", "malformed form") }
         let client: DevClient
-        switch authenticate(parameters, authorization: authorization, endpoint: baseURL + endpoints.pushedAuthorization) {
+        switch await authenticate(parameters, authorization: authorization, endpoint: baseURL + endpoints.pushedAuthorization) {
         case .success(let authenticated): client = authenticated
         case .failure(let failure): return invalidClient(failure)
         }
@@ -32,7 +32,7 @@ extension DevRoutes {
         guard parameters["request_uri"] == nil else { return oauthError("invalid_request", "request_uri cannot be pushed (RFC 9126 §2.1)") }
         var request = parameters.filter { !["client_assertion", "client_assertion_type", "client_secret"].contains($0.key) }
         if let object = parameters["request"] {
-            switch requestObjectParameters(object, client: client, outer: request) {
+            switch await requestObjectParameters(object, client: client, outer: request) {
             case .success(let claims): request = claims
             case .failure(let refusal): return oauthError("invalid_request_object", refusal.reason)
             }
@@ -55,7 +55,7 @@ extension DevRoutes {
     /// a request object's (`request`), or those sent. Only the picker's `user` and `cancel`
     /// come from outside a pushed request or a request object. When pushed requests are
     /// required, any other request is refused.
-    func resolveAuthorizationParameters(_ raw: [String: String]) -> Result<[String: String], DevRefusal> {
+    func resolveAuthorizationParameters(_ raw: [String: String]) async -> Result<[String: String], DevRefusal> {
         func refuse(_ title: String, _ text: String) -> Result<[String: String], DevRefusal> {
             .failure(DevRefusal(response: page(status: .badRequest, title: title, body: "<p>\(html(text))</p>")))
         }
@@ -75,7 +75,7 @@ extension DevRoutes {
             guard let client = client(raw["client_id"]) else {
                 return refuse("Unknown client", "No client with this client_id is registered.")
             }
-            switch requestObjectParameters(object, client: client, outer: raw) {
+            switch await requestObjectParameters(object, client: client, outer: raw) {
             case .success(let claims): resolved = claims
             case .failure(let refusal): return refuse("Invalid request object", refusal.reason)
             }
@@ -98,7 +98,7 @@ extension DevRoutes {
     /// equal to those inside. Claims become string parameters (numbers as digits).
     func requestObjectParameters(
         _ token: String, client: DevClient, outer: [String: String]
-    ) -> Result<[String: String], DevRequestObjectRefusal> {
+    ) async -> Result<[String: String], DevRequestObjectRefusal> {
         var algorithms: Set<JWSAlgorithm> = client.publicKeys == nil ? [] : [.rs256, .es256, .ps256, .edDSA]
         if client.secret != nil { algorithms.insert(.hs256) }
         let verifier = JWTVerifier(
@@ -108,7 +108,7 @@ extension DevRoutes {
             clock: configuration.clock)
         let verified: VerifiedJWT
         do {
-            verified = try verifier.verify(token, keySet: client.publicKeys ?? .empty)
+            verified = try await verifier.verify(token)
         } catch {
             return .failure(DevRequestObjectRefusal(reason: "the request object is refused: \(error.code): \(error.message)"))
         }

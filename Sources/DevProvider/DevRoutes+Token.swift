@@ -8,7 +8,7 @@ extension DevRoutes {
     func token(form: String, authorization: String?, dpop proofs: [String] = []) async throws -> Response {
         guard let parameters = try? FormURLEncoding.decode(form) else { return oauthError("invalid_request", "malformed form") }
         let client: DevClient
-        switch authenticate(parameters, authorization: authorization, endpoint: baseURL + endpoints.token) {
+        switch await authenticate(parameters, authorization: authorization, endpoint: baseURL + endpoints.token) {
         case .success(let authenticated): client = authenticated
         case .failure(let failure): return invalidClient(failure)
         }
@@ -192,7 +192,7 @@ extension DevRoutes {
     /// `POST /revoke` (RFC 7009): revoking either token of a pair revokes both. Google takes
     /// the token without client authentication (form or query) and answers 400
     /// `invalid_token` for an unknown one; the others authenticate the client and answer 200.
-    func revoke(form: String, query: String, authorization: String?) -> Response {
+    func revoke(form: String, query: String, authorization: String?) async -> Response {
         guard let parameters = try? FormURLEncoding.decode(form), let queryParameters = try? FormURLEncoding.decode(query) else {
             return oauthError("invalid_request", "malformed form")
         }
@@ -206,7 +206,7 @@ extension DevRoutes {
             return revoked ? Response(status: .ok) : oauthError("invalid_token", "Token expired or revoked")
         }
         let client: DevClient
-        switch authenticate(parameters, authorization: authorization, endpoint: baseURL + endpoints.revoke) {
+        switch await authenticate(parameters, authorization: authorization, endpoint: baseURL + endpoints.revoke) {
         case .success(let authenticated): client = authenticated
         case .failure(let failure): return invalidClient(failure)
         }

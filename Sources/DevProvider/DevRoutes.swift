@@ -37,11 +37,11 @@ struct DevRoutes: Sendable {
                 ])
             }
         }
-        router.get(RouterPath(endpoints.authorize)) { request, _ in self.authorize(query: request.uri.query ?? "") }
+        router.get(RouterPath(endpoints.authorize)) { request, _ in await self.authorize(query: request.uri.query ?? "") }
         router.post(RouterPath(endpoints.authorize)) { request, _ in
             var request = request
             let body = try await request.collectBody(upTo: 64 * 1024)
-            return self.authorize(query: String(buffer: body))
+            return await self.authorize(query: String(buffer: body))
         }
         router.post(RouterPath(endpoints.token)) { request, _ in
             var request = request
@@ -56,7 +56,8 @@ struct DevRoutes: Sendable {
         router.post(RouterPath(endpoints.revoke)) { request, _ in
             var request = request
             let body = try await request.collectBody(upTo: 64 * 1024)
-            return self.revoke(form: String(buffer: body), query: request.uri.query ?? "", authorization: request.headers[.authorization])
+            return await self.revoke(
+                form: String(buffer: body), query: request.uri.query ?? "", authorization: request.headers[.authorization])
         }
         if let endSession = endpoints.endSession {
             router.get(RouterPath(endSession)) { request, _ in await self.logout(query: request.uri.query ?? "") }
@@ -66,7 +67,7 @@ struct DevRoutes: Sendable {
             router.post(RouterPath(Self.introspectionPath)) { request, _ in
                 var request = request
                 let body = try await request.collectBody(upTo: 64 * 1024)
-                return self.introspect(form: String(buffer: body), authorization: request.headers[.authorization])
+                return await self.introspect(form: String(buffer: body), authorization: request.headers[.authorization])
             }
         }
     }

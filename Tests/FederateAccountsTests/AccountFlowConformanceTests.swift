@@ -16,7 +16,7 @@ extension AccountsTests {
                 let uid = ann.user.uid
                 // A sign-in on a two-hour-old provider session is a two-hour-old sign-in.
                 let old = try await accounts.signIn(
-                    with: try TestCredential.withIDToken("google.com", "g-ann", authTime: now.addingTimeInterval(-7200), now: now))
+                    with: try await TestCredential.withIDToken("google.com", "g-ann", authTime: now.addingTimeInterval(-7200), now: now))
                 let oldSession = try #require(old.session)
                 #expect(oldSession.authTime == now.addingTimeInterval(-7200))
                 await expectError(.requiresRecentLogin) { try accounts.requireRecentLogin(oldSession) }
@@ -24,7 +24,8 @@ extension AccountsTests {
                 let flowStart = now.addingTimeInterval(-10)
                 await expectError(.requiresRecentLogin) {
                     try await accounts.reauthenticate(
-                        uid, with: try TestCredential.withIDToken("google.com", "g-ann", authTime: now.addingTimeInterval(-100), now: now),
+                        uid,
+                        with: try await TestCredential.withIDToken("google.com", "g-ann", authTime: now.addingTimeInterval(-100), now: now),
                         authenticatedAfter: flowStart)
                 }
                 await expectError(.requiresRecentLogin) {
@@ -32,7 +33,8 @@ extension AccountsTests {
                 }
                 // Within the clock tolerance (5 s) of the flow's start, or after it: accepted.
                 let fresh = try await accounts.reauthenticate(
-                    uid, with: try TestCredential.withIDToken("google.com", "g-ann", authTime: flowStart.addingTimeInterval(-4), now: now),
+                    uid,
+                    with: try await TestCredential.withIDToken("google.com", "g-ann", authTime: flowStart.addingTimeInterval(-4), now: now),
                     authenticatedAfter: flowStart)
                 let session = try #require(fresh.session)
                 #expect(session.authTime == flowStart.addingTimeInterval(-4))

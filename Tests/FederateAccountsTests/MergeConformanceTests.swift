@@ -97,7 +97,8 @@ extension AccountsTests {
                 let flowStart = clock.now
                 let stale = try await accounts.verifySession(try #require(ann.sessionToken))
                 let ticket = try await Self.refusedLink(
-                    accounts, stale, with: try TestCredential.withIDToken("oidc.corp", "ann-at-corp", authTime: flowStart, now: flowStart),
+                    accounts, stale,
+                    with: try await TestCredential.withIDToken("oidc.corp", "ann-at-corp", authTime: flowStart, now: flowStart),
                     flowStart: flowStart)
                 // The account that linked stays; its session must be recent.
                 clock.advance(by: .seconds(400))
@@ -174,7 +175,7 @@ extension AccountsTests {
                 _ = try await accounts.link(other.user.uid, with: TestCredential.make("google.com", "ann-2"))
                 let annSession = try #require(ann.session), now = annSession.authTime
                 let ticket = try await Self.refusedLink(
-                    accounts, annSession, with: try TestCredential.withIDToken("oidc.corp", "ann-corp", authTime: now, now: now),
+                    accounts, annSession, with: try await TestCredential.withIDToken("oidc.corp", "ann-corp", authTime: now, now: now),
                     flowStart: now)
                 await expectError(.providerAlreadyLinked) { try await accounts.merge(ticket: ticket, into: annSession) }
                 #expect(try await accounts.user(uid: other.user.uid).providerIDs == ["oidc.corp", "google.com"])
@@ -222,12 +223,12 @@ extension AccountsTests {
                     // A silent approval from a provider session that began before the flow.
                     (
                         "auth_time before the flow",
-                        try TestCredential.withIDToken("oidc.corp", "v", authTime: start.addingTimeInterval(-3600), now: now), start
+                        try await TestCredential.withIDToken("oidc.corp", "v", authTime: start.addingTimeInterval(-3600), now: now), start
                     ),
                     // No auth_time at all.
                     ("no auth_time", TestCredential.make("oidc.corp", "v"), start),
                     // A fresh auth_time, but no flow start to compare it with.
-                    ("no flow start", try TestCredential.withIDToken("oidc.corp", "v", authTime: now, now: now), nil),
+                    ("no flow start", try await TestCredential.withIDToken("oidc.corp", "v", authTime: now, now: now), nil),
                     // An OAuth 2.0 provider's credential (GitHub): it never proves a sign-in.
                     (
                         "OAuth 2.0",
@@ -244,7 +245,8 @@ extension AccountsTests {
                 #expect(hook.calls.withLock { $0 }.isEmpty)
                 // The clock tolerance (5 s) and whole seconds: just before the flow still counts.
                 let fresh = try await Self.refusedLink(
-                    accounts, ann, with: try TestCredential.withIDToken("oidc.corp", "v", authTime: start.addingTimeInterval(-4), now: now),
+                    accounts, ann,
+                    with: try await TestCredential.withIDToken("oidc.corp", "v", authTime: start.addingTimeInterval(-4), now: now),
                     flowStart: start)
                 let merge = try await accounts.merge(ticket: fresh, into: ann)
                 #expect(merge.sourceUID == victim.user.uid && merge.targetUID == ann.uid)
@@ -263,7 +265,7 @@ extension AccountsTests {
                 _ = try await accounts.signIn(with: TestCredential.make("oidc.corp", "v"))
                 let now = clock.now
                 let ticket = try await Self.refusedLink(
-                    accounts, ann, with: try TestCredential.withIDToken("oidc.corp", "v", authTime: now, now: now), flowStart: now)
+                    accounts, ann, with: try await TestCredential.withIDToken("oidc.corp", "v", authTime: now, now: now), flowStart: now)
                 await expectError(.invalidMergeTicket) { try await accounts.merge(ticket: ticket, into: other) }
                 try await accounts.signOut(ann)
                 await expectError(.sessionRevoked) { try await accounts.verifySession(try #require(annSignIn.sessionToken)) }

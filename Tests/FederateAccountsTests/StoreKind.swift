@@ -95,7 +95,7 @@ extension TestCredential {
 
     /// A credential from a verified ID token (HS256 with a test secret) whose user
     /// authenticated at the provider at `authTime`.
-    static func withIDToken(_ providerID: String, _ subject: String, authTime: Date, now: Date) throws -> Credential {
+    static func withIDToken(_ providerID: String, _ subject: String, authTime: Date, now: Date) async throws -> Credential {
         let seconds = SafeNumber.clampedInt64(now.timeIntervalSince1970)
         let token = try JWSSigningKey(hmac: secret).sign(
             claims: [
@@ -105,7 +105,7 @@ extension TestCredential {
             ],
             algorithm: .hs256)
         let policy = IDTokenPolicy(issuers: ["https://idp.example"], audiences: ["rp"], allowedAlgorithms: [.hs256], hmacSecret: secret)
-        let idToken = try IDTokenVerifier(policy: policy, keys: JSONWebKeySet.empty, clock: .fixed(at: now)).verify(token, keySet: .empty)
+        let idToken = try await IDTokenVerifier(policy: policy, keys: JSONWebKeySet.empty, clock: .fixed(at: now)).verify(token)
         return Credential(providerID: providerID, idToken: idToken)
     }
 }

@@ -50,13 +50,13 @@ enum Fixtures {
         return policy
     }
 
-    /// Verifies synchronously against `keySet` and returns the error code, or nil when valid.
+    /// Verifies against `keySet` and returns the error code, or nil when valid.
     static func errorCode(
         _ token: String, policy: IDTokenPolicy = policy(), keySet: JSONWebKeySet = keySet,
         expecting: IDTokenExpectations = IDTokenExpectations(), clock: FederateClock = .system
-    ) -> FederateError.Code? {
+    ) async -> FederateError.Code? {
         do {
-            _ = try IDTokenVerifier(policy: policy, keys: keySet, clock: clock).verify(token, keySet: keySet, expecting: expecting)
+            _ = try await IDTokenVerifier(policy: policy, keys: keySet, clock: clock).verify(token, expecting: expecting)
             return nil
         } catch {
             return error.code

@@ -63,16 +63,6 @@ public struct IDTokenVerifier: Sendable {
         return IDToken(try await pipeline(expectations).verify(token))
     }
 
-    /// Verifies `token` against a key set in hand, synchronously (no refetch): for the CLI,
-    /// which verifies a file of tokens against one key set. Users call the async ``verify(_:expecting:)``,
-    /// which with a `JSONWebKeySet` as its keys never suspends or fetches either.
-    package func verify(
-        _ token: String, keySet: JSONWebKeySet, expecting expectations: IDTokenExpectations = IDTokenExpectations()
-    ) throws(FederateError) -> IDToken {
-        if Self.isPlain(expectations) { return IDToken(try plain.verify(token, keySet: keySet)) }
-        return IDToken(try pipeline(expectations).verify(token, keySet: keySet))
-    }
-
     /// The limits tokens are parsed under.
     package var limits: JWSLimits { policy.limits }
 

@@ -155,36 +155,6 @@ public struct JWTVerifier: Sendable {
         return try await check(jws)
     }
 
-    /// Verifies a token parsed before with a key set in hand, synchronously (no refetch).
-    package func verify(_ jws: CompactJWS, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
-        try observe { () throws(FederateError) in
-            try jws.check(limits)
-            try checkHeader(of: jws)
-            return try check(jws, keySet: keySet)
-        }
-    }
-
-    /// Verifies `token` with a key set in hand, synchronously (no refetch).
-    package func verify(_ token: String, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
-        try observe { () throws(FederateError) in try check(try parse(token), keySet: keySet) }
-    }
-
-    /// Runs the synchronous `verification`, counted and traced when this verifier is observed.
-    private func observe(_ verification: () throws(FederateError) -> VerifiedJWT) throws(FederateError) -> VerifiedJWT {
-        guard let observability, let metrics, metrics.isRecording || observability.isTracing else { return try verification() }
-        let start = clock.instant
-        do throws(FederateError) {
-            let verified = try observability.span(metrics.spanName, attributes: ["federate.token.kind": .string(metrics.kind.rawValue)]) {
-                () throws(FederateError) in try verification()
-            }
-            metrics.record(refusal: nil, elapsed: clock.instant - start)
-            return verified
-        } catch {
-            metrics.record(refusal: error.code, elapsed: clock.instant - start)
-            throw error
-        }
-    }
-
     /// Parses `token` under this verifier's limits, its header looked up in ``headers``.
     func parse(_ token: String) throws(FederateError) -> CompactJWS {
         let jws = try CompactJWS(parsing: token, limits: limits, headers: headers)
@@ -207,10 +177,6 @@ public struct JWTVerifier: Sendable {
     /// payload and the rules.
     private nonisolated(nonsending) func check(_ jws: CompactJWS) async throws(FederateError) -> VerifiedJWT {
         try accept(jws, signature: try await keys.verifySignature(of: jws, with: signature))
-    }
-
-    private func check(_ jws: CompactJWS, keySet: JSONWebKeySet) throws(FederateError) -> VerifiedJWT {
-        try accept(jws, signature: try signature.verify(jws, keySet: keySet))
     }
 
     /// The payload, a JSON object under the same limits, and the kind's rules, for a token

@@ -26,14 +26,14 @@ struct RequestObjectAndSecretJWTTests {
                 allowedAlgorithms: [.hs256],
                 keys: JSONWebKeySet.empty, hmacSecret: HMACSecret(utf8: "s3cret value, at least 32 bytes long"), clockTolerance: .zero,
                 clock: clock.clock)
-            let verified = try verifier.verify(assertion, keySet: .empty)
+            let verified = try await verifier.verify(assertion)
             #expect(verified.algorithm == .hs256)
             let wrongKey = JWTVerifier(
                 rules: .clientAssertion(clientID: ScriptedProvider.clientID, audiences: [provider.tokenEndpoint]),
                 allowedAlgorithms: [.hs256],
                 keys: JSONWebKeySet.empty, hmacSecret: HMACSecret(utf8: "another secret, also 32 bytes long"), clockTolerance: .zero,
                 clock: clock.clock)
-            #expect(throws: FederateError.self) { try wrongKey.verify(assertion, keySet: .empty) }
+            await #expect(throws: FederateError.self) { try await wrongKey.verify(assertion) }
             #expect(
                 client.authentication.methodName == "client_secret_jwt"
                     && client.authentication.clientSecret == "s3cret value, at least 32 bytes long")
@@ -77,7 +77,7 @@ struct RequestObjectAndSecretJWTTests {
                 rules: .requestObject(clientID: ScriptedProvider.clientID, audiences: [provider.issuer]), allowedAlgorithms: [.es256],
                 keys: keys,
                 clockTolerance: .zero, clock: clock.clock)
-            let verified = try verifier.verify(try #require(query["request"]), keySet: keys)
+            let verified = try await verifier.verify(try #require(query["request"]))
             #expect(verified.claims["state"] == .string(built.pending.state) && verified.claims["max_age"] == 300)
             #expect(verified.claims["code_challenge_method"] == "S256" && verified.claims["redirect_uri"] == "http://127.0.0.1:9/callback")
             // Another audience, or the same claims as a plain JWT, are refused.
@@ -85,13 +85,13 @@ struct RequestObjectAndSecretJWTTests {
                 rules: .requestObject(clientID: ScriptedProvider.clientID, audiences: ["https://other.example"]),
                 allowedAlgorithms: [.es256],
                 keys: keys, clockTolerance: .zero, clock: clock.clock)
-            #expect(throws: FederateError.self) { try elsewhere.verify(try #require(query["request"]), keySet: keys) }
+            await #expect(throws: FederateError.self) { try await elsewhere.verify(try #require(query["request"])) }
             let plain = try key.sign(claims: verified.claims.dictionary, algorithm: .es256)
-            let untyped = #expect(throws: FederateError.self) { try verifier.verify(plain, keySet: keys) }
+            let untyped = await #expect(throws: FederateError.self) { try await verifier.verify(plain) }
             #expect(untyped?.code == .tokenTypeMismatch)
             // It expires after its lifetime.
             clock.advance(by: .seconds(61))
-            let late = #expect(throws: FederateError.self) { try verifier.verify(try #require(query["request"]), keySet: keys) }
+            let late = await #expect(throws: FederateError.self) { try await verifier.verify(try #require(query["request"])) }
             #expect(late?.code == .tokenExpired)
         }
     }

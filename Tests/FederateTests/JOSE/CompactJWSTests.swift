@@ -49,12 +49,12 @@ import Federate
         #expect(code(Fixtures.token(), limits: JWSLimits(maxTokenBytes: 100)) == .tokenTooLarge)
     }
 
-    @Test func enforcesNestingLimit() {
+    @Test func enforcesNestingLimit() async {
         let deep = String(repeating: "[", count: 20) + String(repeating: "]", count: 20)
         #expect(code("\(Fixtures.segment("{\"alg\":\"RS256\",\"x\":\(deep)}")).\(Fixtures.segment("{}")).AAAA") == .malformedToken)
         let token = Fixtures.token(["deep": .array([.array([.array([])])])])
-        #expect(Fixtures.errorCode(token, policy: Fixtures.policy { $0.limits.maxJSONDepth = 2 }) == .malformedToken)
-        #expect(Fixtures.errorCode(token) == nil)
+        #expect(await Fixtures.errorCode(token, policy: Fixtures.policy { $0.limits.maxJSONDepth = 2 }) == .malformedToken)
+        #expect(await Fixtures.errorCode(token) == nil)
     }
 
     @Test func rejectsUnderstoodNothingInCrit() {

@@ -49,12 +49,12 @@ import FederateGoogle
         #expect(set.skipped.count == 9)
     }
 
-    @Test func duplicateKidMakesBothKeysUnusable() throws {
+    @Test func duplicateKidMakesBothKeysUnusable() async throws {
         var second = Fixtures.otherRSA.publicJWK()!
         second["kid"] = "rsa-1"
         let set = try JSONWebKeySet(jwks: jwks([.object(Fixtures.rsa.publicJWK()!), .object(second), .object(Fixtures.ec.publicJWK()!)]))
         #expect(set.keyIDs == ["ec-1"])
-        #expect(Fixtures.errorCode(Fixtures.token(), keySet: set) == .unknownKey)
+        #expect(await Fixtures.errorCode(Fixtures.token(), keySet: set) == .unknownKey)
         #expect(throws: FederateError.self) {
             try JSONWebKeySet(keys: [JSONWebKey(jwk: Fixtures.rsa.publicJWK()!), JSONWebKey(jwk: second)])
         }
@@ -83,7 +83,7 @@ import FederateGoogle
         #expect { try JSONWebKeySet(jwks: Array(text.utf8)) } throws: { ($0 as? FederateError)?.code == .invalidKeySet }
     }
 
-    @Test func parsesGoogleX509Map() throws {
+    @Test func parsesGoogleX509Map() async throws {
         let pem = try Fixtures.selfSignedCertificatePEM()
         let document = JSONSerializer.bytes([
             "cert-1": .string(pem), "broken": "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----", "num": 5,
@@ -92,7 +92,7 @@ import FederateGoogle
         #expect(set.keyIDs == ["cert-1"])
         #expect(set.skipped.count == 2)
         let token = try Fixtures.rsa.sign(claims: Fixtures.claims(), algorithm: .rs256, header: ["kid": "cert-1"])
-        #expect(Fixtures.errorCode(token, keySet: set) == nil)
+        #expect(await Fixtures.errorCode(token, keySet: set) == nil)
     }
 
 }

@@ -34,13 +34,11 @@ import _CryptoExtras
             // must pass 45 % to fail. (2026-11-23: 0.38, 0.63, 0.36.)
             static let rs256 = 0.41
             static let es256 = 0.65
-            static let rs256Async = 0.41
         #else
             // Release: FederatePerf's figures of 2026-11-25 in Docs/Performance.md (74,610 / 89,177
-            // RS256, 28,213 / 30,616 ES256; async RS256 now verifies as the synchronous path does).
+            // RS256, 28,213 / 30,616 ES256), measured on the one async `verify`.
             static let rs256 = 0.84
             static let es256 = 0.92
-            static let rs256Async = 0.84
         #endif
     }
 
@@ -50,7 +48,7 @@ import _CryptoExtras
     @Test func rs256RatioHolds() async throws {
         let fixture = try RatioFixture.shared
         let ratio = await RatioProbe.best(reaching: Self.line(RecordedRatios.rs256)) {
-            RatioProbe.ratio(raw: { fixture.rawRSA() }, full: { fixture.verify(fixture.rs256Token) })
+            await RatioProbe.ratio(raw: { fixture.rawRSA() }, full: { await fixture.verify(fixture.rs256Token) })
         }
         try check("RS256", measured: ratio, recorded: RecordedRatios.rs256)
     }
@@ -58,18 +56,9 @@ import _CryptoExtras
     @Test func es256RatioHolds() async throws {
         let fixture = try RatioFixture.shared
         let ratio = await RatioProbe.best(reaching: Self.line(RecordedRatios.es256)) {
-            RatioProbe.ratio(raw: { fixture.rawP256() }, full: { fixture.verify(fixture.es256Token) })
+            await RatioProbe.ratio(raw: { fixture.rawP256() }, full: { await fixture.verify(fixture.es256Token) })
         }
         try check("ES256", measured: ratio, recorded: RecordedRatios.es256)
-    }
-
-    /// The path a server takes: the async verifier with a key provider.
-    @Test func rs256AsyncRatioHolds() async throws {
-        let fixture = try RatioFixture.shared
-        let ratio = await RatioProbe.best(reaching: Self.line(RecordedRatios.rs256Async)) {
-            await RatioProbe.ratio(raw: { fixture.rawRSA() }, full: { await fixture.verifyAsync(fixture.rs256Token) })
-        }
-        try check("RS256 async", measured: ratio, recorded: RecordedRatios.rs256Async)
     }
 
     /// The probe can fail: verifying every token twice halves the ratio, which the 30 % rule
@@ -80,11 +69,11 @@ import _CryptoExtras
         let fixture = try RatioFixture.shared
         let recorded = RecordedRatios.es256
         let doubled = await RatioProbe.best(reaching: Self.line(recorded)) {
-            RatioProbe.ratio(
+            await RatioProbe.ratio(
                 raw: { fixture.rawP256() },
                 full: {
-                    fixture.verify(fixture.es256Token)
-                    fixture.verify(fixture.es256Token)
+                    await fixture.verify(fixture.es256Token)
+                    await fixture.verify(fixture.es256Token)
                 })
         }
         #expect(!Self.holds(measured: doubled, recorded: recorded), "a pipeline twice as slow went unnoticed (\(doubled) vs \(recorded))")
@@ -228,19 +217,12 @@ final class RatioFixture: Sendable {
         precondition(p256Key.isValidSignature(p256Signature, for: digest))
     }
 
-    func verify(_ token: String) {
-        do {
-            _ = try verifier.verify(token, keySet: keySet)
-        } catch {
-            preconditionFailure("the ratio fixture's token must verify: \(error)")
-        }
-    }
-
-    func verifyAsync(_ token: String) async {
+    func verify(_ token: String) async {
         do {
             _ = try await verifier.verify(token)
         } catch {
             preconditionFailure("the ratio fixture's token must verify: \(error)")
         }
     }
+
 }

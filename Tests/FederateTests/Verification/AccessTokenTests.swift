@@ -27,17 +27,18 @@ import Federate
         return try! Fixtures.rsa.sign(claims: claims, algorithm: .rs256, header: header)
     }
 
-    static func code(_ changes: [String: JSONValue] = [:], header: [String: JSONValue] = atHeader) -> FederateError.Code? {
+    static func code(_ changes: [String: JSONValue] = [:], header: [String: JSONValue] = atHeader) async -> FederateError.Code? {
         do {
-            _ = try verifier.verify(sign(changes, header: header), keySet: Fixtures.keySet)
+            _ = try await verifier.verify(sign(changes, header: header))
             return nil
         } catch {
             return error.code
         }
     }
 
-    @Test func theRFCExampleVerifiesWithTypedClaims() throws {
-        let token = try Self.verifier.verify(Self.sign(), keySet: Fixtures.keySet)
+    @Test func theRFCExampleVerifiesWithTypedClaims() async throws {
+        let verified = try await Self.verifier.verify(Self.sign())
+        let token = try #require(verified.accessToken)
         #expect(token.subject == "5ba552d67" && token.clientID == "s6BhdRkqt3" && token.issuer == Self.issuer)
         #expect(token.jwtID == "dbe39bf3a3ba4238a513f51d6e1691c4" && token.audiences == [Self.resource])
         #expect(
@@ -48,73 +49,73 @@ import Federate
         #expect(caller.kind == .accessToken && caller.subject == "5ba552d67" && caller.clientID == "s6BhdRkqt3" && caller.idToken == nil)
     }
 
-    @Test func typMustNameAnAccessToken() {
-        #expect(Self.code(header: ["typ": "application/at+jwt"]) == nil)
-        #expect(Self.code(header: ["typ": "AT+JWT"]) == nil)
+    @Test func typMustNameAnAccessToken() async {
+        #expect(await Self.code(header: ["typ": "application/at+jwt"]) == nil)
+        #expect(await Self.code(header: ["typ": "AT+JWT"]) == nil)
         for header: [String: JSONValue] in [
             [:], ["typ": "JWT"], ["typ": "at+jwt "], ["typ": "logout+jwt"], ["typ": "application/jwt"], ["typ": 1],
         ] {
-            #expect(Self.code(header: header) != nil, "\(header)")
+            #expect(await Self.code(header: header) != nil, "\(header)")
         }
-        #expect(Self.code(header: ["typ": "JWT"]) == .tokenTypeMismatch)
+        #expect(await Self.code(header: ["typ": "JWT"]) == .tokenTypeMismatch)
     }
 
-    @Test func anIDTokenIsNeverAnAccessTokenAndViceVersa() throws {
+    @Test func anIDTokenIsNeverAnAccessTokenAndViceVersa() async throws {
         // The same claims, plus what an ID token has, signed as an ID token: refused as an access token.
         let idToken = Self.sign(["aud": .string(Self.resource), "nonce": "n"], header: ["typ": "JWT"])
-        #expect(throws: FederateError.self) { try Self.verifier.verify(idToken, keySet: Fixtures.keySet) }
+        await #expect(throws: FederateError.self) { try await Self.verifier.verify(idToken) }
         // An access token whose claims would pass the ID-token rules: refused by them.
         let idVerifier = IDTokenVerifier(
             policy: IDTokenPolicy(issuers: [Self.issuer], audiences: [Self.resource]), keys: Fixtures.keySet, clock: Self.clock)
-        let error = #expect(throws: FederateError.self) { try idVerifier.verify(Self.sign(), keySet: Fixtures.keySet) }
+        let error = await #expect(throws: FederateError.self) { try await idVerifier.verify(Self.sign()) }
         #expect(error?.code == .tokenTypeMismatch)
     }
 
-    @Test func requiredClaims() {
+    @Test func requiredClaims() async {
         for name in ["iss", "sub", "aud", "exp", "iat", "client_id", "jti"] {
-            #expect(Self.code([name: .null]) == .missingClaim, "\(name)")
+            #expect(await Self.code([name: .null]) == .missingClaim, "\(name)")
         }
-        #expect(Self.code(["client_id": ""]) == .missingClaim)
-        #expect(Self.code(["jti": 7]) == .invalidClaim)
-        #expect(Self.code(["scope": .null]) == nil)
-        #expect(Self.code(["aud": "https://rs.example.com"]) == .audienceMismatch)  // no trailing slash: another resource
-        #expect(Self.code(["aud": ["https://other.example/", .string(Self.resource)]]) == nil)
-        #expect(Self.code(["iss": "https://authorization-server.example.com"]) == .issuerMismatch)
-        #expect(Self.code(["acr": "urn:mace:incommon:iap:silver", "auth_time": 1_618_354_000]) == nil)
-        #expect(Self.code(["acr": 2]) == .invalidClaim)
-        #expect(Self.code(["auth_time": .double(Self.now + 3600)]) == .invalidClaim)
-        #expect(Self.code(["events": [:]]) == .tokenTypeMismatch)
+        #expect(await Self.code(["client_id": ""]) == .missingClaim)
+        #expect(await Self.code(["jti": 7]) == .invalidClaim)
+        #expect(await Self.code(["scope": .null]) == nil)
+        #expect(await Self.code(["aud": "https://rs.example.com"]) == .audienceMismatch)  // no trailing slash: another resource
+        #expect(await Self.code(["aud": ["https://other.example/", .string(Self.resource)]]) == nil)
+        #expect(await Self.code(["iss": "https://authorization-server.example.com"]) == .issuerMismatch)
+        #expect(await Self.code(["acr": "urn:mace:incommon:iap:silver", "auth_time": 1_618_354_000]) == nil)
+        #expect(await Self.code(["acr": 2]) == .invalidClaim)
+        #expect(await Self.code(["auth_time": .double(Self.now + 3600)]) == .invalidClaim)
+        #expect(await Self.code(["events": [:]]) == .tokenTypeMismatch)
     }
 
-    @Test func hostileScopes() {
+    @Test func hostileScopes() async {
         for scope in [
             "read\twrite", "read  write", " read", "read ", "read\nwrite", "r\u{E9}ad", "read\u{00A0}write", "r\"ead", "re\\ad",
             "\u{FF52}ead", "read\u{0301}", "read\u{200B}", String(repeating: "s ", count: 300) + "s",
         ] {
-            #expect(Self.code(["scope": .string(scope)]) == .invalidClaim, "\(scope.debugDescription.prefix(40))")
+            #expect(await Self.code(["scope": .string(scope)]) == .invalidClaim, "\(scope.debugDescription.prefix(40))")
         }
-        #expect(Self.code(["scope": ["read", "write"]]) == .invalidClaim)
-        #expect(Self.code(["scope": ""]) == nil)
+        #expect(await Self.code(["scope": ["read", "write"]]) == .invalidClaim)
+        #expect(await Self.code(["scope": ""]) == nil)
         let many = (0..<OAuthScopes.maximumCount).map { "s\($0)" }.joined(separator: " ")
-        #expect(Self.code(["scope": .string(many)]) == nil)
-        #expect(Self.code(["scope": .string(many + " one-more")]) == .invalidClaim)
+        #expect(await Self.code(["scope": .string(many)]) == nil)
+        #expect(await Self.code(["scope": .string(many + " one-more")]) == .invalidClaim)
     }
 
-    @Test func timeExtremes() {
-        #expect(Self.code(["exp": 9_007_199_254_740_992]) == nil)  // 2^53: far, still a NumericDate
-        #expect(Self.code(["exp": 9_007_199_254_740_993]) == .invalidClaim)
+    @Test func timeExtremes() async {
+        #expect(await Self.code(["exp": 9_007_199_254_740_992]) == nil)  // 2^53: far, still a NumericDate
+        #expect(await Self.code(["exp": 9_007_199_254_740_993]) == .invalidClaim)
         for value: JSONValue in [.double(1e300), -1, .double(-0.5), "1639528912", [1]] {
-            #expect(Self.code(["exp": value]) != nil, "\(value)")
+            #expect(await Self.code(["exp": value]) != nil, "\(value)")
         }
-        #expect(Self.code(["exp": .double(Self.now - 61)]) == .tokenExpired)
-        #expect(Self.code(["exp": .double(Self.now - 59)]) == nil)  // within the 60 s tolerance
-        #expect(Self.code(["iat": .double(Self.now + 61)]) == .issuedInFuture)
-        #expect(Self.code(["nbf": .double(Self.now + 61)]) == .notYetValid)
+        #expect(await Self.code(["exp": .double(Self.now - 61)]) == .tokenExpired)
+        #expect(await Self.code(["exp": .double(Self.now - 59)]) == nil)  // within the 60 s tolerance
+        #expect(await Self.code(["iat": .double(Self.now + 61)]) == .issuedInFuture)
+        #expect(await Self.code(["nbf": .double(Self.now + 61)]) == .notYetValid)
     }
 
-    @Test func confirmationIsTypedAndChecked() throws {
+    @Test func confirmationIsTypedAndChecked() async throws {
         let thumbprint = Base64URL.encode([UInt8](repeating: 7, count: 32))
-        let token = try Self.verifier.verify(Self.sign(["cnf": ["jkt": .string(thumbprint)]]), keySet: Fixtures.keySet)
+        let token = try #require(try await Self.verifier.verify(Self.sign(["cnf": ["jkt": .string(thumbprint)]])).accessToken)
         #expect(token.confirmation?.jkt == thumbprint)
         #expect(VerifiedToken(accessToken: token, providerID: nil).confirmation?.jkt == thumbprint)
         // Only `cnf.jkt` alone can be checked (by DPoP); any other binding, or a malformed one, refuses the token.
@@ -124,11 +125,11 @@ import Federate
             ["x5t#S256": "bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2"], ["jwk": ["kty": "EC"]], ["kid": "k"], ["jku": "https://x"], [:],
             ["future-method": "x"], ["jkt": .string(thumbprint), "x5t#S256": "abc"], 7, ["a", "b"],
         ] {
-            #expect(Self.code(["cnf": cnf]) == .tokenBindingMismatch, "\(cnf)")
+            #expect(await Self.code(["cnf": cnf]) == .tokenBindingMismatch, "\(cnf)")
         }
     }
 
-    @Test func scopesParseStrictlyAndCompareByteForByte() throws {
+    @Test func scopesParseStrictlyAndCompareByteForByte() async throws {
         let scopes = try OAuthScopes(parsing: "b a b c")
         #expect(scopes.values == ["b", "a", "c"])
         #expect(scopes.isSuperset(of: ["a", "c"]) && !scopes.isSuperset(of: ["a", "d"]))

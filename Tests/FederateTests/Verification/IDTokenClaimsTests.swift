@@ -19,126 +19,130 @@ import Federate
         #expect(idToken.claims["email"] == "a@example.com")
     }
 
-    @Test func issuerMustBeAccepted() {
-        #expect(Fixtures.errorCode(Fixtures.token(["iss": "https://evil.example.com"])) == .issuerMismatch)
-        #expect(Fixtures.errorCode(Fixtures.token(["iss": "https://issuer.example.com/"])) == .issuerMismatch)
-        #expect(Fixtures.errorCode(Fixtures.token(["iss": .null])) == .missingClaim)
-        #expect(Fixtures.errorCode(Fixtures.token(["iss": 5])) == .invalidClaim)
+    @Test func issuerMustBeAccepted() async {
+        #expect(await Fixtures.errorCode(Fixtures.token(["iss": "https://evil.example.com"])) == .issuerMismatch)
+        #expect(await Fixtures.errorCode(Fixtures.token(["iss": "https://issuer.example.com/"])) == .issuerMismatch)
+        #expect(await Fixtures.errorCode(Fixtures.token(["iss": .null])) == .missingClaim)
+        #expect(await Fixtures.errorCode(Fixtures.token(["iss": 5])) == .invalidClaim)
         let twoIssuers = Fixtures.policy { $0.issuers = ["accounts.google.com", Fixtures.issuer] }
-        #expect(Fixtures.errorCode(Fixtures.token(["iss": "accounts.google.com"]), policy: twoIssuers) == nil)
+        #expect(await Fixtures.errorCode(Fixtures.token(["iss": "accounts.google.com"]), policy: twoIssuers) == nil)
     }
 
-    @Test func audienceMustContainTheClient() {
-        #expect(Fixtures.errorCode(Fixtures.token(["aud": "other"])) == .audienceMismatch)
-        #expect(Fixtures.errorCode(Fixtures.token(["aud": ["other", "another"], "azp": "other"])) == .audienceMismatch)
-        #expect(Fixtures.errorCode(Fixtures.token(["aud": .null])) == .missingClaim)
-        #expect(Fixtures.errorCode(Fixtures.token(["aud": []])) == .invalidClaim)
-        #expect(Fixtures.errorCode(Fixtures.token(["aud": [1]])) == .invalidClaim)
-        #expect(Fixtures.errorCode(Fixtures.token(["aud": .array([.string(Fixtures.clientID)])])) == nil)
+    @Test func audienceMustContainTheClient() async {
+        #expect(await Fixtures.errorCode(Fixtures.token(["aud": "other"])) == .audienceMismatch)
+        #expect(await Fixtures.errorCode(Fixtures.token(["aud": ["other", "another"], "azp": "other"])) == .audienceMismatch)
+        #expect(await Fixtures.errorCode(Fixtures.token(["aud": .null])) == .missingClaim)
+        #expect(await Fixtures.errorCode(Fixtures.token(["aud": []])) == .invalidClaim)
+        #expect(await Fixtures.errorCode(Fixtures.token(["aud": [1]])) == .invalidClaim)
+        #expect(await Fixtures.errorCode(Fixtures.token(["aud": .array([.string(Fixtures.clientID)])])) == nil)
         let several = Fixtures.policy { $0.audiences = ["web", "android"] }
-        #expect(Fixtures.errorCode(Fixtures.token(["aud": "android"]), policy: several) == nil)
+        #expect(await Fixtures.errorCode(Fixtures.token(["aud": "android"]), policy: several) == nil)
     }
 
-    @Test func azpRules() {
+    @Test func azpRules() async {
         // Several audiences: azp required and must be the client.
-        #expect(Fixtures.errorCode(Fixtures.token(["aud": .array([.string(Fixtures.clientID), "other"])])) == .azpMismatch)
+        #expect(await Fixtures.errorCode(Fixtures.token(["aud": .array([.string(Fixtures.clientID), "other"])])) == .azpMismatch)
         #expect(
-            Fixtures.errorCode(Fixtures.token(["aud": .array([.string(Fixtures.clientID), "other"]), "azp": "other"])) == .azpMismatch)
+            await Fixtures.errorCode(Fixtures.token(["aud": .array([.string(Fixtures.clientID), "other"]), "azp": "other"])) == .azpMismatch
+        )
         #expect(
-            Fixtures.errorCode(Fixtures.token(["aud": .array([.string(Fixtures.clientID), "other"]), "azp": .string(Fixtures.clientID)]))
+            await Fixtures.errorCode(
+                Fixtures.token(["aud": .array([.string(Fixtures.clientID), "other"]), "azp": .string(Fixtures.clientID)]))
                 == nil)
         // A present azp must always be an accepted party, even with one audience.
-        #expect(Fixtures.errorCode(Fixtures.token(["azp": "someone-else"])) == .azpMismatch)
+        #expect(await Fixtures.errorCode(Fixtures.token(["azp": "someone-else"])) == .azpMismatch)
         // Google's Android case: azp is another client of the same project, allowed explicitly.
         let android = Fixtures.policy { $0.authorizedParties = ["android-client"] }
-        #expect(Fixtures.errorCode(Fixtures.token(["azp": "android-client"]), policy: android) == nil)
+        #expect(await Fixtures.errorCode(Fixtures.token(["azp": "android-client"]), policy: android) == nil)
     }
 
-    @Test func expiryIsRequiredNumericAndEnforcedWithTolerance() {
-        #expect(Fixtures.errorCode(Fixtures.token(["exp": .integer(now - 61)])) == .tokenExpired)
-        #expect(Fixtures.errorCode(Fixtures.token(["exp": .integer(now - 30)])) == nil)  // within 60 s tolerance
+    @Test func expiryIsRequiredNumericAndEnforcedWithTolerance() async {
+        #expect(await Fixtures.errorCode(Fixtures.token(["exp": .integer(now - 61)])) == .tokenExpired)
+        #expect(await Fixtures.errorCode(Fixtures.token(["exp": .integer(now - 30)])) == nil)  // within 60 s tolerance
         #expect(
-            Fixtures.errorCode(Fixtures.token(["exp": .integer(now - 30)]), policy: Fixtures.policy { $0.clockTolerance = .zero })
+            await Fixtures.errorCode(Fixtures.token(["exp": .integer(now - 30)]), policy: Fixtures.policy { $0.clockTolerance = .zero })
                 == .tokenExpired)
-        #expect(Fixtures.errorCode(Fixtures.token(["exp": .null])) == .missingClaim)
-        #expect(Fixtures.errorCode(Fixtures.token(["exp": .string(String(now + 600))])) == .invalidClaim)
-        #expect(Fixtures.errorCode(Fixtures.token(["exp": .double(Double(now) + 600.5)])) == nil)
+        #expect(await Fixtures.errorCode(Fixtures.token(["exp": .null])) == .missingClaim)
+        #expect(await Fixtures.errorCode(Fixtures.token(["exp": .string(String(now + 600))])) == .invalidClaim)
+        #expect(await Fixtures.errorCode(Fixtures.token(["exp": .double(Double(now) + 600.5)])) == nil)
     }
 
-    @Test func issuedAtIsRequiredAndNotInTheFuture() {
-        #expect(Fixtures.errorCode(Fixtures.token(["iat": .integer(now + 120)])) == .issuedInFuture)
-        #expect(Fixtures.errorCode(Fixtures.token(["iat": .integer(now + 30)])) == nil)
-        #expect(Fixtures.errorCode(Fixtures.token(["iat": .null])) == .missingClaim)
-        #expect(Fixtures.errorCode(Fixtures.token(["iat": true])) == .invalidClaim)
+    @Test func issuedAtIsRequiredAndNotInTheFuture() async {
+        #expect(await Fixtures.errorCode(Fixtures.token(["iat": .integer(now + 120)])) == .issuedInFuture)
+        #expect(await Fixtures.errorCode(Fixtures.token(["iat": .integer(now + 30)])) == nil)
+        #expect(await Fixtures.errorCode(Fixtures.token(["iat": .null])) == .missingClaim)
+        #expect(await Fixtures.errorCode(Fixtures.token(["iat": true])) == .invalidClaim)
     }
 
-    @Test func notBeforeIsEnforced() {
-        #expect(Fixtures.errorCode(Fixtures.token(["nbf": .integer(now + 120)])) == .notYetValid)
-        #expect(Fixtures.errorCode(Fixtures.token(["nbf": .integer(now - 10)])) == nil)
-        #expect(Fixtures.errorCode(Fixtures.token(["nbf": "soon"])) == .invalidClaim)
+    @Test func notBeforeIsEnforced() async {
+        #expect(await Fixtures.errorCode(Fixtures.token(["nbf": .integer(now + 120)])) == .notYetValid)
+        #expect(await Fixtures.errorCode(Fixtures.token(["nbf": .integer(now - 10)])) == nil)
+        #expect(await Fixtures.errorCode(Fixtures.token(["nbf": "soon"])) == .invalidClaim)
     }
 
-    @Test func evaluatesTimeAtAGivenInstant() {
+    @Test func evaluatesTimeAtAGivenInstant() async {
         let token = Fixtures.token(["iat": 1_000_000, "exp": 1_000_600])
-        #expect(Fixtures.errorCode(token) == .tokenExpired)
-        #expect(Fixtures.errorCode(token, clock: .fixed(at: Date(timeIntervalSince1970: 1_000_100))) == nil)
-        #expect(Fixtures.errorCode(token, clock: .fixed(at: Date(timeIntervalSince1970: 999_000))) == .issuedInFuture)
+        #expect(await Fixtures.errorCode(token) == .tokenExpired)
+        #expect(await Fixtures.errorCode(token, clock: .fixed(at: Date(timeIntervalSince1970: 1_000_100))) == nil)
+        #expect(await Fixtures.errorCode(token, clock: .fixed(at: Date(timeIntervalSince1970: 999_000))) == .issuedInFuture)
     }
 
-    @Test func subjectIsRequiredNonEmptyString() {
-        #expect(Fixtures.errorCode(Fixtures.token(["sub": .null])) == .missingClaim)
-        #expect(Fixtures.errorCode(Fixtures.token(["sub": ""])) == .invalidClaim)
-        #expect(Fixtures.errorCode(Fixtures.token(["sub": 42])) == .invalidClaim)
-        #expect(Fixtures.errorCode(Fixtures.token(["sub": .string(String(repeating: "x", count: 256))])) == .invalidClaim)
+    @Test func subjectIsRequiredNonEmptyString() async {
+        #expect(await Fixtures.errorCode(Fixtures.token(["sub": .null])) == .missingClaim)
+        #expect(await Fixtures.errorCode(Fixtures.token(["sub": ""])) == .invalidClaim)
+        #expect(await Fixtures.errorCode(Fixtures.token(["sub": 42])) == .invalidClaim)
+        #expect(await Fixtures.errorCode(Fixtures.token(["sub": .string(String(repeating: "x", count: 256))])) == .invalidClaim)
     }
 
-    @Test func nonceIsComparedWhenExpected() {
+    @Test func nonceIsComparedWhenExpected() async {
         let token = Fixtures.token(["nonce": "abc"])
-        #expect(Fixtures.errorCode(token, expecting: .init(nonce: "abc")) == nil)
-        #expect(Fixtures.errorCode(token, expecting: .init(nonce: "abd")) == .nonceMismatch)
-        #expect(Fixtures.errorCode(token, expecting: .init(nonce: "ab")) == .nonceMismatch)
-        #expect(Fixtures.errorCode(Fixtures.token(), expecting: .init(nonce: "abc")) == .nonceMismatch)
-        #expect(Fixtures.errorCode(Fixtures.token(["nonce": 1]), expecting: .init(nonce: "abc")) == .invalidClaim)
+        #expect(await Fixtures.errorCode(token, expecting: .init(nonce: "abc")) == nil)
+        #expect(await Fixtures.errorCode(token, expecting: .init(nonce: "abd")) == .nonceMismatch)
+        #expect(await Fixtures.errorCode(token, expecting: .init(nonce: "ab")) == .nonceMismatch)
+        #expect(await Fixtures.errorCode(Fixtures.token(), expecting: .init(nonce: "abc")) == .nonceMismatch)
+        #expect(await Fixtures.errorCode(Fixtures.token(["nonce": 1]), expecting: .init(nonce: "abc")) == .invalidClaim)
     }
 
-    @Test func accessTokenAndCodeHashes() {
+    @Test func accessTokenAndCodeHashes() async {
         let accessToken = "ya29.access-token"
         let code = "4/auth-code"
         let atHash = TokenHash.compute(accessToken, algorithm: .rs256)
         let cHash = TokenHash.compute(code, algorithm: .rs256)
         let token = Fixtures.token(["at_hash": .string(atHash), "c_hash": .string(cHash)])
-        #expect(Fixtures.errorCode(token, expecting: .init(accessToken: accessToken, authorizationCode: code)) == nil)
-        #expect(Fixtures.errorCode(token, expecting: .init(accessToken: "other")) == .atHashMismatch)
-        #expect(Fixtures.errorCode(token, expecting: .init(authorizationCode: "other")) == .cHashMismatch)
+        #expect(await Fixtures.errorCode(token, expecting: .init(accessToken: accessToken, authorizationCode: code)) == nil)
+        #expect(await Fixtures.errorCode(token, expecting: .init(accessToken: "other")) == .atHashMismatch)
+        #expect(await Fixtures.errorCode(token, expecting: .init(authorizationCode: "other")) == .cHashMismatch)
         // ES384 uses SHA-384: an SHA-256 half-hash must not match.
         let es = Fixtures.token(["at_hash": .string(atHash)], key: Fixtures.ec, algorithm: .es256)
-        #expect(Fixtures.errorCode(es, expecting: .init(accessToken: accessToken)) == nil)
+        #expect(await Fixtures.errorCode(es, expecting: .init(accessToken: accessToken)) == nil)
         // Known vector from OpenID Connect Core examples: at_hash of "jHkWEdUXMU1BwAsC4vtUsZwnNvTIxEl0z9K3vx5KF0Y" with RS256.
         #expect(TokenHash.compute("jHkWEdUXMU1BwAsC4vtUsZwnNvTIxEl0z9K3vx5KF0Y", algorithm: .rs256) == "77QmUPtjPfzWtF2AnpK9RQ")
     }
 
-    @Test func maxAgeRequiresARecentAuthTime() {
-        #expect(Fixtures.errorCode(Fixtures.token(["auth_time": .integer(now - 30)]), expecting: .init(maxAge: .seconds(300))) == nil)
+    @Test func maxAgeRequiresARecentAuthTime() async {
+        #expect(await Fixtures.errorCode(Fixtures.token(["auth_time": .integer(now - 30)]), expecting: .init(maxAge: .seconds(300))) == nil)
         #expect(
-            Fixtures.errorCode(Fixtures.token(["auth_time": .integer(now - 1000)]), expecting: .init(maxAge: .seconds(300))) == .authTooOld)
-        #expect(Fixtures.errorCode(Fixtures.token(), expecting: .init(maxAge: .seconds(300))) == .missingClaim)
-        #expect(
-            Fixtures.errorCode(Fixtures.token(["auth_time": .integer(now - 1000)]), policy: Fixtures.policy { $0.maxAge = .seconds(300) })
+            await Fixtures.errorCode(Fixtures.token(["auth_time": .integer(now - 1000)]), expecting: .init(maxAge: .seconds(300)))
                 == .authTooOld)
-        #expect(Fixtures.errorCode(Fixtures.token(["auth_time": .integer(now + 1000)])) == .invalidClaim)
+        #expect(await Fixtures.errorCode(Fixtures.token(), expecting: .init(maxAge: .seconds(300))) == .missingClaim)
+        #expect(
+            await Fixtures.errorCode(
+                Fixtures.token(["auth_time": .integer(now - 1000)]), policy: Fixtures.policy { $0.maxAge = .seconds(300) })
+                == .authTooOld)
+        #expect(await Fixtures.errorCode(Fixtures.token(["auth_time": .integer(now + 1000)])) == .invalidClaim)
     }
 
-    @Test func requiredExtraClaims() {
+    @Test func requiredExtraClaims() async {
         let policy = Fixtures.policy { $0.requiredClaims = ["email"] }
-        #expect(Fixtures.errorCode(Fixtures.token(), policy: policy) == .missingClaim)
-        #expect(Fixtures.errorCode(Fixtures.token(["email": "a@b.c"]), policy: policy) == nil)
+        #expect(await Fixtures.errorCode(Fixtures.token(), policy: policy) == .missingClaim)
+        #expect(await Fixtures.errorCode(Fixtures.token(["email": "a@b.c"]), policy: policy) == nil)
     }
 
-    @Test func payloadMustBeAJSONObject() throws {
+    @Test func payloadMustBeAJSONObject() async throws {
         let notObject = try Fixtures.rsa.sign(payload: Array("[1,2]".utf8), algorithm: .rs256)
-        #expect(Fixtures.errorCode(notObject) == .malformedToken)
+        #expect(await Fixtures.errorCode(notObject) == .malformedToken)
         let duplicate = try Fixtures.rsa.sign(payload: Array(#"{"sub":"a","sub":"b"}"#.utf8), algorithm: .rs256)
-        #expect(Fixtures.errorCode(duplicate) == .malformedToken)
+        #expect(await Fixtures.errorCode(duplicate) == .malformedToken)
     }
 
     @Test func emailVerifiedIsAJSONBooleanOnly() throws {

@@ -20,30 +20,31 @@ struct TenantIssuerRuleTests {
         return policy
     }
 
-    static func code(_ claims: [String: JSONValue], tenants: AcceptedTenants = .only([contoso])) throws -> FederateError.Code? {
-        Fixtures.errorCode(Fixtures.token(claims), policy: try policy(tenants))
+    static func code(_ claims: [String: JSONValue], tenants: AcceptedTenants = .only([contoso])) async throws -> FederateError.Code? {
+        await Fixtures.errorCode(Fixtures.token(claims), policy: try policy(tenants))
     }
 
-    @Test func theTokensOwnTenantProducesItsIssuer() throws {
-        #expect(try Self.code(["iss": .string(Self.issuer(Self.contoso)), "tid": .string(Self.contoso)]) == nil)
-        #expect(try Self.code(["iss": .string(Self.issuer(Self.fabrikam)), "tid": .string(Self.fabrikam)], tenants: .anyTenant) == nil)
+    @Test func theTokensOwnTenantProducesItsIssuer() async throws {
+        #expect(try await Self.code(["iss": .string(Self.issuer(Self.contoso)), "tid": .string(Self.contoso)]) == nil)
+        #expect(
+            try await Self.code(["iss": .string(Self.issuer(Self.fabrikam)), "tid": .string(Self.fabrikam)], tenants: .anyTenant) == nil)
         // Without the tenant rule, the same token fails the plain issuer check.
         #expect(
-            Fixtures.errorCode(
+            await Fixtures.errorCode(
                 Fixtures.token(["iss": .string(Self.issuer(Self.contoso)), "tid": .string(Self.contoso)]),
                 policy: IDTokenPolicy(issuers: [Self.template], audiences: [Fixtures.clientID])) == .issuerMismatch)
     }
 
-    @Test func mismatchedAndHostileTenantsAreRefused() throws {
+    @Test func mismatchedAndHostileTenantsAreRefused() async throws {
         let iss = JSONValue.string(Self.issuer(Self.contoso))
         // tid and iss disagree: another tenant's token claiming our issuer, or the reverse.
-        #expect(try Self.code(["iss": iss, "tid": .string(Self.fabrikam)], tenants: .anyTenant) == .issuerMismatch)
-        #expect(try Self.code(["iss": .string(Self.issuer(Self.fabrikam)), "tid": .string(Self.contoso)]) == .issuerMismatch)
+        #expect(try await Self.code(["iss": iss, "tid": .string(Self.fabrikam)], tenants: .anyTenant) == .issuerMismatch)
+        #expect(try await Self.code(["iss": .string(Self.issuer(Self.fabrikam)), "tid": .string(Self.contoso)]) == .issuerMismatch)
         // A tenant not on the list, even with a consistent iss.
-        #expect(try Self.code(["iss": .string(Self.issuer(Self.fabrikam)), "tid": .string(Self.fabrikam)]) == .tenantNotAllowed)
+        #expect(try await Self.code(["iss": .string(Self.issuer(Self.fabrikam)), "tid": .string(Self.fabrikam)]) == .tenantNotAllowed)
         // No tid, tid not a string, empty, path characters, traversal, upper case, look-alikes.
-        #expect(try Self.code(["iss": iss]) == .missingClaim)
-        #expect(try Self.code(["iss": iss, "tid": 42]) == .invalidClaim)
+        #expect(try await Self.code(["iss": iss]) == .missingClaim)
+        #expect(try await Self.code(["iss": iss, "tid": 42]) == .invalidClaim)
         let hostile = [
             "", "/", "..", "../common", "72f988bf-86f1-41af-91ab-2d7cd011db47/..", "72f988bf/86f1-41af-91ab-2d7cd011db47",
             "72F988BF-86F1-41AF-91AB-2D7CD011DB47", "72f988bf\u{2010}86f1-41af-91ab-2d7cd011db47",  // HYPHEN, not hyphen-minus
@@ -52,15 +53,17 @@ struct TenantIssuerRuleTests {
             "72f988bf-86f1-41af-91ab-2d7cd011db47\u{0}",
         ]
         for tid in hostile {
-            #expect(try Self.code(["iss": .string(Self.issuer(tid)), "tid": .string(tid)], tenants: .anyTenant) == .invalidClaim, "\(tid)")
+            #expect(
+                try await Self.code(["iss": .string(Self.issuer(tid)), "tid": .string(tid)], tenants: .anyTenant) == .invalidClaim, "\(tid)"
+            )
         }
         // The template itself as `iss`, with a real tid.
-        #expect(try Self.code(["iss": .string(Self.template), "tid": .string(Self.contoso)]) == .issuerMismatch)
+        #expect(try await Self.code(["iss": .string(Self.template), "tid": .string(Self.contoso)]) == .issuerMismatch)
         // No iss.
-        #expect(try Self.code(["iss": .null, "tid": .string(Self.contoso)]) == .missingClaim)
+        #expect(try await Self.code(["iss": .null, "tid": .string(Self.contoso)]) == .missingClaim)
     }
 
-    @Test func templatesAreStrict() {
+    @Test func templatesAreStrict() async {
         for bad in [
             "https://login.microsoftonline.com/{tenantid}/{tenantid}/v2.0", "https://login.microsoftonline.com/v2.0",
             "https://{tenantid}.example.com/v2.0", "https://login.example.com/x{tenantid}/v2.0",
@@ -73,7 +76,7 @@ struct TenantIssuerRuleTests {
         #expect((try? IssuerTemplate("https://login.example.com/{tenantid}"))?.issuer(forTenant: "t") == "https://login.example.com/t")
     }
 
-    @Test func theCallerChoosesTheTenantsExplicitly() {
+    @Test func theCallerChoosesTheTenantsExplicitly() async {
         #expect(throws: FederateError.self) { try TenantIssuerRule(template: Self.template, tenants: .only([])) }
         #expect(throws: FederateError.self) { try TenantIssuerRule(template: Self.template, tenants: .only(["contoso"])) }
         #expect(throws: FederateError.self) {
@@ -100,14 +103,14 @@ struct TenantIssuerRuleTests {
         ])
     }
 
-    @Test func strictDiscoveryRefusesTheTemplate() {
+    @Test func strictDiscoveryRefusesTheTemplate() async {
         #expect(throws: FederateError.self) {
             try ProviderMetadata(
                 document: Self.document(issuer: Self.template), expectedIssuer: "https://login.microsoftonline.com/common/v2.0")
         }
     }
 
-    @Test func templatedDiscoveryAcceptsOnlyWhatTheRuleAllows() throws {
+    @Test func templatedDiscoveryAcceptsOnlyWhatTheRuleAllows() async throws {
         let rule = try TenantIssuerRule(template: Self.template, tenants: .only([Self.contoso]))
         let common = "https://login.microsoftonline.com/common/v2.0"
         let metadata = try ProviderMetadata(document: Self.document(issuer: Self.template), authority: common, tenantIssuer: rule)

@@ -12,7 +12,7 @@ struct WrongTokenKindTests {
         let signedIn = try await accounts.signIn(
             with: Credential(providerID: "google.com", subject: "ann", email: nil, emailVerified: false))
         let session = try #require(signedIn.sessionToken)
-        #expect(Fixtures.errorCode(session) == .tokenTypeMismatch)
+        #expect(await Fixtures.errorCode(session) == .tokenTypeMismatch)
         // Through the bearer verifier an API uses, too.
         let bearer = IDTokenBearerVerifier(
             providerID: "oidc.example", verifier: IDTokenVerifier(policy: Fixtures.policy(), keys: Fixtures.keySet))

@@ -45,11 +45,6 @@ public struct AccessTokenVerifier: TokenVerifier {
         VerifiedToken(accessToken: try AccessToken(try await pipeline.verify(token)), providerID: providerID)
     }
 
-    /// Verifies `token` against a key set in hand, synchronously (no refetch).
-    package func verify(_ token: String, keySet: JSONWebKeySet) throws(FederateError) -> AccessToken {
-        try AccessToken(try pipeline.verify(token, keySet: keySet))
-    }
-
 }
 
 extension TokenKind {
