@@ -120,7 +120,7 @@ public struct AppleIdentity: Sendable {
 extension AppleIDTokenVerifier: TokenVerifier {
     /// Verifies an Apple ID token, expecting no nonce, with Apple's claims read as
     /// ``verify(_:rawNonce:nonceMode:)`` reads them: provider `apple.com`, the token in
-    /// ``VerifiedToken/idToken``.
+    /// `VerifiedToken.idToken`.
     public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedToken {
         VerifiedToken(idToken: try AppleIdentity(try await verifier.verify(token)).idToken, providerID: AppleProvider.providerID)
     }

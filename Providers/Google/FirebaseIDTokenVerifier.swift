@@ -146,7 +146,7 @@ package enum FirebaseProjectID {
 
 extension FirebaseIDTokenVerifier: TokenVerifier {
     /// Verifies a Firebase ID token without the revocation check: provider `firebase`, the
-    /// token in ``VerifiedToken/idToken``. An Auth emulator token is not a verified ID token
+    /// token in `VerifiedToken.idToken`. An Auth emulator token is not a verified ID token
     /// (it is unsigned): in emulator mode this throws `invalid_configuration`; use
     /// ``verify(_:checkRevoked:)``.
     public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedToken {

@@ -58,7 +58,7 @@ extension FederateError.Code {
 
 extension GoogleIDTokenVerifier: TokenVerifier {
     /// Verifies a Google ID token, expecting no nonce: provider `google.com`, the token in
-    /// ``VerifiedToken/idToken``.
+    /// `VerifiedToken.idToken`.
     public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedToken {
         VerifiedToken(idToken: try await verifier.verify(token), providerID: GoogleProvider.providerID)
     }
