@@ -44,14 +44,20 @@ enum ClaimsTarget {
         ("generic", JWTVerifier(issuers: [issuer], audiences: [audience], allowedAlgorithms: [.hs256], keys: JSONWebKeySet.empty, hmacSecret: secret, clock: clock)),
     ]
 
+    /// One input, verified as every kind in one task (the verifications never suspend).
     static func run(_ bytes: [UInt8]) {
+        synchronously { await verifyAsEveryKind(bytes) }
+    }
+
+    static func verifyAsEveryKind(_ bytes: [UInt8]) async {
         guard let selector = bytes.first else { return }
         let header = headers[Int(selector) % headers.count]
         let payload = Array(bytes.dropFirst())
         guard let token = try? sign(payload: payload, header: header) else { return }
 
         for expectations in [IDTokenExpectations(), IDTokenExpectations(nonce: "n-\u{212A}", accessToken: "at", authorizationCode: "c", maxAge: .seconds(60))] {
-            if let idToken = try? IDTokenVerifier(policy: idTokenPolicy, keys: JSONWebKeySet.empty, clock: clock).verify(token, keySet: .empty, expecting: expectations) {
+            let verifier = IDTokenVerifier(policy: idTokenPolicy, keys: JSONWebKeySet.empty, clock: clock)
+            if let idToken = try? await verifier.verify(token, expecting: expectations) {
                 precondition(idToken.issuer.exactlyEquals(issuer), "accepted another issuer")
                 precondition(idToken.audiences.contains { $0.exactlyEquals(audience) }, "accepted another audience")
                 precondition(idToken.expiresAt.timeIntervalSince1970 + 60 > now, "accepted an expired token")
@@ -63,7 +69,7 @@ enum ClaimsTarget {
             }
         }
         for (name, verifier) in kinds {
-            guard let verified = try? verifier.verify(token, keySet: .empty) else { continue }
+            guard let verified = try? await verifier.verify(token) else { continue }
             if let issuer = verified.claims["iss"] { precondition(issuer == .string(Self.issuer) || name == "client-assertion", "\(name): issuer") }
             if name == "logout" { precondition(verified.claims["nonce"] == nil && verified.claims["events"] != nil, "logout rules") }
             if name == "client-assertion" {
@@ -72,9 +78,9 @@ enum ClaimsTarget {
             if name == "access-token" { checkAccessToken(verified) }
             _ = try? AppleNotificationVerifier.decode(claims: verified.claims)
         }
-        if let dpopTarget, let proof = try? verifier(
+        if let dpopTarget, let proof = try? await verifier(
             .dpopProof(method: "GET", target: dpopTarget, accessToken: "at", acceptedNonces: ["n1"], maximumAge: .seconds(60))
-        ).verify(token, keySet: .empty) {
+        ).verify(token) {
             precondition(proof.header.type?.lowercased() == "dpop+jwt", "proof typ")
             precondition(proof.claims["htm"] == "GET" && proof.claims["nonce"] == "n1", "proof htm or nonce")
             precondition(proof.claims["htu"]?.stringValue.flatMap(HTTPTargetURI.init) == dpopTarget, "proof htu")
