@@ -48,8 +48,6 @@ public struct HTTPRequest: Sendable {
 
     /// The default deadline for an exchange: 10 seconds.
     package static let defaultTimeout: Duration = .seconds(10)
-    /// The default response size limit: 1 MiB.
-    package static let defaultMaxResponseBytes = 1 << 20
 
     /// Creates a request.
     public init(
