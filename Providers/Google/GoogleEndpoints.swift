@@ -17,7 +17,7 @@ public struct GoogleEndpoints: Sendable, Hashable {
     /// The revocation endpoint.
     package var revocationURL: String
     /// The UserInfo endpoint.
-    package var userInfoURL: String
+    var userInfoURL: String
     /// The `iss` of RISC security event tokens (`https://accounts.google.com/`, with a slash).
     package var riscIssuer: String
 

@@ -5,11 +5,11 @@ package import FederateTokens
 ///
 /// A personal account's token: `FederateError/Code/tenantNotAllowed`. Absent or
 /// ill-formed `tid` is left to `TenantIssuerRule`, which runs first.
-package struct WorkOrSchoolAccountRule: ClaimRule {
+struct WorkOrSchoolAccountRule: ClaimRule {
     /// Creates the rule.
-    package init() {}
+    init() {}
 
-    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         if let tenant = try token.string("tid"), tenant.exactlyEquals(MicrosoftEndpoints.personalAccountsTenantID) {
             throw FederateError(.tenantNotAllowed, "personal Microsoft accounts are not accepted (organizations only)")
         }

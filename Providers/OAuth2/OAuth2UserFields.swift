@@ -58,9 +58,9 @@ package struct OAuth2User: Sendable, Hashable {
     package let authenticatedAt: NumericDate?
 
     /// The largest ID accepted, in bytes; longer is `invalid_user_response`.
-    package static let maximumIDBytes = 255
+    static let maximumIDBytes = 255
     /// The largest whole-number ID accepted: 2^53 - 1, the largest every JSON parser reads exactly.
-    package static let maximumNumericID: Int64 = 9_007_199_254_740_991
+    static let maximumNumericID: Int64 = 9_007_199_254_740_991
 
     /// Reads `answer` (the user endpoint's JSON) with `fields`. Throws `invalid_user_response`
     /// for an answer that is not an object; an `id` missing, empty, longer than

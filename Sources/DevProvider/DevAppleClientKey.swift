@@ -35,7 +35,7 @@ public struct DevAppleClientKey: Sendable {
     public var privateKeyPEM: String { key.pemRepresentation }
 
     /// The public key as a one-key set, for `DevClient/publicKeys`.
-    package var publicKeySet: JSONWebKeySet {
+    var publicKeySet: JSONWebKeySet {
         let jwk = JWSSigningKey(p256: key, keyID: keyID).publicJWK(algorithm: .es256) ?? [:]
         // A JWKS built from our own key: it always parses.
         return (try? JSONWebKeySet(jwks: JSONSerializer.bytes(["keys": [.object(jwk)]]))) ?? .empty

@@ -42,7 +42,7 @@ public struct TokenSet: Sendable, CustomStringConvertible {
     }
 
     /// Whether the access token is DPoP-bound (`token_type` `DPoP`, RFC 9449 §5).
-    package var isDPoPBound: Bool { tokenType.caseInsensitiveEquals("DPoP") }
+    var isDPoPBound: Bool { tokenType.caseInsensitiveEquals("DPoP") }
 
     /// Redacted.
     public var description: String {

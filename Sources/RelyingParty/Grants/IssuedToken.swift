@@ -37,7 +37,7 @@ public struct IssuedToken: Sendable, CustomStringConvertible {
     }
 
     /// Whether the token is DPoP-bound (`token_type` `DPoP`).
-    package var isDPoPBound: Bool { tokenType.caseInsensitiveEquals("DPoP") }
+    var isDPoPBound: Bool { tokenType.caseInsensitiveEquals("DPoP") }
 
     /// Redacted.
     public var description: String {

@@ -128,7 +128,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// Whether the status is in 200...299.
-    package var isSuccess: Bool { (200...299).contains(status) }
+    var isSuccess: Bool { (200...299).contains(status) }
 }
 
 extension String {

@@ -4,6 +4,7 @@ import FederateOAuth2
 import FederateTestSupport
 import Foundation
 import Testing
+@testable import FederateAccounts
 
 /// Hostile answers from the user endpoint of a provider without ID tokens: GitHub's `/user` and
 /// `/user/emails` (served at GitHub Enterprise Server's paths by a loopback server), and a

@@ -19,7 +19,7 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
     /// The longest `user_code` accepted, in UTF-8 bytes.
     static let maximumUserCodeBytes = 128
     /// The longest `interval` accepted from the provider, and the most `slow_down` can raise it to: one hour.
-    package static let maximumInterval: Int64 = 3600
+    static let maximumInterval: Int64 = 3600
 
     /// `device_code`: secret, sent only to the token endpoint.
     package let deviceCode: String
@@ -104,7 +104,7 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
     }
 
     /// Whether the device code has expired at `now`.
-    package func isExpired(at now: Date) -> Bool { now >= expiresAt }
+    func isExpired(at now: Date) -> Bool { now >= expiresAt }
 
     /// Redacted: no device code.
     public var description: String {

@@ -8,7 +8,7 @@ package struct ExplicitTypeRule: ClaimRule {
     /// The accepted media types, lower-case, without `application/`: `jwt`, `logout+jwt`, `at+jwt`.
     package let accepted: [String]
     /// Whether a token without `typ` passes.
-    package let allowsAbsent: Bool
+    let allowsAbsent: Bool
 
     /// Creates the rule.
     package init(accepted: [String], allowsAbsent: Bool) {
