@@ -22,7 +22,7 @@ public struct GoogleEndpoints: Sendable, Hashable {
     package var riscIssuer: String
 
     /// Creates endpoints.
-    package init(
+    init(
         issuer: String, issuers: IdentifierSet, keysURL: String, authorizationURL: String, tokenURL: String, revocationURL: String,
         userInfoURL: String, riscIssuer: String
     ) {

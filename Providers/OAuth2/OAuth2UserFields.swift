@@ -69,7 +69,7 @@ package struct OAuth2User: Sendable, Hashable {
     /// an email that is not a string of at most 320 bytes with an `@` and no spaces, control or
     /// bidirectional characters; an authentication time that is not a number of seconds.
     /// Profile fields of the wrong type are left out.
-    package init(answer: JSONValue, fields: OAuth2UserFields) throws(FederateError) {
+    init(answer: JSONValue, fields: OAuth2UserFields) throws(FederateError) {
         guard case .object(let members) = answer else {
             throw FederateError(.invalidUserResponse, "the user endpoint's answer is not a JSON object")
         }
@@ -104,7 +104,7 @@ package struct OAuth2User: Sendable, Hashable {
     }
 
     /// Creates a value (for a provider module that reads its provider's answers itself).
-    package init(
+    init(
         id: String, email: String?, emailVerified: Bool, name: String?, picture: String?, username: String?,
         authenticatedAt: NumericDate? = nil
     ) {

@@ -12,12 +12,12 @@ public struct DevAppleClientKey: Sendable {
     private let key: P256.Signing.PrivateKey
 
     /// A fresh key.
-    package init(teamID: String, keyID: String) {
+    init(teamID: String, keyID: String) {
         self.init(teamID: teamID, keyID: keyID, key: P256.Signing.PrivateKey())
     }
 
     /// An existing key, from its PEM (the `.p8` file's text).
-    package init(teamID: String, keyID: String, privateKeyPEM: String) throws(FederateError) {
+    init(teamID: String, keyID: String, privateKeyPEM: String) throws(FederateError) {
         do {
             self.init(teamID: teamID, keyID: keyID, key: try P256.Signing.PrivateKey(pemRepresentation: privateKeyPEM))
         } catch {

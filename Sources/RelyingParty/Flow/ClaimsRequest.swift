@@ -25,7 +25,7 @@ public struct ClaimsRequest: Sendable, Hashable {
         package var values: [String]?
 
         /// Creates a request for one claim.
-        package init(essential: Bool = false, value: String? = nil, values: [String]? = nil) {
+        init(essential: Bool = false, value: String? = nil, values: [String]? = nil) {
             self.essential = essential
             self.value = value
             self.values = values

@@ -23,7 +23,7 @@ public struct IssuedToken: Sendable, CustomStringConvertible {
     package let response: [String: JSONValue]
 
     /// Creates a value (normally built by ``ServiceTokenClient``).
-    package init(
+    init(
         token: String, tokenType: String, issuedTokenType: String?, expiresAt: Date?, scopes: [String], refreshToken: String?,
         response: [String: JSONValue]
     ) {

@@ -1,6 +1,6 @@
 import Federate
 import FederateGitHub
-import FederateOAuth2
+@testable import FederateOAuth2
 import FederateTestSupport
 import Foundation
 import Testing

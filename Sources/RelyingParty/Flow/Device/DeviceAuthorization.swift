@@ -37,7 +37,7 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
     package let scopes: [String]
 
     /// Creates the value (normally read from the provider's answer).
-    package init(
+    init(
         deviceCode: String, userCode: String, verificationURI: String, verificationURIComplete: String?, expiresAt: Date,
         interval: Duration, scopes: [String]
     ) {

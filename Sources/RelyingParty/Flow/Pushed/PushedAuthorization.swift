@@ -21,7 +21,7 @@ public struct PushedAuthorization: Sendable, Hashable {
     var repeatedParameters: [String: String]
 
     /// Creates the value (normally from the provider's answer).
-    package init(
+    init(
         requestURI: String, expiresAt: Date, authorizationEndpoint: String, clientID: String, repeatedParameters: [String: String] = [:]
     ) {
         self.requestURI = requestURI

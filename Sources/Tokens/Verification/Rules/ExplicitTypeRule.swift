@@ -11,7 +11,7 @@ package struct ExplicitTypeRule: ClaimRule {
     let allowsAbsent: Bool
 
     /// Creates the rule.
-    package init(accepted: [String], allowsAbsent: Bool) {
+    init(accepted: [String], allowsAbsent: Bool) {
         self.accepted = accepted.map { $0.lowercased() }
         self.allowsAbsent = allowsAbsent
     }
