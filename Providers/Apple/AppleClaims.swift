@@ -1,4 +1,4 @@
-package import FederateTokens
+import FederateTokens
 
 /// How Apple writes its claims.
 enum AppleClaims {

@@ -1,4 +1,4 @@
-package import FederateTokens
+import FederateTokens
 
 /// `firebase.tenant` (Identity Platform multi-tenancy) is one of the expected tenants, as
 /// the Admin SDKs' tenant-aware `verifyIdToken` and `verifySessionCookie` require.

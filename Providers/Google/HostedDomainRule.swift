@@ -1,4 +1,4 @@
-package import FederateTokens
+import FederateTokens
 
 /// Google's `hd` claim: when accepted domains are configured, the ID token's `hd` must be one
 /// of them, byte for byte. Taken from the token only, never from the request (the `hd`

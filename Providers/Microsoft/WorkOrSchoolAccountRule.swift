@@ -1,4 +1,4 @@
-package import FederateTokens
+import FederateTokens
 
 /// `tid` is not the personal-accounts tenant: the `organizations` audience admits work and
 /// school accounts only, even when it accepts any tenant.

@@ -1,5 +1,5 @@
-package import FederateRelyingParty
-package import FederateTokens
+import FederateRelyingParty
+import FederateTokens
 import Foundation
 
 /// Verifies back-channel logout tokens a provider POSTs to the relying party.

@@ -1,5 +1,5 @@
-package import FederateTokens
-package import Foundation
+import FederateTokens
+import Foundation
 
 /// A verified back-channel logout token (OpenID Connect Back-Channel Logout 1.0 §2.4).
 struct LogoutToken: Sendable {

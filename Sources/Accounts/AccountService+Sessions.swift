@@ -1,5 +1,5 @@
 public import FederateTokens
-package import Foundation
+import Foundation
 
 extension AccountService {
     /// Issues a session for `uid` whose user proved their identity at `authTime`

@@ -1,5 +1,5 @@
-package import FederateTokens
-package import Foundation
+import FederateTokens
+import Foundation
 import Tracing
 
 /// An ``AccountStore`` that runs each operation of another in a span named

@@ -1,5 +1,5 @@
 import Crypto
-package import Federate
+import Federate
 package import Foundation
 
 /// A Sign in with Apple key for the Apple flavour: the private half signs client secrets

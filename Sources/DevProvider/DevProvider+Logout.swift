@@ -1,4 +1,4 @@
-package import Federate
+import Federate
 import Foundation
 
 /// How the dev provider signs a token it is asked to make wrong on purpose.

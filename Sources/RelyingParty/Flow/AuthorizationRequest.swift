@@ -1,4 +1,4 @@
-package import FederateTokens
+import FederateTokens
 import Foundation
 import Logging
 

@@ -1,4 +1,4 @@
-package import FederateTokens
+import FederateTokens
 import Crypto
 
 /// Proof Key for Code Exchange (RFC 7636), always with `S256`.

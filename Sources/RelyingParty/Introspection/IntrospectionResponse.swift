@@ -1,4 +1,4 @@
-package import FederateTokens
+import FederateTokens
 
 /// An RFC 7662 introspection response (§2.2), read strictly.
 ///

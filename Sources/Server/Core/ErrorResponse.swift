@@ -1,5 +1,5 @@
 public import Federate
-package import HTTPTypes
+import HTTPTypes
 
 /// Machine-readable error answers: `{"error": CODE, "message": TEXT}`, never a secret.
 enum ErrorResponse {

@@ -1,5 +1,5 @@
-package import Federate
-package import HTTPTypes
+import Federate
+import HTTPTypes
 
 extension ErrorResponse {
     /// The HTTP status for a Federate error code in the JSON API and the sign-in routes.

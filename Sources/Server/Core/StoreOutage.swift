@@ -1,4 +1,4 @@
-package import Federate
+import Federate
 import HTTPTypes
 
 /// The one answer to a request the account store could not serve: 503 with `Retry-After`,

@@ -1,5 +1,5 @@
 package import Federate
-package import HTTPTypes
+import HTTPTypes
 
 /// How a request presents its access token, and what must bind the verified token to the
 /// request: the scheme step of ``CallerAuthenticator``.

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// One SQL statement (or a piece of one) with its values, written once for every dialect.
 /// Interpolated values become placeholders and tables are named when the statement is

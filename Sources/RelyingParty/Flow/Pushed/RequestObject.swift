@@ -1,5 +1,5 @@
-package import FederateTokens
-package import Foundation
+import FederateTokens
+import Foundation
 
 /// A signed authorization request object (JAR, RFC 9101 §4): the authorization parameters
 /// as claims, plus `iss` (the client), `aud` (the issuer), `iat`, `nbf`, `exp` and a fresh
