@@ -23,7 +23,7 @@ package struct AppleClientSecret: Sendable {
     /// How long each secret is valid.
     package let lifetime: Duration
     /// The `aud` of the secrets: Apple's `audience`, or a stand-in's issuer in tests.
-    package let tokenAudience: String
+    let tokenAudience: String
     private let key: JWSSigningKey
 
     /// Creates a generator from the `.p8` file's PEM text. Throws

@@ -99,9 +99,9 @@ public struct AppleProvider: Sendable {
 }
 
 /// What Apple's token-endpoint error codes usually mean.
-package enum AppleErrorGuidance {
+enum AppleErrorGuidance {
     /// The advice for `code`, or `nil`.
-    package static func guidance(for code: String) -> String? {
+    static func guidance(for code: String) -> String? {
         switch code {
         case "invalid_client":
             return

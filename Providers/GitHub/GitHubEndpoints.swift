@@ -40,5 +40,5 @@ public struct GitHubEndpoints: Sendable, Hashable {
     /// The user's email addresses with their verification (`GET /user/emails`, scope `user:email`).
     package var emails: String { api + "/user/emails" }
     /// Revokes one token of an OAuth app (`DELETE /applications/{client_id}/token`).
-    package func tokenRevocation(clientID: String) -> String { api + "/applications/" + FormURLEncoding.escape(clientID) + "/token" }
+    func tokenRevocation(clientID: String) -> String { api + "/applications/" + FormURLEncoding.escape(clientID) + "/token" }
 }

@@ -35,7 +35,7 @@ public struct GitHubProvider: Sendable {
     /// The scopes requested (default `read:user user:email`).
     package var scopes: [String]
     /// Whether deleting an account revokes its GitHub token (default `true`).
-    package var revokesTokens: Bool
+    var revokesTokens: Bool
     /// The transport, clock and observability come from here.
     package let cache: ProviderCache
 

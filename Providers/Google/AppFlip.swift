@@ -6,12 +6,12 @@ import Foundation
 /// opens your app's universal link, and the return link your app opens afterwards.
 public struct AppFlip: Sendable {
     /// The Google app bundle IDs whose redirect URIs are accepted.
-    package static let googleAppBundleIDs: Set<String> = [
+    static let googleAppBundleIDs: Set<String> = [
         "com.google.Chromecast", "com.google.Chromecast.dev", "com.google.Chromecast.enterprise",
         "com.google.OPA", "com.google.OPA.dev", "com.google.OPA.enterprise",
     ]
     /// The two redirect hosts (production and sandbox).
-    package static let redirectPrefixes = [
+    static let redirectPrefixes = [
         "https://oauth-redirect.googleusercontent.com/a/", "https://oauth-redirect-sandbox.googleusercontent.com/a/",
     ]
 
@@ -100,7 +100,7 @@ public struct AppFlip: Sendable {
     }
 
     /// Whether `uri` is `https://oauth-redirect[-sandbox].googleusercontent.com/a/<Google app bundle ID>`.
-    package static func isAllowedRedirect(_ uri: String) -> Bool {
+    static func isAllowedRedirect(_ uri: String) -> Bool {
         redirectPrefixes.contains { prefix in
             uri.hasPrefix(prefix) && googleAppBundleIDs.contains(String(uri.dropFirst(prefix.count)))
         }

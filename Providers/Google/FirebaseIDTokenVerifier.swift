@@ -13,7 +13,7 @@ public struct FirebaseIDTokenVerifier: Sendable {
     package static let certificatesURL = "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com"
 
     /// The largest clock tolerance accepted.
-    package static let maximumClockTolerance: Duration = .seconds(300)
+    static let maximumClockTolerance: Duration = .seconds(300)
 
     /// The Firebase project ID.
     package var projectID: String { check.projectID }
@@ -110,7 +110,7 @@ public struct FirebaseToken: Sendable {
 
     /// Whether the token came from the Auth emulator (unsigned; accepted only because an
     /// emulator was configured).
-    package var isEmulated: Bool { idToken == nil }
+    var isEmulated: Bool { idToken == nil }
     /// The Firebase uid (`sub`).
     public var uid: String { claims["sub"]?.stringValue ?? "" }
     /// `firebase.sign_in_provider` (`password`, `google.com`, `apple.com`, `custom`, …).

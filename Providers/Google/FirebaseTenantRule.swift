@@ -1,4 +1,4 @@
-package import FederateTokens
+import FederateTokens
 
 /// `firebase.tenant` (Identity Platform multi-tenancy) is one of the expected tenants, as
 /// the Admin SDKs' tenant-aware `verifyIdToken` and `verifySessionCookie` require.
@@ -6,19 +6,19 @@ package import FederateTokens
 /// A token of another tenant, or of no tenant (a project-level user) where tenants are
 /// expected: `FederateError/Code/tenantNotAllowed`. `firebase` not an object or `tenant`
 /// not a string: `FederateError/Code/invalidClaim`.
-package struct FirebaseTenantRule: ClaimRule {
+struct FirebaseTenantRule: ClaimRule {
     /// The tenants accepted (one, for a tenant-aware verifier).
-    package let tenants: IdentifierSet
+    let tenants: IdentifierSet
 
     /// Creates the rule; an empty set is `invalid_configuration` (it would accept nothing).
-    package init(_ tenants: IdentifierSet) throws(FederateError) {
+    init(_ tenants: IdentifierSet) throws(FederateError) {
         guard !tenants.isEmpty, !tenants.contains("") else {
             throw FederateError(.invalidConfiguration, "name the Firebase tenants to accept (none empty), or leave tenants unset")
         }
         self.tenants = tenants
     }
 
-    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let firebase = token["firebase"] else {
             throw FederateError(.tenantNotAllowed, "the token has no 'firebase' claim, so no tenant")
         }

@@ -17,12 +17,12 @@ public struct GoogleEndpoints: Sendable, Hashable {
     /// The revocation endpoint.
     package var revocationURL: String
     /// The UserInfo endpoint.
-    package var userInfoURL: String
+    var userInfoURL: String
     /// The `iss` of RISC security event tokens (`https://accounts.google.com/`, with a slash).
     package var riscIssuer: String
 
     /// Creates endpoints.
-    package init(
+    init(
         issuer: String, issuers: IdentifierSet, keysURL: String, authorizationURL: String, tokenURL: String, revocationURL: String,
         userInfoURL: String, riscIssuer: String
     ) {

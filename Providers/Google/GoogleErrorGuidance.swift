@@ -3,9 +3,9 @@ public import FederateTokens
 /// What Google's authorization and token error codes mean for the application, appended to
 /// the error's message by ``GoogleProvider`` (the code itself stays Google's, so callers can
 /// switch on it).
-package enum GoogleErrorGuidance {
+enum GoogleErrorGuidance {
     /// The advice for `code`, or `nil` for a code without specific advice.
-    package static func guidance(for code: String) -> String? {
+    static func guidance(for code: String) -> String? {
         switch code {
         case "admin_policy_enforced":
             return
@@ -32,7 +32,7 @@ package enum GoogleErrorGuidance {
     }
 
     /// `error` with Google's guidance appended when its code has some.
-    package static func explain(_ error: FederateError) -> FederateError {
+    static func explain(_ error: FederateError) -> FederateError {
         error.withGuidance(from: guidance(for:))
     }
 }

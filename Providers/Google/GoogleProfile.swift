@@ -13,9 +13,9 @@ package struct GoogleProfile: OpenIDProviderProfile {
     /// Accepted Workspace domains (`hd`); empty accepts any account.
     package let hostedDomains: IdentifierSet
     /// Sends `include_granted_scopes=true` (incremental authorization).
-    package let includeGrantedScopes: Bool
+    let includeGrantedScopes: Bool
     /// Sends `access_type=offline` so a web server also gets a refresh token.
-    package let offlineAccess: Bool
+    let offlineAccess: Bool
 
     /// Creates the profile.
     package init(

@@ -24,7 +24,7 @@ public struct GoogleRedirectURI: Sendable, Hashable {
     package let kind: Kind
 
     /// The longest custom scheme a UWP app may register.
-    package static let maximumUWPSchemeLength = 39
+    static let maximumUWPSchemeLength = 39
 
     /// Validates `uri`. `forUWP` applies the 39-character scheme limit. Throws
     /// `FederateError/Code/invalidRedirectURI`.

@@ -12,7 +12,7 @@ public struct MicrosoftAccount: Sendable, Hashable {
     /// The object ID of the user in the tenant (`oid`), when the token has it.
     public let objectID: String?
     /// `preferred_username` (the sign-in name, often an email; informational only).
-    package let preferredUsername: String?
+    let preferredUsername: String?
     /// `name`.
     package let name: String?
 
@@ -25,5 +25,5 @@ public struct MicrosoftAccount: Sendable, Hashable {
     }
 
     /// Whether this is a personal Microsoft account (the personal-accounts tenant).
-    package var isPersonalAccount: Bool { tenantID.exactlyEquals(MicrosoftEndpoints.personalAccountsTenantID) }
+    var isPersonalAccount: Bool { tenantID.exactlyEquals(MicrosoftEndpoints.personalAccountsTenantID) }
 }

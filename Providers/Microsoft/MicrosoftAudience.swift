@@ -29,7 +29,7 @@ public enum MicrosoftAudience: Sendable, Hashable {
     }
 
     /// The tenants accepted, as the tenant rule holds them.
-    package var acceptedTenants: AcceptedTenants {
+    var acceptedTenants: AcceptedTenants {
         switch self {
         case .tenant(let id): return .only([id])
         case .organizations(let tenants), .common(let tenants): return tenants
@@ -38,7 +38,7 @@ public enum MicrosoftAudience: Sendable, Hashable {
     }
 
     /// Whether tokens of personal accounts are refused whatever the tenant list says.
-    package var refusesPersonalAccounts: Bool {
+    var refusesPersonalAccounts: Bool {
         if case .organizations = self { return true }
         return false
     }

@@ -58,9 +58,9 @@ package struct OAuth2User: Sendable, Hashable {
     package let authenticatedAt: NumericDate?
 
     /// The largest ID accepted, in bytes; longer is `invalid_user_response`.
-    package static let maximumIDBytes = 255
+    static let maximumIDBytes = 255
     /// The largest whole-number ID accepted: 2^53 - 1, the largest every JSON parser reads exactly.
-    package static let maximumNumericID: Int64 = 9_007_199_254_740_991
+    static let maximumNumericID: Int64 = 9_007_199_254_740_991
 
     /// Reads `answer` (the user endpoint's JSON) with `fields`. Throws `invalid_user_response`
     /// for an answer that is not an object; an `id` missing, empty, longer than
@@ -69,7 +69,7 @@ package struct OAuth2User: Sendable, Hashable {
     /// an email that is not a string of at most 320 bytes with an `@` and no spaces, control or
     /// bidirectional characters; an authentication time that is not a number of seconds.
     /// Profile fields of the wrong type are left out.
-    package init(answer: JSONValue, fields: OAuth2UserFields) throws(FederateError) {
+    init(answer: JSONValue, fields: OAuth2UserFields) throws(FederateError) {
         guard case .object(let members) = answer else {
             throw FederateError(.invalidUserResponse, "the user endpoint's answer is not a JSON object")
         }
@@ -104,7 +104,7 @@ package struct OAuth2User: Sendable, Hashable {
     }
 
     /// Creates a value (for a provider module that reads its provider's answers itself).
-    package init(
+    init(
         id: String, email: String?, emailVerified: Bool, name: String?, picture: String?, username: String?,
         authenticatedAt: NumericDate? = nil
     ) {

@@ -1,5 +1,5 @@
-package import FederateRelyingParty
-package import FederateTokens
+import FederateRelyingParty
+import FederateTokens
 import Foundation
 
 /// Verifies back-channel logout tokens a provider POSTs to the relying party.
@@ -11,31 +11,31 @@ import Foundation
 /// `events` with the `http://schemas.openid.net/event/backchannel-logout` member (itself an
 /// object), `sub` or `sid`, and no `nonce`. Replays (a `jti` already seen) are the caller's
 /// to refuse.
-package struct BackChannelLogoutVerifier: Sendable {
+struct BackChannelLogoutVerifier: Sendable {
     /// The `events` member that marks a logout token.
-    package static let logoutEvent = ClaimRules.backChannelLogoutEvent
+    static let logoutEvent = ClaimRules.backChannelLogoutEvent
 
     /// Which issuer, audiences and algorithms are accepted.
-    package let policy: IDTokenPolicy
+    let policy: IDTokenPolicy
     /// Where the provider's keys come from.
-    package let keys: any KeySetProvider
+    let keys: any KeySetProvider
     /// The time tokens are checked at.
-    package let clock: FederateClock
+    let clock: FederateClock
 
     /// Creates a verifier; use the same policy, keys and clock as for the provider's ID tokens.
-    package init(policy: IDTokenPolicy, keys: any KeySetProvider, clock: FederateClock = .system) {
+    init(policy: IDTokenPolicy, keys: any KeySetProvider, clock: FederateClock = .system) {
         self.policy = policy
         self.keys = keys
         self.clock = clock
     }
 
     /// Creates a verifier for an `OpenIDClient`'s provider and client, on its clock.
-    package init(client: OpenIDClient) {
+    init(client: OpenIDClient) {
         self.init(policy: client.policy, keys: client.keys, clock: client.clock)
     }
 
     /// Verifies a logout token at the ``clock``'s time.
-    package nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> LogoutToken {
+    nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> LogoutToken {
         let verifier = JWTVerifier(
             rules: .logoutToken(issuers: policy.issuers, audiences: policy.audiences), allowedAlgorithms: policy.allowedAlgorithms,
             keys: keys, hmacSecret: policy.hmacSecret, clockTolerance: policy.clockTolerance, clock: clock, limits: policy.limits)
@@ -49,7 +49,7 @@ package struct BackChannelLogoutVerifier: Sendable {
     /// Handles the POSTed form body (`logout_token=...`): the HTTP answer to send and, when
     /// valid, the token whose sessions the application must end. Valid: 200 with
     /// `Cache-Control: no-store`; anything else: 400 with a JSON error (Back-Channel Logout §2.8).
-    package func handle(formBody: [UInt8]) async -> BackChannelLogoutResponse {
+    func handle(formBody: [UInt8]) async -> BackChannelLogoutResponse {
         do throws(FederateError) {
             guard let text = String(validating: formBody, as: UTF8.self) else {
                 throw FederateError(.invalidRequest, "the body is not UTF-8")
@@ -65,24 +65,24 @@ package struct BackChannelLogoutVerifier: Sendable {
 }
 
 /// What to answer a back-channel logout request with.
-package struct BackChannelLogoutResponse: Sendable {
+struct BackChannelLogoutResponse: Sendable {
     /// The verified token, when the request was valid.
-    package let logoutToken: LogoutToken?
+    let logoutToken: LogoutToken?
     /// Why the request was refused, otherwise.
-    package let error: FederateError?
+    let error: FederateError?
 
     /// 200 when valid, else 400.
-    package var status: Int { logoutToken == nil ? 400 : 200 }
+    var status: Int { logoutToken == nil ? 400 : 200 }
 
     /// `Cache-Control: no-store` always (and `Content-Type` for the error body).
-    package var headers: [(name: String, value: String)] {
+    var headers: [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = [("Cache-Control", "no-store")]
         if error != nil { headers.append(("Content-Type", "application/json")) }
         return headers
     }
 
     /// Empty when valid; `{"error":"invalid_request","error_description":...}` otherwise.
-    package var body: [UInt8] {
+    var body: [UInt8] {
         guard let error else { return [] }
         return JSONSerializer.bytes(["error": "invalid_request", "error_description": .string(error.message)])
     }

@@ -21,7 +21,7 @@ public struct AccountErrorContext: FederateErrorDetail, Equatable {
     public let mergeTicket: String?
 
     /// Creates a context.
-    package init(email: String?, pendingCredential: Credential?, existingProviderIDs: [String] = [], mergeTicket: String? = nil) {
+    init(email: String?, pendingCredential: Credential?, existingProviderIDs: [String] = [], mergeTicket: String? = nil) {
         self.email = email
         self.pendingCredential = pendingCredential
         self.existingProviderIDs = existingProviderIDs

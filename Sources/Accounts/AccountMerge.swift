@@ -24,7 +24,7 @@ public struct AccountMerge: Sendable, Hashable {
 /// ``AccountMerge/targetUID``. It must be idempotent: when it throws (or the process stops
 /// before it returns), the merge stays pending and ``AccountService/resumePendingMerges()``
 /// calls it again.
-package typealias AccountMergeHook = @Sendable (AccountMerge) async throws -> Void
+typealias AccountMergeHook = @Sendable (AccountMerge) async throws -> Void
 
 /// A user deleted by `UserStore.deleteUser(uid:)`, as it was, with the provider tokens kept
 /// for its identities (to revoke at the providers).

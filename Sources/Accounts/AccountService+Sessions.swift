@@ -1,5 +1,5 @@
 public import FederateTokens
-package import Foundation
+import Foundation
 
 extension AccountService {
     /// Issues a session for `uid` whose user proved their identity at `authTime`
@@ -9,7 +9,7 @@ extension AccountService {
     /// ``requireAuthentication(_:meets:within:)`` checks). With `authTimeProven` false (a
     /// provider that cannot prove when the user authenticated: OAuth 2.0 without ID tokens),
     /// the token says so (`auth_time_unproven`) and the session never counts as a recent sign-in.
-    package func issueSession(
+    func issueSession(
         uid: String, authTime: Date, provider: SessionProvider? = nil, acr: String? = nil, amr: [String] = [], authTimeProven: Bool = true
     ) async throws(FederateError) -> (session: AccountSession, token: String) {
         try await issueSession(
@@ -138,7 +138,7 @@ extension AccountService {
 
     /// Replaces the session-signing key now (it also happens by itself every
     /// `AccountServiceConfiguration.keyRotationInterval`). Existing sessions keep verifying.
-    package func rotateSessionKeys() async throws(FederateError) {
+    func rotateSessionKeys() async throws(FederateError) {
         try await keyRing.rotate(now: clock.now)
     }
 

@@ -9,10 +9,10 @@ public struct AccountServiceConfiguration: Sendable {
     package var recentLoginWindow: Duration
     /// After this age the signing key is replaced by a new one (old keys keep verifying
     /// until every token they signed has expired).
-    package var keyRotationInterval: Duration
+    var keyRotationInterval: Duration
     /// How long keys read from the store are cached before they are read again (another
     /// server instance may have rotated). An unknown `kid` always triggers a reread.
-    package var keyCacheDuration: Duration
+    var keyCacheDuration: Duration
     /// Tolerated clock skew for `iat` of session tokens issued by other server instances.
     package var clockTolerance: Duration
     /// How stale the revocation state of a session check may be. ``AccountService`` keeps the
@@ -22,9 +22,9 @@ public struct AccountServiceConfiguration: Sendable {
     /// instance is honoured by every instance sharing the store within this interval (at
     /// once by the instance that made it). `.zero` turns the cache off: every check asks the
     /// store. Stores without an epoch are always asked.
-    package var revocationCheckInterval: Duration
+    var revocationCheckInterval: Duration
     /// The most sessions the revocation cache keeps; when full it starts again empty.
-    package var revocationCacheCapacity: Int
+    var revocationCacheCapacity: Int
     /// How long a guest account (``AccountService/signInAsGuest()``) lives unless it links a
     /// provider: its sessions end then, and ``AccountService/pruneExpiredGuests(limit:)``
     /// deletes it (7 days by default).

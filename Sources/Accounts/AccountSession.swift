@@ -35,7 +35,7 @@ public struct AccountSession: Sendable, Hashable, CustomStringConvertible {
     /// OAuth 2.0 provider without ID tokens and without a freshness proof (claim
     /// `auth_time_unproven`): then ``authTime`` is only when the session began, and
     /// ``AccountService/requireRecentLogin(_:within:)`` never counts the session as recent.
-    package let authTimeProven: Bool
+    let authTimeProven: Bool
 
     init(
         uid: String, sessionID: String, issuedAt: Date, expiresAt: Date, authTime: Date, keyID: String, provider: SessionProvider? = nil,

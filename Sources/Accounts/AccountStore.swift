@@ -25,7 +25,7 @@ public protocol AccountStore: ReplayStore {
 public struct AccountStoreOperations: Sendable {
     package let storage: any AccountStorage
 
-    package init(_ storage: any AccountStorage) {
+    init(_ storage: any AccountStorage) {
         self.storage = storage
     }
 }

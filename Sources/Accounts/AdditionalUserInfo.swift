@@ -10,7 +10,7 @@ public struct AdditionalUserInfo: Sendable, Hashable {
     package var username: String? { profile.username }
 
     /// Creates the information.
-    package init(providerID: String, profile: ProviderProfile, isNewUser: Bool) {
+    init(providerID: String, profile: ProviderProfile, isNewUser: Bool) {
         self.providerID = providerID
         self.profile = profile
         self.isNewUser = isNewUser

@@ -15,7 +15,7 @@ public struct AuthResult: Sendable, CustomStringConvertible {
     public let sessionToken: String?
 
     /// Creates a result.
-    package init(
+    init(
         user: User, additionalUserInfo: AdditionalUserInfo, credential: Credential, session: AccountSession?, sessionToken: String?
     ) {
         self.user = user

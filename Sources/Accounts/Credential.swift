@@ -48,7 +48,7 @@ public struct Credential: Sendable, CustomStringConvertible {
     /// provider's freshness proof (`authenticatedAt`). Without it — an OAuth 2.0 provider
     /// with no ID token and no freshness proof — the session it signs in never counts as a
     /// recent sign-in, and it cannot reauthenticate (`provider_cannot_reauthenticate`).
-    package var provesAuthenticationTime: Bool { !fromUserEndpoint || authenticatedAt != nil }
+    var provesAuthenticationTime: Bool { !fromUserEndpoint || authenticatedAt != nil }
 
     /// A credential from a verified ID token. `emailVerified` defaults to the token's Boolean
     /// `email_verified` (a provider module that sends it otherwise passes its own reading);

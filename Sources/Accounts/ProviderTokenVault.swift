@@ -20,12 +20,12 @@ public struct ProviderTokenVault: Sendable {
     /// The keys tokens are sealed with.
     package let keys: SealingKeyRing
     /// A kept access token is refreshed when less than this remains of it (60 s by default).
-    package var refreshLeeway: Duration
+    var refreshLeeway: Duration
     /// How long one instance may take to refresh an identity's tokens before another may take
     /// over (30 s by default). Keep it longer than the provider's token request can take and
     /// than the clock skew between instances: two refreshes with one rotating refresh token
     /// make a strict provider revoke the whole token family.
-    package var leaseDuration: Duration
+    var leaseDuration: Duration
     private let providers: [ExactString: any SignInProvider]
     let flights = RefreshFlights()
 

@@ -9,7 +9,7 @@ package struct SessionProvider: Sendable, Hashable {
     package let sessionID: String?
 
     /// Creates the value.
-    package init(providerID: String, subject: String, sessionID: String?) {
+    init(providerID: String, subject: String, sessionID: String?) {
         self.providerID = providerID
         self.subject = subject
         self.sessionID = sessionID

@@ -1,5 +1,5 @@
-package import FederateTokens
-package import Foundation
+import FederateTokens
+import Foundation
 import Tracing
 
 /// An ``AccountStore`` that runs each operation of another in a span named
@@ -7,15 +7,15 @@ import Tracing
 /// …), with the store's type and the outcome code as attributes and nothing else: no uid,
 /// subject, email or token. ``AccountService`` wraps its store in one when tracing is on, so
 /// each store operation is one span, whatever SQL it runs.
-package struct TracedAccountStore: AccountStorage {
+struct TracedAccountStore: AccountStorage {
     /// The store that does the work.
-    package let base: any AccountStorage
+    let base: any AccountStorage
     /// Where the spans go.
-    package let observability: Observability
+    let observability: Observability
     private let storeName: String
 
     /// Traces `base`'s operations through `observability`.
-    package init(_ base: any AccountStorage, observability: Observability) {
+    init(_ base: any AccountStorage, observability: Observability) {
         self.base = base
         self.observability = observability
         self.storeName = String(describing: type(of: base))
@@ -25,79 +25,79 @@ package struct TracedAccountStore: AccountStorage {
         try await observability.span("federate.store.\(operation)", kind: .client, attributes: ["federate.store": .string(storeName)], body)
     }
 
-    package var oneAccountPerEmail: Bool { base.oneAccountPerEmail }
+    var oneAccountPerEmail: Bool { base.oneAccountPerEmail }
 
-    package func ping() async throws(FederateError) {
+    func ping() async throws(FederateError) {
         try await traced("ping") { () async throws(FederateError) in try await base.ping() }
     }
 
     // MARK: UserStore
 
-    package func user(uid: String) async throws(FederateError) -> User? {
+    func user(uid: String) async throws(FederateError) -> User? {
         try await traced("user_by_uid") { () async throws(FederateError) in try await base.user(uid: uid) }
     }
 
-    package func user(providerID: String, subject: String) async throws(FederateError) -> User? {
+    func user(providerID: String, subject: String) async throws(FederateError) -> User? {
         try await traced("user_by_identity") { () async throws(FederateError) in
             try await base.user(providerID: providerID, subject: subject)
         }
     }
 
-    package func users(email: String) async throws(FederateError) -> [User] {
+    func users(email: String) async throws(FederateError) -> [User] {
         try await traced("users_by_email") { () async throws(FederateError) in try await base.users(email: email) }
     }
 
-    package func createUser(_ user: User) async throws(FederateError) {
+    func createUser(_ user: User) async throws(FederateError) {
         try await traced("create_user") { () async throws(FederateError) in try await base.createUser(user) }
     }
 
-    package func updateUser(uid: String, _ update: UserUpdate) async throws(FederateError) {
+    func updateUser(uid: String, _ update: UserUpdate) async throws(FederateError) {
         try await traced("update_user") { () async throws(FederateError) in try await base.updateUser(uid: uid, update) }
     }
 
-    package func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws(FederateError) {
+    func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws(FederateError) {
         try await traced("add_identity") { () async throws(FederateError) in try await base.addIdentity(identity, toUser: uid) }
     }
 
-    package func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws(FederateError) {
+    func recordSignIn(_ identity: ProviderIdentity, uid: String, at date: Date) async throws(FederateError) {
         try await traced("record_sign_in") { () async throws(FederateError) in try await base.recordSignIn(identity, uid: uid, at: date) }
     }
 
-    package func recordReturningSignIn(_ latest: ProviderIdentity, at date: Date) async throws(FederateError) -> User? {
+    func recordReturningSignIn(_ latest: ProviderIdentity, at date: Date) async throws(FederateError) -> User? {
         try await traced("record_returning_sign_in") { () async throws(FederateError) in
             try await base.recordReturningSignIn(latest, at: date)
         }
     }
 
-    package func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError) {
+    func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError) {
         try await traced("update_identity_email") { () async throws(FederateError) in
             try await base.updateIdentityEmail(providerID: providerID, subject: subject, email: email, verified: verified)
         }
     }
 
-    package func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) -> SealedProviderTokens? {
+    func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) -> SealedProviderTokens? {
         try await traced("remove_identity") { () async throws(FederateError) in
             try await base.removeIdentity(providerID: providerID, fromUser: uid)
         }
     }
 
-    package func deleteUser(uid: String) async throws(FederateError) -> DeletedUser? {
+    func deleteUser(uid: String) async throws(FederateError) -> DeletedUser? {
         try await traced("delete_user") { () async throws(FederateError) in try await base.deleteUser(uid: uid) }
     }
 
-    package func deleteExpiredGuests(createdBefore date: Date, limit: Int) async throws(FederateError) -> [String] {
+    func deleteExpiredGuests(createdBefore date: Date, limit: Int) async throws(FederateError) -> [String] {
         try await traced("delete_expired_guests") { () async throws(FederateError) in
             try await base.deleteExpiredGuests(createdBefore: date, limit: limit)
         }
     }
 
-    package func hasGuests(atLeast count: Int, createdAfter date: Date) async throws(FederateError) -> Bool {
+    func hasGuests(atLeast count: Int, createdAfter date: Date) async throws(FederateError) -> Bool {
         try await traced("has_guests") { () async throws(FederateError) in
             try await base.hasGuests(atLeast: count, createdAfter: date)
         }
     }
 
-    package func mergeUser(
+    func mergeUser(
         _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String,
         at date: Date
     ) async throws(FederateError) -> AccountMerge {
@@ -106,73 +106,73 @@ package struct TracedAccountStore: AccountStorage {
         }
     }
 
-    package func pendingMerges() async throws(FederateError) -> [AccountMerge] {
+    func pendingMerges() async throws(FederateError) -> [AccountMerge] {
         try await traced("pending_merges") { () async throws(FederateError) in try await base.pendingMerges() }
     }
 
-    package func finishMerge(sourceUID: String) async throws(FederateError) {
+    func finishMerge(sourceUID: String) async throws(FederateError) {
         try await traced("finish_merge") { () async throws(FederateError) in try await base.finishMerge(sourceUID: sourceUID) }
     }
 
-    package func accountRecords(uid: String) async throws(FederateError) -> AccountRecords? {
+    func accountRecords(uid: String) async throws(FederateError) -> AccountRecords? {
         try await traced("account_records") { () async throws(FederateError) in try await base.accountRecords(uid: uid) }
     }
 
     // MARK: SessionStore
 
-    package func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError) {
+    func revokeSession(id sessionID: String, uid: String, expiresAt: Date) async throws(FederateError) {
         try await traced("revoke_session") { () async throws(FederateError) in
             try await base.revokeSession(id: sessionID, uid: uid, expiresAt: expiresAt)
         }
     }
 
-    package func isSessionRevoked(id sessionID: String) async throws(FederateError) -> Bool {
+    func isSessionRevoked(id sessionID: String) async throws(FederateError) -> Bool {
         try await traced("is_session_revoked") { () async throws(FederateError) in try await base.isSessionRevoked(id: sessionID) }
     }
 
-    package func removeRevokedSessions(expiredBefore date: Date) async throws(FederateError) {
+    func removeRevokedSessions(expiredBefore date: Date) async throws(FederateError) {
         try await traced("remove_revoked_sessions") { () async throws(FederateError) in
             try await base.removeRevokedSessions(expiredBefore: date)
         }
     }
 
-    package func endSessions(key: String, validAfter: Date, expiresAt: Date, now: Date) async throws(FederateError) {
+    func endSessions(key: String, validAfter: Date, expiresAt: Date, now: Date) async throws(FederateError) {
         try await traced("end_sessions") { () async throws(FederateError) in
             try await base.endSessions(key: key, validAfter: validAfter, expiresAt: expiresAt, now: now)
         }
     }
 
-    package func sessionsEnded(keys: [String]) async throws(FederateError) -> Date? {
+    func sessionsEnded(keys: [String]) async throws(FederateError) -> Date? {
         try await traced("sessions_ended") { () async throws(FederateError) in try await base.sessionsEnded(keys: keys) }
     }
 
-    package func revocationEpoch() async throws(FederateError) -> Int64? {
+    func revocationEpoch() async throws(FederateError) -> Int64? {
         try await traced("revocation_epoch") { () async throws(FederateError) in try await base.revocationEpoch() }
     }
 
-    package func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
+    func consumeEventID(_ id: String, expiresAt: Date, now: Date) async throws(FederateError) -> Bool {
         try await traced("consume_event_id") { () async throws(FederateError) in
             try await base.consumeEventID(id, expiresAt: expiresAt, now: now)
         }
     }
 
-    package func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool {
+    func hasConsumedEventID(_ id: String, now: Date) async throws(FederateError) -> Bool {
         try await traced("has_consumed_event_id") { () async throws(FederateError) in try await base.hasConsumedEventID(id, now: now) }
     }
 
     // MARK: ProviderTokenStore
 
-    package func keptTokens(uid: String, providerID: String) async throws(FederateError) -> SealedProviderTokens? {
+    func keptTokens(uid: String, providerID: String) async throws(FederateError) -> SealedProviderTokens? {
         try await traced("kept_tokens") { () async throws(FederateError) in try await base.keptTokens(uid: uid, providerID: providerID) }
     }
 
-    package func replaceKeptTokens(_ tokens: SealedProviderTokens, expectedVersion: Int64?) async throws(FederateError) -> Bool {
+    func replaceKeptTokens(_ tokens: SealedProviderTokens, expectedVersion: Int64?) async throws(FederateError) -> Bool {
         try await traced("replace_kept_tokens") { () async throws(FederateError) in
             try await base.replaceKeptTokens(tokens, expectedVersion: expectedVersion)
         }
     }
 
-    package func claimTokenRefresh(
+    func claimTokenRefresh(
         providerID: String, subject: String, version: Int64, lease: RefreshLease, now: Date
     ) async throws(FederateError) -> Bool {
         try await traced("claim_token_refresh") { () async throws(FederateError) in
@@ -180,38 +180,37 @@ package struct TracedAccountStore: AccountStorage {
         }
     }
 
-    package func finishTokenRefresh(_ tokens: SealedProviderTokens, leaseID: String) async throws(FederateError) -> Bool {
+    func finishTokenRefresh(_ tokens: SealedProviderTokens, leaseID: String) async throws(FederateError) -> Bool {
         try await traced("finish_token_refresh") { () async throws(FederateError) in
             try await base.finishTokenRefresh(tokens, leaseID: leaseID)
         }
     }
 
-    package func releaseTokenRefresh(providerID: String, subject: String, leaseID: String, needsSignIn: Bool) async throws(FederateError) {
+    func releaseTokenRefresh(providerID: String, subject: String, leaseID: String, needsSignIn: Bool) async throws(FederateError) {
         try await traced("release_token_refresh") { () async throws(FederateError) in
             try await base.releaseTokenRefresh(providerID: providerID, subject: subject, leaseID: leaseID, needsSignIn: needsSignIn)
         }
     }
 
-    package func keptTokens(notSealedWith keyID: String, limit: Int) async throws(FederateError) -> [SealedProviderTokens] {
+    func keptTokens(notSealedWith keyID: String, limit: Int) async throws(FederateError) -> [SealedProviderTokens] {
         try await traced("kept_tokens_to_reseal") { () async throws(FederateError) in
             try await base.keptTokens(notSealedWith: keyID, limit: limit)
         }
     }
 
-    package func resealKeptTokens(_ tokens: SealedProviderTokens, previousKeyID: String, now: Date) async throws(FederateError) -> Bool {
+    func resealKeptTokens(_ tokens: SealedProviderTokens, previousKeyID: String, now: Date) async throws(FederateError) -> Bool {
         try await traced("reseal_kept_tokens") { () async throws(FederateError) in
             try await base.resealKeptTokens(tokens, previousKeyID: previousKeyID, now: now)
         }
     }
 
-    package func plaintextProviderTokens(limit: Int) async throws(FederateError) -> [RevocableTokens] {
+    func plaintextProviderTokens(limit: Int) async throws(FederateError) -> [RevocableTokens] {
         try await traced("plaintext_provider_tokens") { () async throws(FederateError) in
             try await base.plaintextProviderTokens(limit: limit)
         }
     }
 
-    package func clearPlaintextTokens(of identities: [RevocableTokens], keeping sealed: [SealedProviderTokens]) async throws(FederateError)
-    {
+    func clearPlaintextTokens(of identities: [RevocableTokens], keeping sealed: [SealedProviderTokens]) async throws(FederateError) {
         try await traced("clear_plaintext_tokens") { () async throws(FederateError) in
             try await base.clearPlaintextTokens(of: identities, keeping: sealed)
         }
@@ -219,15 +218,15 @@ package struct TracedAccountStore: AccountStorage {
 
     // MARK: SessionKeyStore
 
-    package func sessionKeys() async throws(FederateError) -> [SessionKeyRecord] {
+    func sessionKeys() async throws(FederateError) -> [SessionKeyRecord] {
         try await traced("session_keys") { () async throws(FederateError) in try await base.sessionKeys() }
     }
 
-    package func addSessionKey(_ key: SessionKeyRecord) async throws(FederateError) {
+    func addSessionKey(_ key: SessionKeyRecord) async throws(FederateError) {
         try await traced("add_session_key") { () async throws(FederateError) in try await base.addSessionKey(key) }
     }
 
-    package func removeSessionKey(keyID: String) async throws(FederateError) {
+    func removeSessionKey(keyID: String) async throws(FederateError) {
         try await traced("remove_session_key") { () async throws(FederateError) in try await base.removeSessionKey(keyID: keyID) }
     }
 }

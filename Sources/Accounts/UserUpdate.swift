@@ -13,7 +13,7 @@ package struct UserUpdate: Sendable, Hashable {
         package var verified: Bool
 
         /// Creates an email value.
-        package init(address: String, verified: Bool) {
+        init(address: String, verified: Bool) {
             self.address = address
             self.verified = verified
         }
@@ -35,7 +35,7 @@ package struct UserUpdate: Sendable, Hashable {
     package var tokensValidAfter: Date?
 
     /// Creates an update; every field is optional.
-    package init(
+    init(
         email: Email? = nil, emailOnlyIfNone: Bool = false, displayNameIfNone: String? = nil, photoURLIfNone: String? = nil,
         disabled: Bool? = nil, tokensValidAfter: Date? = nil
     ) {

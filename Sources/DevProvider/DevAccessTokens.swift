@@ -47,5 +47,5 @@ extension DevTokenMinter {
 extension DevProviderConfiguration {
     /// The `aud` of the generic flavour's access tokens when neither the request (RFC 8707
     /// `resource`) nor `accessTokenResource` names one: `urn:federate:dev-api`.
-    package static let defaultAccessTokenResource = "urn:federate:dev-api"
+    static let defaultAccessTokenResource = "urn:federate:dev-api"
 }

@@ -1,5 +1,5 @@
 import Crypto
-package import Federate
+import Federate
 package import Foundation
 
 /// A Sign in with Apple key for the Apple flavour: the private half signs client secrets
@@ -12,12 +12,12 @@ public struct DevAppleClientKey: Sendable {
     private let key: P256.Signing.PrivateKey
 
     /// A fresh key.
-    package init(teamID: String, keyID: String) {
+    init(teamID: String, keyID: String) {
         self.init(teamID: teamID, keyID: keyID, key: P256.Signing.PrivateKey())
     }
 
     /// An existing key, from its PEM (the `.p8` file's text).
-    package init(teamID: String, keyID: String, privateKeyPEM: String) throws(FederateError) {
+    init(teamID: String, keyID: String, privateKeyPEM: String) throws(FederateError) {
         do {
             self.init(teamID: teamID, keyID: keyID, key: try P256.Signing.PrivateKey(pemRepresentation: privateKeyPEM))
         } catch {
@@ -35,7 +35,7 @@ public struct DevAppleClientKey: Sendable {
     public var privateKeyPEM: String { key.pemRepresentation }
 
     /// The public key as a one-key set, for `DevClient/publicKeys`.
-    package var publicKeySet: JSONWebKeySet {
+    var publicKeySet: JSONWebKeySet {
         let jwk = JWSSigningKey(p256: key, keyID: keyID).publicJWK(algorithm: .es256) ?? [:]
         // A JWKS built from our own key: it always parses.
         return (try? JSONWebKeySet(jwks: JSONSerializer.bytes(["keys": [.object(jwk)]]))) ?? .empty

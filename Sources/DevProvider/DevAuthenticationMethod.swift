@@ -8,7 +8,7 @@ import Federate
 /// is met by a method at least as strong as the value names, and the ID token then asserts
 /// the first requested value the method meets. An essential `acr` the method cannot meet
 /// ends the sign-in with `unmet_authentication_requirements`.
-package enum DevAuthenticationMethod: String, Sendable, Hashable, CaseIterable, Comparable {
+enum DevAuthenticationMethod: String, Sendable, Hashable, CaseIterable, Comparable {
     /// A password: `acr` `urn:federate:dev:password`, `amr` `pwd`.
     case password
     /// A password and a one-time code: `acr` `urn:federate:dev:mfa`, `amr` `pwd otp mfa`.
@@ -19,7 +19,7 @@ package enum DevAuthenticationMethod: String, Sendable, Hashable, CaseIterable, 
     case securityKey
 
     /// The `acr` this method asserts when no requested value applies.
-    package var acr: String {
+    var acr: String {
         switch self {
         case .password: return "urn:federate:dev:password"
         case .otp: return "urn:federate:dev:mfa"
@@ -29,7 +29,7 @@ package enum DevAuthenticationMethod: String, Sendable, Hashable, CaseIterable, 
     }
 
     /// The `amr` values (RFC 8176; `pop` from OpenID Connect EAP ACR Values).
-    package var amr: [String] {
+    var amr: [String] {
         switch self {
         case .password: return ["pwd"]
         case .otp: return ["pwd", "otp", "mfa"]
@@ -50,7 +50,7 @@ package enum DevAuthenticationMethod: String, Sendable, Hashable, CaseIterable, 
 
     private var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
 
-    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
+    static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
 
     /// Whether this method meets the `acr` value `requested`; `nil` for a value the dev
     /// provider does not know.

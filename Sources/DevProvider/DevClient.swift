@@ -2,7 +2,7 @@ package import Federate
 import Foundation
 
 /// How a client proves who it is at the token and revocation endpoints.
-package enum DevClientAuthMethod: String, Sendable, Hashable, CaseIterable {
+enum DevClientAuthMethod: String, Sendable, Hashable, CaseIterable {
     /// HTTP Basic with the form-encoded client ID and secret (RFC 6749 §2.3.1).
     case clientSecretBasic = "client_secret_basic"
     /// `client_id` and `client_secret` in the form body.
@@ -28,7 +28,7 @@ public struct DevClient: Sendable {
     /// (`/auth/dev/callback`) works without registering it.
     package var redirectURIs: [String]
     /// Faults applied to this client's tokens and token requests.
-    package var faults: Set<DevFault>
+    var faults: Set<DevFault>
     /// Public keys for `private_key_jwt` assertions and Apple client-secret JWTs.
     package var publicKeys: JSONWebKeySet?
     /// Apple flavour: the team ID that must be the `iss` of the client-secret JWT.
@@ -36,15 +36,15 @@ public struct DevClient: Sendable {
     /// The accepted authentication methods; `nil` derives them: `private_key_jwt` with
     /// ``publicKeys`` (and no team), Basic, post and `client_secret_jwt` with a secret, Basic
     /// and post with a team, else `none`.
-    package var authMethods: Set<DevClientAuthMethod>?
+    var authMethods: Set<DevClientAuthMethod>?
     /// An OAuth error code `/authorize` answers with instead of a code (Google's
     /// `admin_policy_enforced`, `org_internal`, `disallowed_useragent`, ...).
-    package var authorizationError: String?
+    var authorizationError: String?
     /// Google flavour: ID tokens spell the issuer without its scheme, as Google's legacy tokens do.
-    package var legacyIssuer: Bool
+    var legacyIssuer: Bool
     /// ID tokens carry no email or profile claims: those come only from the UserInfo endpoint,
     /// as idpy-oidc and Okta-style providers release them (OpenID Connect Core §5.4).
-    package var minimalIDTokens: Bool
+    var minimalIDTokens: Bool
 
     /// Creates a client with a secret (or a public client, without one) and its redirect URIs
     /// (see `DevProviderConfiguration/loopbackRedirects` in the standard configurations). Faults,
@@ -54,7 +54,7 @@ public struct DevClient: Sendable {
     }
 
     /// Creates a client with every setting.
-    package init(
+    init(
         id: String, secret: String? = nil, redirectURIs: [String], faults: Set<DevFault> = [], publicKeys: JSONWebKeySet? = nil,
         teamID: String? = nil, authMethods: Set<DevClientAuthMethod>? = nil, authorizationError: String? = nil,
         legacyIssuer: Bool = false, minimalIDTokens: Bool = false
@@ -72,7 +72,7 @@ public struct DevClient: Sendable {
     }
 
     /// The methods this client may use (see ``authMethods``).
-    package var acceptedAuthMethods: Set<DevClientAuthMethod> {
+    var acceptedAuthMethods: Set<DevClientAuthMethod> {
         if let authMethods { return authMethods }
         if secret != nil { return [.clientSecretBasic, .clientSecretPost, .clientSecretJWT] }
         if teamID != nil { return [.clientSecretBasic, .clientSecretPost] }

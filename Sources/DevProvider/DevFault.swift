@@ -1,5 +1,5 @@
 /// Something the dev provider does wrong on purpose, so tests can prove the relying party notices.
-package enum DevFault: String, Sendable, Hashable, CaseIterable {
+enum DevFault: String, Sendable, Hashable, CaseIterable {
     /// ID tokens name another issuer.
     case wrongIssuer = "wrong_issuer"
     /// ID tokens are for another client.

@@ -11,7 +11,7 @@ public enum DevMicrosoftTenants {
     /// The personal Microsoft accounts' tenant.
     package static let personalAccountsTenantID = "9188040d-6c67-4c5b-b112-36a304b66dad"
     /// Domains whose users are personal accounts.
-    package static let personalDomains: Set<String> = ["outlook.com", "hotmail.com", "live.com", "msn.com"]
+    static let personalDomains: Set<String> = ["outlook.com", "hotmail.com", "live.com", "msn.com"]
 
     /// The tenant of `user` (by their email's domain).
     package static func tenantID(for user: DevUser) -> String {
@@ -44,7 +44,7 @@ extension DevProviderConfiguration {
     /// `11111111-2222-3333-4444-666666666666`, both with loopback redirects; users alice at
     /// `contoso.example`, bob at `fabrikam.example` (two organisations) and carol at
     /// `outlook.com` (a personal account); alice auto-approved.
-    package static let microsoftStandard = DevProviderConfiguration(
+    static let microsoftStandard = DevProviderConfiguration(
         flavor: .microsoft,
         clients: [
             DevClient(id: "11111111-2222-3333-4444-555555555555", secret: "dev-microsoft-secret", redirectURIs: loopbackRedirects),

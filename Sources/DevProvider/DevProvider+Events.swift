@@ -108,7 +108,7 @@ extension DevProvider {
     /// An authorization code as a native SDK receives it (Sign in with Apple on iOS): for
     /// `clientID` (the app's bundle ID), without redirect URI or PKCE, single use, 60 seconds.
     /// `nonce` is what the app put in its request (Apple's SDK sends its SHA-256).
-    package func nativeAuthorizationCode(
+    func nativeAuthorizationCode(
         clientID: String, subject: String, nonce: String? = nil, scopes: [String] = ["openid"]
     ) throws -> String {
         guard configuration.clients.contains(where: { $0.id == clientID }) else {

@@ -1,8 +1,8 @@
-package import Federate
+import Federate
 import Foundation
 
 /// How the dev provider signs a token it is asked to make wrong on purpose.
-package enum DevSignature: Sendable, Hashable {
+enum DevSignature: Sendable, Hashable {
     /// RS256 with the current published RSA key (what a relying party expects).
     case rs256
     /// ES256 with the current published P-256 key.
@@ -21,7 +21,7 @@ extension DevProvider {
     /// `iss`, `aud`, `iat`, `exp`, `jti`, `events` with the logout event, `sub` and/or `sid`.
     /// The parameters make it wrong on purpose: another `audience`, other `events` (`nil`
     /// omits the claim), a `nonce` (forbidden in logout tokens), another `signature`.
-    package func backChannelLogoutToken(
+    func backChannelLogoutToken(
         clientID: String, subject: String?, sessionID: String? = nil, audience: String? = nil,
         events: JSONValue? = .object([DevProvider.backChannelLogoutEvent: .object([:])]), nonce: String? = nil,
         signature: DevSignature = .rs256
@@ -51,7 +51,7 @@ extension DevProvider {
 
     /// POSTs `logout_token=TOKEN` to a relying party's back-channel logout URI, as a provider
     /// does; returns the HTTP status it answered.
-    package func sendBackChannelLogout(
+    func sendBackChannelLogout(
         _ token: String, to url: String, http: any HTTPClient = AsyncHTTPClientTransport.shared
     ) async throws -> Int {
         let response = try await http.send(
@@ -62,13 +62,13 @@ extension DevProvider {
     }
 
     /// The provider session `subject` is signed in with (the `sid` of their ID tokens), if any.
-    package func providerSessionID(for subject: String) -> String? {
+    func providerSessionID(for subject: String) -> String? {
         state.ssoSessionIDs.withLock { $0[subject] }
     }
 
     /// Ends `subject`'s provider session, as a real provider does before it sends a
     /// back-channel logout: the next sign-in authenticates again, in a new session.
-    package func endProviderSession(for subject: String) {
+    func endProviderSession(for subject: String) {
         state.ssoSessions.withLock { _ = $0.removeValue(forKey: subject) }
         state.ssoSessionIDs.withLock { _ = $0.removeValue(forKey: subject) }
     }

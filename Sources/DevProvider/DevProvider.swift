@@ -121,7 +121,7 @@ public final class DevProvider: Sendable {
 
     /// How many refresh grants the token endpoint answered, how many rotated-out refresh
     /// tokens came back, and how many token families that revoked.
-    package var refreshStatistics: DevRefreshStatistics { state.refreshStatistics.withLock { $0 } }
+    var refreshStatistics: DevRefreshStatistics { state.refreshStatistics.withLock { $0 } }
 
     /// Stops the server and waits until it has.
     public func stop() async throws {

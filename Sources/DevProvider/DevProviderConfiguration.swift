@@ -13,13 +13,13 @@ public struct DevProviderConfiguration: Sendable {
     /// `login_hint` still wins.
     package var autoApproveSubject: String?
     /// Lifetime of access and ID tokens.
-    package var tokenLifetime: Duration
+    var tokenLifetime: Duration
     /// `Cache-Control: max-age` of the key set and certificate map (sent in whole seconds).
-    package var keysMaxAge: Duration
+    var keysMaxAge: Duration
     /// Firebase flavour: the project ID (the issuer is the server's URL plus `/` and this).
     package var projectID: String
     /// Firebase flavour: `firebase.sign_in_provider` of the tokens.
-    package var firebaseSignInProvider: String
+    var firebaseSignInProvider: String
     /// Apple flavour: the key the standard Apple client signs its client secrets with.
     public var appleClientKey: DevAppleClientKey?
     /// The provider's time: when tokens are issued and expire, codes and sessions age, and
@@ -59,10 +59,10 @@ public struct DevProviderConfiguration: Sendable {
 
     /// Loopback redirect URIs on any port and any path (`http://127.0.0.1:PORT/any/path`), so
     /// `federate login`'s `/callback` and an app's `/auth/{name}/callback` both work.
-    package static let loopbackRedirects = ["http://127.0.0.1/*", "http://[::1]/*"]
+    static let loopbackRedirects = ["http://127.0.0.1/*", "http://[::1]/*"]
 
     /// Two test users: alice (verified email) and bob (unverified), alice auto-approved.
-    package static let standardUsers = [
+    static let standardUsers = [
         DevUser(subject: "alice", email: "alice@example.com", name: "Alice Example"),
         DevUser(subject: "bob", email: "bob@example.com", emailVerified: false, name: "Bob Example"),
     ]
@@ -143,7 +143,7 @@ public struct DevProviderConfiguration: Sendable {
     /// (`1001`, login `alice-example`, alice@example.com verified, the generic flavour's alice),
     /// bob (`1002`, primary bob@example.com unverified, bob@users.example verified) and mallory
     /// (`1003`, whose only address, alice@example.com, is unverified); alice auto-approved.
-    package static let gitHubStandard = DevProviderConfiguration(
+    static let gitHubStandard = DevProviderConfiguration(
         flavor: .github,
         clients: [DevClient(id: "dev-github-client", secret: "dev-github-secret", redirectURIs: loopbackRedirects)],
         users: [

@@ -38,15 +38,15 @@ struct DevTokenGrant: Sendable {
 }
 
 /// What the dev provider's token endpoint did with refresh tokens (``DevProvider/refreshStatistics``).
-package struct DevRefreshStatistics: Sendable, Hashable {
+struct DevRefreshStatistics: Sendable, Hashable {
     /// Refresh grants asked for, answered or refused.
-    package var requests = 0
+    var requests = 0
     /// Refresh grants answered with new tokens.
-    package var refreshes = 0
+    var refreshes = 0
     /// Refresh tokens presented again after they were rotated out.
-    package var reusedRefreshTokens = 0
+    var reusedRefreshTokens = 0
     /// Token families revoked because of such a reuse (``DevFault/revokeFamilyOnReuse``).
-    package var familiesRevoked = 0
+    var familiesRevoked = 0
 }
 
 /// An RP-initiated logout the provider accepted: whose session it ended, for which client, with which `state`.

@@ -11,7 +11,7 @@ public struct DevUser: Sendable, Hashable {
     /// The display name.
     package var name: String
     /// Google flavour: the Workspace domain, sent as the `hd` claim.
-    package var hostedDomain: String?
+    var hostedDomain: String?
     /// Google flavour: scopes this user leaves unticked on the consent screen (granular consent).
     package var refusedScopes: Set<String>
     /// Apple flavour: whether the email is a private relay address (`is_private_email`).
@@ -20,11 +20,11 @@ public struct DevUser: Sendable, Hashable {
     /// auto-approve user), and the page's preselected method: its ID tokens then carry this
     /// method's `acr` and `amr`. `nil`: no `acr`/`amr`, unless a request asks for an `acr`
     /// (then `password`). Step-up (`Docs/StepUp.md`).
-    package var authenticationMethod: DevAuthenticationMethod?
+    var authenticationMethod: DevAuthenticationMethod?
     /// GitHub flavour: the login name (`/user`'s `login`); renamed with ``DevProvider/renameGitHubUser(subject:to:)``.
-    package var gitHubLogin: String?
+    var gitHubLogin: String?
     /// GitHub flavour: the user's other addresses, after ``email`` (the primary one) in `/user/emails`.
-    package var otherEmails: [DevEmail]
+    var otherEmails: [DevEmail]
     /// The method and `acr` of the sign-in a grant was issued for (set per login).
     var login: DevLogin?
 
@@ -35,7 +35,7 @@ public struct DevUser: Sendable, Hashable {
     }
 
     /// Creates a user with every setting.
-    package init(
+    init(
         subject: String, email: String, emailVerified: Bool = true, name: String, hostedDomain: String? = nil,
         refusedScopes: Set<String> = [], isPrivateEmail: Bool = false, authenticationMethod: DevAuthenticationMethod? = nil,
         gitHubLogin: String? = nil, otherEmails: [DevEmail] = []
@@ -53,20 +53,20 @@ public struct DevUser: Sendable, Hashable {
     }
 
     /// The first word of ``name`` (Apple's `firstName`, Google's `given_name`).
-    package var givenName: String { String(name.split(separator: " ").first ?? Substring(name)) }
+    var givenName: String { String(name.split(separator: " ").first ?? Substring(name)) }
     /// The rest of ``name`` (Apple's `lastName`, Google's `family_name`).
-    package var familyName: String { name.split(separator: " ").dropFirst().joined(separator: " ") }
+    var familyName: String { name.split(separator: " ").dropFirst().joined(separator: " ") }
 }
 
 /// One of a GitHub user's email addresses (GitHub flavour), with whether GitHub verified it.
-package struct DevEmail: Sendable, Hashable {
+struct DevEmail: Sendable, Hashable {
     /// The address.
-    package var address: String
+    var address: String
     /// Whether it is verified.
-    package var verified: Bool
+    var verified: Bool
 
     /// Creates an address.
-    package init(_ address: String, verified: Bool) {
+    init(_ address: String, verified: Bool) {
         self.address = address
         self.verified = verified
     }

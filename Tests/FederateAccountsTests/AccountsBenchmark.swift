@@ -1,6 +1,7 @@
 import Federate
 import Foundation
 import Testing
+@testable import FederateAccounts
 
 /// `signIn` throughput on SQLite and PostgreSQL (Docs/Performance.md, "Accounts").
 /// Off by default; run with `FEDERATE_BENCH=1 swift test --filter AccountsBenchmark`.

@@ -1,6 +1,6 @@
 import Federate
 import FederatePostgres
-import FederateSQLite
+@testable import FederateSQLite
 import Foundation
 import Testing
 

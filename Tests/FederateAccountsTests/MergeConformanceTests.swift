@@ -3,6 +3,7 @@ import FederateTestSupport
 import Foundation
 import Synchronization
 import Testing
+@testable import FederateAccounts
 
 extension AccountsTests {
     /// Merging two accounts after `credential_already_in_use`: the ticket, its requirements,

@@ -4,6 +4,7 @@ import FederateTestSupport
 import Federate
 import Foundation
 import Testing
+@testable import FederateAccounts
 
 /// The revocation cache (`AccountServiceConfiguration.revocationCheckInterval`): two
 /// services on one real store, as two server instances. A revocation through one is refused

@@ -1,5 +1,5 @@
 import FederatePostgres
-import FederateSQLStore
+@testable import FederateSQLStore
 import FederateSQLite
 import Foundation
 import Testing

@@ -2,6 +2,7 @@ import FederateTestSupport
 import Federate
 import Foundation
 import Testing
+@testable import FederateAccounts
 
 extension AccountsTests {
     /// Session tokens: issue, verify, sign-out, revocation, rotation, recent login, on every store.

@@ -1,7 +1,7 @@
 import FederateTestSupport
 import Federate
 import FederatePostgres
-import FederateSQLite
+@testable import FederateSQLite
 import PostgresNIO
 import Foundation
 import Testing

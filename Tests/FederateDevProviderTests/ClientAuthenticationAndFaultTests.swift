@@ -1,7 +1,7 @@
 import Crypto
 import FederateTestSupport
 import Federate
-import FederateDevProvider
+@testable import FederateDevProvider
 import Foundation
 import Testing
 

@@ -4,6 +4,7 @@ import FederateTestSupport
 import Foundation
 import Synchronization
 import Testing
+@testable import FederateRelyingParty
 
 /// DPoP (RFC 9449) end to end: Federate's relying party against the dev provider over real
 /// HTTP on loopback: bound tokens on sign-in, refresh and UserInfo, `dpop_jkt`, nonces.

@@ -2,6 +2,7 @@ import Federate
 import FederateTestSupport
 import Foundation
 import Testing
+@testable import FederateRelyingParty
 
 /// `federate dev-provider`: the JSON line it prints, for every flavour, and its refusals.
 @Suite("federate dev-provider")

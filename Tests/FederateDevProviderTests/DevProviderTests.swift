@@ -1,5 +1,5 @@
 import Federate
-import FederateDevProvider
+@testable import FederateDevProvider
 import FederateTestSupport
 import Foundation
 import Testing

@@ -4,6 +4,7 @@ import FederateTestSupport
 import Foundation
 import Synchronization
 import Testing
+@testable import FederateRelyingParty
 
 /// The device authorization grant (RFC 8628) end to end against the dev provider over real
 /// HTTP: the person's part is played by posting the dev provider's verification page.

@@ -1,6 +1,6 @@
 import Federate
 import FederateTestSupport
-import FederateDevProvider
+@testable import FederateDevProvider
 import FederateGoogle
 import Foundation
 import Testing

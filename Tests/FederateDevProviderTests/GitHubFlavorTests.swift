@@ -5,6 +5,7 @@ import FederateOIDC
 import FederateTestSupport
 import Foundation
 import Testing
+@testable import FederateAccounts
 
 /// `GitHubProvider` against the dev provider's GitHub flavour (OAuth 2.0, no ID token), and
 /// accounts across OpenID and OAuth-only identities: link, unlink and sign-in with the same

@@ -1,9 +1,10 @@
 import Crypto
 import Federate
-import FederateDevProvider
+@testable import FederateDevProvider
 import FederateTestSupport
 import Foundation
 import Testing
+@testable import FederateRelyingParty
 
 /// Pushed authorization requests (RFC 9126), request objects (RFC 9101) and
 /// `client_secret_jwt`, end to end against the dev provider over real HTTP.

@@ -1,6 +1,6 @@
 import Federate
 import FederateApple
-import FederateDevProvider
+@testable import FederateDevProvider
 import FederateGoogle
 import FederateOIDC
 import FederateTestSupport

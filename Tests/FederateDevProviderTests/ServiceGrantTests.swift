@@ -1,10 +1,11 @@
 import Crypto
 import Federate
-import FederateDevProvider
+@testable import FederateDevProvider
 import FederateTestSupport
 import Foundation
 import Synchronization
 import Testing
+@testable import FederateRelyingParty
 
 /// Client credentials (RFC 6749 §4.4) with every client authentication Federate has, the
 /// service token cache, DPoP, and token exchange (RFC 8693), against the dev provider's generic

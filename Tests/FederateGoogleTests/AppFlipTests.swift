@@ -1,5 +1,5 @@
 import Federate
-import FederateGoogle
+@testable import FederateGoogle
 import Testing
 
 @Suite("App Flip")

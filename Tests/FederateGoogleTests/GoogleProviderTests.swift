@@ -1,6 +1,6 @@
 import Federate
-import FederateDevProvider
-import FederateGoogle
+@testable import FederateDevProvider
+@testable import FederateGoogle
 import FederateTestSupport
 import Foundation
 import Testing

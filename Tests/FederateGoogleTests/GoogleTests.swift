@@ -3,6 +3,7 @@ import FederateGoogle
 import FederateTestSupport
 import Foundation
 import Testing
+@testable import FederateTokens
 
 enum GoogleFixtures {
     static let key: JWSSigningKey = {

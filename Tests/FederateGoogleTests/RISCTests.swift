@@ -3,6 +3,7 @@ import FederateGoogle
 import FederateTestSupport
 import Foundation
 import Testing
+@testable import FederateTokens
 
 @Suite("RISC receiver")
 struct RISCTests {

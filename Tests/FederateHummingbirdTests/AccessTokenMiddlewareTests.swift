@@ -6,6 +6,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+@testable import FederateRelyingParty
 
 /// The API middleware with the dev provider's real tokens: RFC 9068 access tokens verified
 /// locally and opaque ones introspected (RFC 7662), ID tokens beside them, per-route scopes,

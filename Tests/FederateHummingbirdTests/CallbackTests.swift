@@ -1,12 +1,13 @@
 import Crypto
 import Federate
-import FederateDevProvider
+@testable import FederateDevProvider
 import FederateHummingbird
 import FederateOIDC
 import FederateTestSupport
 import Foundation
 import Hummingbird
 import Testing
+@testable import FederateServer
 
 /// The callback route against a live dev provider: flows found by their `state`, several
 /// at once; forged and unknown callbacks refused without touching them; errors sent back

@@ -5,6 +5,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+@testable import FederateTokens
 
 /// The resource-server side of DPoP (RFC 9449 §7): `Authorization: DPoP` with a proof bound
 /// to the token's `cnf.jkt`, single use across instances, nonces, and the 401 challenges.

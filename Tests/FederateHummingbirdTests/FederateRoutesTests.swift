@@ -1,7 +1,7 @@
 import Crypto
 import Federate
 import FederateApple
-import FederateDevProvider
+@testable import FederateDevProvider
 import FederateGoogle
 import FederateHummingbird
 import FederateOIDC

@@ -11,6 +11,7 @@ import HummingbirdTesting
 import Logging
 import PostgresNIO
 import Testing
+@testable import FederateServer
 
 /// `/healthz` and `/readyz` against real parts: an SQLite store that is closed under the
 /// server, a PostgreSQL server stopped under its pool, and a dev provider whose discovery

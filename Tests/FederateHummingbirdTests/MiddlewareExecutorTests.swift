@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Synchronization
 import Testing
+@testable import FederateServer
 
 /// The middleware verifies each token once, through the one async `verify`, on the
 /// request's executor: with warm keys and a `Bearer` token it never leaves that executor (no

@@ -1,6 +1,6 @@
 import Crypto
 import Federate
-import FederateDevProvider
+@testable import FederateDevProvider
 import FederateTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
 import Federate
-import FederateDevProvider
+@testable import FederateDevProvider
 import FederateGitHub
 import FederateGoogle
 import FederateHummingbird
@@ -7,6 +7,7 @@ import FederateOIDC
 import FederateTestSupport
 import Foundation
 import Testing
+@testable import FederateServer
 
 /// Sign-out that reaches the provider (OpenID Connect RP-Initiated Logout 1.0) through
 /// `FederateRoutes`: the session's ID token kept sealed for the hint, the redirect with

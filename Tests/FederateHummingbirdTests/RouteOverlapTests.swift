@@ -6,6 +6,7 @@ import Foundation
 import Hummingbird
 import MCP
 import Testing
+@testable import FederateServer
 
 /// Routes are checked before they are mounted: an overlap is `invalid_configuration` naming
 /// both routes, never Hummingbird's precondition failure nor a silent takeover.

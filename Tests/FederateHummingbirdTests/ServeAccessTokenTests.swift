@@ -3,6 +3,7 @@ import FederateDevProvider
 import FederateTestSupport
 import Foundation
 import Testing
+@testable import FederateRelyingParty
 
 #if canImport(Glibc)
     import Glibc

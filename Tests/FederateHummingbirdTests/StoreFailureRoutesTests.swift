@@ -1,12 +1,13 @@
 import Federate
 import FederateApple
-import FederateDevProvider
+@testable import FederateDevProvider
 import FederateGoogle
 import FederateHummingbird
 import FederateOIDC
 import FederateTestSupport
 import Foundation
 import Testing
+@testable import FederateAccounts
 
 /// The routes when the account store fails once (a real in-memory store with one injected
 /// fault): an idempotent delivery (Google RISC, Apple's notifications) answers 5xx and is

@@ -1,6 +1,6 @@
 import Federate
-import FederateDevProvider
-import FederateMicrosoft
+@testable import FederateDevProvider
+@testable import FederateMicrosoft
 import FederateTestSupport
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
 import Federate
-import FederateOIDC
+@testable import FederateOIDC
 import FederateTestSupport
 import Foundation
 import Testing

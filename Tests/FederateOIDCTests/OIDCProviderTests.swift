@@ -1,10 +1,11 @@
 import Crypto
 import Federate
-import FederateDevProvider
-import FederateOIDC
+@testable import FederateDevProvider
+@testable import FederateOIDC
 import FederateTestSupport
 import Foundation
 import Testing
+@testable import FederateRelyingParty
 
 /// `OIDCProvider` end to end against the dev provider's generic flavour: every client
 /// authentication method, RP-initiated logout, and back-channel logout tokens the provider

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import FederateTokens
 
 /// Docs/ErrorCodes.md lists every error code that any module declares or emits (regenerate
 /// it with `python3 scripts/gen-error-codes.py` after adding one).

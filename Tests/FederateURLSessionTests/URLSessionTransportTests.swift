@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import FederateRelyingParty
+@testable import FederateRelyingParty
 import FederateTokens
-import FederateURLSession
+@testable import FederateURLSession
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif

@@ -13,7 +13,7 @@ public struct SignInRequest: Sendable {
     public let loginHint: String?
 
     /// The longest `login_hint` accepted, in UTF-8 bytes.
-    package static let maximumLoginHintBytes = 256
+    static let maximumLoginHintBytes = 256
 
     /// Creates a request. Throws `invalid_request` for a `loginHint` that is empty, longer than
     /// `maximumLoginHintBytes` bytes, or holds control characters or bidirectional

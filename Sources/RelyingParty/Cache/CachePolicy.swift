@@ -5,13 +5,13 @@ public struct CachePolicy: Sendable, Hashable {
     /// The longest lifetime, whatever `Cache-Control` says. Default 24 h.
     package var maximumLifetime: Duration
     /// The lifetime when the response has no `max-age`. Default 10 min.
-    package var defaultLifetime: Duration
+    var defaultLifetime: Duration
     /// At most one forced refetch (for an unknown `kid`) per this interval. Default 30 s.
     package var forcedRefreshInterval: Duration
     /// How long after expiry the last good copy keeps serving while the endpoint fails. Default 6 h.
     package var maximumStaleness: Duration
     /// After a failed refresh, how long stale copies serve before the next attempt. Default 5 s.
-    package var retryDelayAfterFailure: Duration
+    var retryDelayAfterFailure: Duration
 
     /// Creates a policy; every value has a sensible default.
     public init(

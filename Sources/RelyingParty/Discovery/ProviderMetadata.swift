@@ -29,7 +29,7 @@ public struct ProviderMetadata: Sendable {
     /// `response_types_supported`.
     package let responseTypesSupported: [String]
     /// `subject_types_supported`.
-    package let subjectTypesSupported: [String]
+    let subjectTypesSupported: [String]
     /// `id_token_signing_alg_values_supported`, as written.
     package let idTokenSigningAlgValuesSupported: [String]
     /// `scopes_supported`, if advertised.
@@ -37,13 +37,13 @@ public struct ProviderMetadata: Sendable {
     /// `response_modes_supported`, if advertised.
     package let responseModesSupported: [String]?
     /// `grant_types_supported`, if advertised.
-    package let grantTypesSupported: [String]?
+    let grantTypesSupported: [String]?
     /// `token_endpoint_auth_methods_supported`, if advertised (the spec's default is `client_secret_basic`).
     package let tokenEndpointAuthMethodsSupported: [String]?
     /// `code_challenge_methods_supported`, if advertised.
     package let codeChallengeMethodsSupported: [String]?
     /// `claims_supported`, if advertised.
-    package let claimsSupported: [String]?
+    let claimsSupported: [String]?
     /// `authorization_response_iss_parameter_supported` (RFC 9207); `false` when absent.
     package let authorizationResponseIssParameterSupported: Bool
     /// Every member of the document, for provider-specific fields.

@@ -1,4 +1,4 @@
-package import FederateTokens
+import FederateTokens
 import Foundation
 import Logging
 
@@ -29,48 +29,48 @@ public enum AuthorizationIntent: String, Sendable, Hashable, CaseIterable {
 /// provider-specific values (`login_hint`, `hd`, `include_granted_scopes`, …) but never
 /// set the parameters Federate owns: those are dropped, logged as a warning, and listed in
 /// ``BuiltAuthorizationRequest/droppedParameters``.
-package struct AuthorizationRequest: Sendable {
+struct AuthorizationRequest: Sendable {
     /// Parameters that custom parameters can never set: those Federate owns, and the step-up
     /// parameters (`max_age`, `acr_values`, `claims`), which are typed (``maxAge``,
     /// ``acrValues``, ``claims``) so that what they demand is checked on the ID token.
-    package static let reservedParameters: Set<String> = [
+    static let reservedParameters: Set<String> = [
         "client_id", "response_type", "redirect_uri", "state", "scope", "response_mode", "nonce",
         "code_challenge", "code_challenge_method", "acr_values", "claims", "max_age", "resource",
     ]
 
     /// The provider ID the credential will carry (`google.com`, `apple.com`, `oidc.<name>`).
-    package var providerID: String
+    var providerID: String
     /// The client ID.
-    package var clientID: String
+    var clientID: String
     /// The redirect URI, exactly as registered with the provider.
-    package var redirectURI: String
+    var redirectURI: String
     /// Requested scopes; `openid` is added when missing.
-    package var scopes: [String]
+    var scopes: [String]
     /// `response_type`: only `code` is accepted (the implicit and hybrid flows are refused).
-    package var responseType: String
+    var responseType: String
     /// `response_mode`; `nil` sends none (the provider's default, `query`, for `code`).
-    package var responseMode: ResponseMode?
+    var responseMode: ResponseMode?
     /// `prompt` (e.g. `login`, `consent`, `select_account`, `none`).
-    package var prompt: String?
+    var prompt: String?
     /// `login_hint` (an email address or a subject identifier).
-    package var loginHint: String?
+    var loginHint: String?
     /// `max_age` (sent in whole seconds); the ID token's `auth_time` is then checked against it.
-    package var maxAge: Duration?
+    var maxAge: Duration?
     /// `acr_values`: the authentication context classes wanted, in order of preference (OpenID
     /// Connect Core §3.1.2.1), e.g. `phrh`, `phr`. Voluntary: the provider may ignore them, so
     /// the level is what the ID token's `acr` says (kept in the session); to refuse a sign-in
     /// below it, set ``authentication``, or ask for an essential `acr` in ``claims``.
-    package var acrValues: [String]
+    var acrValues: [String]
     /// The `claims` parameter (OpenID Connect Core §5.5). An essential `acr` in it is checked
     /// on the returned ID token (``ClaimsRequest/requiredAuthentication``).
-    package var claims: ClaimsRequest?
+    var claims: ClaimsRequest?
     /// The `acr`/`amr` the returned ID token must show, or the sign-in fails with
     /// `insufficient_authentication_level`. When ``acrValues`` is empty, the requirement's
     /// accepted `acr` values (`AuthenticationRequirement.acrValues`) are sent as `acr_values`.
     /// Set this or an essential `acr` in ``claims``, not both.
-    package var authentication: AuthenticationRequirement?
+    var authentication: AuthenticationRequirement?
     /// Provider-specific parameters. Reserved names are dropped.
-    package var customParameters: [String: String]
+    var customParameters: [String: String]
     /// Why the flow runs. A ``AuthorizationIntent/reauthenticate`` or
     /// ``AuthorizationIntent/link`` request asks the provider to sign the user in again,
     /// whatever its own session: it sends `prompt=login` and `max_age=0` (OpenID Connect Core
@@ -79,15 +79,15 @@ package struct AuthorizationRequest: Sendable {
     /// (`AccountService/reauthenticate(_:with:authenticatedAfter:)`; for a link, before its
     /// merge ticket may absorb another account), so a provider that ignores both parameters
     /// cannot pass off an old sign-in as new.
-    package var intent: AuthorizationIntent
+    var intent: AuthorizationIntent
     /// How long the pending authorization stays valid. Default 10 minutes.
-    package var lifetime: Duration
+    var lifetime: Duration
     /// RFC 8707 resource indicators, each sent as a `resource` parameter: the APIs the access
     /// token is for (its audience). `OpenIDClient.withResources(_:)` sets them for every request.
-    package var resources: [String]
+    var resources: [String]
 
     /// Creates a request with the basic profile scopes.
-    package init(
+    init(
         providerID: String, clientID: String, redirectURI: String,
         scopes: [String] = ["openid", "email", "profile"],
         responseType: String = "code", responseMode: ResponseMode? = nil,

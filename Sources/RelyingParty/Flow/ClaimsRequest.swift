@@ -25,7 +25,7 @@ public struct ClaimsRequest: Sendable, Hashable {
         package var values: [String]?
 
         /// Creates a request for one claim.
-        package init(essential: Bool = false, value: String? = nil, values: [String]? = nil) {
+        init(essential: Bool = false, value: String? = nil, values: [String]? = nil) {
             self.essential = essential
             self.value = value
             self.values = values
@@ -78,7 +78,7 @@ public struct ClaimsRequest: Sendable, Hashable {
     /// The largest `claims` parameter ``init(parsing:)`` reads, in bytes.
     package static let maximumBytes = 4096
     /// The deepest nesting ``init(parsing:)`` reads: `{"id_token": {"acr": {"values": [...]}}}` is 4.
-    package static let maximumDepth = 4
+    static let maximumDepth = 4
 
     /// Claims requested in the ID token (`id_token` member).
     package var idToken: [String: Claim]
@@ -123,7 +123,7 @@ public struct ClaimsRequest: Sendable, Hashable {
     }
 
     /// The parameter's value: compact JSON, keys sorted.
-    package var parameterValue: String {
+    var parameterValue: String {
         var members: [String: JSONValue] = [:]
         if !idToken.isEmpty { members["id_token"] = .object(idToken.mapValues(\.json)) }
         if !userinfo.isEmpty { members["userinfo"] = .object(userinfo.mapValues(\.json)) }
@@ -133,7 +133,7 @@ public struct ClaimsRequest: Sendable, Hashable {
     /// What the returned ID token must show when `acr` is requested as essential
     /// (§5.5.1.1): an `acr` equal to `value`, or one of `values`, or, with neither, any `acr`.
     /// `nil` when `acr` is not essential (a voluntary request is a wish the provider may ignore).
-    package var requiredAuthentication: AuthenticationRequirement? {
+    var requiredAuthentication: AuthenticationRequirement? {
         guard let acr = idToken["acr"], acr.essential else { return nil }
         var accepted = Set(acr.values ?? [])
         if let value = acr.value { accepted.insert(value) }

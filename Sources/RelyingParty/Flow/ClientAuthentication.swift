@@ -16,7 +16,7 @@ public enum ClientAuthentication: Sendable, CustomStringConvertible {
     case none
 
     /// The `token_endpoint_auth_method` name.
-    package var methodName: String {
+    var methodName: String {
         switch self {
         case .clientSecretBasic: return "client_secret_basic"
         case .clientSecretPost: return "client_secret_post"

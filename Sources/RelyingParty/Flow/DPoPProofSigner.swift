@@ -77,7 +77,7 @@ public final class DPoPProofSigner: Sendable, CustomStringConvertible {
 
 extension HTTPResponse {
     /// Whether a resource server refused with `WWW-Authenticate: DPoP error="use_dpop_nonce"` (RFC 9449 §9).
-    package var asksForDPoPNonce: Bool {
+    var asksForDPoPNonce: Bool {
         guard status == 401, let challenge = header("WWW-Authenticate") else { return false }
         return challenge.lowercased().hasPrefix("dpop") && challenge.contains("use_dpop_nonce")
     }

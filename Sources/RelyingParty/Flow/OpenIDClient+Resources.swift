@@ -21,7 +21,7 @@ extension OpenIDClient {
     }
 
     /// The most resource indicators one client sends.
-    package static let maximumResources = 16
+    static let maximumResources = 16
 
     /// An absolute URI (a scheme, then `:`), no fragment, 1–2,048 bytes of printable ASCII without spaces.
     static func checkResource(_ resource: String) throws(FederateError) {

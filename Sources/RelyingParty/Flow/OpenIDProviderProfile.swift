@@ -47,7 +47,7 @@ extension OpenIDProviderProfile {
     public var authorizationParameters: [String: String] { [:] }
 
     /// Where the provider's keys are, and in what format: discovery's `jwks_uri`, JWKS.
-    package func keySetLocation(metadata: ProviderMetadata) -> (url: String, format: KeySetFormat) { (metadata.jwksURI, .jwks) }
+    func keySetLocation(metadata: ProviderMetadata) -> (url: String, format: KeySetFormat) { (metadata.jwksURI, .jwks) }
 
     public var fallbackRevocationEndpoint: String? { nil }
 

@@ -1,4 +1,4 @@
-package import FederateTokens
+import FederateTokens
 import Crypto
 
 /// Proof Key for Code Exchange (RFC 7636), always with `S256`.
@@ -11,12 +11,12 @@ package struct PKCE: Sendable, Hashable {
     package var method: String { "S256" }
 
     /// A fresh verifier of 32 random bytes (43 characters, 256 bits).
-    package init() {
+    init() {
         self.verifier = SecureRandom.token(byteCount: 32)
     }
 
     /// Wraps an existing verifier; throws when it breaks RFC 7636 §4.1.
-    package init(verifier: String) throws(FederateError) {
+    init(verifier: String) throws(FederateError) {
         guard (43...128).contains(verifier.utf8.count),
             verifier.utf8.allSatisfy({ PKCE.unreserved($0) })
         else {

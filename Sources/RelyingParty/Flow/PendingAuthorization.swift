@@ -71,7 +71,7 @@ public struct PendingAuthorization: Sendable, Hashable, CustomStringConvertible 
     }
 
     /// Whether the callback is still acceptable at `now`.
-    package func isExpired(at now: Date) -> Bool { now >= expiresAt }
+    func isExpired(at now: Date) -> Bool { now >= expiresAt }
 
     /// Redacted: no state, nonce or verifier.
     public var description: String {

@@ -11,7 +11,7 @@ public struct PendingAuthorizationSealer: Sendable {
     /// The keys; the first seals.
     package let keys: SealingKeyRing
     /// The largest sealed value accepted by ``open(_:now:)``.
-    package static let maxSealedBytes = 8 * 1024
+    static let maxSealedBytes = 8 * 1024
 
     /// Creates a sealer with the ring `keys`.
     public init(keys: SealingKeyRing) {

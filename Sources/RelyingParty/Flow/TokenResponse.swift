@@ -14,7 +14,7 @@ package struct TokenResponse: Sendable, CustomStringConvertible {
     /// `token_type` as sent: `Bearer`, or `DPoP` for a token bound to the client's DPoP key.
     public let tokenType: String
     /// `expires_in`, in seconds, if sent.
-    package let expiresIn: Double?
+    let expiresIn: Double?
     /// `refresh_token`, if sent.
     package let refreshToken: String?
     /// `id_token`, not yet verified, if sent.

@@ -26,7 +26,7 @@ public struct TokenSet: Sendable, CustomStringConvertible {
     package let response: [String: JSONValue]
 
     /// Creates a token set (normally built by ``OpenIDClient``).
-    package init(
+    init(
         accessToken: String, tokenType: String, expiresAt: Date?, refreshToken: String?, idToken: String?,
         idTokenClaims: IDToken?, grantedScopes: [String], refusedScopes: [String], response: [String: JSONValue]
     ) {
@@ -42,7 +42,7 @@ public struct TokenSet: Sendable, CustomStringConvertible {
     }
 
     /// Whether the access token is DPoP-bound (`token_type` `DPoP`, RFC 9449 §5).
-    package var isDPoPBound: Bool { tokenType.caseInsensitiveEquals("DPoP") }
+    var isDPoPBound: Bool { tokenType.caseInsensitiveEquals("DPoP") }
 
     /// Redacted.
     public var description: String {

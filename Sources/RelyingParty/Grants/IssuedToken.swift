@@ -23,7 +23,7 @@ public struct IssuedToken: Sendable, CustomStringConvertible {
     package let response: [String: JSONValue]
 
     /// Creates a value (normally built by ``ServiceTokenClient``).
-    package init(
+    init(
         token: String, tokenType: String, issuedTokenType: String?, expiresAt: Date?, scopes: [String], refreshToken: String?,
         response: [String: JSONValue]
     ) {
@@ -37,7 +37,7 @@ public struct IssuedToken: Sendable, CustomStringConvertible {
     }
 
     /// Whether the token is DPoP-bound (`token_type` `DPoP`).
-    package var isDPoPBound: Bool { tokenType.caseInsensitiveEquals("DPoP") }
+    var isDPoPBound: Bool { tokenType.caseInsensitiveEquals("DPoP") }
 
     /// Redacted.
     public var description: String {

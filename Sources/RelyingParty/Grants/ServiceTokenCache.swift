@@ -25,9 +25,9 @@ public final class ServiceTokenCache: Sendable {
     /// The client that gets the tokens.
     package let client: ServiceTokenClient
     /// How long before expiry a token is renewed.
-    package let refreshBefore: Duration
+    let refreshBefore: Duration
     /// How long a token without `expires_in` is kept.
-    package let defaultLifetime: Duration
+    let defaultLifetime: Duration
     private let entries = Mutex<[ExactString: Entry]>([:])
     private static let maximumKeys = 256
 

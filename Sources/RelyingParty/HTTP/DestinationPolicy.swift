@@ -19,10 +19,10 @@ public struct DestinationPolicy: Sendable, Hashable, CustomStringConvertible {
     let publicOnlyExceptions: PrivateNetworkAllowList?
 
     /// Any address: the policy of a provider whose issuer is on loopback.
-    package static let anyAddress = DestinationPolicy(publicOnlyExceptions: nil)
+    static let anyAddress = DestinationPolicy(publicOnlyExceptions: nil)
 
     /// Public addresses only, except those `allowList` names.
-    package static func publicAddresses(except allowList: PrivateNetworkAllowList = .none) -> DestinationPolicy {
+    static func publicAddresses(except allowList: PrivateNetworkAllowList = .none) -> DestinationPolicy {
         DestinationPolicy(publicOnlyExceptions: allowList)
     }
 

@@ -48,8 +48,6 @@ public struct HTTPRequest: Sendable {
 
     /// The default deadline for an exchange: 10 seconds.
     package static let defaultTimeout: Duration = .seconds(10)
-    /// The default response size limit: 1 MiB.
-    package static let defaultMaxResponseBytes = 1 << 20
 
     /// Creates a request.
     public init(
@@ -130,7 +128,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// Whether the status is in 200...299.
-    package var isSuccess: Bool { (200...299).contains(status) }
+    var isSuccess: Bool { (200...299).contains(status) }
 }
 
 extension String {

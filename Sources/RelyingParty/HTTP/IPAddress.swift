@@ -12,7 +12,7 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     package let bytes: [UInt8]
 
     /// What an address reaches, for the private-network rule (Docs/Security.md).
-    package enum Scope: String, Sendable {
+    enum Scope: String, Sendable {
         /// 127.0.0.0/8, `::1`.
         case loopback
         /// 169.254.0.0/16, fe80::/10.
@@ -61,7 +61,7 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What the address reaches.
-    package var scope: Scope {
+    var scope: Scope {
         if let embedded = embeddedIPv4 { return embedded.scope }
         let b = bytes
         if b.count == 4 {
@@ -82,7 +82,7 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether the first `length` bits equal `network`'s (an IPv4 network also matches the
     /// IPv4 address an IPv6 one carries).
-    package func isIn(_ network: IPAddress, prefixLength length: Int) -> Bool {
+    func isIn(_ network: IPAddress, prefixLength length: Int) -> Bool {
         if network.bytes.count == 4, bytes.count == 16, let embedded = embeddedIPv4 { return embedded.isIn(network, prefixLength: length) }
         guard network.bytes.count == bytes.count, length >= 0, length <= bytes.count * 8 else { return false }
         let whole = length / 8, rest = length % 8

@@ -87,11 +87,11 @@ public struct IntrospectionClient: TokenVerifier {
     }
 
     /// How many calls to the endpoint this client has made (cache misses).
-    package var endpointCalls: Int { cache.callCount }
+    var endpointCalls: Int { cache.callCount }
 
     /// The endpoint's answer for `token`, from the cache when it holds one. An inactive token
     /// is a response with ``IntrospectionResponse/active`` `false`, not an error.
-    package func introspect(_ token: String) async throws(FederateError) -> IntrospectionResponse {
+    func introspect(_ token: String) async throws(FederateError) -> IntrospectionResponse {
         let request = self
         let policy = cachePolicy
         let clock = self.clock

@@ -1,4 +1,4 @@
-package import FederateTokens
+import FederateTokens
 
 /// An RFC 7662 introspection response (§2.2), read strictly.
 ///
@@ -9,40 +9,40 @@ package import FederateTokens
 /// in RFC 6749's grammar, `aud` a string or an array of strings); a malformed one is
 /// `FederateError.Code.invalidClaim`, and a `cnf` that is not an object (or a malformed
 /// `cnf.jkt`) is `FederateError.Code.tokenBindingMismatch`. An inactive response carries nothing else.
-package struct IntrospectionResponse: Sendable {
+struct IntrospectionResponse: Sendable {
     /// `active`.
-    package let active: Bool
+    let active: Bool
     /// `scope` (none when absent or inactive).
-    package let scopes: OAuthScopes
+    let scopes: OAuthScopes
     /// `client_id`.
-    package let clientID: String?
+    let clientID: String?
     /// `username`.
-    package let username: String?
+    let username: String?
     /// `token_type` (`Bearer`, `DPoP`).
-    package let tokenType: String?
+    let tokenType: String?
     /// `exp`.
-    package let expiresAt: NumericDate?
+    let expiresAt: NumericDate?
     /// `iat`.
-    package let issuedAt: NumericDate?
+    let issuedAt: NumericDate?
     /// `nbf`.
-    package let notBefore: NumericDate?
+    let notBefore: NumericDate?
     /// `sub`.
-    package let subject: String?
+    let subject: String?
     /// `aud`, as a list (`nil` when absent).
-    package let audiences: [String]?
+    let audiences: [String]?
     /// `iss`.
-    package let issuer: String?
+    let issuer: String?
     /// `jti`.
-    package let jwtID: String?
+    let jwtID: String?
     /// `cnf`, when the token is bound to a key.
-    package let confirmation: TokenConfirmation?
+    let confirmation: TokenConfirmation?
     /// What the token is bound to, from ``confirmation`` and ``tokenType``.
-    package var binding: TokenBinding { TokenBinding(confirmation: confirmation, tokenType: tokenType) }
+    var binding: TokenBinding { TokenBinding(confirmation: confirmation, tokenType: tokenType) }
     /// Every member of the response (for an inactive token, only `active`).
-    package let members: [String: JSONValue]
+    let members: [String: JSONValue]
 
     /// Parses a response body.
-    package init(json body: [UInt8]) throws(FederateError) {
+    init(json body: [UInt8]) throws(FederateError) {
         let object: [String: JSONValue]
         do {
             object = try JSONParser(limits: .init(maxBytes: 64 * 1024, maxDepth: 16)).parseObject(body)
@@ -53,7 +53,7 @@ package struct IntrospectionResponse: Sendable {
     }
 
     /// Reads a response already parsed.
-    package init(members object: [String: JSONValue]) throws(FederateError) {
+    init(members object: [String: JSONValue]) throws(FederateError) {
         guard case .bool(let active)? = object["active"] else {
             throw FederateError(.introspectionFailed, "the introspection response has no Boolean 'active'")
         }

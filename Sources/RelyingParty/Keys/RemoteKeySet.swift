@@ -74,7 +74,7 @@ public final class RemoteKeySet: KeySetProvider {
     }
 
     /// How many fetches this key set has started (for tests and metrics).
-    package var fetchCount: Int { cache.fetchCount }
+    var fetchCount: Int { cache.fetchCount }
 
     /// Whether keys are in the cache (fresh, or stale but still served): fetches nothing.
     package var isWarm: Bool { cache.warmValue != nil }

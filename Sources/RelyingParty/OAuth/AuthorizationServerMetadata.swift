@@ -28,7 +28,7 @@ public struct AuthorizationServerMetadata: Sendable {
     /// `code_challenge_methods_supported`, if advertised.
     package let codeChallengeMethodsSupported: [String]?
     /// `grant_types_supported`, if advertised.
-    package let grantTypesSupported: [String]?
+    let grantTypesSupported: [String]?
     /// `scopes_supported`, if advertised.
     package let scopesSupported: [String]?
     /// `authorization_response_iss_parameter_supported` (RFC 9207); `false` when absent. When

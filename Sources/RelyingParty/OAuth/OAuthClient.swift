@@ -35,9 +35,9 @@ package struct OAuthClient: Sendable {
     let logger: Logger
 
     /// The largest user-endpoint answer accepted: 256 KiB.
-    package static let maximumUserResourceBytes = 256 * 1024
+    static let maximumUserResourceBytes = 256 * 1024
     /// The deepest user-endpoint answer accepted (the top level counts as 1).
-    package static let maximumUserResourceDepth = 8
+    static let maximumUserResourceDepth = 8
 
     /// Creates a client.
     package init(

@@ -14,7 +14,7 @@ public struct AccountSessionAuthenticator: Sendable {
     /// Verifies session tokens (signature, expiry, revocation, disabled users).
     package let accounts: AccountService
     /// The CSRF check for cookie-authenticated state changes.
-    package let csrf: CSRFCheck
+    let csrf: CSRFCheck
     /// Whether a missing or invalid session is refused (else the request goes on without one).
     package let required: Bool
 

@@ -1,23 +1,23 @@
 /// One `WWW-Authenticate` challenge (RFC 9110 §11.6.1): a scheme and its parameters, rendered
 /// here for every challenge Federate's server logic sends (``BearerChallenge``,
 /// ``StepUpChallenge``), so quoting and `resource_metadata` (RFC 9728 §5.1) are written once.
-package struct AuthenticationChallenge: Sendable, Hashable {
+struct AuthenticationChallenge: Sendable, Hashable {
     /// The scheme: `Bearer`, `DPoP`.
-    package var scheme: String
+    var scheme: String
     /// The parameters, in order; each `value` is rendered as a quoted string unless `quoted` is false.
-    package var parameters: [Parameter]
+    var parameters: [Parameter]
 
     /// One auth-param.
-    package struct Parameter: Sendable, Hashable {
+    struct Parameter: Sendable, Hashable {
         /// The name.
-        package var name: String
+        var name: String
         /// The value.
-        package var value: String
+        var value: String
         /// Whether the value is sent as a quoted-string (else as a token: digits, for `max_age`).
-        package var quoted: Bool
+        var quoted: Bool
 
         /// Creates a parameter.
-        package init(_ name: String, _ value: String, quoted: Bool = true) {
+        init(_ name: String, _ value: String, quoted: Bool = true) {
             self.name = name
             self.value = value
             self.quoted = quoted
@@ -25,7 +25,7 @@ package struct AuthenticationChallenge: Sendable, Hashable {
     }
 
     /// Creates a challenge.
-    package init(scheme: String, parameters: [Parameter] = []) {
+    init(scheme: String, parameters: [Parameter] = []) {
         self.scheme = scheme
         self.parameters = parameters
     }
@@ -33,7 +33,7 @@ package struct AuthenticationChallenge: Sendable, Hashable {
     /// The field value: `Bearer error="invalid_token", resource_metadata="https://…"`. Quoted
     /// values keep to RFC 6750 §3's character set, `%x20-21 / %x23-5B / %x5D-7E`: `"`, `\` and
     /// anything outside printable ASCII are dropped, so no value can end the string or the field.
-    package var headerValue: String {
+    var headerValue: String {
         guard !parameters.isEmpty else { return scheme }
         let rendered = parameters.map { parameter in
             parameter.quoted

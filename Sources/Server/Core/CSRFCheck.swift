@@ -12,30 +12,30 @@ import HTTPTypes
 ///
 /// The provider callback is exempt: Apple POSTs it cross-site, and its `state` parameter,
 /// bound to the sealed pending-authorization cookie, is its CSRF protection.
-package struct CSRFCheck: Sendable {
+struct CSRFCheck: Sendable {
     /// The cookie holding the token on loopback HTTP; over HTTPS it is
     /// `__Host-federate_csrf` (``SessionCookies/csrfName(secure:)``).
-    package static let cookieName = "federate_csrf"
+    static let cookieName = "federate_csrf"
     /// The header that must repeat it.
-    package static let headerName = "X-CSRF-Token"
+    static let headerName = "X-CSRF-Token"
     /// ``headerName`` as a field name (a valid name: the fallback, a name no request uses, is never taken).
     static let headerField = HTTPField.Name(headerName) ?? HTTPField.Name("X-Federate-Unused") ?? .accept
 
     /// This server's origin, e.g. `https://app.example` (scheme, host and port, no path).
-    package let origin: String
+    let origin: String
 
     /// Creates a check for `origin`.
-    package init(origin: String) {
+    init(origin: String) {
         self.origin = origin
     }
 
     /// Whether `method` changes state and so must pass the check.
-    package static func isUnsafe(_ method: String) -> Bool {
+    static func isUnsafe(_ method: String) -> Bool {
         !["GET", "HEAD", "OPTIONS"].contains(method.uppercased())
     }
 
     /// Throws `FederateError/Code/csrfFailed` unless the request passes.
-    package func verify(origin requestOrigin: String?, referer: String?, headerToken: String?, cookieToken: String?) throws(FederateError) {
+    func verify(origin requestOrigin: String?, referer: String?, headerToken: String?, cookieToken: String?) throws(FederateError) {
         let claimed = requestOrigin ?? referer.map(Self.origin(ofURL:))
         // Byte for byte: a look-alike origin whose Unicode form is canonically equal is another origin.
         guard let claimed, claimed.utf8.elementsEqual(origin.utf8) else {

@@ -1,10 +1,10 @@
 public import Federate
-package import HTTPTypes
+import HTTPTypes
 
 /// Machine-readable error answers: `{"error": CODE, "message": TEXT}`, never a secret.
-package enum ErrorResponse {
+enum ErrorResponse {
     /// A JSON error response with `status`, and any extra headers.
-    package static func json(
+    static func json(
         _ status: HTTPTypes.HTTPResponse.Status, code: FederateError.Code, message: String, headers: HTTPFields = [:]
     ) -> ServerResponse {
         .json(["error": .string(code.rawValue), "message": .string(message)], status: status, headers: headers)
@@ -12,7 +12,7 @@ package enum ErrorResponse {
 
     /// The answer for `error` with `status`; a 503 for a store failure carries `Retry-After`
     /// (``StoreOutage``).
-    package static func json(_ status: HTTPTypes.HTTPResponse.Status, _ error: FederateError, headers: HTTPFields = [:]) -> ServerResponse {
+    static func json(_ status: HTTPTypes.HTTPResponse.Status, _ error: FederateError, headers: HTTPFields = [:]) -> ServerResponse {
         var headers = headers
         if status == .serviceUnavailable, StoreOutage.isStoreFailure(error), headers[.retryAfter] == nil {
             headers.append(contentsOf: StoreOutage.fields)

@@ -1,9 +1,9 @@
-package import Federate
-package import HTTPTypes
+import Federate
+import HTTPTypes
 
 extension ErrorResponse {
     /// The HTTP status for a Federate error code in the JSON API and the sign-in routes.
-    package static func status(for code: FederateError.Code) -> HTTPTypes.HTTPResponse.Status {
+    static func status(for code: FederateError.Code) -> HTTPTypes.HTTPResponse.Status {
         switch code {
         case .requiresRecentLogin, .insufficientAuthenticationLevel, .userMismatch, .userDisabled, .csrfFailed, .providerSignInRequired,
             .mergeSourceNotGuest, .mergeRequiresFreshSignIn:
@@ -18,7 +18,7 @@ extension ErrorResponse {
     }
 
     /// A JSON error with the status ``status(for:)`` gives.
-    package static func json(_ error: FederateError) -> ServerResponse {
+    static func json(_ error: FederateError) -> ServerResponse {
         json(status(for: error.code), error)
     }
 }

@@ -123,7 +123,7 @@ extension FederateEndpoints {
     /// within ten minutes; then 303 to `defaultReturnTo` with `signed_out=provider` and the cookie
     /// cleared. Else 303 with `error=state_mismatch`, the cookie left as it is: a forged return
     /// cannot spoil the real one. The session here ended already.
-    package func signedOutAtProvider(_ request: ServerRequest) -> ServerResponse {
+    func signedOutAtProvider(_ request: ServerRequest) -> ServerResponse {
         let now = configuration.accounts.clock.now.timeIntervalSince1970
         var parameter = ("error", FederateError.Code.stateMismatch.rawValue)
         if let returned = request.queryParameters()["state"],
@@ -197,7 +197,7 @@ extension FederateEndpoints {
     /// `DELETE /me`: deletes the account (the account layer needs a recent sign-in) and revokes
     /// its provider tokens at each provider; `{"deleted": true, "revoked": N}`, the session
     /// cookie deleted.
-    package func deleteAccount(_ session: AccountSession?) async -> ServerResponse {
+    func deleteAccount(_ session: AccountSession?) async -> ServerResponse {
         await respond {
             let revocable = try await configuration.accounts.delete(try requireSession(session))
             var revoked = 0

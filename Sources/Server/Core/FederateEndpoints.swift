@@ -83,7 +83,7 @@ public struct FederateEndpoints: Sendable {
 
     /// The file of the configuration's `staticFiles` at exactly `path`, 200 as plain
     /// text; `nil` when none is configured there.
-    package func staticFile(at path: String) -> ServerResponse? {
+    func staticFile(at path: String) -> ServerResponse? {
         guard let contents = configuration.staticFiles.first(where: { $0.key.utf8.elementsEqual(path.utf8) })?.value else { return nil }
         return ServerResponse(status: .ok, headers: [.contentType: "text/plain"], body: Array(contents.utf8))
     }

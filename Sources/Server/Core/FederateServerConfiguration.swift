@@ -17,9 +17,9 @@ public struct FederateServerConfiguration: Sendable {
     /// check (`[AppleProvider.domainAssociationPath: contents]` for Sign in with Apple).
     package var staticFiles: [String: String]
     /// Where routes live (`/auth`), and the JSON API (`/me`).
-    package var authPath: String
+    var authPath: String
     /// Where the browser goes after a sign-in without `returnTo`.
-    package var defaultReturnTo: String
+    var defaultReturnTo: String
     /// Whether `POST {auth}/guest` creates guest accounts (`AccountService.signInAsGuest()`).
     /// Off by default: an open route that creates accounts is for applications that want it.
     public var allowsGuests = false
@@ -56,11 +56,11 @@ public struct FederateServerConfiguration: Sendable {
     }
 
     /// Whether cookies carry `Secure`: always, except plain-HTTP loopback development.
-    package var secureCookies: Bool { Self.usesSecureCookies(origin: origin) }
+    var secureCookies: Bool { Self.usesSecureCookies(origin: origin) }
 
     /// Whether a server at `origin` sets `Secure` (and `__Host-`) cookies: always, except
     /// plain-HTTP loopback development.
-    package static func usesSecureCookies(origin: String) -> Bool {
+    static func usesSecureCookies(origin: String) -> Bool {
         !(origin.hasPrefix("http://127.0.0.1") || origin.hasPrefix("http://[::1]") || origin.hasPrefix("http://localhost"))
     }
 

@@ -21,7 +21,7 @@ import HTTPTypes
 /// ```
 public struct ProtectedResourceMetadata: Sendable, Equatable {
     /// The well-known path prefix (RFC 9728 §3).
-    package static let wellKnownPath = "/.well-known/oauth-protected-resource"
+    static let wellKnownPath = "/.well-known/oauth-protected-resource"
 
     /// The resource identifier: the tokens' audience (`aud`), the `resource` clients ask for.
     public let resource: String
@@ -31,16 +31,16 @@ public struct ProtectedResourceMetadata: Sendable, Equatable {
     package let scopesSupported: OAuthScopes
     /// How tokens may be sent (`bearer_methods_supported`): Federate reads the `Authorization`
     /// header only, so `["header"]`.
-    package let bearerMethodsSupported: [String]
+    let bearerMethodsSupported: [String]
     /// The DPoP proof algorithms taken (`dpop_signing_alg_values_supported`, RFC 9449 §5.1);
     /// empty omits the member (`DPoPPresentation.signingAlgorithms` gives them).
     package let dpopSigningAlgValuesSupported: [String]
     /// Whether only DPoP-bound tokens are taken (`dpop_bound_access_tokens_required`).
-    package let dpopBoundAccessTokensRequired: Bool
+    let dpopBoundAccessTokensRequired: Bool
     /// A name for people (`resource_name`).
     package let resourceName: String?
     /// Where its documentation is (`resource_documentation`).
-    package let resourceDocumentation: String?
+    let resourceDocumentation: String?
 
     /// Creates the metadata. `invalid_configuration` unless `resource` is an absolute `https`
     /// URL (or `http` on a loopback host, for development) without query, fragment or user

@@ -16,7 +16,7 @@ public struct ProviderWarmer: Service {
     /// How often to warm again once every provider is warm.
     package var interval: Duration
     /// How soon to try again when a provider could not be warmed.
-    package var retryInterval: Duration
+    var retryInterval: Duration
     private let logger: Logger
 
     /// Creates a warmer for `providers` (those without the warming capability are skipped).
@@ -31,7 +31,7 @@ public struct ProviderWarmer: Service {
     }
 
     /// Warms each provider once; returns the names of those that could not be warmed.
-    package func warmAll() async -> [String] {
+    func warmAll() async -> [String] {
         var failed: [String] = []
         for entry in providers.entries {
             guard let warming = entry.capabilities.warming else { continue }

@@ -14,7 +14,7 @@ public struct Readiness: Sendable {
     /// The providers.
     package var providers: ProviderRegistry
     /// How long the store may take to answer before it counts as down.
-    package var storeTimeout: Duration
+    var storeTimeout: Duration
 
     /// Checks `store` and `providers`.
     package init(store: any AccountStore, providers: ProviderRegistry, storeTimeout: Duration = .seconds(2)) {
@@ -31,7 +31,7 @@ public struct Readiness: Sendable {
     /// The checks that fail, by name, sorted: `store` when the store does not answer in
     /// time, `provider:NAME` for each provider whose discovery document or key set is not
     /// cached. Empty when ready. Names only: no error text, nothing secret.
-    package func failingChecks(logger: Logger? = nil) async -> [String] {
+    func failingChecks(logger: Logger? = nil) async -> [String] {
         let store = self.store
         let storeAnswer = await withDeadline(storeTimeout) { () async -> FederateError.Code? in
             do throws(FederateError) {

@@ -10,7 +10,7 @@ public import Federate
 /// component holding `{`, or `*`), which matches any one component; `**` matches the rest.
 public enum RouteOverlap {
     /// Whether `a` and `b` (paths such as `/auth/:provider/start`) overlap.
-    package static func overlaps(_ a: String, _ b: String) -> Bool {
+    static func overlaps(_ a: String, _ b: String) -> Bool {
         overlaps(components(a)[...], components(b)[...])
     }
 

@@ -33,7 +33,7 @@ public struct ServerResponse: Sendable {
     }
 
     /// Adds a `Set-Cookie` field.
-    package mutating func setCookie(_ cookie: SetCookie) {
+    mutating func setCookie(_ cookie: SetCookie) {
         headers.append(HTTPField(name: .setCookie, value: cookie.headerValue))
     }
 }

@@ -6,20 +6,20 @@ import Federate
 /// the browser then accepts them only with `Secure`, `Path=/` and no `Domain`, so a sibling
 /// subdomain cannot plant or overwrite them. On loopback HTTP (development) the plain names
 /// are used, since `__Host-` needs `Secure`.
-package enum SessionCookies {
+enum SessionCookies {
     /// The session cookie's name: `__Host-federate_session` over HTTPS, else `federate_session`.
-    package static func sessionName(secure: Bool) -> String { secure ? "__Host-federate_session" : "federate_session" }
+    static func sessionName(secure: Bool) -> String { secure ? "__Host-federate_session" : "federate_session" }
     /// The CSRF cookie's name: `__Host-federate_csrf` over HTTPS, else `federate_csrf`.
-    package static func csrfName(secure: Bool) -> String { secure ? "__Host-federate_csrf" : "federate_csrf" }
+    static func csrfName(secure: Bool) -> String { secure ? "__Host-federate_csrf" : "federate_csrf" }
     /// The prefix of the pending-authorization cookies, one per flow in progress.
-    package static let pendingPrefix = "federate_pending_"
+    static let pendingPrefix = "federate_pending_"
     /// How many flows one browser may have in progress per provider; starting another
     /// evicts the oldest.
-    package static let maximumPendingFlows = 4
+    static let maximumPendingFlows = 4
 
     /// The cookie name of the flow whose `state` is `state`: the prefix and 16 characters of
     /// the base64url SHA-256 of the state (the state itself, a secret, never names a cookie).
-    package static func pendingName(state: String) -> String {
+    static func pendingName(state: String) -> String {
         pendingPrefix + TokenHash.compute(state, algorithm: .rs256).prefix(16)
     }
 
@@ -56,7 +56,7 @@ package enum SessionCookies {
     }
 
     /// The merge-ticket cookie's name: `__Host-federate_merge` over HTTPS, else `federate_merge`.
-    package static func mergeTicketName(secure: Bool) -> String { secure ? "__Host-federate_merge" : "federate_merge" }
+    static func mergeTicketName(secure: Bool) -> String { secure ? "__Host-federate_merge" : "federate_merge" }
 
     /// The merge ticket of a link refused with `credential_already_in_use`, for `POST /me/merge`:
     /// HttpOnly, SameSite=Lax, for `maxAge` seconds (the ticket's lifetime; `0` deletes it).
@@ -69,13 +69,13 @@ package enum SessionCookies {
     /// (AES-256-GCM, the sealer's keys) and bound to the session's ID. Sent only to the
     /// sign-out routes (path `{auth}/signout`); HttpOnly. Not `__Host-` (that needs `Path=/`):
     /// a planted one does not open, or names another session, and is ignored.
-    package static let logoutHintName = "federate_logout_hint"
+    static let logoutHintName = "federate_logout_hint"
     /// The cookie holding the `state` of a sign-out at the provider until the browser returns
     /// to `{auth}/signout/callback` (sealed, ten minutes, path `{auth}/signout`).
-    package static let signOutStateName = "federate_signout_state"
+    static let signOutStateName = "federate_signout_state"
     /// The largest sealed value kept in a cookie (an ID token too large for it is not kept:
     /// sign-out then sends `client_id` without `id_token_hint`).
-    package static let maximumCookieValueBytes = 3800
+    static let maximumCookieValueBytes = 3800
 
     /// A sealed cookie for the sign-out routes under `path`: HttpOnly, `SameSite=Lax` (the
     /// provider sends the browser back with a top-level GET), `maxAge` seconds (0 deletes it).

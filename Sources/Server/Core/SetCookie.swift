@@ -1,8 +1,8 @@
 /// A cookie to set (RFC 6265 §4.1), rendered once for every integration: its name and value
 /// come from Federate (cookie names, base64url sealed values, tokens), never from a request.
-package struct SetCookie: Sendable, Hashable {
+struct SetCookie: Sendable, Hashable {
     /// `SameSite`.
-    package enum SameSite: String, Sendable, Hashable {
+    enum SameSite: String, Sendable, Hashable {
         /// Sent on same-site requests and top-level cross-site navigations.
         case lax = "Lax"
         /// Sent on same-site requests only.
@@ -12,22 +12,22 @@ package struct SetCookie: Sendable, Hashable {
     }
 
     /// The name.
-    package var name: String
+    var name: String
     /// The value.
-    package var value: String
+    var value: String
     /// `Max-Age` in seconds (`0` deletes the cookie); `nil` for a session cookie.
-    package var maxAge: Int?
+    var maxAge: Int?
     /// `Path`.
-    package var path: String
+    var path: String
     /// `Secure`.
-    package var secure: Bool
+    var secure: Bool
     /// `HttpOnly`.
-    package var httpOnly: Bool
+    var httpOnly: Bool
     /// `SameSite`.
-    package var sameSite: SameSite
+    var sameSite: SameSite
 
     /// Creates a cookie.
-    package init(
+    init(
         name: String, value: String, maxAge: Int? = nil, path: String = "/", secure: Bool, httpOnly: Bool = true, sameSite: SameSite = .lax
     ) {
         self.name = name
@@ -40,7 +40,7 @@ package struct SetCookie: Sendable, Hashable {
     }
 
     /// The `Set-Cookie` field value: `NAME=VALUE; Max-Age=N; Path=P; Secure; HttpOnly; SameSite=Lax`.
-    package var headerValue: String {
+    var headerValue: String {
         var text = name + "=" + value
         if let maxAge { text += "; Max-Age=\(maxAge)" }
         text += "; Path=" + path

@@ -26,7 +26,7 @@ public struct StepUpChallenge: Sendable, Hashable {
     /// The `WWW-Authenticate` challenge: `Bearer error="insufficient_user_authentication",
     /// error_description="…", acr_values="…", max_age=N`, and `resource_metadata` when the API
     /// publishes RFC 9728 metadata.
-    package func challenge(resourceMetadata: String? = nil) -> AuthenticationChallenge {
+    func challenge(resourceMetadata: String? = nil) -> AuthenticationChallenge {
         var parameters: [AuthenticationChallenge.Parameter] = [.init("error", Self.errorCode), .init("error_description", description)]
         if !acrValues.isEmpty { parameters.append(.init("acr_values", acrValues.joined(separator: " "))) }
         if let maxAge { parameters.append(.init("max_age", String(maxAge.wholeSeconds), quoted: false)) }

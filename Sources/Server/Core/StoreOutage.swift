@@ -1,4 +1,4 @@
-package import Federate
+import Federate
 import HTTPTypes
 
 /// The one answer to a request the account store could not serve: 503 with `Retry-After`,
@@ -8,12 +8,12 @@ import HTTPTypes
 /// The JSON body's `error` is the store's code: `store_unavailable` (locked past the busy
 /// timeout, unreachable, out of connections), `store_schema_mismatch`, or
 /// `account_store_failed`.
-package enum StoreOutage {
+enum StoreOutage {
     /// The `Retry-After` sent with every store failure, in seconds.
-    package static let retryAfterSeconds = 2
+    static let retryAfterSeconds = 2
 
     /// Whether `error` says the account store failed, not the request.
-    package static func isStoreFailure(_ error: FederateError) -> Bool {
+    static func isStoreFailure(_ error: FederateError) -> Bool {
         error.code == .storeUnavailable || error.code == .accountStoreFailed || error.code == .storeSchemaMismatch
     }
 

@@ -1,5 +1,5 @@
 package import Federate
-package import HTTPTypes
+import HTTPTypes
 
 /// How a request presents its access token, and what must bind the verified token to the
 /// request: the scheme step of ``CallerAuthenticator``.
@@ -13,7 +13,7 @@ package import HTTPTypes
 public protocol TokenPresentation: Sendable {}
 
 /// What a presentation does for ``CallerAuthenticator`` and the challenges it sends.
-package protocol PresentationScheme: TokenPresentation {
+protocol PresentationScheme: TokenPresentation {
     /// The authentication scheme, as written in `Authorization` and in challenges: `Bearer`, `DPoP`.
     var scheme: String { get }
     /// Parameters every challenge of this scheme carries (DPoP: `algs`), in order.
@@ -35,13 +35,13 @@ package protocol PresentationScheme: TokenPresentation {
 
 extension TokenPresentation {
     /// The presentation's scheme step, `nil` for a type Federate does not know.
-    package var presentationScheme: (any PresentationScheme)? { self as? any PresentationScheme }
+    var presentationScheme: (any PresentationScheme)? { self as? any PresentationScheme }
 }
 
 extension PresentationScheme {
-    package func oauthError(forRefused error: FederateError) -> String { "invalid_token" }
+    func oauthError(forRefused error: FederateError) -> String { "invalid_token" }
 
-    package func responseFields() -> HTTPFields { [:] }
+    func responseFields() -> HTTPFields { [:] }
 }
 
 /// RFC 6750 bearer tokens: whoever holds the token may use it. Only an unbound token is
@@ -53,7 +53,7 @@ public struct BearerPresentation: TokenPresentation, PresentationScheme {
 
     package var scheme: String { "Bearer" }
 
-    package var challengeParameters: [(name: String, value: String)] { [] }
+    var challengeParameters: [(name: String, value: String)] { [] }
 
     package nonisolated(nonsending) func confirm(
         _ caller: VerifiedToken, token: String, request: ServerRequest

@@ -25,8 +25,6 @@ public final class PostgresAccountStore: AccountStore {
     package let oneAccountPerEmail: Bool
     /// The pool.
     package let client: PostgresClient
-    /// The PostgreSQL schema holding the tables (created by ``migrate()``).
-    package var schemaName: String { schema.name }
     let schema: PostgresSchema
     let logger: Logger
     /// The statements each connection has prepared; `nil` when the store prepares none.

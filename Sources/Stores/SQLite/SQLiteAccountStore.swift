@@ -143,7 +143,7 @@ public final class SQLiteAccountStore: AccountStore, Service {
     }
 
     /// The journal mode the database runs in (`wal`).
-    package func journalMode() async throws(FederateError) -> String {
+    func journalMode() async throws(FederateError) -> String {
         try await operation { () async throws(FederateError) in
             try database.rows("PRAGMA journal_mode", []).first?.text("journal_mode") ?? ""
         }

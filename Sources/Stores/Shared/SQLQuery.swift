@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// One SQL statement (or a piece of one) with its values, written once for every dialect.
 /// Interpolated values become placeholders and tables are named when the statement is
@@ -11,9 +11,9 @@ package import Foundation
 ///
 /// An interpolated `String` is always a bound value, never SQL text; SQL text that is not a
 /// literal goes through `\(unescaped:)`, for the dialect's keywords only.
-package struct SQLQuery: Sendable, ExpressibleByStringInterpolation {
+struct SQLQuery: Sendable, ExpressibleByStringInterpolation {
     /// A piece of a statement.
-    package enum Fragment: Sendable, Hashable {
+    enum Fragment: Sendable, Hashable {
         /// SQL text, as written.
         case sql(String)
         /// A value, written as a placeholder.
@@ -23,20 +23,20 @@ package struct SQLQuery: Sendable, ExpressibleByStringInterpolation {
     }
 
     /// The pieces, in order.
-    package private(set) var fragments: [Fragment]
+    private(set) var fragments: [Fragment]
 
     /// SQL text with no values.
-    package init(stringLiteral sql: String) {
+    init(stringLiteral sql: String) {
         fragments = [.sql(sql)]
     }
 
     /// SQL text with interpolated values, tables and pieces.
-    package init(stringInterpolation: StringInterpolation) {
+    init(stringInterpolation: StringInterpolation) {
         fragments = stringInterpolation.fragments
     }
 
     /// `queries` one after the other, with `separator` (SQL text) between them.
-    package init(joining queries: [SQLQuery], separator: String) {
+    init(joining queries: [SQLQuery], separator: String) {
         fragments = []
         for (index, query) in queries.enumerated() {
             if index > 0 { fragments.append(.sql(separator)) }
@@ -45,7 +45,7 @@ package struct SQLQuery: Sendable, ExpressibleByStringInterpolation {
     }
 
     /// The SQL text in `dialect`, and the values in placeholder order.
-    package func rendered(in dialect: SQLDialect) -> (sql: String, values: [SQLValue]) {
+    func rendered(in dialect: SQLDialect) -> (sql: String, values: [SQLValue]) {
         var sql = ""
         var values: [SQLValue] = []
         for fragment in fragments {
@@ -63,62 +63,62 @@ package struct SQLQuery: Sendable, ExpressibleByStringInterpolation {
     }
 
     /// Builds a statement from a string literal and its interpolations.
-    package struct StringInterpolation: StringInterpolationProtocol {
+    struct StringInterpolation: StringInterpolationProtocol {
         /// The pieces so far.
-        package private(set) var fragments: [Fragment] = []
+        private(set) var fragments: [Fragment] = []
 
         /// Starts an empty statement.
-        package init(literalCapacity: Int, interpolationCount: Int) {
+        init(literalCapacity: Int, interpolationCount: Int) {
             fragments.reserveCapacity(2 * interpolationCount + 1)
         }
 
         /// SQL text.
-        package mutating func appendLiteral(_ literal: String) {
+        mutating func appendLiteral(_ literal: String) {
             if !literal.isEmpty { fragments.append(.sql(literal)) }
         }
 
         /// A text value (`NULL` when `nil`).
-        package mutating func appendInterpolation(_ text: String?) {
+        mutating func appendInterpolation(_ text: String?) {
             fragments.append(.value(.text(text)))
         }
 
         /// A Boolean value.
-        package mutating func appendInterpolation(_ flag: Bool) {
+        mutating func appendInterpolation(_ flag: Bool) {
             fragments.append(.value(.bool(flag)))
         }
 
         /// A date, as seconds since 1970 (`NULL` when `nil`).
-        package mutating func appendInterpolation(_ date: Date?) {
+        mutating func appendInterpolation(_ date: Date?) {
             fragments.append(.value(.real(date?.timeIntervalSince1970)))
         }
 
         /// A real number (a count, such as a version).
-        package mutating func appendInterpolation(_ number: Double) {
+        mutating func appendInterpolation(_ number: Double) {
             fragments.append(.value(.real(number)))
         }
 
         /// Bytes.
-        package mutating func appendInterpolation(bytes: [UInt8]) {
+        mutating func appendInterpolation(bytes: [UInt8]) {
             fragments.append(.value(.bytes(bytes)))
         }
 
         /// Text values separated by commas, for `IN (…)`.
-        package mutating func appendInterpolation(list texts: [String]) {
+        mutating func appendInterpolation(list texts: [String]) {
             appendInterpolation(SQLQuery(joining: texts.map { "\($0)" }, separator: ", "))
         }
 
         /// A table, named by the dialect.
-        package mutating func appendInterpolation(table: SQLTable) {
+        mutating func appendInterpolation(table: SQLTable) {
             fragments.append(.table(table))
         }
 
         /// A piece of a statement, with its values.
-        package mutating func appendInterpolation(_ query: SQLQuery) {
+        mutating func appendInterpolation(_ query: SQLQuery) {
             fragments += query.fragments
         }
 
         /// SQL text that is not a literal: a dialect's keyword or function name, never input.
-        package mutating func appendInterpolation(unescaped sql: String) {
+        mutating func appendInterpolation(unescaped sql: String) {
             fragments.append(.sql(sql))
         }
     }

@@ -30,7 +30,7 @@ public struct DPoPProofVerifier: Sendable {
     private let headers = JOSEHeaderCache()
 
     /// The members of a JWK that hold private or symmetric key material.
-    package static let privateKeyMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
+    static let privateKeyMembers: Set<String> = ["d", "p", "q", "dp", "dq", "qi", "oth", "k"]
 
     /// Creates a verifier.
     public init(
@@ -48,7 +48,7 @@ public struct DPoPProofVerifier: Sendable {
     }
 
     /// How long a proof stays acceptable after its `iat`: how long a replay store must remember its `jti`.
-    package var replayWindow: Duration { maximumAge + clockTolerance }
+    var replayWindow: Duration { maximumAge + clockTolerance }
 
     /// Verifies `proof` for a request with `method` to `uri`, presenting `accessToken` (then
     /// `ath` must be its hash), at a server requiring one of `acceptedNonces` (`nil`: no nonce).
@@ -130,5 +130,5 @@ public struct DPoPProof: Sendable {
     /// The key under which a replay store remembers this proof: the SHA-256 of its
     /// thumbprint and `jti`, so a long `jti` costs the store no more than a short one, and two
     /// keys' `jti`s never collide.
-    package var replayKey: String { AccessTokenHashRule.hash(of: thumbprint + " " + jti) }
+    var replayKey: String { AccessTokenHashRule.hash(of: thumbprint + " " + jti) }
 }

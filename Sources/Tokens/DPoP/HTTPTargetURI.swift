@@ -57,7 +57,7 @@ package struct HTTPTargetURI: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(ExactString(normalized)) }
 
     /// Whether `a` and `b` name the same target (both normalizable and equal).
-    package static func matches(_ a: String, _ b: String) -> Bool {
+    static func matches(_ a: String, _ b: String) -> Bool {
         guard let left = HTTPTargetURI(a), let right = HTTPTargetURI(b) else { return false }
         return left == right
     }

@@ -156,7 +156,7 @@ package struct CompactJWS: Sendable {
 
     /// A token's segments and header, read before the rest of it: ``CallerTokenRouter`` reads
     /// them to route the token on its `typ`.
-    package struct HeaderRead: Sendable {
+    struct HeaderRead: Sendable {
         let segments: Segments
         /// The header, or why the header rules refused it (a JSON object nonetheless).
         let header: Result<JOSEHeader, FederateError>

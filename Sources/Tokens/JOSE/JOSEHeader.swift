@@ -39,13 +39,13 @@ package struct JOSEHeader: Sendable, Equatable {
 
     /// Whether the header carries key material or key locations (`jwk`, `jku`, `x5u`, `x5c`).
     /// Federate never uses them to find a key; this is informational.
-    package var carriesEmbeddedKeyReference: Bool {
+    var carriesEmbeddedKeyReference: Bool {
         members.presence & (JSONName.jwk.bit | JSONName.jku.bit | JSONName.x5u.bit | JSONName.x5c.bit) != 0
     }
 
     /// The header parameters whose semantics Federate understands when listed in `crit`.
     /// None yet: any `crit` entry makes a token unacceptable (RFC 7515 §4.1.11).
-    package static let understoodCriticalParameters: Set<String> = []
+    static let understoodCriticalParameters: Set<String> = []
 
     /// Validates and wraps a header object given as values (tests, the Firebase emulator).
     package init(members: [String: JSONValue]) throws(FederateError) {

@@ -120,7 +120,7 @@ public struct JWSSigningKey: Sendable, CustomStringConvertible {
     }
 
     /// The same key material under another `kid` (or none).
-    package func withKeyID(_ keyID: String?) -> JWSSigningKey {
+    func withKeyID(_ keyID: String?) -> JWSSigningKey {
         JWSSigningKey(material: material, keyID: keyID, relabelled: ())
     }
 

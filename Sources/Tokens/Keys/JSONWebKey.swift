@@ -18,7 +18,7 @@ public struct JSONWebKey: Sendable {
     /// `use`, if present.
     package let use: String?
     /// `key_ops`, if present.
-    package let keyOperations: [String]?
+    let keyOperations: [String]?
 
     let material: PublicKeyMaterial
 

@@ -7,10 +7,10 @@ import Crypto
 /// The required members: `e`, `kty`, `n` for RSA; `crv`, `kty`, `x`, `y` for EC; `crv`,
 /// `kty`, `x` for OKP. Any other member (`kid`, `alg`, `use`) is left out, so one key has one
 /// thumbprint however it is labelled.
-package enum JWKThumbprint {
+enum JWKThumbprint {
     /// The thumbprint of a JWK object. ``FederateError/Code/invalidKey`` when `kty` is not
     /// RSA, EC or OKP, or a required member is missing or not a string.
-    package static func sha256(of jwk: [String: JSONValue]) throws(FederateError) -> String {
+    static func sha256(of jwk: [String: JSONValue]) throws(FederateError) -> String {
         guard case .string(let keyType)? = jwk["kty"] else { throw FederateError(.invalidKey, "JWK lacks a string 'kty'") }
         let names: [String]
         switch keyType {

@@ -12,7 +12,7 @@ package final class CounterFamily: Sendable {
     private let counters = Mutex<[[String]: Counter]>([:])
 
     /// A family of counters named `label` with dimensions `keys`.
-    package init(label: String, keys: [String], factory: any MetricsFactory) {
+    init(label: String, keys: [String], factory: any MetricsFactory) {
         self.label = label
         self.keys = keys
         self.factory = factory

@@ -4,7 +4,7 @@ package import Tracing
 /// the same way, and records no secret.
 extension Observability {
     /// The attribute every Federate span ends with: `ok`, or the ``FederateError/Code``.
-    package static let outcomeAttribute = "federate.outcome"
+    static let outcomeAttribute = "federate.outcome"
 
     /// Runs `operation` in a span named `name`, the current span its parent, and the span the
     /// parent of the spans `operation` starts. `attributes` are computed only when tracing;

@@ -21,7 +21,7 @@ package final class VerificationMetrics: Sendable {
     private let factory: any MetricsFactory
     /// Whether anything receives these metrics: `false` for swift-metrics' `NOOPMetricsHandler`
     /// (no backend bootstrapped), so a verification then reads no clock for them.
-    package let isRecording: Bool
+    let isRecording: Bool
 
     /// The verification counter's name.
     package static let countLabel = "federate_verifications_total"

@@ -11,7 +11,7 @@ public struct AuthenticationLevel: Sendable, Hashable, CustomStringConvertible {
     /// The longest `acr` value or `amr` entry accepted, in UTF-8 bytes.
     package static let maximumValueBytes = 256
     /// The most `amr` entries accepted.
-    package static let maximumMethods = 32
+    static let maximumMethods = 32
 
     /// The Authentication Context Class Reference (`acr`), e.g. `phr`, `phrh` (OpenID Connect
     /// EAP ACR Values 1.0) or a provider's own URI.

@@ -21,7 +21,7 @@ public struct ClaimContext: Sendable, Hashable {
     /// ``now`` in seconds since 1970, as `NumericDate` counts.
     package let secondsSince1970: Double
     /// ``clockTolerance`` in seconds.
-    package let toleranceSeconds: Double
+    let toleranceSeconds: Double
 
     /// Creates a context.
     package init(now: Date, clockTolerance: Duration) {

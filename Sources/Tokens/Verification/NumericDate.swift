@@ -50,7 +50,7 @@ package struct NumericDate: Sendable, Hashable, Comparable, CustomStringConverti
 /// beyond the integer's range.
 package enum SafeNumber {
     /// `value` rounded toward zero as an `Int64`, or `nil` when it is not finite or does not fit.
-    package static func int64(_ value: Double) -> Int64? {
+    static func int64(_ value: Double) -> Int64? {
         guard value.isFinite else { return nil }
         return Int64(exactly: value.rounded(.towardZero))
     }

@@ -16,7 +16,7 @@ package enum TokenHash {
     }
 
     /// Whether `claim` is the half-hash of `value`, compared in constant time.
-    package static func matches(_ claim: String, value: String, algorithm: JWSAlgorithm) -> Bool {
+    static func matches(_ claim: String, value: String, algorithm: JWSAlgorithm) -> Bool {
         ConstantTime.equals(claim, compute(value, algorithm: algorithm))
     }
 }

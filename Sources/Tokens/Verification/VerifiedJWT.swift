@@ -48,7 +48,7 @@ public struct VerifiedJWT: Sendable {
 
     /// The time claim `name` (`NumericDate`); `nil` when absent, ``FederateError/Code/invalidClaim``
     /// when it is not a finite number in 0…2^53.
-    package func numericDate(_ name: String) throws(FederateError) -> NumericDate? {
+    func numericDate(_ name: String) throws(FederateError) -> NumericDate? {
         guard let member = claims.member(named: name) else { return nil }
         return try claims.numericDate(member, named: name)
     }

@@ -44,7 +44,7 @@ public final class LoopbackRedirectListener: RedirectReceiver {
     }
 
     /// The page shown when the sign-in failed after the callback (``finish(succeeded:)``).
-    package static let failurePage = """
+    static let failurePage = """
         <!doctype html><html><head><meta charset="utf-8"><title>Sign-in failed</title></head>
         <body style="font-family: system-ui, sans-serif; margin: 3em"><h1>The sign-in did not finish</h1>
         <p>Return to the application to see why.</p></body></html>
@@ -58,7 +58,7 @@ public final class LoopbackRedirectListener: RedirectReceiver {
         """
 
     /// The page shown in the browser after the redirect.
-    @usableFromInline package static let defaultPage = """
+    @usableFromInline static let defaultPage = """
         <!doctype html><html><head><meta charset="utf-8"><title>Signed in</title></head>
         <body style="font-family: system-ui, sans-serif; margin: 3em"><h1>You can close this window</h1>
         <p>The sign-in finished. Return to the application.</p></body></html>

@@ -84,7 +84,7 @@ public struct URLSessionTransport: HTTPClient {
 
     /// A new ephemeral configuration with the settings every transport uses: no cookie
     /// storage, no cookies sent or accepted, no credential storage, no URL cache.
-    @usableFromInline package static var defaultConfiguration: URLSessionConfiguration {
+    @usableFromInline static var defaultConfiguration: URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         applyRequiredSettings(to: configuration)
         return configuration

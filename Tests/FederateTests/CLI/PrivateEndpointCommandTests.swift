@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import FederateCLI
+@testable import FederateRelyingParty
 
 /// The private-network rule through the tool: `discover`, `verify --issuer` and `doctor` refuse
 /// a provider that is not on loopback when it names a loopback, link-local, private or

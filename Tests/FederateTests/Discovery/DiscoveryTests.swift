@@ -1,6 +1,7 @@
 import Federate
 import FederateTestSupport
 import Testing
+@testable import FederateRelyingParty
 
 /// ``DiscoveryClient`` against a real HTTP server on the loopback interface (``TestIssuer``),
 /// and the whole chain: discovery → remote key set → ID token verification.

@@ -1,6 +1,7 @@
 import Federate
 import FederateTestSupport
 import Testing
+@testable import FederateRelyingParty
 
 /// Tests of ``AsyncHTTPClientTransport`` against a real HTTP server on the loopback interface.
 @Suite("AsyncHTTPClientTransport")

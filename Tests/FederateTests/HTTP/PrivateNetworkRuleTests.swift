@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import Federate
-import FederateRelyingParty
+@testable import FederateRelyingParty
 import FederateTestSupport
 import Foundation
 import Synchronization

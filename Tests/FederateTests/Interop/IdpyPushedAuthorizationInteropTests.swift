@@ -2,6 +2,7 @@ import FederateTestSupport
 import Foundation
 import Testing
 import Federate
+@testable import FederateRelyingParty
 
 /// Pushed authorization requests (RFC 9126) and `client_secret_jwt` against idpy-oidc (PyPI),
 /// an OpenID provider nobody here wrote, run by `Tests/Interop/idpy_provider.py --require-par`

@@ -3,6 +3,7 @@ import FederateTestSupport
 import Foundation
 import MetricsTestKit
 import Testing
+@testable import FederateRelyingParty
 
 /// What a ``RemoteKeySet`` counts (Docs/Operations.md): fetches by outcome, forced refetches
 /// the rate limit refused, and stale keys served while the endpoint fails, into an injected

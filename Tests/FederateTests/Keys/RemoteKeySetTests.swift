@@ -2,6 +2,7 @@ import Federate
 import FederateTestSupport
 import Foundation
 import Testing
+@testable import FederateRelyingParty
 
 /// ``RemoteKeySet`` against a real HTTP server on the loopback interface (``TestIssuer``):
 /// rotation, the forced-refetch rate limit, single flight, `Cache-Control`, stale keys.

@@ -1,9 +1,10 @@
 import Federate
 import FederateGitHub
-import FederateOAuth2
+@testable import FederateOAuth2
 import FederateTestSupport
 import Foundation
 import Testing
+@testable import FederateAccounts
 
 /// Hostile answers from the user endpoint of a provider without ID tokens: GitHub's `/user` and
 /// `/user/emails` (served at GitHub Enterprise Server's paths by a loopback server), and a

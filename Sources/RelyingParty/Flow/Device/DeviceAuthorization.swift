@@ -19,7 +19,7 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
     /// The longest `user_code` accepted, in UTF-8 bytes.
     static let maximumUserCodeBytes = 128
     /// The longest `interval` accepted from the provider, and the most `slow_down` can raise it to: one hour.
-    package static let maximumInterval: Int64 = 3600
+    static let maximumInterval: Int64 = 3600
 
     /// `device_code`: secret, sent only to the token endpoint.
     package let deviceCode: String
@@ -37,7 +37,7 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
     package let scopes: [String]
 
     /// Creates the value (normally read from the provider's answer).
-    package init(
+    init(
         deviceCode: String, userCode: String, verificationURI: String, verificationURIComplete: String?, expiresAt: Date,
         interval: Duration, scopes: [String]
     ) {
@@ -104,7 +104,7 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
     }
 
     /// Whether the device code has expired at `now`.
-    package func isExpired(at now: Date) -> Bool { now >= expiresAt }
+    func isExpired(at now: Date) -> Bool { now >= expiresAt }
 
     /// Redacted: no device code.
     public var description: String {

@@ -3,7 +3,7 @@ import Foundation
 
 extension OpenIDClient {
     /// The device-code grant type (RFC 8628 §3.4).
-    package static let deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code"
+    static let deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code"
 
     /// Starts the device authorization grant (RFC 8628 §3.1) for a machine without a
     /// browser: asks the provider's device authorization endpoint
@@ -47,7 +47,7 @@ extension OpenIDClient {
     /// verified as every ID token is; throws `authorization_pending` while the person has not
     /// answered, `slow_down` when polled too fast, `access_denied` when they refused, and
     /// `expired_token` when the code expired (without a request, when it expired here first).
-    package func pollDeviceAuthorization(_ authorization: DeviceAuthorization) async throws(FederateError) -> TokenSet {
+    func pollDeviceAuthorization(_ authorization: DeviceAuthorization) async throws(FederateError) -> TokenSet {
         guard !authorization.isExpired(at: clock.now) else {
             throw FederateError(.expiredToken, "the device code expired: start the device authorization again")
         }

@@ -9,7 +9,7 @@ public struct PushedAuthorization: Sendable, Hashable {
     package static let maximumLifetime: Int64 = 86_400
 
     /// `request_uri`: it stands for the whole request, so it is as sensitive as one.
-    package let requestURI: String
+    let requestURI: String
     /// After this instant the provider refuses `request_uri`.
     public let expiresAt: Date
     /// The authorization endpoint the redirect goes to.
@@ -18,10 +18,10 @@ public struct PushedAuthorization: Sendable, Hashable {
     package let clientID: String
     /// `response_type`, `scope` and `redirect_uri` when the redirect repeats them
     /// (``AuthorizationDelivery/repeatsRequiredParameters``), else empty.
-    package var repeatedParameters: [String: String]
+    var repeatedParameters: [String: String]
 
     /// Creates the value (normally from the provider's answer).
-    package init(
+    init(
         requestURI: String, expiresAt: Date, authorizationEndpoint: String, clientID: String, repeatedParameters: [String: String] = [:]
     ) {
         self.requestURI = requestURI
@@ -57,7 +57,7 @@ public struct PushedAuthorization: Sendable, Hashable {
     }
 
     /// Whether `request_uri` has expired at `now`.
-    package func isExpired(at now: Date) -> Bool { now >= expiresAt }
+    func isExpired(at now: Date) -> Bool { now >= expiresAt }
 
     /// The redirect URL, built at `now`: the authorization endpoint with `client_id` and
     /// `request_uri` (then any ``repeatedParameters``). `request_uri_expired` once ``expiresAt`` has passed.

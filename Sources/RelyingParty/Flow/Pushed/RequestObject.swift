@@ -1,16 +1,16 @@
-package import FederateTokens
-package import Foundation
+import FederateTokens
+import Foundation
 
 /// A signed authorization request object (JAR, RFC 9101 §4): the authorization parameters
 /// as claims, plus `iss` (the client), `aud` (the issuer), `iat`, `nbf`, `exp` and a fresh
 /// `jti`, with header `typ` `oauth-authz-req+jwt` (§10.8).
-package enum RequestObject {
+enum RequestObject {
     /// The media type in the header's `typ`.
-    package static let type = "oauth-authz-req+jwt"
+    static let type = "oauth-authz-req+jwt"
 
     /// Signs `parameters` for `clientID` at `issuer`. `max_age` becomes a JSON number (as
     /// OpenID Connect Core §6.1 writes it); every other parameter stays a string.
-    package static func sign(
+    static func sign(
         _ parameters: [(String, String)], clientID: String, issuer: String, signing: RequestObjectSigning, now: Date
     ) throws(FederateError) -> String {
         var claims: [String: JSONValue] = [:]

@@ -54,7 +54,7 @@ public struct DPoPPresentation: TokenPresentation, PresentationScheme {
     /// The proof algorithms taken, as the protected resource metadata lists them (`dpopSigningAlgValuesSupported`).
     public var signingAlgorithms: [String] { validator.algorithmsParameter.split(separator: " ").map(String.init) }
 
-    package var challengeParameters: [(name: String, value: String)] { [("algs", validator.algorithmsParameter)] }
+    var challengeParameters: [(name: String, value: String)] { [("algs", validator.algorithmsParameter)] }
 
     package nonisolated(nonsending) func confirm(
         _ caller: VerifiedToken, token: String, request: ServerRequest

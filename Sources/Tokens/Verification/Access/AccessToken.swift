@@ -45,14 +45,6 @@ public struct AccessToken: Sendable, CustomStringConvertible {
     package var issuedAt: Date { date(.iat) ?? Date(timeIntervalSince1970: 0) }
     /// `auth_time`, if present.
     package var authTime: Date? { date(.authTime) }
-    /// `acr`, if present.
-    package var authenticationContextClass: String? { claims.stringValue(.acr) }
-    /// `amr` when it is an array of strings, else `nil`.
-    package var authenticationMethods: [String]? {
-        guard let member = claims.member(.amr), case .array(let entries) = claims.value(of: member) else { return nil }
-        let methods = entries.compactMap(\.stringValue)
-        return methods.count == entries.count ? methods : nil
-    }
 
     /// Wraps a token the access-token rules accepted.
     init(_ token: VerifiedJWT) throws(FederateError) {

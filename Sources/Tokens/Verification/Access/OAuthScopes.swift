@@ -122,7 +122,7 @@ public struct OAuthScopes: Sendable, Equatable, Sequence, ExpressibleByArrayLite
     public func contains(_ scope: String) -> Bool { values.contains(scope) }
 
     /// Whether every scope of `required` is here.
-    package func isSuperset(of required: OAuthScopes) -> Bool { required.values.allSatisfy(values.contains) }
+    func isSuperset(of required: OAuthScopes) -> Bool { required.values.allSatisfy(values.contains) }
 
     /// The scopes of `required` missing here, in its order.
     package func missing(from required: OAuthScopes) -> [String] { required.values.filter { !values.contains($0) } }

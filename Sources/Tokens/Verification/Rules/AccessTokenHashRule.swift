@@ -5,21 +5,21 @@ import Crypto
 ///
 /// Absent: ``FederateError/Code/missingClaim``. Another hash:
 /// ``FederateError/Code/invalidDPoPProof``.
-package struct AccessTokenHashRule: ClaimRule {
+struct AccessTokenHashRule: ClaimRule {
     /// The expected `ath`.
-    package let expected: String
+    let expected: String
 
     /// The rule for a request presenting `accessToken`.
-    package init(accessToken: String) {
+    init(accessToken: String) {
         self.expected = Self.hash(of: accessToken)
     }
 
     /// `ath` for `accessToken`: base64url(SHA-256(ASCII(token))).
-    package static func hash(of accessToken: String) -> String {
+    static func hash(of accessToken: String) -> String {
         Base64URL.encode(Array(SHA256.hash(data: Array(accessToken.utf8))))
     }
 
-    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let matches = try token.string(.ath, satisfies: { ConstantTime.equals($0, expected.utf8) }) else {
             throw FederateError(.missingClaim, "required claim 'ath' is missing")
         }

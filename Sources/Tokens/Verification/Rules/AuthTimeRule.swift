@@ -3,19 +3,19 @@
 ///
 /// Absent where required: ``FederateError/Code/missingClaim``. Not a NumericDate or in the
 /// future: ``FederateError/Code/invalidClaim``. Too old: ``FederateError/Code/authTooOld``.
-package struct AuthTimeRule: ClaimRule {
+struct AuthTimeRule: ClaimRule {
     /// How long before now the oldest acceptable authentication may be.
-    package let maximumAge: Duration?
+    let maximumAge: Duration?
     /// Whether `auth_time` must be present even without a maximum age.
-    package let required: Bool
+    let required: Bool
 
     /// Creates the rule.
-    package init(maximumAge: Duration? = nil, required: Bool = false) {
+    init(maximumAge: Duration? = nil, required: Bool = false) {
         self.maximumAge = maximumAge
         self.required = required
     }
 
-    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let authTime = try token.numericDate(.authTime) else {
             if maximumAge != nil { throw FederateError(.missingClaim, "'auth_time' is required when max_age is set") }
             if required { throw FederateError(.missingClaim, "required claim 'auth_time' is missing") }

@@ -49,7 +49,7 @@ public struct AuthenticationRequirement: ClaimRule, Hashable, CustomStringConver
     }
 
     /// No requirement: every authentication meets it.
-    package static let unrestricted = AuthenticationRequirement(anyOf: [])
+    static let unrestricted = AuthenticationRequirement(anyOf: [])
     /// `acr` must be one of `values` (an empty set: any `acr`, but one must be asserted).
     public static func acr(_ values: Set<String>) -> Self { Self(anyOf: [Alternative(acceptedACR: values)]) }
     /// `amr` must contain every one of `methods` (RFC 8176 values such as `hwk`, `otp`, `mfa`).

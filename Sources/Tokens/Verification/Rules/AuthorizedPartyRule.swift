@@ -1,15 +1,15 @@
 /// `azp` (OpenID Connect Core §2): when present it must be an accepted party, byte for
 /// byte; when `aud` has several values it is required. Broken: ``FederateError/Code/azpMismatch``.
-package struct AuthorizedPartyRule: ClaimRule {
+struct AuthorizedPartyRule: ClaimRule {
     /// The accepted authorized parties.
-    package let accepted: IdentifierSet
+    let accepted: IdentifierSet
 
     /// Creates the rule.
-    package init(_ accepted: IdentifierSet) {
+    init(_ accepted: IdentifierSet) {
         self.accepted = accepted
     }
 
-    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         if let isAccepted = try token.string(.azp, satisfies: accepted.contains(bytes:)) {
             guard isAccepted else {
                 let party = (try? token.string(.azp)) ?? ""

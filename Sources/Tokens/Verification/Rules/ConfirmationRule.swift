@@ -4,11 +4,11 @@
 /// any other way (`x5t#S256`, `jwk`, an unknown or malformed `cnf`) is refused here.
 ///
 /// Broken: ``FederateError/Code/tokenBindingMismatch``.
-package struct ConfirmationRule: ClaimRule {
+struct ConfirmationRule: ClaimRule {
     /// Creates the rule.
-    package init() {}
+    init() {}
 
-    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         try TokenBinding(confirmation: try TokenConfirmation(in: token.claims)).requireCheckable()
     }
 }

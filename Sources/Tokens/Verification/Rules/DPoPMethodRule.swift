@@ -3,16 +3,16 @@
 ///
 /// Absent: ``FederateError/Code/missingClaim``. Another method:
 /// ``FederateError/Code/invalidDPoPProof``.
-package struct DPoPMethodRule: ClaimRule {
+struct DPoPMethodRule: ClaimRule {
     /// The request's method, e.g. `POST`.
-    package let method: String
+    let method: String
 
     /// Creates the rule.
-    package init(method: String) {
+    init(method: String) {
         self.method = method
     }
 
-    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let matches = try token.string(.htm, satisfies: { $0.elementsEqual(method.utf8) }) else {
             throw FederateError(.missingClaim, "required claim 'htm' is missing")
         }

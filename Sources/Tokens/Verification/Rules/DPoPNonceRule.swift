@@ -4,16 +4,16 @@
 ///
 /// Absent or not accepted: ``FederateError/Code/useDPoPNonce``, so the server answers
 /// `use_dpop_nonce` with a fresh `DPoP-Nonce`. Not a string: ``FederateError/Code/invalidClaim``.
-package struct DPoPNonceRule: ClaimRule {
+struct DPoPNonceRule: ClaimRule {
     /// The nonces accepted now.
-    package let accepted: [String]
+    let accepted: [String]
 
     /// Creates the rule.
-    package init(accepted: [String]) {
+    init(accepted: [String]) {
         self.accepted = accepted
     }
 
-    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         // Every candidate is compared, so the time taken does not tell which one matched.
         let found = try token.string(.nonce) { nonce in
             var found = false

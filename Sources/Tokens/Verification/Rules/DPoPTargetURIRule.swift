@@ -3,22 +3,22 @@
 ///
 /// Absent: ``FederateError/Code/missingClaim``. Another target, or one that cannot be
 /// normalized: ``FederateError/Code/invalidDPoPProof``.
-package struct DPoPTargetURIRule: ClaimRule {
+struct DPoPTargetURIRule: ClaimRule {
     /// The request's target, normalized.
-    package let target: HTTPTargetURI
+    let target: HTTPTargetURI
 
     /// Creates the rule for the request URI `uri`; `nil` when `uri` cannot be normalized.
-    package init?(uri: String) {
+    init?(uri: String) {
         guard let target = HTTPTargetURI(uri) else { return nil }
         self.target = target
     }
 
     /// Creates the rule for a target normalized already.
-    package init(target: HTTPTargetURI) {
+    init(target: HTTPTargetURI) {
         self.target = target
     }
 
-    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         // A client that sends the normalized form (most do) is matched without re-normalizing:
         // normalization is idempotent, so byte for byte the normalized target means the same
         // target. Never `==` on `String`: a look-alike (`U+212A` for `K`) is canonically equal, not equal.

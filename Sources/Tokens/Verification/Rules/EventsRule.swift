@@ -1,19 +1,19 @@
 /// `events` (RFC 8417 §2.2) is a JSON object; with ``requiredMember`` it holds that event
 /// type as an object (Back-Channel Logout's `http://schemas.openid.net/event/backchannel-logout`),
 /// otherwise it holds at least one event. Broken: the rule's ``code``.
-package struct EventsRule: ClaimRule {
+struct EventsRule: ClaimRule {
     /// The event type that must be present, if any.
-    package let requiredMember: String?
+    let requiredMember: String?
     /// The error code when the rule is broken.
-    package let code: FederateError.Code
+    let code: FederateError.Code
 
     /// Creates the rule.
-    package init(requiredMember: String? = nil, code: FederateError.Code) {
+    init(requiredMember: String? = nil, code: FederateError.Code) {
         self.requiredMember = requiredMember
         self.code = code
     }
 
-    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let member = token.claims.member(.events), case .object(let events) = token.claims.value(of: member) else {
             throw FederateError(code, "'events' is missing or not an object")
         }

@@ -8,10 +8,10 @@ package struct ExplicitTypeRule: ClaimRule {
     /// The accepted media types, lower-case, without `application/`: `jwt`, `logout+jwt`, `at+jwt`.
     package let accepted: [String]
     /// Whether a token without `typ` passes.
-    package let allowsAbsent: Bool
+    let allowsAbsent: Bool
 
     /// Creates the rule.
-    package init(accepted: [String], allowsAbsent: Bool) {
+    init(accepted: [String], allowsAbsent: Bool) {
         self.accepted = accepted.map { $0.lowercased() }
         self.allowsAbsent = allowsAbsent
     }

@@ -1,23 +1,23 @@
 /// A claim that must not be present: `events` in an ID token (a logout or security event
 /// token is not an ID token), `nonce` in a logout token. Broken: the rule's ``code``.
-package struct ForbiddenClaimRule: ClaimRule {
+struct ForbiddenClaimRule: ClaimRule {
     /// The claim that must be absent.
-    package let name: String
+    let name: String
     private let key: ClaimKey
     /// The error code when it is present.
-    package let code: FederateError.Code
+    let code: FederateError.Code
 
     /// Creates the rule.
-    package init(_ name: String, code: FederateError.Code) {
+    init(_ name: String, code: FederateError.Code) {
         self.name = name
         self.key = ClaimKey(name)
         self.code = code
     }
 
     /// An ID token (or another plain JWT) never carries `events`.
-    package static let noEvents = ForbiddenClaimRule("events", code: .tokenTypeMismatch)
+    static let noEvents = ForbiddenClaimRule("events", code: .tokenTypeMismatch)
 
-    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard !token.claims.contains(key) else { throw FederateError(code, "the token must not contain '\(name)'") }
     }
 }

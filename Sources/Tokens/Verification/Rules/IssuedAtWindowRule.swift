@@ -5,18 +5,18 @@
 /// Absent: ``FederateError/Code/missingClaim``. Not a NumericDate:
 /// ``FederateError/Code/invalidClaim``. In the future: ``FederateError/Code/issuedInFuture``.
 /// Too old: ``FederateError/Code/tokenExpired``.
-package struct IssuedAtWindowRule: ClaimRule {
+struct IssuedAtWindowRule: ClaimRule {
     /// How old `iat` may be.
-    package let maximumAge: Duration
+    let maximumAge: Duration
     private let maximumAgeSeconds: Double
 
     /// Creates the rule.
-    package init(maximumAge: Duration) {
+    init(maximumAge: Duration) {
         self.maximumAge = maximumAge
         self.maximumAgeSeconds = maximumAge.inSeconds
     }
 
-    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         let issuedAt = try token.requiredNumericDate(.iat).secondsSince1970
         guard issuedAt <= context.secondsSince1970 + context.toleranceSeconds else {
             throw FederateError(

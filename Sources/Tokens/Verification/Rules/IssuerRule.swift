@@ -20,7 +20,7 @@ package struct IssuerRule: ClaimRule {
 
     /// `iss` required and a string, of any value: `federate verify --jwks` without
     /// `--expected-issuer`, which reports the issuer rather than checking it.
-    package static let anyIssuer = IssuerRule()
+    static let anyIssuer = IssuerRule()
 
     private init() {
         self.accepted = []

@@ -1,16 +1,16 @@
 /// `nonce` equals the one this sign-in sent, byte for byte, in constant time.
 /// Absent or different: ``FederateError/Code/nonceMismatch``; not a string:
 /// ``FederateError/Code/invalidClaim``.
-package struct NonceRule: ClaimRule {
+struct NonceRule: ClaimRule {
     /// The nonce sent in the authorization request (or its hash, as the provider echoes it).
-    package let expected: String
+    let expected: String
 
     /// Creates the rule.
-    package init(expected: String) {
+    init(expected: String) {
         self.expected = expected
     }
 
-    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let matches = try token.string(.nonce, satisfies: { ConstantTime.equals($0, expected.utf8) }) else {
             throw FederateError(.nonceMismatch, "the token has no 'nonce' but one was sent")
         }

@@ -1,10 +1,10 @@
 /// `nbf`, when present, is a `NumericDate` not after now, give or take the clock tolerance.
 /// Not a NumericDate: ``FederateError/Code/invalidClaim``. Later: ``FederateError/Code/notYetValid``.
-package struct NotBeforeRule: ClaimRule {
+struct NotBeforeRule: ClaimRule {
     /// Creates the rule.
-    package init() {}
+    init() {}
 
-    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let notBefore = try token.numericDate(.nbf) else { return }
         guard notBefore.secondsSince1970 <= context.secondsSince1970 + context.toleranceSeconds else {
             throw FederateError(

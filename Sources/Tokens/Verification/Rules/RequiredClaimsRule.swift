@@ -1,16 +1,16 @@
 /// Each named claim is present, whatever its value. Absent: ``FederateError/Code/missingClaim``.
-package struct RequiredClaimsRule: ClaimRule {
+struct RequiredClaimsRule: ClaimRule {
     /// The claims that must be present.
-    package let names: [String]
+    let names: [String]
     private let keys: [ClaimKey]
 
     /// Creates the rule.
-    package init(_ names: some Sequence<String>) {
+    init(_ names: some Sequence<String>) {
         self.names = names.sorted()
         self.keys = self.names.map(ClaimKey.init)
     }
 
-    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         for key in keys where !token.claims.contains(key) {
             throw FederateError(.missingClaim, "required claim '\(key.name)' is missing")
         }

@@ -4,11 +4,11 @@
 ///
 /// Absent: the token grants no scope and the rule passes. Not a string, or outside the
 /// grammar: ``FederateError/Code/invalidClaim``.
-package struct ScopeClaimRule: ClaimRule {
+struct ScopeClaimRule: ClaimRule {
     /// Creates the rule.
-    package init() {}
+    init() {}
 
-    package func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
+    func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) {
         guard let scope = try token.claims.stringMember(.scope) else { return }
         _ = try OAuthScopes.count(token.claims.withStringBytes(scope) { OAuthScopes.Shape($0) })
     }
