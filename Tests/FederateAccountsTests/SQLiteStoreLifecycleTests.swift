@@ -138,7 +138,7 @@ struct SQLiteStoreLifecycleTests {
         defer { removeDatabase(path) }
         let store = try await SQLiteAccountStore.open(path: path)
         for _ in 0..<20 {
-            #expect(try await store.operation { store.thread.isCurrent })
+            #expect(await store.operation { store.thread.isCurrent })
             _ = try await store.user(uid: "nobody")
             #expect(!store.thread.isCurrent)
         }

@@ -67,7 +67,7 @@ extension AccountsTests {
                 with: provider, try SignInRequest(redirectURI: Self.redirectURI, intent: .link), session: fresh)
             await expectError(.userMismatch) {
                 try await accounts.completeSignIn(
-                    with: provider, callback: try await Self.callback(link), pending: link.pending, session: try #require(bob.session))
+                    with: provider, callback: try await Self.callback(link), pending: link.pending, session: bob.session)
             }
             #expect(try await accounts.user(uid: bob.user.uid).providerIDs == ["oidc.other"])
         }

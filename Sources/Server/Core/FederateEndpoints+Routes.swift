@@ -1,5 +1,5 @@
 import Federate
-public import HTTPTypes
+import HTTPTypes
 
 extension FederateEndpoints {
     /// Every route, each answered by FederateServer:
