@@ -120,13 +120,13 @@ extension AccountsTests {
                     for uid in uids {
                         group.addTask {
                             let identity = ProviderIdentity(credential: TestCredential.make("google.com", "for-\(uid)"), linkedAt: created)
-                            return (uid, await outcome { try await second.addIdentity(identity, toUser: uid) })
+                            return (uid, await refusalCode { try await second.addIdentity(identity, toUser: uid) })
                         }
                     }
                     group.addTask {
                         (
                             "prune",
-                            await outcome {
+                            await refusalCode {
                                 _ = try await first.deleteExpiredGuests(createdBefore: created.addingTimeInterval(1), limit: 100)
                             }
                         )

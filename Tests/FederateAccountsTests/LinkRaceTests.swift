@@ -2,6 +2,7 @@ import Federate
 import FederatePostgres
 @testable import FederateSQLite
 import Foundation
+import FederateTestSupport
 import Testing
 
 extension AccountsTests {
@@ -17,8 +18,8 @@ extension AccountsTests {
             let a = try await first.signIn(with: TestCredential.make("google.com", "a-\(round)")).user.uid
             let b = try await second.signIn(with: TestCredential.make("google.com", "b-\(round)")).user.uid
             let contested = TestCredential.make("oidc.contested", "x-\(round)")
-            async let linkA = outcome { try await first.link(a, with: contested) }
-            async let linkB = outcome { try await second.link(b, with: contested) }
+            async let linkA = refusalCode { try await first.link(a, with: contested) }
+            async let linkB = refusalCode { try await second.link(b, with: contested) }
             let outcomes = await [linkA, linkB]
             #expect(outcomes.filter { $0 == nil }.count == 1, "exactly one link wins: \(outcomes)")
             #expect(outcomes.compactMap { $0 } == [.credentialAlreadyInUse], "\(outcomes)")
@@ -27,18 +28,6 @@ extension AccountsTests {
             #expect(owner.uid == winner)
             let loser = try await first.user(uid: winner == a ? b : a)
             #expect(loser.providerIDs == ["google.com"])
-        }
-
-        /// `nil` on success, else the error code.
-        static func outcome(_ body: () async throws -> AuthResult) async -> FederateError.Code? {
-            do {
-                _ = try await body()
-                return nil
-            } catch let error as FederateError {
-                return error.code
-            } catch {
-                return FederateError.Code(rawValue: "unexpected: \(error)")
-            }
         }
 
         /// The same race one level down, without the service's look-before-link: only the

@@ -287,8 +287,8 @@ extension AccountsTests {
                         second, guest.session, with: TestCredential.make("oidc.dev", "owner-\(round)"))
                     let session = try #require(try await first.signIn(with: TestCredential.make("oidc.dev", "owner-\(round)")).session)
                     let ticket = try #require(await first.moveMergeTicket(issued, from: guest.session, to: session))
-                    async let a = outcome { _ = try await first.merge(ticket: ticket, into: session) }
-                    async let b = outcome { _ = try await second.merge(ticket: ticket, into: session) }
+                    async let a = refusalCode { _ = try await first.merge(ticket: ticket, into: session) }
+                    async let b = refusalCode { _ = try await second.merge(ticket: ticket, into: session) }
                     let outcomes = await [a, b]
                     // The ticket is consumed on the shared store: the loser's is a used ticket (400), not a missing user.
                     #expect(outcomes.filter { $0 == nil }.count == 1 && outcomes.contains(.invalidMergeTicket), "\(outcomes)")
@@ -316,10 +316,10 @@ extension AccountsTests {
                     let a = "a-\(round)", b = "b-\(round)"
                     try await one.createUser(user(a, "google.com"))
                     try await one.createUser(user(b, "oidc.corp"))
-                    async let ab = outcome {
+                    async let ab = refusalCode {
                         _ = try await one.mergeUser(a, into: b, ifIdentity: "oidc.corp", subject: "sub-" + b, belongsTo: b, at: now)
                     }
-                    async let ba = outcome {
+                    async let ba = refusalCode {
                         _ = try await two.mergeUser(b, into: a, ifIdentity: "oidc.corp", subject: "sub-" + b, belongsTo: b, at: now)
                     }
                     let directions = await [ab, ba]
@@ -335,10 +335,10 @@ extension AccountsTests {
                     try await one.createUser(user(s, "oidc.corp"))
                     try await one.createUser(user(t, "google.com"))
                     let late = ProviderIdentity(credential: TestCredential.make("oidc.late", "late-\(round)"), linkedAt: now)
-                    async let merged = outcome {
+                    async let merged = refusalCode {
                         _ = try await one.mergeUser(s, into: t, ifIdentity: "oidc.corp", subject: "sub-" + s, belongsTo: s, at: now)
                     }
-                    async let linked = outcome { try await two.addIdentity(late, toUser: s) }
+                    async let linked = refusalCode { try await two.addIdentity(late, toUser: s) }
                     let (mergeOutcome, linkOutcome) = await (merged, linked)
                     #expect(mergeOutcome == nil, "\(String(describing: mergeOutcome))")
                     let lateOwner = try await one.user(providerID: "oidc.late", subject: "late-\(round)")
@@ -353,7 +353,7 @@ extension AccountsTests {
                     let d = "d-\(round)", e = "e-\(round)"
                     try await one.createUser(user(d, "oidc.corp"))
                     try await one.createUser(user(e, "google.com"))
-                    async let mergeD = outcome {
+                    async let mergeD = refusalCode {
                         _ = try await one.mergeUser(d, into: e, ifIdentity: "oidc.corp", subject: "sub-" + d, belongsTo: d, at: now)
                     }
                     async let deleteD: Bool = (try? await two.deleteUser(uid: d)) != nil

@@ -36,15 +36,3 @@ extension StoreKind {
         }
     }
 }
-
-/// `nil` when `body` succeeds, else its error's code.
-func outcome(_ body: () async throws -> Void) async -> FederateError.Code? {
-    do {
-        try await body()
-        return nil
-    } catch let error as FederateError {
-        return error.code
-    } catch {
-        return FederateError.Code(rawValue: "unexpected: \(error)")
-    }
-}

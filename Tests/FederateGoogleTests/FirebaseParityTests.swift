@@ -16,17 +16,6 @@ struct FirebaseParityTests {
     static let now: Int64 = 1_760_000_000
     static var clock: FederateClock { .fixed(at: Date(timeIntervalSince1970: Double(now))) }
 
-    static func code<T>(_ body: () async throws -> T) async -> FederateError.Code? {
-        do {
-            _ = try await body()
-            return nil
-        } catch let error as FederateError {
-            return error.code
-        } catch {
-            return "unexpected"
-        }
-    }
-
     static func python() async throws -> [String: JSONValue] {
         let root = try ExternalProcess.packageRoot()
         let python = try await InteropPython.prepare(root: root)
@@ -57,27 +46,27 @@ struct FirebaseParityTests {
         #expect(cookie.uid == "uid-1")
         #expect(!cookie.isEmulated)
         #expect(cookie.tenant == nil)
-        #expect(await Self.code { try await cookies.verify(token("session_cookie_as_id_token")) } == .issuerMismatch)
-        #expect(await Self.code { try await cookies.verify(token("session_cookie_long_sub")) } == .invalidClaim)
+        #expect(await refusalCode { try await cookies.verify(token("session_cookie_as_id_token")) } == .issuerMismatch)
+        #expect(await refusalCode { try await cookies.verify(token("session_cookie_long_sub")) } == .invalidClaim)
         let idTokens = try FirebaseIDTokenVerifier(projectID: Self.project, keys: keys, clock: Self.clock)
-        #expect(await Self.code { try await idTokens.verify(token("session_cookie"), checkRevoked: false) } == .issuerMismatch)
+        #expect(await refusalCode { try await idTokens.verify(token("session_cookie"), checkRevoked: false) } == .issuerMismatch)
         let later = try FirebaseSessionCookieVerifier(
             projectID: Self.project, keys: keys, clock: .fixed(at: Date(timeIntervalSince1970: Double(Self.now + 7200))))
-        #expect(await Self.code { try await later.verify(token("session_cookie")) } == .sessionCookieExpired)
+        #expect(await refusalCode { try await later.verify(token("session_cookie")) } == .sessionCookieExpired)
 
         // Tenants: the expected tenant passes; another tenant's cookie, or a project-level one, does not.
         let tenantA = try FirebaseSessionCookieVerifier(projectID: Self.project, keys: keys, tenants: ["tenant-a"], clock: Self.clock)
         #expect(try await tenantA.verify(token("session_cookie_tenant_a")).tenant == "tenant-a")
-        #expect(await Self.code { try await tenantA.verify(token("session_cookie_tenant_b")) } == .tenantNotAllowed)
-        #expect(await Self.code { try await tenantA.verify(token("session_cookie")) } == .tenantNotAllowed)
+        #expect(await refusalCode { try await tenantA.verify(token("session_cookie_tenant_b")) } == .tenantNotAllowed)
+        #expect(await refusalCode { try await tenantA.verify(token("session_cookie")) } == .tenantNotAllowed)
         // Without tenants (project level), any tenant's cookie passes, as in the Admin SDKs.
         #expect(try await cookies.verify(token("session_cookie_tenant_b")).tenant == "tenant-b")
 
         // Unsigned emulator tokens: refused by default, whatever the claims.
-        #expect(await Self.code { try await idTokens.verify(token("emulator_id_token"), checkRevoked: false) } == .malformedToken)
+        #expect(await refusalCode { try await idTokens.verify(token("emulator_id_token"), checkRevoked: false) } == .malformedToken)
         // `alg: none` with a signature: no `kid`, refused before any key is looked at.
         #expect(
-            await Self.code { try await idTokens.verify(token("emulator_signed_with_none_alg_and_signature"), checkRevoked: false) }
+            await refusalCode { try await idTokens.verify(token("emulator_signed_with_none_alg_and_signature"), checkRevoked: false) }
                 == .unknownKey)
         // With the emulator named: accepted with the real rules, and signed tokens refused.
         let emulator = try FirebaseEmulator(host: "127.0.0.1:9099")
@@ -86,21 +75,21 @@ struct FirebaseParityTests {
         #expect(accepted.isEmulated)
         #expect(accepted.idToken == nil)
         #expect(accepted.uid == "uid-1")
-        #expect(await Self.code { try await emulated.verify(token("emulator_wrong_audience"), checkRevoked: false) } == .audienceMismatch)
-        #expect(await Self.code { try await emulated.verify(token("emulator_wrong_issuer"), checkRevoked: false) } == .issuerMismatch)
-        #expect(await Self.code { try await emulated.verify(token("emulator_expired"), checkRevoked: false) } == .idTokenExpired)
+        #expect(await refusalCode { try await emulated.verify(token("emulator_wrong_audience"), checkRevoked: false) } == .audienceMismatch)
+        #expect(await refusalCode { try await emulated.verify(token("emulator_wrong_issuer"), checkRevoked: false) } == .issuerMismatch)
+        #expect(await refusalCode { try await emulated.verify(token("emulator_expired"), checkRevoked: false) } == .idTokenExpired)
         #expect(
-            await Self.code { try await emulated.verify(token("emulator_signed_with_none_alg_and_signature"), checkRevoked: false) }
+            await refusalCode { try await emulated.verify(token("emulator_signed_with_none_alg_and_signature"), checkRevoked: false) }
                 == .disallowedAlgorithm)
-        #expect(await Self.code { try await emulated.verify(token("session_cookie"), checkRevoked: false) } == .disallowedAlgorithm)
-        #expect(await Self.code { try await emulated.verify(token("emulator_id_token")) } == .invalidConfiguration)
+        #expect(await refusalCode { try await emulated.verify(token("session_cookie"), checkRevoked: false) } == .disallowedAlgorithm)
+        #expect(await refusalCode { try await emulated.verify(token("emulator_id_token")) } == .invalidConfiguration)
         let emulatedTenant = try FirebaseIDTokenVerifier(
             projectID: Self.project, tenants: ["tenant-a"], emulator: emulator, clock: Self.clock)
         #expect(try await emulatedTenant.verify(token("emulator_id_token_tenant_a"), checkRevoked: false).tenant == "tenant-a")
-        #expect(await Self.code { try await emulatedTenant.verify(token("emulator_id_token"), checkRevoked: false) } == .tenantNotAllowed)
+        #expect(await refusalCode { try await emulatedTenant.verify(token("emulator_id_token"), checkRevoked: false) } == .tenantNotAllowed)
         let emulatedCookies = try FirebaseSessionCookieVerifier(projectID: Self.project, emulator: emulator, clock: Self.clock)
         #expect(try await emulatedCookies.verify(token("emulator_session_cookie")).isEmulated)
-        #expect(await Self.code { try await emulatedCookies.verify(token("emulator_id_token")) } == .issuerMismatch)
+        #expect(await refusalCode { try await emulatedCookies.verify(token("emulator_id_token")) } == .issuerMismatch)
     }
 
     @Test func theEmulatorIsNeverImplicit() throws {
@@ -126,12 +115,12 @@ struct FirebaseParityTests {
             projectID: Self.project, keys: cookieKeys, issuerBase: provider.sessionCookieIssuerBase, tenants: ["tenant-a"])
         #expect(try await cookies.verify(try provider.firebaseSessionCookie(for: alice, tenant: "tenant-a")).uid == "alice")
         #expect(
-            await Self.code { try await cookies.verify(try provider.firebaseSessionCookie(for: alice, tenant: "tenant-b")) }
+            await refusalCode { try await cookies.verify(try provider.firebaseSessionCookie(for: alice, tenant: "tenant-b")) }
                 == .tenantNotAllowed)
-        #expect(await Self.code { try await cookies.verify(try provider.firebaseSessionCookie(for: alice)) } == .tenantNotAllowed)
+        #expect(await refusalCode { try await cookies.verify(try provider.firebaseSessionCookie(for: alice)) } == .tenantNotAllowed)
         // An ID token is not a session cookie.
         #expect(
-            await Self.code { try await cookies.verify(try provider.firebaseIDToken(for: alice, tenant: "tenant-a")) } == .issuerMismatch)
+            await refusalCode { try await cookies.verify(try provider.firebaseIDToken(for: alice, tenant: "tenant-a")) } == .issuerMismatch)
 
         let idTokens = try FirebaseIDTokenVerifier(
             projectID: Self.project,
@@ -141,12 +130,12 @@ struct FirebaseParityTests {
             try await idTokens.verify(try provider.firebaseIDToken(for: alice, tenant: "tenant-a"), checkRevoked: false).tenant
                 == "tenant-a")
         #expect(
-            await Self.code { try await idTokens.verify(try provider.firebaseIDToken(for: alice), checkRevoked: false) }
+            await refusalCode { try await idTokens.verify(try provider.firebaseIDToken(for: alice), checkRevoked: false) }
                 == .tenantNotAllowed)
 
         // The dev provider as the Auth emulator.
         let unsigned = provider.firebaseEmulatorToken(for: alice)
-        #expect(await Self.code { try await idTokens.verify(unsigned, checkRevoked: false) } == .malformedToken)
+        #expect(await refusalCode { try await idTokens.verify(unsigned, checkRevoked: false) } == .malformedToken)
         let emulated = try FirebaseIDTokenVerifier(projectID: Self.project, emulator: FirebaseEmulator(host: "127.0.0.1:9099"))
         #expect(try await emulated.verify(unsigned, checkRevoked: false).uid == "alice")
     }

@@ -45,23 +45,12 @@ struct MicrosoftFlavorTests {
         return try await microsoft.completeSignIn(callback, pending: built.pending)
     }
 
-    static func refusal<T>(_ body: () async throws -> T) async -> FederateError.Code? {
-        do {
-            _ = try await body()
-            return nil
-        } catch let error as FederateError {
-            return error.code
-        } catch {
-            return "unexpected"
-        }
-    }
-
     @Test func commonDiscoveryGivesTheTemplateAndStrictDiscoveryRefusesIt() async throws {
         try await Self.with { dev in
             #expect(dev.issuer == dev.baseURL + "/{tenantid}/v2.0")
             let discovery = DiscoveryClient(httpClient: PatientTransport.shared)
             // A caller that configured no template policy: refused, as before.
-            #expect(await Self.refusal { try await discovery.metadata(for: dev.baseURL + "/common/v2.0") } == .discoveryIssuerMismatch)
+            #expect(await refusalCode { try await discovery.metadata(for: dev.baseURL + "/common/v2.0") } == .discoveryIssuerMismatch)
             let rule = try TenantIssuerRule(template: dev.issuer, tenants: .anyTenant)
             for segment in ["common", "organizations"] {
                 let metadata = try await discovery.metadata(for: dev.baseURL + "/\(segment)/v2.0", tenantIssuer: rule)
@@ -79,7 +68,7 @@ struct MicrosoftFlavorTests {
             // contoso: refused (never served from the cache entry of a caller with other tenants).
             let listed = try TenantIssuerRule(template: dev.issuer, tenants: .only([contoso]))
             #expect(
-                await Self.refusal { try await discovery.metadata(for: dev.baseURL + "/consumers/v2.0", tenantIssuer: listed) }
+                await refusalCode { try await discovery.metadata(for: dev.baseURL + "/consumers/v2.0", tenantIssuer: listed) }
                     == .discoveryIssuerMismatch)
         }
     }
@@ -102,7 +91,7 @@ struct MicrosoftFlavorTests {
             let personal = MicrosoftAccount(idToken: try #require(try await Self.signIn(microsoft, as: Self.carol).idToken))
             #expect(personal.isPersonalAccount)
             // bob's organisation is not on the list.
-            #expect(await Self.refusal { try await Self.signIn(microsoft, as: Self.bob) } == .tenantNotAllowed)
+            #expect(await refusalCode { try await Self.signIn(microsoft, as: Self.bob) } == .tenantNotAllowed)
         }
     }
 
@@ -111,17 +100,17 @@ struct MicrosoftFlavorTests {
             // organizations: any organisation, never a personal account.
             let organizations = try Self.provider(dev, .organizations(.anyTenant))
             _ = try await Self.signIn(organizations, as: Self.bob)
-            #expect(await Self.refusal { try await Self.signIn(organizations, as: Self.carol) } == .tenantNotAllowed)
+            #expect(await refusalCode { try await Self.signIn(organizations, as: Self.carol) } == .tenantNotAllowed)
             // consumers: personal accounts only.
             let consumers = try Self.provider(dev, .consumers)
             _ = try await Self.signIn(consumers, as: Self.carol)
-            #expect(await Self.refusal { try await Self.signIn(consumers, as: Self.alice) } == .tenantNotAllowed)
+            #expect(await refusalCode { try await Self.signIn(consumers, as: Self.alice) } == .tenantNotAllowed)
             // One tenant: its own authority and issuer.
             let contoso = DevMicrosoftTenants.tenantID(for: Self.alice)
             let single = try Self.provider(dev, .tenant(contoso))
             #expect(single.openIDProvider.issuer == dev.baseURL + "/\(contoso)/v2.0")
             _ = try await Self.signIn(single, as: Self.alice)
-            #expect(await Self.refusal { try await Self.signIn(single, as: Self.bob) } == .tenantNotAllowed)
+            #expect(await refusalCode { try await Self.signIn(single, as: Self.bob) } == .tenantNotAllowed)
         }
     }
 
@@ -131,7 +120,7 @@ struct MicrosoftFlavorTests {
         let dev = try await DevProvider.start(configuration: configuration)
         defer { Task { try? await dev.stop() } }
         let microsoft = try Self.provider(dev, .common(.anyTenant))
-        #expect(await Self.refusal { try await Self.signIn(microsoft, as: Self.alice) } == .issuerMismatch)
+        #expect(await refusalCode { try await Self.signIn(microsoft, as: Self.alice) } == .issuerMismatch)
     }
 
     /// The raw ID token of a sign-in as `user`.
@@ -152,7 +141,7 @@ struct MicrosoftFlavorTests {
             #expect(identity.providerID == "microsoft.com" && identity.idToken?.claims["tid"] == .string(contoso))
             // bob's token is genuine, but his organisation is not on this API's list.
             let bobs = try await Self.idToken(anyTenant, as: Self.bob)
-            #expect(await Self.refusal { try await listed.verify(bobs) } == .tenantNotAllowed)
+            #expect(await refusalCode { try await listed.verify(bobs) } == .tenantNotAllowed)
         }
     }
 

@@ -73,7 +73,7 @@ struct RemoteKeySetTests {
             }
             var sequential: [FederateError.Code?] = []
             for token in tokens {
-                sequential.append(await errorCode { try await verifier.verify(token) })
+                sequential.append(await refusalCode { try await verifier.verify(token) })
             }
             #expect(sequential.allSatisfy { $0 == .unknownKey })
             // The initial fetch plus one forced refetch (the first unknown kid may refetch).
@@ -81,7 +81,7 @@ struct RemoteKeySetTests {
 
             let concurrent = await withTaskGroup(of: FederateError.Code?.self) { group in
                 for token in tokens {
-                    group.addTask { await errorCode { try await verifier.verify(token) } }
+                    group.addTask { await refusalCode { try await verifier.verify(token) } }
                 }
                 return await group.reduce(into: []) { $0.append($1) }
             }
@@ -104,16 +104,16 @@ struct RemoteKeySetTests {
 
             let unknown = try issuer.idToken(header: ["kid": "unknown"])
             for _ in 0..<5 {
-                #expect(await errorCode { try await verifier.verify(unknown) } == .unknownKey)
+                #expect(await refusalCode { try await verifier.verify(unknown) } == .unknownKey)
             }
             #expect(issuer.jwksRequestCount == 2)
 
             time.advance(by: .milliseconds(4900))
-            #expect(await errorCode { try await verifier.verify(unknown) } == .unknownKey)
+            #expect(await refusalCode { try await verifier.verify(unknown) } == .unknownKey)
             #expect(issuer.jwksRequestCount == 2)  // still within the interval
             time.advance(by: .milliseconds(200))
             for _ in 0..<5 {
-                #expect(await errorCode { try await verifier.verify(unknown) } == .unknownKey)
+                #expect(await refusalCode { try await verifier.verify(unknown) } == .unknownKey)
             }
             #expect(issuer.jwksRequestCount == 3)
         }
@@ -301,19 +301,5 @@ struct RemoteKeySetTests {
         let keys = try RemoteKeySet(url: url, httpClient: PatientTransport.shared)
         #expect(keys.url == url)
         #expect(keys.fetchCount == 0)
-    }
-}
-
-// MARK: - Helpers
-
-/// The code of the ``FederateError`` `body` throws, `nil` if it succeeds.
-private func errorCode(_ body: () async throws -> some Any) async -> FederateError.Code? {
-    do {
-        _ = try await body()
-        return nil
-    } catch let error as FederateError {
-        return error.code
-    } catch {
-        return "not_a_federate_error"
     }
 }

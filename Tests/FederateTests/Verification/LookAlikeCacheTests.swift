@@ -1,6 +1,7 @@
 import Crypto
 import Federate
 import Foundation
+import FederateTestSupport
 import Testing
 @testable import FederateRelyingParty
 @testable import FederateTokens
@@ -46,18 +47,6 @@ import Testing
         }
     }
 
-    /// ``code(_:)`` for a verification that is async.
-    static func asyncCode(_ body: () async throws -> Any) async -> FederateError.Code? {
-        do {
-            _ = try await body()
-            return nil
-        } catch let error as FederateError {
-            return error.code
-        } catch {
-            return "unexpected"
-        }
-    }
-
     @Test func aLookAlikeJOSEHeaderIsRefusedBeforeAndAfterItsTwin() async throws {
         let key = P256.Signing.PrivateKey()
         let signer = JWSSigningKey(p256: key, keyID: "ec-1")
@@ -81,13 +70,13 @@ import Testing
         }
         // Look-alike first, then the twin, then the look-alike again: one verifier, one cache.
         let first = verifier()
-        #expect(await Self.asyncCode { try await first.verify(lookAlike) } == .malformedToken)
-        #expect(await Self.asyncCode { try await first.verify(twin) } == nil)
-        #expect(await Self.asyncCode { try await first.verify(lookAlike) } == .malformedToken)
+        #expect(await refusalCode { try await first.verify(lookAlike) } == .malformedToken)
+        #expect(await refusalCode { try await first.verify(twin) } == nil)
+        #expect(await refusalCode { try await first.verify(lookAlike) } == .malformedToken)
         // The twin first.
         let second = verifier()
-        #expect(await Self.asyncCode { try await second.verify(twin) } == nil)
-        #expect(await Self.asyncCode { try await second.verify(lookAlike) } == .malformedToken)
+        #expect(await refusalCode { try await second.verify(twin) } == nil)
+        #expect(await refusalCode { try await second.verify(lookAlike) } == .malformedToken)
     }
 
     /// A DPoP proof whose header segment (its `jwk` included) is a look-alike of a verified
