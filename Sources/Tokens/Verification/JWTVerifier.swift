@@ -117,8 +117,7 @@ public struct JWTVerifier: Sendable {
     }
 
     /// Verifies `input`, counted and traced when this verifier is observed. The work is called
-    /// directly, not through a closure: an async call through a closure or a protocol makes
-    /// its caller check its executor once it returns (a hop under SwiftNIO's executor).
+    /// directly, not through a closure, when nothing observes it.
     private nonisolated(nonsending) func verified(_ input: Input) async throws(FederateError) -> VerifiedJWT {
         guard let observability, let metrics, metrics.isRecording || observability.isTracing else { return try await run(input) }
         let start = clock.instant
