@@ -74,4 +74,7 @@ extension FederateError.Code {
     /// token named another subject (`refreshed_id_token_mismatch`). The person must sign in
     /// with that provider again (reauthenticate, or sign in) to give new ones.
     public static let providerSignInRequired: Self = "provider_sign_in_required"
+    /// The account has no passkey with this credential ID (it was removed, or belongs to
+    /// another account).
+    public static let passkeyNotFound: Self = "passkey_not_found"
 }

@@ -65,12 +65,18 @@ package struct AccountRecords: Sendable, Hashable {
     package let signedOutSessions: [SignedOutSession]
     /// Merges into this user whose application hook has not finished.
     package let pendingMerges: [AccountMerge]
+    /// The user's passkeys, oldest first.
+    package let passkeys: [Passkey]
 
     /// Creates the value.
-    package init(user: User, keptTokens: [SealedProviderTokens], signedOutSessions: [SignedOutSession], pendingMerges: [AccountMerge]) {
+    package init(
+        user: User, keptTokens: [SealedProviderTokens], signedOutSessions: [SignedOutSession], pendingMerges: [AccountMerge],
+        passkeys: [Passkey]
+    ) {
         self.user = user
         self.keptTokens = keptTokens
         self.signedOutSessions = signedOutSessions
         self.pendingMerges = pendingMerges
+        self.passkeys = passkeys
     }
 }

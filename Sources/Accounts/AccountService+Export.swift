@@ -15,7 +15,9 @@ extension AccountService {
     ///   `access_token_expires_at`, `needs_sign_in`, `updated_at`);
     /// - `signed_out_sessions`: `session_id`, `expires_at`;
     /// - `pending_merges`: merges into this user whose application hook has not run
-    ///   (`source_uid`, `merged_at`).
+    ///   (`source_uid`, `merged_at`);
+    /// - `passkeys`: each `credential_id` (base64url), `algorithm` (COSE), `backup_eligible`,
+    ///   `backup_state`, `transports`, `name`, `created_at`, `last_used_at`; never the public key.
     ///
     /// The erasure that goes with it is ``deleteUser(uid:)``.
     public func exportAccount(uid: String) async throws(FederateError) -> JSONValue {
@@ -52,6 +54,15 @@ extension AccountService {
             "signed_out_sessions": .array(
                 records.signedOutSessions.map { ["session_id": .string($0.sessionID), "expires_at": time($0.expiresAt)] }),
             "pending_merges": .array(records.pendingMerges.map { ["source_uid": .string($0.sourceUID), "merged_at": time($0.mergedAt)] }),
+            "passkeys": .array(
+                records.passkeys.map { passkey -> JSONValue in
+                    [
+                        "credential_id": .string(Base64URL.encode(passkey.credentialID)), "algorithm": .integer(Int64(passkey.algorithm)),
+                        "backup_eligible": .bool(passkey.backupEligible), "backup_state": .bool(passkey.backupState),
+                        "transports": .array(passkey.transports.map(JSONValue.string)), "name": text(passkey.name),
+                        "created_at": time(passkey.createdAt), "last_used_at": time(passkey.lastUsedAt),
+                    ]
+                }),
         ]
     }
 }

@@ -43,7 +43,7 @@ public struct AccountStoreOperations: Sendable {
 /// - a normalized email already used, when `UserStore.oneAccountPerEmail` → `FederateError/Code/emailAlreadyInUse`;
 /// - a missing user → `FederateError/Code/userNotFound`;
 /// - anything else the database says → `FederateError/Code/accountStoreFailed`.
-package protocol AccountStorage: AccountStore, UserStore, SessionStore, SessionKeyStore, ProviderTokenStore {}
+package protocol AccountStorage: AccountStore, UserStore, SessionStore, SessionKeyStore, ProviderTokenStore, PasskeyStore {}
 
 extension AccountStorage {
     /// This store's operations: itself.

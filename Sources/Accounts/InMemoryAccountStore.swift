@@ -25,6 +25,13 @@ public final class InMemoryAccountStore: AccountStorage {
         var emailOwners: [ExactString: [String]] = [:]
         /// `SessionStore.revocationEpoch()`.
         var revocationEpoch: Int64 = 0
+        /// Credential ID (its exact bytes) → the passkey.
+        var passkeys: [[UInt8]: Passkey] = [:]
+
+        /// The passkeys of user `uid`, oldest first.
+        func passkeys(of uid: String) -> [Passkey] {
+            passkeys.values.filter { $0.uid.exactlyEquals(uid) }.sorted(by: Passkey.isOlder)
+        }
 
         mutating func index(_ user: User) {
             guard let key = user.uniqueEmailKey else { return }
@@ -45,6 +52,7 @@ public final class InMemoryAccountStore: AccountStorage {
             }
             revokedSessions = revokedSessions.filter { !$0.value.uid.exactlyEquals(uid) }
             pendingMerges = pendingMerges.filter { !$0.value.targetUID.exactlyEquals(uid) }
+            passkeys = passkeys.filter { !$0.value.uid.exactlyEquals(uid) }
             return DeletedUser(user: user, keptTokens: kept)
         }
 
@@ -187,7 +195,7 @@ public final class InMemoryAccountStore: AccountStorage {
             guard let index = user.identities.firstIndex(where: { $0.providerID.exactlyEquals(providerID) }) else {
                 throw FederateError(.noSuchProvider, "the user has no \(providerID) identity")
             }
-            guard user.identities.count > 1 else {
+            guard user.identities.count > 1 || !state.passkeys(of: uid).isEmpty else {
                 throw FederateError(.lastProvider, "\(providerID) is the user's only way to sign in")
             }
             let removed = user.identities.remove(at: index)
@@ -240,7 +248,11 @@ public final class InMemoryAccountStore: AccountStorage {
                 state.owners[IdentityKey(providerID: identity.providerID, subject: identity.subject)] = targetUID
                 target.identities.append(identity)
             }
-            target.isGuest = target.isGuest && source.identities.isEmpty
+            let movedPasskeys = state.passkeys(of: sourceUID)
+            for passkey in movedPasskeys {
+                state.passkeys[passkey.credentialID] = passkey.moved(to: targetUID)
+            }
+            target.isGuest = target.isGuest && source.identities.isEmpty && movedPasskeys.isEmpty
             var emptied = source
             emptied.identities = []
             state.users[ExactString(sourceUID)] = emptied
@@ -272,7 +284,8 @@ public final class InMemoryAccountStore: AccountStorage {
                 signedOutSessions: state.revokedSessions.filter { $0.value.uid.exactlyEquals(uid) }
                     .map { AccountRecords.SignedOutSession(sessionID: $0.key.value, expiresAt: $0.value.expiresAt) }
                     .sorted { $0.expiresAt < $1.expiresAt },
-                pendingMerges: state.pendingMerges.values.filter { $0.targetUID.exactlyEquals(uid) }.sorted { $0.mergedAt < $1.mergedAt })
+                pendingMerges: state.pendingMerges.values.filter { $0.targetUID.exactlyEquals(uid) }.sorted { $0.mergedAt < $1.mergedAt },
+                passkeys: state.passkeys(of: uid))
         }
     }
 
@@ -469,6 +482,60 @@ public final class InMemoryAccountStore: AccountStorage {
                 stored.version = 1
                 state.keptTokens[key] = stored
             }
+        }
+    }
+
+    // MARK: PasskeyStore
+
+    /// Links a passkey to its user, who is a guest no more.
+    package func addPasskey(_ passkey: Passkey) async throws(FederateError) {
+        try state.withLock { (state: inout State) throws(FederateError) in
+            guard var user = state.users[ExactString(passkey.uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
+            guard state.passkeys[passkey.credentialID] == nil else {
+                throw FederateError(.credentialAlreadyInUse, "this passkey is registered already")
+            }
+            state.passkeys[passkey.credentialID] = passkey
+            user.isGuest = false
+            state.users[ExactString(passkey.uid)] = user
+        }
+    }
+
+    /// The passkey with this exact credential ID.
+    package func passkey(credentialID: [UInt8]) async throws(FederateError) -> Passkey? {
+        state.withLock { $0.passkeys[credentialID] }
+    }
+
+    /// The user's passkeys, oldest first.
+    package func passkeys(uid: String) async throws(FederateError) -> [Passkey] {
+        state.withLock { $0.passkeys(of: uid) }
+    }
+
+    /// Records a sign-in with a passkey as a compare-and-set on its counter.
+    package func recordPasskeySignIn(
+        credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backupState: Bool, at date: Date
+    ) async throws(FederateError) -> Bool {
+        state.withLock { state in
+            guard let passkey = state.passkeys[credentialID], passkey.signCount == previousSignCount,
+                var user = state.users[ExactString(passkey.uid)], !user.disabled
+            else { return false }
+            state.passkeys[credentialID] = passkey.used(signCount: signCount, backupState: backupState, at: date)
+            user.lastSignInAt = date
+            state.users[ExactString(passkey.uid)] = user
+            return true
+        }
+    }
+
+    /// Removes the user's passkey, refusing the last way to sign in (`last_provider`).
+    package func removePasskey(credentialID: [UInt8], fromUser uid: String) async throws(FederateError) {
+        try state.withLock { (state: inout State) throws(FederateError) in
+            guard let user = state.users[ExactString(uid)] else { throw FederateError(.userNotFound, "no user with this uid") }
+            guard let passkey = state.passkeys[credentialID], passkey.uid.exactlyEquals(uid) else {
+                throw FederateError(.passkeyNotFound, "the user has no passkey with this credential ID")
+            }
+            guard !user.identities.isEmpty || state.passkeys(of: uid).count > 1 else {
+                throw FederateError(.lastProvider, "the passkey is the user's only way to sign in")
+            }
+            state.passkeys[credentialID] = nil
         }
     }
 

@@ -229,4 +229,39 @@ struct TracedAccountStore: AccountStorage {
     func removeSessionKey(keyID: String) async throws(FederateError) {
         try await traced("remove_session_key") { () async throws(FederateError) in try await base.removeSessionKey(keyID: keyID) }
     }
+
+    // MARK: PasskeyStore
+
+    func addPasskey(_ passkey: Passkey) async throws(FederateError) {
+        try await traced("add_passkey") { () async throws(FederateError) in
+            try await base.addPasskey(passkey)
+        }
+    }
+
+    func passkey(credentialID: [UInt8]) async throws(FederateError) -> Passkey? {
+        try await traced("passkey_by_credential_id") { () async throws(FederateError) -> Passkey? in
+            try await base.passkey(credentialID: credentialID)
+        }
+    }
+
+    func passkeys(uid: String) async throws(FederateError) -> [Passkey] {
+        try await traced("passkeys_by_uid") { () async throws(FederateError) -> [Passkey] in
+            try await base.passkeys(uid: uid)
+        }
+    }
+
+    func recordPasskeySignIn(
+        credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backupState: Bool, at date: Date
+    ) async throws(FederateError) -> Bool {
+        try await traced("record_passkey_sign_in") { () async throws(FederateError) -> Bool in
+            try await base.recordPasskeySignIn(
+                credentialID: credentialID, previousSignCount: previousSignCount, signCount: signCount, backupState: backupState, at: date)
+        }
+    }
+
+    func removePasskey(credentialID: [UInt8], fromUser uid: String) async throws(FederateError) {
+        try await traced("remove_passkey") { () async throws(FederateError) in
+            try await base.removePasskey(credentialID: credentialID, fromUser: uid)
+        }
+    }
 }

@@ -236,4 +236,39 @@ package final class FaultInjectingStore: AccountStorage, Sendable {
     package func removeSessionKey(keyID: String) async throws(FederateError) {
         try await injected("remove_session_key") { () async throws(FederateError) in try await base.removeSessionKey(keyID: keyID) }
     }
+
+    // MARK: PasskeyStore
+
+    package func addPasskey(_ passkey: Passkey) async throws(FederateError) {
+        try await injected("add_passkey") { () async throws(FederateError) in
+            try await base.addPasskey(passkey)
+        }
+    }
+
+    package func passkey(credentialID: [UInt8]) async throws(FederateError) -> Passkey? {
+        try await injected("passkey_by_credential_id") { () async throws(FederateError) -> Passkey? in
+            try await base.passkey(credentialID: credentialID)
+        }
+    }
+
+    package func passkeys(uid: String) async throws(FederateError) -> [Passkey] {
+        try await injected("passkeys_by_uid") { () async throws(FederateError) -> [Passkey] in
+            try await base.passkeys(uid: uid)
+        }
+    }
+
+    package func recordPasskeySignIn(
+        credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backupState: Bool, at date: Date
+    ) async throws(FederateError) -> Bool {
+        try await injected("record_passkey_sign_in") { () async throws(FederateError) -> Bool in
+            try await base.recordPasskeySignIn(
+                credentialID: credentialID, previousSignCount: previousSignCount, signCount: signCount, backupState: backupState, at: date)
+        }
+    }
+
+    package func removePasskey(credentialID: [UInt8], fromUser uid: String) async throws(FederateError) {
+        try await injected("remove_passkey") { () async throws(FederateError) in
+            try await base.removePasskey(credentialID: credentialID, fromUser: uid)
+        }
+    }
 }

@@ -11,13 +11,14 @@ struct PostgresSchema: Sendable {
     var revocationEpoch: String { "\"\(name)\".revocation_epoch" }
     var providerTokens: String { "\"\(name)\".provider_tokens" }
     var merges: String { "\"\(name)\".merges" }
+    var passkeys: String { "\"\(name)\".passkeys" }
     var versions: String { "\"\(name)\".federate_schema" }
     /// The tables each migration creates, in the migrations' order: those of every migration
     /// the version record says ran must exist, before the next run and after.
     var tablesByMigration: [[String]] {
         [
             [users, identities, revokedSessions, sessionKeys], [], [endedSessions, seenEvents], [revocationEpoch],
-            [providerTokens, merges],
+            [providerTokens, merges], [passkeys],
         ]
     }
 
@@ -110,6 +111,25 @@ struct PostgresSchema: Sendable {
                 "CREATE TABLE \(merges) (source_uid text PRIMARY KEY, target_uid text NOT NULL, merged_at double precision NOT NULL)",
                 "CREATE INDEX merges_target ON \(merges) (target_uid)",
                 "CREATE INDEX revoked_sessions_uid ON \(revokedSessions) (uid)",
+            ],
+            // 6: passkeys, one row per credential ID (its exact bytes), found by user.
+            [
+                """
+                CREATE TABLE \(passkeys) (
+                    credential_id bytea PRIMARY KEY,
+                    user_uid text NOT NULL REFERENCES \(users) (uid) ON DELETE CASCADE,
+                    public_key bytea NOT NULL,
+                    algorithm double precision NOT NULL,
+                    sign_count double precision NOT NULL,
+                    backup_eligible boolean NOT NULL,
+                    backup_state boolean NOT NULL,
+                    transports text NOT NULL,
+                    name text,
+                    created_at double precision NOT NULL,
+                    last_used_at double precision
+                )
+                """,
+                "CREATE INDEX passkeys_user ON \(passkeys) (user_uid)",
             ],
         ]
     }

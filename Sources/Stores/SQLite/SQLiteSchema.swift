@@ -75,13 +75,32 @@ enum SQLiteSchema {
             "CREATE INDEX merges_target ON merges (target_uid)",
             "CREATE INDEX revoked_sessions_uid ON revoked_sessions (uid)",
         ],
+        // 6: passkeys, one row per credential ID (its exact bytes), found by user.
+        [
+            """
+            CREATE TABLE passkeys (
+                credential_id BLOB PRIMARY KEY NOT NULL,
+                user_uid TEXT NOT NULL REFERENCES users (uid) ON DELETE CASCADE,
+                public_key BLOB NOT NULL,
+                algorithm REAL NOT NULL,
+                sign_count REAL NOT NULL,
+                backup_eligible INTEGER NOT NULL,
+                backup_state INTEGER NOT NULL,
+                transports TEXT NOT NULL,
+                name TEXT,
+                created_at REAL NOT NULL,
+                last_used_at REAL
+            )
+            """,
+            "CREATE INDEX passkeys_user ON passkeys (user_uid)",
+        ],
     ]
 
     /// The tables each migration creates, in the migrations' order: those of every migration
     /// the version record says ran must exist, before the next run and after.
     static let tablesByMigration: [[String]] = [
         ["users", "identities", "revoked_sessions", "session_keys"], [], ["ended_sessions", "seen_events"], ["revocation_epoch"],
-        ["provider_tokens", "merges"],
+        ["provider_tokens", "merges"], ["passkeys"],
     ]
 
     /// The unique index that makes one email one account.

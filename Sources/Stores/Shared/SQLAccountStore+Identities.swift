@@ -114,7 +114,8 @@ extension SQLAccountStore {
         """
     }
 
-    /// Unlinks a provider, refusing the last one (`last_provider`); its kept tokens go with it.
+    /// Unlinks a provider, refusing the user's last way to sign in (`last_provider`: no other
+    /// identity, no passkey); its kept tokens go with it.
     package func removeIdentity(providerID: String, fromUser uid: String) async throws(FederateError) -> SealedProviderTokens? {
         try await withTransaction { (connection) async throws(FederateError) -> SealedProviderTokens? in
             guard try await self.lockUser(uid, on: connection) else { throw FederateError(.userNotFound, "no user with this uid") }
@@ -123,7 +124,10 @@ extension SQLAccountStore {
                 if let providerID = try row.text("provider_id") { providers.append(providerID) }
             }
             guard providers.contains(providerID) else { throw FederateError(.noSuchProvider, "the user has no \(providerID) identity") }
-            guard providers.count > 1 else { throw FederateError(.lastProvider, "\(providerID) is the user's only way to sign in") }
+            let hasPasskey = try await self.hasPasskey(uid: uid, on: connection)
+            guard providers.count > 1 || hasPasskey else {
+                throw FederateError(.lastProvider, "\(providerID) is the user's only way to sign in")
+            }
             let identity: SQLQuery =
                 "SELECT provider_id, subject FROM \(table: .identities) WHERE user_uid = \(uid) AND provider_id = \(providerID)"
             let kept = try await self.keptTokens(ofIdentitiesIn: identity, on: connection).first

@@ -40,7 +40,7 @@ extension SQLAccountStore {
     /// Merges `sourceUID` into `targetUID` in one transaction that locks both users' rows,
     /// in byte order of their uids (so two merges of one pair in opposite directions never
     /// deadlock): checks, moves the identities (their kept tokens are keyed by identity and
-    /// follow), hands the merges pending into the source on to the target, erases the source,
+    /// follow) and the passkeys, hands the merges pending into the source on to the target, erases the source,
     /// records the merge as pending, and advances the revocation epoch.
     package func mergeUser(
         _ sourceUID: String, into targetUID: String, ifIdentity providerID: String, subject: String, belongsTo ownerUID: String,
@@ -74,10 +74,12 @@ extension SQLAccountStore {
                 throw FederateError(.providerAlreadyLinked, "both accounts have a \(clash) identity: unlink one first")
             }
             try await self.execute("UPDATE \(table: .identities) SET user_uid = \(targetUID) WHERE user_uid = \(sourceUID)", on: connection)
+            try await self.execute("UPDATE \(table: .passkeys) SET user_uid = \(targetUID) WHERE user_uid = \(sourceUID)", on: connection)
             try await self.execute(
                 """
                 UPDATE \(table: .users) SET guest = \(false)
-                WHERE uid = \(targetUID) AND guest AND EXISTS (SELECT 1 FROM \(table: .identities) WHERE user_uid = \(targetUID))
+                WHERE uid = \(targetUID) AND guest AND (EXISTS (SELECT 1 FROM \(table: .identities) WHERE user_uid = \(targetUID))
+                    OR EXISTS (SELECT 1 FROM \(table: .passkeys) WHERE user_uid = \(targetUID)))
                 """,
                 on: connection)
             try await self.execute("UPDATE \(table: .merges) SET target_uid = \(targetUID) WHERE target_uid = \(sourceUID)", on: connection)
@@ -123,7 +125,9 @@ extension SQLAccountStore {
                 in: try await self.rows(
                     "SELECT source_uid, target_uid, merged_at FROM \(table: .merges) WHERE target_uid = \(uid) ORDER BY merged_at",
                     on: connection))
-            return AccountRecords(user: user, keptTokens: kept, signedOutSessions: sessions, pendingMerges: merges)
+            return AccountRecords(
+                user: user, keptTokens: kept, signedOutSessions: sessions, pendingMerges: merges,
+                passkeys: try await self.passkeys(uid: uid, on: connection))
         }
     }
 

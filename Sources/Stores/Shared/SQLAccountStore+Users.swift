@@ -96,7 +96,7 @@ extension SQLAccountStore {
 
     /// Deletes user `uid` and everything held about them, in the caller's write transaction:
     /// their kept tokens, the ends of their identities' sessions, their signed-out sessions,
-    /// the merges pending into them, their identities and their row. `nil` when absent (or,
+    /// the merges pending into them, their passkeys, their identities and their row. `nil` when absent (or,
     /// with `onlyGuest`, no longer a guest: a link upgraded it).
     func erase(_ uid: String, onlyGuest: Bool = false, on connection: Connection) async throws(FederateError) -> DeletedUser? {
         guard try await lockUser(uid, on: connection), let user = try await users(where: "u.uid = \(uid)", on: connection).first,
@@ -109,6 +109,7 @@ extension SQLAccountStore {
         if !ended.isEmpty { try await execute("DELETE FROM \(table: .endedSessions) WHERE key IN (\(list: ended))", on: connection) }
         try await execute("DELETE FROM \(table: .revokedSessions) WHERE uid = \(uid)", on: connection)
         try await execute("DELETE FROM \(table: .merges) WHERE target_uid = \(uid)", on: connection)
+        try await execute("DELETE FROM \(table: .passkeys) WHERE user_uid = \(uid)", on: connection)
         try await execute("DELETE FROM \(table: .identities) WHERE user_uid = \(uid)", on: connection)
         try await execute("DELETE FROM \(table: .users) WHERE uid = \(uid)", on: connection)
         return DeletedUser(user: user, keptTokens: kept)

@@ -20,4 +20,6 @@ package enum SQLTable: String, Sendable, CaseIterable {
     case providerTokens = "provider_tokens"
     /// Merges whose application hook has not finished, by source uid.
     case merges
+    /// Passkeys, one row per credential ID.
+    case passkeys
 }
