@@ -77,4 +77,7 @@ extension FederateError.Code {
     /// The account has no passkey with this credential ID (it was removed, or belongs to
     /// another account).
     public static let passkeyNotFound: Self = "passkey_not_found"
+    /// A passkey operation on an account service without a passkey configuration
+    /// (`AccountServiceConfiguration` `passkeys`).
+    public static let passkeysNotConfigured: Self = "passkeys_not_configured"
 }

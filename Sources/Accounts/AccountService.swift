@@ -42,6 +42,9 @@ public struct AccountService: Sendable {
     /// Called just after each merge commits (``merge(ticket:into:)``), to move the application's data.
     let mergeHook: AccountMergeHook?
     let mergeTickets: MergeTickets
+    /// The passkey relying party, when the configuration has one; challenges are consumed
+    /// through the store.
+    let passkeys: WebAuthnRelyingParty?
 
     /// Creates a service over `store` (one of Federate's stores: ``InMemoryAccountStore``,
     /// `SQLiteAccountStore`, `PostgresAccountStore`); `clock` tells the time (tests inject one they advance);
@@ -69,6 +72,7 @@ public struct AccountService: Sendable {
         let keyRing = SessionKeyRing(store: storage, configuration: configuration, clock: clock)
         self.keyRing = keyRing
         self.mergeTickets = MergeTickets(keyRing: keyRing)
+        self.passkeys = configuration.passkeys.map { WebAuthnRelyingParty(configuration: $0, replayStore: storage, clock: clock) }
         self.sessionVerifier = JWTVerifier(
             rules: .sessionToken(issuer: configuration.issuer), allowedAlgorithms: [.es256], keys: keyRing,
             clockTolerance: configuration.clockTolerance, clock: clock, requiresKeyID: true)

@@ -1,3 +1,5 @@
+public import FederateTokens
+
 /// How ``AccountService`` issues and judges sessions.
 public struct AccountServiceConfiguration: Sendable {
     /// The `iss` of session tokens (and the only one accepted).
@@ -38,13 +40,17 @@ public struct AccountServiceConfiguration: Sendable {
     /// credential's proof may reach before ``AccountService/merge(ticket:into:)`` (10 minutes
     /// by default).
     package var mergeTicketLifetime: Duration
+    /// The WebAuthn relying party passkeys are registered with and verified by (RP ID, origins,
+    /// user verification); `nil`, the default, turns passkeys off (Docs/Passkeys.md).
+    package var passkeys: WebAuthnConfiguration?
 
     /// Creates a configuration.
     public init(
         issuer: String = "federate", sessionLifetime: Duration = .seconds(24 * 3600), recentLoginWindow: Duration = .seconds(300),
         keyRotationInterval: Duration = .seconds(7 * 24 * 3600), keyCacheDuration: Duration = .seconds(60),
         clockTolerance: Duration = .seconds(5), revocationCheckInterval: Duration = .seconds(1), revocationCacheCapacity: Int = 100_000,
-        guestLifetime: Duration = .seconds(7 * 24 * 3600), maximumLiveGuests: Int = 100_000, mergeTicketLifetime: Duration = .seconds(600)
+        guestLifetime: Duration = .seconds(7 * 24 * 3600), maximumLiveGuests: Int = 100_000, mergeTicketLifetime: Duration = .seconds(600),
+        passkeys: WebAuthnConfiguration? = nil
     ) {
         self.issuer = issuer
         self.sessionLifetime = sessionLifetime
@@ -57,6 +63,7 @@ public struct AccountServiceConfiguration: Sendable {
         self.guestLifetime = guestLifetime
         self.maximumLiveGuests = maximumLiveGuests
         self.mergeTicketLifetime = mergeTicketLifetime
+        self.passkeys = passkeys
     }
 
     /// Sessions for a day, recent login within 5 minutes, keys rotated weekly.

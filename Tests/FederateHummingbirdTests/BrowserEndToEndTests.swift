@@ -68,6 +68,18 @@ struct BrowserEndToEndTests {
         #expect(result["steps"]?.arrayValue?.count == 7)
     }
 
+    /// Passkeys (`Tests/Interop/browser_passkeys.py`, Chromium's virtual authenticator): a guest
+    /// registers one and signs back in with it; Alice links one to her provider account, signs in
+    /// with it, reauthenticates with it before `DELETE /me`, and her deleted account's passkey
+    /// signs no one in.
+    @Test(.timeLimit(.minutes(10)))
+    func passkeysRegisterSignInLinkAndReauthenticate() async throws {
+        let (result, output) = try await Self.runBrowserScript("browser_passkeys.py", ["--screenshots", "Tests/Artifacts/screenshots"])
+        #expect(result["ok"] == true, "\(output)")
+        #expect(result["steps"]?.arrayValue?.count == 6)
+        try Self.expectScreenshots(["passkey-1-added", "passkey-2-signed-in", "passkey-3-reauthenticated", "passkey-4-deleted"])
+    }
+
     /// Guests and merges (`Tests/Interop/browser_guest_merge.py`): a guest adds a note, links the
     /// dev provider and keeps both; a second guest adds a note, links the same identity, is told
     /// it has an account, signs in with it, and that account then holds both guests' notes.

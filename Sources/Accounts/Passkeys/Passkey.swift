@@ -72,6 +72,22 @@ public struct Passkey: Sendable, Hashable {
         return first.credentialID.lexicographicallyPrecedes(second.credentialID)
     }
 
+    /// The provider ID passkey sign-ins are counted and traced under.
+    static let providerID = "passkey"
+
+    /// The WebAuthn user handle of account `uid`: its uid's UTF-8 bytes (random, no personal data).
+    static func userHandle(uid: String) -> [UInt8] { Array(uid.utf8) }
+
+    /// The transports worth keeping as hints: at most 8, each 1 to 32 of `a-z`, `0-9` and `-`.
+    static func hints(_ transports: [String]) -> [String] {
+        Array(
+            transports.filter { transport in
+                (1...32).contains(transport.utf8.count)
+                    && transport.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
+            }
+            .prefix(8))
+    }
+
     /// The longest credential ID WebAuthn allows (Level 3, §5.1: at most 1,023 bytes).
     static let maximumCredentialIDLength = 1023
 }

@@ -24,8 +24,11 @@ enum DemoPage {
         var reauthenticates = true
     }
 
-    /// The page; with `guests`, a "Continue as guest" button for signed-out visitors.
-    static func html(providers: [Provider], guests: Bool = false) -> String {
+    /// The page; with `guests`, a "Continue as guest" button for signed-out visitors; with
+    /// `passkeys`, sign-in with a passkey (a button, and the browser's autofill where it offers
+    /// conditional mediation), a "Passkeys" section to add and remove them, and passkeys as a
+    /// way to confirm a sensitive change.
+    static func html(providers: [Provider], guests: Bool = false, passkeys: Bool = false) -> String {
         let list = JSONSerializer.bytes(
             .array(
                 providers.map { provider -> JSONValue in
@@ -57,6 +60,7 @@ enum DemoPage {
             <div id="signed-out" hidden>
               <p>Sign in to your account. You can link your other sign-in methods to the same account afterwards.</p>
               <div id="sign-in"></div>
+              <div id="passkey-area" \(passkeys ? "" : "hidden")><input id="passkey-username" autocomplete="username webauthn" placeholder="Passkey (your browser may offer one)" aria-label="Passkey"> <button id="passkey-sign-in">Sign in with a passkey</button></div>
               <div id="guest-area" \(guests ? "" : "hidden")><p class="muted">Not ready to choose?</p><button id="guest">Continue as guest</button></div>
             </div>
             <div id="signed-in" hidden>
@@ -66,12 +70,14 @@ enum DemoPage {
               <form id="note-form"><input id="note-text" maxlength="200" placeholder="A note" aria-label="A note"> <button id="note-add">Add note</button></form>
               <h2>Ways to sign in</h2><ul id="linked"></ul>
               <h2>Link another</h2><div id="link"></div>
+              <div id="passkeys-area" \(passkeys ? "" : "hidden")><h2>Passkeys</h2><ul id="passkeys"></ul><button id="passkey-add">Add a passkey</button></div>
               <h2>Account</h2>
               <button id="sign-out">Sign out</button> <button id="delete" class="danger">Delete account</button>
             </div>
             <p class="muted">Federate's reference app: sessions are HttpOnly cookies; changes carry a CSRF token.</p>
             <script>
             const providers = \(json);
+            const passkeysOn = \(passkeys);
             \(DemoPageScript.source)
             </script>
             </body></html>

@@ -48,6 +48,11 @@ enum DemoPageScript {
           http_failed: "We could not reach {p}. Try again in a moment, or choose another way to sign in.",
           http_timeout: "{p} took too long to answer. Try again in a moment, or choose another way to sign in.",
           unknown_provider: "That way to sign in is not available here. Choose another one.",
+          passkey_not_found: "This passkey is not registered here (it may have been removed). Sign in another way.",
+          passkey_cancelled: "You cancelled the passkey. Nothing changed.",
+          credential_already_in_use_passkey: "This passkey is already registered here.",
+          webauthn_user_verification: "Your device did not confirm it is you (PIN or biometrics). Try again.",
+          webauthn_counter_regressed: "This passkey looks copied, so it was refused. Sign in another way and remove it.",
         };
         const fallback = "Signing in with {p} did not work. Try again, or choose another way to sign in.";
 
@@ -92,16 +97,21 @@ enum DemoPageScript {
           if (response.status !== 200) {
             me = null; $("signed-in").hidden = true; $("signed-out").hidden = false; $("sign-in").innerHTML = "";
             for (const p of providers) $("sign-in").appendChild(link("Sign in with " + p.label, start(p.name, "signIn", "/?via=" + p.name), "sign-in-" + p.name));
+            // Autofill: the browser offers the site's passkeys in the field, where it can.
+            if (passkeysOn && !conditional && window.PublicKeyCredential && PublicKeyCredential.isConditionalMediationAvailable &&
+                await PublicKeyCredential.isConditionalMediationAvailable()) passkeySignIn("conditional");
             return;
           }
           me = await response.json();
+          me.passkeys = [];
+          if (passkeysOn) { const listed = await api("GET", "/me/passkeys"); if (listed.status === 200) me.passkeys = listed.body.passkeys; }
           $("signed-out").hidden = true; $("signed-in").hidden = false;
           $("who").textContent = me.guest ? "a guest" : (me.display_name || me.email || "you");
           $("notes").innerHTML = "";
           const notes = await (await fetch("/app/notes")).json();
           for (const text of notes.notes || []) { const li = document.createElement("li"); li.textContent = text; $("notes").appendChild(li); }
           $("email").textContent = me.display_name && me.email ? " (" + me.email + ")" : "";
-          const count = me.providers.length;
+          const count = me.providers.length + me.passkeys.length;
           $("summary").textContent = me.guest ? "Guest account · link a way to sign in below to keep it" :
             "Signed in " + ago(me.session_age_seconds) + " · " + count +
             (count === 1 ? " way to sign in" : " ways to sign in") + (me.email_verified ? " · email verified" : "");
@@ -120,6 +130,17 @@ enum DemoPageScript {
           const unlinked = providers.filter((p) => !linkedIDs.includes(p.provider_id));
           for (const p of unlinked) $("link").appendChild(link("Link " + p.label, start(p.name, "link", "/?via=" + p.name + (me.guest ? "&guest=1" : "")), "link-" + p.name));
           if (unlinked.length === 0) { const n = document.createElement("p"); n.className = "muted"; n.textContent = "Every available way to sign in is linked."; $("link").appendChild(n); }
+          $("passkeys").innerHTML = "";
+          if (passkeysOn) {
+            for (const p of me.passkeys) {
+              const li = document.createElement("li"); li.dataset.passkeyId = p.id;
+              const name = document.createElement("span"); name.className = "passkey"; name.textContent = p.name || "Passkey"; li.appendChild(name);
+              const used = document.createElement("span"); used.className = "muted";
+              used.textContent = p.last_used_at ? "used " + ago(Math.max(0, Math.floor(Date.now() / 1000) - p.last_used_at)) : "not used yet"; li.appendChild(used);
+              if (count > 1) li.appendChild(button("Remove", () => removePasskey(p), "danger", "remove-passkey-" + p.id));
+              $("passkeys").appendChild(li);
+            }
+          }
         }
 
         // A sensitive change refused for want of a recent sign-in: say what happens next and
@@ -132,6 +153,7 @@ enum DemoPageScript {
         }
         function askToSignInAgain(action, what) {
           const actions = reauthLinks(action);
+          if (me.passkeys && me.passkeys.length > 0) actions.unshift(button("Confirm with a passkey", () => reauthenticateWithPasskey(action), "", "reauth-passkey"));
           if (actions.length === 0) {
             return say(what + " needs a recent sign-in, and none of your linked providers can confirm one. Link a provider such as " +
                 providers.filter((p) => p.reauthenticates !== false).map((p) => p.label).join(" or ") + " first.", { code: "requires_recent_login", info: true });
@@ -145,6 +167,81 @@ enum DemoPageScript {
           if (result.status === 200) say(labelOfID(p.provider_id) + " is no longer linked to your account.", { info: true });
           else explain(result.body.error, labelOfID(p.provider_id));
           await load();
+        }
+        // Passkeys (WebAuthn): options from the server, the browser's ceremony, the response back
+        // as the Level 3 JSON forms (base64url), the challenge kept in an HttpOnly cookie.
+        const fromB64u = (s) => Uint8Array.from(atob(s.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((s.length + 3) % 4)), (c) => c.charCodeAt(0));
+        const toB64u = (b) => btoa(String.fromCharCode(...new Uint8Array(b))).replace(/[+]/g, "-").replace(/[/]/g, "_").replace(/=+$/, "");
+        const withIDs = (list) => (list || []).map((c) => ({ ...c, id: fromB64u(c.id) }));
+        function credentialJSON(c) {
+          const r = c.response, json = { id: c.id, rawId: toB64u(c.rawId), type: c.type, clientExtensionResults: c.getClientExtensionResults(),
+            authenticatorAttachment: c.authenticatorAttachment || null, response: { clientDataJSON: toB64u(r.clientDataJSON) } };
+          if (r.attestationObject) {
+            json.response.attestationObject = toB64u(r.attestationObject);
+            json.response.transports = r.getTransports ? r.getTransports() : [];
+          } else {
+            json.response.authenticatorData = toB64u(r.authenticatorData);
+            json.response.signature = toB64u(r.signature);
+            json.response.userHandle = r.userHandle ? toB64u(r.userHandle) : null;
+          }
+          return JSON.stringify(json);
+        }
+        async function passkeyGet(optionsPath, mediation, signal) {
+          const options = await api("POST", optionsPath);
+          if (options.status !== 200) return options;
+          const o = options.body;
+          const credential = await navigator.credentials.get({ mediation, signal,
+            publicKey: { ...o, challenge: fromB64u(o.challenge), allowCredentials: withIDs(o.allowCredentials) } });
+          return credential;
+        }
+        let conditional = null;
+        async function passkeySignIn(mediation) {
+          if (conditional && mediation !== "conditional") conditional.abort();
+          const controller = new AbortController();
+          if (mediation === "conditional") conditional = controller;
+          let credential;
+          try { credential = await passkeyGet("/auth/passkey/options", mediation, controller.signal); }
+          catch (e) { if (e.name !== "AbortError") explain("passkey_cancelled"); return; }
+          if (!credential || credential.status) return explain(credential ? credential.body.error : "passkey_cancelled");
+          const result = await api("POST", "/auth/passkey", credentialJSON(credential));
+          if (result.status !== 200) return explain(result.body.error);
+          say("You signed in with your passkey.", { info: true });
+          await load();
+        }
+        $("passkey-sign-in").onclick = () => passkeySignIn("optional");
+        async function addPasskey() {
+          const options = await api("POST", "/me/passkeys/options");
+          if (options.status === 403 && options.body.error === "requires_recent_login") return askToSignInAgain("passkey", "Adding a passkey");
+          if (options.status !== 200) return explain(options.body.error);
+          const o = options.body;
+          let credential;
+          try {
+            credential = await navigator.credentials.create({ publicKey: { ...o, challenge: fromB64u(o.challenge),
+              user: { ...o.user, id: fromB64u(o.user.id) }, excludeCredentials: withIDs(o.excludeCredentials) } });
+          } catch (e) { return explain(e.name === "InvalidStateError" ? "credential_already_in_use_passkey" : "passkey_cancelled"); }
+          const result = await api("POST", "/me/passkeys?name=" + encodeURIComponent("Passkey " + new Date().toISOString().slice(0, 10)), credentialJSON(credential));
+          if (result.status !== 201) return explain(result.body.error === "credential_already_in_use" ? "credential_already_in_use_passkey" : result.body.error);
+          say("Passkey added: you can sign in with it from now on.", { info: true });
+          await load();
+        }
+        $("passkey-add").onclick = addPasskey;
+        async function removePasskey(p) {
+          const result = await api("DELETE", "/me/passkeys/" + encodeURIComponent(p.id));
+          if (result.status === 403 && result.body.error === "requires_recent_login") return askToSignInAgain("passkey-remove", "Removing a passkey");
+          if (result.status === 204 || result.status === 200) say("The passkey is removed from your account.", { info: true });
+          else explain(result.body.error);
+          await load();
+        }
+        // A fresh sign-in with one of the account's passkeys (user verification required).
+        async function reauthenticateWithPasskey(action) {
+          let credential;
+          try { credential = await passkeyGet("/me/reauthenticate/passkey/options", "optional"); }
+          catch (e) { return explain("passkey_cancelled"); }
+          if (!credential || credential.status) return explain(credential ? credential.body.error : "passkey_cancelled");
+          const result = await api("POST", "/me/reauthenticate/passkey", credentialJSON(credential));
+          if (result.status !== 200) return explain(result.body.error);
+          await load();
+          say("You confirmed with your passkey. " + (action === "delete" ? "Click Delete account again to delete it." : "Now do it again."), { info: true });
         }
         $("guest").onclick = async () => {
           const response = await fetch("/auth/guest", { method: "POST" });
@@ -205,6 +302,8 @@ enum DemoPageScript {
           say("You are signed out, here and at your provider.", { info: true });
         } else if (query.get("confirm") === "delete") {
           say("You signed in again. Click Delete account again to delete it.", { info: true });
+        } else if (query.get("confirm") === "passkey" || query.get("confirm") === "passkey-remove") {
+          say("You signed in again. Click the passkey button again.", { info: true });
         } else if (query.get("confirm") === "unlink") {
           say("You signed in again. Click Unlink again to unlink it.", { info: true });
         }

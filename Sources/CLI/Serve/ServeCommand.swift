@@ -128,13 +128,14 @@ struct ServeCommand: AsyncParsableCommand {
             store = try PostgresAccountStore(client: client, schema: schema)
         }
         let key = settings.sealingKey.map { SymmetricKey(data: $0) } ?? SymmetricKey(size: .bits256)
+        let passkeys = try settings.passkeys.configuration(origin: origin)
         let notes = DemoNotes()
         let accounts = AccountService(
             store: store,
             configuration: AccountServiceConfiguration(
                 issuer: origin, recentLoginWindow: .seconds(settings.recentLoginSeconds),
                 guestLifetime: .seconds(settings.guestSettings.lifetimeDays * 24 * 3600),
-                maximumLiveGuests: settings.guestSettings.maximumLive),
+                maximumLiveGuests: settings.guestSettings.maximumLive, passkeys: passkeys),
             observability: observability, providerTokens: try Self.providerTokenVault(settings, sealingKey: key, providers: providers),
             onMerge: { merge in notes.move(from: merge.sourceUID, to: merge.targetUID) })
         var configuration = try FederateServerConfiguration(
@@ -183,7 +184,7 @@ struct ServeCommand: AsyncParsableCommand {
             let server = try await mcpServer(mcp, providers: configuration.providers, origin: origin)
             try ServerRoutes<FederateContext>(server.routes, owner: "the MCP server").register(on: router)
         }
-        let page = DemoPage.html(providers: buttons, guests: settings.guests)
+        let page = DemoPage.html(providers: buttons, guests: settings.guests, passkeys: passkeys != nil)
         let names = buttons.map { JSONValue.string($0.name) }
         try RouteOverlap.check("GET", "/", against: router.federateMountedRoutes, owner: "the reference app's page")
         router.get("/") { _, _ in
@@ -194,7 +195,12 @@ struct ServeCommand: AsyncParsableCommand {
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: settings.port), serverName: "federate-serve"),
             onServerRunning: { _ in
-                CLIOutput.line(["url": .string(origin + "/"), "providers": .array(names)])
+                // Browsers refuse an IP address as RP ID: passkeys need a host-name origin.
+                CLIOutput.line([
+                    "url": .string(origin + "/"), "providers": .array(names),
+                    "passkeys": passkeys.map { .string("on (RP ID \($0.relyingPartyID))") }
+                        ?? .string("off: serve at a host name (\"origin\": \"http://localhost:\(settings.port)\") for passkeys"),
+                ])
             },
             logger: logger)
         // One group: SIGINT and SIGTERM stop the server first, then the store and the

@@ -16,6 +16,7 @@ import Foundation
 ///  "metrics": {"enabled": true, "bearer_token_env": "FEDERATE_METRICS_TOKEN"},   // GET /metrics; off when absent
 ///  "guests": true,                                    // POST /auth/guest (off unless set; on without a file)
 ///  "guest_limits": {"burst": 5, "interval_seconds": 60, "max_live": 100000, "lifetime_days": 7},   // GuestSettings
+///  "passkeys": {"rp_id": "app.example", "rp_name": "Example"},   // PasskeySettings: on for a host-name origin, false turns off
 ///  "trusted_proxies": ["10.0.0.2"],                   // whose X-Forwarded-For names the client (none by default)
 ///  "provider_token_keys_env": "FEDERATE_TOKEN_KEYS",  // "id:base64,...": keys for the tokens of providers with "keep_tokens"
 ///  "provider_token_route": true,                      // GET /me/provider-tokens/{name} (off unless set)
@@ -99,6 +100,9 @@ struct ServeConfiguration {
     var guests = true
     /// How guests are bounded, and the trusted proxies (``GuestSettings``).
     var guestSettings = GuestSettings()
+    /// The passkey routes' relying party (``PasskeySettings``): on by default when the origin's
+    /// host is a name.
+    var passkeys = PasskeySettings()
     /// The providers (by name) whose tokens the account layer keeps (`"keep_tokens": true`).
     var keptTokenProviders: [String] = []
     /// The provider-token key ring, `id:base64,...`, from `provider_token_keys_env`.
@@ -214,6 +218,7 @@ struct ServeConfiguration {
             apiAccessTokens = nil
         }
         mcp = try object["mcp"].map { (value) throws(FederateError) in try MCPSettings(json: value) }
+        if let value = object["passkeys"] { passkeys = try PasskeySettings(json: value) }
         if let entries = object["providers"]?.arrayValue {
             providers = []
             for entry in entries {

@@ -9,6 +9,7 @@ extension ErrorResponse {
             .mergeSourceNotGuest, .mergeRequiresFreshSignIn:
             return .forbidden
         case .mergeHookFailed: return .internalServerError
+        case .passkeyNotFound, .passkeysNotConfigured: return .notFound
         case .accountExistsWithDifferentCredential, .credentialAlreadyInUse, .providerAlreadyLinked, .emailAlreadyInUse, .alreadySignedIn:
             return .conflict
         case .sessionRevoked, .tokenExpired, .userNotFound, .invalidSignature, .unknownKey, .malformedToken: return .unauthorized

@@ -8,6 +8,10 @@ extension FederateEndpoints {
     /// - `POST {auth}/signout` and `GET {auth}/signout/callback`;
     /// - `GET /me`, `DELETE /me/providers/:providerID`, `DELETE /me` and `POST /me/merge`;
     /// - `POST {auth}/guest`, with ``FederateServerConfiguration/allowsGuests``;
+    /// - with passkeys configured (`AccountServiceConfiguration` `passkeys`): `POST
+    ///   {auth}/passkey/options` and `POST {auth}/passkey` (sign-in), `POST /me/passkeys/options`,
+    ///   `POST /me/passkeys`, `GET /me/passkeys`, `DELETE /me/passkeys/:id`, `POST
+    ///   /me/reauthenticate/passkey/options` and `POST /me/reauthenticate/passkey`;
     /// - `GET` each of the configuration's static files (Apple's domain association).
     ///
     /// The sign-out and `/me` routes establish the session themselves (the session cookie, or
@@ -21,14 +25,21 @@ extension FederateEndpoints {
             _ method: HTTPTypes.HTTPRequest.Method, _ path: [String],
             _ work: @escaping @Sendable (ServerRequest, [String: String], AccountSession?) async -> ServerResponse
         ) -> ServerRoute {
-            ServerRoute(method, path) { request, parameters, _ in
+            withSession(method, path) { request, parameters, current, _ in await work(request, parameters, current) }
+        }
+        /// The same, for a route that reads a body (at most ``maximumBodyBytes``).
+        func withSession(
+            _ method: HTTPTypes.HTTPRequest.Method, _ path: [String],
+            _ work: @escaping @Sendable (ServerRequest, [String: String], AccountSession?, [UInt8]) async -> ServerResponse
+        ) -> ServerRoute {
+            ServerRoute(method, path, bodyLimit: Self.maximumBodyBytes) { request, parameters, body in
                 let current: AccountSession?
                 do throws(FederateHTTPError) {
                     current = try await session.authenticate(request)
                 } catch {
                     return error.serverResponse
                 }
-                return await work(request, parameters, current)
+                return await work(request, parameters, current, body)
             }
         }
         var routes = [
@@ -59,6 +70,30 @@ extension FederateEndpoints {
             withSession(.delete, ["me"]) { _, _, session in await endpoints.deleteAccount(session) },
             withSession(.post, ["me", "merge"]) { request, _, session in await endpoints.merge(request, session: session) },
         ]
+        if configuration.accounts.offersPasskeys {
+            routes += [
+                ServerRoute(.post, auth + ["passkey", "options"]) { request, _, _ in await endpoints.passkeySignInOptions(request) },
+                ServerRoute(.post, auth + ["passkey"], bodyLimit: Self.maximumBodyBytes) { request, _, body in
+                    await endpoints.passkeySignIn(request, body: body)
+                },
+                withSession(.post, ["me", "passkeys", "options"]) { _, _, session in
+                    await endpoints.passkeyRegistrationOptions(session: session)
+                },
+                withSession(.post, ["me", "passkeys"]) { request, _, session, body in
+                    await endpoints.addPasskey(request, body: body, session: session)
+                },
+                withSession(.get, ["me", "passkeys"]) { _, _, session in await endpoints.listPasskeys(session: session) },
+                withSession(.delete, ["me", "passkeys", ":id"]) { _, parameters, session in
+                    await endpoints.removePasskey(id: parameters["id"], session: session)
+                },
+                withSession(.post, ["me", "reauthenticate", "passkey", "options"]) { _, _, session in
+                    await endpoints.passkeyReauthenticationOptions(session: session)
+                },
+                withSession(.post, ["me", "reauthenticate", "passkey"]) { request, _, session, body in
+                    await endpoints.passkeyReauthenticate(request, body: body, session: session)
+                },
+            ]
+        }
         if configuration.allowsGuests {
             routes.append(ServerRoute(.post, auth + ["guest"]) { request, _, _ in await endpoints.guest(request) })
         }

@@ -29,6 +29,8 @@ public struct FederateEndpoints: Sendable {
     let logger: Logger
     /// `POST {auth}/guest`'s limit per client.
     let guestLimiter: ClientRateLimiter
+    /// The anonymous passkey routes' limit per client.
+    let passkeyLimiter: ClientRateLimiter
     /// ``FederateServerConfiguration/trustedProxies``, read once.
     let trustedProxies: Set<IPAddress>
 
@@ -37,6 +39,7 @@ public struct FederateEndpoints: Sendable {
         self.configuration = configuration
         self.logger = logger
         self.guestLimiter = ClientRateLimiter(configuration.guestRateLimit)
+        self.passkeyLimiter = ClientRateLimiter(configuration.passkeyRateLimit)
         self.trustedProxies = ClientAddress.proxies(configuration.trustedProxies, logger: logger)
     }
 

@@ -28,6 +28,10 @@ public struct FederateServerConfiguration: Sendable {
     /// `Retry-After`. The account layer also caps the guests alive at once
     /// (`AccountServiceConfiguration`'s `maximumLiveGuests`).
     public var guestRateLimit = RateLimit.guests
+    /// How many anonymous passkey requests (`POST {auth}/passkey/options` and `POST
+    /// {auth}/passkey`, counted together) one client may make (``RateLimit/passkeys``: 30 at
+    /// once, then one every two seconds); past it 429 `rate_limited` with `Retry-After`.
+    public var passkeyRateLimit = RateLimit.passkeys
     /// The addresses (`10.0.0.2`, `::1`) of the reverse proxies in front of this server. A
     /// request whose connection comes from one of them is counted, for rate limits, as the
     /// last address of its `X-Forwarded-For` that is not one of them; any other request as

@@ -17,4 +17,8 @@ public struct RateLimit: Sendable, Hashable {
 
     /// Guest accounts: 5 at once, then one a minute per client.
     public static let guests = RateLimit(burst: 5, interval: .seconds(60))
+
+    /// The anonymous passkey routes' default: 30 at once, then one every two seconds (a
+    /// sign-in is two requests).
+    public static let passkeys = RateLimit(burst: 30, interval: .seconds(2))
 }
