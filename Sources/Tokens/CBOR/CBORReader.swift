@@ -90,16 +90,17 @@ extension CBORReader {
         /// The argument of a head whose additional information is `info` (0...27), in its
         /// shortest form.
         mutating func argument(_ info: UInt8) throws(FederateError) -> UInt64 {
-            let value: UInt64
+            let byteCount: Int
             let smallest: UInt64
             switch info {
             case 0..<24: return UInt64(info)
-            case 24: (value, smallest) = (try unsigned(byteCount: 1), 24)
-            case 25: (value, smallest) = (try unsigned(byteCount: 2), 0x100)
-            case 26: (value, smallest) = (try unsigned(byteCount: 4), 0x1_0000)
-            case 27: (value, smallest) = (try unsigned(byteCount: 8), 0x1_0000_0000)
+            case 24: (byteCount, smallest) = (1, 24)
+            case 25: (byteCount, smallest) = (2, 0x100)
+            case 26: (byteCount, smallest) = (4, 0x1_0000)
+            case 27: (byteCount, smallest) = (8, 0x1_0000_0000)
             default: throw FederateError(.cborMalformed, "reserved additional information \(info)")
             }
+            let value = try unsigned(byteCount: byteCount)
             guard value >= smallest else {
                 throw FederateError(.cborNonCanonical, "a CBOR argument is not in its shortest form")
             }
@@ -149,7 +150,7 @@ extension CBORReader {
                 if major >= 2 { throw FederateError(.cborIndefiniteLength, "indefinite-length CBOR items are not accepted") }
                 throw FederateError(.cborMalformed, "an integer with additional information 31")
             }
-            let argument = try argument(info)
+            let argument = try self.argument(info)
             switch major {
             case 0:
                 guard argument <= UInt64(Int64.max) else {

@@ -75,7 +75,7 @@ enum WebAuthnPublicKey: Sendable {
             guard let parsed = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
             var hasher = SHA256()
             hasher.update(data: authenticatorData)
-            hasher.update(data: clientDataHash)
+            clientDataHash.withUnsafeBytes { hasher.update(bufferPointer: $0) }
             return key.isValidSignature(parsed, for: hasher.finalize())
         case .edDSA(let key):
             guard signature.count == 64 else { return false }
@@ -86,7 +86,7 @@ enum WebAuthnPublicKey: Sendable {
             guard signature.count == (key.keySizeInBits + 7) / 8 else { return false }
             var hasher = SHA256()
             hasher.update(data: authenticatorData)
-            hasher.update(data: clientDataHash)
+            clientDataHash.withUnsafeBytes { hasher.update(bufferPointer: $0) }
             return key.isValidSignature(
                 _RSA.Signing.RSASignature(rawRepresentation: signature), for: hasher.finalize(), padding: .insecurePKCS1v1_5)
         }

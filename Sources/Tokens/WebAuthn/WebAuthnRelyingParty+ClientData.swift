@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 extension WebAuthnRelyingParty {
     /// The checks both ceremonies make of the client data and the challenge (§7.1 steps 7-10,
@@ -49,7 +50,7 @@ extension WebAuthnRelyingParty {
 
     /// Consumes the challenge: the first successful verification of it only.
     func consume(_ challenge: WebAuthnChallenge) async throws(FederateError) {
-        let key = "webauthn:" + Base64URL.encode(SHA256.hash(data: challenge.bytes))
+        let key = "webauthn:" + Base64URL.encode(Array(SHA256.hash(data: challenge.bytes)))
         let now = clock.now
         guard try await replayStore.consume(key, expiresAt: max(challenge.expiresAt, now), now: now) else {
             throw FederateError(.webauthnChallengeReplayed, "this challenge was already used")

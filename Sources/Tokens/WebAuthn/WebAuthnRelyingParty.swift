@@ -1,5 +1,5 @@
-public import Foundation
 import Crypto
+import Foundation
 
 /// A WebAuthn Level 3 relying party: passkey options for the browser, and the verification of
 /// what comes back (§7.1 registration, §7.2 authentication, every step).

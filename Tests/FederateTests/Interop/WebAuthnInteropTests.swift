@@ -24,9 +24,10 @@ struct WebAuthnInteropTests {
         // Ours, for py_webauthn and fido2.
         var ours: [JSONValue] = []
         var registered: [String: RegisteredPasskey] = [:]
+        let rsa = try SoftwarePasskey.rsa(bits: 2048)
         for (name, passkey, format) in [
             ("es256-none", SoftwarePasskey.es256(), "none"), ("es256-packed", .es256(), "packed"), ("eddsa-none", .ed25519(), "none"),
-            ("rs256-packed", try .rsa(bits: 2048), "packed"),
+            ("rs256-packed", rsa, "packed"),
         ] {
             var create = PasskeyCeremony.registration(challenge: registration.challenge.bytes, origin: origin, rpID: rpID)
             create.format = format
