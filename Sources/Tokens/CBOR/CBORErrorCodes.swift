@@ -5,14 +5,14 @@ extension FederateError.Code {
     /// break code outside an indefinite-length item, or a simple value encoded in two bytes
     /// below 32.
     public static let cborMalformed: Self = "cbor_malformed"
-    /// A CBOR item ends before its head or its content does.
+    /// A CBOR item ends before its head or its content does, or an array or map declares more
+    /// elements than its remaining bytes could hold.
     public static let cborTruncated: Self = "cbor_truncated"
     /// A CBOR document is larger than the reader accepts.
     public static let cborTooLarge: Self = "cbor_too_large"
     /// CBOR arrays and maps are nested deeper than the reader accepts (16 levels for WebAuthn).
     public static let cborTooDeep: Self = "cbor_too_deep"
-    /// A CBOR document holds more items than the reader accepts, or an array or map declares
-    /// more elements than its remaining bytes could hold.
+    /// A CBOR document holds more items than the reader accepts (4,096 for WebAuthn).
     public static let cborTooManyItems: Self = "cbor_too_many_items"
     /// A CBOR map has the same key twice (RFC 8949 §5.6: such a map is not valid).
     public static let cborDuplicateKey: Self = "cbor_duplicate_key"

@@ -126,13 +126,15 @@ extension CBORReader {
         }
 
         /// The number of elements an array or map declares, checked against the bytes left
-        /// (each element takes at least one) and the item limit before anything is allocated.
-        mutating func elementCount(_ declared: UInt64, perEntry: Int) throws(FederateError) -> Int {
+        /// (each takes at least one) and the items the limit leaves, before anything is allocated.
+        func elementCount(_ declared: UInt64, perEntry: Int) throws(FederateError) -> Int {
             guard declared <= UInt64(remaining / perEntry) else {
-                throw FederateError(.cborTooManyItems, "a CBOR array or map declares more elements than its bytes hold")
+                throw FederateError(.cborTruncated, "a CBOR array or map declares \(declared) elements; its bytes end before them")
             }
             let elements = Int(declared)
-            try count(elements * perEntry)
+            guard elements <= (limits.maxItems - items) / perEntry else {
+                throw FederateError(.cborTooManyItems, "the CBOR document holds more than \(limits.maxItems) items")
+            }
             return elements
         }
 

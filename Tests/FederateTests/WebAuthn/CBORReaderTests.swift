@@ -54,9 +54,11 @@ struct CBORReaderTests {
         let huge: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
         #expect(code([0x5B] + huge) == .cborTruncated)  // byte string of 2^64-1 bytes
         #expect(code([0x7B] + huge) == .cborTruncated)  // text string
-        #expect(code([0x9B] + huge) == .cborTooManyItems)  // array of 2^64-1 items
-        #expect(code([0xBB] + huge) == .cborTooManyItems)  // map
-        #expect(code([0x9A, 0x00, 0x01, 0x00, 0x00] + [UInt8](repeating: 0, count: 10)) == .cborTooManyItems)
+        #expect(code([0x9B] + huge) == .cborTruncated)  // array of 2^64-1 items
+        #expect(code([0xBB] + huge) == .cborTruncated)  // map
+        #expect(code([0x9A, 0x00, 0x01, 0x00, 0x00] + [UInt8](repeating: 0, count: 10)) == .cborTruncated)
+        // 5,000 items that are there: beyond the 4,096-item limit.
+        #expect(code(TestCBOR.head(4, 5000) + [UInt8](repeating: 0, count: 5000)) == .cborTooManyItems)
     }
 
     @Test func refusesTruncatedItems() {
@@ -88,8 +90,9 @@ struct CBORReaderTests {
     @Test func refusesDeepNesting() {
         let deep = [UInt8](repeating: 0x81, count: 10_000) + [0x00]
         #expect(code(deep) == .cborTooDeep)
-        let maps = [UInt8](repeating: 0xA1, count: 10_000).flatMap { [$0, 0x00] }.dropLast() + [0x00]
-        #expect(code(Array(maps)) == .cborTooDeep)
+        // {0: {0: {0: ... 0}}}
+        let maps = [UInt8](Array(repeating: [UInt8]([0xA1, 0x00]), count: 10_000).joined()) + [0x00]
+        #expect(code(maps) == .cborTooDeep)
         let sixteen = [UInt8](repeating: 0x81, count: 16) + [0x00]
         #expect(code(sixteen) == nil)
         #expect(code([0x81] + sixteen) == .cborTooDeep)
