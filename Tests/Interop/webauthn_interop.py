@@ -43,6 +43,11 @@ def b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
+def value(member):
+    """An enum member's value (py_webauthn returns some as plain strings)."""
+    return getattr(member, "value", member)
+
+
 def unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
@@ -50,10 +55,10 @@ def unb64(text: str) -> bytes:
 class Authenticator:
     """A software authenticator: cryptography keys, cbor2 encoding, nothing from Federate."""
 
-    def __init__(self, kind: str):
+    def __init__(self, kind: str, user_handle: bytes = b"py-user"):
         self.kind = kind
         self.credential_id = os.urandom(32)
-        self.user_handle = b"py-user"
+        self.user_handle = user_handle
         if kind == "es256":
             self.key, self.alg = ec.generate_private_key(ec.SECP256R1()), -7
         elif kind == "eddsa":
@@ -123,12 +128,12 @@ class Authenticator:
         }
 
 
-def soft_webauthn_ceremony(rp_id, origin, registration_challenge, authentication_challenge):
+def soft_webauthn_ceremony(rp_id, origin, registration_challenge, authentication_challenge, user_handle):
     """soft-webauthn's device (fido2's CBOR and COSE), its output put in the Level 3 JSON form."""
     device = SoftWebauthnDevice()
     options = {"publicKey": {
         "challenge": registration_challenge, "rp": {"id": rp_id, "name": "Example"},
-        "user": {"id": b"soft-user", "name": "soft", "displayName": "Soft"},
+        "user": {"id": user_handle, "name": "soft", "displayName": "Soft"},
         "pubKeyCredParams": [{"alg": -7, "type": "public-key"}], "attestation": "none",
     }}
     created = device.create(options, origin)
@@ -144,17 +149,18 @@ def soft_webauthn_ceremony(rp_id, origin, registration_challenge, authentication
     return registration, authentication
 
 
-def theirs(rp_id, origin, reg, auth):
+def theirs(rp_id, origin, reg, auth, user_handle):
+    """Registered for the user the options name, so their assertions return that user handle."""
     out = []
     for kind in ("es256", "eddsa", "rs256"):
         for fmt in ("none", "packed"):
-            a = Authenticator(kind)
+            a = Authenticator(kind, user_handle)
             out.append({
                 "by": f"python {kind} {fmt}", "registration": a.register(rp_id, origin, reg, fmt=fmt),
                 "authentication": a.authenticate(rp_id, origin, auth, count=7), "sign_count": 7,
                 "public_key": b64(cbor2.dumps(a.cose())), "credential_id": b64(a.credential_id),
             })
-    registration, authentication = soft_webauthn_ceremony(rp_id, origin, reg, auth)
+    registration, authentication = soft_webauthn_ceremony(rp_id, origin, reg, auth, user_handle)
     out.append({"by": "soft-webauthn", "registration": registration, "authentication": authentication, "sign_count": 1,
                 "public_key": None, "credential_id": registration["rawId"]})
     return out
@@ -223,7 +229,7 @@ def verify_ours(given):
             {"challenge": given["authentication_challenge"], "user_verification": "required"}, [auth_data.credential_data], case["authentication"])
         results.append({
             "name": case["name"], "credential_id": b64(registered.credential_id), "public_key": b64(registered.credential_public_key),
-            "fmt": registered.fmt.value, "user_verified": registered.user_verified, "sign_count": asserted.new_sign_count,
+            "fmt": value(registered.fmt), "user_verified": registered.user_verified, "sign_count": asserted.new_sign_count,
             "fido2_alg": int(auth_data.credential_data.public_key[3]), "fido2_credential_id": b64(fido2_credential.credential_id),
         })
     return results
@@ -237,10 +243,10 @@ def parse_options(given):
     return {
         "py_webauthn": {
             "challenge": b64(registration.challenge), "rp_id": registration.rp.id, "user_id": b64(registration.user.id),
-            "algs": [int(p.alg) for p in registration.pub_key_cred_params], "resident_key": registration.authenticator_selection.resident_key.value,
-            "attestation": registration.attestation.value, "timeout": registration.timeout,
+            "algs": [int(p.alg) for p in registration.pub_key_cred_params], "resident_key": value(registration.authenticator_selection.resident_key),
+            "attestation": value(registration.attestation), "timeout": registration.timeout,
             "authentication_challenge": b64(authentication.challenge), "authentication_rp_id": authentication.rp_id,
-            "user_verification": authentication.user_verification.value,
+            "user_verification": value(authentication.user_verification),
         },
         "fido2": {
             "challenge": b64(fido_registration.challenge), "algs": [p.alg for p in fido_registration.pub_key_cred_params],
@@ -257,7 +263,7 @@ def main():
     print(json.dumps({
         "options": parse_options(given),
         "verified": verify_ours(given),
-        "theirs": theirs(rp_id, origin, reg, auth),
+        "theirs": theirs(rp_id, origin, reg, auth, unb64(given["registration_options"]["user"]["id"])),
         "hostile": hostile(rp_id, origin, reg, auth),
     }))
 
