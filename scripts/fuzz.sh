@@ -17,8 +17,8 @@ shift || true
 TARGETS=("$@")
 if [[ ${#TARGETS[@]} -eq 0 ]]; then
     # The slowest first (claims verifies every input as every token kind: 100,000 inputs take
-    # about 6 minutes, the eleven others together about 3), so the others run beside it.
-    TARGETS=(claims jws jwks x509 discovery token-response callback sealed-pending apple-user apple-notification endpoint-url terminal-text)
+    # about 6 minutes, the twelve others together about 3), so the others run beside it.
+    TARGETS=(claims jws jwks x509 discovery token-response callback sealed-pending apple-user apple-notification endpoint-url terminal-text cbor)
 fi
 
 cd "$ROOT/Fuzz"

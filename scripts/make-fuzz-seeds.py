@@ -2,7 +2,8 @@
 """Writes the fuzz seed corpora under Fuzz/Corpus/ (committed; rerun only to change them).
 
 Needs the Python `cryptography` package (scripts/perf.sh creates .venv with it) and openssl;
-`make-fuzz-seeds.py edges` writes only the endpoint-url and terminal-text seeds, which need neither.
+`make-fuzz-seeds.py edges` writes only the endpoint-url and terminal-text seeds, which need neither;
+`make-fuzz-seeds.py cbor` only the cbor target's (cbor2 and cryptography, e.g. the interop venv's).
 The sealed pending authorizations are sealed with the fuzz fixture key (32 bytes of 0x01,
 key id `fuzz`) in Federate's format: v1.<kid>.base64url(nonce || ciphertext || tag), with
 "v1.<kid>" as associated data.
@@ -52,9 +53,50 @@ def edge_seeds():
         write("terminal-text", name, limit.to_bytes(2, "big") + text.encode("utf-8"))
 
 
+def cbor_seeds():
+    """cbor (Fuzz/Sources/FederateFuzz/WebAuthnTarget.swift): attestation objects for RP ID
+    fuzz.example and credential ID 16 x 0x01 that verify against the target's client data
+    (challenge 32 x 0x02), COSE keys, and hostile CBOR. Needs cbor2 and cryptography (the
+    interop venv has both)."""
+    import cbor2, hashlib, struct
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
+    challenge = b64(b"\x02" * 32)
+    client = ('{"type":"webauthn.create","challenge":"%s","origin":"https://fuzz.example","crossOrigin":false}' % challenge).encode()
+    p256 = ec.generate_private_key(ec.SECP256R1())
+    n = p256.public_key().public_numbers()
+    es256 = {1: 2, 3: -7, -1: 1, -2: n.x.to_bytes(32, "big"), -3: n.y.to_bytes(32, "big")}
+    eddsa = {1: 1, 3: -8, -1: 6, -2: ed25519.Ed25519PrivateKey.generate().public_key().public_bytes(
+        serialization.Encoding.Raw, serialization.PublicFormat.Raw)}
+    r = rsa.generate_private_key(public_exponent=65537, key_size=2048).public_key().public_numbers()
+    rs256 = {1: 3, 3: -257, -1: r.n.to_bytes(256, "big"), -2: r.e.to_bytes(3, "big")}
+
+    def auth_data(key, flags=0x45, extensions=b""):
+        return (hashlib.sha256(b"fuzz.example").digest() + bytes([flags]) + struct.pack(">I", 0) + b"\0" * 16
+                + struct.pack(">H", 16) + b"\x01" * 16 + cbor2.dumps(key) + extensions)
+
+    data = auth_data(es256)
+    write("cbor", "none-es256", cbor2.dumps({"fmt": "none", "attStmt": {}, "authData": data}))
+    write("cbor", "none-eddsa", cbor2.dumps({"fmt": "none", "attStmt": {}, "authData": auth_data(eddsa, 0x5D)}))
+    write("cbor", "none-rs256", cbor2.dumps({"fmt": "none", "attStmt": {}, "authData": auth_data(rs256)}))
+    extensions = auth_data(es256, 0xC5, cbor2.dumps({"credProtect": 2, "hmac-secret": True}))
+    write("cbor", "none-extensions", cbor2.dumps({"fmt": "none", "attStmt": {}, "authData": extensions}))
+    signature = p256.sign(data + hashlib.sha256(client).digest(), ec.ECDSA(hashes.SHA256()))
+    write("cbor", "packed-es256", cbor2.dumps({"fmt": "packed", "attStmt": {"alg": -7, "sig": signature}, "authData": data}))
+    for name, key in (("cose-es256", es256), ("cose-eddsa", eddsa), ("cose-rs256", rs256)):
+        write("cbor", name, cbor2.dumps(key))
+    write("cbor", "indefinite", b"\xbf\x63fmt\x64none\xff")
+    write("cbor", "deep", b"\x81" * 20 + b"\x00")
+    write("cbor", "tag", cbor2.dumps(cbor2.CBORTag(24, b"\xa0")))
+    write("cbor", "huge-length", b"\x5b" + b"\xff" * 8)
+
+
 def main():
     if sys.argv[1:] == ["edges"]:
         edge_seeds()
+        return 0
+    if sys.argv[1:] == ["cbor"]:
+        cbor_seeds()
         return 0
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM
     edge_seeds()

@@ -55,5 +55,5 @@ if ! "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-
     echo "venv.sh: pip install -r $requirements failed" >&2
     exit 2
 fi
-"$venv/bin/python" -c 'import django, oauth2_provider, requests, cryptography, authlib, selenium, mcp' >/dev/null
+"$venv/bin/python" -c 'import django, oauth2_provider, requests, cryptography, authlib, selenium, mcp, webauthn, fido2, cbor2' >/dev/null
 echo "$want" >"$stamp"

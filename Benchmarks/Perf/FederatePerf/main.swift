@@ -116,12 +116,14 @@ func report(_ name: String, _ value: () async -> Double) async {
     let fixture = Fixture.shared
     let accessTokens = AccessTokenFixture.shared
     let dpop = DPoPFixture.shared
+    let webAuthn = WebAuthnFixture.shared
     await report("raw RSA-2048 verify (swift-crypto)") { await rate(seconds: seconds) { fixture.verifyRawRSA() } }
     await report("raw P-256 verify (swift-crypto)") { await rate(seconds: seconds) { fixture.verifyRawP256() } }
     await report("IDToken RS256 verify (warm)") { await rate(seconds: seconds) { await verifyAsync(fixture.rsaToken, fixture) } }
     await report("IDToken ES256 verify (warm)") { await rate(seconds: seconds) { await verifyAsync(fixture.ecToken, fixture) } }
     await report("AccessToken RS256 verify (warm)") { await rate(seconds: seconds) { await verifyAccessToken(accessTokens) } }
     await report("DPoP proof verify (ES256, ath, jkt)") { await rate(seconds: seconds) { verifyDPoPProof(dpop) } }
+    await report("passkey assertion verify (ES256, from JSON)") { await rate(seconds: seconds) { await verifyPasskeyAssertion(webAuthn) } }
     await report("DPoP-bound request (RS256 token + ES256 proof)") {
         await rate(seconds: seconds) {
             await verifyAsync(dpop.accessToken, fixture)
@@ -206,6 +208,15 @@ func report(_ name: String, _ value: () async -> Double) async {
             verifyDPoPProof(dpop)
         }
     }
+    // Issue 41's goal (at most 1.10): a passkey assertion, read from its JSON and verified
+    // against the stored passkey, over the DER signature and the P-256 verify it wraps.
+    await reportRatio("ratio: passkey assertion ES256 / raw P-256 verify (DER)") {
+        await costRatio(seconds: seconds) {
+            webAuthn.verifyRaw()
+        } candidate: {
+            await verifyPasskeyAssertion(webAuthn)
+        }
+    }
     await report("RS256 bearer TokenVerifier.verify (the server)") {
         await wallClockRate(seconds: seconds, batch: 1) { await verifyToken(fixture.rsaToken, fixture) }
     }
@@ -257,4 +268,6 @@ if countsAllocations {
     await perOperation("ES256 signature of a split JWS") { ecSignatureOnly.verify() }
     await perOperation("ID token ES256, verify") { await verifyAsync(fixture.ecToken, fixture) }
     await perOperation("access token RS256, verify") { await verifyAccessToken(AccessTokenFixture.shared) }
+    await perOperation("raw P-256 verify of a DER signature (swift-crypto)") { WebAuthnFixture.shared.verifyRaw() }
+    await perOperation("passkey assertion ES256, from JSON") { await verifyPasskeyAssertion(WebAuthnFixture.shared) }
 }

@@ -20,6 +20,7 @@ public func fuzzInitialize() {
     for seed in FuzzTarget.warmUpInputs { target.run(Array(seed.utf8)) }
     _ = (Fixtures.keySet, Fixtures.verifier, Fixtures.signedTokens, Fixtures.metadata, Fixtures.sealer, Fixtures.sealedValues)
     _ = (EdgeTargets.policies, EdgeTargets.allowList)
+    _ = (WebAuthnTarget.configuration, WebAuthnTarget.challenge, WebAuthnTarget.clientDataJSON, WebAuthnTarget.rpIDHash)
 }
 
 /// The fuzz targets, one per parser.
@@ -36,6 +37,7 @@ enum FuzzTarget: String, CaseIterable {
     case claims
     case endpointURL = "endpoint-url"
     case terminalText = "terminal-text"
+    case cbor
 
     /// The target named in the environment; an unknown name stops the run with the list.
     static let selected: FuzzTarget = {
@@ -65,6 +67,7 @@ enum FuzzTarget: String, CaseIterable {
         case .claims: ClaimsTarget.run(bytes)
         case .endpointURL: EdgeTargets.endpointURL(bytes)
         case .terminalText: EdgeTargets.terminalText(bytes)
+        case .cbor: WebAuthnTarget.run(bytes)
         }
     }
 }
