@@ -11,7 +11,7 @@ extension FederateEndpoints {
     /// `POST {auth}/passkey/options`: options to sign in with any passkey of this site
     /// (`PublicKeyCredentialRequestOptionsJSON`), for `navigator.credentials.get`, with or
     /// without conditional mediation.
-    package func passkeySignInOptions(_ request: ServerRequest) async -> ServerResponse {
+    func passkeySignInOptions(_ request: ServerRequest) async -> ServerResponse {
         await respond {
             try checkAnonymous(request)
             let options = try configuration.accounts.passkeySignInOptions()
@@ -23,7 +23,7 @@ extension FederateEndpoints {
     /// ``passkeySignInOptions(_:)``: signs the passkey's account in and sets the session cookie;
     /// `{"uid": UID}`. 404 `passkey_not_found` for a credential no account has, 400 `webauthn_*`
     /// for a ceremony that fails its checks.
-    package func passkeySignIn(_ request: ServerRequest, body: [UInt8]) async -> ServerResponse {
+    func passkeySignIn(_ request: ServerRequest, body: [UInt8]) async -> ServerResponse {
         await respond {
             try checkAnonymous(request)
             let challenge = try openChallenge(request, ceremony: .authentication, session: nil)
@@ -36,7 +36,7 @@ extension FederateEndpoints {
     /// `POST /me/passkeys/options`: options to register a passkey for the session's user
     /// (`PublicKeyCredentialCreationOptionsJSON`), for `navigator.credentials.create`; needs a
     /// recent sign-in (403 `requires_recent_login`) unless the user is a guest.
-    package func passkeyRegistrationOptions(session: AccountSession?) async -> ServerResponse {
+    func passkeyRegistrationOptions(session: AccountSession?) async -> ServerResponse {
         await respond {
             let session = try requireSession(session)
             return try ceremony(try await configuration.accounts.passkeyRegistrationOptions(session), session: session)
@@ -47,7 +47,7 @@ extension FederateEndpoints {
     /// options of ``passkeyRegistrationOptions(session:)``: links the passkey; 201 with the
     /// passkey as `GET /me/passkeys` lists it. 409 `credential_already_in_use` when the
     /// credential is registered already.
-    package func addPasskey(_ request: ServerRequest, body: [UInt8], session: AccountSession?) async -> ServerResponse {
+    func addPasskey(_ request: ServerRequest, body: [UInt8], session: AccountSession?) async -> ServerResponse {
         await respond {
             let session = try requireSession(session)
             let challenge = try openChallenge(request, ceremony: .registration, session: session)
@@ -63,7 +63,7 @@ extension FederateEndpoints {
     /// `GET /me/passkeys`: `{"passkeys": [{"id", "name", "algorithm", "backed_up",
     /// "transports", "created_at", "last_used_at"}]}`, oldest first; `id` is the credential ID
     /// in base64url, as `DELETE /me/passkeys/:id` takes it.
-    package func listPasskeys(session: AccountSession?) async -> ServerResponse {
+    func listPasskeys(session: AccountSession?) async -> ServerResponse {
         await respond {
             let passkeys = try await configuration.accounts.passkeys(try requireSession(session))
             return .json(["passkeys": .array(passkeys.map(Self.json))])
@@ -73,7 +73,7 @@ extension FederateEndpoints {
     /// `DELETE /me/passkeys/:id`: removes one of the user's passkeys; needs a recent sign-in
     /// (403 `requires_recent_login`); 404 `passkey_not_found`; 400 `last_provider` when it is
     /// the user's only way in. 204.
-    package func removePasskey(id: String?, session: AccountSession?) async -> ServerResponse {
+    func removePasskey(id: String?, session: AccountSession?) async -> ServerResponse {
         await respond {
             let session = try requireSession(session)
             guard let id, let credentialID = Base64URL.decode(id), !credentialID.isEmpty else {
@@ -86,7 +86,7 @@ extension FederateEndpoints {
 
     /// `POST /me/reauthenticate/passkey/options`: options to reauthenticate with one of the
     /// user's passkeys, user verification required; 404 `passkey_not_found` when there is none.
-    package func passkeyReauthenticationOptions(session: AccountSession?) async -> ServerResponse {
+    func passkeyReauthenticationOptions(session: AccountSession?) async -> ServerResponse {
         await respond {
             let session = try requireSession(session)
             return try ceremony(try await configuration.accounts.passkeyReauthenticationOptions(session), session: session)
@@ -96,7 +96,7 @@ extension FederateEndpoints {
     /// `POST /me/reauthenticate/passkey`: the browser's `AuthenticationResponseJSON` for the
     /// options of ``passkeyReauthenticationOptions(session:)``: a fresh sign-in, rotating the
     /// session cookie; `{"uid": UID}`. 403 `user_mismatch` for another account's passkey.
-    package func passkeyReauthenticate(_ request: ServerRequest, body: [UInt8], session: AccountSession?) async -> ServerResponse {
+    func passkeyReauthenticate(_ request: ServerRequest, body: [UInt8], session: AccountSession?) async -> ServerResponse {
         await respond {
             let session = try requireSession(session)
             let challenge = try openChallenge(request, ceremony: .authentication, session: session)
