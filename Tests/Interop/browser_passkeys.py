@@ -7,7 +7,9 @@ as RP ID; localhost is a secure context).
 1. A guest adds a passkey (its account becomes a full one), signs out, and signs back in with
    the passkey to the same account.
 2. With a new authenticator: Alice signs in with the dev provider, adds a passkey (linked to an
-   account that has a provider), signs out, signs in with the passkey to her account; her
+   account that has a provider), signs out, and signs in with the passkey the browser offers
+   in the sign-in field (autofill: conditional mediation, which the virtual authenticator
+   answers as a person choosing it would) to her account; her
    sign-in grows old, Delete asks for a fresh one, she confirms with the passkey (user
    verification), and deletes the account; her passkey then signs no one in.
 
@@ -126,10 +128,10 @@ def main():
         wait.until(lambda d: len(passkeys()) == 1)
         steps.append("linked a passkey to an account that has a provider")
         sign_out()
-        click("passkey-sign-in")
+        click("passkey-username")  # the field's autofill offers the passkey
         message("You signed in with your passkey.")
         assert signed_in() == alice
-        steps.append("signed in with the linked passkey: Alice's account")
+        steps.append("signed in with the linked passkey through autofill: Alice's account")
 
         # Delete needs a fresh sign-in: the passkey gives one (user verification).
         time.sleep(RECENT_LOGIN_SECONDS + 1.5)
@@ -156,7 +158,9 @@ def main():
                 driver.save_screenshot(os.path.join(a.screenshots, "passkey-failure.png"))
             except Exception:
                 pass
-        print(json.dumps({"ok": False, "steps": steps, "error": "%s: %s" % (type(error).__name__, error)}))
+        import traceback
+        lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if frame.filename == __file__]
+        print(json.dumps({"ok": False, "steps": steps, "error": "%s at line %s: %s" % (type(error).__name__, lines, error)}))
         return 1
     finally:
         if driver is not None:

@@ -97,12 +97,10 @@ enum DemoPageScript {
           if (response.status !== 200) {
             me = null; $("signed-in").hidden = true; $("signed-out").hidden = false; $("sign-in").innerHTML = "";
             for (const p of providers) $("sign-in").appendChild(link("Sign in with " + p.label, start(p.name, "signIn", "/?via=" + p.name), "sign-in-" + p.name));
-            // Autofill: the browser offers the site's passkeys in the field, where it can.
-            if (passkeysOn && !conditional && window.PublicKeyCredential && PublicKeyCredential.isConditionalMediationAvailable &&
-                await PublicKeyCredential.isConditionalMediationAvailable()) passkeySignIn("conditional");
             return;
           }
           me = await response.json();
+          stopConditional();
           me.passkeys = [];
           if (passkeysOn) { const listed = await api("GET", "/me/passkeys"); if (listed.status === 200) me.passkeys = listed.body.passkeys; }
           $("signed-out").hidden = true; $("signed-in").hidden = false;
@@ -194,22 +192,34 @@ enum DemoPageScript {
             publicKey: { ...o, challenge: fromB64u(o.challenge), allowCredentials: withIDs(o.allowCredentials) } });
           return credential;
         }
+        // Autofill (conditional mediation): one request waits while the passkey field has focus;
+        // any other ceremony, or signing in, ends it first (a browser runs one at a time).
         let conditional = null;
+        function stopConditional() { if (conditional) { conditional.abort(); conditional = null; } }
         async function passkeySignIn(mediation) {
-          if (conditional && mediation !== "conditional") conditional.abort();
+          stopConditional();
           const controller = new AbortController();
           if (mediation === "conditional") conditional = controller;
           let credential;
           try { credential = await passkeyGet("/auth/passkey/options", mediation, controller.signal); }
-          catch (e) { if (e.name !== "AbortError") explain("passkey_cancelled"); return; }
-          if (!credential || credential.status) return explain(credential ? credential.body.error : "passkey_cancelled");
+          catch (e) { if (mediation !== "conditional" && e.name !== "AbortError") explain("passkey_cancelled"); return; }
+          if (conditional === controller) conditional = null;
+          if (!credential || credential.status) {
+            if (mediation === "conditional" && !credential) return;
+            return explain(credential ? credential.body.error : "passkey_cancelled");
+          }
           const result = await api("POST", "/auth/passkey", credentialJSON(credential));
           if (result.status !== 200) return explain(result.body.error);
           say("You signed in with your passkey.", { info: true });
           await load();
         }
         $("passkey-sign-in").onclick = () => passkeySignIn("optional");
+        $("passkey-username").onfocus = async () => {
+          if (!conditional && window.PublicKeyCredential && PublicKeyCredential.isConditionalMediationAvailable &&
+              await PublicKeyCredential.isConditionalMediationAvailable()) passkeySignIn("conditional");
+        };
         async function addPasskey() {
+          stopConditional();
           const options = await api("POST", "/me/passkeys/options");
           if (options.status === 403 && options.body.error === "requires_recent_login") return askToSignInAgain("passkey", "Adding a passkey");
           if (options.status !== 200) return explain(options.body.error);
@@ -234,6 +244,7 @@ enum DemoPageScript {
         }
         // A fresh sign-in with one of the account's passkeys (user verification required).
         async function reauthenticateWithPasskey(action) {
+          stopConditional();
           let credential;
           try { credential = await passkeyGet("/me/reauthenticate/passkey/options", "optional"); }
           catch (e) { return explain("passkey_cancelled"); }

@@ -95,7 +95,8 @@ struct ServeCommand: AsyncParsableCommand {
                 guard let flavor = DevFlavor(rawValue: flavorName) else {
                     throw FederateError(.invalidConfiguration, "unknown dev flavour '\(flavorName)'")
                 }
-                var configuration = devConfiguration(flavor, name: name, servesMCPClients: settings.mcp?.provider == name)
+                var configuration = devConfiguration(
+                    flavor, name: name, origin: origin, servesMCPClients: settings.mcp?.provider == name)
                 if let access = settings.apiAccessTokens, access.provider == name {
                     configuration.accessTokenResource = access.resolvedResource(origin: origin)
                 }
@@ -456,17 +457,20 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// A dev provider whose clients redirect to this server's callback for `name` (and, after
-    /// RP-initiated logout, to its sign-out callback), with the user picker (a person chooses who to be).
+    /// RP-initiated logout, to its sign-out callback) on the loopback addresses (any port) and at
+    /// `origin` (`http://localhost:PORT`, say), with the user picker (a person chooses who to be).
     /// With `servesMCPClients`, the public client `dev-public` keeps its loopback redirects (any
     /// port and path): an MCP client's own redirect listener (Docs/MCP.md).
-    static func devConfiguration(_ flavor: DevFlavor, name: String, servesMCPClients: Bool = false) -> DevProviderConfiguration {
+    static func devConfiguration(
+        _ flavor: DevFlavor, name: String, origin: String, servesMCPClients: Bool = false
+    ) -> DevProviderConfiguration {
         var configuration = DevProviderConfiguration.standard(for: flavor)
         configuration.autoApproveSubject = nil
         for index in configuration.clients.indices where !configuration.clients[index].redirectURIs.isEmpty {
             if servesMCPClients, configuration.clients[index].id == "dev-public" { continue }
             configuration.clients[index].redirectURIs = [
                 "http://127.0.0.1/auth/\(name)/callback", "http://[::1]/auth/\(name)/callback", "http://127.0.0.1/auth/signout/callback",
-                "http://[::1]/auth/signout/callback",
+                "http://[::1]/auth/signout/callback", origin + "/auth/\(name)/callback", origin + "/auth/signout/callback",
             ]
         }
         return configuration
