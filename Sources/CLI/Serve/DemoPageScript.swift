@@ -134,7 +134,7 @@ enum DemoPageScript {
               const li = document.createElement("li"); li.dataset.passkeyId = p.id;
               const name = document.createElement("span"); name.className = "passkey"; name.textContent = p.name || "Passkey"; li.appendChild(name);
               const used = document.createElement("span"); used.className = "muted";
-              used.textContent = p.last_used_at ? "used " + ago(Math.max(0, Math.floor(Date.now() / 1000) - p.last_used_at)) : "not used yet"; li.appendChild(used);
+              used.textContent = p.last_used_at ? "last used " + new Date(p.last_used_at * 1000).toLocaleString() : "not used yet"; li.appendChild(used);
               if (count > 1) li.appendChild(button("Remove", () => removePasskey(p), "danger", "remove-passkey-" + p.id));
               $("passkeys").appendChild(li);
             }
@@ -229,7 +229,7 @@ enum DemoPageScript {
             credential = await navigator.credentials.create({ publicKey: { ...o, challenge: fromB64u(o.challenge),
               user: { ...o.user, id: fromB64u(o.user.id) }, excludeCredentials: withIDs(o.excludeCredentials) } });
           } catch (e) { return explain(e.name === "InvalidStateError" ? "credential_already_in_use_passkey" : "passkey_cancelled"); }
-          const result = await api("POST", "/me/passkeys?name=" + encodeURIComponent("Passkey " + new Date().toISOString().slice(0, 10)), credentialJSON(credential));
+          const result = await api("POST", "/me/passkeys?name=" + encodeURIComponent("Passkey " + (me.passkeys.length + 1)), credentialJSON(credential));
           if (result.status !== 201) return explain(result.body.error === "credential_already_in_use" ? "credential_already_in_use_passkey" : result.body.error);
           say("Passkey added: you can sign in with it from now on.", { info: true });
           await load();
