@@ -9,6 +9,9 @@ public struct ExampleSettings: Sendable {
     public var devIssuer = "http://127.0.0.1:9000"
     public var corpIssuer = "http://127.0.0.1:9001"
     public var databasePath = "accounts.sqlite"
+    /// The passkeys' relying party; `nil` (the default) turns passkeys off. Browsers refuse an
+    /// IP address as RP ID: serve at `http://localhost:PORT` for passkeys.
+    public var passkeys: WebAuthnConfiguration?
 
     public init() {}
 
@@ -39,7 +42,9 @@ public func configure(_ app: Application, settings: ExampleSettings) async throw
     // one instance in development; in production load the same keys on every instance
     // (`SealingKeyRing(parsing:)`, Docs/Server.md).
     let keys = try SealingKeyRing([.generate(id: "dev")])
-    let accounts = AccountService(store: store, providerTokens: try ProviderTokenVault(keys: keys))
+    let accounts = AccountService(
+        store: store, configuration: AccountServiceConfiguration(passkeys: settings.passkeys),
+        providerTokens: try ProviderTokenVault(keys: keys))
     let configuration = try FederateServerConfiguration(
         origin: settings.origin,                     // plain HTTP is allowed on loopback only
         providers: ["dev": dev, "corp": corp],       // routes under /auth/dev/… and /auth/corp/…
