@@ -62,7 +62,9 @@ extension AccountService {
     /// compare-and-set, and issues a session whose `auth_time` is now.
     /// `passkey_not_found` for a credential no account has; `user_disabled`;
     /// `webauthn_counter_regressed` when the counter went back or another sign-in moved it first.
-    public func signIn(withPasskey response: WebAuthnAuthenticationResponse, challenge: WebAuthnChallenge) async throws(FederateError)
+    public func signIn(
+        withPasskey response: WebAuthnAuthenticationResponse, challenge: WebAuthnChallenge
+    ) async throws(FederateError)
         -> PasskeySignIn
     {
         try await observed(.signIn, providerID: Passkey.providerID) { () async throws(FederateError) in

@@ -30,14 +30,18 @@ extension AccountsTests {
         }
 
         /// The software passkey's assertion for `options`, counter `signCount`.
-        static func assertion(_ software: SoftwarePasskey, _ options: WebAuthnOptions, signCount: UInt32 = 0) throws
+        static func assertion(
+            _ software: SoftwarePasskey, _ options: WebAuthnOptions, signCount: UInt32 = 0
+        ) throws
             -> WebAuthnAuthenticationResponse
         {
             try assertion(software, challenge: options.challenge, signCount: signCount)
         }
 
         /// The software passkey's assertion for `challenge`, counter `signCount`.
-        static func assertion(_ software: SoftwarePasskey, challenge: WebAuthnChallenge, signCount: UInt32 = 0) throws
+        static func assertion(
+            _ software: SoftwarePasskey, challenge: WebAuthnChallenge, signCount: UInt32 = 0
+        ) throws
             -> WebAuthnAuthenticationResponse
         {
             try WebAuthnAuthenticationResponse(
@@ -139,8 +143,9 @@ extension AccountsTests {
                 let ann = try #require(try await accounts.signIn(with: TestCredential.make("google.com", "ann")).session)
                 let (software, _) = try await Self.register(accounts, ann)
                 let first = try accounts.passkeySignInOptions()
-                #expect(try await accounts.signIn(withPasskey: try Self.assertion(software, first, signCount: 5), challenge: first.challenge)
-                    .passkey.signCount == 5)
+                #expect(
+                    try await accounts.signIn(withPasskey: try Self.assertion(software, first, signCount: 5), challenge: first.challenge)
+                        .passkey.signCount == 5)
                 let second = try accounts.passkeySignInOptions()
                 await expectError(.webauthnCounterRegressed) {
                     try await accounts.signIn(withPasskey: try Self.assertion(software, second, signCount: 5), challenge: second.challenge)
@@ -161,22 +166,11 @@ extension AccountsTests {
                 let (software, _) = try await Self.register(first, ann)
                 let options = try first.passkeySignInOptions()
                 let response = try Self.assertion(software, options)
-                async let a = Self.outcome { try await first.signIn(withPasskey: response, challenge: options.challenge) }
-                async let b = Self.outcome { try await second.signIn(withPasskey: response, challenge: options.challenge) }
+                async let a = refusalCode { try await first.signIn(withPasskey: response, challenge: options.challenge) }
+                async let b = refusalCode { try await second.signIn(withPasskey: response, challenge: options.challenge) }
                 let outcomes = await [a, b]
                 #expect(outcomes.filter { $0 == nil }.count == 1, "\(outcomes)")
                 #expect(outcomes.compactMap { $0 } == [.webauthnChallengeReplayed])
-            }
-        }
-
-        static func outcome(_ body: () async throws -> PasskeySignIn) async -> FederateError.Code? {
-            do {
-                _ = try await body()
-                return nil
-            } catch let error as FederateError {
-                return error.code
-            } catch {
-                return .accountStoreFailed
             }
         }
 

@@ -58,6 +58,18 @@ struct MultiInstanceTests {
         return location
     }
 
+    /// What the instances share: the test PostgreSQL's URL in `FEDERATE_TEST_DATABASE_URL` and a
+    /// new sealing key in `FEDERATE_TEST_SEALING_KEY`.
+    static func environment() async throws -> [String: String] {
+        let endpoint = try await PostgresTestServer.endpoint()
+        let password = endpoint.password.map { ":" + $0 } ?? ""
+        return [
+            "FEDERATE_TEST_DATABASE_URL":
+                "postgres://\(endpoint.username)\(password)@\(endpoint.host):\(endpoint.port)/\(endpoint.database)",
+            "FEDERATE_TEST_SEALING_KEY": Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64EncodedString(),
+        ]
+    }
+
     /// The same request, sent to `instance` instead (what a load balancer does).
     static func onInstance(_ url: String, _ instance: Instance) -> String {
         guard let path = url.range(of: "/auth/") else { return url }
@@ -66,7 +78,6 @@ struct MultiInstanceTests {
 
     @Test(.timeLimit(.minutes(5)))
     func signInCrossesInstancesAndALinkRaceHasOneWinner() async throws {
-        let endpoint = try await PostgresTestServer.endpoint()
         var people = DevProviderConfiguration.standard
         people.autoApproveSubject = nil  // the browser picks alice or bob
         people.clients = [DevClient(id: "dev-client", secret: "dev-secret", redirectURIs: ["http://127.0.0.1/auth/dev/callback"])]
@@ -105,13 +116,7 @@ struct MultiInstanceTests {
             ])
         ).write(to: config)
         defer { try? FileManager.default.removeItem(at: config) }
-        let password = endpoint.password.map { ":" + $0 } ?? ""
-        let environment = [
-            "FEDERATE_TEST_DATABASE_URL":
-                "postgres://\(endpoint.username)\(password)@\(endpoint.host):\(endpoint.port)/\(endpoint.database)",
-            "FEDERATE_TEST_SEALING_KEY": Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64EncodedString(),
-            "FEDERATE_TEST_DEV_SECRET": "dev-secret",
-        ]
+        let environment = try await Self.environment().merging(["FEDERATE_TEST_DEV_SECRET": "dev-secret"]) { _, new in new }
         let a = try Instance(config: config, port: portA, environment: environment)
         defer { a.stop() }
         try await a.waitUntilListening()  // A migrates first; B then finds the tables

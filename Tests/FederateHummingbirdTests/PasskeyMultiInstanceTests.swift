@@ -1,4 +1,3 @@
-import Crypto
 import Federate
 import FederateTestSupport
 import Foundation
@@ -11,7 +10,6 @@ import Testing
 struct PasskeyMultiInstanceTests {
     @Test(.timeLimit(.minutes(5)))
     func aChallengeSentToBothInstancesSignsInOnce() async throws {
-        let endpoint = try await PostgresTestServer.endpoint()
         let schema = "passkeys_" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("federate-serve-\(schema).json")
         let portA = try FreePort.loopback(), portB = try FreePort.loopback()
@@ -25,12 +23,7 @@ struct PasskeyMultiInstanceTests {
             ])
         ).write(to: config)
         defer { try? FileManager.default.removeItem(at: config) }
-        let password = endpoint.password.map { ":" + $0 } ?? ""
-        let environment = [
-            "FEDERATE_TEST_DATABASE_URL":
-                "postgres://\(endpoint.username)\(password)@\(endpoint.host):\(endpoint.port)/\(endpoint.database)",
-            "FEDERATE_TEST_SEALING_KEY": Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }).base64EncodedString(),
-        ]
+        let environment = try await MultiInstanceTests.environment()
         let a = try MultiInstanceTests.Instance(config: config, port: portA, environment: environment)
         defer { a.stop() }
         try await a.waitUntilListening()

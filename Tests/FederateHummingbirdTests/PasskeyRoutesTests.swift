@@ -120,7 +120,8 @@ struct PasskeyRoutesTests {
         ) { origin in
             let browser = TestBrowser()
             for _ in 0..<2 {
-                #expect(try await browser.send(origin + "/auth/passkey/options", method: "POST", headers: [("Origin", origin)]).status == 200)
+                #expect(
+                    try await browser.send(origin + "/auth/passkey/options", method: "POST", headers: [("Origin", origin)]).status == 200)
             }
             let limited = try await browser.send(origin + "/auth/passkey/options", method: "POST", headers: [("Origin", origin)])
             #expect(limited.status == 429 && limited.headers.contains { $0.name.lowercased() == "retry-after" })

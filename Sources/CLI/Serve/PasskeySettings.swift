@@ -77,7 +77,8 @@ struct PasskeySettings {
         guard !Self.isIPAddress(id) else {
             throw FederateError(
                 .invalidConfiguration,
-                "passkeys need a host name as RP ID, not an IP address: serve at http://localhost:PORT (set \"origin\") or set passkeys.rp_id")
+                "passkeys need a host name as RP ID, not an IP address: serve at http://localhost:PORT (set \"origin\") or set passkeys.rp_id"
+            )
         }
         return try WebAuthnConfiguration(
             relyingPartyID: id, relyingPartyName: relyingPartyName, allowedOrigins: origins ?? [origin],

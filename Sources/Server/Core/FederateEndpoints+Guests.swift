@@ -16,16 +16,7 @@ extension FederateEndpoints {
     /// `guest_capacity_reached` with `Retry-After`).
     package func guest(_ request: ServerRequest) async -> ServerResponse {
         await respond {
-            let claimed = request.header(.origin) ?? request.header(.referer).map(CSRFCheck.origin(ofURL:))
-            guard let claimed, claimed.exactlyEquals(configuration.origin) else {
-                throw FederateHTTPError(.forbidden, code: .csrfFailed, message: "the request does not come from this site (Origin/Referer)")
-            }
-            let client = ClientAddress.key(of: request, trustedProxies: trustedProxies)
-            if let wait = guestLimiter.acquire(client, now: configuration.accounts.clock.now) {
-                throw FederateHTTPError(
-                    .tooManyRequests, code: .rateLimited, message: "too many guest accounts from this client: try again later",
-                    headers: [.retryAfter: String(wait.wholeSeconds)])
-            }
+            try checkAnonymous(request, limiter: guestLimiter, what: "guest accounts")
             // An invalid or expired session is replaced by the guest's; a store that cannot answer is 503.
             if try await currentSession(request) != nil {
                 throw FederateHTTPError(.conflict, code: .alreadySignedIn, message: "this browser is signed in: sign out first")
@@ -73,6 +64,7 @@ extension FederateError.Code {
     /// `POST {auth}/guest` from a browser that already holds a valid session (answered 409): sign out first.
     public static let alreadySignedIn: Self = "already_signed_in"
     /// An anonymous route's limit per client was reached (answered 429 with `Retry-After`):
-    /// `POST {auth}/guest` past `FederateServerConfiguration.guestRateLimit`. Wait that long.
+    /// `POST {auth}/guest` past `FederateServerConfiguration.guestRateLimit`, the passkey
+    /// sign-in routes past `passkeyRateLimit`. Wait that long.
     public static let rateLimited: Self = "rate_limited"
 }

@@ -13,7 +13,7 @@ extension FederateEndpoints {
     /// without conditional mediation.
     func passkeySignInOptions(_ request: ServerRequest) async -> ServerResponse {
         await respond {
-            try checkAnonymous(request)
+            try checkAnonymous(request, limiter: passkeyLimiter, what: "passkey sign-ins")
             let options = try configuration.accounts.passkeySignInOptions()
             return try ceremony(options, session: nil)
         }
@@ -25,7 +25,7 @@ extension FederateEndpoints {
     /// for a ceremony that fails its checks.
     func passkeySignIn(_ request: ServerRequest, body: [UInt8]) async -> ServerResponse {
         await respond {
-            try checkAnonymous(request)
+            try checkAnonymous(request, limiter: passkeyLimiter, what: "passkey sign-ins")
             let challenge = try openChallenge(request, ceremony: .authentication, session: nil)
             let signedIn = try await configuration.accounts.signIn(
                 withPasskey: try WebAuthnAuthenticationResponse(json: body), challenge: challenge)
@@ -131,21 +131,6 @@ extension FederateEndpoints {
         response.setCookie(SessionCookies.session(signedIn.sessionToken, maxAge: lifetime, secure: configuration.secureCookies))
         response.setCookie(PasskeyChallengeCookie.deleting(secure: configuration.secureCookies))
         return response
-    }
-
-    /// Same-site (`Origin`, or `Referer`: else 403 `csrf_failed`) and within the client's
-    /// limit for anonymous passkey requests (429 `rate_limited` with `Retry-After`).
-    private func checkAnonymous(_ request: ServerRequest) throws(FederateHTTPError) {
-        let claimed = request.header(.origin) ?? request.header(.referer).map(CSRFCheck.origin(ofURL:))
-        guard let claimed, claimed.utf8.elementsEqual(configuration.origin.utf8) else {
-            throw FederateHTTPError(.forbidden, code: .csrfFailed, message: "the request does not come from this site (Origin/Referer)")
-        }
-        let client = ClientAddress.key(of: request, trustedProxies: trustedProxies)
-        if let wait = passkeyLimiter.acquire(client, now: configuration.accounts.clock.now) {
-            throw FederateHTTPError(
-                .tooManyRequests, code: .rateLimited, message: "too many passkey sign-ins from this client: try again later",
-                headers: [.retryAfter: String(wait.wholeSeconds)])
-        }
     }
 
     /// A passkey as the routes show it: never its public key.

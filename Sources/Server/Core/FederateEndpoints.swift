@@ -86,6 +86,22 @@ public struct FederateEndpoints: Sendable {
 
     /// The file of the configuration's `staticFiles` at exactly `path`, 200 as plain
     /// text; `nil` when none is configured there.
+    /// An anonymous request that changes state: same-site (`Origin`, or `Referer`; else 403
+    /// `csrf_failed`), and within the client's share of `limiter` (else 429 `rate_limited` with
+    /// `Retry-After`; `what` names what is limited, in the message).
+    func checkAnonymous(_ request: ServerRequest, limiter: ClientRateLimiter, what: String) throws(FederateHTTPError) {
+        let claimed = request.header(.origin) ?? request.header(.referer).map(CSRFCheck.origin(ofURL:))
+        guard let claimed, claimed.utf8.elementsEqual(configuration.origin.utf8) else {
+            throw FederateHTTPError(.forbidden, code: .csrfFailed, message: "the request does not come from this site (Origin/Referer)")
+        }
+        if let wait = limiter.acquire(ClientAddress.key(of: request, trustedProxies: trustedProxies), now: configuration.accounts.clock.now)
+        {
+            throw FederateHTTPError(
+                .tooManyRequests, code: .rateLimited, message: "too many \(what) from this client: try again later",
+                headers: [.retryAfter: String(wait.wholeSeconds)])
+        }
+    }
+
     func staticFile(at path: String) -> ServerResponse? {
         guard let contents = configuration.staticFiles.first(where: { $0.key.utf8.elementsEqual(path.utf8) })?.value else { return nil }
         return ServerResponse(status: .ok, headers: [.contentType: "text/plain"], body: Array(contents.utf8))

@@ -14,52 +14,15 @@ import VaporExampleApp
 struct VaporBrowserTests {
     @Test(.timeLimit(.minutes(10)))
     func signInThenLinkASecondProvider() async throws {
-        for tool in ["chromium", "chromedriver"] {
-            let found = try await runProcess(["sh", "-c", "command -v \(tool)"], in: repositoryRoot, timeout: 30)
-            try #require(found.status == 0, "\(tool) is missing: apt-get install chromium chromium-driver")
-        }
-        let venv = try await runProcess(["bash", "Tests/Interop/venv.sh"], in: repositoryRoot, timeout: 900)
-        try #require(venv.status == 0, "Tests/Interop/venv.sh failed: \(venv.stderr)")
-        let python =
-            ProcessInfo.processInfo.environment["FEDERATE_INTEROP_VENV"].map { $0 + "/bin/python" }
-            ?? repositoryRoot.appendingPathComponent(".venv-interop/bin/python").path
-
         let dev = try await DevProvider.start()
         let corp = try await DevProvider.start()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("federate-vapor-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let port = try freeLoopbackPort()
         var settings = ExampleSettings()
         settings.origin = "http://127.0.0.1:\(port)"
-        settings.devIssuer = dev.issuer
-        settings.corpIssuer = corp.issuer
-        settings.databasePath = directory.appendingPathComponent("accounts.sqlite").path
-        let app = try await Application.make(.testing)
-        var run: (status: Int32, stdout: String, stderr: String, timedOut: Bool)?
-        do {
-            try await configure(app, settings: settings)
-            try await app.asyncBoot()
-            try await app.server.start(address: .hostname("127.0.0.1", port: port))
-            run = try await runProcess(
-                [
-                    python, "Tests/Interop/vapor_browser_e2e.py", "--url", settings.origin + "/", "--screenshots",
-                    "Tests/Artifacts/screenshots",
-                ],
-                in: repositoryRoot, timeout: 300)
-        } catch {
-            Issue.record(error)
-        }
-        await app.server.shutdown()
-        try await app.asyncShutdown()
-        try await dev.stop()
-        try await corp.stop()
-        try? FileManager.default.removeItem(at: directory)
-
-        let result = try #require(run)
-        try #require(!result.timedOut, "the browser test timed out")
-        let answer = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        #expect(answer?["ok"] as? Bool == true, "\(result.stdout)\n\(result.stderr.suffix(2000))")
-        #expect((answer?["steps"] as? [Any])?.count == 3)
+        let answer = try await Self.runInBrowser(
+            "vapor_browser_e2e.py", ["--url", settings.origin + "/", "--screenshots", "Tests/Artifacts/screenshots"], settings: settings,
+            port: port, dev: dev, corp: corp)
+        #expect((answer["steps"] as? [Any])?.count == 3)
         for name in ["vapor-1-signed-out", "vapor-2-signed-in", "vapor-3-linked"] {
             #expect(
                 FileManager.default.fileExists(
@@ -73,6 +36,30 @@ struct VaporBrowserTests {
     /// signs out, signs back in with it, reauthenticates with it and deletes her account.
     @Test(.timeLimit(.minutes(10)))
     func passkeysRegisterSignInAndReauthenticate() async throws {
+        let port = try freeLoopbackPort()
+        // A host name, not an IP address: browsers refuse an IP address as RP ID.
+        var settings = ExampleSettings()
+        settings.origin = "http://localhost:\(port)"
+        settings.passkeys = try WebAuthnConfiguration(
+            relyingPartyID: "localhost", relyingPartyName: "Example", allowedOrigins: [settings.origin])
+        var devConfiguration = DevProviderConfiguration.standard
+        devConfiguration.clients = [
+            DevClient(id: "dev-client", secret: "dev-secret", redirectURIs: [settings.origin + "/auth/dev/callback"])
+        ]
+        let answer = try await Self.runInBrowser(
+            "vapor_browser_passkeys.py", ["--url", settings.origin + "/"], settings: settings, port: port,
+            dev: try await DevProvider.start(configuration: devConfiguration), corp: try await DevProvider.start())
+        #expect((answer["steps"] as? [Any])?.count == 4)
+    }
+
+    /// Runs the example app with `settings` on `port` (its dev and corp providers `dev` and
+    /// `corp`, its database in a temporary folder), then the selenium script `script` (under
+    /// Tests/Interop) with `arguments`; stops it all and returns the script's JSON verdict,
+    /// expected to be ok. Needs chromium and chromium-driver (`.ci/run` installs them): missing,
+    /// the test fails.
+    static func runInBrowser(
+        _ script: String, _ arguments: [String], settings: ExampleSettings, port: Int, dev: DevProvider, corp: DevProvider
+    ) async throws -> [String: Any] {
         for tool in ["chromium", "chromedriver"] {
             let found = try await runProcess(["sh", "-c", "command -v \(tool)"], in: repositoryRoot, timeout: 30)
             try #require(found.status == 0, "\(tool) is missing: apt-get install chromium chromium-driver")
@@ -83,28 +70,19 @@ struct VaporBrowserTests {
             ProcessInfo.processInfo.environment["FEDERATE_INTEROP_VENV"].map { $0 + "/bin/python" }
             ?? repositoryRoot.appendingPathComponent(".venv-interop/bin/python").path
 
-        let port = try freeLoopbackPort()
-        // A host name, not an IP address: browsers refuse an IP address as RP ID.
-        let origin = "http://localhost:\(port)"
-        var devConfiguration = DevProviderConfiguration.standard
-        devConfiguration.clients = [DevClient(id: "dev-client", secret: "dev-secret", redirectURIs: [origin + "/auth/dev/callback"])]
-        let dev = try await DevProvider.start(configuration: devConfiguration)
-        let corp = try await DevProvider.start()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("federate-vapor-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var settings = ExampleSettings()
-        settings.origin = origin
+        var settings = settings
         settings.devIssuer = dev.issuer
         settings.corpIssuer = corp.issuer
         settings.databasePath = directory.appendingPathComponent("accounts.sqlite").path
-        settings.passkeys = try WebAuthnConfiguration(relyingPartyID: "localhost", relyingPartyName: "Example", allowedOrigins: [origin])
         let app = try await Application.make(.testing)
         var run: (status: Int32, stdout: String, stderr: String, timedOut: Bool)?
         do {
             try await configure(app, settings: settings)
             try await app.asyncBoot()
             try await app.server.start(address: .hostname("127.0.0.1", port: port))
-            run = try await runProcess([python, "Tests/Interop/vapor_browser_passkeys.py", "--url", origin + "/"], in: repositoryRoot, timeout: 300)
+            run = try await runProcess([python, "Tests/Interop/" + script] + arguments, in: repositoryRoot, timeout: 300)
         } catch {
             Issue.record(error)
         }
@@ -116,8 +94,8 @@ struct VaporBrowserTests {
 
         let result = try #require(run)
         try #require(!result.timedOut, "the browser test timed out")
-        let answer = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        #expect(answer?["ok"] as? Bool == true, "\(result.stdout)\n\(result.stderr.suffix(2000))")
-        #expect((answer?["steps"] as? [Any])?.count == 4)
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(answer["ok"] as? Bool == true, "\(result.stdout)\n\(result.stderr.suffix(2000))")
+        return answer
     }
 }
