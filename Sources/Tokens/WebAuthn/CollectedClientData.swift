@@ -31,12 +31,16 @@ struct CollectedClientData: Sendable {
         }
         var crossOrigin = false
         if let value = object["crossOrigin"], value != .null {
-            guard let flag = value.boolValue else { throw FederateError(.webauthnMalformed, "clientDataJSON's crossOrigin is not a Boolean") }
+            guard let flag = value.boolValue else {
+                throw FederateError(.webauthnMalformed, "clientDataJSON's crossOrigin is not a Boolean")
+            }
             crossOrigin = flag
         }
         var topOrigin: String?
         if let value = object["topOrigin"], value != .null {
-            guard let text = value.stringValue else { throw FederateError(.webauthnMalformed, "clientDataJSON's topOrigin is not a string") }
+            guard let text = value.stringValue else {
+                throw FederateError(.webauthnMalformed, "clientDataJSON's topOrigin is not a string")
+            }
             topOrigin = text
         }
         self.type = type

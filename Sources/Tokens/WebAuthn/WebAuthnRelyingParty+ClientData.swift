@@ -41,7 +41,9 @@ extension WebAuthnRelyingParty {
         }
         guard data.userPresent else { throw FederateError(.webauthnUserPresence, "the user was not present (UP is not set)") }
         if configuration.userVerification == .required || challenge.userVerification == .required {
-            guard data.userVerified else { throw FederateError(.webauthnUserVerification, "user verification was required (UV is not set)") }
+            guard data.userVerified else {
+                throw FederateError(.webauthnUserVerification, "user verification was required (UV is not set)")
+            }
         }
         guard data.backupEligible || !data.backupState else {
             throw FederateError(.webauthnBackupState, "the backup state (BS) is set without backup eligibility (BE)")

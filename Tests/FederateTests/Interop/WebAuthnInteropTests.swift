@@ -36,7 +36,8 @@ struct WebAuthnInteropTests {
             let registrationJSON = passkey.registrationJSON(create)
             // Federate accepts what it sends out.
             let own = try WebAuthnHarness()
-            registered[name] = try await own.party.verifyRegistration(try WebAuthnRegistrationResponse(json: registrationJSON), challenge: registration.challenge)
+            registered[name] = try await own.party.verifyRegistration(
+                try WebAuthnRegistrationResponse(json: registrationJSON), challenge: registration.challenge)
             ours.append([
                 "name": .string(name), "registration": try JSONParser().parse(registrationJSON),
                 "authentication": try JSONParser().parse(passkey.assertionJSON(get)),
@@ -89,11 +90,13 @@ struct WebAuthnInteropTests {
             let by = entry["by"]?.stringValue ?? "?"
             let party = try WebAuthnHarness().party
             let passkey = try await party.verifyRegistration(
-                try WebAuthnRegistrationResponse(json: JSONSerializer.bytes(try #require(entry["registration"]))), challenge: registration.challenge)
+                try WebAuthnRegistrationResponse(json: JSONSerializer.bytes(try #require(entry["registration"]))),
+                challenge: registration.challenge)
             #expect(Base64URL.encode(passkey.credentialID) == entry["credential_id"]?.stringValue, "\(by)")
             if let key = entry["public_key"]?.stringValue { #expect(Base64URL.encode(passkey.publicKey) == key, "\(by)") }
             let response = try WebAuthnAuthenticationResponse(json: JSONSerializer.bytes(try #require(entry["authentication"])))
-            let assertion = try await party.verifyAuthentication(response, challenge: authentication.challenge, passkey: passkey.storedPasskey)
+            let assertion = try await party.verifyAuthentication(
+                response, challenge: authentication.challenge, passkey: passkey.storedPasskey)
             #expect(Int64(assertion.signCount) == entry["sign_count"]?.int64Value, "\(by)")
         }
 
@@ -107,11 +110,14 @@ struct WebAuthnInteropTests {
             let party = try WebAuthnHarness().party
             let code: FederateError.Code?
             if entry["ceremony"] == "registration" {
-                code = await refusalCode { try await party.verifyRegistration(try WebAuthnRegistrationResponse(json: json), challenge: registration.challenge) }
+                code = await refusalCode {
+                    try await party.verifyRegistration(try WebAuthnRegistrationResponse(json: json), challenge: registration.challenge)
+                }
             } else {
                 let response = try WebAuthnAuthenticationResponse(json: json)
                 let stored = try StoredPasskey(
-                    credentialID: response.credentialID, publicKey: try #require(entry["public_key"]?.stringValue.flatMap(Base64URL.decode)),
+                    credentialID: response.credentialID,
+                    publicKey: try #require(entry["public_key"]?.stringValue.flatMap(Base64URL.decode)),
                     signCount: UInt32(entry["sign_count"]?.int64Value ?? 0))
                 let challenge = WebAuthnChallenge(
                     bytes: authentication.challenge.bytes, ceremony: .authentication, issuedAt: authentication.challenge.issuedAt,
