@@ -115,6 +115,14 @@ struct WebAuthnAuthenticationTests {
                 == .webauthnCredentialIDTooLong)
     }
 
+    @Test func aStoredKeyMustStillBeAnAllowedAlgorithm() async throws {
+        let passkey = SoftwarePasskey.es256()
+        let stored = try await registered(passkey)
+        let edDSAOnly = try WebAuthnHarness(
+            configuration: WebAuthnConfiguration(relyingPartyID: "example.com", relyingPartyName: "Example", algorithms: [.edDSA]))
+        #expect(try await refusal(passkey, stored: stored, harness: edDSAOnly) == .webauthnUnsupportedAlgorithm)
+    }
+
     @Test func challengeIsSingleUse() async throws {
         let harness = try WebAuthnHarness()
         let passkey = SoftwarePasskey.es256()

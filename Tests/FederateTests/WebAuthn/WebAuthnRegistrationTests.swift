@@ -119,6 +119,21 @@ struct WebAuthnRegistrationTests {
                 == .webauthnCeremonyMismatch)
     }
 
+    @Test func challengesShorterThan16BytesAreRefused() async throws {
+        let harness = try WebAuthnHarness()
+        let passkey = SoftwarePasskey.es256()
+        let now = harness.clock.now
+        for (count, expected) in [(15, FederateError.Code.webauthnChallengeMismatch), (16, nil)] {
+            let bytes = [UInt8](repeating: 9, count: count)
+            let challenge = WebAuthnChallenge(
+                bytes: bytes, ceremony: .registration, issuedAt: now, expiresAt: now.addingTimeInterval(60), userVerification: .preferred)
+            let response = try WebAuthnRegistrationResponse(
+                json: passkey.registrationJSON(.registration(challenge: bytes, origin: WebAuthnHarness.origin, rpID: WebAuthnHarness.rpID)))
+            #expect(
+                await refusalCode { try await harness.party.verifyRegistration(response, challenge: challenge) } == expected, "\(count)")
+        }
+    }
+
     @Test func authenticatorDataChecks() async throws {
         #expect(try await refusal { $0.rpID = "evil.example" } == .webauthnRPIDMismatch)
         #expect(try await refusal { $0.rpID = "login.example.com" } == .webauthnRPIDMismatch)
@@ -212,6 +227,23 @@ struct WebAuthnRegistrationTests {
             try await refusal(passkey) {
                 $0.attestationObject = TestCBOR.pairs([(.text("fmt"), .text("none")), (.text("attStmt"), .map([]))]).encoded
             } == .webauthnMalformed)
+    }
+
+    @Test func attestationObjectsHaveExactlyTheirThreeMembers() async throws {
+        let passkey = SoftwarePasskey.es256()
+        let expected: FederateError.Code? = try await refusal(passkey) { c in
+            c.attestationObject =
+                TestCBOR.pairs([
+                    (.text("fmt"), .text("none")), (.text("attStmt"), .map([])), (.text("authData"), .bytes(passkey.authenticatorData(c))),
+                    (.text("extra"), .int(1)),
+                ]).encoded
+        }
+        #expect(expected == .webauthnMalformed)
+        #expect(
+            try await refusal(passkey) { c in
+                c.format = "packed"
+                c.statement = .pairs([(.text("alg"), .int(-7)), (.text("sig"), .bytes([0x30])), (.text("extra"), .int(1))])
+            } == .webauthnAttestationFormat)
     }
 
     @Test func extensionsAreReadPastExactly() async throws {
