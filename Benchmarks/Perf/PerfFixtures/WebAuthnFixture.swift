@@ -26,19 +26,22 @@ public struct WebAuthnFixture: Sendable {
             let credentialID = [UInt8](repeating: 0x2A, count: 32)
             let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
             challenge = WebAuthnChallenge(
-                bytes: [UInt8](repeating: 0x07, count: 32), ceremony: .authentication, issuedAt: now, expiresAt: now.addingTimeInterval(300),
+                bytes: [UInt8](repeating: 0x07, count: 32), ceremony: .authentication, issuedAt: now,
+                expiresAt: now.addingTimeInterval(300),
                 userVerification: .preferred)
             let configuration = try WebAuthnConfiguration(relyingPartyID: Self.rpID, relyingPartyName: "Bench")
             party = WebAuthnRelyingParty(configuration: configuration, replayStore: AcceptingReplayStore(), clock: .fixed(at: now))
             passkey = try StoredPasskey(credentialID: credentialID, publicKey: Array(cose), signCount: 0, userHandle: Array("user".utf8))
             let clientData = Array(
-                #"{"type":"webauthn.get","challenge":"\#(Self.base64URL(challenge.bytes))","origin":"https://\#(Self.rpID)","crossOrigin":false}"#.utf8)
+                #"{"type":"webauthn.get","challenge":"\#(Self.base64URL(challenge.bytes))","origin":"https://\#(Self.rpID)","crossOrigin":false}"#
+                    .utf8)
             let authData = Array(SHA256.hash(data: Array(Self.rpID.utf8))) + [0x05, 0, 0, 0, 0]
             rawMessage = authData + Array(SHA256.hash(data: clientData))
             rawSignature = Array(try key.signature(for: rawMessage).derRepresentation)
             rawKey = key.publicKey
             responseJSON = Array(
-                #"{"id":"\#(Self.base64URL(credentialID))","rawId":"\#(Self.base64URL(credentialID))","type":"public-key","response":{"clientDataJSON":"\#(Self.base64URL(clientData))","authenticatorData":"\#(Self.base64URL(authData))","signature":"\#(Self.base64URL(rawSignature))","userHandle":"dXNlcg"},"clientExtensionResults":{}}"#.utf8)
+                #"{"id":"\#(Self.base64URL(credentialID))","rawId":"\#(Self.base64URL(credentialID))","type":"public-key","response":{"clientDataJSON":"\#(Self.base64URL(clientData))","authenticatorData":"\#(Self.base64URL(authData))","signature":"\#(Self.base64URL(rawSignature))","userHandle":"dXNlcg"},"clientExtensionResults":{}}"#
+                    .utf8)
         } catch {
             fatalError("WebAuthn fixture: \(error)")
         }

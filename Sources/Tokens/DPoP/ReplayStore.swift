@@ -1,8 +1,9 @@
 public import Foundation
 
 /// Where a server remembers the one-time values it accepted, so each is used once: DPoP
-/// proofs (RFC 9449 §11.1) for ``DPoPProofValidator``. Shared by every instance of a server,
-/// a value replayed to another instance is refused too.
+/// proofs (RFC 9449 §11.1) for ``DPoPProofValidator``, and WebAuthn challenges for
+/// ``WebAuthnRelyingParty`` (keyed `webauthn:` + base64url(SHA-256(challenge))). Shared by
+/// every instance of a server, a value replayed to another instance is refused too.
 ///
 /// Implementations: ``InMemoryReplayStore`` (one process), and every account store of
 /// FederateAccounts (`InMemoryAccountStore`, `SQLiteAccountStore`, `PostgresAccountStore`),

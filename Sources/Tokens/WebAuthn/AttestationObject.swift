@@ -20,7 +20,9 @@ struct AttestationObject: Sendable {
         guard let format = document[text: "fmt"]?.textValue, let statement = document[text: "attStmt"], statement.mapValue != nil,
             let authData = document[text: "authData"]?.bytesValue
         else { throw FederateError(.webauthnMalformed, "the attestation object lacks fmt, attStmt or authData") }
-        guard entries.count == 3 else { throw FederateError(.webauthnMalformed, "the attestation object has members beyond fmt, attStmt and authData") }
+        guard entries.count == 3 else {
+            throw FederateError(.webauthnMalformed, "the attestation object has members beyond fmt, attStmt and authData")
+        }
         self.format = format
         self.statement = statement
         self.authenticatorDataBytes = authData
@@ -37,19 +39,23 @@ struct AttestationObject: Sendable {
             guard entries.isEmpty else { throw FederateError(.webauthnAttestationFormat, "a 'none' attestation has a non-empty statement") }
         case "packed":
             guard statement[text: "x5c"] == nil, statement[text: "ecdaaKeyId"] == nil else {
-                throw FederateError(.webauthnAttestationFormat, "packed attestation with a certificate (x5c) is not accepted; ask for attestation 'none'")
+                throw FederateError(
+                    .webauthnAttestationFormat, "packed attestation with a certificate (x5c) is not accepted; ask for attestation 'none'")
             }
-            guard entries.count == 2, let alg = statement[text: "alg"]?.integerValue, let signature = statement[text: "sig"]?.bytesValue else {
+            guard entries.count == 2, let alg = statement[text: "alg"]?.integerValue, let signature = statement[text: "sig"]?.bytesValue
+            else {
                 throw FederateError(.webauthnAttestationFormat, "a packed self-attestation has exactly alg and sig")
             }
             guard alg == key.algorithm.rawValue else {
-                throw FederateError(.webauthnAttestationFormat, "the packed statement's alg \(alg) is not the credential key's \(key.algorithm)")
+                throw FederateError(
+                    .webauthnAttestationFormat, "the packed statement's alg \(alg) is not the credential key's \(key.algorithm)")
             }
             guard key.isValidSignature(signature, authenticatorData: authenticatorDataBytes, clientDataHash: clientDataHash) else {
                 throw FederateError(.webauthnSignature, "the packed self-attestation signature does not verify")
             }
         default:
-            throw FederateError(.webauthnAttestationFormat, "the attestation format is not accepted (only none and packed self-attestation)")
+            throw FederateError(
+                .webauthnAttestationFormat, "the attestation format is not accepted (only none and packed self-attestation)")
         }
     }
 }

@@ -35,7 +35,8 @@ public struct StoredPasskey: Sendable {
     }
 
     /// A passkey whose key was read already.
-    init(credentialID: [UInt8], publicKey: [UInt8], key: WebAuthnPublicKey, signCount: UInt32, userHandle: [UInt8]?, backupEligible: Bool?) {
+    init(credentialID: [UInt8], publicKey: [UInt8], key: WebAuthnPublicKey, signCount: UInt32, userHandle: [UInt8]?, backupEligible: Bool?)
+    {
         self.credentialID = credentialID
         self.publicKey = publicKey
         self.key = key

@@ -26,7 +26,7 @@ public struct WebAuthnAuthenticationResponse: Sendable {
         clientDataJSON = try parsed.responseBytes("clientDataJSON")
         authenticatorData = try parsed.responseBytes("authenticatorData")
         signature = try parsed.responseBytes("signature")
-        if let handle = parsed.response["userHandle"], handle != .null {
+        if parsed.responseHas("userHandle") {
             let bytes = try parsed.responseBytes("userHandle")
             guard bytes.count <= 64 else { throw FederateError(.webauthnMalformed, "the user handle has more than 64 bytes") }
             userHandle = bytes.isEmpty ? nil : bytes

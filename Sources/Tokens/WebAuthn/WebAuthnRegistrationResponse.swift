@@ -21,7 +21,7 @@ public struct WebAuthnRegistrationResponse: Sendable {
         clientDataJSON = try parsed.responseBytes("clientDataJSON")
         attestationObject = try parsed.responseBytes("attestationObject")
         var transports: [String] = []
-        if let list = parsed.response["transports"], list != .null {
+        if parsed.responseHas("transports"), let list = parsed.response["transports"] {
             guard let values = list.arrayValue, values.count <= 16 else {
                 throw FederateError(.webauthnMalformed, "'transports' is not an array of at most 16 strings")
             }

@@ -33,11 +33,13 @@ extension WebAuthnRelyingParty {
         if let eligible = passkey.backupEligible, eligible != data.backupEligible {
             throw FederateError(.webauthnBackupState, "the credential's backup eligibility (BE) changed since its registration")
         }
-        guard passkey.key.isValidSignature(response.signature, authenticatorData: response.authenticatorData, clientDataHash: clientDataHash)
+        guard
+            passkey.key.isValidSignature(response.signature, authenticatorData: response.authenticatorData, clientDataHash: clientDataHash)
         else { throw FederateError(.webauthnSignature, "the assertion signature does not verify with the stored key") }
         if data.signCount != 0 || passkey.signCount != 0, data.signCount <= passkey.signCount {
             throw FederateError(
-                .webauthnCounterRegressed, "the signature counter went from \(passkey.signCount) to \(data.signCount): the authenticator may be cloned")
+                .webauthnCounterRegressed,
+                "the signature counter went from \(passkey.signCount) to \(data.signCount): the authenticator may be cloned")
         }
         try await consume(challenge)
         return VerifiedPasskeyAssertion(

@@ -16,14 +16,14 @@ extension WebAuthnRelyingParty {
             throw FederateError(.webauthnChallengeMismatch, "the challenge has fewer than 16 bytes")
         }
         let clientData = try CollectedClientData(json: json)
-        guard clientData.type.exactlyEquals(ceremony.clientDataType) else {
+        guard clientData.typeIs(ceremony.clientDataType) else {
             throw FederateError(.webauthnCeremonyMismatch, "the client data's type is not \(ceremony.clientDataType)")
         }
         guard ConstantTime.equals(clientData.challenge, challenge.bytes) else {
             throw FederateError(.webauthnChallengeMismatch, "the client data's challenge is not the one issued")
         }
-        guard configuration.allowedOrigins.contains(where: { $0.exactlyEquals(clientData.origin) }) else {
-            throw FederateError(.webauthnOriginMismatch, "the origin '\(clientData.origin.prefix(100))' is not an allowed origin")
+        guard clientData.originIsOne(of: configuration.allowedOrigins) else {
+            throw FederateError(.webauthnOriginMismatch, "the origin '\(clientData.originText.prefix(100))' is not an allowed origin")
         }
         if clientData.crossOrigin || clientData.topOrigin != nil {
             guard let top = clientData.topOrigin, configuration.allowedTopOrigins.contains(where: { $0.exactlyEquals(top) }) else {
@@ -41,7 +41,9 @@ extension WebAuthnRelyingParty {
         }
         guard data.userPresent else { throw FederateError(.webauthnUserPresence, "the user was not present (UP is not set)") }
         if configuration.userVerification == .required || challenge.userVerification == .required {
-            guard data.userVerified else { throw FederateError(.webauthnUserVerification, "user verification was required (UV is not set)") }
+            guard data.userVerified else {
+                throw FederateError(.webauthnUserVerification, "user verification was required (UV is not set)")
+            }
         }
         guard data.backupEligible || !data.backupState else {
             throw FederateError(.webauthnBackupState, "the backup state (BS) is set without backup eligibility (BE)")
@@ -50,7 +52,7 @@ extension WebAuthnRelyingParty {
 
     /// Consumes the challenge: the first successful verification of it only.
     func consume(_ challenge: WebAuthnChallenge) async throws(FederateError) {
-        let key = "webauthn:" + Base64URL.encode(Array(SHA256.hash(data: challenge.bytes)))
+        let key = SHA256.hash(data: challenge.bytes).withUnsafeBytes { "webauthn:" + Base64URL.encode($0) }
         let now = clock.now
         guard try await replayStore.consume(key, expiresAt: max(challenge.expiresAt, now), now: now) else {
             throw FederateError(.webauthnChallengeReplayed, "this challenge was already used")

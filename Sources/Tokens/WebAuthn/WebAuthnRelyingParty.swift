@@ -78,7 +78,8 @@ public struct WebAuthnRelyingParty: Sendable {
     }
 
     /// A fresh challenge of 32 random bytes for `ceremony`.
-    private func issue(_ ceremony: WebAuthnCeremony, userVerification: WebAuthnUserVerification?, userHandle: [UInt8]?) -> WebAuthnChallenge {
+    private func issue(_ ceremony: WebAuthnCeremony, userVerification: WebAuthnUserVerification?, userHandle: [UInt8]?) -> WebAuthnChallenge
+    {
         let now = clock.now
         let required = configuration.userVerification == .required || userVerification == .required
         return WebAuthnChallenge(

@@ -50,7 +50,9 @@ public struct SoftwarePasskey: Sendable {
     }
 
     /// An RS256 passkey of `bits` (1024 allowed, to test its refusal).
-    public static func rsa(bits: Int = 2048, credentialID: [UInt8]? = nil, userHandle: [UInt8] = Array("user-1".utf8)) throws -> SoftwarePasskey {
+    public static func rsa(
+        bits: Int = 2048, credentialID: [UInt8]? = nil, userHandle: [UInt8] = Array("user-1".utf8)
+    ) throws -> SoftwarePasskey {
         let key = try _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: bits))
         return SoftwarePasskey(key: .rsa(key), credentialID: credentialID, userHandle: userHandle)
     }
@@ -69,9 +71,14 @@ public struct SoftwarePasskey: Sendable {
         switch key {
         case .p256(let key):
             let raw = Array(key.publicKey.rawRepresentation)
-            return .pairs([(.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)), (.int(-2), .bytes(Array(raw[0..<32]))), (.int(-3), .bytes(Array(raw[32...])))])
+            return .pairs([
+                (.int(1), .int(2)), (.int(3), .int(-7)), (.int(-1), .int(1)), (.int(-2), .bytes(Array(raw[0..<32]))),
+                (.int(-3), .bytes(Array(raw[32...]))),
+            ])
         case .ed25519(let key):
-            return .pairs([(.int(1), .int(1)), (.int(3), .int(-8)), (.int(-1), .int(6)), (.int(-2), .bytes(Array(key.publicKey.rawRepresentation)))])
+            return .pairs([
+                (.int(1), .int(1)), (.int(3), .int(-8)), (.int(-1), .int(6)), (.int(-2), .bytes(Array(key.publicKey.rawRepresentation))),
+            ])
         case .rsa(let key):
             let primitives = try? key.publicKey.getKeyPrimitives()
             return .pairs([
@@ -126,9 +133,12 @@ public struct SoftwarePasskey: Sendable {
         } else {
             statement = .map([])
         }
-        let attestation = TestCBOR.pairs([(.text("fmt"), .text(ceremony.format)), (.text("attStmt"), statement), (.text("authData"), .bytes(authData))])
+        let attestation = TestCBOR.pairs([
+            (.text("fmt"), .text(ceremony.format)), (.text("attStmt"), statement), (.text("authData"), .bytes(authData)),
+        ])
         let id = base64URL(ceremony.responseCredentialID ?? credentialID)
-        let text = #"{"id":"\#(id)","rawId":"\#(id)","type":"public-key","response":{"clientDataJSON":"\#(base64URL(clientData))","attestationObject":"\#(base64URL(ceremony.attestationObject ?? attestation.encoded))","transports":["internal","hybrid"]},"clientExtensionResults":{},"authenticatorAttachment":"platform"}"#
+        let text =
+            #"{"id":"\#(id)","rawId":"\#(id)","type":"public-key","response":{"clientDataJSON":"\#(base64URL(clientData))","attestationObject":"\#(base64URL(ceremony.attestationObject ?? attestation.encoded))","transports":["internal","hybrid"]},"clientExtensionResults":{},"authenticatorAttachment":"platform"}"#
         return Array(text.utf8)
     }
 
@@ -139,7 +149,8 @@ public struct SoftwarePasskey: Sendable {
         let signature = ceremony.signature ?? sign(authData + Array(SHA256.hash(data: clientData)))
         let id = base64URL(ceremony.responseCredentialID ?? credentialID)
         let handle = ceremony.userHandle.map { #""\#(base64URL($0))""# } ?? "null"
-        let text = #"{"id":"\#(id)","rawId":"\#(id)","type":"public-key","response":{"clientDataJSON":"\#(base64URL(clientData))","authenticatorData":"\#(base64URL(authData))","signature":"\#(base64URL(signature))","userHandle":\#(handle)},"clientExtensionResults":{}}"#
+        let text =
+            #"{"id":"\#(id)","rawId":"\#(id)","type":"public-key","response":{"clientDataJSON":"\#(base64URL(clientData))","authenticatorData":"\#(base64URL(authData))","signature":"\#(base64URL(signature))","userHandle":\#(handle)},"clientExtensionResults":{}}"#
         return Array(text.utf8)
     }
 }
@@ -187,11 +198,14 @@ public struct PasskeyCeremony: Sendable {
     /// A registration (`webauthn.create`, UP, UV and AT) on `origin` for `rpID`.
     public static func registration(challenge: [UInt8], origin: String, rpID: String) -> PasskeyCeremony {
         PasskeyCeremony(
-            type: "webauthn.create", challenge: challenge, origin: origin, rpID: rpID, flags: SoftwarePasskey.up | SoftwarePasskey.uv | SoftwarePasskey.at)
+            type: "webauthn.create", challenge: challenge, origin: origin, rpID: rpID,
+            flags: SoftwarePasskey.up | SoftwarePasskey.uv | SoftwarePasskey.at)
     }
 
     /// An authentication (`webauthn.get`, UP and UV) on `origin` for `rpID`, counter `signCount`.
-    public static func authentication(challenge: [UInt8], origin: String, rpID: String, signCount: UInt32 = 0, userHandle: [UInt8]? = nil) -> PasskeyCeremony {
+    public static func authentication(
+        challenge: [UInt8], origin: String, rpID: String, signCount: UInt32 = 0, userHandle: [UInt8]? = nil
+    ) -> PasskeyCeremony {
         PasskeyCeremony(
             type: "webauthn.get", challenge: challenge, origin: origin, rpID: rpID, flags: SoftwarePasskey.up | SoftwarePasskey.uv,
             signCount: signCount, userHandle: userHandle)

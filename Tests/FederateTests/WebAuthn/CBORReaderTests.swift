@@ -135,9 +135,11 @@ struct CBORReaderTests {
     /// or a typed error: nothing traps.
     @Test func everyTruncationAndByteFlipOfAnAttestationObjectIsHandled() {
         let passkey = SoftwarePasskey.es256()
-        let ceremony = PasskeyCeremony.registration(challenge: Array(repeating: 7, count: 32), origin: "https://example.com", rpID: "example.com")
+        let ceremony = PasskeyCeremony.registration(
+            challenge: Array(repeating: 7, count: 32), origin: "https://example.com", rpID: "example.com")
         let authData = passkey.authenticatorData(ceremony)
-        let object = TestCBOR.pairs([(.text("fmt"), .text("none")), (.text("attStmt"), .map([])), (.text("authData"), .bytes(authData))]).encoded
+        let object = TestCBOR.pairs([(.text("fmt"), .text("none")), (.text("attStmt"), .map([])), (.text("authData"), .bytes(authData))])
+            .encoded
         #expect(code(object) == nil)
         for end in 0..<object.count {
             #expect(code(Array(object[0..<end])) == .cborTruncated)

@@ -45,16 +45,18 @@ struct WebAuthnAuthenticationTests {
         #expect(try await refusal(passkey, stored: stored) { $0.signature = [0x30, 0x00] } == .webauthnSignature)
         #expect(try await refusal(passkey, stored: stored) { $0.signature = SoftwarePasskey.es256().sign([1]) } == .webauthnSignature)
         // ES256 as IEEE P1363 (r || s), not DER: refused.
-        #expect(try await refusal(passkey, stored: stored) { c in
-            let der = passkey.sign(passkey.authenticatorData(c) + Array(SHA256.hash(data: passkey.clientDataJSON(c))))
-            c.signature = (try? P256.Signing.ECDSASignature(derRepresentation: der)).map { Array($0.rawRepresentation) }
-        } == .webauthnSignature)
+        #expect(
+            try await refusal(passkey, stored: stored) { c in
+                let der = passkey.sign(passkey.authenticatorData(c) + Array(SHA256.hash(data: passkey.clientDataJSON(c))))
+                c.signature = (try? P256.Signing.ECDSASignature(derRepresentation: der)).map { Array($0.rawRepresentation) }
+            } == .webauthnSignature)
         // Signed over other client data than the one sent.
-        #expect(try await refusal(passkey, stored: stored) { c in
-            var other = c
-            other.origin = "https://evil.example"
-            c.signature = passkey.sign(passkey.authenticatorData(c) + Array(SHA256.hash(data: passkey.clientDataJSON(other))))
-        } == .webauthnSignature)
+        #expect(
+            try await refusal(passkey, stored: stored) { c in
+                var other = c
+                other.origin = "https://evil.example"
+                c.signature = passkey.sign(passkey.authenticatorData(c) + Array(SHA256.hash(data: passkey.clientDataJSON(other))))
+            } == .webauthnSignature)
         let ed = SoftwarePasskey.ed25519()
         let edStored = try await registered(ed)
         #expect(try await refusal(ed, stored: edStored) { $0.signature = Array(repeating: 0, count: 64) } == .webauthnSignature)
@@ -90,7 +92,9 @@ struct WebAuthnAuthenticationTests {
         #expect(try await refusal(passkey, stored: stored) { $0.flags |= SoftwarePasskey.at } == .webauthnMalformed)
         #expect(try await refusal(passkey, stored: stored) { $0.flags = SoftwarePasskey.up } == nil)
         // Reauthentication: the challenge requires UV.
-        #expect(try await refusal(passkey, stored: stored, userVerification: .required) { $0.flags = SoftwarePasskey.up } == .webauthnUserVerification)
+        #expect(
+            try await refusal(passkey, stored: stored, userVerification: .required) { $0.flags = SoftwarePasskey.up }
+                == .webauthnUserVerification)
         let strict = try WebAuthnHarness(
             configuration: WebAuthnConfiguration(relyingPartyID: "example.com", relyingPartyName: "Example", userVerification: .required))
         #expect(try await refusal(passkey, stored: stored, harness: strict) { $0.flags = SoftwarePasskey.up } == .webauthnUserVerification)
@@ -106,7 +110,17 @@ struct WebAuthnAuthenticationTests {
         #expect(try await refusal(passkey, stored: stored) { $0.userHandle = Array("user-2".utf8) } == .webauthnUserHandleMismatch)
         #expect(try await refusal(passkey, stored: stored) { $0.userHandle = nil } == nil)
         #expect(try await refusal(passkey, stored: stored) { $0.responseCredentialID = [1, 2, 3] } == .webauthnCredentialIDMismatch)
-        #expect(try await refusal(passkey, stored: stored) { $0.responseCredentialID = Array(repeating: 1, count: 1024) } == .webauthnCredentialIDTooLong)
+        #expect(
+            try await refusal(passkey, stored: stored) { $0.responseCredentialID = Array(repeating: 1, count: 1024) }
+                == .webauthnCredentialIDTooLong)
+    }
+
+    @Test func aStoredKeyMustStillBeAnAllowedAlgorithm() async throws {
+        let passkey = SoftwarePasskey.es256()
+        let stored = try await registered(passkey)
+        let edDSAOnly = try WebAuthnHarness(
+            configuration: WebAuthnConfiguration(relyingPartyID: "example.com", relyingPartyName: "Example", algorithms: [.edDSA]))
+        #expect(try await refusal(passkey, stored: stored, harness: edDSAOnly) == .webauthnUnsupportedAlgorithm)
     }
 
     @Test func challengeIsSingleUse() async throws {
@@ -115,24 +129,31 @@ struct WebAuthnAuthenticationTests {
         let stored = try await registered(passkey)
         let options = harness.party.authenticationOptions()
         let response = try WebAuthnAuthenticationResponse(
-            json: passkey.assertionJSON(.authentication(challenge: options.challenge.bytes, origin: WebAuthnHarness.origin, rpID: WebAuthnHarness.rpID)))
+            json: passkey.assertionJSON(
+                .authentication(challenge: options.challenge.bytes, origin: WebAuthnHarness.origin, rpID: WebAuthnHarness.rpID)))
         _ = try await harness.party.verifyAuthentication(response, challenge: options.challenge, passkey: stored)
-        #expect(await refusalCode { try await harness.party.verifyAuthentication(response, challenge: options.challenge, passkey: stored) } == .webauthnChallengeReplayed)
+        #expect(
+            await refusalCode { try await harness.party.verifyAuthentication(response, challenge: options.challenge, passkey: stored) }
+                == .webauthnChallengeReplayed)
         let registration = harness.party.registrationOptions(for: WebAuthnHarness.user)
-        #expect(await refusalCode { try await harness.party.verifyAuthentication(response, challenge: registration.challenge, passkey: stored) } == .webauthnCeremonyMismatch)
+        #expect(
+            await refusalCode { try await harness.party.verifyAuthentication(response, challenge: registration.challenge, passkey: stored) }
+                == .webauthnCeremonyMismatch)
     }
 
     @Test func hostileAuthenticatorData() async throws {
         let passkey = SoftwarePasskey.es256()
         let stored = try await registered(passkey)
-        #expect(try await refusal(passkey, stored: stored) { c in
-            c.flags |= SoftwarePasskey.ed
-            c.extensions = [UInt8](repeating: 0xA1, count: 10_000)
-        } == .cborTooDeep)
-        #expect(try await refusal(passkey, stored: stored) { c in
-            c.flags |= SoftwarePasskey.ed
-            c.extensions = [0xBF, 0xFF]
-        } == .cborIndefiniteLength)
+        #expect(
+            try await refusal(passkey, stored: stored) { c in
+                c.flags |= SoftwarePasskey.ed
+                c.extensions = [UInt8](repeating: 0xA1, count: 10_000)
+            } == .cborTooDeep)
+        #expect(
+            try await refusal(passkey, stored: stored) { c in
+                c.flags |= SoftwarePasskey.ed
+                c.extensions = [0xBF, 0xFF]
+            } == .cborIndefiniteLength)
         #expect(try await refusal(passkey, stored: stored) { $0.extensions = [0xA0] } == .webauthnMalformed)
         // Truncated authenticator data, at every length below the header's 37 bytes.
         for length in 0..<37 {

@@ -24,7 +24,8 @@ struct WebAuthnConfigurationTests {
     }
 
     @Test func developmentOnLocalhostIsExpressible() throws {
-        let local = try WebAuthnConfiguration(relyingPartyID: "localhost", relyingPartyName: "Dev", allowedOrigins: ["http://localhost:8080"])
+        let local = try WebAuthnConfiguration(
+            relyingPartyID: "localhost", relyingPartyName: "Dev", allowedOrigins: ["http://localhost:8080"])
         #expect(local.allowedOrigins == ["http://localhost:8080"])
         #expect(refusal("example.com", origins: ["http://example.com"]) == .invalidConfiguration)
         #expect(refusal("localhost", origins: ["http://localhost:0"]) == .invalidConfiguration)
@@ -32,13 +33,17 @@ struct WebAuthnConfigurationTests {
     }
 
     @Test func theRPIDIsADomainAndOriginsLieWithinIt() {
-        for bad in ["", "127.0.0.1", "10.1", "::1", "[::1]", "com", "example..com", ".example.com", "example.com.", "Example.com", "exa mple.com"] {
+        for bad in [
+            "", "127.0.0.1", "10.1", "::1", "[::1]", "com", "example..com", ".example.com", "example.com.", "Example.com", "exa mple.com",
+        ] {
             #expect(refusal(bad) == .invalidConfiguration, "\(bad)")
         }
         #expect(refusal("example.com", origins: ["https://login.example.com", "https://example.com:8443"]) == nil)
         for bad in [
-            "https://evilexample.com", "https://example.com.evil.com", "https://example.org", "https://example.com/", "https://example.com/path",
-            "https://user@example.com", "ftp://example.com", "https://EXAMPLE.com", "https://example.com:", "https://example.com:08443", "https://",
+            "https://evilexample.com", "https://example.com.evil.com", "https://example.org", "https://example.com/",
+            "https://example.com/path",
+            "https://user@example.com", "ftp://example.com", "https://EXAMPLE.com", "https://example.com:", "https://example.com:08443",
+            "https://",
         ] {
             #expect(refusal("example.com", origins: [bad]) == .invalidConfiguration, "\(bad)")
         }
@@ -58,7 +63,9 @@ struct WebAuthnConfigurationTests {
         #expect(json["rp"] == ["id": "example.com", "name": "Example"])
         #expect(json["user"] == ["id": .string(Base64URL.encode(Array("user-1".utf8))), "name": "ada@example.com", "displayName": "Ada"])
         #expect(
-            json["pubKeyCredParams"] == [["type": "public-key", "alg": -7], ["type": "public-key", "alg": -8], ["type": "public-key", "alg": -257]])
+            json["pubKeyCredParams"] == [
+                ["type": "public-key", "alg": -7], ["type": "public-key", "alg": -8], ["type": "public-key", "alg": -257],
+            ])
         #expect(json["excludeCredentials"] == [["type": "public-key", "id": "AQID", "transports": ["usb"]]])
         #expect(json["authenticatorSelection"] == ["residentKey": "required", "requireResidentKey": true, "userVerification": "preferred"])
         #expect(json["attestation"] == "none")

@@ -19,7 +19,9 @@ struct WebAuthnHarness {
     }
 
     static let user: WebAuthnUser = {
-        do { return try WebAuthnUser(id: Array("user-1".utf8), name: "ada@example.com", displayName: "Ada") } catch { fatalError("\(error)") }
+        do { return try WebAuthnUser(id: Array("user-1".utf8), name: "ada@example.com", displayName: "Ada") } catch {
+            fatalError("\(error)")
+        }
     }()
 
     /// Registers `passkey` after `change` adjusts the ceremony (and `options` the challenge kept).
