@@ -36,6 +36,9 @@ public struct JWTVerifier: Sendable {
     package private(set) var metrics: VerificationMetrics?
     /// The headers of tokens this verifier accepted, shared by its copies.
     let headers = JOSEHeaderCache()
+    /// The verdicts of tokens this verifier accepted, when it remembers them
+    /// (``caching(_:as:observability:)``), shared by its copies.
+    private(set) var cache: VerifiedTokenCache?
     /// The rules' explicit-type checks, run on the header before any key is looked up.
     private let typeRules: [ExplicitTypeRule]
     /// ``rules`` without those type checks, run once the signature verified: a type check
@@ -94,6 +97,19 @@ public struct JWTVerifier: Sendable {
         return copy
     }
 
+    /// This verifier, remembering the tokens it accepts as `configuration` says, in a cache of its
+    /// own (counted as `kind` in `observability`); `configuration` disabled: none.
+    package func caching(
+        _ configuration: VerifiedTokenCacheConfiguration, as kind: TokenKind, observability: Observability
+    ) -> JWTVerifier {
+        var copy = self
+        copy.cache =
+            configuration.isEnabled
+            ? VerifiedTokenCache(configuration: configuration, metrics: VerifiedTokenCacheMetrics(kind: kind, observability: observability))
+            : nil
+        return copy
+    }
+
     /// Verifies `token` at the `clock`'s time. Throws ``FederateError``.
     ///
     /// The token is parsed once; on an unknown `kid` the key provider is asked once for a
@@ -145,6 +161,7 @@ public struct JWTVerifier: Sendable {
         let jws: CompactJWS
         switch input {
         case .token(let token):
+            if let cache, cache.admits(length: token.utf8.count) { return try await verify(token, rememberingIn: cache) }
             jws = try parse(token)
         case .parsed(let parsed):
             try parsed.check(limits)
@@ -152,6 +169,40 @@ public struct JWTVerifier: Sendable {
             jws = parsed
         }
         return try await check(jws)
+    }
+
+    /// Verifies `token` through `cache`: a token accepted before, with the key set it verified
+    /// with still current, skips the parse and the signature and is held to the claim rules
+    /// again, at this instant; any other is verified in full and, when accepted, remembered.
+    /// The verdict is the full pipeline's: the steps skipped are functions of the token's bytes
+    /// and the key set alone (which the entry's digest and key-set identity pin down).
+    private nonisolated(nonsending) func verify(
+        _ token: String, rememberingIn cache: VerifiedTokenCache
+    ) async throws(FederateError)
+        -> VerifiedJWT
+    {
+        let digest = TokenDigest(token)
+        if let entry = cache.entry(for: digest) {
+            // The key set is read only for a token that parsed before, as the full path reads it
+            // after the parse: a malformed token is refused as malformed, whatever the keys.
+            if try await keys.keySet().identity == entry.keySet {
+                cache.countHit()
+                do throws(FederateError) {
+                    try rulesAfterSignature.check(entry.token, context: ClaimContext(now: clock.now, clockTolerance: clockTolerance))
+                } catch {
+                    cache.remove(digest)
+                    throw error
+                }
+                return entry.token
+            }
+            cache.remove(digest)
+        }
+        cache.countMiss()
+        let jws = try parse(token)
+        let (signature, keySet) = try await keys.verifySignatureWithKeySet(of: jws, with: self.signature)
+        let verified = try accept(jws, signature: signature)
+        cache.insert(VerifiedTokenCache.Entry(token: verified, keySet: keySet), for: digest, length: token.utf8.count)
+        return verified
     }
 
     /// Parses `token` under this verifier's limits, its header looked up in ``headers``.
@@ -196,12 +247,20 @@ extension KeySetProvider {
     package nonisolated(nonsending) func verifySignature(
         of jws: CompactJWS, with verifier: JWSSignatureVerifier
     ) async throws(FederateError) -> JWSSignatureVerifier.Result {
+        try await verifySignatureWithKeySet(of: jws, with: verifier).result
+    }
+
+    /// ``verifySignature(of:with:)``, also naming the key set that verified it
+    /// (`JSONWebKeySet.identity`): what a cached verdict is valid with.
+    package nonisolated(nonsending) func verifySignatureWithKeySet(
+        of jws: CompactJWS, with verifier: JWSSignatureVerifier
+    ) async throws(FederateError) -> (result: JWSSignatureVerifier.Result, keySet: UInt64) {
         let keySet = try await keySet()
         do throws(FederateError) {
-            return try verifier.verify(jws, keySet: keySet)
+            return (try verifier.verify(jws, keySet: keySet), keySet.identity)
         } catch  where error.code == .unknownKey {
             guard let refreshed = try await refreshedKeySet(after: keySet) else { throw error }
-            return try verifier.verify(jws, keySet: refreshed)
+            return (try verifier.verify(jws, keySet: refreshed), refreshed.identity)
         }
     }
 }
