@@ -253,39 +253,33 @@ private struct Segments {
     }
 }
 
-/// The digests of recently evicted tokens, oldest forgotten first: 2Q's "A1out" list, which
+/// The digests of recently evicted tokens, the oldest forgotten first: 2Q's "A1out" list, which
 /// lets a token whose uses are further apart than probation is long still reach the protected
 /// segment on its next use. Digests only, no verdicts: a ghost is never a hit.
 struct GhostDigests {
-    private var ring: [TokenDigest?]
+    private var ring: [TokenDigest] = []
     private var next = 0
     private var members: Set<TokenDigest> = []
+    private let capacity: Int
 
     init(capacity: Int) {
-        ring = []
-        ring.reserveCapacity(min(capacity, 1024))
         self.capacity = capacity
     }
 
-    private let capacity: Int
-
     /// Remembers `digest`, forgetting the oldest when full.
     mutating func insert(_ digest: TokenDigest) {
-        guard capacity > 0, !members.contains(digest) else { return }
+        guard capacity > 0, members.insert(digest).inserted else { return }
         if ring.count < capacity {
             ring.append(digest)
         } else {
-            if let oldest = ring[next] { members.remove(oldest) }
+            members.remove(ring[next])
             ring[next] = digest
             next = (next + 1) % capacity
         }
-        members.insert(digest)
     }
 
-    /// Forgets `digest`; whether it was remembered.
+    /// Forgets `digest`; whether it was remembered. (Its place in the ring is reused in turn.)
     mutating func remove(_ digest: TokenDigest) -> Bool {
-        guard members.remove(digest) != nil else { return false }
-        // Its slot in the ring stays until overwritten; `members` decides.
-        return true
+        members.remove(digest) != nil
     }
 }
