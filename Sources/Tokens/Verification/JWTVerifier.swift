@@ -45,6 +45,9 @@ public struct JWTVerifier: Sendable {
     /// already passed on this very header (``checkHeader(of:)`` runs on every path), and
     /// running it again could only pass again.
     private let rulesAfterSignature: ClaimRules
+    /// The rules a verified-token cache hit runs again: ``rulesAfterSignature`` less those whose
+    /// verdict cannot change for the same bytes (`TimeIndependentClaimRule`).
+    private let rulesOnHit: ClaimRules
 
     /// A verifier applying `rules` to tokens signed with one of `allowedAlgorithms`.
     public init(
@@ -57,6 +60,7 @@ public struct JWTVerifier: Sendable {
         self.keys = keys
         self.typeRules = rules.rules.compactMap { $0 as? ExplicitTypeRule }
         self.rulesAfterSignature = ClaimRules(rules.rules.filter { !($0 is ExplicitTypeRule) })
+        self.rulesOnHit = ClaimRules(rules.rules.filter { !($0 is ExplicitTypeRule) && !($0 is any TimeIndependentClaimRule) })
         self.clockTolerance = clockTolerance
         self.clock = clock
         self.requiresKeyID = requiresKeyID
@@ -172,8 +176,10 @@ public struct JWTVerifier: Sendable {
     }
 
     /// Verifies `token` through `cache`: a token accepted before, with the key set it verified
-    /// with still current, skips the parse and the signature and is held to the claim rules
-    /// again, at this instant; any other is verified in full and, when accepted, remembered.
+    /// with still current, skips the parse, the signature and the rules that depend on its
+    /// bytes alone, and is held to every other claim rule again (`exp`, `nbf`, `iat`,
+    /// `auth_time`, a rule of the caller's own), at this instant; any other token is verified
+    /// in full and, when accepted, remembered.
     /// The verdict is the full pipeline's: the steps skipped are functions of the token's bytes
     /// and the key set alone (which the entry's digest and key-set identity pin down).
     private nonisolated(nonsending) func verify(
@@ -188,7 +194,7 @@ public struct JWTVerifier: Sendable {
             if try await keys.keySet().identity == entry.keySet {
                 cache.countHit()
                 do throws(FederateError) {
-                    try rulesAfterSignature.check(entry.token, context: ClaimContext(now: clock.now, clockTolerance: clockTolerance))
+                    try rulesOnHit.check(entry.token, context: ClaimContext(now: clock.now, clockTolerance: clockTolerance))
                 } catch {
                     cache.remove(digest)
                     throw error

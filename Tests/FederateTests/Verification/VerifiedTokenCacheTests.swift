@@ -53,6 +53,22 @@ import Testing
         #expect(Self.verifier(cache: .disabled).plain.cache == nil)
     }
 
+    /// A rule of the caller's own, counting its runs.
+    final class CountingRule: ClaimRule {
+        let runs = Mutex(0)
+        func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError) { runs.withLock { $0 += 1 } }
+    }
+
+    @Test func aHitRunsTheCallersOwnRulesAgain() async throws {
+        let rule = CountingRule()
+        let verifier = IDTokenVerifier(
+            policy: Fixtures.policy { $0.additionalRules = [rule] }, keys: Fixtures.keySet, observability: .disabled)
+        let token = Fixtures.token()
+        for _ in 0..<3 { _ = try await verifier.verify(token) }
+        #expect(try Self.statistics(verifier).hits == 2)
+        #expect(rule.runs.withLock { $0 } == 3)
+    }
+
     @Test func aCachedTokenIsRefusedOnceTheClockPassesItsExpiry() async throws {
         let time = TestClock()
         let verifier = Self.verifier(clock: time.clock)

@@ -8,7 +8,8 @@
 ///   in one byte, even as canonically equivalent Unicode, are two entries), in one verifier's
 ///   own cache;
 /// - a hit runs the verifier's claim rules again at the clock's current time (`exp`, `nbf`,
-///   `iat` with the verifier's tolerance, and every other rule), and counts only while the key
+///   `iat`, `auth_time` with the verifier's tolerance, and any rule of your own; not the
+///   built-in ones that read only the token's bytes), and counts only while the key
 ///   set the signature was checked with is still the current one: a rotation or any refresh of
 ///   the key set makes each cached token verify in full once more;
 /// - a refusal is never cached; a DPoP proof is checked on every request (only the token's
