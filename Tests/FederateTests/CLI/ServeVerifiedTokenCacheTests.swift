@@ -23,18 +23,19 @@ import Testing
         #expect(try Self.configuration(["verified_token_cache": ["entries": 20_000]]).verifiedTokenCache.maximumEntries == 20_000)
     }
 
-    @Test(arguments: [
-        (JSONValue.string("yes"), "verified_token_cache is true, false or"),
-        (.integer(100), "verified_token_cache is true, false or"),
-        (["entries": 0], "verified_token_cache.entries is a whole number from 1"),
-        (["entries": -5], "verified_token_cache.entries is a whole number from 1"),
-        (["entries": 1.5], "verified_token_cache.entries is a whole number from 1"),
-        (["entries": "100"], "verified_token_cache.entries is a whole number from 1"),
-        (["entries": 20_000_000], "verified_token_cache.entries is a whole number from 1"),
-        (["max_token_bytes": 100], "verified_token_cache.max_token_bytes is a whole number from 256"),
-        (["max_bytes": 10], "verified_token_cache.max_bytes is a whole number from 4096"),
-        (["size": 10], "verified_token_cache has no 'size'"),
-    ])
+    static let badValues: [(JSONValue, String)] = {
+        let shape = "verified_token_cache is true, false or"
+        let entries = "verified_token_cache.entries is a whole number from 1"
+        var values: [(JSONValue, String)] = [(.string("yes"), shape), (.integer(100), shape)]
+        let badEntries: [JSONValue] = [.integer(0), .integer(-5), .double(1.5), .string("100"), .integer(20_000_000)]
+        for value in badEntries { values.append((.object(["entries": value]), entries)) }
+        values.append((.object(["max_token_bytes": .integer(100)]), "verified_token_cache.max_token_bytes is a whole number from 256"))
+        values.append((.object(["max_bytes": .integer(10)]), "verified_token_cache.max_bytes is a whole number from 4096"))
+        values.append((.object(["size": .integer(10)]), "verified_token_cache has no 'size'"))
+        return values
+    }()
+
+    @Test(arguments: badValues)
     func badValuesAreRefusedWithATypedError(value: JSONValue, message: String) {
         do {
             _ = try Self.configuration(["verified_token_cache": value])
