@@ -188,10 +188,13 @@ public struct JWTVerifier: Sendable {
         -> VerifiedJWT
     {
         let digest = TokenDigest(token)
+        var current: JSONWebKeySet?
         if let entry = cache.entry(for: digest) {
             // The key set is read only for a token that parsed before, as the full path reads it
             // after the parse: a malformed token is refused as malformed, whatever the keys.
-            if try await keys.keySet().identity == entry.keySet {
+            let keySet = try await keys.keySet()
+            current = keySet
+            if keySet.identity == entry.keySet {
                 cache.countHit()
                 do throws(FederateError) {
                     try rulesOnHit.check(entry.token, context: ClaimContext(now: clock.now, clockTolerance: clockTolerance))
@@ -205,7 +208,8 @@ public struct JWTVerifier: Sendable {
         }
         cache.countMiss()
         let jws = try parse(token)
-        let (signature, keySet) = try await keys.verifySignatureWithKeySet(of: jws, with: self.signature)
+        // The key set read for a stale entry is the one verified with: read once per token.
+        let (signature, keySet) = try await keys.verifySignatureWithKeySet(of: jws, with: self.signature, current: current)
         let verified = try accept(jws, signature: signature)
         cache.insert(VerifiedTokenCache.Entry(token: verified, keySet: keySet), for: digest, length: token.utf8.count)
         return verified
@@ -257,11 +261,13 @@ extension KeySetProvider {
     }
 
     /// ``verifySignature(of:with:)``, also naming the key set that verified it
-    /// (`JSONWebKeySet.identity`): what a cached verdict is valid with.
+    /// (`JSONWebKeySet.identity`): what a cached verdict is valid with. `current` is the key set
+    /// when the caller read it already.
     package nonisolated(nonsending) func verifySignatureWithKeySet(
-        of jws: CompactJWS, with verifier: JWSSignatureVerifier
+        of jws: CompactJWS, with verifier: JWSSignatureVerifier, current: JSONWebKeySet? = nil
     ) async throws(FederateError) -> (result: JWSSignatureVerifier.Result, keySet: UInt64) {
-        let keySet = try await keySet()
+        let keySet: JSONWebKeySet
+        if let current { keySet = current } else { keySet = try await self.keySet() }
         do throws(FederateError) {
             return (try verifier.verify(jws, keySet: keySet), keySet.identity)
         } catch  where error.code == .unknownKey {
