@@ -181,15 +181,15 @@ public struct JWTVerifier: Sendable {
     /// `auth_time`, a rule of the caller's own), at this instant; any other token is verified
     /// in full and, when accepted, remembered.
     /// The verdict is the full pipeline's: the steps skipped are functions of the token's bytes
-    /// and the key set alone (which the entry's digest and key-set identity pin down).
+    /// and the key set alone (which the entry's key and key-set identity pin down).
     private nonisolated(nonsending) func verify(
         _ token: String, rememberingIn cache: VerifiedTokenCache
     ) async throws(FederateError)
         -> VerifiedJWT
     {
-        let digest = TokenDigest(token)
+        let key = TokenKey(token)
         var current: JSONWebKeySet?
-        if let entry = cache.entry(for: digest) {
+        if let entry = cache.entry(for: token, key: key) {
             // The key set is read only for a token that parsed before, as the full path reads it
             // after the parse: a malformed token is refused as malformed, whatever the keys.
             let keySet = try await keys.keySet()
@@ -199,19 +199,19 @@ public struct JWTVerifier: Sendable {
                 do throws(FederateError) {
                     try rulesOnHit.check(entry.token, context: ClaimContext(now: clock.now, clockTolerance: clockTolerance))
                 } catch {
-                    cache.remove(digest)
+                    cache.remove(token, key: key)
                     throw error
                 }
                 return entry.token
             }
-            cache.remove(digest)
+            cache.remove(token, key: key)
         }
         cache.countMiss()
         let jws = try parse(token)
         // The key set read for a stale entry is the one verified with: read once per token.
         let (signature, keySet) = try await keys.verifySignatureWithKeySet(of: jws, with: self.signature, current: current)
         let verified = try accept(jws, signature: signature)
-        cache.insert(VerifiedTokenCache.Entry(token: verified, keySet: keySet), for: digest, length: token.utf8.count)
+        cache.insert(VerifiedTokenCache.Entry(token: verified, keySet: keySet), for: token, key: key)
         return verified
     }
 

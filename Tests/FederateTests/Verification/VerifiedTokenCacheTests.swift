@@ -129,7 +129,7 @@ import Testing
         // "é" precomposed and decomposed: equal as Strings, different bytes, each signed over its own.
         let composed = Fixtures.token(["sub": "jos\u{E9}"])
         let decomposed = Fixtures.token(["sub": "jose\u{301}"])
-        #expect(TokenDigest(composed) != TokenDigest(decomposed))
+        #expect(Array(composed.utf8) != Array(decomposed.utf8))
         let first = try await verifier.verify(composed)
         let second = try await verifier.verify(decomposed)
         #expect(Array(first.subject.utf8) == Array("jos\u{E9}".utf8))
@@ -149,25 +149,41 @@ import Testing
         #expect(await refusalCode { try await verifier.verify(lookAlike) } == .malformedToken)
     }
 
+    @Test func theSignatureAndTheSigningInputMustBothMatch() async throws {
+        let verifier = Self.verifier()
+        let token = Fixtures.token()
+        _ = try await verifier.verify(token)
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        // The same signing input with another signature (a valid token's payload seen in a log,
+        // signature stripped): verified in full, refused.
+        let forged = parts[0] + "." + parts[1] + "." + String(parts[2].dropLast(2)) + (parts[2].hasSuffix("AA") ? "BA" : "AA")
+        #expect(await refusalCode { try await verifier.verify(forged) } == .invalidSignature)
+        // The same signature over another payload: likewise.
+        let other = Fixtures.token(["sub": "mallory"]).split(separator: ".").map(String.init)
+        #expect(await refusalCode { try await verifier.verify(other[0] + "." + other[1] + "." + parts[2]) } == .invalidSignature)
+        #expect(try Self.statistics(verifier).hits == 0)
+        #expect(await refusalCode { try await verifier.verify(token) } == nil)
+        #expect(try Self.statistics(verifier).hits == 1)
+    }
+
     @Test func aFloodOfOneTimeTokensDoesNotPushOutTheRepeatedOnes() async throws {
         // One verified token stands for every entry: the rule under test is the cache's own.
         let entry = VerifiedTokenCache.Entry(token: try await Self.verifier(cache: .disabled).plain.verify(Fixtures.token()), keySet: 1)
         let cache = VerifiedTokenCache(configuration: .init(maximumEntries: 100), metrics: nil)
-        let repeated = (0..<20).map { TokenDigest("repeated-\($0)") }
+        let repeated = (0..<20).map { "header.repeated-\($0).signature-\($0)" }
         var flood = 0
         var repeatedHits = 0
         var repeatedUses = 0
         for round in 0..<50 {
-            for digest in repeated {
+            for token in repeated {
                 repeatedUses += 1
-                if cache.entry(for: digest) != nil { repeatedHits += 1 } else { cache.insert(entry, for: digest, length: 1000) }
+                if cache.use(token, entry) { repeatedHits += 1 }
             }
             // Between two uses of each repeated token, one-time tokens: 50 at first, then twice the
             // cache's size every round, which would push every repeated token out of a plain LRU.
             for _ in 0..<(round == 0 ? 50 : 200) {
                 flood += 1
-                let digest = TokenDigest("one-time-\(flood)")
-                if cache.entry(for: digest) == nil { cache.insert(entry, for: digest, length: 1000) }
+                #expect(!cache.use("header.one-time.flood-\(flood)", entry))
             }
         }
         // Each repeated token misses on its first use only (its second finds it on probation and
@@ -181,21 +197,20 @@ import Testing
     @Test func aTokenReusedFurtherApartThanProbationIsLongStillGetsProtected() async throws {
         let entry = VerifiedTokenCache.Entry(token: try await Self.verifier(cache: .disabled).plain.verify(Fixtures.token()), keySet: 1)
         let cache = VerifiedTokenCache(configuration: .init(maximumEntries: 100), metrics: nil)
-        let repeated = (0..<20).map { TokenDigest("repeated-\($0)") }
+        let repeated = (0..<20).map { "header.repeated-\($0).signature-\($0)" }
         var flood = 0
         var hits = 0
         var uses = 0
         for _ in 0..<30 {
-            for digest in repeated {
+            for token in repeated {
                 uses += 1
-                if cache.entry(for: digest) != nil { hits += 1 } else { cache.insert(entry, for: digest, length: 1000) }
+                if cache.use(token, entry) { hits += 1 }
             }
             // 150 one-time tokens between two uses: each repeated token is evicted from
             // probation before its second use, and remembered as evicted.
             for _ in 0..<150 {
                 flood += 1
-                let digest = TokenDigest("one-time-\(flood)")
-                if cache.entry(for: digest) == nil { cache.insert(entry, for: digest, length: 1000) }
+                #expect(!cache.use("header.one-time.flood-\(flood)", entry))
             }
         }
         // Two misses each (first use; second, back from eviction, straight to protected), then hits.
@@ -206,9 +221,9 @@ import Testing
     @Test func theByteBudgetAndTheTokenSizeLimitBoundTheCache() async throws {
         let entry = VerifiedTokenCache.Entry(token: try await Self.verifier(cache: .disabled).plain.verify(Fixtures.token()), keySet: 1)
         let cache = VerifiedTokenCache(
-            configuration: .init(maximumEntries: 1000, maximumBytes: 10 * (1000 + 256), maximumTokenBytes: 2000), metrics: nil)
-        for index in 0..<50 { cache.insert(entry, for: TokenDigest("t\(index)"), length: 1000) }
-        #expect(cache.statistics.entries == 10 && cache.statistics.bytes == 10 * 1256)
+            configuration: .init(maximumEntries: 1000, maximumBytes: 10 * (2 * 1000 + 256), maximumTokenBytes: 2000), metrics: nil)
+        for index in 0..<50 { _ = cache.use(String(repeating: "x", count: 992) + "." + String(format: "%04d", index) + "sig", entry) }
+        #expect(cache.statistics.entries == 10 && cache.statistics.bytes == 10 * 2256)
         #expect(cache.admits(length: 2000) && !cache.admits(length: 2001))
         // A verifier does not remember a token longer than its limit.
         let verifier = Self.verifier(cache: .init(maximumTokenBytes: 256))
@@ -261,5 +276,15 @@ import Testing
 
 extension IDToken {
     /// What the cache counts for `token`'s entry.
-    fileprivate func bytes(_ token: String) -> Int { token.utf8.count + VerifiedTokenCacheConfiguration.entryOverheadBytes }
+    fileprivate func bytes(_ token: String) -> Int { VerifiedTokenCache.cost(length: token.utf8.count) }
+}
+
+extension VerifiedTokenCache {
+    /// Looks `token` up as a verifier would, inserting `entry` on a miss; whether it was a hit.
+    fileprivate func use(_ token: String, _ entry: Entry) -> Bool {
+        let key = TokenKey(token)
+        if self.entry(for: token, key: key) != nil { return true }
+        insert(entry, for: token, key: key)
+        return false
+    }
 }

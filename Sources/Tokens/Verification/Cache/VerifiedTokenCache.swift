@@ -1,9 +1,9 @@
 import CoreMetrics
 import Synchronization
 
-/// The tokens one verifier accepted recently, by the SHA-256 of their exact bytes
-/// (``TokenDigest``), each with the key set its signature was checked with; sized and switched
-/// by a ``VerifiedTokenCacheConfiguration``.
+/// The tokens one verifier accepted recently, by their exact bytes (``TokenKey``: the SHA-256
+/// of the signature, the signing input kept and compared), each with the key set its signature
+/// was checked with; sized and switched by a ``VerifiedTokenCacheConfiguration``.
 ///
 /// Segmented LRU: a new token enters the probationary segment; presented again while there, it
 /// moves to the protected segment (at most four fifths of the entries), whose least recently
@@ -50,11 +50,16 @@ final class VerifiedTokenCache: Sendable {
     /// Whether a token of `length` bytes may be remembered (a longer one is not even looked up).
     func admits(length: Int) -> Bool { length <= configuration.maximumTokenBytes }
 
-    /// The entry of `digest`, if any, marked as used (promoted to the protected segment when
-    /// it was on probation). The caller counts the outcome (``countHit()``, ``countMiss()``)
-    /// once it has checked the entry's key set.
-    func entry(for digest: TokenDigest) -> Entry? {
-        state.withLock { $0.lookUp(digest) }
+    /// What an entry of a token `length` bytes long counts against
+    /// ``VerifiedTokenCacheConfiguration/maximumBytes``: its signing input (kept), its parsed
+    /// header and claims (never longer than the token), and the entry's own bookkeeping.
+    static func cost(length: Int) -> Int { 2 * length + VerifiedTokenCacheConfiguration.entryOverheadBytes }
+
+    /// The entry of exactly `token` (whose key is `key`), if any, marked as used (promoted to
+    /// the protected segment when it was on probation). The caller counts the outcome
+    /// (``countHit()``, ``countMiss()``) once it has checked the entry's key set.
+    func entry(for token: String, key: TokenKey) -> Entry? {
+        key.withSigningInput(of: token) { input in state.withLock { $0.lookUp(key.digest, input) } }
     }
 
     /// Counts a token answered from the cache.
@@ -69,15 +74,17 @@ final class VerifiedTokenCache: Sendable {
         metrics?.misses.increment()
     }
 
-    /// Remembers `entry` for a token of `length` bytes.
-    func insert(_ entry: Entry, for digest: TokenDigest, length: Int) {
-        let evicted = state.withLock { $0.insert(entry, for: digest, cost: length + VerifiedTokenCacheConfiguration.entryOverheadBytes) }
+    /// Remembers `entry` for `token` (whose key is `key`).
+    func insert(_ entry: Entry, for token: String, key: TokenKey) {
+        let input = key.withSigningInput(of: token) { Array($0) }
+        let cost = Self.cost(length: token.utf8.count)
+        let evicted = state.withLock { $0.insert(entry, for: key.digest, signingInput: input, cost: cost) }
         if evicted > 0 { metrics?.evictions.increment(by: Int64(evicted)) }
     }
 
-    /// Forgets `digest`: a cached token the rules now refuse (expired), or whose key set changed.
-    func remove(_ digest: TokenDigest) {
-        state.withLock { $0.remove(digest) }
+    /// Forgets `token`: a cached token the rules now refuse (expired), or whose key set changed.
+    func remove(_ token: String, key: TokenKey) {
+        key.withSigningInput(of: token) { input in state.withLock { $0.remove(key.digest, input) } }
     }
 
     /// The counts so far.
@@ -93,6 +100,8 @@ final class VerifiedTokenCache: Sendable {
 private struct Segments {
     struct Node {
         var digest: TokenDigest
+        /// The token's signing input, compared byte for byte on every lookup.
+        var signingInput: [UInt8]
         var entry: VerifiedTokenCache.Entry?
         var cost: Int
         var protected: Bool
@@ -126,8 +135,14 @@ private struct Segments {
         ghosts = GhostDigests(capacity: configuration.maximumEntries)
     }
 
-    mutating func lookUp(_ digest: TokenDigest) -> VerifiedTokenCache.Entry? {
-        guard let slot = index[digest], let entry = nodes[slot].entry else { return nil }
+    /// The node of the token with this signature digest and exactly this signing input.
+    private func slot(_ digest: TokenDigest, _ signingInput: UnsafeRawBufferPointer) -> Int? {
+        guard let slot = index[digest], TokenKey.equal(nodes[slot].signingInput, signingInput) else { return nil }
+        return slot
+    }
+
+    mutating func lookUp(_ digest: TokenDigest, _ signingInput: UnsafeRawBufferPointer) -> VerifiedTokenCache.Entry? {
+        guard let slot = slot(digest, signingInput), let entry = nodes[slot].entry else { return nil }
         if nodes[slot].protected {
             moveToFront(slot, protected: true)
         } else if protectedCapacity > 0 {
@@ -141,15 +156,24 @@ private struct Segments {
     }
 
     /// Inserts or replaces; returns how many entries were evicted to make room.
-    mutating func insert(_ entry: VerifiedTokenCache.Entry, for digest: TokenDigest, cost: Int) -> Int {
+    mutating func insert(_ entry: VerifiedTokenCache.Entry, for digest: TokenDigest, signingInput: [UInt8], cost: Int) -> Int {
         guard cost <= maximumBytes else { return 0 }
         if let slot = index[digest] {
+            // Another accepted token with the same signature segment over other bytes (it does
+            // not happen with sound keys, but costs nothing to handle): the older entry gives up
+            // its place to the token just verified.
+            guard nodes[slot].signingInput == signingInput else {
+                index.removeValue(forKey: digest)
+                release(slot)
+                return insert(entry, for: digest, signingInput: signingInput, cost: cost)
+            }
             statistics.bytes += cost - nodes[slot].cost
             nodes[slot].entry = entry
             nodes[slot].cost = cost
             return evictWhileOver()
         }
-        let node = Node(digest: digest, entry: entry, cost: cost, protected: false, previous: -1, next: -1)
+        let node = Node(
+            digest: digest, signingInput: signingInput, entry: entry, cost: cost, protected: false, previous: -1, next: -1)
         let slot: Int
         if let reused = free.popLast() {
             nodes[reused] = node
@@ -181,8 +205,9 @@ private struct Segments {
         pushFront(demoted, protected: false)
     }
 
-    mutating func remove(_ digest: TokenDigest) {
-        guard let slot = index.removeValue(forKey: digest) else { return }
+    mutating func remove(_ digest: TokenDigest, _ signingInput: UnsafeRawBufferPointer) {
+        guard let slot = slot(digest, signingInput) else { return }
+        index.removeValue(forKey: digest)
         release(slot)
     }
 
@@ -205,6 +230,7 @@ private struct Segments {
         nodes[slot].protected = false
         statistics.bytes -= nodes[slot].cost
         nodes[slot].entry = nil
+        nodes[slot].signingInput = []
         nodes[slot].cost = 0
         free.append(slot)
         statistics.entries = probation.count + protected.count

@@ -4,9 +4,9 @@
 /// ``IDTokenVerifier`` and ``AccessTokenVerifier`` take one (`cache:`); ``default`` is on.
 /// What a cache changes is the cost of a repeated token, never which tokens are accepted:
 ///
-/// - entries are keyed on the SHA-256 of the token's exact UTF-8 bytes (two tokens that differ
-///   in one byte, even as canonically equivalent Unicode, are two entries), in one verifier's
-///   own cache;
+/// - an entry is the token's exact UTF-8 bytes (its signing input kept and compared byte for
+///   byte, its signature by SHA-256 and never kept: two tokens that differ in one byte, even as
+///   canonically equivalent Unicode, are two entries), in one verifier's own cache;
 /// - a hit runs the verifier's claim rules again at the clock's current time (`exp`, `nbf`,
 ///   `iat`, `auth_time` with the verifier's tolerance, and any rule of your own; not the
 ///   built-in ones that read only the token's bytes), and counts only while the key
@@ -22,14 +22,14 @@
 public struct VerifiedTokenCacheConfiguration: Sendable, Hashable {
     /// The most tokens remembered; `0` turns the cache off.
     public var maximumEntries: Int
-    /// The most bytes the remembered tokens may take, counted as each token's length plus
-    /// ``entryOverheadBytes``.
+    /// The most bytes the remembered tokens may take, each entry counted as twice its token's
+    /// length (its signing input, then its parsed header and claims) plus ``entryOverheadBytes``.
     public var maximumBytes: Int
     /// The longest token remembered, in bytes; a longer one is verified in full every time.
     public var maximumTokenBytes: Int
 
-    /// What each entry is counted as beyond its token's length (the digest, links, the parsed
-    /// claims' index).
+    /// What each entry is counted as beyond twice its token's length (the signature's digest,
+    /// links, the parsed claims' index).
     public static let entryOverheadBytes = 256
 
     /// A cache of at most `maximumEntries` tokens (`0`: off) taking at most `maximumBytes`,
