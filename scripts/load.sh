@@ -27,7 +27,10 @@
 #   microseconds per request the bearer route adds over the plain one: scripts/perf-diff.py;
 #   the profiles, with call graphs, are kept in LOAD_PERF_DIR, default $TMPDIR or /tmp),
 #   LOAD_HOPS=1 (count Swift's executor switches per request on each route with a uprobe on
-#   swift_task_switch; needs root and perf; with LOAD_HOP_STACKS=1, also where they come from).
+#   swift_task_switch; needs root and perf; with LOAD_HOP_STACKS=1, also where they come from),
+#   LOAD_CACHE_COMPARE=1 (a second `federate serve` on the same core with
+#   "verified_token_cache": false, whose /api/whoami is measured in each round too: the bearer
+#   route's rate over the plain one's with the cache on, the default, and off, side by side).
 # Needs wrk, openssl, taskset, curl and python3. Exits non-zero when any request fails.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -92,6 +95,19 @@ LOAD_DEV_SECRET=dev-secret "${PRELOAD[@]}" taskset -c "$SERVER_CPU" "$BIN" serve
     >"$WORK/serve.out" 2>"$WORK/serve.err" & SERVER=$!; PIDS+=($SERVER)
 wait_for "$WORK/serve.out" url
 BASE="http://127.0.0.1:$PORT"
+if [[ ${LOAD_CACHE_COMPARE:-0} == 1 ]]; then
+    PORT_OFF="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+    cat >"$WORK/serve-off.json" <<JSON
+{"port": $PORT_OFF, "store": {"sqlite": "$WORK/accounts-off.sqlite"}, "api_bearer_provider": "dev", "verified_token_cache": false,
+ "providers": [{"name": "dev", "type": "oidc", "issuer": "$ISSUER", "client_id": "dev-client", "client_secret_env": "LOAD_DEV_SECRET"}]}
+JSON
+    LOAD_DEV_SECRET=dev-secret taskset -c "$SERVER_CPU" "$BIN" serve --config "$WORK/serve-off.json" \
+        >"$WORK/serve-off.out" 2>"$WORK/serve-off.err" & SERVER_OFF=$!; PIDS+=($SERVER_OFF)
+    wait_for "$WORK/serve-off.out" url
+    BASE_OFF="http://127.0.0.1:$PORT_OFF"
+    STATUS="$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $TOKEN" "$BASE_OFF/api/whoami")"
+    [[ "$STATUS" == 200 ]] || { echo "load.sh: /api/whoami (cache off) answered $STATUS" >&2; exit 1; }
+fi
 STATUS="$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $TOKEN" "$BASE/api/whoami")"
 [[ "$STATUS" == 200 ]] || { echo "load.sh: /api/whoami answered $STATUS" >&2; exit 1; }
 BAD="$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer ${TOKEN}x" "$BASE/api/whoami")"
@@ -106,22 +122,23 @@ RAW="$(taskset -c "$SERVER_CPU" openssl speed -seconds 3 rsa2048 2>/dev/null | a
 # 4. The load: wrk on the other core. Prints requests/s; records the server's CPU ticks and
 #    (with LOAD_ALLOCS) allocations per request.
 allocs() { kill -USR2 "$SERVER"; sleep 0.2; awk '/^allocs / { n = $2 } END { print n + 0 }' "$WORK/serve.err"; }
-run_wrk() { # $1 = path, $2 = duration, $3 = output file
-    taskset -c "$CLIENT_CPU" wrk -t1 -c"$CONNECTIONS" -d"$2" -H "Authorization: Bearer $TOKEN" "$BASE$1" >"$3"
+run_wrk() { # $1 = path, $2 = duration, $3 = output file, $4 = base URL (default $BASE)
+    taskset -c "$CLIENT_CPU" wrk -t1 -c"$CONNECTIONS" -d"$2" -H "Authorization: Bearer $TOKEN" "${4:-$BASE}$1" >"$3"
     if grep -qE "Non-2xx|Socket errors" "$3"; then cat "$3" >&2; echo "load.sh: some requests to $1 failed" >&2; exit 1; fi
 }
-measure() { # $1 = path, $2 = label; sets RPS_<label>, TICKS_<label>, REQS_<label>, ALLOCS_<label>
-    run_wrk "$1" 2s "$WORK/warm.txt"
+measure() { # $1 = path, $2 = label, $3 = base URL, $4 = server pid; sets RPS_<label>, TICKS_<label>, REQS_<label>, ALLOCS_<label>
+    local base="${3:-$BASE}" pid="${4:-$SERVER}"
+    run_wrk "$1" 2s "$WORK/warm.txt" "$base"
     local a0=0 a1=0 t0 t1
     [[ ${#PRELOAD[@]} -gt 0 ]] && a0="$(allocs)"
-    t0="$(cpu_ticks "$SERVER")"
+    t0="$(cpu_ticks "$pid")"
     local sampler=""
     if [[ ${LOAD_PERF:-0} == 1 ]]; then
         perf record -q -g -e cpu-clock -F 4000 -p "$SERVER" -o "$WORK/$2.perf" -- sleep "$DURATION" 2>/dev/null & sampler=$!
     fi
-    run_wrk "$1" "$DURATION" "$WORK/$2.txt"
+    run_wrk "$1" "$DURATION" "$WORK/$2.txt" "$base"
     [[ -n $sampler ]] && wait "$sampler"
-    t1="$(cpu_ticks "$SERVER")"
+    t1="$(cpu_ticks "$pid")"
     [[ ${#PRELOAD[@]} -gt 0 ]] && a1="$(allocs)"
     printf -v "RPS_$2" '%s' "$(awk '/^Requests\/sec:/ { print $2 }' "$WORK/$2.txt")"
     printf -v "REQS_$2" '%s' "$(awk '/requests in/ { print $1 }' "$WORK/$2.txt")"
@@ -132,10 +149,15 @@ ROUNDS="${LOAD_ROUNDS:-3}"
 [[ ${LOAD_ALLOCS:-0} == 1 || ${LOAD_PERF:-0} == 1 ]] && ROUNDS=1
 RSS_START="$(rss_kib "$SERVER")"
 : >"$WORK/rounds.txt"
+: >"$WORK/rounds-off.txt"
 for _ in $(seq "$ROUNDS"); do
     measure / plain
     measure /api/whoami bearer
     echo "$RPS_plain $RPS_bearer $REQS_plain $REQS_bearer $TICKS_plain $TICKS_bearer" >>"$WORK/rounds.txt"
+    if [[ -n ${BASE_OFF:-} ]]; then
+        measure /api/whoami off "$BASE_OFF" "$SERVER_OFF"
+        echo "$RPS_plain $RPS_off $REQS_plain $REQS_off $TICKS_plain $TICKS_off" >>"$WORK/rounds-off.txt"
+    fi
 done
 LOAD_END="$(loadavg)"
 RSS_AFTER="$(rss_kib "$SERVER")"
@@ -154,6 +176,7 @@ END {
     printf "GET /api/whoami (RS256 bearer ID token)      %10.0f req/s     server CPU %.1f us/req\n", bearer, cb
     printf "added by verification, from throughput       %10.1f us/req  = %.2f x one raw verify\n", added, added / verify
     printf "added by verification, from server CPU time  %10.1f us/req  = %.2f x one raw verify\n", cb - cp, (cb - cp) / verify
+    printf "bearer route rate / plain route rate          %10.2f\n", bearer / plain
     if (NR > 1) {
         line = ""
         for (i = 1; i <= NR; i++) {
@@ -166,6 +189,19 @@ END {
     }
     if (counted) printf "heap allocations per request                 %10.1f (/) %10.1f (/api/whoami)\n", ap / np, ab / nb
 }' "$WORK/rounds.txt"
+if [[ -s "$WORK/rounds-off.txt" ]]; then
+    echo "the same, against a server with \"verified_token_cache\": false (plain route measured once, above):"
+    awk -v raw="$RAW" -v hz="$HZ" '
+    { np += $3; nb += $4; sp += $3 / $1; sb += $4 / $2; tp += $5; tb += $6
+      ratio = ratio sprintf(" %.2f", $2 / $1) }
+    END {
+        plain = np / sp; bearer = nb / sb; verify = 1e6 / raw
+        printf "GET /api/whoami, cache off                   %10.0f req/s     server CPU %.1f us/req\n", bearer, tb / hz * 1e6 / nb
+        printf "added by verification, cache off             %10.1f us/req  = %.2f x one raw verify\n", 1e6 / bearer - 1e6 / plain, (1e6 / bearer - 1e6 / plain) / verify
+        printf "bearer route rate / plain route rate, off    %10.2f (per round:%s)\n", bearer / plain, ratio
+    }' "$WORK/rounds-off.txt"
+    awk '{ ratio = ratio sprintf(" %.2f", $2 / $1) } END { printf "bearer / plain per round, cache on            %s\n", ratio }' "$WORK/rounds.txt"
+fi
 echo "server resident memory: ${RSS_START} KiB before, ${RSS_AFTER} KiB after; load average ${LOAD_START} before, ${LOAD_END} after"
 if [[ ${LOAD_PERF:-0} == 1 ]]; then
     python3 "$ROOT/scripts/perf-diff.py" "$WORK/plain.perf" "$REQS_plain" "$WORK/bearer.perf" "$REQS_bearer"

@@ -51,7 +51,7 @@ public enum AppleNonceMode: Sendable, Hashable {
 /// unknown one), `iss` Apple, `aud` one of the client IDs, and the usual claim rules.
 public struct AppleIDTokenVerifier: Sendable {
     /// The underlying verifier.
-    package let verifier: IDTokenVerifier
+    package private(set) var verifier: IDTokenVerifier
 
     /// Creates a verifier for `clientIDs` (Services IDs and bundle IDs) with `keys`, or with
     /// Apple's keys fetched over `httpClient`; tokens are checked at `clock`'s time, and
@@ -123,5 +123,14 @@ extension AppleIDTokenVerifier: TokenVerifier {
     /// `VerifiedToken.idToken`.
     public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedToken {
         VerifiedToken(idToken: try AppleIdentity(try await verifier.verify(token)).idToken, providerID: AppleProvider.providerID)
+    }
+}
+
+extension AppleIDTokenVerifier: CacheConfigurableVerifier {
+    /// This verifier with a verified-token cache of its own sized by `configuration`.
+    package func withVerifiedTokenCache(_ configuration: VerifiedTokenCacheConfiguration) -> any TokenVerifier {
+        var copy = self
+        copy.verifier = verifier.caching(configuration)
+        return copy
     }
 }

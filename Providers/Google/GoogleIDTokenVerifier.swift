@@ -16,7 +16,7 @@ public struct GoogleIDTokenVerifier: Sendable {
     package static let keysURL = "https://www.googleapis.com/oauth2/v3/certs"
 
     /// The underlying verifier.
-    package let verifier: IDTokenVerifier
+    package private(set) var verifier: IDTokenVerifier
     /// Workspace domains accepted in `hd`; empty accepts any account, with or without `hd`.
     package let hostedDomains: IdentifierSet
 
@@ -61,5 +61,14 @@ extension GoogleIDTokenVerifier: TokenVerifier {
     /// `VerifiedToken.idToken`.
     public nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedToken {
         VerifiedToken(idToken: try await verifier.verify(token), providerID: GoogleProvider.providerID)
+    }
+}
+
+extension GoogleIDTokenVerifier: CacheConfigurableVerifier {
+    /// This verifier with a verified-token cache of its own sized by `configuration`.
+    package func withVerifiedTokenCache(_ configuration: VerifiedTokenCacheConfiguration) -> any TokenVerifier {
+        var copy = self
+        copy.verifier = verifier.caching(configuration)
+        return copy
     }
 }

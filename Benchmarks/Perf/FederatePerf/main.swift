@@ -226,6 +226,7 @@ func report(_ name: String, _ value: () async -> Double) async {
     await report("RS256 x256, 2 concurrent tasks") {
         await wallClockRate(seconds: seconds, batch: 256) { await verifyBatch(count: 256, tasks: 2, fixture) }
     }
+    await measureCache(seconds: seconds)
 }
 
 if countsAllocations {
@@ -263,6 +264,7 @@ if countsAllocations {
     await perOperation("RS256 signature of a split JWS") { rsaSignatureOnly.verify() }
     await perOperation("ID token RS256, verify") { await verifyAsync(fixture.rsaToken, fixture) }
     await perOperation("ID token RS256, the server's TokenVerifier.verify") { await verifyToken(fixture.rsaToken, fixture) }
+    await perOperation("ID token RS256, TokenVerifier.verify, cache hit") { await verifyToken(fixture.rsaToken, fixture, cached: true) }
     await perOperation("ID token RS256, Google-shaped, verify") { await verifyAsync(fixture.googleShapedToken, fixture) }
     await perOperation("raw P-256 verify (swift-crypto)") { fixture.verifyRawP256() }
     await perOperation("ES256 signature of a split JWS") { ecSignatureOnly.verify() }

@@ -26,7 +26,9 @@ public struct AccessTokenFixture: @unchecked Sendable {
             rsaToken = try rsa.sign(claims: claims, algorithm: .rs256, header: ["typ": "at+jwt"])
             guard let jwk = rsa.publicJWK(algorithm: .rs256) else { fatalError("benchmark fixture: no public JWK") }
             keySet = try JSONWebKeySet(keys: [JSONWebKey(jwk: jwk)])
-            verifier = AccessTokenVerifier(policy: AccessTokenPolicy(issuers: [Fixture.issuer], resources: [Self.resource]), keys: keySet)
+            // The cache off: the measures compare full verifications.
+            verifier = AccessTokenVerifier(
+                policy: AccessTokenPolicy(issuers: [Fixture.issuer], resources: [Self.resource]), keys: keySet, cache: .disabled)
         } catch {
             fatalError("benchmark fixture: \(error)")
         }

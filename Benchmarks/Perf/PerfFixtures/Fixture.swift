@@ -16,10 +16,14 @@ public struct Fixture: @unchecked Sendable {
     public let googleShapedToken: String
     public let ecToken: String
     public let keySet: JSONWebKeySet
+    /// The ID-token verifier, its verified-token cache off: every call verifies in full.
     public let verifier: IDTokenVerifier
     /// The verifier `federate serve`'s bearer middleware calls: the same ID-token verifier
-    /// behind the `TokenVerifier` protocol, async, keys from a provider.
+    /// behind the `TokenVerifier` protocol, async, keys from a provider (cache off too).
     public let bearer: any TokenVerifier
+    /// The same bearer verifier with its verified-token cache on (the default): a repeated
+    /// token is a cache hit.
+    public let cachedBearer: any TokenVerifier
 
     /// The public keys of the tokens' signers, for the floor (``ParsedSignature``).
     public let rsaTokenKey: _RSA.Signing.PublicKey
@@ -64,11 +68,10 @@ public struct Fixture: @unchecked Sendable {
                 fatalError("benchmark fixture: no public JWK")
             }
             keySet = try JSONWebKeySet(keys: [JSONWebKey(jwk: rsaJWK), JSONWebKey(jwk: ecJWK)])
-            verifier = IDTokenVerifier(
-                policy: IDTokenPolicy(issuers: [Self.issuer], audiences: [Self.audience], allowedAlgorithms: [.rs256, .es256]),
-                keys: keySet
-            )
+            let policy = IDTokenPolicy(issuers: [Self.issuer], audiences: [Self.audience], allowedAlgorithms: [.rs256, .es256])
+            verifier = IDTokenVerifier(policy: policy, keys: keySet, cache: .disabled)
             bearer = IDTokenBearerVerifier(providerID: "oidc.bench", verifier: verifier)
+            cachedBearer = IDTokenBearerVerifier(providerID: "oidc.bench", verifier: IDTokenVerifier(policy: policy, keys: keySet))
 
             // The raw baselines: the same RSA-2048 and P-256 primitives, nothing else.
             let message = Array("header.payload".utf8)
@@ -165,11 +168,11 @@ public func verifyAsync(_ token: String, _ fixture: Fixture) async {
 
 /// One bearer-token verification as the server's middleware makes it: `TokenVerifier.verify`,
 /// the one async entry point, which with the keys at hand runs on the caller's executor
-/// without suspending.
+/// without suspending; `cached`, through the verifier whose verified-token cache is on.
 @inline(never)
-public func verifyToken(_ token: String, _ fixture: Fixture) async {
+public func verifyToken(_ token: String, _ fixture: Fixture, cached: Bool = false) async {
     do {
-        sink(try await fixture.bearer.verify(token))
+        sink(try await (cached ? fixture.cachedBearer : fixture.bearer).verify(token))
     } catch {
         fatalError("verification failed: \(error)")
     }

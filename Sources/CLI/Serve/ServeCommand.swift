@@ -182,7 +182,8 @@ struct ServeCommand: AsyncParsableCommand {
         ProtectedResourceRoutes<FederateContext>(protectedResources).register(on: router)
         if let mcp = settings.mcp {
             // The demo MCP server (Docs/MCP.md): its own resource, tools with their own scopes.
-            let server = try await mcpServer(mcp, providers: configuration.providers, origin: origin)
+            let server = try await mcpServer(
+                mcp, providers: configuration.providers, origin: origin, cache: settings.verifiedTokenCache)
             try ServerRoutes<FederateContext>(server.routes, owner: "the MCP server").register(on: router)
         }
         let page = DemoPage.html(providers: buttons, guests: settings.guests, passkeys: passkeys != nil)
@@ -314,7 +315,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// The API's verifier: `api_bearer_provider`'s ID tokens and `api_access_tokens`' access
-    /// tokens side by side (`CallerTokenRouter`); `nil` when the file configures neither.
+    /// tokens side by side (`CallerTokenRouter`); `nil` when the file configures neither. The
+    /// JWT verifiers remember the tokens they accepted as `verified_token_cache` says.
     static func apiVerifier(
         _ settings: ServeConfiguration, providers: ProviderRegistry, origin: String, logger: Logger
     ) async throws -> (any TokenVerifier)? {
@@ -330,7 +332,7 @@ struct ServeCommand: AsyncParsableCommand {
             case let microsoft as MicrosoftProvider: _ = try await microsoft.client()
             default: break
             }
-            idTokens = source.bearerVerifier()
+            idTokens = withVerifiedTokenCache(source.bearerVerifier(), settings.verifiedTokenCache)
         }
         guard let access = settings.apiAccessTokens else { return idTokens }
         guard let oidc = providers.entry(named: access.provider)?.provider as? OIDCProvider else {
@@ -341,7 +343,9 @@ struct ServeCommand: AsyncParsableCommand {
         let resource = access.resolvedResource(origin: origin)
         switch access.method {
         case .jwt:
-            return CallerTokenRouter(idTokens: idTokens, accessTokens: client.accessTokenVerifier(resource: resource, providerID: oidc.id))
+            return CallerTokenRouter(
+                idTokens: idTokens,
+                accessTokens: client.accessTokenVerifier(resource: resource, providerID: oidc.id).caching(settings.verifiedTokenCache))
         case .introspection:
             return CallerTokenRouter(
                 idTokens: idTokens,
@@ -375,7 +379,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// The demo MCP server of `mcp`: access tokens of its provider issued for its resource.
-    static func mcpServer(_ mcp: MCPSettings, providers: ProviderRegistry, origin: String) async throws -> ProtectedMCPServer {
+    static func mcpServer(
+        _ mcp: MCPSettings, providers: ProviderRegistry, origin: String, cache: VerifiedTokenCacheConfiguration = .default
+    ) async throws -> ProtectedMCPServer {
         guard let oidc = providers.entry(named: mcp.provider)?.provider as? OIDCProvider else {
             throw FederateError(.invalidConfiguration, "mcp.provider '\(mcp.provider)' is not an OpenID provider of this configuration")
         }
@@ -386,7 +392,7 @@ struct ServeCommand: AsyncParsableCommand {
             scopesSupported: OAuthScopes(DemoMCPServer.toolScopes.keys.sorted().flatMap { DemoMCPServer.toolScopes[$0]?.values ?? [] }),
             resourceName: "federate serve's demo MCP server")
         return try DemoMCPServer.protected(
-            verifier: client.accessTokenVerifier(resource: resource, providerID: oidc.id), metadata: metadata)
+            verifier: client.accessTokenVerifier(resource: resource, providerID: oidc.id).caching(cache), metadata: metadata)
     }
 
     /// The RFC 7662 client of `api_access_tokens`: at discovery's `introspection_endpoint`, else

@@ -13,6 +13,7 @@ import Foundation
 ///  "recent_login_seconds": 300,
 ///  "api_bearer_provider": "corp",                     // GET /api/whoami takes this provider's ID tokens
 ///  "api_access_tokens": {"provider": "corp", "resource": "https://api.example", "method": "jwt"},   // and its access tokens
+///  "verified_token_cache": {"entries": 10000},         // tokens the API remembers verified (on by default; false: off)
 ///  "metrics": {"enabled": true, "bearer_token_env": "FEDERATE_METRICS_TOKEN"},   // GET /metrics; off when absent
 ///  "guests": true,                                    // POST /auth/guest (off unless set; on without a file)
 ///  "guest_limits": {"burst": 5, "interval_seconds": 60, "max_live": 100000, "lifetime_days": 7},   // GuestSettings
@@ -86,6 +87,8 @@ struct ServeConfiguration {
     /// The access tokens `GET /api/whoami` also takes (``APIAccessSettings``); `nil` takes none.
     /// The defaults take the generic dev provider's JWT access tokens for `ORIGIN/api`.
     var apiAccessTokens: APIAccessSettings? = APIAccessSettings(provider: "dev", resource: nil, method: .jwt)
+    /// How many verified tokens the API's verifiers remember (``VerifiedTokenCacheSettings``): on by default.
+    var verifiedTokenCache = VerifiedTokenCacheConfiguration.default
     var providers: [ProviderEntry] = [
         .dev(name: "dev", flavor: "generic"), .dev(name: "google", flavor: "google"), .dev(name: "apple", flavor: "apple"),
         .dev(name: "github", flavor: "github"),
@@ -194,6 +197,9 @@ struct ServeConfiguration {
         }
         if let value = object["metrics"] {
             metrics = try MetricsSettings(json: value, environment: environment)
+        }
+        if let value = object["verified_token_cache"] {
+            verifiedTokenCache = try VerifiedTokenCacheSettings.configuration(json: value)
         }
         func flag(_ key: String) throws(FederateError) -> Bool {
             guard let value = object[key] else { return false }

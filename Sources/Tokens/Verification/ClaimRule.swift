@@ -11,6 +11,12 @@ public protocol ClaimRule: Sendable {
     func check(_ token: VerifiedJWT, context: ClaimContext) throws(FederateError)
 }
 
+/// A rule whose verdict depends on the token and the rule's own settings alone, never on the
+/// ``ClaimContext`` (the time) or on anything outside: a verified-token cache hit does not run
+/// it again, since it passed on these very bytes. Every other rule, a rule of your own
+/// included, runs again on every hit.
+package protocol TimeIndependentClaimRule: ClaimRule {}
+
 /// What every rule may read besides the token: the instant of verification and the clock
 /// tolerance, as dates and spans and, for comparing with a token's `NumericDate`s, in seconds.
 public struct ClaimContext: Sendable, Hashable {

@@ -16,6 +16,11 @@ package struct DeferredTokenVerifier: TokenVerifier {
         self.resolve = resolve
     }
 
+    /// Makes the verifier (without keeping it): what ``CacheConfigurableVerifier`` wraps.
+    package nonisolated(nonsending) func resolveVerifier() async throws(FederateError) -> any TokenVerifier {
+        try await resolve()
+    }
+
     package nonisolated(nonsending) func verify(_ token: String) async throws(FederateError) -> VerifiedToken {
         if let verifier = resolved.verifier.withLock({ $0 }) { return try await verifier.verify(token) }
         let verifier = try await resolve()

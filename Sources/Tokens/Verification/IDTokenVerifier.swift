@@ -10,8 +10,11 @@
 /// let idToken = try await verifier.verify(token, expecting: .init(nonce: nonce))
 /// ```
 ///
-/// A verifier is a value: share it freely across tasks. Verification takes no lock beyond
-/// the key cache's brief read, so it scales across cores.
+/// A verifier is a value: share it freely across tasks, and keep it: it remembers the tokens
+/// it accepted without a nonce or other expectations (a bearer token sent again and again),
+/// as its ``VerifiedTokenCacheConfiguration`` says, which changes their cost, never their
+/// verdict. Verification takes no lock beyond the key cache's and that cache's brief ones,
+/// so it scales across cores.
 public struct IDTokenVerifier: Sendable {
     /// The rules applied.
     package let policy: IDTokenPolicy
@@ -25,19 +28,24 @@ public struct IDTokenVerifier: Sendable {
     private let requiresKeyID: Bool
     /// The pipeline for verifications that expect no nonce, hashes or max age (a bearer
     /// token, a token from an app): built once, not per token.
-    let plain: JWTVerifier
+    private(set) var plain: JWTVerifier
 
-    /// Creates a verifier that checks tokens at `clock`'s time and reports to `observability`
-    /// (by default, the metrics and tracing systems the application bootstrapped).
+    /// Creates a verifier that checks tokens at `clock`'s time, reports to `observability`
+    /// (by default, the metrics and tracing systems the application bootstrapped) and remembers
+    /// the tokens it accepts without expectations as `cache` says (on by default).
     public init(
-        policy: IDTokenPolicy, keys: any KeySetProvider, clock: FederateClock = .system, observability: Observability = Observability()
+        policy: IDTokenPolicy, keys: any KeySetProvider, clock: FederateClock = .system, observability: Observability = Observability(),
+        cache: VerifiedTokenCacheConfiguration = .default
     ) {
-        self.init(policy: policy, keys: keys, clock: clock, observability: observability, requiresKeyID: false)
+        self.init(policy: policy, keys: keys, clock: clock, observability: observability, requiresKeyID: false, cache: cache)
     }
 
     /// A verifier that, with `requiresKeyID`, refuses a token that does not name its key
     /// (``FederateError/Code/unknownKey``), as Firebase's verifiers do.
-    package init(policy: IDTokenPolicy, keys: any KeySetProvider, clock: FederateClock, observability: Observability, requiresKeyID: Bool) {
+    package init(
+        policy: IDTokenPolicy, keys: any KeySetProvider, clock: FederateClock, observability: Observability, requiresKeyID: Bool,
+        cache: VerifiedTokenCacheConfiguration = .default
+    ) {
         self.policy = policy
         self.keys = keys
         self.clock = clock
@@ -49,6 +57,14 @@ public struct IDTokenVerifier: Sendable {
             policy: policy, keys: keys, clock: clock, requiresKeyID: requiresKeyID, expectations: IDTokenExpectations()
         )
         .observed(by: observability, metrics: metrics)
+        .caching(cache, as: .idToken, observability: observability)
+    }
+
+    /// This verifier with a cache of its own sized by `configuration` (`disabled`: none).
+    package func caching(_ configuration: VerifiedTokenCacheConfiguration) -> IDTokenVerifier {
+        var copy = self
+        copy.plain = plain.caching(configuration, as: .idToken, observability: observability)
+        return copy
     }
 
     /// Verifies `token`. On an unknown `kid`, asks the key provider for a refreshed set once

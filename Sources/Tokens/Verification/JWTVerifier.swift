@@ -36,12 +36,18 @@ public struct JWTVerifier: Sendable {
     package private(set) var metrics: VerificationMetrics?
     /// The headers of tokens this verifier accepted, shared by its copies.
     let headers = JOSEHeaderCache()
+    /// The verdicts of tokens this verifier accepted, when it remembers them
+    /// (``caching(_:as:observability:)``), shared by its copies.
+    private(set) var cache: VerifiedTokenCache?
     /// The rules' explicit-type checks, run on the header before any key is looked up.
     private let typeRules: [ExplicitTypeRule]
     /// ``rules`` without those type checks, run once the signature verified: a type check
     /// already passed on this very header (``checkHeader(of:)`` runs on every path), and
     /// running it again could only pass again.
     private let rulesAfterSignature: ClaimRules
+    /// The rules a verified-token cache hit runs again: ``rulesAfterSignature`` less those whose
+    /// verdict cannot change for the same bytes (`TimeIndependentClaimRule`).
+    private let rulesOnHit: ClaimRules
 
     /// A verifier applying `rules` to tokens signed with one of `allowedAlgorithms`.
     public init(
@@ -54,6 +60,7 @@ public struct JWTVerifier: Sendable {
         self.keys = keys
         self.typeRules = rules.rules.compactMap { $0 as? ExplicitTypeRule }
         self.rulesAfterSignature = ClaimRules(rules.rules.filter { !($0 is ExplicitTypeRule) })
+        self.rulesOnHit = ClaimRules(rules.rules.filter { !($0 is ExplicitTypeRule) && !($0 is any TimeIndependentClaimRule) })
         self.clockTolerance = clockTolerance
         self.clock = clock
         self.requiresKeyID = requiresKeyID
@@ -91,6 +98,19 @@ public struct JWTVerifier: Sendable {
         var copy = self
         copy.observability = observability
         copy.metrics = metrics
+        return copy
+    }
+
+    /// This verifier, remembering the tokens it accepts as `configuration` says, in a cache of its
+    /// own (counted as `kind` in `observability`); `configuration` disabled: none.
+    package func caching(
+        _ configuration: VerifiedTokenCacheConfiguration, as kind: TokenKind, observability: Observability
+    ) -> JWTVerifier {
+        var copy = self
+        copy.cache =
+            configuration.isEnabled
+            ? VerifiedTokenCache(configuration: configuration, metrics: VerifiedTokenCacheMetrics(kind: kind, observability: observability))
+            : nil
         return copy
     }
 
@@ -145,6 +165,7 @@ public struct JWTVerifier: Sendable {
         let jws: CompactJWS
         switch input {
         case .token(let token):
+            if let cache, cache.admits(length: token.utf8.count) { return try await verify(token, rememberingIn: cache) }
             jws = try parse(token)
         case .parsed(let parsed):
             try parsed.check(limits)
@@ -152,6 +173,46 @@ public struct JWTVerifier: Sendable {
             jws = parsed
         }
         return try await check(jws)
+    }
+
+    /// Verifies `token` through `cache`: a token accepted before, with the key set it verified
+    /// with still current, skips the parse, the signature and the rules that depend on its
+    /// bytes alone, and is held to every other claim rule again (`exp`, `nbf`, `iat`,
+    /// `auth_time`, a rule of the caller's own), at this instant; any other token is verified
+    /// in full and, when accepted, remembered.
+    /// The verdict is the full pipeline's: the steps skipped are functions of the token's bytes
+    /// and the key set alone (which the entry's key and key-set identity pin down).
+    private nonisolated(nonsending) func verify(
+        _ token: String, rememberingIn cache: VerifiedTokenCache
+    ) async throws(FederateError)
+        -> VerifiedJWT
+    {
+        let key = TokenKey(token)
+        var current: JSONWebKeySet?
+        if let entry = cache.entry(for: token, key: key) {
+            // The key set is read only for a token that parsed before, as the full path reads it
+            // after the parse: a malformed token is refused as malformed, whatever the keys.
+            let keySet = try await keys.keySet()
+            current = keySet
+            if keySet.identity == entry.keySet {
+                cache.countHit()
+                do throws(FederateError) {
+                    try rulesOnHit.check(entry.token, context: ClaimContext(now: clock.now, clockTolerance: clockTolerance))
+                } catch {
+                    cache.remove(token, key: key)
+                    throw error
+                }
+                return entry.token
+            }
+            cache.remove(token, key: key)
+        }
+        cache.countMiss()
+        let jws = try parse(token)
+        // The key set read for a stale entry is the one verified with: read once per token.
+        let (signature, keySet) = try await keys.verifySignatureWithKeySet(of: jws, with: self.signature, current: current)
+        let verified = try accept(jws, signature: signature)
+        cache.insert(VerifiedTokenCache.Entry(token: verified, keySet: keySet), for: token, key: key)
+        return verified
     }
 
     /// Parses `token` under this verifier's limits, its header looked up in ``headers``.
@@ -196,12 +257,22 @@ extension KeySetProvider {
     package nonisolated(nonsending) func verifySignature(
         of jws: CompactJWS, with verifier: JWSSignatureVerifier
     ) async throws(FederateError) -> JWSSignatureVerifier.Result {
-        let keySet = try await keySet()
+        try await verifySignatureWithKeySet(of: jws, with: verifier).result
+    }
+
+    /// ``verifySignature(of:with:)``, also naming the key set that verified it
+    /// (`JSONWebKeySet.identity`): what a cached verdict is valid with. `current` is the key set
+    /// when the caller read it already.
+    package nonisolated(nonsending) func verifySignatureWithKeySet(
+        of jws: CompactJWS, with verifier: JWSSignatureVerifier, current: JSONWebKeySet? = nil
+    ) async throws(FederateError) -> (result: JWSSignatureVerifier.Result, keySet: UInt64) {
+        let keySet: JSONWebKeySet
+        if let current { keySet = current } else { keySet = try await self.keySet() }
         do throws(FederateError) {
-            return try verifier.verify(jws, keySet: keySet)
+            return (try verifier.verify(jws, keySet: keySet), keySet.identity)
         } catch  where error.code == .unknownKey {
             guard let refreshed = try await refreshedKeySet(after: keySet) else { throw error }
-            return try verifier.verify(jws, keySet: refreshed)
+            return (try verifier.verify(jws, keySet: refreshed), refreshed.identity)
         }
     }
 }

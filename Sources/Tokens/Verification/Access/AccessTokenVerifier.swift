@@ -9,7 +9,9 @@
 /// ```
 ///
 /// The pipeline is built once; a verification costs what an ID-token verification costs
-/// (`Benchmarks/`). A verifier is a value: share it freely across tasks.
+/// (`Benchmarks/`), and a token accepted before costs a cache lookup and the claim rules
+/// (``VerifiedTokenCacheConfiguration``: on by default; the verdict never changes). A verifier
+/// is a value: share it freely across tasks, and keep it, with its cache.
 public struct AccessTokenVerifier: TokenVerifier {
     /// The rules applied.
     package let policy: AccessTokenPolicy
@@ -19,23 +21,35 @@ public struct AccessTokenVerifier: TokenVerifier {
     package let clock: FederateClock
     /// The provider the tokens come from, as callers' identities name it (`oidc.corp`).
     package let providerID: String?
-    let pipeline: JWTVerifier
+    private(set) var pipeline: JWTVerifier
+    private let observability: Observability
 
-    /// Creates a verifier that checks tokens at `clock`'s time and counts them (kind
-    /// `access_token`) in `observability`.
+    /// Creates a verifier that checks tokens at `clock`'s time, counts them (kind
+    /// `access_token`) in `observability` and remembers those it accepts as `cache` says (on
+    /// by default).
     public init(
         policy: AccessTokenPolicy, keys: any KeySetProvider, providerID: String? = nil, clock: FederateClock = .system,
-        observability: Observability = Observability()
+        observability: Observability = Observability(), cache: VerifiedTokenCacheConfiguration = .default
     ) {
         self.policy = policy
         self.keys = keys
         self.providerID = providerID
         self.clock = clock
+        self.observability = observability
         self.pipeline = JWTVerifier(
             rules: policy.rules, allowedAlgorithms: policy.allowedAlgorithms, keys: keys, clockTolerance: policy.clockTolerance,
             clock: clock,
             limits: policy.limits
-        ).observed(by: observability, as: .accessToken)
+        )
+        .observed(by: observability, as: .accessToken)
+        .caching(cache, as: .accessToken, observability: observability)
+    }
+
+    /// This verifier with a cache of its own sized by `configuration` (`disabled`: none).
+    package func caching(_ configuration: VerifiedTokenCacheConfiguration) -> AccessTokenVerifier {
+        var copy = self
+        copy.pipeline = pipeline.caching(configuration, as: .accessToken, observability: observability)
+        return copy
     }
 
     /// Verifies `token`; on an unknown `kid`, asks the key provider for a refreshed set once.

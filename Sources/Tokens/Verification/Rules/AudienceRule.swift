@@ -4,7 +4,7 @@
 /// Absent: ``FederateError/Code/missingClaim`` when ``required``, else the rule passes.
 /// Another shape or a non-string entry: ``FederateError/Code/invalidClaim`` (never silently
 /// dropped). No accepted entry: ``FederateError/Code/audienceMismatch``.
-package struct AudienceRule: ClaimRule {
+package struct AudienceRule: TimeIndependentClaimRule {
     /// The accepted audiences (client IDs, a resource identifier, an endpoint).
     package let accepted: IdentifierSet
     /// Whether `aud` must be present.

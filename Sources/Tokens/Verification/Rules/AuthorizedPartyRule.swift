@@ -1,6 +1,6 @@
 /// `azp` (OpenID Connect Core §2): when present it must be an accepted party, byte for
 /// byte; when `aud` has several values it is required. Broken: ``FederateError/Code/azpMismatch``.
-struct AuthorizedPartyRule: ClaimRule {
+struct AuthorizedPartyRule: TimeIndependentClaimRule {
     /// The accepted authorized parties.
     let accepted: IdentifierSet
 

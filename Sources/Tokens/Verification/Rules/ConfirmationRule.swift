@@ -4,7 +4,7 @@
 /// any other way (`x5t#S256`, `jwk`, an unknown or malformed `cnf`) is refused here.
 ///
 /// Broken: ``FederateError/Code/tokenBindingMismatch``.
-struct ConfirmationRule: ClaimRule {
+struct ConfirmationRule: TimeIndependentClaimRule {
     /// Creates the rule.
     init() {}
 

@@ -1,6 +1,6 @@
 /// A claim that must not be present: `events` in an ID token (a logout or security event
 /// token is not an ID token), `nonce` in a logout token. Broken: the rule's ``code``.
-struct ForbiddenClaimRule: ClaimRule {
+struct ForbiddenClaimRule: TimeIndependentClaimRule {
     /// The claim that must be absent.
     let name: String
     private let key: ClaimKey

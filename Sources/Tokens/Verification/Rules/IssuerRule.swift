@@ -3,7 +3,7 @@
 /// Absent: ``FederateError/Code/missingClaim`` when ``required``, else the rule passes.
 /// Not a string: ``FederateError/Code/invalidClaim``. Another issuer:
 /// ``FederateError/Code/issuerMismatch``.
-package struct IssuerRule: ClaimRule {
+package struct IssuerRule: TimeIndependentClaimRule {
     /// The accepted issuers.
     package let accepted: IdentifierSet
     /// Whether `iss` must be present.

@@ -1,7 +1,7 @@
 /// A claim that must be a non-empty string: `jti` of logout and security event tokens and
 /// of client assertions, `sid` of session tokens. Absent or empty: the rule's ``code``;
 /// not a string: ``FederateError/Code/invalidClaim``.
-struct NonEmptyStringClaimRule: ClaimRule {
+struct NonEmptyStringClaimRule: TimeIndependentClaimRule {
     /// The claim.
     let name: String
     private let key: ClaimKey

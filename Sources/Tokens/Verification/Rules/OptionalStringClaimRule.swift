@@ -1,6 +1,6 @@
 /// A claim that, when present, must be a string: `acr` of an access token. Absent: the rule
 /// passes. Another type: ``FederateError/Code/invalidClaim``.
-struct OptionalStringClaimRule: ClaimRule {
+struct OptionalStringClaimRule: TimeIndependentClaimRule {
     /// The claim.
     let name: String
     private let key: ClaimKey

@@ -1,5 +1,5 @@
 /// Each named claim is present, whatever its value. Absent: ``FederateError/Code/missingClaim``.
-struct RequiredClaimsRule: ClaimRule {
+struct RequiredClaimsRule: TimeIndependentClaimRule {
     /// The claims that must be present.
     let names: [String]
     private let keys: [ClaimKey]

@@ -4,7 +4,7 @@
 ///
 /// Absent: the token grants no scope and the rule passes. Not a string, or outside the
 /// grammar: ``FederateError/Code/invalidClaim``.
-struct ScopeClaimRule: ClaimRule {
+struct ScopeClaimRule: TimeIndependentClaimRule {
     /// Creates the rule.
     init() {}
 

@@ -3,7 +3,7 @@
 ///
 /// Absent: ``FederateError/Code/missingClaim`` when ``required``. Empty, too long, not a
 /// string or not accepted: ``FederateError/Code/invalidClaim``.
-package struct SubjectRule: ClaimRule {
+package struct SubjectRule: TimeIndependentClaimRule {
     /// The longest accepted `sub`, in UTF-8 bytes (OpenID Connect Core §2: 255 ASCII characters).
     package let maximumBytes: Int
     /// Whether `sub` must be present.
