@@ -13,6 +13,10 @@ as RP ID; localhost is a secure context).
    sign-in grows old, Delete asks for a fresh one, she confirms with the passkey (user
    verification), and deletes the account; her passkey then signs no one in.
 
+The first ceremonies Chromium makes (the guest's registration and sign-in) are captured as the
+page sends them and verified again by a WebAuthn relying party we did not write, py_webauthn
+(PyPI `webauthn`), with the challenges Federate issued.
+
 Prints one JSON object {"ok": true|false, "steps": [...], "error": ...}; exits 0 only when
 every step passed.
 """
@@ -28,9 +32,42 @@ from selenium.webdriver.common.virtual_authenticator import VirtualAuthenticator
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
+from webauthn import verify_authentication_response, verify_registration_response
+from webauthn.helpers import base64url_to_bytes
+
 from browser_e2e import browser, serve, stop
 
 RECENT_LOGIN_SECONDS = 4
+
+# Records what the page sends to and gets from the passkey routes (until it navigates away).
+CAPTURE = r"""
+window.__passkeys = [];
+const original = window.fetch;
+window.fetch = async (url, options) => {
+  const response = await original(url, options);
+  if (String(url).includes("passkey")) {
+    window.__passkeys.push({ url: String(url), sent: (options && options.body) || null, status: response.status,
+                             answer: await response.clone().text() });
+  }
+  return response;
+};
+"""
+
+
+def verify_independently(captured, origin):
+    """py_webauthn verifies the registration and the sign-in Chromium made, with Federate's challenges."""
+    def exchange(path):
+        """The challenge of `path`/options and what the page then posted to `path`."""
+        options = next(c for c in captured if c["url"].endswith(path + "/options"))
+        answer = next(c for c in captured if c["url"].split("?")[0].endswith(path) and c["sent"])
+        return base64url_to_bytes(json.loads(options["answer"])["challenge"]), answer["sent"]
+    challenge, registration = exchange("/me/passkeys")
+    registered = verify_registration_response(
+        credential=registration, expected_challenge=challenge, expected_rp_id="localhost", expected_origin=origin)
+    challenge, assertion = exchange("/auth/passkey")
+    verify_authentication_response(
+        credential=assertion, expected_challenge=challenge, expected_rp_id="localhost", expected_origin=origin,
+        credential_public_key=registered.credential_public_key, credential_current_sign_count=registered.sign_count)
 
 
 def authenticator(driver):
@@ -103,6 +140,7 @@ def main():
         assert driver.find_element(By.ID, "passkey-sign-in").is_displayed()
         click("guest")
         guest = signed_in()
+        driver.execute_script(CAPTURE)
         click("passkey-add")
         message("Passkey added")
         wait.until(lambda d: len(passkeys()) == 1)
@@ -114,7 +152,8 @@ def main():
         message("You signed in with your passkey.")
         assert signed_in() == guest
         shot("passkey-2-signed-in")
-        steps.append("signed out, signed back in with the passkey: the same account")
+        verify_independently(driver.execute_script("return window.__passkeys"), origin)
+        steps.append("signed out, signed back in with the passkey: the same account (py_webauthn verifies both ceremonies)")
         sign_out()
 
         # 2. A new authenticator; Alice's account has the dev provider, then a passkey.
