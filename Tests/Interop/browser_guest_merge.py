@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import sys
+import time
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -42,8 +43,14 @@ def main():
             driver.save_screenshot(os.path.join(a.screenshots, name + ".png"))
 
         def me():
-            return driver.execute_script(
-                "var r = new XMLHttpRequest(); r.open('GET', '/me', false); r.send(); return JSON.parse(r.responseText);")
+            # A loaded machine may drop a request (no status, no body): asked again, up to five times.
+            for _ in range(5):
+                text = driver.execute_script(
+                    "var r = new XMLHttpRequest(); r.open('GET', '/me', false); r.send(); return r.responseText;")
+                if text:
+                    return json.loads(text)
+                time.sleep(0.5)
+            raise AssertionError("GET /me answered nothing five times")
 
         def notes():
             return [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#notes li")]
