@@ -108,7 +108,7 @@ struct URLSessionTransportTests {
         try await withServer { server in
             let echo = try Echo(try await transport.send(HTTPRequest(url: server.url("/echo"))))
             #expect(echo.values("User-Agent") == [URLSessionTransport.defaultUserAgent])
-            #expect(URLSessionTransport.defaultUserAgent == "Federate/0.1.0 (+https://github.com/federate-swift/federate)")
+            #expect(URLSessionTransport.defaultUserAgent == "Federate/0.2.0 (+https://github.com/federate-swift/federate)")
         }
     }
 

@@ -4,5 +4,5 @@
 /// `AsyncHTTPClientTransport` sends.
 package enum FederateVersion {
     /// The semantic version of this release, e.g. `0.1.0`.
-    package static let string = "0.1.0"
+    package static let string = "0.2.0"
 }

@@ -82,7 +82,7 @@ struct AsyncHTTPClientTransportTests {
         } run: { server in
             _ = try await transport.send(HTTPRequest(url: server.baseURL + "/"))
             let received = try #require(server.receivedRequests.first)
-            #expect(received.headerValues("User-Agent") == ["Federate/0.1.0 (+https://github.com/federate-swift/federate)"])
+            #expect(received.headerValues("User-Agent") == ["Federate/0.2.0 (+https://github.com/federate-swift/federate)"])
             #expect(AsyncHTTPClientTransport.defaultUserAgent.hasPrefix("Federate/\(FederateVersion.string) "))
         }
     }
