@@ -87,7 +87,8 @@ extension AccountService {
 
     /// Reauthenticates the session's user with one of their passkeys: a user-verified
     /// assertion is a fresh sign-in, so the new session satisfies ``requireRecentLogin(_:within:)``
-    /// (and the recent sign-in a merge needs). `user_mismatch` when the passkey is another
+    /// (and the recent sign-in a merge needs; ``moveMergeTicket(_:from:to:)`` carries a ticket to
+    /// it). The old session is signed out, as after a reauthentication with a provider. `user_mismatch` when the passkey is another
     /// account's; `webauthn_user_verification` when the challenge was not issued by
     /// ``passkeyReauthenticationOptions(_:)`` or the authenticator did not verify the user.
     public func reauthenticate(
@@ -97,7 +98,9 @@ extension AccountService {
             guard challenge.userVerification == .required else {
                 throw FederateError(.webauthnUserVerification, "a reauthentication needs a challenge that requires user verification")
             }
-            return try await verifyPasskey(response, challenge: challenge, owner: session.uid)
+            let fresh = try await verifyPasskey(response, challenge: challenge, owner: session.uid)
+            try await signOut(session)
+            return fresh
         }
     }
 

@@ -81,6 +81,7 @@ extension AccountsTests {
                 let fresh = try await accounts.reauthenticate(
                     signedIn.session, withPasskey: try Self.assertion(software, again), challenge: again.challenge)
                 try accounts.requireRecentLogin(fresh.session)
+                await expectError(.sessionRevoked) { try await accounts.verifySession(signedIn.sessionToken) }
                 // A sign-in challenge (user verification only preferred) does not reauthenticate.
                 let weak = try accounts.passkeySignInOptions()
                 await expectError(.webauthnUserVerification) {
@@ -97,6 +98,33 @@ extension AccountsTests {
                 await expectError(.userMismatch) {
                     try await accounts.reauthenticate(bob, withPasskey: try Self.assertion(software, challenge: forBob), challenge: forBob)
                 }
+            }
+        }
+
+        /// A passkey reauthentication is the recent sign-in a merge needs: the linking account,
+        /// stale, reauthenticates with its passkey, carries the ticket to the new session and
+        /// merges the credential's account into itself.
+        @Test(arguments: StoreKind.allCases)
+        func aPasskeyReauthenticationIsTheFreshSignInAMergeNeeds(kind: StoreKind) async throws {
+            try await kind.withService(configuration: try Self.configuration) { accounts, clock in
+                let ann = try await accounts.signIn(with: TestCredential.make("google.com", "ann"))
+                let (software, _) = try await Self.register(accounts, try #require(ann.session))
+                _ = try await accounts.signIn(with: TestCredential.make("oidc.corp", "ann-at-corp"))
+                let flowStart = clock.now
+                let ticket = try await MergeConformanceTests.refusedLink(
+                    accounts, try #require(ann.session),
+                    with: try await TestCredential.withIDToken("oidc.corp", "ann-at-corp", authTime: flowStart, now: flowStart),
+                    flowStart: flowStart)
+                clock.advance(by: .seconds(400))
+                let stale = try #require(ann.session)
+                await expectError(.requiresRecentLogin) { try await accounts.merge(ticket: ticket, into: stale) }
+                let options = try await accounts.passkeyReauthenticationOptions(stale)
+                let fresh = try await accounts.reauthenticate(
+                    stale, withPasskey: try Self.assertion(software, options), challenge: options.challenge)
+                let carried = try #require(await accounts.moveMergeTicket(ticket, from: stale, to: fresh.session))
+                let merge = try await accounts.merge(ticket: carried, into: fresh.session)
+                #expect(merge.targetUID == ann.user.uid)
+                #expect(try await accounts.user(uid: ann.user.uid).providerIDs == ["google.com", "oidc.corp"])
             }
         }
 

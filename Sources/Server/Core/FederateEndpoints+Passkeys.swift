@@ -95,14 +95,23 @@ extension FederateEndpoints {
 
     /// `POST /me/reauthenticate/passkey`: the browser's `AuthenticationResponseJSON` for the
     /// options of ``passkeyReauthenticationOptions(session:)``: a fresh sign-in, rotating the
-    /// session cookie; `{"uid": UID}`. 403 `user_mismatch` for another account's passkey.
+    /// session cookie (the old session signed out, a merge ticket in this browser carried to the
+    /// new one); `{"uid": UID}`. 403 `user_mismatch` for another account's passkey.
     func passkeyReauthenticate(_ request: ServerRequest, body: [UInt8], session: AccountSession?) async -> ServerResponse {
         await respond {
             let session = try requireSession(session)
             let challenge = try openChallenge(request, ceremony: .authentication, session: session)
-            let signedIn = try await configuration.accounts.reauthenticate(
+            let accounts = configuration.accounts, secure = configuration.secureCookies
+            let signedIn = try await accounts.reauthenticate(
                 session, withPasskey: try WebAuthnAuthenticationResponse(json: body), challenge: challenge)
-            return signedInResponse(signedIn)
+            var response = signedInResponse(signedIn)
+            if let ticket = request.cookie(SessionCookies.mergeTicketName(secure: secure)),
+                let moved = await accounts.moveMergeTicket(ticket, from: session, to: signedIn.session)
+            {
+                response.setCookie(
+                    SessionCookies.mergeTicket(moved, maxAge: Int(accounts.configuration.mergeTicketLifetime.wholeSeconds), secure: secure))
+            }
+            return response
         }
     }
 
