@@ -124,7 +124,16 @@ private struct Segments {
     var free: [Int] = []
     var probation = List()
     var protected = List()
-    var statistics = VerifiedTokenCache.Statistics()
+    /// What the entries cost together (``VerifiedTokenCache/cost(length:)``).
+    var bytes = 0
+    /// How many entries were evicted so far.
+    var evictions = 0
+
+    /// The counts of the segments (hits and misses are the cache's own).
+    var statistics: VerifiedTokenCache.Statistics {
+        VerifiedTokenCache.Statistics(
+            evictions: evictions, entries: probation.count + protected.count, protectedEntries: protected.count, bytes: bytes)
+    }
     /// The digests of the tokens evicted from probation most recently (as many as entries).
     var ghosts: GhostDigests
 
@@ -167,7 +176,7 @@ private struct Segments {
                 release(slot)
                 return insert(entry, for: digest, signingInput: signingInput, cost: cost)
             }
-            statistics.bytes += cost - nodes[slot].cost
+            bytes += cost - nodes[slot].cost
             nodes[slot].entry = entry
             nodes[slot].cost = cost
             return evictWhileOver()
@@ -183,7 +192,7 @@ private struct Segments {
             slot = nodes.count - 1
         }
         index[digest] = slot
-        statistics.bytes += cost
+        bytes += cost
         // A token evicted from probation before its second use, now back: it is in repeated use
         // after all (its reuse was further apart than probation is long), so it goes to the
         // protected segment at once.
@@ -213,7 +222,7 @@ private struct Segments {
 
     private mutating func evictWhileOver() -> Int {
         var evicted = 0
-        while probation.count + protected.count > maximumEntries || statistics.bytes > maximumBytes {
+        while probation.count + protected.count > maximumEntries || bytes > maximumBytes {
             let victim = probation.tail >= 0 ? probation.tail : protected.tail
             guard victim >= 0 else { break }
             if !nodes[victim].protected { ghosts.insert(nodes[victim].digest) }
@@ -221,20 +230,18 @@ private struct Segments {
             release(victim)
             evicted += 1
         }
-        statistics.evictions += evicted
+        evictions += evicted
         return evicted
     }
 
     private mutating func release(_ slot: Int) {
         unlink(slot)
         nodes[slot].protected = false
-        statistics.bytes -= nodes[slot].cost
+        bytes -= nodes[slot].cost
         nodes[slot].entry = nil
         nodes[slot].signingInput = []
         nodes[slot].cost = 0
         free.append(slot)
-        statistics.entries = probation.count + protected.count
-        statistics.protectedEntries = protected.count
     }
 
     private mutating func moveToFront(_ slot: Int, protected inProtected: Bool) {
@@ -252,8 +259,6 @@ private struct Segments {
     private mutating func pushFront(_ slot: Int, protected inProtected: Bool) {
         nodes[slot].protected = inProtected
         if inProtected { Self.pushFront(slot, &nodes, &protected) } else { Self.pushFront(slot, &nodes, &probation) }
-        statistics.entries = probation.count + protected.count
-        statistics.protectedEntries = protected.count
     }
 
     private mutating func unlink(_ slot: Int) {
