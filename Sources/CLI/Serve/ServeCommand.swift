@@ -86,6 +86,8 @@ struct ServeCommand: AsyncParsableCommand {
             ? Observability(metrics: PrometheusMetricsFactory(registry: registry), tracer: InstrumentationSystem.tracer) : Observability()
         let cache = ProviderCache(httpClient: AsyncHTTPClientTransport.shared, logger: logger, observability: observability)
         let origin = settings.origin ?? "http://127.0.0.1:\(settings.port)"
+        // Checked before anything starts: a bad passkey setting fails at once.
+        let passkeys = try settings.passkeys.configuration(origin: origin)
         var devProviders: [DevProvider] = []
         var providers: [String: any SignInProvider] = [:]
         var buttons: [DemoPage.Provider] = []
@@ -129,7 +131,6 @@ struct ServeCommand: AsyncParsableCommand {
             store = try PostgresAccountStore(client: client, schema: schema)
         }
         let key = settings.sealingKey.map { SymmetricKey(data: $0) } ?? SymmetricKey(size: .bits256)
-        let passkeys = try settings.passkeys.configuration(origin: origin)
         let notes = DemoNotes()
         let accounts = AccountService(
             store: store,
