@@ -85,16 +85,13 @@ struct PasskeySettings {
             userVerification: userVerification)
     }
 
-    /// The host of `origin` (`scheme://host[:port]`), without brackets or port.
+    /// The host of `origin` (`scheme://host[:port]`), as the transports read it.
     static func host(of origin: String) -> String {
-        guard let start = origin.range(of: "://")?.upperBound else { return origin }
-        let authority = origin[start...].prefix { $0 != "/" }
-        if authority.hasPrefix("[") { return String(authority.dropFirst().prefix { $0 != "]" }) }
-        return String(authority.prefix { $0 != ":" })
+        DestinationPolicy.host(of: origin) ?? origin
     }
 
-    /// An IPv4 address in dotted form, or any IPv6 one.
+    /// An IP address in any spelling (`127.1`, `0x7f.0.0.1`, `[::1]`): never an RP ID.
     static func isIPAddress(_ host: String) -> Bool {
-        host.contains(":") || (!host.isEmpty && host.utf8.allSatisfy { $0 == UInt8(ascii: ".") || (0x30...0x39).contains($0) })
+        IPAddress(host: host) != nil
     }
 }
