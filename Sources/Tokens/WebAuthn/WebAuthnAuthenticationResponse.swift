@@ -17,7 +17,7 @@ public struct WebAuthnAuthenticationResponse: Sendable {
     /// `signature`, decoded.
     let signature: [UInt8]
 
-    /// Reads the JSON text, or throws `webauthn_malformed` (missing or mistyped members,
+    /// Reads the JSON text, or throws `webauthn_malformed` (missing or mistyped members, an empty credential ID,
     /// base64url that is not canonical, more than 128 KiB), `webauthn_credential_id_mismatch`
     /// (`id` and `rawId` differ) or `webauthn_credential_id_too_long`.
     public init(json: [UInt8]) throws(FederateError) {

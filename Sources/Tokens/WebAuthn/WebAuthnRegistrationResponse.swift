@@ -12,7 +12,7 @@ public struct WebAuthnRegistrationResponse: Sendable {
     /// `attestationObject`, decoded from base64url.
     let attestationObject: [UInt8]
 
-    /// Reads the JSON text, or throws `webauthn_malformed` (missing or mistyped members,
+    /// Reads the JSON text, or throws `webauthn_malformed` (missing or mistyped members, an empty credential ID,
     /// base64url that is not canonical, more than 128 KiB), `webauthn_credential_id_mismatch`
     /// (`id` and `rawId` differ) or `webauthn_credential_id_too_long`.
     public init(json: [UInt8]) throws(FederateError) {

@@ -9,7 +9,7 @@ struct WebAuthnResponseJSON {
     let object: JSONMembers
     /// Its `response` member.
     let response: JSONMembers
-    /// `rawId`, decoded; equal to `id`, at most 1,023 bytes.
+    /// `rawId`, decoded; equal to `id`, 1 to 1,023 bytes.
     let credentialID: [UInt8]
 
     /// The largest response read (an attestation object with a certificate chain fits).
@@ -40,6 +40,7 @@ struct WebAuthnResponseJSON {
         self.object = object
         let id = try Self.bytes(object, "id")
         let rawID = try Self.bytes(object, "rawId")
+        guard !rawID.isEmpty else { throw FederateError(.webauthnMalformed, "the credential ID is empty") }
         guard rawID.count <= AuthenticatorData.maximumCredentialIDLength else {
             throw FederateError(.webauthnCredentialIDTooLong, "the credential ID has \(rawID.count) bytes; at most 1023 are accepted")
         }

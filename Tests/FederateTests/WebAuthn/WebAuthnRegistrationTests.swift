@@ -154,6 +154,8 @@ struct WebAuthnRegistrationTests {
         #expect(try await refusal { $0.credentialIDInAuthenticatorData = long } == .webauthnCredentialIDTooLong)
         #expect(try await refusal { $0.credentialIDInAuthenticatorData = [1, 2, 3] } == .webauthnCredentialIDMismatch)
         #expect(try await refusal { $0.responseCredentialID = [1, 2, 3] } == .webauthnCredentialIDMismatch)
+        // An empty credential ID names no credential.
+        #expect(try await refusal(.es256(credentialID: [])) { _ in } == .webauthnMalformed)
         let longest = [UInt8](repeating: 0xAB, count: 1023)
         #expect(try await refusal(.es256(credentialID: longest)) { _ in } == nil)
         // `id` and `rawId` must agree.
