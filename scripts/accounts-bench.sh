@@ -4,18 +4,21 @@
 #   2. `openssl speed ecdsap256` on core 0 (the raw P-256 verify baseline);
 #   3. a durable PostgreSQL 15 on loopback (fsync, synchronous_commit and full_page_writes on:
 #      the defaults), in a temporary directory, stopped at the end;
-#   4. what bounds a durable commit there: `pg_test_fsync` on the same disk, and `pgbench`
-#      running a transaction equivalent to a returning sign-in (one indexed UPDATE ... RETURNING
-#      after one indexed SELECT) at the benchmark's concurrency;
-#   5. AccountsPerf (release): session verification as a ratio to a raw P-256 verify measured
+#   4. what bounds a durable commit there: `pg_test_fsync` on the same disk;
+#   5. `pgbench` running exactly the statements Federate runs for a returning and for a new
+#      sign-in (the server logs them while `AccountsPerf statements` signs in once each;
+#      scripts/pgbench-statements.py makes the pgbench scripts) with 1, 8 and 64 clients;
+#   6. AccountsPerf (release): session verification as a ratio to a raw P-256 verify measured
 #      interleaved with it, sign-ins per second, new and returning, and `accessToken` with a
-#      fresh kept provider token (the provider never called), on SQLite and on it;
-#   6. with BENCH_SUITE=1, the package-benchmark suite AccountsBenchmarks too (percentiles of
+#      fresh kept provider token (the provider never called), on SQLite and on it; then each
+#      PostgreSQL sign-in rate over pgbench's rate for the same statements;
+#   7. with BENCH_SUITE=1, the package-benchmark suite AccountsBenchmarks too (percentiles of
 #      the same workload; the ratios come from AccountsPerf).
 #
 # Usage: scripts/accounts-bench.sh [seconds per AccountsPerf measure, default 5]
 # Environment: BENCH_PGBENCH_SECONDS (default 10), FEDERATE_BENCH_POSTGRES_POOL (default 64),
-#              BENCH_SKIP_SUITE=1 (baselines only: no Swift build or run).
+#              BENCH_SKIP_SUITE=1 (baselines 1-4 only: no Swift build or run),
+#              FEDERATE_BENCH_NIO_EXECUTOR=1 (Swift tasks on SwiftNIO's event loops, as serve runs them).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="${FEDERATE_POSTGRES_BIN:-/usr/lib/postgresql/15/bin}"
@@ -46,30 +49,43 @@ echo "== PostgreSQL $("${psql[@]}" -c 'SHOW server_version'): fsync=$("${psql[@]
 echo "== pg_test_fsync (the cluster's disk, 2 s per test)"
 "${as_postgres[@]}" "$bin/pg_test_fsync" -s 2 -f "$dir/fsync.test" 2>&1 | grep -E 'fdatasync|open_datasync|fsync ' | head -6
 
-echo "== pgbench: a returning sign-in's transaction (SELECT by key, then UPDATE ... RETURNING), ${seconds} s each"
-"${psql[@]}" -c "CREATE TABLE ident (provider_id text, subject text, user_uid text, access_token text, PRIMARY KEY (provider_id, subject));
-  CREATE TABLE users (uid text PRIMARY KEY, last_sign_in_at double precision);
-  INSERT INTO users SELECT 'u' || i, 0 FROM generate_series(1, 1000) i;
-  INSERT INTO ident SELECT 'oidc.bench', 's' || i, 'u' || i, 'at' FROM generate_series(1, 1000) i;"
-cat >"$dir/returning.sql" <<'SQL'
-\set i random(1, 1000)
-SELECT u.uid FROM users u JOIN ident i ON i.user_uid = u.uid WHERE i.provider_id = 'oidc.bench' AND i.subject = 's' || :i;
-WITH x AS (UPDATE ident SET access_token = md5(random()::text) WHERE provider_id = 'oidc.bench' AND subject = 's' || :i RETURNING user_uid)
-UPDATE users SET last_sign_in_at = extract(epoch from now()) WHERE uid IN (SELECT user_uid FROM x) RETURNING uid;
-SQL
-for clients in 1 8 64; do
-  printf 'clients %-3s ' "$clients"
-  "$bin/pgbench" -h 127.0.0.1 -p "$port" -U postgres -n -M prepared -c "$clients" -j 2 -T "$seconds" -f "$dir/returning.sql" postgres 2>/dev/null \
-    | grep -E '^tps' | sed 's/ (without initial connection time)//'
+[ "${BENCH_SKIP_SUITE:-0}" = 1 ] && exit 0
+(cd "$ROOT/Benchmarks" && swift build -c release --product AccountsPerf >/dev/null)
+perf_binary="$ROOT/Benchmarks/.build/release/AccountsPerf"
+url="postgres://postgres@127.0.0.1:$port/postgres"
+
+echo "== pgbench: exactly the statements Federate runs for a sign-in, ${seconds} s each"
+# The server logs every statement while AccountsPerf runs one returning and one new sign-in
+# between markers; scripts/pgbench-statements.py turns what it logged into pgbench scripts.
+"${psql[@]}" -c "ALTER SYSTEM SET log_statement = 'all'" -c "SELECT pg_reload_conf()" >/dev/null
+FEDERATE_BENCH_POSTGRES_URL="$url" "$perf_binary" statements >"$dir/values.txt"
+"${psql[@]}" -c "ALTER SYSTEM RESET log_statement" -c "SELECT pg_reload_conf()" >/dev/null
+python3 "$ROOT/scripts/pgbench-statements.py" "$dir/server.log" "$dir/values.txt" "$dir"
+for kind in returning new; do
+  echo "-- $kind sign-in: $(grep -c ';$' "$dir/$kind.sql") statement(s), $(grep -ciE '^(BEGIN|COMMIT)' "$dir/$kind.sql" || true) BEGIN/COMMIT"
+  sed 's/^/   | /' "$dir/$kind.sql"
+  for clients in 1 8 64; do
+    tps=$("$bin/pgbench" -h 127.0.0.1 -p "$port" -U postgres -n -M prepared -c "$clients" -j 2 -T "$seconds" -f "$dir/$kind.sql" postgres 2>&1 |
+      sed -n 's/^tps = \([0-9.]*\).*/\1/p')
+    printf 'pgbench %-9s clients %-3s tps = %s\n' "$kind" "$clients" "${tps:-failed}"
+    echo "$kind $clients ${tps:-0}" >>"$dir/pgbench.txt"
+  done
 done
 
 echo "== load: $(cut -d' ' -f1-3 /proc/loadavg)"
-[ "${BENCH_SKIP_SUITE:-0}" = 1 ] && exit 0
-cd "$ROOT/Benchmarks"
-swift build -c release --product AccountsPerf >/dev/null
 echo "== AccountsPerf (release, both cores), ${1:-5} s per measure"
-FEDERATE_BENCH_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/postgres" .build/release/AccountsPerf "${1:-5}"
+FEDERATE_BENCH_POSTGRES_URL="$url" "$perf_binary" "${1:-5}" | tee "$dir/accounts.txt"
 echo "== load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== PostgreSQL sign-ins ÷ pgbench running the same statements (same run)"
+for kind in returning new; do
+  for clients in 1 8 64; do
+    rate=$(sed -n "s/^PostgreSQL: signIn $kind user, concurrency $clients  *\([0-9]*\) .*/\1/p" "$dir/accounts.txt")
+    tps=$(awk -v k="$kind" -v c="$clients" '$1 == k && $2 == c { print $3 }' "$dir/pgbench.txt")
+    awk -v k="$kind" -v c="$clients" -v r="${rate:-0}" -v t="${tps:-0}" \
+      'BEGIN { printf "%-9s concurrency %-3s %7d /s ÷ %8.0f tps = %.2f ×\n", k, c, r, t, (t > 0 ? r / t : 0) }'
+  done
+done
+cd "$ROOT/Benchmarks"
 if [ "${BENCH_SUITE:-0}" = 1 ]; then
   echo "== package-benchmark: AccountsBenchmarks"
   FEDERATE_BENCH_POSTGRES_URL="postgres://postgres@127.0.0.1:$port/postgres" \

@@ -133,7 +133,7 @@ extension AccountService {
         let assertion = try await party.verifyAuthentication(response, challenge: challenge, passkey: stored)
         let now = clock.now
         guard
-            try await storage.recordPasskeySignIn(
+            let user = try await storage.recordPasskeySignIn(
                 credentialID: passkey.credentialID, previousSignCount: passkey.signCount, signCount: assertion.signCount,
                 backupState: assertion.backupState, at: now)
         else {
@@ -141,7 +141,6 @@ extension AccountService {
             guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
             throw FederateError(.webauthnCounterRegressed, "another sign-in with this passkey moved its counter first")
         }
-        let user = try await activeUser(passkey.uid)
         let (session, token) = try await issueSession(
             uid: user.uid, authTime: now, amr: assertion.userVerified ? ["hwk", "user", "mfa"] : ["hwk", "user"])
         return PasskeySignIn(

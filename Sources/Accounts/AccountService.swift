@@ -99,40 +99,45 @@ public struct AccountService: Sendable {
         for attempt in 0..<2 {
             let now = clock.now
             let authTime = Self.authTime(of: credential, now: now)
-            if let result = try await signInReturning(credential, now: now, authTime: authTime) { return result }
-            // A new identity, so a new user. Under one account per email the store refuses a
-            // verified email that is already an account's (its unique index decides, also across
-            // instances). An unverified email never blocks, joins or reveals an account.
-            let user = User(
+            // A returning identity signs in again; a new one makes a new user, in the same call.
+            // Under one account per email the store refuses a verified email that is already an
+            // account's (its unique index decides, also across instances). An unverified email
+            // never blocks, joins or reveals an account.
+            let identity = ProviderIdentity(credential: credential, linkedAt: now)
+            let newUser = User(
                 uid: SecureRandom.token(byteCount: 21), email: credential.email, emailVerified: credential.emailVerified,
                 displayName: credential.profile.displayName, photoURL: credential.profile.photoURL,
-                createdAt: now, lastSignInAt: now, identities: [ProviderIdentity(credential: credential, linkedAt: now)])
+                createdAt: now, lastSignInAt: now, identities: [identity])
+            let recorded: RecordedSignIn
             do throws(FederateError) {
-                try await storage.createUser(user)
+                recorded = try await storage.recordSignIn(identity, at: now, orCreate: newUser)
             } catch  where error.code == .credentialAlreadyInUse && attempt == 0 {
                 // Another request created this identity's user first: look again.
                 continue
             } catch  where error.code == .emailAlreadyInUse {
                 // A concurrent first sign-in of this very identity may have created the email's
                 // owner: then this is a returning sign-in.
-                if let result = try await signInReturning(credential, now: now, authTime: authTime) { return result }
+                if let user = try await storage.recordReturningSignIn(identity, at: now) {
+                    return try await returningSignIn(user, credential: credential, authTime: authTime)
+                }
                 let owner = try await storage.users(email: credential.email ?? "").first
                 // The owner was deleted in the meantime: try once more.
                 if owner == nil, attempt == 0 { continue }
                 throw Self.accountExists(email: credential.email ?? "", credential: credential, owner: owner)
             }
-            try await keepTokens(of: credential, uid: user.uid)
-            return try await authResult(user, credential: credential, isNewUser: true, authTime: authTime)
+            switch recorded {
+            case .returning(let user):
+                return try await returningSignIn(user, credential: credential, authTime: authTime)
+            case .created:
+                try await keepTokens(of: credential, uid: newUser.uid)
+                return try await authResult(newUser, credential: credential, isNewUser: true, authTime: authTime)
+            }
         }
         throw FederateError(.accountStoreFailed, "the identity was created and removed concurrently; try again")
     }
 
-    /// The credential's identity signed in again (the store records it in one call), or `nil`
-    /// when no user has the identity.
-    private func signInReturning(_ credential: Credential, now: Date, authTime: Date) async throws(FederateError) -> AuthResult? {
-        guard let user = try await storage.recordReturningSignIn(ProviderIdentity(credential: credential, linkedAt: now), at: now) else {
-            return nil
-        }
+    /// The session of `user`, who owns the credential's identity and was found by a sign-in.
+    private func returningSignIn(_ user: User, credential: Credential, authTime: Date) async throws(FederateError) -> AuthResult {
         guard !user.disabled else { throw FederateError(.userDisabled, "the user is disabled") }
         try await keepTokens(of: credential, uid: user.uid, replacing: user.identity(providerID: credential.providerID)?.plaintextTokens)
         return try await authResult(user, credential: credential, isNewUser: false, authTime: authTime)

@@ -85,13 +85,20 @@ package protocol UserStore: Sendable {
     /// A returning sign-in: the user who owns `latest`'s identity (its provider ID and
     /// subject), as they are once the sign-in is recorded (`User.signedIn(with:at:)`), or
     /// `nil` when no user owns it. A disabled user is returned as found, and nothing is
-    /// recorded. ``AccountService/signIn(with:)`` starts here, so a returning sign-in costs
-    /// one call.
+    /// recorded.
     ///
     /// The default is two steps, `user(providerID:subject:)` then
     /// `recordSignIn(_:uid:at:)`. The SQL stores take one atomic step: one statement on
     /// PostgreSQL (one round trip), one transaction on SQLite.
     func recordReturningSignIn(_ latest: ProviderIdentity, at date: Date) async throws(FederateError) -> User?
+    /// A sign-in, returning or new, in one step: `latest`'s identity signed in again, as
+    /// ``recordReturningSignIn(_:at:)`` does, or, when no user owns it, `newUser` (whose one
+    /// identity is `latest`'s) created, as ``createUser(_:)`` does, with its errors.
+    /// ``AccountService/signIn(with:)`` starts here, so any sign-in costs one call.
+    ///
+    /// The default is those two calls. PostgreSQL takes one statement (one round trip),
+    /// SQLite one transaction.
+    func recordSignIn(_ latest: ProviderIdentity, at date: Date, orCreate newUser: User) async throws(FederateError) -> RecordedSignIn
     /// Sets the identity's email state (and, when `email` is given, its address), column by
     /// column; nothing when no user has the identity.
     func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError)

@@ -513,15 +513,15 @@ public final class InMemoryAccountStore: AccountStorage {
     /// Records a sign-in with a passkey as a compare-and-set on its counter.
     package func recordPasskeySignIn(
         credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backupState: Bool, at date: Date
-    ) async throws(FederateError) -> Bool {
+    ) async throws(FederateError) -> User? {
         state.withLock { state in
             guard let passkey = state.passkeys[credentialID], passkey.signCount == previousSignCount,
                 var user = state.users[ExactString(passkey.uid)], !user.disabled
-            else { return false }
+            else { return nil }
             state.passkeys[credentialID] = passkey.used(signCount: signCount, backupState: backupState, at: date)
             user.lastSignInAt = date
             state.users[ExactString(passkey.uid)] = user
-            return true
+            return user
         }
     }
 

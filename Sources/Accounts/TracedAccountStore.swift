@@ -69,6 +69,12 @@ struct TracedAccountStore: AccountStorage {
         }
     }
 
+    func recordSignIn(_ latest: ProviderIdentity, at date: Date, orCreate newUser: User) async throws(FederateError) -> RecordedSignIn {
+        try await traced("record_sign_in_or_create_user") { () async throws(FederateError) in
+            try await base.recordSignIn(latest, at: date, orCreate: newUser)
+        }
+    }
+
     func updateIdentityEmail(providerID: String, subject: String, email: String?, verified: Bool) async throws(FederateError) {
         try await traced("update_identity_email") { () async throws(FederateError) in
             try await base.updateIdentityEmail(providerID: providerID, subject: subject, email: email, verified: verified)
@@ -252,8 +258,8 @@ struct TracedAccountStore: AccountStorage {
 
     func recordPasskeySignIn(
         credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backupState: Bool, at date: Date
-    ) async throws(FederateError) -> Bool {
-        try await traced("record_passkey_sign_in") { () async throws(FederateError) -> Bool in
+    ) async throws(FederateError) -> User? {
+        try await traced("record_passkey_sign_in") { () async throws(FederateError) -> User? in
             try await base.recordPasskeySignIn(
                 credentialID: credentialID, previousSignCount: previousSignCount, signCount: signCount, backupState: backupState, at: date)
         }

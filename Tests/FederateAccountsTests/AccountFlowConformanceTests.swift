@@ -196,6 +196,72 @@ extension AccountsTests {
             }
         }
 
+        /// The store's one-step sign-in creates the new user when no one owns the identity,
+        /// signs the owner in again otherwise (as the returning sign-in does), answers a disabled
+        /// owner as found, and writes nothing when the new user's email is another account's.
+        @Test(arguments: StoreKind.allCases)
+        func oneStepSignInCreatesOrSignsInAgain(kind: StoreKind) async throws {
+            try await kind.withService { accounts, clock in
+                let store = accounts.store
+                let date = clock.now.addingTimeInterval(30.25)
+                func newUser(_ uid: String, _ subject: String, email: String?) -> User {
+                    let identity = ProviderIdentity(
+                        credential: TestCredential.make("google.com", subject, email: email, name: "Bo"), linkedAt: date)
+                    return User(
+                        uid: uid, email: email, emailVerified: email != nil, displayName: "Bo", photoURL: nil, createdAt: date,
+                        lastSignInAt: date, identities: [identity])
+                }
+
+                // A new identity: the user, exactly as given.
+                let bo = newUser("uid-bo", "g-bo", email: "bo@example.com")
+                guard case .created = try await store.recordSignIn(bo.identities[0], at: date, orCreate: bo) else {
+                    Issue.record("a new identity makes a new user")
+                    return
+                }
+                #expect(try await store.user(providerID: "google.com", subject: "g-bo") == bo)
+
+                // The same identity again, offered another new user: the owner signs in again.
+                let later = date.addingTimeInterval(60)
+                let latest = ProviderIdentity(
+                    credential: TestCredential.make("google.com", "g-bo", email: "bo@example.com", name: "Bo B"), linkedAt: later)
+                let other = User(
+                    uid: "uid-other", email: nil, emailVerified: false, displayName: nil, photoURL: nil, createdAt: later,
+                    lastSignInAt: later, identities: [latest])
+                guard case .returning(let again) = try await store.recordSignIn(latest, at: later, orCreate: other) else {
+                    Issue.record("a returning identity signs in again")
+                    return
+                }
+                #expect(again.uid == "uid-bo" && again.lastSignInAt == later)
+                #expect(again.identity(providerID: "google.com")?.profile.displayName == "Bo B")
+                #expect(again == (try await store.user(uid: "uid-bo")), "the answer is what the store now holds")
+                #expect(try await store.user(uid: "uid-other") == nil, "the other new user is not created")
+
+                // Another new identity whose verified email is Bo's: refused, nothing written.
+                let copy = newUser("uid-copy", "g-copy", email: "BO@example.com")
+                _ = await expectError(.emailAlreadyInUse) { _ = try await store.recordSignIn(copy.identities[0], at: date, orCreate: copy) }
+                #expect(try await store.user(uid: "uid-copy") == nil)
+                #expect(try await store.user(providerID: "google.com", subject: "g-copy") == nil)
+
+                // A new user whose identity is not the one signing in: refused.
+                let mismatched = newUser("uid-m", "g-m", email: nil)
+                _ = await expectError(.accountStoreFailed) {
+                    _ = try await store.recordSignIn(copy.identities[0], at: date, orCreate: mismatched)
+                }
+                #expect(try await store.user(uid: "uid-m") == nil)
+
+                // A disabled owner: found, nothing recorded.
+                try await accounts.disable(uid: "uid-bo")
+                let disabled = try await store.user(uid: "uid-bo")
+                guard case .returning(let found) = try await store.recordSignIn(latest, at: later.addingTimeInterval(60), orCreate: other)
+                else {
+                    Issue.record("a disabled owner is found")
+                    return
+                }
+                #expect(found.disabled && found == disabled)
+                #expect(try await store.user(uid: "uid-bo") == disabled)
+            }
+        }
+
         @Test(arguments: StoreKind.allCases)
         func oneAccountPerEmailAndItsResolution(kind: StoreKind) async throws {
             try await kind.withService { accounts, _ in

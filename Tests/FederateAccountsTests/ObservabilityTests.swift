@@ -83,7 +83,7 @@ struct ObservabilityTests {
             #expect(verification.attributes["federate.outcome"]?.toSpanAttribute() == .string("ok"))
             let signIn = try recorder.span("federate.account.sign_in")
             #expect(signIn.attributes["federate.provider"]?.toSpanAttribute() == .string("oidc.dev"))
-            for name in ["federate.store.record_returning_sign_in", "federate.store.create_user", "federate.store.session_keys"] {
+            for name in ["federate.store.record_sign_in_or_create_user", "federate.store.session_keys"] {
                 #expect(try recorder.span(name).parentSpanID == signIn.spanID, "\(name)")
             }
             #expect(try recorder.span("federate.session.verify").status == nil)

@@ -69,24 +69,25 @@ extension AccountsTests {
                 try await accounts.store.addPasskey(Self.passkey(id, uid: ann.user.uid, signCount: 7, at: clock.now))
                 clock.advance(by: .seconds(60))
                 let later = clock.now
+                let signedIn = try await accounts.store.recordPasskeySignIn(
+                    credentialID: id, previousSignCount: 7, signCount: 8, backupState: true, at: later)
+                #expect(signedIn?.uid == ann.user.uid && signedIn?.lastSignInAt == later)
+                #expect(signedIn == (try await accounts.user(uid: ann.user.uid)), "the answer is the user as the store now holds them")
                 #expect(
                     try await accounts.store.recordPasskeySignIn(
-                        credentialID: id, previousSignCount: 7, signCount: 8, backupState: true, at: later))
-                #expect(
-                    try await !accounts.store.recordPasskeySignIn(
-                        credentialID: id, previousSignCount: 7, signCount: 9, backupState: false, at: later),
+                        credentialID: id, previousSignCount: 7, signCount: 9, backupState: false, at: later) == nil,
                     "a second sign-in that read the same counter writes nothing")
                 let used = try #require(try await accounts.store.passkey(credentialID: id))
                 #expect(used.signCount == 8 && used.backupState && used.lastUsedAt == later)
                 #expect(try await accounts.user(uid: ann.user.uid).lastSignInAt == later)
                 #expect(
-                    try await !accounts.store.recordPasskeySignIn(
-                        credentialID: [0xCA], previousSignCount: 0, signCount: 1, backupState: false, at: later))
+                    try await accounts.store.recordPasskeySignIn(
+                        credentialID: [0xCA], previousSignCount: 0, signCount: 1, backupState: false, at: later) == nil)
                 // A disabled user's passkey signs no one in.
                 try await accounts.disable(uid: ann.user.uid)
                 #expect(
-                    try await !accounts.store.recordPasskeySignIn(
-                        credentialID: id, previousSignCount: 8, signCount: 9, backupState: true, at: later))
+                    try await accounts.store.recordPasskeySignIn(
+                        credentialID: id, previousSignCount: 8, signCount: 9, backupState: true, at: later) == nil)
                 #expect(try await accounts.store.passkey(credentialID: id)?.signCount == 8)
             }
         }

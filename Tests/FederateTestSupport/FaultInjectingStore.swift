@@ -259,8 +259,8 @@ package final class FaultInjectingStore: AccountStorage, Sendable {
 
     package func recordPasskeySignIn(
         credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backupState: Bool, at date: Date
-    ) async throws(FederateError) -> Bool {
-        try await injected("record_passkey_sign_in") { () async throws(FederateError) -> Bool in
+    ) async throws(FederateError) -> User? {
+        try await injected("record_passkey_sign_in") { () async throws(FederateError) -> User? in
             try await base.recordPasskeySignIn(
                 credentialID: credentialID, previousSignCount: previousSignCount, signCount: signCount, backupState: backupState, at: date)
         }

@@ -6,6 +6,7 @@
 //   scripts/accounts-bench.sh                      # with a durable PostgreSQL 15, in one run
 //   cd Benchmarks && swift run -c release AccountsPerf [seconds-per-measure] [sqlite|postgres]
 //   valgrind --tool=callgrind .build/release/AccountsPerf profile-sessions [count]
+//   .build/release/AccountsPerf statements   # one returning and one new sign-in between log markers
 //
 // FEDERATE_BENCH_NIO_EXECUTOR=1 runs Swift tasks on SwiftNIO's event loops, as `federate serve`
 // does (NIOSingletons' global-executor takeover).
@@ -56,19 +57,29 @@ func costRatio(
     return (candidateTime / baselineTime, Double(operations) / seconds(candidateTime))
 }
 
-/// Sign-ins per second: batches of 1,000 over `concurrency` tasks for at least `duration`.
+/// The CPU time this process has used, user and system, in seconds.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// Sign-ins per second, and this process's CPU time per sign-in in µs (which the machine's
+/// noise moves less than the rate): batches of 1,000 over `concurrency` tasks for at least `duration`.
 func signInRate(
     _ workload: Workload, concurrency: Int, duration: Double, _ body: @escaping @Sendable (Workload) async throws -> Void
-) async throws -> Double {
+) async throws -> (perSecond: Double, cpuMicroseconds: Double) {
     let clock = ContinuousClock()
     try await workload.run(200, concurrency: concurrency) { _ in try await body(workload) }  // warm-up
     let start = clock.now
+    let cpu = processCPUSeconds()
     var count = 0
     while seconds(start.duration(to: clock.now)) < duration {
         try await workload.run(1_000, concurrency: concurrency) { _ in try await body(workload) }
         count += 1_000
     }
-    return Double(count) / seconds(start.duration(to: clock.now))
+    return (Double(count) / seconds(start.duration(to: clock.now)), (processCPUSeconds() - cpu) / Double(count) * 1e6)
 }
 
 @Sendable func measureAll(duration: Double, only: String?) async throws {
@@ -97,9 +108,15 @@ func signInRate(
                 unchecked.perSecond, 1 / unchecked.ratio))
         for concurrency in store.concurrencies {
             let returning = try await signInRate(workload, concurrency: concurrency, duration: duration) { try await $0.signInReturning() }
-            line(String(format: "%@: signIn returning user, concurrency %-3d     %8.0f /s", store.description, concurrency, returning))
+            line(
+                String(
+                    format: "%@: signIn returning user, concurrency %-3d     %8.0f /s   %5.0f µs CPU each", store.description, concurrency,
+                    returning.perSecond, returning.cpuMicroseconds))
             let new = try await signInRate(workload, concurrency: concurrency, duration: duration) { try await $0.signInNew() }
-            line(String(format: "%@: signIn new user, concurrency %-3d           %8.0f /s", store.description, concurrency, new))
+            line(
+                String(
+                    format: "%@: signIn new user, concurrency %-3d           %8.0f /s   %5.0f µs CPU each", store.description, concurrency,
+                    new.perSecond, new.cpuMicroseconds))
         }
         for concurrency in [1, 8] {
             let rate = try await accessTokenRate(store: workload.store, concurrency: concurrency, duration: duration)
@@ -114,6 +131,22 @@ func signInRate(
 if ProcessInfo.processInfo.environment["FEDERATE_BENCH_NIO_EXECUTOR"] == "1" {
     NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     line("Swift tasks run on SwiftNIO's event loops (FEDERATE_BENCH_NIO_EXECUTOR=1)")
+}
+if CommandLine.arguments.dropFirst().first == "statements" {
+    // For scripts/accounts-bench.sh, with the server logging every statement: one returning and
+    // one new sign-in on the PostgreSQL workload, each between markers, and what varies in them.
+    try await Task.detached {
+        let workload = await Workload.shared(.postgres)
+        try await workload.mark("returning")
+        let returning = try await workload.signInReturning()
+        try await workload.mark("new")
+        let new = try await workload.signInNew()
+        try await workload.mark("end")
+        line("returning subject=\(returning.credential.subject)")
+        line("new subject=\(new.credential.subject) uid=\(new.user.uid) email=\(new.user.email ?? "")")
+        line("first returning subject=\(Workload.firstReturningSubject) count=1000")
+    }.value
+    exit(0)
 }
 if CommandLine.arguments.dropFirst().first == "profile-sessions" {
     // For `valgrind --tool=callgrind`: N session verifications (with the revocation check) and

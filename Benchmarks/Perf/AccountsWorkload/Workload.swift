@@ -39,9 +39,15 @@ public final class Workload: Sendable {
     /// The store the service runs on.
     public let store: any AccountStore
     public let sessionToken: String
-    let prefix = "bench-\(UUID().uuidString.prefix(8))-"
+    /// The PostgreSQL pool, for the markers of `statements` mode; `nil` on SQLite.
+    let postgres: PostgresClient?
     private let counter = Atomic<Int>(0)
     static let returningIdentities = 1_000
+    /// Subjects are decimal numbers, which `pgbench` variables can be (scripts/accounts-bench.sh
+    /// runs Federate's own statements with them): the returning identities' from this one on,
+    /// new identities' from `firstNewSubject`. Each run has a fresh database, so they never clash.
+    public static let firstReturningSubject = 1_000_000
+    static let firstNewSubject = 2_000_000_000
 
     private static let all = Mutex<[String: Task<Workload, Never>]>([:])
 
@@ -64,6 +70,7 @@ public final class Workload: Sendable {
 
     private init(store kind: BenchStore) async throws {
         let store: any AccountStore
+        var pool: PostgresClient?
         switch kind {
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("federate-bench-\(UUID().uuidString)")
@@ -85,13 +92,19 @@ public final class Workload: Sendable {
             let postgres = try PostgresAccountStore(client: client, schema: String(schema))
             try await postgres.migrate()
             store = postgres
+            pool = client
         }
         self.store = store
+        postgres = pool
         accounts = AccountService(store: store)
         for index in 0..<Self.returningIdentities {
-            _ = try await accounts.signIn(with: Self.credential(subject: prefix + "r\(index)", email: "\(prefix)r\(index)@example.com"))
+            let subject = String(Self.firstReturningSubject + index)
+            _ = try await accounts.signIn(with: Self.credential(subject: subject, email: "\(subject)@example.com"))
         }
-        guard let token = try await accounts.signIn(with: Self.credential(subject: prefix + "r0", email: nil)).sessionToken else {
+        guard
+            let token = try await accounts.signIn(with: Self.credential(subject: String(Self.firstReturningSubject), email: nil))
+                .sessionToken
+        else {
             throw FederateError(.accountStoreFailed, "no session token")
         }
         sessionToken = token
@@ -105,15 +118,22 @@ public final class Workload: Sendable {
     }
 
     /// Signs in one of the 1,000 existing identities (lookup, update, a session).
-    public func signInReturning() async throws {
+    @discardableResult public func signInReturning() async throws -> AuthResult {
         let index = counter.wrappingAdd(1, ordering: .relaxed).oldValue % Self.returningIdentities
-        _ = try await accounts.signIn(with: Self.credential(subject: prefix + "r\(index)", email: nil))
+        return try await accounts.signIn(with: Self.credential(subject: String(Self.firstReturningSubject + index), email: nil))
     }
 
     /// Signs in an identity never seen (lookups, the insert, a session).
-    public func signInNew() async throws {
-        let index = counter.wrappingAdd(1, ordering: .relaxed).oldValue
-        _ = try await accounts.signIn(with: Self.credential(subject: prefix + "n\(index)", email: "\(prefix)n\(index)@example.com"))
+    @discardableResult public func signInNew() async throws -> AuthResult {
+        let subject = String(Self.firstNewSubject + counter.wrappingAdd(1, ordering: .relaxed).oldValue)
+        return try await accounts.signIn(with: Self.credential(subject: subject, email: "\(subject)@example.com"))
+    }
+
+    /// Sends `SELECT 'federate-bench: <name>'` (PostgreSQL only), a marker between the
+    /// statements of two operations in the server's statement log.
+    public func mark(_ name: String) async throws {
+        guard let postgres else { return }
+        _ = try await postgres.query(PostgresQuery(unsafeSQL: "SELECT 'federate-bench: \(name)'")).collect()
     }
 
     /// Runs `body` `count` times over `concurrency` tasks.

@@ -18,11 +18,12 @@ package protocol PasskeyStore: Sendable {
 
     /// Records a sign-in with the passkey at `date`, as a compare-and-set: its counter becomes
     /// `signCount` and its backup state `backupState` only if the counter is still
-    /// `previousSignCount`, and the user's last sign-in is `date`. Whether it was written: `false`
-    /// when another sign-in moved the counter first, or the passkey or its user is gone or disabled.
+    /// `previousSignCount`, and the user's last sign-in is `date`. Returns the user as the
+    /// sign-in leaves them when it was written (one round trip on PostgreSQL); `nil` when
+    /// another sign-in moved the counter first, or the passkey or its user is gone or disabled.
     func recordPasskeySignIn(
         credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backupState: Bool, at date: Date
-    ) async throws(FederateError) -> Bool
+    ) async throws(FederateError) -> User?
 
     /// Removes the user's passkey: `passkey_not_found` when the user has no passkey with this
     /// credential ID, `last_provider` when it is the user's only way to sign in.

@@ -6,9 +6,6 @@ import PostgresNIO
 /// The account operations are FederateSQLStore's; PostgreSQL supplies its dialect, pooled
 /// connections, and transactions that lock the user's row.
 extension PostgresAccountStore: SQLAccountStore {
-    /// `SQLDialect.postgres(schema:)` in the store's schema.
-    package var dialect: SQLDialect { .postgres(schema: schema.name) }
-
     /// Runs `body` on one pooled connection; each statement commits on its own.
     package func withConnection<T: Sendable>(_ body: (PostgresStatements) async throws(FederateError) -> T) async throws(FederateError) -> T
     {

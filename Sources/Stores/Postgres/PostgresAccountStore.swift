@@ -1,6 +1,6 @@
 public import FederateAccounts
 public import FederateTokens
-import FederateSQLStore
+package import FederateSQLStore
 import Foundation
 public import Logging
 public import PostgresNIO
@@ -26,6 +26,8 @@ public final class PostgresAccountStore: AccountStore {
     /// The pool.
     package let client: PostgresClient
     let schema: PostgresSchema
+    /// `SQLDialect.postgres(schema:)` in the store's schema, made once.
+    package let dialect: SQLDialect
     let logger: Logger
     /// The statements each connection has prepared; `nil` when the store prepares none.
     let preparedStatements: PostgresPreparedStatements?
@@ -48,6 +50,7 @@ public final class PostgresAccountStore: AccountStore {
         }
         self.client = client
         self.schema = PostgresSchema(name: schema)
+        self.dialect = .postgres(schema: schema)
         self.oneAccountPerEmail = oneAccountPerEmail
         self.preparedStatements = preparesStatements ? PostgresPreparedStatements() : nil
         self.logger = logger

@@ -35,57 +35,9 @@ extension SQLAccountStore {
         guard found else { throw Self.noSuchIdentity(identity) }
     }
 
-    /// A returning sign-in in one atomic step. PostgreSQL: one statement, whose result is the
-    /// user as it was when the statement began (its writes are not visible to it), with
-    /// ``User/signedIn(with:at:)`` applied. SQLite: the lookup and the writes in one transaction.
-    package func recordReturningSignIn(_ latest: ProviderIdentity, at date: Date) async throws(FederateError) -> User? {
-        let owner: SQLQuery =
-            "u.uid = (SELECT user_uid FROM \(table: .identities) WHERE provider_id = \(latest.providerID) AND subject = \(latest.subject))"
-        guard dialect.writesInCommonTableExpressions else {
-            return try await withTransaction { (connection) async throws(FederateError) in
-                guard let user = try await self.users(where: owner, on: connection).first else { return nil }
-                guard !user.disabled else { return user }
-                // One identity per provider per user: the signed-in one is the provider's.
-                guard let signedIn = user.signedIn(with: latest, at: date), let identity = signedIn.identity(providerID: latest.providerID)
-                else {
-                    throw FederateError(.accountStoreFailed, "the store returned a user without the identity looked up")
-                }
-                guard try await self.writeSignIn(identity, uid: user.uid, at: date, on: connection) else {
-                    throw Self.noSuchIdentity(latest)
-                }
-                return signedIn
-            }
-        }
-        // The identity's row and the user's, unless the user is disabled; then the user, read as
-        // the statement began, and whether the writes happened.
-        let (found, written) = try await withConnection { (connection) async throws(FederateError) in
-            let rows = try await self.rows(
-                """
-                WITH identity AS (
-                    UPDATE \(table: .identities) AS i
-                    SET \(Self.signInAssignments(latest))
-                    FROM \(table: .users) AS owner
-                    WHERE i.provider_id = \(latest.providerID) AND i.subject = \(latest.subject) AND owner.uid = i.user_uid AND NOT owner.disabled
-                    RETURNING i.user_uid
-                ), signed_in AS (
-                    UPDATE \(table: .users) SET last_sign_in_at = \(date) WHERE uid IN (SELECT user_uid FROM identity) RETURNING uid
-                )
-                \(self.selectUsers(where: owner, extra: "EXISTS (SELECT 1 FROM signed_in) AS signed_in"))
-                """,
-                on: connection)
-            return (try Self.users(in: rows).first, try rows.first?.bool("signed_in") == true)
-        }
-        guard let user = found else { return nil }
-        guard !user.disabled else { return user }
-        // Found enabled but not written: the identity moved or went between the statement's
-        // read and its write (a concurrent unlink or deletion).
-        guard written, let signedIn = user.signedIn(with: latest, at: date) else { throw Self.noSuchIdentity(latest) }
-        return signedIn
-    }
-
     /// Writes a sign-in, in a transaction: `identity`'s row as it is, then the user's last
     /// sign-in. Whether the user `uid` has the identity.
-    private func writeSignIn(
+    func writeSignIn(
         _ identity: ProviderIdentity, uid: String, at date: Date, on connection: Connection
     ) async throws(FederateError) -> Bool {
         guard try await returnsRow(Self.refresh(identity, uid: uid), on: connection) else { return false }
@@ -102,7 +54,7 @@ extension SQLAccountStore {
     }
 
     /// A sign-in's identity is not the user's (any more).
-    private static func noSuchIdentity(_ identity: ProviderIdentity) -> FederateError {
+    static func noSuchIdentity(_ identity: ProviderIdentity) -> FederateError {
         FederateError(.noSuchProvider, "the user has no such \(identity.providerID) identity")
     }
 

@@ -55,7 +55,7 @@ extension SQLAccountStore {
     /// transaction.
     package func recordPasskeySignIn(
         credentialID: [UInt8], previousSignCount: UInt32, signCount: UInt32, backupState: Bool, at date: Date
-    ) async throws(FederateError) -> Bool {
+    ) async throws(FederateError) -> User? {
         let used: SQLQuery = """
             UPDATE \(table: .passkeys) SET sign_count = \(Double(signCount)), backup_state = \(backupState), last_used_at = \(date)
             WHERE credential_id = \(bytes: credentialID) AND sign_count = \(Double(previousSignCount))
@@ -63,20 +63,28 @@ extension SQLAccountStore {
             RETURNING user_uid
             """
         guard dialect.writesInCommonTableExpressions else {
-            return try await withTransaction { (connection) async throws(FederateError) -> Bool in
-                guard let uid = try await self.rows(used, on: connection).first?.text("user_uid") else { return false }
+            return try await withTransaction { (connection) async throws(FederateError) -> User? in
+                guard let uid = try await self.rows(used, on: connection).first?.text("user_uid") else { return nil }
                 try await self.execute("UPDATE \(table: .users) SET last_sign_in_at = \(date) WHERE uid = \(uid)", on: connection)
-                return true
+                return try await self.users(where: "u.uid = \(uid)", on: connection).first
             }
         }
-        return try await withConnection { (connection) async throws(FederateError) -> Bool in
-            try await self.returnsRow(
-                """
-                WITH used AS (\(used))
-                UPDATE \(table: .users) SET last_sign_in_at = \(date) WHERE uid IN (SELECT user_uid FROM used) RETURNING uid
-                """,
-                on: connection)
+        // One statement: the counter, the user's last sign-in, and the user read as the statement
+        // began (its writes are not visible to it), given the new last sign-in here.
+        let user = try await withConnection { (connection) async throws(FederateError) -> User? in
+            try await self.users(
+                where: "u.uid = (SELECT uid FROM signed_in)",
+                with: """
+                    used AS (\(used)), signed_in AS (
+                        UPDATE \(table: .users) SET last_sign_in_at = \(date) WHERE uid IN (SELECT user_uid FROM used) RETURNING uid
+                    )
+                    """,
+                on: connection
+            ).first
         }
+        guard var user else { return nil }
+        user.lastSignInAt = date
+        return user
     }
 
     /// Removes the user's passkey, refusing the last way to sign in (`last_provider`); the

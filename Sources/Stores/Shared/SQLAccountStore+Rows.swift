@@ -4,23 +4,29 @@ import Foundation
 
 /// How users and identities are read from and written to their rows.
 extension SQLAccountStore {
-    /// The users matching `condition`, with their identities, oldest first.
-    func users(where condition: SQLQuery, on connection: Connection) async throws(FederateError) -> [User] {
-        try Self.users(in: try await rows(selectUsers(where: condition), on: connection))
+    /// The users matching `condition`, with their identities, oldest first; with `clauses`,
+    /// the statement starts `WITH clauses` (which `condition` may read).
+    func users(where condition: SQLQuery, with clauses: SQLQuery? = nil, on connection: Connection) async throws(FederateError) -> [User] {
+        let select = selectUsers(where: condition)
+        return try Self.users(
+            in: try await rows(clauses.map { (clauses) -> SQLQuery in "WITH \(clauses)\n\(select)" } ?? select, on: connection))
     }
 
     /// The `SELECT` of the users matching `condition` and their identities: one row per
     /// identity (or one for a user with none), oldest user first, each user's identities in
-    /// the order they were linked; with `extra` (`expression AS name`) as one more column.
-    func selectUsers(where condition: SQLQuery, extra: SQLQuery? = nil) -> SQLQuery {
+    /// the order they were linked; with `extra` (`expression AS name`, …) as more columns.
+    /// With `evenIfNone`, one row of empty user columns (a `NULL` uid) when no user matches,
+    /// so that `extra` is always read.
+    func selectUsers(where condition: SQLQuery, extra: SQLQuery? = nil, evenIfNone: Bool = false) -> SQLQuery {
         let more: SQLQuery = extra.map { (extra) -> SQLQuery in ", \(extra)" } ?? ""
+        let users: SQLQuery = "\(table: .users) u LEFT JOIN \(table: .identities) i ON i.user_uid = u.uid"
+        let from: SQLQuery = evenIfNone ? "(SELECT 1) AS one LEFT JOIN (\(users)) ON \(condition)" : "\(users) WHERE \(condition)"
         return """
             SELECT u.uid, u.email, u.email_verified, u.display_name, u.photo_url, u.disabled, u.created_at, u.last_sign_in_at,
                 u.tokens_valid_after, u.guest, i.provider_id AS i_provider_id, i.subject AS i_subject, i.email AS i_email,
                 i.email_verified AS i_email_verified, i.display_name AS i_display_name, i.photo_url AS i_photo_url,
                 i.username AS i_username, i.linked_at AS i_linked_at, i.access_token AS i_access_token, i.refresh_token AS i_refresh_token\(more)
-            FROM \(table: .users) u LEFT JOIN \(table: .identities) i ON i.user_uid = u.uid
-            WHERE \(condition) ORDER BY u.created_at, u.uid, i.linked_at, \(unescaped: dialect.identityInsertionOrder)
+            FROM \(from) ORDER BY u.created_at, u.uid, i.linked_at, \(unescaped: dialect.identityInsertionOrder)
             """
     }
 
