@@ -5,13 +5,36 @@ package import Foundation
 /// Linking, refreshing and unlinking provider identities.
 extension SQLAccountStore {
     /// Links an identity to a user, who is a guest no more; the database decides races
-    /// (`credential_already_in_use`).
+    /// (`credential_already_in_use`). The user's row is locked first, as every change to a
+    /// user's identities does. PostgreSQL: one statement; SQLite: one transaction.
     package func addIdentity(_ identity: ProviderIdentity, toUser uid: String) async throws(FederateError) {
-        try await withTransaction { (connection) async throws(FederateError) in
-            guard try await self.lockUser(uid, on: connection) else { throw FederateError(.userNotFound, "no user with this uid") }
-            try await self.insert(identity, uid: uid, on: connection)
-            try await self.execute("UPDATE \(table: .users) SET guest = \(false) WHERE uid = \(uid) AND guest", on: connection)
+        let found: Bool
+        if dialect.writesInCommonTableExpressions {
+            found = try await withConnection { (connection) async throws(FederateError) in
+                try await self.rows(
+                    """
+                    WITH target AS (
+                        SELECT uid FROM \(table: .users) WHERE uid = \(uid) \(unescaped: self.dialect.userRowLock)
+                    ), linked AS (
+                        INSERT INTO \(table: .identities) (user_uid, \(Self.identityColumns))
+                        SELECT uid, \(Self.identityValues(identity)) FROM target RETURNING user_uid
+                    ), upgraded AS (
+                        UPDATE \(table: .users) SET guest = \(false) WHERE uid IN (SELECT user_uid FROM linked) AND guest RETURNING uid
+                    )
+                    SELECT uid FROM target
+                    """,
+                    on: connection
+                ).isEmpty == false
+            }
+        } else {
+            found = try await withTransaction { (connection) async throws(FederateError) in
+                guard try await self.lockUser(uid, on: connection) else { return false }
+                try await self.insert(identity, uid: uid, on: connection)
+                try await self.execute("UPDATE \(table: .users) SET guest = \(false) WHERE uid = \(uid) AND guest", on: connection)
+                return true
+            }
         }
+        guard found else { throw FederateError(.userNotFound, "no user with this uid") }
     }
 
     /// Stores the identity's latest data and the user's last sign-in.
