@@ -333,7 +333,7 @@ struct ServeCommand: AsyncParsableCommand {
             case let microsoft as MicrosoftProvider: _ = try await microsoft.client()
             default: break
             }
-            idTokens = withVerifiedTokenCache(source.bearerVerifier(), settings.verifiedTokenCache)
+            idTokens = source.bearerVerifier(cache: settings.verifiedTokenCache)
         }
         guard let access = settings.apiAccessTokens else { return idTokens }
         guard let oidc = providers.entry(named: access.provider)?.provider as? OIDCProvider else {

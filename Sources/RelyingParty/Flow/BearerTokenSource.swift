@@ -10,3 +10,12 @@ public protocol BearerTokenSource: Sendable {
     /// (`provider_unavailable`, `discovery_failed`…), never the server's start.
     func bearerVerifier() -> any TokenVerifier
 }
+
+extension BearerTokenSource {
+    /// ``bearerVerifier()`` with its verified-token cache sized by `cache`, or turned off with
+    /// `.disabled` (Docs/AccessTokens.md, "The verified-token cache"). Which tokens are accepted
+    /// does not change: only how often a token seen before is verified again.
+    public func bearerVerifier(cache: VerifiedTokenCacheConfiguration) -> any TokenVerifier {
+        withVerifiedTokenCache(bearerVerifier(), cache)
+    }
+}

@@ -1,4 +1,5 @@
 import Federate
+import FederateRelyingParty
 import FederateTestSupport
 import Foundation
 import MetricsTestKit
@@ -271,6 +272,26 @@ import Testing
         #expect((off.idTokens as? IDTokenBearerVerifier)?.verifier.plain.cache == nil)
         let sized = try #require(withVerifiedTokenCache(router, .init(maximumEntries: 5)) as? CallerTokenRouter)
         #expect((sized.accessTokens as? AccessTokenVerifier)?.pipeline.cache?.configuration.maximumEntries == 5)
+    }
+
+    /// A provider of bearer tokens, as `OIDCProvider` and the others are one.
+    struct Source: BearerTokenSource {
+        func bearerVerifier() -> any TokenVerifier {
+            IDTokenBearerVerifier(providerID: "oidc.corp", verifier: VerifiedTokenCacheTests.verifier())
+        }
+    }
+
+    /// The library's knob on a provider's bearer verifier: sized, or off, and the verdicts unchanged.
+    @Test func aProvidersBearerVerifierIsSizedOrTurnedOff() async throws {
+        let token = Fixtures.token()
+        let sized = try #require(Source().bearerVerifier(cache: .init(maximumEntries: 7)) as? IDTokenBearerVerifier)
+        #expect(sized.verifier.plain.cache?.configuration.maximumEntries == 7)
+        _ = try await sized.verify(token)
+        #expect(try await sized.verify(token).subject == "user-1")
+        #expect(try Self.statistics(sized.verifier).hits == 1)
+        let off = try #require(Source().bearerVerifier(cache: .disabled) as? IDTokenBearerVerifier)
+        #expect(off.verifier.plain.cache == nil)
+        #expect(try await off.verify(token).subject == "user-1")
     }
 }
 
