@@ -61,13 +61,21 @@ echo "== pgbench: exactly the statements Federate runs for a sign-in, ${seconds}
 FEDERATE_BENCH_POSTGRES_URL="$url" "$perf_binary" statements >"$dir/values.txt"
 "${psql[@]}" -c "ALTER SYSTEM RESET log_statement" -c "SELECT pg_reload_conf()" >/dev/null
 python3 "$ROOT/scripts/pgbench-statements.py" "$dir/server.log" "$dir/values.txt" "$dir"
+# The machine's busy CPU time in clock ticks (/proc/stat: all but idle and I/O wait).
+busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
+ticks_per_second=$(getconf CLK_TCK)
 for kind in returning new; do
   echo "-- $kind sign-in: $(grep -c ';$' "$dir/$kind.sql") statement(s), $(grep -ciE '^(BEGIN|COMMIT)' "$dir/$kind.sql" || true) BEGIN/COMMIT"
   sed 's/^/   | /' "$dir/$kind.sql"
   for clients in 1 8 64; do
-    tps=$("$bin/pgbench" -h 127.0.0.1 -p "$port" -U postgres -n -M prepared -c "$clients" -j 2 -T "$seconds" -f "$dir/$kind.sql" postgres 2>&1 |
-      sed -n 's/^tps = \([0-9.]*\).*/\1/p')
-    printf 'pgbench %-9s clients %-3s tps = %s\n' "$kind" "$clients" "${tps:-failed}"
+    before=$(busy_ticks)
+    "$bin/pgbench" -h 127.0.0.1 -p "$port" -U postgres -n -M prepared -c "$clients" -j 2 -T "$seconds" -f "$dir/$kind.sql" postgres \
+      >"$dir/pgbench.out" 2>&1 || true
+    tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$dir/pgbench.out")
+    transactions=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$dir/pgbench.out")
+    machine=$(awk -v b="$before" -v a="$(busy_ticks)" -v t="${transactions:-0}" -v hz="$ticks_per_second" \
+      'BEGIN { printf "%.0f", (t > 0 ? (a - b) / hz * 1e6 / t : 0) }')
+    printf 'pgbench %-9s clients %-3s tps = %-12s machine CPU each: %s µs\n' "$kind" "$clients" "${tps:-failed}" "$machine"
     echo "$kind $clients ${tps:-0}" >>"$dir/pgbench.txt"
   done
 done
