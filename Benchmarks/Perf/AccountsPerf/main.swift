@@ -7,6 +7,7 @@
 //   cd Benchmarks && swift run -c release AccountsPerf [seconds-per-measure] [sqlite|postgres]
 //   valgrind --tool=callgrind .build/release/AccountsPerf profile-sessions [count]
 //   .build/release/AccountsPerf statements   # one returning and one new sign-in between log markers
+//   perf stat .build/release/AccountsPerf profile-signins N [new]   # N sign-ins at concurrency 8, untimed
 //
 // FEDERATE_BENCH_NIO_EXECUTOR=1 runs Swift tasks on SwiftNIO's event loops, as `federate serve`
 // does (NIOSingletons' global-executor takeover).
@@ -162,6 +163,20 @@ if CommandLine.arguments.dropFirst().first == "statements" {
         line("returning subject=\(returning.credential.subject)")
         line("new subject=\(new.credential.subject) uid=\(new.user.uid) email=\(new.user.email ?? "")")
         line("first returning subject=\(Workload.firstReturningSubject) count=1000")
+    }.value
+    exit(0)
+}
+if CommandLine.arguments.dropFirst().first == "profile-signins" {
+    // For `perf stat` / `perf record`: N returning sign-ins (or new ones, with `new`) at
+    // concurrency 8 on the PostgreSQL workload, untimed. A run with N = 0 measures the set-up,
+    // to subtract.
+    let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 20_000
+    let new = CommandLine.arguments.dropFirst(3).first == "new"
+    try await Task.detached {
+        let workload = await Workload.shared(.postgres)
+        try await workload.run(count, concurrency: 8) { _ in
+            if new { try await workload.signInNew() } else { try await workload.signInReturning() }
+        }
     }.value
     exit(0)
 }
