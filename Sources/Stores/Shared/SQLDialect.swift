@@ -42,9 +42,19 @@ package struct SQLDialect: Sendable {
 
     /// The placeholder of the `number`th value (from 1).
     package func placeholder(_ number: Int) -> String {
+        var text = ""
+        appendPlaceholder(number, to: &text)
+        return text
+    }
+
+    /// Appends the placeholder of the `number`th value (from 1) to `sql`.
+    func appendPlaceholder(_ number: Int, to sql: inout String) {
         switch placeholder {
-        case .questionMark: "?"
-        case .dollarNumber: "$\(number)"
+        case .questionMark:
+            sql += "?"
+        case .dollarNumber:
+            sql += "$"
+            sql += String(number)
         }
     }
 

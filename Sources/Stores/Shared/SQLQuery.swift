@@ -46,17 +46,30 @@ struct SQLQuery: Sendable, ExpressibleByStringInterpolation {
 
     /// The SQL text in `dialect`, and the values in placeholder order.
     func rendered(in dialect: SQLDialect) -> (sql: String, values: [SQLValue]) {
+        var length = 0
+        var valueCount = 0
+        for fragment in fragments {
+            switch fragment {
+            case .sql(let text): length += text.utf8.count
+            case .value: valueCount += 1
+            case .table(let table): length += dialect.tablePrefix.utf8.count + table.rawValue.utf8.count
+            }
+        }
+        // One allocation for each, written in place: a sign-in's statement has some sixty pieces.
         var sql = ""
+        sql.reserveCapacity(length + 4 * valueCount)
         var values: [SQLValue] = []
+        values.reserveCapacity(valueCount)
         for fragment in fragments {
             switch fragment {
             case .sql(let text):
                 sql += text
             case .value(let value):
                 values.append(value)
-                sql += dialect.placeholder(values.count)
+                dialect.appendPlaceholder(values.count, to: &sql)
             case .table(let table):
-                sql += dialect.name(of: table)
+                sql += dialect.tablePrefix
+                sql += table.rawValue
             }
         }
         return (sql, values)
