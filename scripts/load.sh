@@ -25,7 +25,9 @@
 #   an LD_PRELOAD counter built from scripts/malloc-count.c; needs cc), LOAD_PERF=1 (sample
 #   the server with `perf record` during both measurements and print, per symbol, the CPU
 #   microseconds per request the bearer route adds over the plain one: scripts/perf-diff.py;
-#   the profiles, with call graphs, are kept in LOAD_PERF_DIR, default $TMPDIR or /tmp),
+#   the profiles, with call graphs, are kept in LOAD_PERF_DIR, default $TMPDIR or /tmp; with
+#   LOAD_CACHE_COMPARE=1 the cache-off server is sampled too, and the cache server's
+#   /api/whoami is also compared with the cache-off server's, per symbol),
 #   LOAD_HOPS=1 (count Swift's executor switches per request on each route with a uprobe on
 #   swift_task_switch; needs root and perf; with LOAD_HOP_STACKS=1, also where they come from),
 #   LOAD_CACHE_COMPARE=1 (a second `federate serve` on the same core with
@@ -47,7 +49,7 @@
 #                       from repeated tokens, so hits / half the lookups) and the cache server's
 #                       /api/whoami rate over the cache-off server's, per round and over all.
 #   The tokens are minted by scripts/load-issuer.py (Python's `cryptography`, every core, about
-#   1,000 tokens/s per core, before the timed part): a tiny OpenID provider on 127.0.0.1 serving
+#   3,000 tokens/s per core, before the timed part): a tiny OpenID provider on 127.0.0.1 serving
 #   the dev provider's discovery document with its own issuer and a JWKS of its own RSA-2048 key;
 #   each token copies the header and claims of the login's real ID token (plus Google's profile
 #   claims: about 1 KB) with a distinct `jti`. `serve` takes that provider's ID tokens instead of
@@ -197,7 +199,7 @@ measure() { # $1 = path, $2 = label, $3 = base URL, $4 = server pid; sets RPS_<l
     t0="$(cpu_ticks "$pid")"
     local sampler=""
     if [[ ${LOAD_PERF:-0} == 1 ]]; then
-        perf record -q -g -e cpu-clock -F 4000 -p "$SERVER" -o "$WORK/$2.perf" -- sleep "$DURATION" 2>/dev/null & sampler=$!
+        perf record -q -g -e cpu-clock -F 4000 -p "$pid" -o "$WORK/$2.perf" -- sleep "$DURATION" 2>/dev/null & sampler=$!
     fi
     run_wrk "$1" "$DURATION" "$WORK/$2.txt" "$base" "$2"
     [[ -n $sampler ]] && wait "$sampler"
@@ -293,6 +295,11 @@ if [[ ${LOAD_PERF:-0} == 1 ]]; then
     python3 "$ROOT/scripts/perf-diff.py" "$WORK/plain.perf" "$REQS_plain" "$WORK/bearer.perf" "$REQS_bearer"
     KEEP="${LOAD_PERF_DIR:-${TMPDIR:-/tmp}}"
     cp "$WORK/plain.perf" "$WORK/bearer.perf" "$KEEP/" && echo "profiles: $KEEP/plain.perf, $KEEP/bearer.perf (perf report -i ...)"
+    if [[ -n ${BASE_OFF:-} ]]; then
+        echo "GET /api/whoami, cache on over cache off:"
+        python3 "$ROOT/scripts/perf-diff.py" "$WORK/off.perf" "$REQS_off" "$WORK/bearer.perf" "$REQS_bearer"
+        cp "$WORK/off.perf" "$KEEP/" && echo "profile: $KEEP/off.perf"
+    fi
 fi
 
 # 5. Executor switches per request (LOAD_HOPS=1): a uprobe on Swift's swift_task_switch,
