@@ -18,6 +18,8 @@
 # Usage: scripts/load.sh                       release build, 3 rounds of 10 s per route
 #        LOAD_SOAK=300 scripts/load.sh         then 300 s more on /api/whoami, resident memory
 #                                              sampled every 30 s (Docs/Performance.md, memory)
+#        LOAD_TOKENS=rotate LOAD_CACHE_COMPARE=1 scripts/load.sh   a new token every request (below)
+#        LOAD_TOKENS=flood scripts/load.sh     64 repeated tokens among one-time ones, cache on and off
 # Environment: LOAD_BUILD (release|debug), LOAD_BINARY (skip the build, use this federate),
 #   LOAD_DURATION (per route and round, default 10s), LOAD_ROUNDS (3; 1 with LOAD_ALLOCS or
 #   LOAD_PERF, which count and sample one pair), LOAD_CONNECTIONS (32), LOAD_SERVER_CPU (1),
@@ -42,9 +44,9 @@
 #                       server's hits and misses over the measurements are read from its /metrics
 #                       (and shown, hits ~ 0).
 #   LOAD_TOKENS=flood   half the requests carry one of LOAD_REPEATED (64) repeated tokens, in turn,
-#                       the other half the next one-time token (LOAD_TOKEN_COUNT of them, cycling:
-#                       one comes back only after 50,000 others, long evicted and forgotten by the
-#                       cache), alternating; implies LOAD_CACHE_COMPARE=1. Prints the repeated
+#                       the other half the next one-time token (the other LOAD_TOKEN_COUNT - 64,
+#                       cycling: one comes back only after all the others, long evicted and
+#                       forgotten by the cache), alternating; implies LOAD_CACHE_COMPARE=1. Prints the repeated
 #                       tokens' hit rate from the cache's own counters (/metrics: hits come only
 #                       from repeated tokens, so hits / half the lookups) and the cache server's
 #                       /api/whoami rate over the cache-off server's, per round and over all.
@@ -55,7 +57,8 @@
 #   claims: about 1 KB) with a distinct `jti`. `serve` takes that provider's ID tokens instead of
 #   the dev provider's, with /metrics on. wrk sends them with scripts/load-tokens.lua (every
 #   request prepared at start), on BOTH routes with the same tokens, so `/` parses the same
-#   headers; each route (and server) continues its own sequence from run to run. LOAD_HOPS and
+#   headers; each route (and server) continues its own sequence from one wrk run (warm-up,
+#   round) to the next. LOAD_HOPS and
 #   LOAD_SOAK still send the one check token.
 # Needs wrk, openssl, taskset, curl and python3 (with `cryptography` for LOAD_TOKENS).
 # Exits non-zero when any request fails.
