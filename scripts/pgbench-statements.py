@@ -42,7 +42,8 @@ def entries(path):
 
 
 def statements(path):
-    """Each statement the server ran: (sql, {number: logged value}), markers as ('marker', name)."""
+    """Each statement the server ran: (sql, {number: logged value}); markers as ('marker', name),
+    errors as ('error', message)."""
     found = []
     for kind, text in entries(path):
         if kind == "LOG":
@@ -54,10 +55,10 @@ def statements(path):
                 continue  # the pool's keep-alive on another connection, not a sign-in's
             marker = MARKER.match(sql.strip())
             found.append(("marker", marker.group(1)) if marker else (sql, {}))
-        elif kind == "DETAIL" and text.startswith("parameters:") and found and found[-1][0] != "marker":
+        elif kind == "DETAIL" and text.startswith("parameters:") and found and found[-1][0] not in ("marker", "error"):
             found[-1][1].update({int(n): v for n, v in PARAM.findall(text)})
         elif kind == "ERROR":
-            sys.exit(f"the server logged an error during the run: {text}")
+            found.append(("error", text))
     return found
 
 
@@ -68,6 +69,9 @@ def between(found, start, end):
     if begin is None or finish is None:
         sys.exit(f"markers {start!r}..{end!r} not found in the log")
     run = found[begin + 1:finish]
+    errors = [text for sql, text in run if sql == "error"]
+    if errors:
+        sys.exit(f"the server logged an error between {start!r} and {end!r}: {errors[0]}")
     if not run:
         sys.exit(f"no statement between {start!r} and {end!r}")
     return run
