@@ -11,7 +11,7 @@ extension SQLAccountStore {
         let found: Bool
         if dialect.writesInCommonTableExpressions {
             found = try await withConnection { (connection) async throws(FederateError) in
-                try await self.rows(
+                try await self.returnsRow(
                     """
                     WITH target AS (
                         SELECT uid FROM \(table: .users) WHERE uid = \(uid) \(unescaped: self.dialect.userRowLock)
@@ -23,8 +23,7 @@ extension SQLAccountStore {
                     )
                     SELECT uid FROM target
                     """,
-                    on: connection
-                ).isEmpty == false
+                    on: connection)
             }
         } else {
             found = try await withTransaction { (connection) async throws(FederateError) in
