@@ -274,6 +274,22 @@ import Testing
         #expect((sized.accessTokens as? AccessTokenVerifier)?.pipeline.cache?.configuration.maximumEntries == 5)
     }
 
+    /// The largest configuration a caller can pass is a cache like any other, never a trap.
+    @Test func extremeSizesNeitherTrapNorChangeTheVerdicts() async throws {
+        let verifier = Self.verifier(cache: .init(maximumEntries: .max, maximumBytes: .max, maximumTokenBytes: .max))
+        let token = Fixtures.token()
+        _ = try await verifier.verify(token)
+        #expect(try await verifier.verify(token).subject == "user-1")
+        #expect(try Self.statistics(verifier).hits == 1)
+        let negative = Self.verifier(cache: .init(maximumEntries: .min, maximumBytes: .min, maximumTokenBytes: .min))
+        #expect(negative.plain.cache == nil)
+        #expect(try await negative.verify(token).subject == "user-1")
+        // Four fifths of the entries are protected, as before, for every count.
+        for entries in [1, 4, 5, 7, 10_000, 10_003] {
+            #expect(VerifiedTokenCache.protectedCapacity(entries: entries) == entries * 4 / 5)
+        }
+    }
+
     /// A provider of bearer tokens, as `OIDCProvider` and the others are one.
     struct Source: BearerTokenSource {
         func bearerVerifier() -> any TokenVerifier {

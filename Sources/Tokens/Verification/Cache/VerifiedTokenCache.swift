@@ -53,6 +53,10 @@ final class VerifiedTokenCache: Sendable {
     /// What an entry of a token `length` bytes long counts against
     /// ``VerifiedTokenCacheConfiguration/maximumBytes``: its signing input (kept), its parsed
     /// header and claims (never longer than the token), and the entry's own bookkeeping.
+    /// How many of `entries` the protected part holds: four fifths, rounded down, computed so
+    /// that no configured count overflows (`Int.max` entries).
+    static func protectedCapacity(entries: Int) -> Int { entries / 5 * 4 + entries % 5 * 4 / 5 }
+
     static func cost(length: Int) -> Int { 2 * length + VerifiedTokenCacheConfiguration.entryOverheadBytes }
 
     /// The entry of exactly `token` (whose key is `key`), if any, marked as used (promoted to
@@ -140,7 +144,7 @@ private struct Segments {
     init(configuration: VerifiedTokenCacheConfiguration) {
         maximumEntries = configuration.maximumEntries
         maximumBytes = configuration.maximumBytes
-        protectedCapacity = configuration.maximumEntries * 4 / 5
+        protectedCapacity = VerifiedTokenCache.protectedCapacity(entries: configuration.maximumEntries)
         ghosts = GhostDigests(capacity: configuration.maximumEntries)
     }
 
